@@ -134,7 +134,7 @@ export const GateConfigOverrideSchema = z.object({
           name,
           schema.unwrap().partial().strict().optional(),
         ]),
-      ) as { [K in CheckName]: z.ZodOptional<z.ZodType<Partial<GateConfig["checks"][K]>>> },
+      ) as unknown as { [K in CheckName]: z.ZodOptional<z.ZodType<Partial<GateConfig["checks"][K]>>> },
     )
     .strict()
     .optional(),

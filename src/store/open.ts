@@ -1,0 +1,108 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import { acquireDirLock } from "./lock.js";
+import { migratePgliteDatabase, migratePostgresDatabase } from "./migrate.js";
+import * as schema from "./schema.js";
+
+/** The database handle every repository takes; the same type for PGlite and node-postgres. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Store {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** The data directory or the server URL with its password removed. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** A PostgreSQL server; when absent the embedded PGlite database is used. */
+  databaseUrl?: string;
+  /** Home of the embedded database (default `.ragjudge/` in the working directory). */
+  home?: string;
+  /** Embedded, in memory, no lock: for tests and benchmarks. */
+  memory?: boolean;
+  /** A PGlite data-directory dump to start from (skips initdb, which takes seconds). */
+  loadDataDir?: Blob | File;
+  /** Run migrations on open (default true). */
+  migrate?: boolean;
+}
+
+/** Reads the storage settings from the environment: DATABASE_URL and RAGJUDGE_HOME. */
+export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    home: resolve(env.RAGJUDGE_HOME || join(process.cwd(), ".ragjudge")),
+  };
+}
+
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "postgres://(unparseable url)";
+  }
+}
+
+export async function openStore(options: StoreOptions = storeOptionsFromEnv()): Promise<Store> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options);
+}
+
+async function openPglite(options: StoreOptions): Promise<Store> {
+  let release = () => {};
+  let dataDir: string | undefined;
+  if (!options.memory) {
+    const home = resolve(options.home ?? join(process.cwd(), ".ragjudge"));
+    mkdirSync(home, { recursive: true });
+    release = acquireDirLock(home);
+    dataDir = join(home, "pgdata");
+  }
+  try {
+    const client = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+    if (options.migrate !== false) await migratePgliteDatabase(client);
+    return {
+      db: drizzlePglite({ client, schema }),
+      kind: "pglite",
+      location: dataDir ?? "memory://",
+      async close() {
+        try {
+          await client.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
+  if (options.migrate !== false) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await migratePostgresDatabase(client);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return {
+    db: drizzlePg({ client: pool, schema }),
+    kind: "postgres",
+    location: redactDatabaseUrl(url),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, inject } from "vitest";
+import { openStore, queryRows, type Store } from "../../src/store/index.js";
+import { createDatabase } from "./postgres-server.js";
+
+export const STORE_KINDS = ["pglite", "postgres"] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
+
+/** Opens a migrated, empty store of either kind: PGlite in memory, or a fresh server database. */
+export async function openTestStore(kind: StoreKind): Promise<Store> {
+  if (kind === "postgres") {
+    return openStore({ databaseUrl: await createDatabase(inject("postgresUrl")) });
+  }
+  const template = readFileSync(inject("pgliteTemplate"));
+  return openStore({ memory: true, loadDataDir: new Blob([template]) });
+}
+
+/** Empties every table of the public schema; migrations (schema `drizzle`) stay. */
+export async function resetStore(store: Store): Promise<void> {
+  const rows = await queryRows<{ tablename: string }>(
+    store.db,
+    sql`select tablename from pg_tables where schemaname = 'public'`,
+  );
+  const tables = rows.map((row) => `"${row.tablename}"`);
+  if (tables.length > 0) {
+    await store.db.execute(sql.raw(`truncate ${tables.join(", ")} restart identity cascade`));
+  }
+}
+
+/**
+ * Runs a suite once per storage mode, one store per file and mode, emptied before each test.
+ * `use()` returns the current store.
+ */
+export function describeEachStore(name: string, suite: (use: () => Store, kind: StoreKind) => void) {
+  describe.each(STORE_KINDS)(`${name} [%s]`, (kind) => {
+    let store: Store | undefined;
+    beforeAll(async () => {
+      store = await openTestStore(kind);
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+    beforeEach(async () => {
+      if (store) await resetStore(store);
+    });
+    suite(() => {
+      if (!store) throw new Error("store not open");
+      return store;
+    }, kind);
+  });
+}
