@@ -1,0 +1,47 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import {
+  ensureLocalUser,
+  insertEvaluationRecords,
+  listEvaluationRecords,
+  openStore,
+  StoreLockedError,
+} from "../src/store/index.js";
+
+it("keeps rows in its data directory across reopen, and locks it while open", async () => {
+  const home = mkdtempSync(join(tmpdir(), "ragjudge-embedded-"));
+  const store = await openStore({ home });
+  const { user } = await ensureLocalUser(store.db, home);
+  await insertEvaluationRecords(store.db, [
+    {
+      user_id: user.id,
+      conversation_id: "c1",
+      message_id: "m1",
+      retrieval_record_id: "r1",
+      generation_record_id: "g1",
+      status: "fail",
+      action: "refuse",
+      rule_version: "v",
+      config: {},
+      checks: [],
+      scores: {},
+      meta: {},
+      input: {},
+      check_count: 0,
+    },
+  ]);
+  await expect(openStore({ home })).rejects.toBeInstanceOf(StoreLockedError);
+  await store.close();
+
+  const reopened = await openStore({ home });
+  try {
+    const again = await ensureLocalUser(reopened.db, home);
+    expect(again.user.id).toBe(user.id);
+    const rows = await listEvaluationRecords(reopened.db, user.id);
+    expect(rows.map((row) => [row.message_id, row.status])).toEqual([["m1", "fail"]]);
+  } finally {
+    await reopened.close();
+  }
+}, 60_000);
