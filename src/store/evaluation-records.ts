@@ -47,3 +47,8 @@ export async function listEvaluationRecords(
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The repository shape the gate pipeline writes through (see gate/pipeline.ts). */
+export function evaluationRecordRepo(db: Db) {
+  return { insertRecords: (rows: NewEvaluationRecordRow[]) => insertEvaluationRecords(db, rows) };
+}

@@ -1,5 +1,6 @@
 export {
   type EvaluationRecordRow,
+  evaluationRecordRepo,
   getEvaluationRecord,
   insertEvaluationRecords,
   listEvaluationRecords,

@@ -1,0 +1,47 @@
+import { parseArgs } from "node:util";
+import { createApp, listen } from "../../server/index.js";
+import { openStoreSession } from "../store-session.js";
+import { UsageError } from "../usage-error.js";
+
+export const SERVE_HELP = `Usage: ragjudge serve [options]
+
+Serves the HTTP API (OpenAPI document at /api/v1/openapi.json).
+
+Options:
+  --host HOST   address to bind (default: 127.0.0.1; use 0.0.0.0 only behind a proxy you trust)
+  --port PORT   port (default: 8787; 0 picks a free one)
+  -h, --help    show this help
+
+Requests need \`Authorization: Bearer <token>\`; the local user's token is in $RAGJUDGE_HOME/token.`;
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "8787" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${SERVE_HELP}\n`);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be 0-65535");
+  const session = await openStoreSession();
+  const server = await listen(createApp({ db: session.store.db }), { host: values.host, port });
+  process.stdout.write(
+    `ragjudge API on ${server.url}/api/v1 (store: ${session.store.location})\n` +
+      `Token for user "${session.user.name}": ${session.tokenPath}\n` +
+      `Try: curl -H "Authorization: Bearer $(cat ${session.tokenPath})" ${server.url}/api/v1/evaluation-records\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await server.close();
+  await session.close();
+  return 0;
+}

@@ -1,0 +1,65 @@
+import { createRequire } from "node:module";
+import { gateCommand, GATE_HELP } from "./commands/gate.js";
+import { SERVE_HELP, serveCommand } from "./commands/serve.js";
+import { startCommand } from "./commands/start.js";
+import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
+import { UsageError } from "./usage-error.js";
+import { StoreLockedError } from "../store/index.js";
+
+const HELP = `ragjudge — decides whether a RAG system's answers deserve trust.
+
+Usage: ragjudge <command> [options]
+
+Commands:
+  start            gate the bundled example answers into the embedded store (npm start)
+  gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
+  serve            serve the HTTP API on 127.0.0.1
+  token create     create a user's API token
+
+Storage: the embedded database in $RAGJUDGE_HOME (default ./.ragjudge), or the PostgreSQL
+server in $DATABASE_URL. Run \`ragjudge <command> --help\` for a command's options.
+
+${GATE_HELP}
+
+${SERVE_HELP}
+
+${TOKEN_HELP}`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  start: () => startCommand(),
+  gate: (argv) => gateCommand(argv),
+  serve: serveCommand,
+  token: tokenCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(`${HELP}\n`);
+    return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-v") {
+    const pkg = createRequire(import.meta.url)("../../package.json") as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`ragjudge: unknown command "${name}". Run \`ragjudge --help\`.\n`);
+    return 2;
+  }
+  try {
+    return await command(rest);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof StoreLockedError || isParseArgsError(error)) {
+      process.stderr.write(`ragjudge ${name}: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code ?? "";
+  return code.startsWith("ERR_PARSE_ARGS");
+}

@@ -1,0 +1,2 @@
+export { describeIssues, type FieldIssue, fieldIssues } from "./issues.js";
+export { type JsonlLine, parseJsonl, readLines } from "./jsonl.js";

@@ -1,0 +1,104 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, inject, it } from "vitest";
+import { findOrCreateUser, LOCAL_USER_NAME, listEvaluationRecords, openStore } from "../src/store/index.js";
+import { createDatabase } from "./support/postgres-server.js";
+
+const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
+
+function runCli(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+      env: { ...process.env, DATABASE_URL: "", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const HIT = { node_id: "n1", content: "The Duchy of Normandy began in 911 under Rollo, a Viking leader.", source: "lexical" };
+const base = {
+  conversation_id: "c1",
+  retrieval_record: { id: "r1", query: "When was the duchy founded?" },
+  retrieval_hits: [HIT],
+  generation_record: { id: "g1" },
+};
+const good = { ...base, message_id: "good", generation_output: { answer: "The duchy began in 911 under Rollo [n1].", citations: [{ node_id: "n1" }] } };
+const uncited = { ...base, message_id: "uncited", generation_output: { answer: "The duchy began in 911 under Rollo.", citations: [] } };
+
+/** Two valid answers (one failing), a wrong type, malformed JSON and invalid UTF-8. */
+function writeFixture(): string {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-cli-"));
+  const path = join(dir, "answers.jsonl");
+  const wrongType = { ...good, message_id: "typed", retrieval_hits: "none" };
+  writeFileSync(
+    path,
+    Buffer.concat([
+      Buffer.from(`${JSON.stringify(good)}\n${JSON.stringify(wrongType)}\n{"conversation_id":\n`),
+      Buffer.from([0xff, 0xfe, 0x0a]),
+      Buffer.from(`${JSON.stringify(uncited)}\n`),
+    ]),
+  );
+  return path;
+}
+
+it("gates a file into the embedded store: verdict table, line errors, exit code 1", async () => {
+  const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-home-"));
+  const { code, stdout, stderr } = await runCli(["gate", writeFixture()], { RAGJUDGE_HOME: home });
+  expect(code).toBe(1);
+  expect(stderr).toContain("line 2: retrieval_hits: Invalid input: expected array");
+  expect(stderr).toMatch(/line 3: malformed JSON/);
+  expect(stderr).toContain("line 4: invalid UTF-8");
+  expect(stdout).toMatch(/c1\/good\s+pass\s+show/);
+  expect(stdout).toMatch(/c1\/uncited\s+fail\s+refuse\s+.*require_citations:fail/);
+  expect(stdout).toMatch(/invalid\s+3/);
+
+  const store = await openStore({ home });
+  try {
+    const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
+    const records = await listEvaluationRecords(store.db, user.id);
+    expect(records.map((r) => r.message_id).sort()).toEqual(["good", "uncited"]);
+  } finally {
+    await store.close();
+  }
+}, 60_000);
+
+it("writes JSON Lines against a PostgreSQL server, one line per input line", async () => {
+  const databaseUrl = await createDatabase(inject("postgresUrl"), "cli");
+  const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-home-"));
+  const { code, stdout } = await runCli(["gate", writeFixture(), "--format", "jsonl"], {
+    DATABASE_URL: databaseUrl,
+    RAGJUDGE_HOME: home,
+  });
+  expect(code).toBe(1);
+  const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines.map((line) => line.line)).toEqual([1, 2, 3, 4, 5]);
+  expect(lines[0]).toMatchObject({ status: "pass", record_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  expect(lines[4]).toMatchObject({ status: "fail", message_id: "uncited" });
+  expect(lines[1]).toMatchObject({ error: expect.stringContaining("retrieval_hits") });
+});
+
+it("emits JUnit XML without storing, and exits 2 on invalid lines alone", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-cli-"));
+  const path = join(dir, "answers.jsonl");
+  writeFileSync(path, `${JSON.stringify(good)}\n{"broken":\n`);
+  const { code, stdout } = await runCli(["gate", path, "--format", "junit", "--no-store"]);
+  expect(code).toBe(2);
+  expect(stdout).toContain('<testsuite name="ragjudge gate" tests="2" failures="0" errors="1" skipped="0">');
+  expect(stdout).toContain('<testcase classname="gate" name="line 2"><error message="malformed JSON');
+});
+
+it("explains usage errors with exit code 2", async () => {
+  const { code, stderr } = await runCli(["gate", "--format", "yaml", "x.jsonl"]);
+  expect(code).toBe(2);
+  expect(stderr).toContain("--format must be one of table, json, jsonl, junit");
+});

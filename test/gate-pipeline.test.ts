@@ -1,0 +1,117 @@
+// Seed 004 §7 (Gate Test): the evaluator pipeline against both storage modes.
+import { expect, it } from "vitest";
+import {
+  type EvaluatorInput,
+  EvaluatorInputSchema,
+  GateConfigSchema,
+  runEvaluatorPipeline,
+  runEvaluatorPipelineBatch,
+} from "../src/gate/index.js";
+import {
+  evaluationRecordRepo,
+  findOrCreateUser,
+  getEvaluationRecord,
+  listEvaluationRecords,
+} from "../src/store/index.js";
+import { describeEachStore } from "./support/stores.js";
+
+const HIT =
+  "The Duchy of Normandy began in 911 when the Viking leader Rollo received lands from " +
+  "King Charles the Simple in the Treaty of Saint-Clair-sur-Epte.";
+
+function input(overrides: Partial<EvaluatorInput["generation_output"]> = {}): EvaluatorInput {
+  return EvaluatorInputSchema.parse({
+    conversation_id: "c1",
+    message_id: "m1",
+    retrieval_record: { id: "r1", query: "When was the duchy founded?", top_k: 5 },
+    retrieval_hits: [{ node_id: "n1", content: HIT, score: 0.82, source: "lexical" }],
+    generation_record: { id: "g1", model: "any" },
+    generation_output: {
+      answer: "The Duchy of Normandy was founded in 911, when Rollo received lands from King Charles [n1].",
+      citations: [{ node_id: "n1" }],
+      ...overrides,
+    },
+  });
+}
+
+const STATUSES = ["pass", "fail", "partial", "skipped"];
+
+describeEachStore("evaluator pipeline (seed 004 §7)", (use) => {
+  async function run(evaluatorInput: EvaluatorInput) {
+    const { db } = use();
+    const user = await findOrCreateUser(db, "alice");
+    const result = await runEvaluatorPipeline({
+      evaluator_repo: evaluationRecordRepo(db),
+      input: evaluatorInput,
+      ctx: { user_id: user.id, trace_id: "trace-1" },
+    });
+    const record = await getEvaluationRecord(db, user.id, result.id);
+    return { result, record, user };
+  }
+
+  it("creates a record whose status is in the set, with checks, aligned ids and trace meta", async () => {
+    const { result, record } = await run(input());
+    expect(record).toBeDefined();
+    expect(STATUSES).toContain(record?.status);
+    expect(result.status).toBe("pass");
+    expect(record?.status).toBe(result.status);
+    expect((record?.checks as unknown[]).length).toBeGreaterThan(0);
+    expect(record).toMatchObject({
+      conversation_id: "c1",
+      message_id: "m1",
+      retrieval_record_id: "r1",
+      generation_record_id: "g1",
+      action: "show",
+      rule_version: result.rule_version,
+      meta: { trace_id: "trace-1", hit_count: 1 },
+    });
+    expect(typeof (record?.meta as { evaluate_ms: unknown }).evaluate_ms).toBe("number");
+    expect(record?.config).toEqual(GateConfigSchema.parse({}));
+    expect(record?.input).toMatchObject({ generation_output: { citations: [{ node_id: "n1" }] } });
+  });
+
+  it("keeps citation_coverage in [0,1], including for citations outside the hits", async () => {
+    const partial = await run(
+      input({ citations: [{ node_id: "n1" }, { node_id: "n9" }], answer: "Founded in 911 by Rollo [n1][n9] under King Charles." }),
+    );
+    const coverage = (partial.record?.scores as Record<string, number>).citation_coverage;
+    expect(coverage).toBe(0.5);
+    expect(partial.result.status).toBe("fail");
+    for (const value of Object.values(partial.record?.scores as Record<string, number>)) {
+      expect(value).toBeGreaterThanOrEqual(0);
+      expect(value).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("gives an overall fail when require_citations fails", async () => {
+    const { result, record } = await run(input({ citations: [], answer: "The duchy was founded in 911 by Rollo." }));
+    const check = result.checks.find((c) => c.name === "require_citations");
+    expect(check?.status).toBe("fail");
+    expect(result.status).toBe("fail");
+    expect(record?.status).toBe("fail");
+    expect(record?.action).toBe("refuse");
+  });
+
+  it("keeps rule_version stable for the same rules and config, and changes it with the config", async () => {
+    const a = await run(input());
+    const b = await run(input({ answer: "Rollo founded the duchy in 911 after a treaty with King Charles [n1]." }));
+    expect(b.result.rule_version).toBe(a.result.rule_version);
+    const changed = await run({ ...input(), config: { checks: { min_answer_length: { min_chars: 50 } } } });
+    expect(changed.result.rule_version).not.toBe(a.result.rule_version);
+    expect(changed.record?.config).toMatchObject({ checks: { min_answer_length: { min_chars: 50 } } });
+  });
+
+  it("writes a batch of records, one per input, in order", async () => {
+    const { db } = use();
+    const user = await findOrCreateUser(db, "alice");
+    const inputs = ["m1", "m2", "m3"].map((message_id) => ({ ...input(), message_id }));
+    const results = await runEvaluatorPipelineBatch({
+      evaluator_repo: evaluationRecordRepo(db),
+      inputs,
+      ctx: { user_id: user.id },
+    });
+    expect(results.map((r) => r.message_id)).toEqual(["m1", "m2", "m3"]);
+    const stored = await listEvaluationRecords(db, user.id);
+    expect(stored.map((r) => r.message_id).sort()).toEqual(["m1", "m2", "m3"]);
+  });
+});
