@@ -6,6 +6,7 @@ export {
   listEvaluationRecords,
   type NewEvaluationRecordRow,
 } from "./evaluation-records.js";
+export { llmResponseCache } from "./llm-cache.js";
 export { type LocalUser, ensureLocalUser } from "./local-user.js";
 export { StoreLockedError } from "./lock.js";
 export { MIGRATIONS_FOLDER } from "./migrate.js";

@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -68,4 +69,22 @@ export const evaluation_records = pgTable(
       .on(t.user_id, t.status)
       .where(sql`${t.status} <> 'pass'`),
   ],
+);
+
+/**
+ * Cached LLM responses keyed by a hash of (model, messages, parameters), so re-running the same
+ * evaluation makes no calls. Per user: one user's prompts never answer another's.
+ */
+export const llm_cache = pgTable(
+  "llm_cache",
+  {
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    model: text("model").notNull(),
+    response: jsonb("response").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.key] })],
 );
