@@ -1,0 +1,64 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+
+export const TokenUsageSchema = z.object({
+  prompt_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0),
+  total_tokens: z.number().int().min(0),
+});
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+/** What is stored per chat completion. Validated on the way out of any cache implementation. */
+export const CachedResponseSchema = z.object({
+  content: z.string(),
+  model: z.string(),
+  finish_reason: z.string().nullable(),
+  usage: TokenUsageSchema,
+  /** ISO 8601 time the response was first received. */
+  created_at: z.string(),
+});
+export type CachedResponse = z.infer<typeof CachedResponseSchema>;
+
+/**
+ * Where responses are kept between runs so re-running the same evaluation makes no calls.
+ * The PostgreSQL table lives in store/; tests use a Map.
+ */
+export interface ResponseCache {
+  get(key: string): Promise<CachedResponse | undefined>;
+  set(key: string, value: CachedResponse): Promise<void>;
+}
+
+/**
+ * JSON with object keys sorted at every depth and `undefined` members dropped, so two requests
+ * that differ only in key order get the same cache key.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") {
+    const text = JSON.stringify(value);
+    return text === undefined ? "null" : text;
+  }
+  if (Array.isArray(value)) {
+    return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
+  }
+  const entries = Object.keys(value)
+    .sort()
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .map(
+      (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+    );
+  return `{${entries.join(",")}}`;
+}
+
+export interface CacheKeyInput {
+  model: string;
+  messages: readonly { role: string; content: string }[];
+  /** Every request parameter that can change the answer: temperature, seed, response_format... */
+  params: Record<string, unknown>;
+}
+
+/** sha256 (hex) of the canonical JSON of (model, messages, parameters). */
+export function responseCacheKey(input: CacheKeyInput): string {
+  return createHash("sha256")
+    .update(canonicalJson({ model: input.model, messages: input.messages, params: input.params }))
+    .digest("hex");
+}

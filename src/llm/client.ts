@@ -1,0 +1,577 @@
+import OpenAI from "openai";
+import { z } from "zod";
+import { backoffDelay, parseRetryAfter, sleep } from "./backoff.js";
+import {
+  type CachedResponse,
+  CachedResponseSchema,
+  type ResponseCache,
+  responseCacheKey,
+  type TokenUsage,
+} from "./cache.js";
+import {
+  LLM_ROLES,
+  type LlmConfig,
+  type LlmRole,
+  type ModelConfig,
+  resolveModelConfig,
+  type StructuredOutputMode,
+} from "./config.js";
+import {
+  LlmAbortError,
+  LlmConnectionError,
+  LlmHttpError,
+  LlmResponseError,
+  LlmTimeoutError,
+} from "./errors.js";
+import { type AdaptiveLimiter, defaultProviderLimiters, type ProviderLimiters } from "./limiter.js";
+import { createAgentFetch, type FetchLike } from "./transport.js";
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export type ResponseFormat =
+  | { type: "json_object" }
+  | {
+      type: "json_schema";
+      json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean };
+    };
+
+/** Options every call accepts. Anything left out comes from the model's config. */
+export interface CallOptions {
+  /** Cancels the call, including its queueing and backoff; never retried. */
+  signal?: AbortSignal;
+  /** Per attempt. */
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Skip the cache lookup; the fresh answer still replaces the cached one. */
+  noCache?: boolean;
+  temperature?: number;
+  seed?: number;
+  maxTokens?: number;
+}
+
+export interface ChatRequest extends CallOptions {
+  messages: readonly ChatMessage[];
+  responseFormat?: ResponseFormat;
+}
+
+/** Recorded for every call, cached or not, successful or not. */
+export interface CallRecord {
+  kind: "chat" | "embedding";
+  role: LlmRole | undefined;
+  model: string;
+  /** The base URL; never the key. */
+  provider: string;
+  cached: boolean;
+  /** HTTP attempts made (0 for a cache hit). */
+  attempts: number;
+  /** Wall time including queueing and backoff. */
+  latency_ms: number;
+  usage: TokenUsage;
+  /** The response_format actually sent (after any downgrade). */
+  response_format: "json_schema" | "json_object" | "none";
+  outcome: "ok" | "error";
+  error?: string;
+}
+
+export interface ChatResult {
+  content: string;
+  finish_reason: string | null;
+  usage: TokenUsage;
+  call: CallRecord;
+}
+
+export interface EmbedRequest extends Pick<CallOptions, "signal" | "timeoutMs" | "maxRetries"> {
+  input: readonly string[];
+}
+
+export interface EmbedResult {
+  embeddings: number[][];
+  usage: TokenUsage;
+  call: CallRecord;
+}
+
+export interface UsageTotals {
+  calls: number;
+  cached_calls: number;
+  failed_calls: number;
+  attempts: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  latency_ms: number;
+}
+
+/** What judges and the RAG bot depend on; createLlmClient returns one. */
+export interface LlmClient {
+  readonly role: LlmRole | undefined;
+  readonly model: string;
+  /** The base URL. */
+  readonly provider: string;
+  /** The configured structured-output mode (json_schema may be downgraded per call on a 400). */
+  readonly structuredOutput: StructuredOutputMode;
+  chat(request: ChatRequest): Promise<ChatResult>;
+  embed(request: EmbedRequest): Promise<EmbedResult>;
+  /** Running totals since the client was created. */
+  usage(): UsageTotals;
+}
+
+export interface LlmClientDeps {
+  cache?: ResponseCache;
+  /** Default: the process-wide registry, so every client of a provider shares one limit. */
+  limiters?: ProviderLimiters;
+  /** Called once per call with its record; keep it cheap, it runs on the hot path. */
+  onCall?: (record: CallRecord) => void;
+  /** Default: a shared node:http keep-alive fetch. */
+  fetch?: FetchLike;
+  /** For tests: the jitter source. */
+  random?: () => number;
+}
+
+const ZERO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+const UsageWireSchema = z
+  .object({
+    prompt_tokens: z.number().int().min(0).optional(),
+    completion_tokens: z.number().int().min(0).optional(),
+    total_tokens: z.number().int().min(0).optional(),
+  })
+  .nullish();
+
+/** The fields we read from a chat completion; servers differ in everything else. */
+const ChatCompletionWireSchema = z.object({
+  model: z.string().optional(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullish() }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+  usage: UsageWireSchema,
+});
+
+const EmbeddingWireSchema = z.object({
+  data: z.array(z.object({ embedding: z.array(z.number()), index: z.number().int().min(0) })),
+  usage: UsageWireSchema,
+});
+
+function usageFrom(wire: z.infer<typeof UsageWireSchema>): TokenUsage {
+  const prompt = wire?.prompt_tokens ?? 0;
+  const completion = wire?.completion_tokens ?? 0;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: wire?.total_tokens ?? prompt + completion,
+  };
+}
+
+let sharedFetch: FetchLike | undefined;
+
+/** One keep-alive agent for the process: connection reuse is most of the per-call CPU saving. */
+function defaultFetch(): FetchLike {
+  sharedFetch ??= createAgentFetch();
+  return sharedFetch;
+}
+
+type Failure =
+  | { kind: "abort" }
+  | { kind: "timeout" }
+  | { kind: "connection"; cause: unknown }
+  | {
+      kind: "http";
+      status: number;
+      retryAfterMs: number | undefined;
+      detail: string;
+      cause: unknown;
+    };
+
+const RETRYABLE_STATUS = new Set([408, 409, 429]);
+
+function classifyFailure(error: unknown, signal: AbortSignal | undefined): Failure {
+  if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: "abort" };
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: "timeout" };
+  if (error instanceof OpenAI.APIConnectionError) return { kind: "connection", cause: error };
+  if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+    return {
+      kind: "http",
+      status: error.status,
+      retryAfterMs: parseRetryAfter(error.headers),
+      detail: error.message.replace(/^\d{3}\s*/, "").slice(0, 500),
+      cause: error,
+    };
+  }
+  throw error;
+}
+
+function isRetryable(failure: Failure): boolean {
+  if (failure.kind === "timeout" || failure.kind === "connection") return true;
+  if (failure.kind === "http") return RETRYABLE_STATUS.has(failure.status) || failure.status >= 500;
+  return false;
+}
+
+function formatKind(format: ResponseFormat | undefined): CallRecord["response_format"] {
+  return format?.type ?? "none";
+}
+
+/**
+ * An OpenAI-compatible client for one role. Each call goes through the provider's adaptive limiter,
+ * retries with backoff (honouring Retry-After), records usage and latency, and consults the cache.
+ * The SDK's own retries are off (`maxRetries: 0`) so these are the only ones.
+ */
+class OpenAICompatibleClient implements LlmClient {
+  readonly role: LlmRole | undefined;
+  readonly model: string;
+  readonly provider: string;
+  readonly structuredOutput: StructuredOutputMode;
+  readonly #config: ModelConfig;
+  readonly #sdk: OpenAI;
+  readonly #limiter: AdaptiveLimiter;
+  readonly #cache: ResponseCache | undefined;
+  readonly #onCall: ((record: CallRecord) => void) | undefined;
+  readonly #random: () => number;
+  /** Set once the server has rejected a response_format with 400 and the downgrade worked. */
+  #formatCeiling: "json_schema" | "json_object" | "none" = "json_schema";
+  readonly #totals: UsageTotals = {
+    calls: 0,
+    cached_calls: 0,
+    failed_calls: 0,
+    attempts: 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    total_tokens: 0,
+    latency_ms: 0,
+  };
+
+  constructor(config: ModelConfig, deps: LlmClientDeps) {
+    this.#config = config;
+    this.role = config.role;
+    this.model = config.model;
+    this.provider = config.base_url;
+    this.structuredOutput = config.structured_output;
+    this.#sdk = new OpenAI({
+      baseURL: config.base_url,
+      // Local servers (Ollama, llama.cpp) need no key, but the SDK insists on one.
+      apiKey: config.api_key ?? "not-set",
+      maxRetries: 0,
+      timeout: config.timeout_ms,
+      fetch: deps.fetch ?? defaultFetch(),
+      // Pin the level so OPENAI_LOG=debug cannot turn on request logging behind our back.
+      logLevel: "warn",
+    });
+    this.#limiter = (deps.limiters ?? defaultProviderLimiters).forProvider(
+      config.base_url,
+      config.max_concurrency,
+    );
+    this.#cache = deps.cache;
+    this.#onCall = deps.onCall;
+    this.#random = deps.random ?? Math.random;
+  }
+
+  usage(): UsageTotals {
+    return { ...this.#totals };
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResult> {
+    const started = performance.now();
+    const requested = this.#requestParams(request, request.responseFormat);
+    const key = this.#cache
+      ? responseCacheKey({ model: this.model, messages: request.messages, params: requested })
+      : undefined;
+
+    if (this.#cache && key !== undefined && !request.noCache) {
+      const hit = CachedResponseSchema.safeParse(await this.#cache.get(key));
+      if (hit.success) {
+        const call = this.#record({
+          kind: "chat",
+          cached: true,
+          attempts: 0,
+          started,
+          usage: hit.data.usage,
+          format: request.responseFormat,
+        });
+        return {
+          content: hit.data.content,
+          finish_reason: hit.data.finish_reason,
+          usage: hit.data.usage,
+          call,
+        };
+      }
+    }
+
+    let format = this.#applyCeiling(request.responseFormat);
+    let attempts = 0;
+    let downgraded = false;
+    for (;;) {
+      const params =
+        format === request.responseFormat ? requested : this.#requestParams(request, format);
+      const body = {
+        model: this.model,
+        messages: request.messages as ChatMessage[],
+        ...params,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+      try {
+        const outcome = await this.#withRetries(
+          (options) => this.#sdk.chat.completions.create(body, options),
+          request,
+          (n) => {
+            attempts += n;
+          },
+        );
+        const parsed = ChatCompletionWireSchema.safeParse(outcome);
+        if (!parsed.success) {
+          throw new LlmResponseError(this.provider, "a chat completion with choices[0].message");
+        }
+        const choice = parsed.data.choices[0] as (typeof parsed.data.choices)[number];
+        const usage = usageFrom(parsed.data.usage);
+        const content = choice.message.content ?? "";
+        const finishReason = choice.finish_reason ?? null;
+        if (downgraded) this.#formatCeiling = formatKind(format);
+        const call = this.#record({
+          kind: "chat",
+          cached: false,
+          attempts,
+          started,
+          usage,
+          format,
+        });
+        if (this.#cache && key !== undefined) {
+          const entry: CachedResponse = {
+            content,
+            model: parsed.data.model ?? this.model,
+            finish_reason: finishReason,
+            usage,
+            created_at: new Date().toISOString(),
+          };
+          await this.#cache.set(key, entry);
+        }
+        return { content, finish_reason: finishReason, usage, call };
+      } catch (error) {
+        // Servers without structured outputs (older vLLM, llama.cpp, LM Studio) answer 400 to a
+        // response_format they do not know: step down json_schema -> json_object -> none.
+        const next =
+          LlmHttpError.isInstance(error) && error.status === 400 ? downgrade(format) : null;
+        if (next !== null) {
+          format = next;
+          downgraded = true;
+          continue;
+        }
+        this.#record({
+          kind: "chat",
+          cached: false,
+          attempts,
+          started,
+          usage: ZERO_USAGE,
+          format,
+          error,
+        });
+        throw error;
+      }
+    }
+  }
+
+  async embed(request: EmbedRequest): Promise<EmbedResult> {
+    const started = performance.now();
+    let attempts = 0;
+    try {
+      const outcome = await this.#withRetries(
+        (options) =>
+          this.#sdk.embeddings.create(
+            { model: this.model, input: [...request.input], encoding_format: "float" },
+            options,
+          ),
+        request,
+        (n) => {
+          attempts += n;
+        },
+      );
+      const parsed = EmbeddingWireSchema.safeParse(outcome);
+      if (!parsed.success || parsed.data.data.length !== request.input.length) {
+        throw new LlmResponseError(this.provider, `${request.input.length} float embeddings`);
+      }
+      const embeddings = [...parsed.data.data]
+        .sort((a, b) => a.index - b.index)
+        .map((item) => item.embedding);
+      const usage = usageFrom(parsed.data.usage);
+      const call = this.#record({
+        kind: "embedding",
+        cached: false,
+        attempts,
+        started,
+        usage,
+        format: undefined,
+      });
+      return { embeddings, usage, call };
+    } catch (error) {
+      this.#record({
+        kind: "embedding",
+        cached: false,
+        attempts,
+        started,
+        usage: ZERO_USAGE,
+        format: undefined,
+        error,
+      });
+      throw error;
+    }
+  }
+
+  #requestParams(
+    options: CallOptions,
+    format: ResponseFormat | undefined,
+  ): Record<string, unknown> {
+    const params: Record<string, unknown> = {
+      temperature: options.temperature ?? this.#config.temperature,
+      seed: options.seed ?? this.#config.seed,
+    };
+    const maxTokens = options.maxTokens ?? this.#config.max_tokens;
+    if (maxTokens !== undefined) params.max_tokens = maxTokens;
+    if (format !== undefined) params.response_format = format;
+    return params;
+  }
+
+  #applyCeiling(format: ResponseFormat | undefined): ResponseFormat | undefined {
+    if (format === undefined) return undefined;
+    if (this.#formatCeiling === "none") return undefined;
+    if (this.#formatCeiling === "json_object" && format.type === "json_schema") {
+      return { type: "json_object" };
+    }
+    return format;
+  }
+
+  /**
+   * Runs `send` under the provider's limiter until it succeeds, fails for good, or the retries run
+   * out. The slot is released during backoff so waiting calls do not block others.
+   */
+  async #withRetries<T>(
+    send: (options: { signal?: AbortSignal; timeout: number; maxRetries: 0 }) => Promise<T>,
+    request: CallOptions,
+    onAttempt: (n: number) => void,
+  ): Promise<T> {
+    const { signal } = request;
+    const timeout = Math.max(1, Math.round(request.timeoutMs ?? this.#config.timeout_ms));
+    const maxRetries = request.maxRetries ?? this.#config.max_retries;
+    const policy = { baseMs: this.#config.backoff_ms, maxMs: this.#config.max_backoff_ms };
+    let retries = 0;
+    let attempts = 0;
+    for (;;) {
+      const slot = await this.#limiter.acquire(signal);
+      attempts++;
+      onAttempt(1);
+      let failure: Failure;
+      try {
+        const result = await send(
+          signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 },
+        );
+        slot.release("ok");
+        return result;
+      } catch (error) {
+        try {
+          failure = classifyFailure(error, signal);
+        } catch (unknownError) {
+          slot.release("error");
+          throw unknownError;
+        }
+        slot.release(failure.kind === "http" && failure.status === 429 ? "rate_limited" : "error");
+      }
+      if (failure.kind === "abort") throw new LlmAbortError();
+      const retryAfter = failure.kind === "http" ? failure.retryAfterMs : undefined;
+      const tooLong = retryAfter !== undefined && retryAfter > policy.maxMs;
+      if (!isRetryable(failure) || retries >= maxRetries || tooLong) {
+        throw this.#finalError(failure, attempts, timeout, tooLong);
+      }
+      await sleep(retryAfter ?? backoffDelay(retries, policy, this.#random), signal);
+      retries++;
+    }
+  }
+
+  #finalError(failure: Failure, attempts: number, timeout: number, tooLong: boolean): Error {
+    switch (failure.kind) {
+      case "abort":
+        return new LlmAbortError();
+      case "timeout":
+        return new LlmTimeoutError(timeout, this.provider, attempts);
+      case "connection":
+        return new LlmConnectionError(this.provider, attempts, { cause: failure.cause });
+      case "http": {
+        const detail = tooLong
+          ? `Retry-After of ${failure.retryAfterMs} ms exceeds max_backoff_ms; ${failure.detail}`
+          : failure.detail;
+        return new LlmHttpError(
+          failure.status,
+          this.provider,
+          attempts,
+          isRetryable(failure),
+          detail,
+          {
+            cause: failure.cause,
+          },
+        );
+      }
+    }
+  }
+
+  #record(input: {
+    kind: CallRecord["kind"];
+    cached: boolean;
+    attempts: number;
+    started: number;
+    usage: TokenUsage;
+    format: ResponseFormat | undefined;
+    error?: unknown;
+  }): CallRecord {
+    const record: CallRecord = {
+      kind: input.kind,
+      role: this.role,
+      model: this.model,
+      provider: this.provider,
+      cached: input.cached,
+      attempts: input.attempts,
+      latency_ms: Math.round((performance.now() - input.started) * 100) / 100,
+      usage: input.usage,
+      response_format: formatKind(input.format),
+      outcome: input.error === undefined ? "ok" : "error",
+    };
+    if (input.error !== undefined) {
+      record.error = input.error instanceof Error ? input.error.message : String(input.error);
+    }
+    const totals = this.#totals;
+    totals.calls++;
+    if (record.cached) totals.cached_calls++;
+    if (record.outcome === "error") totals.failed_calls++;
+    totals.attempts += record.attempts;
+    totals.prompt_tokens += record.usage.prompt_tokens;
+    totals.completion_tokens += record.usage.completion_tokens;
+    totals.total_tokens += record.usage.total_tokens;
+    totals.latency_ms += record.latency_ms;
+    this.#onCall?.(record);
+    return record;
+  }
+}
+
+function downgrade(format: ResponseFormat | undefined): ResponseFormat | undefined | null {
+  if (format === undefined) return null;
+  return format.type === "json_schema" ? { type: "json_object" } : undefined;
+}
+
+/** A client for one resolved model config. Each call makes a new client (and a new SDK instance). */
+export function createLlmClient(config: ModelConfig, deps: LlmClientDeps = {}): LlmClient {
+  return new OpenAICompatibleClient(config, deps);
+}
+
+export type LlmClients = Record<LlmRole, LlmClient>;
+
+/**
+ * One client per role. The judge's client is always its own instance, never the generator's, even
+ * when both name the same model on the same server (seed 000: the evaluation LLM "SHALL 不与生成 LLM
+ * 共享实例"); they share only the provider's concurrency limiter and the keep-alive agent.
+ */
+export function createLlmClients(config: LlmConfig, deps: LlmClientDeps = {}): LlmClients {
+  const clients = {} as LlmClients;
+  for (const role of LLM_ROLES)
+    clients[role] = createLlmClient(resolveModelConfig(config, role), deps);
+  return clients;
+}

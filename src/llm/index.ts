@@ -1,0 +1,77 @@
+// The LLM layer's public face: other folders import from here only.
+export { type BackoffPolicy, backoffDelay, parseRetryAfter, sleep } from "./backoff.js";
+export {
+  type CachedResponse,
+  CachedResponseSchema,
+  type CacheKeyInput,
+  canonicalJson,
+  type ResponseCache,
+  responseCacheKey,
+  type TokenUsage,
+  TokenUsageSchema,
+} from "./cache.js";
+export {
+  type CallOptions,
+  type CallRecord,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResult,
+  createLlmClient,
+  createLlmClients,
+  type EmbedRequest,
+  type EmbedResult,
+  type LlmClient,
+  type LlmClientDeps,
+  type LlmClients,
+  type ResponseFormat,
+  type UsageTotals,
+} from "./client.js";
+export {
+  applyLlmEnv,
+  CONFIG_FILE_NAMES,
+  LLM_DEFAULTS,
+  LLM_ROLES,
+  type LlmConfig,
+  type LlmConfigInput,
+  LlmConfigSchema,
+  type LlmRole,
+  type LoadLlmConfigOptions,
+  loadLlmConfig,
+  type ModelConfig,
+  parseLlmConfig,
+  REDACTED,
+  redactLlmConfig,
+  resolveModelConfig,
+  type StructuredOutputMode,
+  StructuredOutputModeSchema,
+} from "./config.js";
+export {
+  LlmAbortError,
+  LlmConfigError,
+  LlmConnectionError,
+  LlmError,
+  type LlmErrorName,
+  LlmHttpError,
+  LlmResponseError,
+  LlmTimeoutError,
+} from "./errors.js";
+export {
+  AdaptiveLimiter,
+  defaultProviderLimiters,
+  ProviderLimiters,
+  type Slot,
+  type SlotOutcome,
+} from "./limiter.js";
+export {
+  extractJson,
+  type GenerateObjectRequest,
+  type GenerateObjectResult,
+  generateObject,
+  jsonCandidates,
+  jsonSchemaFor,
+  type ParseOutcome,
+  parseStructured,
+  REPAIR_PROMPT,
+  responseFormatFor,
+} from "./structured.js";
+export { type AgentFetchOptions, createAgentFetch, type FetchLike } from "./transport.js";

@@ -1,0 +1,298 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A scripted OpenAI-compatible server on 127.0.0.1 for tests and benchmarks: /v1/chat/completions
+ * and /v1/embeddings answered by rules set per test. Never talks to a real model.
+ */
+
+export interface RecordedRequest {
+  method: string;
+  /** e.g. "/v1/chat/completions". */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The parsed JSON body; {} when it is not a JSON object (see `text`). */
+  body: RecordedBody;
+  text: string;
+}
+
+/** The fields tests look at in an OpenAI request body. */
+export interface RecordedBody {
+  model?: string;
+  messages?: { role: string; content: string }[];
+  temperature?: number;
+  seed?: number;
+  max_tokens?: number;
+  response_format?: {
+    type: string;
+    json_schema?: { name: string; strict?: boolean; schema: Record<string, unknown> };
+  };
+  input?: unknown;
+  encoding_format?: string;
+  [key: string]: unknown;
+}
+
+export type ScriptedReply =
+  /** The content is exactly JSON.stringify(json), as a json_object / json_schema server answers. */
+  | { json: unknown; latencyMs?: number }
+  /** Prose, then the JSON in a ```json fence, then more prose: a chatty model in prompt mode. */
+  | { chatty: unknown; latencyMs?: number }
+  /** `json` when the request carries a response_format, `chatty` when it does not. */
+  | { auto: unknown; latencyMs?: number }
+  /** Any content, e.g. malformed JSON. */
+  | { content: string; finishReason?: string; latencyMs?: number }
+  /** An error status; 429s may carry Retry-After (seconds or a date) or retry-after-ms. */
+  | {
+      status: number;
+      retryAfter?: string;
+      retryAfterMs?: string;
+      message?: string;
+      latencyMs?: number;
+    }
+  /** An embeddings answer. */
+  | { embeddings: number[][]; latencyMs?: number }
+  /** A 200 whose body is not an OpenAI response at all. */
+  | { rawBody: string; latencyMs?: number }
+  /** Never answers; the connection stays open until the client gives up or the server closes. */
+  | { hang: true };
+
+export interface ScriptedRule {
+  /** Which requests the rule answers; default all. */
+  when?: (request: RecordedRequest) => boolean;
+  reply: ScriptedReply | ((request: RecordedRequest) => ScriptedReply);
+  /** Requests answered before the rule is spent; default unlimited. */
+  times?: number;
+}
+
+export interface ScriptedLlmOptions {
+  /** Added before every answer unless a reply sets its own; default 0. */
+  latencyMs?: number;
+  /** response_format types answered with a 400, like a server without structured outputs. */
+  unsupportedFormats?: ("json_schema" | "json_object")[];
+  /** Keep every request in `requests`; default true. Benchmarks turn it off. */
+  record?: boolean;
+  rules?: ScriptedRule[];
+}
+
+export interface ScriptedLlm {
+  /** e.g. "http://127.0.0.1:40123/v1". */
+  readonly baseUrl: string;
+  readonly requests: RecordedRequest[];
+  latencyMs: number;
+  unsupportedFormats: Set<string>;
+  /** Requests being answered right now, and the most seen at once since the last reset. */
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  /** Adds a rule; the first matching rule that is not spent answers. */
+  on(rule: ScriptedRule): ScriptedLlm;
+  /** Clears rules and recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** All message contents of a chat request, joined: handy for asserting prompt contents. */
+export function promptText(request: RecordedRequest): string {
+  return (request.body.messages ?? []).map((m) => m.content).join("\n\n");
+}
+
+export function isChat(request: RecordedRequest): boolean {
+  return request.path.endsWith("/chat/completions");
+}
+
+/** Approximate token count, so usage numbers are non-zero and stable. */
+function tokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+function chatBody(request: RecordedRequest, content: string, finishReason = "stop"): string {
+  const prompt = promptText(request);
+  const completion = tokens(content);
+  const promptTokens = tokens(prompt);
+  return JSON.stringify({
+    id: "chatcmpl-scripted",
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model: request.body.model ?? "scripted",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completion,
+      total_tokens: promptTokens + completion,
+    },
+  });
+}
+
+/** Deterministic 8-dimensional vectors, one per input string. */
+function defaultEmbeddings(request: RecordedRequest): number[][] {
+  const input: unknown = request.body.input;
+  const texts = Array.isArray(input) ? input.map(String) : [String(input ?? "")];
+  return texts.map((text) => {
+    const vector = new Array<number>(8).fill(0);
+    for (let i = 0; i < text.length; i++) {
+      const slot = i % 8;
+      vector[slot] = ((vector[slot] ?? 0) + text.charCodeAt(i)) % 997;
+    }
+    return vector.map((v) => v / 997);
+  });
+}
+
+function chattyContent(value: unknown): string {
+  return (
+    "Sure! I read the question and the answer carefully. Here is my evaluation:\n\n" +
+    `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\`\n\n` +
+    "Let me know if you need anything else {or more detail}."
+  );
+}
+
+export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promise<ScriptedLlm> {
+  const rules: { rule: ScriptedRule; used: number }[] = (options.rules ?? []).map((rule) => ({
+    rule,
+    used: 0,
+  }));
+  const record = options.record ?? true;
+  const requests: RecordedRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  const server = http.createServer((req, res) => {
+    inFlight++;
+    if (inFlight > maxInFlight) maxInFlight = inFlight;
+    res.on("close", () => {
+      inFlight--;
+    });
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const text =
+        chunks.length === 1 ? (chunks[0] as Buffer).toString() : Buffer.concat(chunks).toString();
+      let body: RecordedBody = {};
+      try {
+        const parsed: unknown = text ? JSON.parse(text) : undefined;
+        if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+          body = parsed as RecordedBody;
+        }
+      } catch {
+        // not JSON: tests can read `text`
+      }
+      const request: RecordedRequest = {
+        method: req.method ?? "GET",
+        path: (req.url ?? "/").split("?")[0] ?? "/",
+        headers: req.headers,
+        body,
+        text,
+      };
+      if (record) requests.push(request);
+      answer(request, res);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+
+  const scripted: ScriptedLlm = {
+    baseUrl: "",
+    requests,
+    latencyMs: options.latencyMs ?? 0,
+    unsupportedFormats: new Set(options.unsupportedFormats ?? []),
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    on(rule) {
+      rules.push({ rule, used: 0 });
+      return scripted;
+    },
+    reset() {
+      rules.length = 0;
+      requests.length = 0;
+      maxInFlight = inFlight;
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+
+  function pickReply(request: RecordedRequest): ScriptedReply {
+    const format = request.body.response_format?.type;
+    if (isChat(request) && format !== undefined && scripted.unsupportedFormats.has(format)) {
+      return {
+        status: 400,
+        message: `response_format.type '${format}' is not supported by this server`,
+      };
+    }
+    for (const entry of rules) {
+      const { rule } = entry;
+      if (rule.times !== undefined && entry.used >= rule.times) continue;
+      if (rule.when && !rule.when(request)) continue;
+      entry.used++;
+      return typeof rule.reply === "function" ? rule.reply(request) : rule.reply;
+    }
+    if (!isChat(request)) return { embeddings: defaultEmbeddings(request) };
+    return { status: 418, message: "scripted-llm: no rule matches this request" };
+  }
+
+  function answer(request: RecordedRequest, res: http.ServerResponse): void {
+    const reply = pickReply(request);
+    if ("hang" in reply) return;
+    const send = () => {
+      if (res.destroyed) return;
+      let status = 200;
+      let payload: string;
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if ("status" in reply) {
+        status = reply.status;
+        if (reply.retryAfter !== undefined) headers["retry-after"] = reply.retryAfter;
+        if (reply.retryAfterMs !== undefined) headers["retry-after-ms"] = reply.retryAfterMs;
+        payload = JSON.stringify({
+          error: {
+            message: reply.message ?? `scripted status ${reply.status}`,
+            type: status === 429 ? "rate_limit_exceeded" : "scripted_error",
+            code: null,
+          },
+        });
+      } else if ("rawBody" in reply) {
+        payload = reply.rawBody;
+      } else if ("embeddings" in reply) {
+        payload = JSON.stringify({
+          object: "list",
+          data: reply.embeddings.map((embedding, index) => ({
+            object: "embedding",
+            index,
+            embedding,
+          })),
+          model: request.body.model ?? "scripted",
+          usage: { prompt_tokens: 3, total_tokens: 3 },
+        });
+      } else if ("content" in reply) {
+        payload = chatBody(request, reply.content, reply.finishReason);
+      } else if ("json" in reply) {
+        payload = chatBody(request, JSON.stringify(reply.json));
+      } else if ("chatty" in reply) {
+        payload = chatBody(request, chattyContent(reply.chatty));
+      } else {
+        const structured = request.body.response_format !== undefined;
+        payload = chatBody(
+          request,
+          structured ? JSON.stringify(reply.auto) : chattyContent(reply.auto),
+        );
+      }
+      headers["content-length"] = String(Buffer.byteLength(payload));
+      res.writeHead(status, headers);
+      res.end(payload);
+    };
+    const latency = reply.latencyMs ?? scripted.latencyMs;
+    if (latency > 0) setTimeout(send, latency);
+    else send();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  (scripted as { baseUrl: string }).baseUrl = `http://127.0.0.1:${port}/v1`;
+  return scripted;
+}
