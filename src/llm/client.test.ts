@@ -458,14 +458,15 @@ describe("cache", () => {
     expect(server.requests).toHaveLength(4);
   });
 
-  it("noCache skips the lookup and refreshes the entry", async () => {
+  it("noCache bypasses the cache: no lookup and no write", async () => {
     server.on({ times: 1, reply: { content: "old" } });
     server.on({ reply: { content: "new" } });
-    const { cache } = mapCache();
+    const { map, cache } = mapCache();
     const llm = client({}, { cache });
     await llm.chat({ messages: hello });
     expect((await llm.chat({ messages: hello, noCache: true })).content).toBe("new");
-    expect((await llm.chat({ messages: hello })).content).toBe("new");
+    expect((await llm.chat({ messages: hello })).content).toBe("old");
+    expect(map.size).toBe(1);
     expect(server.requests).toHaveLength(2);
   });
 

@@ -45,7 +45,7 @@ export interface CallOptions {
   /** Per attempt. */
   timeoutMs?: number;
   maxRetries?: number;
-  /** Skip the cache lookup; the fresh answer still replaces the cached one. */
+  /** Bypass the cache: neither read nor written. */
   noCache?: boolean;
   temperature?: number;
   seed?: number;
@@ -278,12 +278,13 @@ class OpenAICompatibleClient implements LlmClient {
   async chat(request: ChatRequest): Promise<ChatResult> {
     const started = performance.now();
     const requested = this.#requestParams(request, request.responseFormat);
-    const key = this.#cache
+    const cache = request.noCache ? undefined : this.#cache;
+    const key = cache
       ? responseCacheKey({ model: this.model, messages: request.messages, params: requested })
       : undefined;
 
-    if (this.#cache && key !== undefined && !request.noCache) {
-      const hit = CachedResponseSchema.safeParse(await this.#cache.get(key));
+    if (cache && key !== undefined) {
+      const hit = CachedResponseSchema.safeParse(await cache.get(key));
       if (hit.success) {
         const call = this.#record({
           kind: "chat",
@@ -338,7 +339,7 @@ class OpenAICompatibleClient implements LlmClient {
           usage,
           format,
         });
-        if (this.#cache && key !== undefined) {
+        if (cache && key !== undefined) {
           const entry: CachedResponse = {
             content,
             model: parsed.data.model ?? this.model,
@@ -346,7 +347,7 @@ class OpenAICompatibleClient implements LlmClient {
             usage,
             created_at: new Date().toISOString(),
           };
-          await this.#cache.set(key, entry);
+          await cache.set(key, entry);
         }
         return { content, finish_reason: finishReason, usage, call };
       } catch (error) {

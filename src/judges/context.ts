@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/** A retrieved chunk: plain text, or a retrieval hit as the gate receives it (seed 004). */
+export const ContextItemSchema = z.union([
+  z.string(),
+  z.looseObject({
+    content: z.string(),
+    node_id: z.string().optional(),
+    source: z.string().optional(),
+  }),
+]);
+export type ContextItem = z.infer<typeof ContextItemSchema>;
+
+/** Appended to a truncated item so the judge knows the text goes on (seed 000: 省略标记). */
+export const ELLIPSIS = "…";
+
+/**
+ * The first `max` characters (code points, so an emoji or rare CJK character is never split) and an
+ * ellipsis marker when anything was cut.
+ */
+export function truncateChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let index = 0;
+  let count = 0;
+  while (index < text.length && count < max) {
+    const code = text.codePointAt(index) as number;
+    index += code > 0xffff ? 2 : 1;
+    count++;
+  }
+  return index >= text.length ? text : `${text.slice(0, index)}${ELLIPSIS}`;
+}
+
+export interface FormatContextOptions {
+  /** Items kept, from the top (the retriever's order). */
+  maxItems: number;
+  /** Characters kept per item before the ellipsis marker. */
+  maxChars: number;
+  /** Shown when there are no items. */
+  empty: string;
+}
+
+/** Numbered items, `[1] (source: a.pdf, id: n1)` then the text, ready to paste into a prompt. */
+export function formatContext(
+  items: readonly ContextItem[],
+  options: FormatContextOptions,
+): string {
+  if (items.length === 0) return options.empty;
+  const lines: string[] = [];
+  const count = Math.min(items.length, options.maxItems);
+  for (let i = 0; i < count; i++) {
+    const item = items[i] as ContextItem;
+    const content = typeof item === "string" ? item : item.content;
+    const labels: string[] = [];
+    if (typeof item !== "string") {
+      if (item.source) labels.push(`source: ${item.source}`);
+      if (item.node_id) labels.push(`id: ${item.node_id}`);
+    }
+    const header = labels.length > 0 ? `[${i + 1}] (${labels.join(", ")})` : `[${i + 1}]`;
+    lines.push(`${header}\n${truncateChars(content, options.maxChars)}`);
+  }
+  return lines.join("\n\n");
+}

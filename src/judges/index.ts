@@ -1,0 +1,67 @@
+// The judges' public face: LLM judges as plain async functions with one result shape.
+// Offline (no-LLM) judges will live in ./offline and be exported here too.
+export {
+  DEFAULT_JUDGES_CONFIG,
+  type JudgesConfig,
+  type JudgesConfigInput,
+  JudgesConfigSchema,
+} from "./config.js";
+export {
+  type ContextItem,
+  ContextItemSchema,
+  ELLIPSIS,
+  formatContext,
+  truncateChars,
+} from "./context.js";
+export { JudgeInputError } from "./errors.js";
+export {
+  detectLanguage,
+  type LanguageSetting,
+  type PromptLanguage,
+  promptLanguage,
+} from "./language.js";
+export {
+  type ReferenceInput,
+  ReferenceInputSchema,
+  type ReferenceResult,
+  type ReferenceVerdict,
+  ReferenceVerdictSchema,
+  reference,
+} from "./reference.js";
+export { REFERENCE_PROMPTS } from "./reference.prompts.js";
+export { type Agreement, agreementOf, type RepeatedJudgeResult, repeatJudge } from "./repeat.js";
+export type { JudgeCallOptions, JudgeName, JudgeResult } from "./result.js";
+export {
+  type ReviewInput,
+  ReviewInputSchema,
+  type ReviewReply,
+  ReviewReplySchema,
+  type ReviewResult,
+  type ReviewVerdict,
+  ReviewVerdictSchema,
+  review,
+  reviewVerdict,
+} from "./review.js";
+export { REVIEW_PROMPTS } from "./review.prompts.js";
+export {
+  type EvaluationMetrics,
+  type FineGrainedEvaluationResult,
+  type RubricInput,
+  RubricInputSchema,
+  type RubricMode,
+  type RubricReply,
+  RubricReplySchema,
+  type RubricResult,
+  type RubricWeights,
+  rubric,
+  rubricMode,
+  weightedScore,
+} from "./rubric.js";
+export { RUBRIC_PROMPTS, type RubricExample } from "./rubric.prompts.js";
+export {
+  type JudgeSummary,
+  passHatK,
+  standardDeviation,
+  summarizeJudgeResults,
+} from "./summary.js";
+export { fillTemplate, type PromptTemplate, renderPrompt } from "./template.js";

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { promptText, type ScriptedLlm, startScriptedLlm } from "../../test/support/scripted-llm.js";
+import {
+  createLlmClient,
+  type LlmClient,
+  ProviderLimiters,
+  parseLlmConfig,
+  resolveModelConfig,
+} from "../llm/index.js";
+import { JudgesConfigSchema } from "./config.js";
+import { reference } from "./reference.js";
+
+let server: ScriptedLlm;
+let client: LlmClient;
+
+beforeAll(async () => {
+  server = await startScriptedLlm();
+  client = createLlmClient(
+    resolveModelConfig(parseLlmConfig({ base_url: server.baseUrl }), "judge"),
+    {
+      limiters: new ProviderLimiters(),
+    },
+  );
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => server.reset());
+
+const input = {
+  question: "Which year did the project start?",
+  ground_truth: "According to the document, the project started in 2021.",
+  answer: "It started in 2021.",
+};
+
+describe("reference", () => {
+  it("puts the question, the ground truth and the answer in the 5-point prompt", async () => {
+    server.on({ reply: { json: { score: 4, reasoning: "Correct but terse." } } });
+    const result = await reference({ ...input, client });
+    const prompt = promptText(server.requests[0] as never);
+    expect(prompt).toContain(input.question);
+    expect(prompt).toContain(input.ground_truth);
+    expect(prompt).toContain(input.answer);
+    expect(prompt).toContain("5 (perfect)");
+    expect(prompt).toContain("1 (wrong or no answer)");
+    expect(result).toMatchObject({
+      name: "reference",
+      outcome: "ok",
+      verdict: { score: 4, reasoning: "Correct but terse." },
+      raw_score: 4,
+      score: 0.75,
+      passed: true,
+      defaulted: false,
+    });
+  });
+
+  it("passes at score >= 4 by default, or the configured minimum", async () => {
+    server.on({ reply: { json: { score: 3, reasoning: "Partly wrong." } } });
+    expect((await reference({ ...input, client })).passed).toBe(false);
+    const lenient = JudgesConfigSchema.parse({ reference: { pass_min_score: 3 } });
+    expect((await reference({ ...input, client, config: lenient })).passed).toBe(true);
+  });
+
+  it("uses seed 003's Chinese prompt for a Chinese question", async () => {
+    server.on({ reply: { chatty: { score: 5, reasoning: "完全正确。" } } });
+    const result = await reference({
+      question: "项目启动于哪一年？",
+      ground_truth: "根据文档，该项目于2021年正式启动。",
+      answer: "2021 年。",
+      client,
+    });
+    expect(result.verdict.score).toBe(5);
+    expect(result.language).toBe("zh");
+    expect(promptText(server.requests[0] as never)).toContain("5分 (完美回答)");
+  });
+
+  it("rejects a non-integer score, re-asks, then defaults to 1 with the raw text", async () => {
+    server.on({ reply: { json: { score: 3.5, reasoning: "Between 3 and 4." } } });
+    const result = await reference({ ...input, client });
+    expect(result).toMatchObject({
+      outcome: "judge_error",
+      defaulted: true,
+      raw_score: 1,
+      score: 0,
+      passed: false,
+      verdict: { score: 1 },
+    });
+    expect(result.error?.raw).toHaveLength(2);
+    expect(result.verdict.reasoning).toContain("judge_error");
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ScriptedLlm, startScriptedLlm } from "../../test/support/scripted-llm.js";
+import {
+  createLlmClient,
+  type LlmClient,
+  ProviderLimiters,
+  parseLlmConfig,
+  resolveModelConfig,
+} from "../llm/index.js";
+import { reference } from "./reference.js";
+import { agreementOf, repeatJudge } from "./repeat.js";
+
+let server: ScriptedLlm;
+let client: LlmClient;
+
+beforeAll(async () => {
+  server = await startScriptedLlm();
+  client = createLlmClient(
+    resolveModelConfig(parseLlmConfig({ base_url: server.baseUrl }), "judge"),
+    {
+      limiters: new ProviderLimiters(),
+    },
+  );
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const input = { question: "Which year?", ground_truth: "2021.", answer: "2021." };
+
+describe("repeatJudge", () => {
+  it("runs N trials with consecutive seeds and reports pass^N and the score spread", async () => {
+    server.reset();
+    // the scripted judge disagrees with itself depending on the seed
+    const scores: Record<number, number> = { 42: 5, 43: 3, 44: 4 };
+    server.on({
+      reply: (request) => ({
+        json: { score: scores[request.body.seed ?? 0] ?? 1, reasoning: "r" },
+      }),
+    });
+    const { trials, agreement } = await repeatJudge(reference, { ...input, client }, 3);
+    expect(server.requests.map((r) => r.body.seed).sort()).toEqual([42, 43, 44]);
+    expect(trials.map((t) => t.verdict.score)).toEqual([5, 3, 4]);
+    expect(agreement).toEqual({
+      n: 3,
+      counted: 3,
+      pass_all: false,
+      pass_rate: 0.6667,
+      unanimous: false,
+      score_mean: 0.75,
+      score_stddev: 0.2041,
+      raw_score_stddev: 0.8165,
+    });
+  });
+
+  it("starts from the caller's seed and leaves defaulted trials out of the agreement", async () => {
+    server.reset();
+    server.on({
+      reply: (request) =>
+        request.body.seed === 11 ? { content: "no idea" } : { json: { score: 5, reasoning: "r" } },
+    });
+    const { trials, agreement } = await repeatJudge(reference, { ...input, client, seed: 10 }, 3);
+    expect(trials.map((t) => t.defaulted)).toEqual([false, true, false]);
+    expect(agreement).toMatchObject({
+      n: 3,
+      counted: 2,
+      pass_all: true,
+      unanimous: true,
+      score_stddev: 0,
+    });
+  });
+
+  it("refuses repeat < 1", async () => {
+    await expect(repeatJudge(reference, { ...input, client }, 0)).rejects.toThrow(RangeError);
+  });
+});
+
+describe("agreementOf", () => {
+  it("is null throughout when no trial counts", () => {
+    expect(agreementOf([])).toMatchObject({ n: 0, counted: 0, pass_all: null, score_stddev: null });
+  });
+});
