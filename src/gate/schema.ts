@@ -50,6 +50,19 @@ export type GateAction = z.infer<typeof GateActionSchema>;
 /** The status a check gives when its assertion is violated. */
 export const SeveritySchema = z.enum(["fail", "warn"]);
 
+/** A case-insensitive regular expression as the gate compiles it (flag "i"). */
+const pattern = z.string().refine(
+  (source) => {
+    try {
+      new RegExp(source, "i");
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be a valid regular expression (compiled with flag "i")' },
+);
+
 const check = <T extends z.ZodRawShape>(severity: "fail" | "warn", shape: T) =>
   z.object({
     enabled: z.boolean().default(true),
@@ -67,7 +80,7 @@ export const GateConfigSchema = z.object({
       no_empty_answer: check("fail", {
         /** Case-insensitive regular expressions; an answer matching one wholly is a template. */
         template_patterns: z
-          .array(z.string())
+          .array(pattern)
           .default([
             "^\\{\\{?\\s*\\w*\\s*\\}?\\}$",
             "^<\\w+>$",
@@ -96,7 +109,7 @@ export const GateConfigSchema = z.object({
       honest_abstention: check("fail", {
         /** Case-insensitive regular expressions that mark an answer as declining to answer. */
         abstention_patterns: z
-          .array(z.string())
+          .array(pattern)
           .default([
             "\\b(not|no|isn't|is not|aren't) (available|provided|mentioned|stated|specified|given|found)\\b",
             "\\b(do|does|did) not (say|mention|state|specify|contain|provide|include)\\b",
@@ -126,20 +139,24 @@ export type GateConfig = z.infer<typeof GateConfigSchema>;
 export type CheckName = keyof GateConfig["checks"];
 
 /** A deep-partial override as accepted in EvaluatorInput.config and config files. */
-export const GateConfigOverrideSchema = z.object({
-  checks: z
-    .object(
-      Object.fromEntries(
-        Object.entries(GateConfigSchema.shape.checks.unwrap().shape).map(([name, schema]) => [
-          name,
-          schema.unwrap().partial().strict().optional(),
-        ]),
-      ) as unknown as { [K in CheckName]: z.ZodOptional<z.ZodType<Partial<GateConfig["checks"][K]>>> },
-    )
-    .strict()
-    .optional(),
-  actions: GateConfigSchema.shape.actions.unwrap().partial().strict().optional(),
-}).strict();
+export const GateConfigOverrideSchema = z
+  .object({
+    checks: z
+      .object(
+        Object.fromEntries(
+          Object.entries(GateConfigSchema.shape.checks.unwrap().shape).map(([name, schema]) => [
+            name,
+            schema.unwrap().partial().strict().optional(),
+          ]),
+        ) as unknown as {
+          [K in CheckName]: z.ZodOptional<z.ZodType<Partial<GateConfig["checks"][K]>>>;
+        },
+      )
+      .strict()
+      .optional(),
+    actions: GateConfigSchema.shape.actions.unwrap().partial().strict().optional(),
+  })
+  .strict();
 export type GateConfigOverride = z.infer<typeof GateConfigOverrideSchema>;
 
 export const EvaluatorInputSchema = z.object({

@@ -1,0 +1,241 @@
+// The measurements several checks share — sentences, markers, evidence tokens and numbers —
+// computed at most once per input, and lazily, so a check that is disabled or skipped costs
+// nothing.
+
+import {
+  blankCitationMarkers,
+  containsContentToken,
+  contentTokens,
+  evidenceNumberValues,
+  extractNumbers,
+  foldForSearch,
+  isAscii,
+  type NumberMention,
+  normalizeText,
+  type Sentence,
+  splitSentences,
+  statesNumberAsWritten,
+  stripCitationMarkers,
+} from "../text/index.js";
+import {
+  abstainingTexts,
+  type CitationMarker,
+  indexNodeIds,
+  type MarkerResolution,
+  markersOfSpan,
+  resolveMarkers,
+  type TokenLookup,
+} from "./measures.js";
+import type { EvaluatorInput, RetrievalHit } from "./schema.js";
+
+export interface AnalysedSentence {
+  /** As written, markers included. */
+  text: string;
+  /** Without its citation markers. */
+  plain: string;
+  /** References of its markers. */
+  refs: string[];
+  /** Hits its resolved markers designate; undefined when none resolve (then: all hits). */
+  citedHits: readonly number[] | undefined;
+}
+
+/**
+ * One hit's evidence. Nothing is tokenized up front: each question ("does this hit contain the
+ * token X?", "does it state the number Y?") is answered by a native substring search and
+ * remembered, which is several times cheaper than tokenizing every hit in full.
+ */
+class HitEvidence implements TokenLookup {
+  private folded: string | undefined;
+  private plain: string | undefined;
+  private numbers: Set<string> | undefined;
+
+  constructor(private readonly content: string) {}
+
+  has(token: string): boolean {
+    this.folded ??= foldForSearch(this.content);
+    return containsContentToken(this.folded, token);
+  }
+
+  /** Whether the hit states the number: spelled as in the answer, else in any spelling. */
+  states(mention: NumberMention): boolean {
+    this.plain ??= blankCitationMarkers(
+      isAscii(this.content) ? this.content : this.content.normalize("NFKC"),
+    );
+    if (statesNumberAsWritten(this.plain, mention)) return true;
+    this.numbers ??= evidenceNumberValues(this.plain);
+    return this.numbers.has(mention.value);
+  }
+}
+
+/** Several hits as one body of evidence: a token or number found in any of them. */
+class EvidenceView implements TokenLookup {
+  constructor(private readonly hits: readonly HitEvidence[]) {}
+
+  has(token: string): boolean {
+    for (const hit of this.hits) if (hit.has(token)) return true;
+    return false;
+  }
+
+  states(mention: NumberMention): boolean {
+    for (const hit of this.hits) if (hit.states(mention)) return true;
+    return false;
+  }
+}
+
+export class AnswerAnalysis {
+  readonly answer: string;
+  readonly hits: readonly RetrievalHit[];
+  private proseText: string | undefined;
+  private split: Sentence[] | undefined;
+  private markerList: CitationMarker[] | undefined;
+  private markerResolution: MarkerResolution | undefined;
+  private sentenceList: AnalysedSentence[] | undefined;
+  private readonly sentenceTokens = new Map<AnalysedSentence, string[]>();
+  private readonly sentenceNumbers = new Map<AnalysedSentence, NumberMention[]>();
+  private readonly hitEvidence: (HitEvidence | undefined)[];
+  private readonly views = new Map<string, EvidenceView>();
+  private readonly abstaining = new Map<readonly string[], boolean[]>();
+
+  constructor(input: EvaluatorInput) {
+    this.answer = input.generation_output.answer;
+    this.hits = input.retrieval_hits;
+    this.hitEvidence = new Array(this.hits.length);
+  }
+
+  /** The answer without its citation markers, normalizeText'ed (seed 004 §5.1): the prose. */
+  get prose(): string {
+    if (this.proseText === undefined) {
+      const spans = this.rawSentences().flatMap((s) => s.markers);
+      this.proseText = normalizeText(stripCitationMarkers(this.answer, spans));
+    }
+    return this.proseText;
+  }
+
+  get markers(): CitationMarker[] {
+    this.markerList ??= this.rawSentences().flatMap((s) => s.markers.flatMap(markersOfSpan));
+    return this.markerList;
+  }
+
+  get resolution(): MarkerResolution {
+    this.markerResolution ??= resolveMarkers(this.markers, this.hits, indexNodeIds(this.hits));
+    return this.markerResolution;
+  }
+
+  /** Sentences of the answer, in order, each with the hits its markers cite. */
+  get sentences(): AnalysedSentence[] {
+    if (this.sentenceList === undefined) {
+      const { hitsByRef } = this.resolution;
+      this.sentenceList = this.rawSentences().map((sentence) => {
+        const refs: string[] = [];
+        let cited: number[] | undefined;
+        for (const marker of sentence.markers) {
+          for (const ref of marker.refs) {
+            refs.push(ref);
+            for (const hit of hitsByRef.get(ref) ?? []) {
+              cited ??= [];
+              if (!cited.includes(hit)) cited.push(hit);
+            }
+          }
+        }
+        return {
+          text: sentence.text,
+          plain: stripCitationMarkers(sentence.text, sentence.markers, sentence.start),
+          refs,
+          citedHits: cited?.sort((a, b) => a - b),
+        };
+      });
+    }
+    return this.sentenceList;
+  }
+
+  /** Content tokens of a sentence (markers excluded). */
+  tokensOf(sentence: AnalysedSentence): string[] {
+    let tokens = this.sentenceTokens.get(sentence);
+    if (tokens === undefined) {
+      tokens = contentTokens(sentence.plain);
+      this.sentenceTokens.set(sentence, tokens);
+    }
+    return tokens;
+  }
+
+  /** Numbers and dates a sentence states. */
+  numbersOf(sentence: AnalysedSentence): NumberMention[] {
+    let numbers = this.sentenceNumbers.get(sentence);
+    if (numbers === undefined) {
+      numbers = extractNumbers(sentence.plain);
+      this.sentenceNumbers.set(sentence, numbers);
+    }
+    return numbers;
+  }
+
+  /** For each sentence, whether it declines to answer; computed once per pattern list. */
+  abstainingSentences(patterns: readonly string[]): boolean[] {
+    let flags = this.abstaining.get(patterns);
+    if (flags === undefined) {
+      flags = abstainingTexts(
+        this.sentences.map((s) => s.plain),
+        patterns,
+      );
+      this.abstaining.set(patterns, flags);
+    }
+    return flags;
+  }
+
+  /** Whether any sentence of the answer declines to answer. */
+  abstains(patterns: readonly string[]): boolean {
+    return this.abstainingSentences(patterns).includes(true);
+  }
+
+  /**
+   * The evidence of the given hits (all hits when undefined): `has(token)` for content tokens,
+   * `states(mention)` for numbers. Token search treats Han, kana, Hangul and Thai tokens as
+   * substrings, because their word segmentation depends on context.
+   */
+  evidence(hitIndexes: readonly number[] | undefined): EvidenceView {
+    const key = hitIndexes === undefined ? "*" : hitIndexes.join(",");
+    let view = this.views.get(key);
+    if (view === undefined) {
+      const indexes = hitIndexes ?? this.hits.map((_, i) => i);
+      view = new EvidenceView(indexes.map((i) => this.evidenceOfHit(i)));
+      this.views.set(key, view);
+    }
+    return view;
+  }
+
+  private evidenceOfHit(i: number): HitEvidence {
+    let evidence = this.hitEvidence[i];
+    if (evidence === undefined) {
+      evidence = new HitEvidence(this.hits[i]?.content ?? "");
+      this.hitEvidence[i] = evidence;
+    }
+    return evidence;
+  }
+
+  private rawSentences(): Sentence[] {
+    this.split ??= splitSentences(this.answer);
+    return this.split;
+  }
+}
+
+// evaluateGate runs every check on one input before the next: remembering the last analysis is
+// enough to share it, and unlike a WeakMap costs the garbage collector nothing.
+let lastInput: EvaluatorInput | undefined;
+let lastAnalysis: AnswerAnalysis | undefined;
+
+/**
+ * The shared analysis of an input, created on first request and kept until the next input.
+ * Replacing the answer or the hits of the same input object is noticed; editing a hit in place
+ * is not (inputs are treated as immutable).
+ */
+export function analyseAnswer(input: EvaluatorInput): AnswerAnalysis {
+  if (
+    input !== lastInput ||
+    lastAnalysis === undefined ||
+    lastAnalysis.answer !== input.generation_output.answer ||
+    lastAnalysis.hits !== input.retrieval_hits
+  ) {
+    lastAnalysis = new AnswerAnalysis(input);
+    lastInput = input;
+  }
+  return lastAnalysis;
+}

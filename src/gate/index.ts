@@ -1,0 +1,37 @@
+// Public face of gate/: the evidence gate's schemas, the pure verdict and its configuration, and
+// the pipeline that stores verdicts.
+
+export { type AnalysedSentence, AnswerAnalysis, analyseAnswer } from "./analysis.js";
+export {
+  checkCitationCoverage,
+  checkCitationMarkers,
+  checkHonestAbstention,
+  checkMinAnswerLength,
+  checkNoEmptyAnswer,
+  checkNumericConsistency,
+  checkRequireCitations,
+  checkSentenceSupport,
+  GATE_CHECKS,
+  type GateCheck,
+} from "./checks.js";
+export {
+  canonicalJson,
+  DEFAULT_GATE_CONFIG,
+  RULES_VERSION,
+  resolveGateConfig,
+  ruleVersion,
+} from "./config.js";
+export { aggregateStatus, evaluateGate } from "./evaluate.js";
+export * from "./gate-stream.js";
+export {
+  type CitationMarker,
+  computeCitationCoverage,
+  extractNodeIds,
+  isAbstention,
+  type MarkerResolution,
+  parseCitationMarkers,
+  resolveMarkers,
+  sentenceSupport,
+} from "./measures.js";
+export * from "./pipeline.js";
+export * from "./schema.js";

@@ -1,0 +1,210 @@
+// Seed 004 §5 "utils": measurements the checks build on. Nothing here decides pass or fail.
+
+import { findCitationMarkers, type MarkerSpan } from "../text/index.js";
+import type { Citation, RetrievalHit } from "./schema.js";
+
+/** The distinct node_ids of citations or hits. */
+export function extractNodeIds(items: readonly { node_id: string }[]): Set<string> {
+  const ids = new Set<string>();
+  for (const item of items) ids.add(item.node_id);
+  return ids;
+}
+
+/**
+ * Share of distinct cited node_ids that are among the hits (seed 004: citations ⊆ hits), in [0,1].
+ * 0 when nothing is cited, so an uncited answer never looks fully covered.
+ */
+export function computeCitationCoverage(
+  citations: readonly Citation[],
+  hits: readonly RetrievalHit[],
+): number {
+  const cited = extractNodeIds(citations);
+  if (cited.size === 0) return 0;
+  const known = extractNodeIds(hits);
+  let present = 0;
+  for (const id of cited) if (known.has(id)) present++;
+  return present / cited.size;
+}
+
+/** One reference inside an inline marker: "[n1, n2]" yields two. */
+export interface CitationMarker {
+  ref: string;
+  /** The whole bracketed marker it came from. */
+  raw: string;
+  start: number;
+  end: number;
+}
+
+/** Markers of one span as CitationMarkers. */
+export function markersOfSpan(span: MarkerSpan): CitationMarker[] {
+  return span.refs.map((ref) => ({ ref, raw: span.raw, start: span.start, end: span.end }));
+}
+
+/** Inline citation markers of an answer — [n1], [1], [n1, n2], [1][2], 【1】 — one per reference. */
+export function parseCitationMarkers(answer: string): CitationMarker[] {
+  return findCitationMarkers(answer).flatMap(markersOfSpan);
+}
+
+export interface MarkerResolution {
+  /** For each resolved reference, the 0-based indexes of the hits it designates. */
+  hitsByRef: Map<string, number[]>;
+  /** Distinct references that designate no hit, in order of first appearance. */
+  unresolved: string[];
+}
+
+const INTEGER = /^\d+$/;
+const INTEGER_RANGE = /^(\d+)[-–](\d+)$/;
+// A range wider than this is more likely an identifier than a citation of that many hits.
+const MAX_RANGE = 50;
+
+/** The hits one reference designates, or undefined. `nodeIndex` maps node_id to hit index. */
+export function resolveMarkerRef(
+  ref: string,
+  hitCount: number,
+  nodeIndex: ReadonlyMap<string, number>,
+): number[] | undefined {
+  const exact = nodeIndex.get(ref);
+  if (exact !== undefined) return [exact];
+  const folded = ref.normalize("NFKC");
+  const exactFolded = nodeIndex.get(folded);
+  if (exactFolded !== undefined) return [exactFolded];
+  if (INTEGER.test(folded)) {
+    const position = Number(folded);
+    return position >= 1 && position <= hitCount ? [position - 1] : undefined;
+  }
+  const range = INTEGER_RANGE.exec(folded);
+  if (range !== null) {
+    const [from, to] = [Number(range[1]), Number(range[2])];
+    if (from < 1 || to > hitCount || from > to || to - from >= MAX_RANGE) return undefined;
+    return Array.from({ length: to - from + 1 }, (_, k) => from - 1 + k);
+  }
+  return undefined;
+}
+
+/** node_id -> index of its first hit. */
+export function indexNodeIds(hits: readonly RetrievalHit[]): Map<string, number> {
+  const index = new Map<string, number>();
+  hits.forEach((hit, i) => {
+    if (!index.has(hit.node_id)) index.set(hit.node_id, i);
+  });
+  return index;
+}
+
+/**
+ * Resolves each marker reference: an exact node_id first, else a 1-based position in
+ * retrieval_hits when the reference is an integer ("3") or an integer range ("1-3"). "n1" is not
+ * an integer: it resolves only to a hit whose node_id is "n1".
+ */
+export function resolveMarkers(
+  markers: readonly (CitationMarker | string)[],
+  hits: readonly RetrievalHit[],
+  nodeIndex: ReadonlyMap<string, number> = indexNodeIds(hits),
+): MarkerResolution {
+  const hitsByRef = new Map<string, number[]>();
+  const unresolved = new Set<string>();
+  for (const marker of markers) {
+    const ref = typeof marker === "string" ? marker : marker.ref;
+    if (hitsByRef.has(ref) || unresolved.has(ref)) continue;
+    const resolved = resolveMarkerRef(ref, hits.length, nodeIndex);
+    if (resolved === undefined) unresolved.add(ref);
+    else hitsByRef.set(ref, resolved);
+  }
+  return { hitsByRef, unresolved: [...unresolved] };
+}
+
+/** Anything that can say whether it holds a token: a Set, or an index over several hits. */
+export interface TokenLookup {
+  has(token: string): boolean;
+}
+
+/** Share of the sentence's content tokens found in the evidence, in [0,1]; 0 for no tokens. */
+export function sentenceSupport(sentenceTokens: readonly string[], evidence: TokenLookup): number {
+  if (sentenceTokens.length === 0) return 0;
+  let found = 0;
+  for (const token of sentenceTokens) if (evidence.has(token)) found++;
+  return found / sentenceTokens.length;
+}
+
+/** The content tokens of a sentence that the evidence lacks, distinct, in order. */
+export function missingTokens(sentenceTokens: readonly string[], evidence: TokenLookup): string[] {
+  const missing = new Set<string>();
+  for (const token of sentenceTokens) if (!evidence.has(token)) missing.add(token);
+  return [...missing];
+}
+
+/**
+ * How a pattern list is applied: `anywhere` in the text; `whole`, matching all of it; `lines`,
+ * anywhere with ^ and $ at line breaks, which tests many short texts joined by "\n" at once.
+ */
+export type PatternMode = "anywhere" | "whole" | "lines";
+
+const compiled = new Map<string, RegExp>();
+const MAX_COMPILED = 512;
+// Resolved configs are frozen and shared, so the same pattern array comes back on every call:
+// looking it up by identity avoids joining the patterns into a key each time.
+const compiledByList = new WeakMap<readonly string[], Partial<Record<PatternMode, RegExp>>>();
+
+/**
+ * One case-insensitive regex for a pattern list, compiled once per distinct list. The flag is
+ * "i" without "u": V8 runs \b under /iu some forty times slower, and the patterns need no astral
+ * characters.
+ */
+export function patternRegex(patterns: readonly string[], mode: PatternMode = "anywhere"): RegExp {
+  let byMode = compiledByList.get(patterns);
+  if (byMode === undefined) {
+    byMode = {};
+    compiledByList.set(patterns, byMode);
+  }
+  let regex = byMode[mode];
+  if (regex === undefined) {
+    regex = compilePatterns(patterns, mode);
+    byMode[mode] = regex;
+  }
+  return regex;
+}
+
+function compilePatterns(patterns: readonly string[], mode: PatternMode): RegExp {
+  const key = `${mode}\u0000${patterns.join("\u0000")}`;
+  let regex = compiled.get(key);
+  if (regex === undefined) {
+    const alternatives = patterns.map((p) => `(?:${p})`).join("|") || "(?!)";
+    if (mode === "whole") regex = new RegExp(`^(?:${alternatives})$`, "i");
+    else regex = new RegExp(alternatives, mode === "lines" ? "im" : "i");
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(key, regex);
+  }
+  return regex;
+}
+
+/** Whether any of `patterns` (case-insensitive regexes) occurs in the text. */
+export function matchesAnyPattern(text: string, patterns: readonly string[]): boolean {
+  return patterns.length > 0 && patternRegex(patterns).test(text);
+}
+
+/** Whether one of `patterns` matches the whole text. */
+export function matchesWholly(text: string, patterns: readonly string[]): boolean {
+  return patterns.length > 0 && patternRegex(patterns, "whole").test(text);
+}
+
+const CURLY_APOSTROPHE = /[\u2018\u2019\u02bc]/g;
+
+/** Curly apostrophes made straight: models write "don\u2019t" as often as "don't". */
+export function straightenApostrophes(text: string): string {
+  return text.replace(CURLY_APOSTROPHE, "'");
+}
+
+/** Whether the answer declines to answer, judged by `patterns` (config abstention_patterns). */
+export function isAbstention(answer: string, patterns: readonly string[]): boolean {
+  return matchesAnyPattern(straightenApostrophes(answer), patterns);
+}
+
+/**
+ * For each of several texts (sentences, say), whether it declines to answer. One scan of the
+ * texts joined by line breaks settles the usual case, where none does.
+ */
+export function abstainingTexts(texts: readonly string[], patterns: readonly string[]): boolean[] {
+  if (patterns.length === 0) return texts.map(() => false);
+  const joined = straightenApostrophes(texts.join("\n"));
+  if (!patternRegex(patterns, "lines").test(joined)) return texts.map(() => false);
+  return texts.map((text) => isAbstention(text, patterns));
+}

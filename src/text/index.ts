@@ -1,0 +1,36 @@
+// Public face of text/: tokenization and lexical measures shared by the gate and the judges.
+
+export {
+  containsContentToken,
+  containsWholeWord,
+  foldForSearch,
+  surfaceForms,
+} from "./contains.js";
+export {
+  blankCitationMarkers,
+  findCitationMarkers,
+  type MarkerSpan,
+  stripCitationMarkers,
+} from "./markers.js";
+export { codePointLength, isAscii, normalizeText } from "./normalize.js";
+export {
+  canonicalDecimal,
+  evidenceNumberValues,
+  extractNumbers,
+  type NumberKind,
+  type NumberMention,
+  statesNumberAsWritten,
+  supportedValues,
+} from "./numbers.js";
+export { type Sentence, splitSentences } from "./sentences.js";
+export { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isStopword } from "./stopwords.js";
+export {
+  contentForm,
+  contentTokenSet,
+  contentTokens,
+  forEachContentToken,
+  forEachWord,
+  hasUnspacedScript,
+  stemToken,
+  tokenize,
+} from "./tokenize.js";

@@ -1,0 +1,84 @@
+// Inline citation markers such as [1], [n1], [n1, n2], [1][2], 【1】 or [doc-slug#2]. They live in
+// text/ because sentence splitting and number extraction must step around them; resolving a marker
+// to evidence is the gate's business (gate/measures.ts).
+
+/** One bracketed marker; `refs` are its comma-separated references, trimmed, in order. */
+export interface MarkerSpan {
+  start: number;
+  end: number;
+  raw: string;
+  refs: string[];
+}
+
+const BRACKETED = /[[［【]([^\]］】[［【\n]{1,300})[\]］】](?!\()/g;
+const REF_SEPARATOR = /\s*[,，、;；]\s*/;
+// A reference is identifier-like and contains a digit, which keeps "[TODO]", "[sic]" and
+// "[see above]" from being read as citations.
+const REF = /^[\p{L}\p{N}_.:#/-]{1,128}$/u;
+const ASCII_REF = /^[A-Za-z0-9_.:#/-]{1,128}$/;
+const HAS_DIGIT = /\d/;
+
+function markerRefs(inner: string): string[] | undefined {
+  const trimmed = inner.trim();
+  // The common case, one plain reference such as "1" or "n12", needs no splitting.
+  const refs = ASCII_REF.test(trimmed) ? [trimmed] : trimmed.split(REF_SEPARATOR);
+  for (const ref of refs) {
+    if (!(ASCII_REF.test(ref) || REF.test(ref)) || !HAS_DIGIT.test(ref)) return undefined;
+  }
+  return refs;
+}
+
+function mayContainMarker(text: string): boolean {
+  return text.includes("[") || text.includes("【") || text.includes("［");
+}
+
+/** Every citation marker in `text`, in order of position. Markdown links `[x](url)` are not markers. */
+export function findCitationMarkers(text: string): MarkerSpan[] {
+  if (!mayContainMarker(text)) return [];
+  const spans: MarkerSpan[] = [];
+  BRACKETED.lastIndex = 0;
+  for (let match = BRACKETED.exec(text); match !== null; match = BRACKETED.exec(text)) {
+    const refs = markerRefs(match[1] ?? "");
+    if (refs === undefined) continue;
+    spans.push({ start: match.index, end: match.index + match[0].length, raw: match[0], refs });
+  }
+  return spans;
+}
+
+/** `text` with each marker replaced by spaces of the same length, so offsets stay valid. */
+export function blankCitationMarkers(
+  text: string,
+  spans: readonly MarkerSpan[] = findCitationMarkers(text),
+): string {
+  if (spans.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const span of spans) {
+    out += text.slice(from, span.start) + " ".repeat(span.end - span.start);
+    from = span.end;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * `text` without its markers and without the spaces that preceded each. `spans` may come from a
+ * larger text in which `text` starts at `offset` (a sentence's markers, found in its answer).
+ */
+export function stripCitationMarkers(
+  text: string,
+  spans: readonly MarkerSpan[] = findCitationMarkers(text),
+  offset = 0,
+): string {
+  if (spans.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const span of spans) {
+    const start = span.start - offset;
+    if (start < from || span.end - offset > text.length) continue;
+    let end = start;
+    while (end > from && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+    out += text.slice(from, end);
+    from = span.end - offset;
+  }
+  return out + text.slice(from);
+}

@@ -1,0 +1,239 @@
+// Word tokens for lexical measures. ASCII text (most answers and hits) takes a hand-written scanner;
+// other text a Unicode regex; only runs in scripts written without spaces (Han, kana, Hangul, Thai)
+// pay for Intl.Segmenter, which is an order of magnitude slower.
+
+import { ENGLISH_STOPWORDS, isStopword } from "./stopwords.js";
+
+const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function segmenterFor(locale: string): Intl.Segmenter {
+  let segmenter = segmenters.get(locale);
+  if (segmenter === undefined) {
+    segmenter = new Intl.Segmenter(locale, { granularity: "word" });
+    segmenters.set(locale, segmenter);
+  }
+  return segmenter;
+}
+
+/** The ICU dictionaries are chosen per script, but the locale breaks ties (kanji read as Japanese). */
+function localeOf(run: string): string {
+  for (let i = 0; i < run.length; i++) {
+    const unit = run.charCodeAt(i);
+    if (unit >= 0x0e00 && unit <= 0x0e7f) return "th";
+    if ((unit >= 0xac00 && unit <= 0xd7af) || (unit >= 0x1100 && unit <= 0x11ff)) return "ko";
+    if (unit >= 0x3040 && unit <= 0x30ff) return "ja";
+  }
+  return "zh";
+}
+
+/** True when the text contains Han, kana, Hangul or Thai, the scripts written without spaces. */
+export function hasUnspacedScript(text: string): boolean {
+  return UNSPACED_SCRIPT.test(text);
+}
+
+/** Words of `text` from `from` on, through the Unicode path: NFKC, lower case, ICU for CJK runs. */
+function forEachUnicodeWord(text: string, from: number, visit: (word: string) => void): void {
+  const lower = text.slice(from).normalize("NFKC").toLowerCase();
+  const unspaced = hasUnspacedScript(lower);
+  WORD_RUN.lastIndex = 0;
+  for (let match = WORD_RUN.exec(lower); match !== null; match = WORD_RUN.exec(lower)) {
+    const run = match[0];
+    if (unspaced && hasUnspacedScript(run)) {
+      for (const part of segmenterFor(localeOf(run)).segment(run)) {
+        if (part.isWordLike) visit(part.segment);
+      }
+    } else {
+      visit(run);
+    }
+  }
+}
+
+/**
+ * Calls `visit` with each lower-cased word of `text`, in order. ASCII is scanned by hand; at the
+ * first non-ASCII character the rest of the text (from the word in progress) takes the Unicode path.
+ */
+export function forEachWord(text: string, visit: (word: string) => void): void {
+  let start = -1;
+  let upper = false;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if ((unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57)) {
+      if (start < 0) start = i;
+    } else if (unit >= 65 && unit <= 90) {
+      if (start < 0) start = i;
+      upper = true;
+    } else if (unit < 0x80) {
+      if (start >= 0) {
+        const word = text.slice(start, i);
+        visit(upper ? word.toLowerCase() : word);
+        start = -1;
+        upper = false;
+      }
+    } else {
+      forEachUnicodeWord(text, start >= 0 ? start : i, visit);
+      return;
+    }
+  }
+  if (start >= 0) {
+    const word = text.slice(start);
+    visit(upper ? word.toLowerCase() : word);
+  }
+}
+
+/** Lower-cased words (letters, digits and combining marks), Han/kana/Hangul/Thai split by ICU. */
+export function tokenize(text: string): string[] {
+  const words: string[] = [];
+  forEachWord(text, (word) => words.push(word));
+  return words;
+}
+
+function isDigits(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const unit = token.charCodeAt(i);
+    if (unit < 48 || unit > 57) return false;
+  }
+  return true;
+}
+
+function isAsciiToken(token: string): boolean {
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * Folds English plurals so "bridges" supports "bridge". Deliberately crude: both sides of every
+ * comparison go through it, so consistency matters more than linguistic accuracy.
+ */
+export function stemToken(token: string): string {
+  const n = token.length;
+  if (n <= 3 || token.charCodeAt(n - 1) !== 115 /* s */ || !isAsciiToken(token)) return token;
+  const before = token.charCodeAt(n - 2);
+  // "ss", "us", "is": glass, bus, analysis are not plurals.
+  if (before === 115 || before === 117 || before === 105) return token;
+  if (before === 101 /* e */) {
+    if (token.endsWith("ies") && n > 4) return `${token.slice(0, -3)}y`;
+    if (token.endsWith("ches") || token.endsWith("shes") || token.endsWith("sses")) {
+      return token.slice(0, -2);
+    }
+    if (token.endsWith("xes") || token.endsWith("zes")) return token.slice(0, -2);
+  }
+  return token.slice(0, -1);
+}
+
+/**
+ * The form a word takes as a content token, or undefined when it carries no fact of its own:
+ * stopwords, bare digits (numbers are judged by numeric_consistency) and single Latin letters.
+ * For every token t it returns, contentForm(t) === t.
+ */
+export function contentForm(word: string): string | undefined {
+  if (isStopword(word)) return undefined;
+  const stem = stemToken(word);
+  if (stem.length === 1 && stem.charCodeAt(0) < 0x80) return undefined;
+  if (isDigits(stem)) return undefined;
+  if (stem !== word && isStopword(stem)) return undefined;
+  return stem;
+}
+
+// Stopwords are recognised in the ASCII scanner without cutting the word out of the text: a
+// word whose (length, first letter, last letter) is no stopword's cannot be one, and a bitmap
+// says so in one read. Most words of an answer are stopwords or digits, so this saves most of
+// the allocation.
+const MAX_STOPWORD_LENGTH = 15;
+const stopwordSignatures = new Uint8Array((MAX_STOPWORD_LENGTH + 1) * 26 * 26);
+const stopwordsBySignature = new Map<number, string[]>();
+
+/** Index of (length, first, last) for lower-case ASCII letters, or -1. */
+function signature(length: number, first: number, last: number): number {
+  if (length > MAX_STOPWORD_LENGTH || first < 97 || first > 122 || last < 97 || last > 122)
+    return -1;
+  return (length * 26 + (first - 97)) * 26 + (last - 97);
+}
+
+for (const word of ENGLISH_STOPWORDS) {
+  const key = signature(word.length, word.charCodeAt(0), word.charCodeAt(word.length - 1));
+  if (key < 0) continue;
+  stopwordSignatures[key] = 1;
+  stopwordsBySignature.set(key, [...(stopwordsBySignature.get(key) ?? []), word]);
+}
+
+/** Whether text[start, end), lower-cased, is one of `words`. */
+function spellsOneOf(text: string, start: number, end: number, words: readonly string[]): boolean {
+  for (const word of words) {
+    if (word.length !== end - start) continue;
+    let i = 0;
+    while (i < word.length && (text.charCodeAt(start + i) | 0x20) === word.charCodeAt(i)) i++;
+    if (i === word.length) return true;
+  }
+  return false;
+}
+
+/** Calls `visit` with each content token of `text`, in order (see contentForm). */
+export function forEachContentToken(text: string, visit: (token: string) => void): void {
+  let start = -1;
+  let upper = false;
+  let letters = false;
+  for (let i = 0; i <= text.length; i++) {
+    const unit = i < text.length ? text.charCodeAt(i) : 32;
+    if (unit >= 97 && unit <= 122) {
+      if (start < 0) start = i;
+      letters = true;
+    } else if (unit >= 48 && unit <= 57) {
+      if (start < 0) start = i;
+    } else if (unit >= 65 && unit <= 90) {
+      if (start < 0) start = i;
+      upper = true;
+      letters = true;
+    } else if (unit < 0x80) {
+      if (start >= 0) {
+        emitAsciiWord(text, start, i, upper, letters, visit);
+        start = -1;
+        upper = false;
+        letters = false;
+      }
+    } else {
+      forEachUnicodeWord(text, start >= 0 ? start : i, (word) => {
+        const form = contentForm(word);
+        if (form !== undefined) visit(form);
+      });
+      return;
+    }
+  }
+}
+
+function emitAsciiWord(
+  text: string,
+  start: number,
+  end: number,
+  upper: boolean,
+  letters: boolean,
+  visit: (token: string) => void,
+): void {
+  const length = end - start;
+  if (!letters || length === 1) return;
+  const key = signature(length, text.charCodeAt(start) | 0x20, text.charCodeAt(end - 1) | 0x20);
+  if (key >= 0 && stopwordSignatures[key] === 1) {
+    if (spellsOneOf(text, start, end, stopwordsBySignature.get(key) ?? [])) return;
+  }
+  const word = upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
+  const stem = stemToken(word);
+  if (stem !== word && (isStopword(stem) || isDigits(stem))) return;
+  visit(stem);
+}
+
+/** Content tokens in order, repeats kept. */
+export function contentTokens(text: string): string[] {
+  const tokens: string[] = [];
+  forEachContentToken(text, (token) => tokens.push(token));
+  return tokens;
+}
+
+/** Distinct content tokens: what a piece of evidence offers to support a sentence. */
+export function contentTokenSet(text: string): Set<string> {
+  const tokens = new Set<string>();
+  forEachContentToken(text, (token) => tokens.add(token));
+  return tokens;
+}
