@@ -14,12 +14,16 @@ export type ContextItem = z.infer<typeof ContextItemSchema>;
 /** Appended to a truncated item so the judge knows the text goes on (seed 000: 省略标记). */
 export const ELLIPSIS = "…";
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
  * The first `max` characters (code points, so an emoji or rare CJK character is never split) and an
  * ellipsis marker when anything was cut.
  */
 export function truncateChars(text: string, max: number): string {
   if (text.length <= max) return text;
+  // Fast path: no surrogate pair in reach, so UTF-16 units are code points.
+  if (!SURROGATE.test(text.slice(0, max + 1))) return `${text.slice(0, max)}${ELLIPSIS}`;
   let index = 0;
   let count = 0;
   while (index < text.length && count < max) {

@@ -6,14 +6,34 @@ export interface PromptTemplate {
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
+/** Literal text at even indexes, placeholder names at odd ones. */
+type CompiledTemplate = string[];
+
+const compiled = new Map<string, CompiledTemplate>();
+
+function compile(template: string): CompiledTemplate {
+  let parts = compiled.get(template);
+  if (!parts) {
+    parts = template.split(PLACEHOLDER);
+    // Templates are data defined once; user-supplied text never becomes a template.
+    if (compiled.size < 256) compiled.set(template, parts);
+  }
+  return parts;
+}
+
 /**
  * Replaces `{name}` with `values.name` in one pass, so text inserted from a question or an answer is
  * never itself expanded. Placeholders without a value (and JSON braces) are left alone.
  */
 export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) =>
-    Object.hasOwn(values, name) ? (values[name] as string) : whole,
-  );
+  const parts = compile(template);
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
+    out += Object.hasOwn(values, name) ? (values[name] as string) : `{${name}}`;
+    out += parts[i + 1] as string;
+  }
+  return out;
 }
 
 export function renderPrompt(

@@ -12,9 +12,10 @@ export interface AgentFetchOptions {
 
 /**
  * A `fetch` for the openai SDK built on node:http keep-alive agents. Node's built-in fetch (undici)
- * costs about twice the CPU per call on loopback, which caps judge throughput on a 2-core machine;
- * this one buffers the whole body before resolving, so the SDK's timeout also covers a server that
- * sends headers and then stalls.
+ * and its web Response/Headers cost about twice the CPU per call on loopback, which caps judge
+ * throughput on a 2-core machine. This one buffers the whole body before resolving (so the SDK's
+ * timeout also covers a server that sends headers and then stalls) and resolves with a
+ * BufferedResponse: enough of Response for the SDK's non-streaming calls, nothing more.
  */
 export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
   const maxSockets = options.maxSockets ?? 256;
@@ -29,8 +30,12 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
     const headers = headerRecord(init.headers);
     // Compressed bodies are decoded below; ask for the cheap ones only.
     headers["accept-encoding"] = "gzip, deflate";
-    const body = bodyBuffer(init.body);
-    if (body !== undefined) headers["content-length"] = String(body.byteLength);
+    const body = requestBody(init.body);
+    if (body !== undefined) {
+      headers["content-length"] = String(
+        typeof body === "string" ? Buffer.byteLength(body) : body.byteLength,
+      );
+    }
 
     return new Promise<Response>((resolve, reject) => {
       let settled = false;
@@ -62,21 +67,21 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
               const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
               const encoding = response.headers["content-encoding"];
               const decoded = decodeBody(raw, encoding);
-              const status = response.statusCode ?? 500;
-              const nullBody = status === 204 || status === 205 || status === 304;
-              const headers = responseHeaders(response.rawHeaders);
+              const headers = new BufferedHeaders(response.rawHeaders);
               if (decoded !== raw) {
                 headers.delete("content-encoding");
                 headers.delete("content-length");
               }
-              const result = new Response(nullBody ? null : (decoded as Uint8Array<ArrayBuffer>), {
-                status,
-                statusText: response.statusMessage ?? "",
+              const result = new BufferedResponse(
+                response.statusCode ?? 500,
+                response.statusMessage ?? "",
                 headers,
-              });
+                url.href,
+                decoded,
+              );
               settled = true;
               signal?.removeEventListener("abort", onAbort);
-              resolve(result);
+              resolve(result as unknown as Response);
             } catch (error) {
               fail(error);
             }
@@ -115,9 +120,10 @@ function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
   return out;
 }
 
-function bodyBuffer(body: RequestInit["body"]): Buffer | undefined {
+/** Strings are written as they are (no copy into a Buffer first); binary bodies as a view. */
+function requestBody(body: RequestInit["body"]): string | Buffer | undefined {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return Buffer.from(body);
+  if (typeof body === "string") return body;
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   throw new TypeError("createAgentFetch sends string or binary bodies only");
@@ -141,10 +147,98 @@ function decodeBody(raw: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-function responseHeaders(raw: string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    headers.append(raw[i] as string, raw[i + 1] as string);
+/**
+ * The read-only part of `Headers` the SDK uses (get, has, entries, forEach, iteration), over a Map:
+ * a web Headers validates every name and value again, which costs more than the request itself.
+ */
+export class BufferedHeaders {
+  readonly #map = new Map<string, string>();
+
+  constructor(raw: readonly string[] = []) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = (raw[i] as string).toLowerCase();
+      const value = raw[i + 1] as string;
+      const existing = this.#map.get(name);
+      this.#map.set(name, existing === undefined ? value : `${existing}, ${value}`);
+    }
   }
-  return headers;
+
+  get(name: string): string | null {
+    return this.#map.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.#map.has(name.toLowerCase());
+  }
+
+  delete(name: string): void {
+    this.#map.delete(name.toLowerCase());
+  }
+
+  entries(): IterableIterator<[string, string]> {
+    return this.#map.entries();
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#map.keys();
+  }
+
+  values(): IterableIterator<string> {
+    return this.#map.values();
+  }
+
+  forEach(callback: (value: string, name: string) => void): void {
+    this.#map.forEach(callback);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.#map.entries();
+  }
+}
+
+/**
+ * A fully buffered response with the members the openai SDK reads (status, ok, headers, url, body,
+ * text, json). `body` is null: the SDK only streams when asked to, and ragjudge never asks.
+ */
+export class BufferedResponse {
+  readonly body = null;
+  readonly redirected = false;
+  readonly type = "basic";
+  #used = false;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: BufferedHeaders,
+    readonly url: string,
+    readonly buffer: Buffer,
+  ) {}
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  async text(): Promise<string> {
+    this.#used = true;
+    return this.buffer.toString("utf8");
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    this.#used = true;
+    const copy = new ArrayBuffer(this.buffer.byteLength);
+    new Uint8Array(copy).set(this.buffer);
+    return copy;
+  }
+
+  clone(): BufferedResponse {
+    return new BufferedResponse(this.status, this.statusText, this.headers, this.url, this.buffer);
+  }
 }

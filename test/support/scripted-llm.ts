@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 /**
  * A scripted OpenAI-compatible server on 127.0.0.1 for tests and benchmarks: /v1/chat/completions
@@ -295,4 +296,74 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
   const { port } = server.address() as AddressInfo;
   (scripted as { baseUrl: string }).baseUrl = `http://127.0.0.1:${port}/v1`;
   return scripted;
+}
+
+/** Options a server in a worker thread accepts: plain data, so no `when` predicates or functions. */
+export interface ScriptedLlmWorkerOptions {
+  latencyMs?: number;
+  unsupportedFormats?: ("json_schema" | "json_object")[];
+  /** Static replies, answered in order like rules without `when`. */
+  replies?: { reply: Exclude<ScriptedReply, { hang: true }>; times?: number }[];
+}
+
+export interface ScriptedLlmWorker {
+  readonly baseUrl: string;
+  setLatency(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+type WorkerMessage = { type: "latency"; ms: number } | { type: "close" };
+
+/**
+ * The scripted server in its own worker thread, so a benchmark's client does not share a core with
+ * it (a real LLM server never runs in the client's process). Requests are not recorded. The worker
+ * loads this module through tsx's loader.
+ */
+export async function startScriptedLlmWorker(
+  options: ScriptedLlmWorkerOptions = {},
+): Promise<ScriptedLlmWorker> {
+  // Register tsx's loader inside the worker before importing this TypeScript module there.
+  const bootstrap =
+    `import("tsx/esm/api").then(({ register }) => { register(); ` +
+    `return import(${JSON.stringify(import.meta.url)}); })`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: { scriptedLlm: options } });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    worker.once("message", (message: { baseUrl: string }) => resolve(message.baseUrl));
+    worker.once("error", reject);
+  });
+  const request = (message: WorkerMessage) =>
+    new Promise<void>((resolve) => {
+      worker.once("message", () => resolve());
+      worker.postMessage(message);
+    });
+  return {
+    baseUrl,
+    setLatency: (ms) => request({ type: "latency", ms }),
+    close: async () => {
+      await request({ type: "close" });
+      await worker.terminate();
+    },
+  };
+}
+
+if (!isMainThread && parentPort && workerData?.scriptedLlm) {
+  const port = parentPort;
+  const options = workerData.scriptedLlm as ScriptedLlmWorkerOptions;
+  startScriptedLlm({
+    record: false,
+    latencyMs: options.latencyMs ?? 0,
+    unsupportedFormats: options.unsupportedFormats ?? [],
+    rules: (options.replies ?? []).map((entry) => ({ reply: entry.reply, times: entry.times })),
+  }).then((server) => {
+    port.on("message", async (message: WorkerMessage) => {
+      if (message.type === "latency") {
+        server.latencyMs = message.ms;
+        port.postMessage({ ok: true });
+      } else {
+        await server.close();
+        port.postMessage({ ok: true });
+      }
+    });
+    port.postMessage({ baseUrl: server.baseUrl });
+  });
 }
