@@ -272,7 +272,7 @@ class OpenAICompatibleClient implements LlmClient {
   }
 
   usage(): UsageTotals {
-    return { ...this.#totals };
+    return { ...this.#totals, latency_ms: Math.round(this.#totals.latency_ms * 100) / 100 };
   }
 
   async chat(request: ChatRequest): Promise<ChatResult> {
