@@ -111,16 +111,16 @@ export const GateConfigSchema = z.object({
         abstention_patterns: z
           .array(pattern)
           .default([
-            "\\b(not|no|isn't|is not|aren't) (available|provided|mentioned|stated|specified|given|found)\\b",
-            "\\b(do|does|did) not (say|mention|state|specify|contain|provide|include)\\b",
-            "\\b(don't|doesn't|didn't) (say|mention|state|specify|contain|provide|include|know)\\b",
-            "\\b(i|we) (do not|don't|cannot|can't) (know|tell|find|answer|determine)\\b",
-            "\\b(no|insufficient|not enough) (relevant )?(information|evidence|data|sources?)\\b",
-            "\\bunable to (answer|find|determine)\\b",
-            "\\bcannot be (answered|determined)\\b",
-            "(没有|无|未)(找到|提及|提到|说明|相关|足够)",
-            "(无法|不能)(回答|确定|判断|找到)",
-            "(不知道|不清楚|资料中没有|来源中没有)",
+            "\\b(not|no|isn't|is not|aren't) (available|provided|mentioned|stated|specified|given|found|covered|addressed)\\b",
+            "\\b(do|does|did) not (say|mention|state|specify|contain|provide|include|cover)\\b",
+            "\\b(don't|doesn't|didn't) (say|mention|state|specify|contain|provide|include|cover|know)\\b",
+            "\\b(i|we) (do not|don't|cannot|can't|could not|couldn't|am unable to|are unable to|was unable to|were unable to) (know|tell|find|locate|answer|determine|confirm)\\b",
+            "\\b(no|insufficient|not enough) (relevant |specific |reliable )?(information|evidence|data|details|sources?|mention)\\b",
+            "\\bunable to (answer|find|locate|determine|confirm)\\b",
+            "\\bcannot be (answered|determined|confirmed)\\b",
+            "(没有|无|未)(找到|提及|提到|说明|相关|足够|记载)",
+            "(无法|不能|难以|未能)(回答|确定|判断|找到|得知|确认)",
+            "(不知道|不清楚|资料中没有|来源中没有|文档中没有)",
           ]),
       }).prefault({}),
     })

@@ -16,7 +16,7 @@ const REF_SEPARATOR = /\s*[,，、;；]\s*/;
 // "[see above]" from being read as citations.
 const REF = /^[\p{L}\p{N}_.:#/-]{1,128}$/u;
 const ASCII_REF = /^[A-Za-z0-9_.:#/-]{1,128}$/;
-const HAS_DIGIT = /\d/;
+const HAS_DIGIT = /\p{Nd}/u;
 
 function markerRefs(inner: string): string[] | undefined {
   const trimmed = inner.trim();
