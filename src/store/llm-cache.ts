@@ -15,7 +15,7 @@ export function llmResponseCache(db: Db, userId: string) {
         .where(and(eq(llm_cache.user_id, userId), eq(llm_cache.key, key)));
       return row?.response;
     },
-    async set(key: string, value: { model: string }): Promise<void> {
+    async set(key: string, value: { model: string; [field: string]: unknown }): Promise<void> {
       await db
         .insert(llm_cache)
         .values({ user_id: userId, key, model: value.model, response: value })
