@@ -4,6 +4,7 @@
 
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { review } from "../src/judges/index.js";
 import {
@@ -69,7 +70,14 @@ async function measure(options: {
   const run = async (count: number) => {
     let next = 0;
     let calls = 0;
-    const worker = async () => {
+    const worker = async (_: unknown, index: number) => {
+      // Stagger the first calls over one latency period. A real server's latencies vary, so calls
+      // do not come back in lock-step waves; with a fixed scripted latency they would, and each
+      // wave's answers would queue behind one another on the client. The ramp (< one latency) is
+      // inside the measured time.
+      if (options.latencyMs > 0) {
+        await sleep((index * options.latencyMs) / options.concurrency);
+      }
       while (next < count) {
         const i = next++;
         const result = await review({
@@ -103,8 +111,8 @@ export async function benchJudges(): Promise<Row[]> {
     for (const latencyMs of [0, 50]) {
       await server.setLatency(latencyMs);
       for (const concurrency of [16, 64]) {
-        // About a second of work per row.
-        const judgements = latencyMs === 0 ? 3_000 : Math.ceil((concurrency * 1_000) / latencyMs);
+        // About two seconds of work per row at 50 ms; 4,000 judgements at 0 ms.
+        const judgements = latencyMs === 0 ? 4_000 : Math.ceil((concurrency * 2_000) / latencyMs);
         const loadAverage = loadavg()[0] ?? 0;
         const { seconds, calls, cpuMicros } = await measure({
           baseUrl: server.baseUrl,

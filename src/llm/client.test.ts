@@ -470,6 +470,19 @@ describe("cache", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("returns the answer when the cache write fails, and records why", async () => {
+    server.on({ reply: { content: "kept" } });
+    const cache: ResponseCache = {
+      get: async () => undefined,
+      set: async () => {
+        throw new Error("database is down");
+      },
+    };
+    const result = await client({}, { cache }).chat({ messages: hello });
+    expect(result.content).toBe("kept");
+    expect(result.call).toMatchObject({ outcome: "ok", cache_error: "database is down" });
+  });
+
   it("ignores a corrupt cache entry", async () => {
     server.on({ reply: { content: "fresh" } });
     const cache: ResponseCache = {

@@ -2,7 +2,6 @@ import OpenAI from "openai";
 import { z } from "zod";
 import { backoffDelay, parseRetryAfter, sleep } from "./backoff.js";
 import {
-  type CachedResponse,
   CachedResponseSchema,
   type ResponseCache,
   responseCacheKey,
@@ -74,6 +73,8 @@ export interface CallRecord {
   response_format: "json_schema" | "json_object" | "none";
   outcome: "ok" | "error";
   error?: string;
+  /** The cache write failed; the answer was still returned. */
+  cache_error?: string;
 }
 
 export interface ChatResult {
@@ -314,42 +315,15 @@ class OpenAICompatibleClient implements LlmClient {
         messages: request.messages as ChatMessage[],
         ...params,
       } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+      let outcome: unknown;
       try {
-        const outcome = await this.#withRetries(
+        outcome = await this.#withRetries(
           (options) => this.#sdk.chat.completions.create(body, options),
           request,
           (n) => {
             attempts += n;
           },
         );
-        const parsed = ChatCompletionWireSchema.safeParse(outcome);
-        if (!parsed.success) {
-          throw new LlmResponseError(this.provider, "a chat completion with choices[0].message");
-        }
-        const choice = parsed.data.choices[0] as (typeof parsed.data.choices)[number];
-        const usage = usageFrom(parsed.data.usage);
-        const content = choice.message.content ?? "";
-        const finishReason = choice.finish_reason ?? null;
-        if (downgraded) this.#formatCeiling = formatKind(format);
-        const call = this.#record({
-          kind: "chat",
-          cached: false,
-          attempts,
-          started,
-          usage,
-          format,
-        });
-        if (cache && key !== undefined) {
-          const entry: CachedResponse = {
-            content,
-            model: parsed.data.model ?? this.model,
-            finish_reason: finishReason,
-            usage,
-            created_at: new Date().toISOString(),
-          };
-          await cache.set(key, entry);
-        }
-        return { content, finish_reason: finishReason, usage, call };
       } catch (error) {
         // Servers without structured outputs (older vLLM, llama.cpp, LM Studio) answer 400 to a
         // response_format they do not know: step down json_schema -> json_object -> none.
@@ -371,6 +345,53 @@ class OpenAICompatibleClient implements LlmClient {
         });
         throw error;
       }
+      const parsed = ChatCompletionWireSchema.safeParse(outcome);
+      if (!parsed.success) {
+        const error = new LlmResponseError(
+          this.provider,
+          "a chat completion with choices[0].message",
+        );
+        this.#record({
+          kind: "chat",
+          cached: false,
+          attempts,
+          started,
+          usage: ZERO_USAGE,
+          format,
+          error,
+        });
+        throw error;
+      }
+      const choice = parsed.data.choices[0] as (typeof parsed.data.choices)[number];
+      const usage = usageFrom(parsed.data.usage);
+      const content = choice.message.content ?? "";
+      const finishReason = choice.finish_reason ?? null;
+      if (downgraded) this.#formatCeiling = formatKind(format);
+      let cacheError: unknown;
+      if (cache && key !== undefined) {
+        // A failed write costs the next run a call, not this one its answer: record it, go on.
+        try {
+          await cache.set(key, {
+            content,
+            model: parsed.data.model ?? this.model,
+            finish_reason: finishReason,
+            usage,
+            created_at: new Date().toISOString(),
+          });
+        } catch (error) {
+          cacheError = error;
+        }
+      }
+      const call = this.#record({
+        kind: "chat",
+        cached: false,
+        attempts,
+        started,
+        usage,
+        format,
+        cacheError,
+      });
+      return { content, finish_reason: finishReason, usage, call };
     }
   }
 
@@ -523,6 +544,7 @@ class OpenAICompatibleClient implements LlmClient {
     usage: TokenUsage;
     format: ResponseFormat | undefined;
     error?: unknown;
+    cacheError?: unknown;
   }): CallRecord {
     const record: CallRecord = {
       kind: input.kind,
@@ -538,6 +560,10 @@ class OpenAICompatibleClient implements LlmClient {
     };
     if (input.error !== undefined) {
       record.error = input.error instanceof Error ? input.error.message : String(input.error);
+    }
+    if (input.cacheError !== undefined) {
+      record.cache_error =
+        input.cacheError instanceof Error ? input.cacheError.message : String(input.cacheError);
     }
     const totals = this.#totals;
     totals.calls++;

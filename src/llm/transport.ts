@@ -22,11 +22,31 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
 
+  // The SDK asks for the same few URLs over and over: parse each once.
+  const targets = new Map<string, Target>();
+  const targetOf = (href: string): Target => {
+    let target = targets.get(href);
+    if (!target) {
+      const url = new URL(href);
+      target = {
+        href: url.href,
+        secure: url.protocol === "https:",
+        hostname: url.hostname.replace(/^\[|\]$/g, ""),
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+      };
+      if (targets.size < 1_000) targets.set(href, target);
+    }
+    return target;
+  };
+
   return (input, init = {}) => {
-    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    const target = targetOf(
+      typeof input === "string" ? input : input instanceof URL ? input.href : input.url,
+    );
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(abortError(signal));
-    const secure = url.protocol === "https:";
+    const secure = target.secure;
     const headers = headerRecord(init.headers);
     // Compressed bodies are decoded below; ask for the cheap ones only.
     headers["accept-encoding"] = "gzip, deflate";
@@ -50,8 +70,10 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
         fail(abortError(signal));
       };
       const request = (secure ? https : http).request(
-        url,
         {
+          hostname: target.hostname,
+          port: target.port,
+          path: target.path,
           method: init.method ?? "GET",
           headers,
           agent: secure ? httpsAgent : httpAgent,
@@ -76,7 +98,7 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
                 response.statusCode ?? 500,
                 response.statusMessage ?? "",
                 headers,
-                url.href,
+                target.href,
                 decoded,
               );
               settled = true;
@@ -93,6 +115,14 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
       request.end(body);
     });
   };
+}
+
+interface Target {
+  href: string;
+  secure: boolean;
+  hostname: string;
+  port: string;
+  path: string;
 }
 
 function abortError(signal: AbortSignal | undefined): unknown {
