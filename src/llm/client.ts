@@ -12,6 +12,7 @@ import {
   type LlmConfig,
   type LlmRole,
   type ModelConfig,
+  redactUrlCredentials,
   resolveModelConfig,
   type StructuredOutputMode,
 } from "./config.js";
@@ -251,7 +252,7 @@ class OpenAICompatibleClient implements LlmClient {
     this.#config = config;
     this.role = config.role;
     this.model = config.model;
-    this.provider = config.base_url;
+    this.provider = redactUrlCredentials(config.base_url);
     this.structuredOutput = config.structured_output;
     this.#sdk = new OpenAI({
       baseURL: config.base_url,

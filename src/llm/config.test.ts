@@ -159,6 +159,10 @@ describe("redactLlmConfig", () => {
     expect(redacted.roles.judge.model).toBe(config.roles.judge.model);
     // the original is untouched
     expect(config.roles.judge.api_key).toBe("sk-judge");
+    // credentials inside a base URL too
+    expect(redactLlmConfig({ base_url: "https://user:pw@host/v1" }).base_url).toBe(
+      `https://${REDACTED}@host/v1`,
+    );
     // resolved model configs too
     expect(redactLlmConfig(resolveModelConfig(config, "embedder")).api_key).toBe(REDACTED);
   });

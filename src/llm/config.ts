@@ -262,9 +262,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 export const REDACTED = "[REDACTED]";
 
+/** A base URL with any user:password@ part replaced, for records and logs. */
+export function redactUrlCredentials(url: string): string {
+  return url.replace(/^(https?:\/\/)[^/@\s]+@/, `$1${REDACTED}@`);
+}
+
 /**
  * A copy safe to log, store in a run snapshot or return from an API: every `api_key` (at any depth)
- * becomes "[REDACTED]"; an absent key stays absent so the snapshot still says whether one was set.
+ * becomes "[REDACTED]", as do credentials inside a `base_url`; an absent key stays absent so the
+ * snapshot still says whether one was set.
  */
 export function redactLlmConfig<T>(config: T): T {
   return redactValue(config) as T;
@@ -275,7 +281,10 @@ function redactValue(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    out[key] = key === "api_key" && typeof inner === "string" ? REDACTED : redactValue(inner);
+    if (key === "api_key" && typeof inner === "string") out[key] = REDACTED;
+    else if (key === "base_url" && typeof inner === "string")
+      out[key] = redactUrlCredentials(inner);
+    else out[key] = redactValue(inner);
   }
   return out;
 }

@@ -41,6 +41,7 @@ export {
   parseLlmConfig,
   REDACTED,
   redactLlmConfig,
+  redactUrlCredentials,
   resolveModelConfig,
   type StructuredOutputMode,
   StructuredOutputModeSchema,
