@@ -10,6 +10,7 @@ import {
   extractNumbers,
   foldForSearch,
   isAscii,
+  type MarkerSpan,
   type NumberMention,
   normalizeText,
   type Sentence,
@@ -20,9 +21,7 @@ import {
 import {
   abstainingTexts,
   type CitationMarker,
-  indexNodeIds,
   type MarkerResolution,
-  markersOfSpan,
   resolveMarkers,
   type TokenLookup,
 } from "./measures.js";
@@ -39,12 +38,26 @@ export interface AnalysedSentence {
   citedHits: readonly number[] | undefined;
 }
 
+/** A sentence with the measurements filled in on first use. */
+interface SentenceState extends AnalysedSentence {
+  tokens: string[] | undefined;
+  numbers: NumberMention[] | undefined;
+}
+
+/** Evidence that answers the two questions the checks ask of hits. */
+export interface Evidence extends TokenLookup {
+  /** Whether the evidence contains the content token (see containsContentToken). */
+  has(token: string): boolean;
+  /** Whether the evidence states the number or date (see statesNumberAsWritten). */
+  states(mention: NumberMention): boolean;
+}
+
 /**
  * One hit's evidence. Nothing is tokenized up front: each question ("does this hit contain the
- * token X?", "does it state the number Y?") is answered by a native substring search and
- * remembered, which is several times cheaper than tokenizing every hit in full.
+ * token X?", "does it state the number Y?") is answered by a native substring search, which is
+ * several times cheaper than tokenizing every hit in full.
  */
-class HitEvidence implements TokenLookup {
+class HitEvidence implements Evidence {
   private folded: string | undefined;
   private plain: string | undefined;
   private numbers: Set<string> | undefined;
@@ -68,7 +81,7 @@ class HitEvidence implements TokenLookup {
 }
 
 /** Several hits as one body of evidence: a token or number found in any of them. */
-class EvidenceView implements TokenLookup {
+class EvidenceView implements Evidence {
   constructor(private readonly hits: readonly HitEvidence[]) {}
 
   has(token: string): boolean {
@@ -82,6 +95,8 @@ class EvidenceView implements TokenLookup {
   }
 }
 
+// Fields are filled on first use and nothing is allocated that a check may not need: on a busy
+// gate, allocation is a large share of the cost.
 export class AnswerAnalysis {
   readonly answer: string;
   readonly hits: readonly RetrievalHit[];
@@ -89,12 +104,12 @@ export class AnswerAnalysis {
   private split: Sentence[] | undefined;
   private markerList: CitationMarker[] | undefined;
   private markerResolution: MarkerResolution | undefined;
-  private sentenceList: AnalysedSentence[] | undefined;
-  private readonly sentenceTokens = new Map<AnalysedSentence, string[]>();
-  private readonly sentenceNumbers = new Map<AnalysedSentence, NumberMention[]>();
+  private sentenceList: SentenceState[] | undefined;
   private readonly hitEvidence: (HitEvidence | undefined)[];
-  private readonly views = new Map<string, EvidenceView>();
-  private readonly abstaining = new Map<readonly string[], boolean[]>();
+  private allHits: EvidenceView | undefined;
+  private views: Map<string, EvidenceView> | undefined;
+  private abstainingPatterns: readonly string[] | undefined;
+  private abstainingFlags: boolean[] = [];
 
   constructor(input: EvaluatorInput) {
     this.answer = input.generation_output.answer;
@@ -105,19 +120,30 @@ export class AnswerAnalysis {
   /** The answer without its citation markers, normalizeText'ed (seed 004 §5.1): the prose. */
   get prose(): string {
     if (this.proseText === undefined) {
-      const spans = this.rawSentences().flatMap((s) => s.markers);
+      const spans: MarkerSpan[] = [];
+      for (const sentence of this.rawSentences())
+        for (const span of sentence.markers) spans.push(span);
       this.proseText = normalizeText(stripCitationMarkers(this.answer, spans));
     }
     return this.proseText;
   }
 
   get markers(): CitationMarker[] {
-    this.markerList ??= this.rawSentences().flatMap((s) => s.markers.flatMap(markersOfSpan));
+    if (this.markerList === undefined) {
+      const markers: CitationMarker[] = [];
+      for (const sentence of this.rawSentences()) {
+        for (const span of sentence.markers) {
+          for (const ref of span.refs)
+            markers.push({ ref, raw: span.raw, start: span.start, end: span.end });
+        }
+      }
+      this.markerList = markers;
+    }
     return this.markerList;
   }
 
   get resolution(): MarkerResolution {
-    this.markerResolution ??= resolveMarkers(this.markers, this.hits, indexNodeIds(this.hits));
+    this.markerResolution ??= resolveMarkers(this.markers, this.hits);
     return this.markerResolution;
   }
 
@@ -142,6 +168,8 @@ export class AnswerAnalysis {
           plain: stripCitationMarkers(sentence.text, sentence.markers, sentence.start),
           refs,
           citedHits: cited?.sort((a, b) => a - b),
+          tokens: undefined,
+          numbers: undefined,
         };
       });
     }
@@ -150,35 +178,28 @@ export class AnswerAnalysis {
 
   /** Content tokens of a sentence (markers excluded). */
   tokensOf(sentence: AnalysedSentence): string[] {
-    let tokens = this.sentenceTokens.get(sentence);
-    if (tokens === undefined) {
-      tokens = contentTokens(sentence.plain);
-      this.sentenceTokens.set(sentence, tokens);
-    }
-    return tokens;
+    const state = sentence as SentenceState;
+    state.tokens ??= contentTokens(sentence.plain);
+    return state.tokens;
   }
 
   /** Numbers and dates a sentence states. */
   numbersOf(sentence: AnalysedSentence): NumberMention[] {
-    let numbers = this.sentenceNumbers.get(sentence);
-    if (numbers === undefined) {
-      numbers = extractNumbers(sentence.plain);
-      this.sentenceNumbers.set(sentence, numbers);
-    }
-    return numbers;
+    const state = sentence as SentenceState;
+    state.numbers ??= extractNumbers(sentence.plain);
+    return state.numbers;
   }
 
-  /** For each sentence, whether it declines to answer; computed once per pattern list. */
+  /** For each sentence, whether it declines to answer (by `patterns`). */
   abstainingSentences(patterns: readonly string[]): boolean[] {
-    let flags = this.abstaining.get(patterns);
-    if (flags === undefined) {
-      flags = abstainingTexts(
+    if (this.abstainingPatterns !== patterns) {
+      this.abstainingFlags = abstainingTexts(
         this.sentences.map((s) => s.plain),
         patterns,
       );
-      this.abstaining.set(patterns, flags);
+      this.abstainingPatterns = patterns;
     }
-    return flags;
+    return this.abstainingFlags;
   }
 
   /** Whether any sentence of the answer declines to answer. */
@@ -191,12 +212,17 @@ export class AnswerAnalysis {
    * `states(mention)` for numbers. Token search treats Han, kana, Hangul and Thai tokens as
    * substrings, because their word segmentation depends on context.
    */
-  evidence(hitIndexes: readonly number[] | undefined): EvidenceView {
-    const key = hitIndexes === undefined ? "*" : hitIndexes.join(",");
+  evidence(hitIndexes: readonly number[] | undefined): Evidence {
+    if (hitIndexes === undefined) {
+      this.allHits ??= new EvidenceView(this.hits.map((_, i) => this.evidenceOfHit(i)));
+      return this.allHits;
+    }
+    if (hitIndexes.length === 1) return this.evidenceOfHit(hitIndexes[0] as number);
+    this.views ??= new Map();
+    const key = hitIndexes.join(",");
     let view = this.views.get(key);
     if (view === undefined) {
-      const indexes = hitIndexes ?? this.hits.map((_, i) => i);
-      view = new EvidenceView(indexes.map((i) => this.evidenceOfHit(i)));
+      view = new EvidenceView(hitIndexes.map((i) => this.evidenceOfHit(i)));
       this.views.set(key, view);
     }
     return view;

@@ -52,7 +52,8 @@ function loadCorpusChunks(): Map<string, string> {
       .split(/\n\s*\n/)
       .map((p) => p.trim())
       .filter((p) => p !== "" && !p.startsWith("#"));
-    paragraphs.forEach((p, i) => chunks.set(`${file.replace(/\.md$/, "")}#${i + 1}`, p));
+    for (const [i, p] of paragraphs.entries())
+      chunks.set(`${file.replace(/\.md$/, "")}#${i + 1}`, p);
   }
   return chunks;
 }

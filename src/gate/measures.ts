@@ -1,6 +1,6 @@
 // Seed 004 §5 "utils": measurements the checks build on. Nothing here decides pass or fail.
 
-import { findCitationMarkers, type MarkerSpan } from "../text/index.js";
+import { findCitationMarkers, isAscii, type MarkerSpan } from "../text/index.js";
 import type { Citation, RetrievalHit } from "./schema.js";
 
 /** The distinct node_ids of citations or hits. */
@@ -57,37 +57,32 @@ const INTEGER_RANGE = /^(\d+)[-–](\d+)$/;
 // A range wider than this is more likely an identifier than a citation of that many hits.
 const MAX_RANGE = 50;
 
-/** The hits one reference designates, or undefined. `nodeIndex` maps node_id to hit index. */
-export function resolveMarkerRef(
-  ref: string,
-  hitCount: number,
-  nodeIndex: ReadonlyMap<string, number>,
-): number[] | undefined {
-  const exact = nodeIndex.get(ref);
-  if (exact !== undefined) return [exact];
-  const folded = ref.normalize("NFKC");
-  const exactFolded = nodeIndex.get(folded);
-  if (exactFolded !== undefined) return [exactFolded];
+/** Index of the first hit whose node_id is `id`, or -1. */
+function findNode(hits: readonly RetrievalHit[], id: string): number {
+  for (let i = 0; i < hits.length; i++) if ((hits[i] as RetrievalHit).node_id === id) return i;
+  return -1;
+}
+
+/** The hits one reference designates (0-based indexes), or undefined. */
+export function resolveMarkerRef(ref: string, hits: readonly RetrievalHit[]): number[] | undefined {
+  const exact = findNode(hits, ref);
+  if (exact >= 0) return [exact];
+  const folded = isAscii(ref) ? ref : ref.normalize("NFKC");
+  if (folded !== ref) {
+    const exactFolded = findNode(hits, folded);
+    if (exactFolded >= 0) return [exactFolded];
+  }
   if (INTEGER.test(folded)) {
     const position = Number(folded);
-    return position >= 1 && position <= hitCount ? [position - 1] : undefined;
+    return position >= 1 && position <= hits.length ? [position - 1] : undefined;
   }
   const range = INTEGER_RANGE.exec(folded);
   if (range !== null) {
     const [from, to] = [Number(range[1]), Number(range[2])];
-    if (from < 1 || to > hitCount || from > to || to - from >= MAX_RANGE) return undefined;
+    if (from < 1 || to > hits.length || from > to || to - from >= MAX_RANGE) return undefined;
     return Array.from({ length: to - from + 1 }, (_, k) => from - 1 + k);
   }
   return undefined;
-}
-
-/** node_id -> index of its first hit. */
-export function indexNodeIds(hits: readonly RetrievalHit[]): Map<string, number> {
-  const index = new Map<string, number>();
-  hits.forEach((hit, i) => {
-    if (!index.has(hit.node_id)) index.set(hit.node_id, i);
-  });
-  return index;
 }
 
 /**
@@ -98,18 +93,17 @@ export function indexNodeIds(hits: readonly RetrievalHit[]): Map<string, number>
 export function resolveMarkers(
   markers: readonly (CitationMarker | string)[],
   hits: readonly RetrievalHit[],
-  nodeIndex: ReadonlyMap<string, number> = indexNodeIds(hits),
 ): MarkerResolution {
   const hitsByRef = new Map<string, number[]>();
-  const unresolved = new Set<string>();
+  const unresolved: string[] = [];
   for (const marker of markers) {
     const ref = typeof marker === "string" ? marker : marker.ref;
-    if (hitsByRef.has(ref) || unresolved.has(ref)) continue;
-    const resolved = resolveMarkerRef(ref, hits.length, nodeIndex);
-    if (resolved === undefined) unresolved.add(ref);
+    if (hitsByRef.has(ref) || unresolved.includes(ref)) continue;
+    const resolved = resolveMarkerRef(ref, hits);
+    if (resolved === undefined) unresolved.push(ref);
     else hitsByRef.set(ref, resolved);
   }
-  return { hitsByRef, unresolved: [...unresolved] };
+  return { hitsByRef, unresolved };
 }
 
 /** Anything that can say whether it holds a token: a Set, or an index over several hits. */

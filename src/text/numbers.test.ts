@@ -128,3 +128,58 @@ describe("statesNumberAsWritten", () => {
     }
   });
 });
+
+describe("statesNumberAsWritten, randomized", () => {
+  it("never finds a value the full parse of the evidence lacks", () => {
+    const fragments = [
+      "1",
+      "12",
+      "2021",
+      "1,200",
+      "3.5",
+      "3.50",
+      "1.2.3",
+      "2021-03-05",
+      "2021/3/5",
+      "5",
+      "%",
+    ];
+    fragments.push(
+      " percent",
+      " million",
+      " km",
+      "万",
+      "年",
+      "月",
+      "日",
+      " March",
+      "May",
+      "st",
+      " ",
+      ", ",
+    );
+    fragments.push(". ", "\n", "1. ", "A", "-", "/", ".", ",", "澜汀", "the", " 2019", "12th ");
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const text = (parts: number) =>
+      Array.from({ length: parts }, () => fragments[Math.floor(random() * fragments.length)]).join(
+        "",
+      );
+    let found = 0;
+    for (let n = 0; n < 3000; n++) {
+      const evidence = text(2 + Math.floor(random() * 10));
+      const values = evidenceNumberValues(evidence);
+      for (const mention of extractNumbers(text(1 + Math.floor(random() * 4)))) {
+        if (!statesNumberAsWritten(evidence, mention)) continue;
+        found++;
+        expect(values.has(mention.value), `${mention.raw} in ${JSON.stringify(evidence)}`).toBe(
+          true,
+        );
+      }
+    }
+    expect(found).toBeGreaterThan(50);
+  });
+});

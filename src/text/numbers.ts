@@ -203,6 +203,111 @@ function digitsMayStartAt(text: string, index: number): boolean {
   return true;
 }
 
+// The grammar's plain-number alternative, sticky: where nothing after it could extend the match
+// (see endsPlainNumber), it is the whole story and the big regex need not run.
+const PLAIN_NUMBER = /(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/y;
+const LETTERS_AFTER = /[A-Za-z]+/y;
+const EXTENDING_WORDS = new Set([
+  "percent",
+  "per",
+  "thousand",
+  "million",
+  "billion",
+  "trillion",
+  "st",
+  "nd",
+  "rd",
+  "th",
+]);
+const MONTH_PREFIXES = new Set(Object.keys(MONTHS));
+const EXTENDING_INITIALS = new Set([...EXTENDING_WORDS].map((word) => word.charCodeAt(0)));
+const MONTH_INITIALS = new Set(Object.keys(MONTHS).map((month) => month.charCodeAt(0)));
+/** MONTH_INITIALS as a table indexed by UTF-16 unit, for the per-character scan in startsCleanly. */
+const IS_MONTH_INITIAL = new Uint8Array(128);
+for (const unit of MONTH_INITIALS) IS_MONTH_INITIAL[unit] = 1;
+
+function isSpaceUnit(unit: number): boolean {
+  return unit === 32 || (unit >= 9 && unit <= 13) || unit === 0xa0 || unit === 0x3000;
+}
+
+/**
+ * Whether a number ending at `end` is complete: no digit-led date, unit, percent sign, ordinal or
+ * month name follows that DIGIT_FIRST could fold into a longer match. Conservative: false only
+ * sends the caller to the full grammar.
+ */
+function endsPlainNumber(text: string, end: number): boolean {
+  const next = text.charCodeAt(end);
+  if (isDigitUnit(next)) return false;
+  if (
+    (next === 44 || next === 45 || next === 46 || next === 47) &&
+    isDigitUnit(text.charCodeAt(end + 1))
+  ) {
+    return false;
+  }
+  let q = end;
+  while (q < text.length && isSpaceUnit(text.charCodeAt(q))) q++;
+  if (q >= text.length) return true;
+  const unit = text.charCodeAt(q);
+  // % 年 月 日 号 万 亿
+  if (
+    unit === 37 ||
+    unit === 0x5e74 ||
+    unit === 0x6708 ||
+    unit === 0x65e5 ||
+    unit === 0x53f7 ||
+    unit === 0x4e07 ||
+    unit === 0x4ebf
+  ) {
+    return false;
+  }
+  // Only words starting like an extending word or a month need reading ("22.6 km" does not).
+  if (EXTENDING_INITIALS.has(unit | 0x20) || MONTH_INITIALS.has(unit)) {
+    LETTERS_AFTER.lastIndex = q;
+    const word = LETTERS_AFTER.exec(text)?.[0] ?? "";
+    if (EXTENDING_WORDS.has(word.toLowerCase())) return false;
+    if (MONTH_PREFIXES.has(word.slice(0, 3))) return false;
+  }
+  return true;
+}
+
+/** Length of the plain number at `at`, or -1. */
+function plainNumberLength(text: string, at = 0): number {
+  PLAIN_NUMBER.lastIndex = at;
+  return PLAIN_NUMBER.test(text) ? PLAIN_NUMBER.lastIndex - at : -1;
+}
+
+/**
+ * The mention DIGIT_FIRST would read at `at` (a digit where a match may start), decided without
+ * the big regex for plain numbers and immediate percentages; undefined when the full grammar is
+ * needed.
+ */
+function quickMentionAt(text: string, at: number): NumberMention | undefined {
+  PLAIN_NUMBER.lastIndex = at;
+  if (!PLAIN_NUMBER.test(text)) return undefined;
+  const end = PLAIN_NUMBER.lastIndex;
+  const raw = text.slice(at, end);
+  const dot = raw.indexOf(".");
+  const integer = dot < 0 ? raw : raw.slice(0, dot);
+  const fraction = dot < 0 ? "" : raw.slice(dot + 1);
+  if (text.charCodeAt(end) === 37 /* % */) {
+    const value = `${canonicalDecimal(integer, fraction)}%`;
+    return { raw: `${raw}%`, value, kind: "percent", index: at, end: end + 1 };
+  }
+  if (!endsPlainNumber(text, end)) return undefined;
+  return { raw, value: canonicalDecimal(integer, fraction), kind: "number", index: at, end };
+}
+
+/** The mentions DIGIT_FIRST reads at `at`, and where its match ends. */
+function mentionsAt(text: string, at: number): { mentions: NumberMention[]; end: number } {
+  const quick = quickMentionAt(text, at);
+  if (quick !== undefined) return { mentions: [quick], end: quick.end };
+  DIGIT_FIRST_AT.lastIndex = at;
+  const match = DIGIT_FIRST_AT.exec(text) as RegExpExecArray;
+  return { mentions: digitFirstMentions(match), end: at + match[0].length };
+}
+
+const NEXT_DIGIT = /\d/g;
+
 /**
  * Numbers and dates in `text`, in order. Digits inside citation markers ([1], [n12]) and inside
  * identifiers (A380, v2) are not numbers; list enumerators at the start of a line are skipped.
@@ -211,12 +316,20 @@ export function extractNumbers(text: string): NumberMention[] {
   const folded = isAscii(text) ? text : text.normalize("NFKC");
   const plain = blankCitationMarkers(folded);
   const found: NumberMention[] = [];
-  DIGIT_FIRST.lastIndex = 0;
-  for (let m = DIGIT_FIRST.exec(plain); m !== null; m = DIGIT_FIRST.exec(plain)) {
-    if (!digitsMayStartAt(plain, m.index)) continue;
-    if (isListEnumerator(plain, m.index)) continue;
-    const mentions = digitFirstMentions(m);
+  // Every alternative of DIGIT_FIRST starts with a digit and one always matches there, so a scan
+  // reads the match at each next digit, then resumes after it.
+  NEXT_DIGIT.lastIndex = 0;
+  for (let m = NEXT_DIGIT.exec(plain); m !== null; m = NEXT_DIGIT.exec(plain)) {
+    const at = m.index;
+    const skip = !digitsMayStartAt(plain, at) || isListEnumerator(plain, at);
+    if (skip) {
+      DIGIT_FIRST_AT.lastIndex = at;
+      NEXT_DIGIT.lastIndex = at + (DIGIT_FIRST_AT.exec(plain) as RegExpExecArray)[0].length;
+      continue;
+    }
+    const { mentions, end } = mentionsAt(plain, at);
     for (const mention of mentions) found.push(mention);
+    NEXT_DIGIT.lastIndex = end;
   }
   const dated = monthFirstMentions(plain);
   if (dated.length === 0) return found;
@@ -362,13 +475,11 @@ function startsCleanly(text: string, at: number): boolean {
   while (j >= 0 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
   const previous = text.charCodeAt(j);
   if (previous === 0x5e74 /* 年 */ || previous === 0x6708 /* 月 */) return false;
-  // A month name needs a capital letter; only look for one when a capital is near.
-  const from = Math.max(0, at - 24);
-  for (let k = from; k < at; k++) {
+  // "March 5, 2021", "5 March 2021": a month name shortly before.
+  for (let k = Math.max(0, at - 24); k < at; k++) {
     const unit = text.charCodeAt(k);
-    if (unit >= 65 && unit <= 90) {
-      if (MAY_HOLD_MONTH.test(text.slice(k, at))) return false;
-      break;
+    if (unit < 128 && IS_MONTH_INITIAL[unit] === 1 && MONTH_PREFIXES.has(text.slice(k, k + 3))) {
+      return false;
     }
   }
   return !isListEnumerator(text, at);
@@ -383,12 +494,21 @@ function startsCleanly(text: string, at: number): boolean {
 export function statesNumberAsWritten(text: string, mention: NumberMention): boolean {
   const raw = mention.raw;
   if (!isDigitUnit(raw.charCodeAt(0))) return false;
+  // A plain number or an immediate percentage reads as exactly its own spelling wherever that
+  // spelling is a complete number, so equal spelling means equal value: no parse needed.
+  const digitsEnd = plainNumberLength(raw);
+  const percent = digitsEnd === raw.length - 1 && raw.charCodeAt(digitsEnd) === 37;
+  const plain = digitsEnd === raw.length && mention.kind === "number";
   for (let at = text.indexOf(raw); at >= 0; at = text.indexOf(raw, at + 1)) {
     if (!startsCleanly(text, at)) continue;
-    DIGIT_FIRST_AT.lastIndex = at;
-    const match = DIGIT_FIRST_AT.exec(text);
-    if (match === null) continue;
-    for (const found of digitFirstMentions(match)) {
+    if (
+      (plain || percent) &&
+      plainNumberLength(text, at) === digitsEnd &&
+      (percent || endsPlainNumber(text, at + raw.length))
+    ) {
+      return true;
+    }
+    for (const found of mentionsAt(text, at).mentions) {
       if (supportsValue(found, mention.value)) return true;
     }
   }

@@ -171,8 +171,8 @@ function spellsOneOf(text: string, start: number, end: number, words: readonly s
   return false;
 }
 
-/** Calls `visit` with each content token of `text`, in order (see contentForm). */
-export function forEachContentToken(text: string, visit: (token: string) => void): void {
+/** Appends the content tokens of `text` to `out`, in order (see contentForm). */
+function collectContentTokens(text: string, out: { push(token: string): unknown }): void {
   let start = -1;
   let upper = false;
   let letters = false;
@@ -189,51 +189,56 @@ export function forEachContentToken(text: string, visit: (token: string) => void
       letters = true;
     } else if (unit < 0x80) {
       if (start >= 0) {
-        emitAsciiWord(text, start, i, upper, letters, visit);
+        const token = asciiContentToken(text, start, i, upper, letters);
+        if (token !== undefined) out.push(token);
         start = -1;
         upper = false;
         letters = false;
       }
     } else {
+      // The rest of the text, from the word in progress, takes the Unicode path.
       forEachUnicodeWord(text, start >= 0 ? start : i, (word) => {
         const form = contentForm(word);
-        if (form !== undefined) visit(form);
+        if (form !== undefined) out.push(form);
       });
       return;
     }
   }
 }
 
-function emitAsciiWord(
+/** The content token of the ASCII word text[start, end), or undefined (see contentForm). */
+function asciiContentToken(
   text: string,
   start: number,
   end: number,
   upper: boolean,
   letters: boolean,
-  visit: (token: string) => void,
-): void {
+): string | undefined {
   const length = end - start;
-  if (!letters || length === 1) return;
+  if (!letters || length === 1) return undefined;
   const key = signature(length, text.charCodeAt(start) | 0x20, text.charCodeAt(end - 1) | 0x20);
   if (key >= 0 && stopwordSignatures[key] === 1) {
-    if (spellsOneOf(text, start, end, stopwordsBySignature.get(key) ?? [])) return;
+    if (spellsOneOf(text, start, end, stopwordsBySignature.get(key) ?? [])) return undefined;
   }
   const word = upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
   const stem = stemToken(word);
-  if (stem !== word && (isStopword(stem) || isDigits(stem))) return;
-  visit(stem);
+  if (stem !== word && (isStopword(stem) || isDigits(stem))) return undefined;
+  return stem;
+}
+
+/** Calls `visit` with each content token of `text`, in order (see contentForm). */
+export function forEachContentToken(text: string, visit: (token: string) => void): void {
+  collectContentTokens(text, { push: visit });
 }
 
 /** Content tokens in order, repeats kept. */
 export function contentTokens(text: string): string[] {
   const tokens: string[] = [];
-  forEachContentToken(text, (token) => tokens.push(token));
+  collectContentTokens(text, tokens);
   return tokens;
 }
 
 /** Distinct content tokens: what a piece of evidence offers to support a sentence. */
 export function contentTokenSet(text: string): Set<string> {
-  const tokens = new Set<string>();
-  forEachContentToken(text, (token) => tokens.add(token));
-  return tokens;
+  return new Set(contentTokens(text));
 }
