@@ -30,6 +30,8 @@ export interface Row {
   ratio_to_ideal: number | null;
   /** Process CPU (client thread + scripted server thread) per call, in µs. */
   cpu_us_per_call: number;
+  /** Share of the wall time the client's event loop was busy (1 = CPU-bound client). */
+  client_busy: number;
   /** 1-minute load average when the row started: other work on the machine skews wall-clock rows. */
   load_average: number;
   goal: string;
@@ -55,7 +57,7 @@ async function measure(options: {
   latencyMs: number;
   concurrency: number;
   judgements: number;
-}): Promise<{ seconds: number; calls: number; cpuMicros: number }> {
+}): Promise<{ seconds: number; calls: number; cpuMicros: number; busy: number }> {
   const client = createLlmClient(
     resolveModelConfig(
       parseLlmConfig({
@@ -96,11 +98,13 @@ async function measure(options: {
   };
   await run(Math.min(200, options.judgements)); // warm-up: JIT, sockets, zod
   const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
   const started = performance.now();
   const calls = await run(options.judgements);
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  return { seconds, calls, cpuMicros: used.user + used.system };
+  const busy = performance.eventLoopUtilization(loop).utilization;
+  return { seconds, calls, cpuMicros: used.user + used.system, busy };
 }
 
 export async function benchJudges(): Promise<Row[]> {
@@ -114,7 +118,7 @@ export async function benchJudges(): Promise<Row[]> {
         // About two seconds of work per row at 50 ms; 4,000 judgements at 0 ms.
         const judgements = latencyMs === 0 ? 4_000 : Math.ceil((concurrency * 2_000) / latencyMs);
         const loadAverage = loadavg()[0] ?? 0;
-        const { seconds, calls, cpuMicros } = await measure({
+        const { seconds, calls, cpuMicros, busy } = await measure({
           baseUrl: server.baseUrl,
           latencyMs,
           concurrency,
@@ -136,6 +140,7 @@ export async function benchJudges(): Promise<Row[]> {
           ideal_seconds: Math.round(idealSeconds * 1000) / 1000,
           ratio_to_ideal: ratio === null ? null : Math.round(ratio * 1000) / 1000,
           cpu_us_per_call: Math.round(cpuMicros / calls),
+          client_busy: Math.round(busy * 100) / 100,
           load_average: Math.round(loadAverage * 100) / 100,
           goal: latencyMs === 0 ? ">= 2,000 calls/s" : ">= 0.9 of ideal",
           met,
