@@ -4,6 +4,7 @@
 
 import {
   blankCitationMarkers,
+  codePointLength,
   containsContentToken,
   contentTokens,
   evidenceNumberValues,
@@ -101,6 +102,7 @@ export class AnswerAnalysis {
   readonly answer: string;
   readonly hits: readonly RetrievalHit[];
   private proseText: string | undefined;
+  private proseLength: number | undefined;
   private split: Sentence[] | undefined;
   private markerList: CitationMarker[] | undefined;
   private markerResolution: MarkerResolution | undefined;
@@ -126,6 +128,12 @@ export class AnswerAnalysis {
       this.proseText = normalizeText(stripCitationMarkers(this.answer, spans));
     }
     return this.proseText;
+  }
+
+  /** Length of the prose in code points (a Han character or an emoji counts one). */
+  get proseChars(): number {
+    this.proseLength ??= codePointLength(this.prose);
+    return this.proseLength;
   }
 
   get markers(): CitationMarker[] {

@@ -2,9 +2,14 @@
 // input and the configuration (`check_xxx(*, input) -> EvaluationCheck`). A violated assertion
 // yields the check's configured `severity`; a check with nothing to judge says `skipped` and why.
 
-import { codePointLength } from "../text/index.js";
 import { analyseAnswer } from "./analysis.js";
-import { extractNodeIds, matchesWholly, missingTokens, sentenceSupport } from "./measures.js";
+import {
+  extractNodeIds,
+  matchesWholly,
+  missingTokens,
+  sentenceSupport,
+  supportReaches,
+} from "./measures.js";
 import type {
   CheckName,
   CheckStatus,
@@ -50,7 +55,7 @@ export const checkNoEmptyAnswer: GateCheck = (input, config) => {
       answer: quote(prose),
     });
   }
-  return outcome("no_empty_answer", "pass", { chars: prose.length });
+  return outcome("no_empty_answer", "pass", { chars: analyseAnswer(input).proseChars });
 };
 
 /**
@@ -98,7 +103,7 @@ export const checkCitationCoverage: GateCheck = (input, config) => {
 /** Seed 004 §4.2.3: the answer, normalized and without markers, has at least `min_chars` characters. */
 export const checkMinAnswerLength: GateCheck = (input, config) => {
   const { severity, min_chars } = config.checks.min_answer_length;
-  const chars = codePointLength(analyseAnswer(input).prose);
+  const chars = analyseAnswer(input).proseChars;
   return outcome("min_answer_length", chars < min_chars ? severity : "pass", { chars, min_chars });
 };
 
@@ -150,12 +155,12 @@ export const checkSentenceSupport: GateCheck = (input, config) => {
     }
     judged++;
     const evidence = analysis.evidence(sentence.citedHits);
-    const support = sentenceSupport(tokens, evidence);
-    if (support >= min_token_support) {
+    if (supportReaches(tokens, evidence, min_token_support)) {
       supported++;
       return;
     }
     if (unsupported.length < MAX_LISTED) {
+      const support = sentenceSupport(tokens, evidence);
       unsupported.push({
         sentence: quote(sentence.plain),
         support: round(support),

@@ -8,6 +8,7 @@ import {
   parseCitationMarkers,
   resolveMarkers,
   sentenceSupport,
+  supportReaches,
 } from "./measures.js";
 
 const hits = ["doc#1", "doc#2", "n1"].map((node_id) => ({ node_id, content: "" }));
@@ -70,6 +71,17 @@ describe("sentenceSupport", () => {
     const evidence = new Set(["harbour", "opened", "quay"]);
     expect(sentenceSupport(["harbour", "opened", "quay", "ferry"], evidence)).toBe(0.75);
     expect(sentenceSupport([], evidence)).toBe(0);
+  });
+
+  it("is compared with a threshold by supportReaches without reading every token", () => {
+    const evidence = new Set(["a", "c", "e"]);
+    const words = ["a", "b", "c", "d", "e", "f"];
+    for (let mask = 0; mask < 1 << words.length; mask++) {
+      const tokens = words.filter((_, i) => mask & (1 << i));
+      for (const min of [0, 0.25, 0.5, 0.6, 1]) {
+        expect(supportReaches(tokens, evidence, min)).toBe(sentenceSupport(tokens, evidence) >= min);
+      }
+    }
   });
 });
 

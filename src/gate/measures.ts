@@ -119,6 +119,26 @@ export function sentenceSupport(sentenceTokens: readonly string[], evidence: Tok
   return found / sentenceTokens.length;
 }
 
+/**
+ * Whether sentenceSupport(sentenceTokens, evidence) >= minShare, asking the evidence only until
+ * the answer is known: most sentences of a sound answer are settled halfway.
+ */
+export function supportReaches(
+  sentenceTokens: readonly string[],
+  evidence: TokenLookup,
+  minShare: number,
+): boolean {
+  const n = sentenceTokens.length;
+  if (n === 0) return minShare <= 0;
+  let found = 0;
+  for (let i = 0; i < n; i++) {
+    if (evidence.has(sentenceTokens[i] as string)) found++;
+    if (found / n >= minShare) return true;
+    if ((found + n - 1 - i) / n < minShare) return false;
+  }
+  return found / n >= minShare;
+}
+
 /** The content tokens of a sentence that the evidence lacks, distinct, in order. */
 export function missingTokens(sentenceTokens: readonly string[], evidence: TokenLookup): string[] {
   const missing = new Set<string>();

@@ -21,6 +21,7 @@ export function normalizeText(text: string): string {
 
 /** Length in Unicode code points, so an emoji or a rare Han character counts as one character. */
 export function codePointLength(text: string): number {
+  if (isAscii(text)) return text.length;
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

@@ -297,13 +297,10 @@ function quickMentionAt(text: string, at: number): NumberMention | undefined {
   return { raw, value: canonicalDecimal(integer, fraction), kind: "number", index: at, end };
 }
 
-/** The mentions DIGIT_FIRST reads at `at`, and where its match ends. */
-function mentionsAt(text: string, at: number): { mentions: NumberMention[]; end: number } {
-  const quick = quickMentionAt(text, at);
-  if (quick !== undefined) return { mentions: [quick], end: quick.end };
+/** The match of the full grammar at `at` (a digit, where one always matches). */
+function digitFirstAt(text: string, at: number): RegExpExecArray {
   DIGIT_FIRST_AT.lastIndex = at;
-  const match = DIGIT_FIRST_AT.exec(text) as RegExpExecArray;
-  return { mentions: digitFirstMentions(match), end: at + match[0].length };
+  return DIGIT_FIRST_AT.exec(text) as RegExpExecArray;
 }
 
 const NEXT_DIGIT = /\d/g;
@@ -321,15 +318,19 @@ export function extractNumbers(text: string): NumberMention[] {
   NEXT_DIGIT.lastIndex = 0;
   for (let m = NEXT_DIGIT.exec(plain); m !== null; m = NEXT_DIGIT.exec(plain)) {
     const at = m.index;
-    const skip = !digitsMayStartAt(plain, at) || isListEnumerator(plain, at);
-    if (skip) {
-      DIGIT_FIRST_AT.lastIndex = at;
-      NEXT_DIGIT.lastIndex = at + (DIGIT_FIRST_AT.exec(plain) as RegExpExecArray)[0].length;
+    if (!digitsMayStartAt(plain, at) || isListEnumerator(plain, at)) {
+      NEXT_DIGIT.lastIndex = at + digitFirstAt(plain, at)[0].length;
       continue;
     }
-    const { mentions, end } = mentionsAt(plain, at);
-    for (const mention of mentions) found.push(mention);
-    NEXT_DIGIT.lastIndex = end;
+    const quick = quickMentionAt(plain, at);
+    if (quick !== undefined) {
+      found.push(quick);
+      NEXT_DIGIT.lastIndex = quick.end;
+      continue;
+    }
+    const match = digitFirstAt(plain, at);
+    for (const mention of digitFirstMentions(match)) found.push(mention);
+    NEXT_DIGIT.lastIndex = at + match[0].length;
   }
   const dated = monthFirstMentions(plain);
   if (dated.length === 0) return found;
@@ -508,7 +509,12 @@ export function statesNumberAsWritten(text: string, mention: NumberMention): boo
     ) {
       return true;
     }
-    for (const found of mentionsAt(text, at).mentions) {
+    const quick = quickMentionAt(text, at);
+    if (quick !== undefined) {
+      if (supportsValue(quick, mention.value)) return true;
+      continue;
+    }
+    for (const found of digitFirstMentions(digitFirstAt(text, at))) {
       if (supportsValue(found, mention.value)) return true;
     }
   }

@@ -15,6 +15,14 @@ describe("splitSentences", () => {
     ]);
   });
 
+  it("reads No. as number only before a digit", () => {
+    expect(texts("Take bus No. 5 to the quay. No. The tram stopped in 1971.")).toEqual([
+      "Take bus No. 5 to the quay.",
+      "No.",
+      "The tram stopped in 1971.",
+    ]);
+  });
+
   it("keeps initials, domains and list numbers inside the sentence", () => {
     expect(texts("J. Smith wrote to lanting.gov today. It replied.")).toEqual([
       "J. Smith wrote to lanting.gov today.",

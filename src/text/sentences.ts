@@ -16,8 +16,8 @@ export interface Sentence {
 /** Words followed by a full stop that rarely end a sentence; compared lower-cased, without dots. */
 const ABBREVIATIONS = new Set(
   (
-    "mr mrs ms dr prof st sr jr vs no nos fig figs approx inc ltd co corp eg ie cf al vol pp ca " +
-    "est dept univ gen gov mt ft ave rd blvd jan feb mar apr jun jul aug sep sept oct nov dec"
+    "mr mrs ms dr prof st sr jr vs fig figs approx inc ltd co corp eg ie cf al vol pp ca " +
+    "est dept univ gen gov mt ft ave blvd jan feb mar apr jun jul aug sep sept oct nov dec"
   ).split(" "),
 );
 
@@ -78,6 +78,12 @@ function isNonTerminalDot(text: string, dot: number): boolean {
   if (word.length === 0) return false;
   const bare = word.replaceAll(".", "").toLowerCase();
   if (ABBREVIATIONS.has(bare) || word.includes(".")) return true;
+  // "No. 5" abbreviates "number"; "No. The bridge…" is an answer.
+  if (bare === "no" || bare === "nos") {
+    let k = dot + 1;
+    while (text[k] === " ") k++;
+    return isDigit(text[k]);
+  }
   // A single capital is an initial ("J. Smith").
   if (word.length === 1 && UPPER.test(word)) return true;
   // "approx. three": a lower-case continuation means the sentence has not ended.
