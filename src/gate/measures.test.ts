@@ -79,7 +79,9 @@ describe("sentenceSupport", () => {
     for (let mask = 0; mask < 1 << words.length; mask++) {
       const tokens = words.filter((_, i) => mask & (1 << i));
       for (const min of [0, 0.25, 0.5, 0.6, 1]) {
-        expect(supportReaches(tokens, evidence, min)).toBe(sentenceSupport(tokens, evidence) >= min);
+        expect(supportReaches(tokens, evidence, min)).toBe(
+          sentenceSupport(tokens, evidence) >= min,
+        );
       }
     }
   });
