@@ -1,9 +1,12 @@
 import { createRequire } from "node:module";
-import { gateCommand, GATE_HELP } from "./commands/gate.js";
+import { GATE_HELP, gateCommand } from "./commands/gate.js";
+import { JUDGE_HELP, judgeCommand } from "./commands/judge.js";
 import { SERVE_HELP, serveCommand } from "./commands/serve.js";
 import { startCommand } from "./commands/start.js";
 import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
 import { UsageError } from "./usage-error.js";
+import { JudgeInputError } from "../judges/index.js";
+import { LlmConfigError } from "../llm/index.js";
 import { StoreLockedError } from "../store/index.js";
 
 const HELP = `ragjudge — decides whether a RAG system's answers deserve trust.
@@ -13,6 +16,7 @@ Usage: ragjudge <command> [options]
 Commands:
   start            gate the bundled example answers into the embedded store (npm start)
   gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
+  judge FILE.jsonl judge answers with LLM judges (review, rubric, reference) or offline ones
   serve            serve the HTTP API on 127.0.0.1
   token create     create a user's API token
 
@@ -21,6 +25,8 @@ server in $DATABASE_URL. Run \`ragjudge <command> --help\` for a command's optio
 
 ${GATE_HELP}
 
+${JUDGE_HELP}
+
 ${SERVE_HELP}
 
 ${TOKEN_HELP}`;
@@ -28,6 +34,7 @@ ${TOKEN_HELP}`;
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   start: () => startCommand(),
   gate: (argv) => gateCommand(argv),
+  judge: (argv) => judgeCommand(argv),
   serve: serveCommand,
   token: tokenCommand,
 };
@@ -51,7 +58,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command(rest);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof StoreLockedError || isParseArgsError(error)) {
+    const userError = [UsageError, StoreLockedError, LlmConfigError, JudgeInputError].some(
+      (type) => error instanceof type,
+    );
+    if (userError || isParseArgsError(error)) {
       process.stderr.write(`ragjudge ${name}: ${(error as Error).message}\n`);
       return 2;
     }

@@ -65,3 +65,14 @@ export {
   summarizeJudgeResults,
 } from "./summary.js";
 export { fillTemplate, type PromptTemplate, renderPrompt } from "./template.js";
+export {
+  JUDGE_KINDS,
+  type JudgeKind,
+  type JudgeLine,
+  type JudgeLineOptions,
+  JudgeLineSchema,
+  type JudgeOutcome,
+  judgeLine,
+  judgeLineSchemaFor,
+  LLM_JUDGES,
+} from "./judge-line.js";

@@ -24,7 +24,8 @@ export type CachedResponse = z.infer<typeof CachedResponseSchema>;
  * The PostgreSQL table lives in store/; tests use a Map.
  */
 export interface ResponseCache {
-  get(key: string): Promise<CachedResponse | undefined>;
+  /** Whatever was stored; the client validates it with CachedResponseSchema before use. */
+  get(key: string): Promise<unknown>;
   set(key: string, value: CachedResponse): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
+import { isLlmConfigured } from "../config/index.js";
 import { fieldIssues } from "../formats/index.js";
 import {
   EvaluatorInputSchema,
@@ -8,18 +9,30 @@ import {
   runEvaluatorPipeline,
 } from "../gate/index.js";
 import {
+  DEFAULT_JUDGES_CONFIG,
+  type JudgesConfig,
+  judgeLine,
+  LLM_JUDGES,
+} from "../judges/index.js";
+import { createLlmClient, type LlmClient, type LlmConfig, resolveModelConfig } from "../llm/index.js";
+import {
   type Db,
   evaluationRecordRepo,
   type EvaluationRecordRow,
   findUserByToken,
   getEvaluationRecord,
   listEvaluationRecords,
+  llmResponseCache,
   type User,
 } from "../store/index.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { JudgeRequestSchema } from "./schemas.js";
 
 export interface AppOptions {
   db: Db;
+  /** LLM settings for the judge role; without them only the offline judge is served. */
+  llm?: LlmConfig;
+  judges?: JudgesConfig;
   /** Base gate configuration; each request's `config` overrides it. */
   gateConfig?: GateConfig;
   /** Largest accepted request body, in bytes (default 5 MiB). */
@@ -34,6 +47,15 @@ export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 function recordJson(row: EvaluationRecordRow) {
   const { user_id: _owner, seq: _seq, check_count: _count, ...record } = row;
   return record;
+}
+
+async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  try {
+    return { ok: true, value: await c.req.json() };
+  } catch (error) {
+    const message = `The body is not valid JSON: ${(error as Error).message}`;
+    return { ok: false, response: c.json({ error: "invalid_json", message }, 400) };
+  }
 }
 
 function validationError(error: z.ZodError) {
@@ -69,21 +91,16 @@ export function createApp(options: AppOptions) {
     await next();
   });
 
+  const tooLarge = (c: Context) =>
+    c.json({ error: "payload_too_large", message: `The request body exceeds ${maxBodyBytes} bytes.` }, 413);
+
   app.post(
     "/api/v1/gate",
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) =>
-        c.json({ error: "payload_too_large", message: `The request body exceeds ${maxBodyBytes} bytes.` }, 413),
-    }),
+    bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge }),
     async (c) => {
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch (error) {
-        return c.json({ error: "invalid_json", message: `The body is not valid JSON: ${(error as Error).message}` }, 400);
-      }
-      const parsed = EvaluatorInputSchema.safeParse(body);
+      const body = await readJson(c);
+      if (!body.ok) return body.response;
+      const parsed = EvaluatorInputSchema.safeParse(body.value);
       if (!parsed.success) return c.json(validationError(parsed.error), 400);
       const result = await runEvaluatorPipeline({
         evaluator_repo: evaluationRecordRepo(db),
@@ -97,6 +114,46 @@ export function createApp(options: AppOptions) {
       return c.json({ record_id: result.id, ...result }, 201);
     },
   );
+
+  // One judge client per user: the response cache is per user, and the judge never shares the
+  // generator's client (seed 000).
+  const judgeClients = new Map<string, LlmClient>();
+  const judgeClientFor = (userId: string): LlmClient | undefined => {
+    if (!options.llm || !isLlmConfigured(options.llm, "judge")) return undefined;
+    let client = judgeClients.get(userId);
+    if (!client) {
+      client = createLlmClient(resolveModelConfig(options.llm, "judge"), {
+        cache: llmResponseCache(db, userId),
+      });
+      judgeClients.set(userId, client);
+    }
+    return client;
+  };
+
+  app.post("/api/v1/judge", bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge }), async (c) => {
+    const body = await readJson(c);
+    if (!body.ok) return body.response;
+    const parsed = JudgeRequestSchema.safeParse(body.value);
+    if (!parsed.success) return c.json(validationError(parsed.error), 400);
+    const { judges: kinds, no_cache, ...line } = parsed.data;
+    const client = judgeClientFor(c.get("user").id);
+    if (!client && kinds.some((kind) => LLM_JUDGES.includes(kind))) {
+      return c.json(
+        {
+          error: "llm_not_configured",
+          message: "No judge LLM is configured on this server; ask for judges: [\"offline\"].",
+        },
+        409,
+      );
+    }
+    const results = await judgeLine(line, kinds, {
+      config: options.judges ?? DEFAULT_JUDGES_CONFIG,
+      noCache: no_cache,
+      signal: c.req.raw.signal,
+      ...(client ? { client } : {}),
+    });
+    return c.json({ results });
+  });
 
   app.get("/api/v1/evaluation-records", async (c) => {
     const limit = Number(c.req.query("limit") ?? 50);

@@ -1,41 +1,9 @@
 import { z } from "zod";
-import {
-  EvaluationCheckSchema,
-  EvaluatorInputSchema,
-  GateActionSchema,
-  GateConfigSchema,
-  GateStatusSchema,
-} from "../gate/index.js";
+import { EvaluatorInputSchema } from "../gate/index.js";
+import { ErrorSchema, EvaluationRecordSchema, GateResponseSchema, JudgeRequestSchema } from "./schemas.js";
 
-// Response shapes of the HTTP API. Request shapes come from the gate's own schemas, so the document
-// cannot drift from what the server validates.
-
-export const ErrorSchema = z.object({
-  error: z.string(),
-  message: z.string(),
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
-
-export const EvaluationRecordSchema = z.object({
-  id: z.uuid(),
-  conversation_id: z.string(),
-  message_id: z.string(),
-  retrieval_record_id: z.string(),
-  generation_record_id: z.string(),
-  status: GateStatusSchema,
-  action: GateActionSchema,
-  rule_version: z.string(),
-  config: GateConfigSchema,
-  checks: z.array(EvaluationCheckSchema),
-  scores: z.record(z.string(), z.number()),
-  meta: z.record(z.string(), z.unknown()),
-  input: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-});
-
-export const GateResponseSchema = EvaluationRecordSchema.omit({ input: true }).extend({
-  record_id: z.uuid(),
-});
+// Request shapes come from the same schemas the routes validate with, so the document cannot
+// drift from what the server accepts.
 
 const json = (schema: z.ZodType, io: "input" | "output" = "output") =>
   z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" });
@@ -59,6 +27,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       schemas: {
         EvaluatorInput: json(EvaluatorInputSchema, "input"),
+        JudgeRequest: json(JudgeRequestSchema, "input"),
         GateResponse: json(GateResponseSchema),
         EvaluationRecord: json(EvaluationRecordSchema),
         Error: json(ErrorSchema),
@@ -80,6 +49,25 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             },
             "400": errorResponse("Invalid JSON, or a field that fails validation (named in issues[].path)"),
             "401": errorResponse("Missing or unknown API token"),
+            "413": errorResponse("Body too large"),
+          },
+        },
+      },
+      "/api/v1/judge": {
+        post: {
+          summary: "Judge one answer with LLM judges (review, rubric, reference) or the offline judge",
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/JudgeRequest" } } },
+          },
+          responses: {
+            "200": {
+              description: "One result per judge, keyed by judge name, in the common JudgeResult shape",
+              content: { "application/json": { schema: { type: "object", properties: { results: { type: "object" } } } } },
+            },
+            "400": errorResponse("Invalid JSON, or a field that fails validation"),
+            "401": errorResponse("Missing or unknown API token"),
+            "409": errorResponse("An LLM judge was asked for but no judge LLM is configured"),
             "413": errorResponse("Body too large"),
           },
         },

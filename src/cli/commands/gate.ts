@@ -1,7 +1,7 @@
-import { createReadStream, readFileSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { parseArgs } from "node:util";
-import { type GatedLine, type GateConfig, gateJsonl, resolveGateConfig, GateConfigOverrideSchema, GateConfigSchema } from "../../gate/index.js";
-import { describeIssues } from "../../formats/index.js";
+import { loadConfig } from "../../config/index.js";
+import { type GatedLine, gateJsonl } from "../../gate/index.js";
 import { evaluationRecordRepo } from "../../store/index.js";
 import { renderJunit, renderSummaryTable, renderVerdictTable, summarize } from "../render/gate-report.js";
 import { openStoreSession } from "../store-session.js";
@@ -13,7 +13,8 @@ Gates each answer (one EvaluatorInput per line) on its evidence and stores every
 
 Options:
   --format table|json|jsonl|junit   output format (default: table)
-  --config FILE.json                gate config overrides (see docs/gate.md)
+  --config FILE.json                configuration file whose "gate" section overrides the check
+                                    defaults (default: ./ragjudge.config.json if present; docs/gate.md)
   --no-store                        evaluate only; write nothing to the database
   -h, --help                        show this help
 
@@ -22,19 +23,6 @@ Exit code: 0 when no answer fails, 1 when any answer fails, 2 for invalid lines 
 
 const FORMATS = ["table", "json", "jsonl", "junit"] as const;
 type Format = (typeof FORMATS)[number];
-
-function loadConfig(path: string | undefined): GateConfig | undefined {
-  if (!path) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new UsageError(`--config ${path}: ${(error as Error).message}`);
-  }
-  const parsed = GateConfigOverrideSchema.safeParse(json);
-  if (!parsed.success) throw new UsageError(`--config ${path}: ${describeIssues(parsed.error)}`);
-  return resolveGateConfig(GateConfigSchema.parse({}), parsed.data);
-}
 
 /** Machine-readable form of one line: the verdict and record id, or the error. */
 function lineJson(entry: GatedLine) {
@@ -72,7 +60,7 @@ export async function gateCommand(argv: string[], out: NodeJS.WritableStream = p
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError("gate takes exactly one FILE.jsonl (or -)");
-  const config = loadConfig(values.config);
+  const { gate: config } = await loadConfig(values.config ? { path: values.config } : {});
   const source = file === "-" ? process.stdin : createReadStream(file);
 
   const session = values["no-store"] ? undefined : await openStoreSession();
@@ -80,7 +68,7 @@ export async function gateCommand(argv: string[], out: NodeJS.WritableStream = p
   try {
     const gated = gateJsonl({
       source,
-      ctx: { user_id: session?.user.id ?? "", ...(config ? { config } : {}) },
+      ctx: { user_id: session?.user.id ?? "", config },
       ...(session ? { evaluator_repo: evaluationRecordRepo(session.store.db) } : {}),
     });
     for await (const entry of gated) {

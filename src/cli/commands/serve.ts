@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { loadConfig } from "../../config/index.js";
 import { createApp, listen } from "../../server/index.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
@@ -10,6 +11,7 @@ Serves the HTTP API (OpenAPI document at /api/v1/openapi.json).
 Options:
   --host HOST   address to bind (default: 127.0.0.1; use 0.0.0.0 only behind a proxy you trust)
   --port PORT   port (default: 8787; 0 picks a free one)
+  --config FILE configuration file (default: ./ragjudge.config.json if present)
   -h, --help    show this help
 
 Requests need \`Authorization: Bearer <token>\`; the local user's token is in $RAGJUDGE_HOME/token.`;
@@ -20,6 +22,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     options: {
       host: { type: "string", default: "127.0.0.1" },
       port: { type: "string", default: "8787" },
+      config: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -29,8 +32,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be 0-65535");
+  const config = await loadConfig(values.config ? { path: values.config } : {});
   const session = await openStoreSession();
-  const server = await listen(createApp({ db: session.store.db }), { host: values.host, port });
+  const app = createApp({ db: session.store.db, llm: config.llm, judges: config.judges, gateConfig: config.gate });
+  const server = await listen(app, { host: values.host, port });
   process.stdout.write(
     `ragjudge API on ${server.url}/api/v1 (store: ${session.store.location})\n` +
       `Token for user "${session.user.name}": ${session.tokenPath}\n` +

@@ -1,0 +1,155 @@
+import { createReadStream } from "node:fs";
+import { parseArgs } from "node:util";
+import { isLlmConfigured, loadConfig } from "../../config/index.js";
+import { type JsonlLine, parseJsonl } from "../../formats/index.js";
+import {
+  JUDGE_KINDS,
+  type JudgeKind,
+  type JudgeLine,
+  type JudgeOutcome,
+  judgeLine,
+  judgeLineSchemaFor,
+  LLM_JUDGES,
+  summarizeJudgeResults,
+} from "../../judges/index.js";
+import { createLlmClient, type LlmClient, resolveModelConfig } from "../../llm/index.js";
+import { llmResponseCache } from "../../store/index.js";
+import { mapOrdered } from "../ordered-pool.js";
+import { renderTable } from "../render/table.js";
+import { openStoreSession } from "../store-session.js";
+import { UsageError } from "../usage-error.js";
+
+export const JUDGE_HELP = `Usage: ragjudge judge FILE.jsonl --judge review|rubric|reference|offline[,...] [options]
+
+Judges each line {question, answer, contexts?, ground_truth?}. review, rubric and reference call the
+configured judge LLM (ragjudge.config.json, OPENAI_BASE_URL, RAGJUDGE_JUDGE_*); offline needs none.
+
+Options:
+  --judge LIST            judges to run, comma-separated (default: offline)
+  --format table|json|jsonl  output (default: table, with a summary per judge)
+  --concurrency N         lines judged at once (default: 16)
+  --config FILE.json      configuration file (default: ./ragjudge.config.json if present)
+  --no-cache              neither read nor write the LLM response cache
+  -h, --help              show this help
+
+Exit code: 0 when every line was judged, 2 for invalid lines or usage errors.`;
+
+const FORMATS = ["table", "json", "jsonl"] as const;
+type LineResult =
+  | { line: number; ok: true; id?: string; results: Partial<Record<JudgeKind, JudgeOutcome>> }
+  | { line: number; ok: false; error: string };
+
+function parseKinds(text: string): JudgeKind[] {
+  const kinds = [...new Set(text.split(",").map((kind) => kind.trim()).filter(Boolean))];
+  const unknown = kinds.filter((kind) => !(JUDGE_KINDS as readonly string[]).includes(kind));
+  if (kinds.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--judge takes ${JUDGE_KINDS.join(", ")} (got "${text}")`);
+  }
+  return kinds as JudgeKind[];
+}
+
+function cell(outcome: JudgeOutcome | undefined): string {
+  if (!outcome) return "-";
+  if (outcome.outcome === "judge_error") return "judge_error";
+  return `${outcome.raw_score} ${outcome.passed ? "pass" : "fail"}`;
+}
+
+export async function judgeCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      judge: { type: "string", default: "offline" },
+      format: { type: "string", default: "table" },
+      concurrency: { type: "string", default: "16" },
+      config: { type: "string" },
+      "no-cache": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    out.write(`${JUDGE_HELP}\n`);
+    return 0;
+  }
+  const format = values.format as (typeof FORMATS)[number];
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
+  const concurrency = Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
+    throw new UsageError("--concurrency must be an integer from 1 to 1024");
+  }
+  const [file, ...extra] = positionals;
+  if (!file || extra.length > 0) throw new UsageError("judge takes exactly one FILE.jsonl (or -)");
+  const kinds = parseKinds(values.judge);
+  const config = await loadConfig(values.config ? { path: values.config } : {});
+  const needsLlm = kinds.some((kind) => LLM_JUDGES.includes(kind));
+  if (needsLlm && !isLlmConfigured(config.llm, "judge")) {
+    throw new UsageError(
+      `--judge ${values.judge} needs an LLM: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server wants one), ` +
+        "or RAGJUDGE_JUDGE_BASE_URL, or an llm section in ragjudge.config.json; or use --judge offline",
+    );
+  }
+
+  const session = needsLlm && !values["no-cache"] ? await openStoreSession() : undefined;
+  let client: LlmClient | undefined;
+  const lines: LineResult[] = [];
+  try {
+    client = needsLlm
+      ? createLlmClient(resolveModelConfig(config.llm, "judge"), session ? { cache: llmResponseCache(session.store.db, session.user.id) } : {})
+      : undefined;
+    const source = file === "-" ? process.stdin : createReadStream(file);
+    const work = async (parsed: JsonlLine<JudgeLine>): Promise<LineResult> => {
+      if (!parsed.ok) return parsed;
+      try {
+        const results = await judgeLine(parsed.value, kinds, {
+          config: config.judges,
+          noCache: values["no-cache"],
+          ...(client ? { client } : {}),
+        });
+        return { line: parsed.line, ok: true, ...(parsed.value.id ? { id: parsed.value.id } : {}), results };
+      } catch (error) {
+        return { line: parsed.line, ok: false, error: (error as Error).message };
+      }
+    };
+    for await (const result of mapOrdered(parseJsonl(source, judgeLineSchemaFor(kinds)), concurrency, work)) {
+      if (format === "jsonl") out.write(`${JSON.stringify(result)}\n`);
+      if (!result.ok && format === "table") process.stderr.write(`line ${result.line}: ${result.error}\n`);
+      lines.push(result);
+    }
+  } finally {
+    await session?.close();
+  }
+
+  const judged = lines.filter((line): line is Extract<LineResult, { ok: true }> => line.ok);
+  const summary = Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      summarizeJudgeResults(judged.map((line) => line.results[kind]).filter((r) => r !== undefined)),
+    ]),
+  );
+  const usage = client?.usage();
+  if (format === "table") {
+    const rows = lines.map((line) =>
+      line.ok ? [line.line, line.id ?? "-", ...kinds.map((kind) => cell(line.results[kind]))] : [line.line, "-", ...kinds.map(() => "invalid")],
+    );
+    out.write(`${renderTable(["line", "id", ...kinds], rows, { alignRight: [0] })}\n\n`);
+    const fmt = (value: number | null, digits = 3) => (value === null ? "-" : value.toFixed(digits));
+    const summaryRows = kinds.map((kind) => {
+      const s = summary[kind];
+      return s
+        ? [kind, s.total, s.counted, s.judge_errors, fmt(s.mean_raw_score, 2), fmt(s.mean_score), s.pass_rate === null ? "-" : `${(100 * s.pass_rate).toFixed(1)}%`]
+        : [kind, 0, 0, 0, "-", "-", "-"];
+    });
+    out.write(
+      `${renderTable(["judge", "lines", "counted", "judge_errors", "mean raw", "mean score", "pass rate"], summaryRows, { alignRight: [1, 2, 3, 4, 5, 6] })}\n`,
+    );
+    out.write("Averages and pass rates exclude judge_error (defaulted) results.\n");
+    if (usage) {
+      out.write(
+        `LLM calls: ${usage.calls} (${usage.cached_calls} from cache, ${usage.failed_calls} failed), ${usage.total_tokens} tokens\n`,
+      );
+    }
+  } else if (format === "json") {
+    out.write(`${JSON.stringify({ summary, usage: usage ?? null, results: lines }, null, 2)}\n`);
+  }
+  return lines.some((line) => !line.ok) ? 2 : 0;
+}

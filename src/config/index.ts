@@ -1,0 +1,1 @@
+export { isLlmConfigured, type LoadConfigOptions, loadConfig, type RagjudgeConfig } from "./load.js";

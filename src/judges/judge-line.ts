@@ -1,0 +1,90 @@
+import { z } from "zod";
+import type { LlmClient } from "../llm/index.js";
+import type { JudgesConfig } from "./config.js";
+import { ContextItemSchema } from "./context.js";
+import { offline } from "./offline/index.js";
+import { reference } from "./reference.js";
+import { type Agreement, repeatJudge } from "./repeat.js";
+import type { JudgeCallOptions, JudgeResult } from "./result.js";
+import { review } from "./review.js";
+import { rubric } from "./rubric.js";
+
+export const JUDGE_KINDS = ["review", "rubric", "reference", "offline"] as const;
+export type JudgeKind = (typeof JUDGE_KINDS)[number];
+
+/** Judges that call an LLM; `offline` never does. */
+export const LLM_JUDGES: readonly JudgeKind[] = ["review", "rubric", "reference"];
+
+/** One line of `ragjudge judge` input, and the body of `POST /api/v1/judge`. */
+export const JudgeLineSchema = z.object({
+  id: z.string().max(256).optional(),
+  question: z.string().trim().min(1, "a non-empty question").max(20_000),
+  answer: z.string().max(200_000),
+  contexts: z.array(ContextItemSchema).max(1_000).default([]),
+  ground_truth: z.string().max(200_000).optional(),
+});
+export type JudgeLine = z.infer<typeof JudgeLineSchema>;
+
+/** The line schema for a set of judges: `reference` needs a ground truth on every line. */
+export function judgeLineSchemaFor(kinds: readonly JudgeKind[]) {
+  if (!kinds.includes("reference")) return JudgeLineSchema;
+  return JudgeLineSchema.refine((line) => (line.ground_truth ?? "").trim().length > 0, {
+    path: ["ground_truth"],
+    message: "required by the reference judge",
+  });
+}
+
+export interface JudgeLineOptions {
+  /** The judge role's client (never the generator's); required for the LLM judges. */
+  client?: LlmClient;
+  config: JudgesConfig;
+  signal?: AbortSignal;
+  noCache?: boolean;
+}
+
+/**
+ * A judge's result on one line. With `repeat` > 1 it is the first trial (the ordinary single run)
+ * plus every trial and their agreement (pass^N, score standard deviation).
+ */
+export type JudgeOutcome = JudgeResult & { agreement?: Agreement; trials?: JudgeResult[] };
+
+/** Runs one judge on one line; `config.repeat` > 1 runs it N times with different seeds. */
+async function runKind(kind: JudgeKind, line: JudgeLine, options: JudgeLineOptions): Promise<JudgeOutcome> {
+  if (kind === "offline") {
+    return offline({
+      question: line.question,
+      answer: line.answer,
+      contexts: line.contexts,
+      ...(line.ground_truth !== undefined ? { ground_truth: line.ground_truth } : {}),
+    });
+  }
+  const client = options.client;
+  if (!client) throw new Error(`the ${kind} judge needs an LLM client`);
+  const common: JudgeCallOptions = {
+    client,
+    config: options.config,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.noCache ? { noCache: true } : {}),
+  };
+  const judge = (args: JudgeCallOptions): Promise<JudgeResult> => {
+    const { question, answer, contexts } = line;
+    if (kind === "review") return review({ ...args, question, answer, contexts });
+    if (kind === "rubric") return rubric({ ...args, question, answer, documents: contexts });
+    return reference({ ...args, question, answer, ground_truth: line.ground_truth ?? "" });
+  };
+  if (options.config.repeat <= 1) return judge(common);
+  const { trials, agreement } = await repeatJudge(judge, common, options.config.repeat);
+  const first = trials[0];
+  if (!first) throw new Error("repeatJudge returned no trial");
+  return { ...first, agreement, trials };
+}
+
+/** Runs every requested judge on one line, concurrently; each keeps its own result shape. */
+export async function judgeLine(
+  line: JudgeLine,
+  kinds: readonly JudgeKind[],
+  options: JudgeLineOptions,
+): Promise<Partial<Record<JudgeKind, JudgeOutcome>>> {
+  const results = await Promise.all(kinds.map((kind) => runKind(kind, line, options)));
+  return Object.fromEntries(kinds.map((kind, i) => [kind, results[i]]));
+}

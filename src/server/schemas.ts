@@ -1,0 +1,48 @@
+import { z } from "zod";
+import {
+  EvaluationCheckSchema,
+  GateActionSchema,
+  GateConfigSchema,
+  GateStatusSchema,
+} from "../gate/index.js";
+import { JUDGE_KINDS, JudgeLineSchema } from "../judges/index.js";
+
+// The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
+
+export const ErrorSchema = z.object({
+  error: z.string(),
+  message: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+export const EvaluationRecordSchema = z.object({
+  id: z.uuid(),
+  conversation_id: z.string(),
+  message_id: z.string(),
+  retrieval_record_id: z.string(),
+  generation_record_id: z.string(),
+  status: GateStatusSchema,
+  action: GateActionSchema,
+  rule_version: z.string(),
+  config: GateConfigSchema,
+  checks: z.array(EvaluationCheckSchema),
+  scores: z.record(z.string(), z.number()),
+  meta: z.record(z.string(), z.unknown()),
+  input: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+
+export const GateResponseSchema = EvaluationRecordSchema.omit({ input: true }).extend({
+  record_id: z.uuid(),
+});
+
+/** `POST /api/v1/judge`: one line of `ragjudge judge` input plus the judges to run. */
+export const JudgeRequestSchema = JudgeLineSchema.extend({
+  judges: z.array(z.enum(JUDGE_KINDS)).min(1).max(JUDGE_KINDS.length).default(["offline"]),
+  no_cache: z.boolean().default(false),
+}).superRefine((request, ctx) => {
+  if (request.judges.includes("reference") && !request.ground_truth?.trim()) {
+    ctx.addIssue({ code: "custom", path: ["ground_truth"], message: "required by the reference judge" });
+  }
+});
+

@@ -1,0 +1,122 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
+import { createDatabase } from "./support/postgres-server.js";
+import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
+
+const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
+
+function runCli(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+      cwd: mkdtempSync(join(tmpdir(), "ragjudge-judge-cwd-")),
+      env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", DATABASE_URL: "", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const LINES = [
+  { id: "q1", question: "When was Veldmark founded?", answer: "Veldmark was founded in 1187 [1].", contexts: ["Veldmark was founded in 1187 by salt traders."], ground_truth: "1187" },
+  { id: "q2", question: "How long is the tram line?", answer: "It is 42 km long.", contexts: ["The tram line runs 18 km."], ground_truth: "18 km" },
+];
+
+function fixture(lines: unknown[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), "ragjudge-judge-")), "answers.jsonl");
+  writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+  return path;
+}
+
+let llm: ScriptedLlm;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  llm = await startScriptedLlm();
+  env = {
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_API_KEY: "sk-test-secret",
+    DATABASE_URL: await createDatabase(inject("postgresUrl"), "judge"),
+    RAGJUDGE_HOME: mkdtempSync(join(tmpdir(), "ragjudge-judge-home-")),
+  };
+});
+afterAll(async () => {
+  await llm.close();
+});
+beforeEach(() => {
+  llm.reset();
+  // Scores follow the answer: the invented "42 km" is judged inaccurate.
+  llm.on({
+    when: isChat,
+    reply: (request) => {
+      const wrong = promptText(request).includes("42 km");
+      return {
+        auto: {
+          analysis: wrong ? "The answer contradicts the document (18 km)." : "Matches the document.",
+          accuracy: wrong ? 2 : 9,
+          completeness: wrong ? 3 : 8,
+          clarity: 8,
+          reason: wrong ? "Wrong length." : "Correct.",
+          suggestion: wrong ? "State 18 km and cite it." : "",
+        },
+      };
+    },
+  });
+});
+
+it("judges each line with the rubric, prints scores and a summary, and caches responses", async () => {
+  const file = fixture(LINES);
+  const first = await runCli(["judge", file, "--judge", "rubric"], env);
+  expect(first.stderr).toBe("");
+  expect(first.code).toBe(0);
+  expect(first.stdout).toMatch(/1\s+q1\s+8\.5 pass/);
+  expect(first.stdout).toMatch(/2\s+q2\s+3\.5 fail/);
+  expect(first.stdout).toMatch(/rubric\s+2\s+2\s+0\s+6\.00\s+[\d.]+\s+50\.0%/);
+  expect(first.stdout).not.toContain("sk-test-secret");
+  const calls = llm.requests.filter(isChat).length;
+  expect(calls).toBe(2);
+
+  const again = await runCli(["judge", file, "--judge", "rubric", "--format", "json"], env);
+  expect(again.code).toBe(0);
+  expect(llm.requests.filter(isChat).length).toBe(calls);
+  const report = JSON.parse(again.stdout) as { usage: { cached_calls: number }; summary: { rubric: { pass_rate: number } } };
+  expect(report.usage.cached_calls).toBe(2);
+  expect(report.summary.rubric.pass_rate).toBe(0.5);
+
+  await runCli(["judge", file, "--judge", "rubric", "--no-cache", "--format", "jsonl"], env);
+  expect(llm.requests.filter(isChat).length).toBe(calls + 2);
+});
+
+it("keeps a judge's unparseable reply as judge_error and out of the averages", async () => {
+  llm.reset();
+  llm.on({ when: (r) => isChat(r) && promptText(r).includes("42 km"), reply: { content: "{not json at all" } });
+  llm.on({ when: isChat, reply: { auto: { analysis: "ok", accuracy: 9, completeness: 8, clarity: 8, reason: "ok", suggestion: "" } } });
+  const { code, stdout } = await runCli(["judge", fixture(LINES), "--judge", "rubric", "--no-cache"], env);
+  expect(code).toBe(0);
+  expect(stdout).toMatch(/2\s+q2\s+judge_error/);
+  expect(stdout).toMatch(/rubric\s+2\s+1\s+1\s+8\.50/);
+});
+
+it("names the line and field when the reference judge has no ground truth", async () => {
+  const { code, stderr } = await runCli(
+    ["judge", fixture([{ question: "q?", answer: "a" }]), "--judge", "reference"],
+    env,
+  );
+  expect(code).toBe(2);
+  expect(stderr).toContain("line 1: ground_truth: required by the reference judge");
+});
+
+it("explains how to configure an LLM when none is, and suggests the offline judge", async () => {
+  const { code, stderr } = await runCli(["judge", fixture(LINES), "--judge", "review"]);
+  expect(code).toBe(2);
+  expect(stderr).toMatch(/needs an LLM: set OPENAI_BASE_URL.*--judge offline/s);
+});

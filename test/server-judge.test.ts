@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { parseLlmConfig } from "../src/llm/index.js";
+import { createApp, listen } from "../src/server/index.js";
+import { createApiToken, findOrCreateUser, type Store } from "../src/store/index.js";
+import { isChat, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
+import { openTestStore } from "./support/stores.js";
+
+let store: Store;
+let llm: ScriptedLlm;
+let withLlm: Awaited<ReturnType<typeof listen>>;
+let withoutLlm: Awaited<ReturnType<typeof listen>>;
+let token = "";
+
+const LINE = {
+  question: "When was Veldmark founded?",
+  answer: "Veldmark was founded in 1187 by salt traders [1].",
+  contexts: [{ node_id: "n1", content: "Veldmark was founded in 1187 by salt traders." }],
+  ground_truth: "Veldmark was founded in 1187.",
+};
+
+beforeAll(async () => {
+  store = await openTestStore("pglite");
+  llm = await startScriptedLlm({
+    rules: [
+      {
+        when: isChat,
+        reply: { auto: { reasonableness: { passed: true, problems: [] }, evidence: { passed: true, problems: [] } } },
+      },
+    ],
+  });
+  const llmConfig = parseLlmConfig({ base_url: llm.baseUrl, api_key: "sk-secret" });
+  withLlm = await listen(createApp({ db: store.db, llm: llmConfig }), { port: 0 });
+  withoutLlm = await listen(createApp({ db: store.db }), { port: 0 });
+  token = await createApiToken(store.db, (await findOrCreateUser(store.db, "alice")).id);
+});
+afterAll(async () => {
+  await withLlm.close();
+  await withoutLlm.close();
+  await llm.close();
+  await store.close();
+});
+
+const post = (url: string, body: unknown) =>
+  fetch(`${url}/api/v1/judge`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+it("runs the review judge on the judge role's LLM and returns {passed, suggestions}", async () => {
+  const response = await post(withLlm.url, { ...LINE, judges: ["review"] });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { results: { review: { verdict: unknown; outcome: string } } };
+  expect(body.results.review.outcome).toBe("ok");
+  expect(body.results.review.verdict).toEqual({ passed: true, suggestions: [] });
+  expect(JSON.stringify(body)).not.toContain("sk-secret");
+});
+
+it("serves the offline judge without any LLM, and says so when an LLM judge is asked for", async () => {
+  const offline = await post(withoutLlm.url, { ...LINE, judges: ["offline"] });
+  expect(offline.status).toBe(200);
+  const body = (await offline.json()) as { results: { offline: { score: number; passed: boolean } } };
+  expect(body.results.offline.score).toBeGreaterThan(0.5);
+  const refused = await post(withoutLlm.url, { ...LINE, judges: ["rubric"] });
+  expect(refused.status).toBe(409);
+});
+
+it("names the missing ground truth for the reference judge", async () => {
+  const { ground_truth: _dropped, ...line } = LINE;
+  const response = await post(withLlm.url, { ...line, judges: ["reference"] });
+  expect(response.status).toBe(400);
+  expect(JSON.stringify(await response.json())).toContain('"path":"ground_truth"');
+});
