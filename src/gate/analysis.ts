@@ -250,26 +250,3 @@ export class AnswerAnalysis {
     return this.split;
   }
 }
-
-// evaluateGate runs every check on one input before the next: remembering the last analysis is
-// enough to share it, and unlike a WeakMap costs the garbage collector nothing.
-let lastInput: EvaluatorInput | undefined;
-let lastAnalysis: AnswerAnalysis | undefined;
-
-/**
- * The shared analysis of an input, created on first request and kept until the next input.
- * Replacing the answer or the hits of the same input object is noticed; editing a hit in place
- * is not (inputs are treated as immutable).
- */
-export function analyseAnswer(input: EvaluatorInput): AnswerAnalysis {
-  if (
-    input !== lastInput ||
-    lastAnalysis === undefined ||
-    lastAnalysis.answer !== input.generation_output.answer ||
-    lastAnalysis.hits !== input.retrieval_hits
-  ) {
-    lastAnalysis = new AnswerAnalysis(input);
-    lastInput = input;
-  }
-  return lastAnalysis;
-}

@@ -2,7 +2,7 @@
 // input and the configuration (`check_xxx(*, input) -> EvaluationCheck`). A violated assertion
 // yields the check's configured `severity`; a check with nothing to judge says `skipped` and why.
 
-import { analyseAnswer } from "./analysis.js";
+import { AnswerAnalysis } from "./analysis.js";
 import {
   extractNodeIds,
   matchesWholly,
@@ -18,7 +18,15 @@ import type {
   GateConfig,
 } from "./schema.js";
 
-export type GateCheck = (input: EvaluatorInput, config: GateConfig) => EvaluationCheck;
+/**
+ * Seed 004's `check_xxx(*, input) -> EvaluationCheck`, plus the config. `analysis` lets
+ * evaluateGate tokenize an answer and its hits once for all checks; alone, a check makes its own.
+ */
+export type GateCheck = (
+  input: EvaluatorInput,
+  config: GateConfig,
+  analysis?: AnswerAnalysis,
+) => EvaluationCheck;
 
 /** Sentences quoted in a detail are cut to this many characters. */
 const QUOTE_CHARS = 120;
@@ -39,9 +47,9 @@ function round(value: number): number {
 }
 
 /** Seed 004 §4.2.4: no empty string, whitespace, markers alone or template text such as "TODO". */
-export const checkNoEmptyAnswer: GateCheck = (input, config) => {
+export const checkNoEmptyAnswer: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
   const { severity, template_patterns } = config.checks.no_empty_answer;
-  const prose = analyseAnswer(input).prose;
+  const prose = analysis.prose;
   if (prose.length === 0) {
     const reason =
       input.generation_output.answer.trim() === "" ? "empty answer" : "only citation markers";
@@ -55,16 +63,15 @@ export const checkNoEmptyAnswer: GateCheck = (input, config) => {
       answer: quote(prose),
     });
   }
-  return outcome("no_empty_answer", "pass", { chars: analyseAnswer(input).proseChars });
+  return outcome("no_empty_answer", "pass", { chars: analysis.proseChars });
 };
 
 /**
  * Seed 004 §4.2.1: the answer cites evidence, in `citations` or as inline markers. An answer that
  * declines to answer has nothing to cite, so the check is skipped for it.
  */
-export const checkRequireCitations: GateCheck = (input, config) => {
+export const checkRequireCitations: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
   const { severity } = config.checks.require_citations;
-  const analysis = analyseAnswer(input);
   const citations = input.generation_output.citations.length;
   const markers = analysis.markers.length;
   if (citations > 0 || markers > 0)
@@ -85,7 +92,7 @@ export const checkRequireCitations: GateCheck = (input, config) => {
 };
 
 /** Seed 004 §4.2.2: the cited node_ids are among the retrieval hits (citations ⊆ hits). */
-export const checkCitationCoverage: GateCheck = (input, config) => {
+export const checkCitationCoverage: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
   const { severity, threshold } = config.checks.citation_coverage;
   const cited = extractNodeIds(input.generation_output.citations);
   if (cited.size === 0) return outcome("citation_coverage", "skipped", { reason: "no citations" });
@@ -101,16 +108,15 @@ export const checkCitationCoverage: GateCheck = (input, config) => {
 };
 
 /** Seed 004 §4.2.3: the answer, normalized and without markers, has at least `min_chars` characters. */
-export const checkMinAnswerLength: GateCheck = (input, config) => {
+export const checkMinAnswerLength: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
   const { severity, min_chars } = config.checks.min_answer_length;
-  const chars = analyseAnswer(input).proseChars;
+  const chars = analysis.proseChars;
   return outcome("min_answer_length", chars < min_chars ? severity : "pass", { chars, min_chars });
 };
 
 /** Every inline marker designates a hit: by exact node_id, else by 1-based position. */
-export const checkCitationMarkers: GateCheck = (input, config) => {
+export const checkCitationMarkers: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
   const { severity } = config.checks.citation_markers;
-  const analysis = analyseAnswer(input);
   if (analysis.markers.length === 0) {
     return outcome("citation_markers", "skipped", { reason: "no inline citation markers" });
   }
@@ -128,13 +134,12 @@ export const checkCitationMarkers: GateCheck = (input, config) => {
  * Each claim-sized sentence is lexically grounded in the hits it cites (all hits when it cites
  * none). Sentences that decline to answer make no claim and are not judged.
  */
-export const checkSentenceSupport: GateCheck = (input, config) => {
+export const checkSentenceSupport: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
   const { severity, min_token_support, min_sentence_tokens, max_unsupported_ratio } =
     config.checks.sentence_support;
   if (input.retrieval_hits.length === 0) {
     return outcome("sentence_support", "skipped", { reason: "no retrieval hits" });
   }
-  const analysis = analyseAnswer(input);
   const abstaining = analysis.abstainingSentences(
     config.checks.honest_abstention.abstention_patterns,
   );
@@ -200,9 +205,8 @@ export const checkSentenceSupport: GateCheck = (input, config) => {
  * Every number and date the answer states occurs, normalized, in the evidence of its sentence
  * (the hits its markers cite, else all hits): "1,200" matches "1200", "3.50" matches "3.5".
  */
-export const checkNumericConsistency: GateCheck = (input, config) => {
+export const checkNumericConsistency: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
   const { severity } = config.checks.numeric_consistency;
-  const analysis = analyseAnswer(input);
   const abstaining = analysis.abstainingSentences(
     config.checks.honest_abstention.abstention_patterns,
   );
@@ -247,9 +251,8 @@ export const checkNumericConsistency: GateCheck = (input, config) => {
  * With no evidence at all the honest answer is a refusal: an abstention passes, a confident answer
  * is flagged. With evidence the other checks judge the answer, and this one is skipped.
  */
-export const checkHonestAbstention: GateCheck = (input, config) => {
+export const checkHonestAbstention: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
   const { severity, abstention_patterns } = config.checks.honest_abstention;
-  const analysis = analyseAnswer(input);
   const abstains = analysis.abstains(abstention_patterns);
   if (input.retrieval_hits.length > 0) {
     return outcome("honest_abstention", "skipped", { reason: "retrieval returned hits", abstains });

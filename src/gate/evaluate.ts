@@ -1,6 +1,7 @@
 // The pure verdict (seed 004 §6.2): configuration -> enabled checks -> aggregate. Persisting the
 // verdict is pipeline.ts's job.
 
+import { AnswerAnalysis } from "./analysis.js";
 import { GATE_CHECKS } from "./checks.js";
 import { DEFAULT_GATE_CONFIG, resolveGateConfig, ruleVersion } from "./config.js";
 import type {
@@ -57,9 +58,10 @@ export function evaluateGate(
   base: GateConfig = DEFAULT_GATE_CONFIG,
 ): GateVerdict {
   const config = resolveGateConfig(base, input.config);
+  const analysis = new AnswerAnalysis(input);
   const checks: EvaluationCheck[] = [];
   for (const [name, check] of GATE_CHECKS) {
-    if (config.checks[name].enabled) checks.push(check(input, config));
+    if (config.checks[name].enabled) checks.push(check(input, config, analysis));
   }
   const status = aggregateStatus(checks);
   return {

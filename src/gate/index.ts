@@ -1,7 +1,7 @@
 // Public face of gate/: the evidence gate's schemas, the pure verdict and its configuration, and
 // the pipeline that stores verdicts.
 
-export { type AnalysedSentence, AnswerAnalysis, analyseAnswer } from "./analysis.js";
+export { type AnalysedSentence, AnswerAnalysis } from "./analysis.js";
 export {
   checkCitationCoverage,
   checkCitationMarkers,
