@@ -1,13 +1,16 @@
 import { sql } from "drizzle-orm";
 import {
   bigserial,
+  doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -87,4 +90,115 @@ export const llm_cache = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.user_id, t.key] })],
+);
+
+/**
+ * A user's named set of documents to retrieve from. `version` is bumped by every change to its
+ * chunks (ingest, embedding backfill) and `observation_count` by every appended observation: the
+ * in-memory retrieval indexes compare them per query instead of scanning tables.
+ */
+export const collections = pgTable(
+  "collections",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Chunking settings, fixed at creation (see rag/ingest/config.ts). */
+    config: jsonb("config").notNull().default({}),
+    version: integer("version").notNull().default(0),
+    observation_count: integer("observation_count").notNull().default(0),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    deleted_at: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [
+    // A deleted collection's name may be used again.
+    uniqueIndex("collections_user_name_idx")
+      .on(t.user_id, t.name)
+      .where(sql`${t.deleted_at} is null`),
+  ],
+);
+
+/**
+ * One ingested document. The id is derived from (collection, content_hash), so re-ingesting the
+ * same content finds the same document and its chunks keep their ids.
+ */
+export const documents = pgTable(
+  "documents",
+  {
+    id: text("id").primaryKey(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    collection_id: uuid("collection_id")
+      .notNull()
+      .references(() => collections.id, { onDelete: "cascade" }),
+    /** The file path (relative to the working directory when under it) or `file.jsonl#id`. */
+    source: text("source").notNull(),
+    title: text("title").notNull().default(""),
+    kind: text("kind", { enum: ["markdown", "text", "html", "pdf", "jsonl"] }).notNull(),
+    /** sha256 of the extracted title, text and metadata. */
+    content_hash: text("content_hash").notNull(),
+    metadata: jsonb("metadata").notNull().default({}),
+    char_count: integer("char_count").notNull(),
+    chunk_count: integer("chunk_count").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("documents_collection_hash_idx").on(t.collection_id, t.content_hash),
+    index("documents_collection_source_idx").on(t.collection_id, t.source),
+  ],
+);
+
+/** A retrievable span of a document; `id` is `${document_id}#${position}`. */
+export const chunks = pgTable(
+  "chunks",
+  {
+    id: text("id").primaryKey(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    collection_id: uuid("collection_id")
+      .notNull()
+      .references(() => collections.id, { onDelete: "cascade" }),
+    document_id: text("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    content: text("content").notNull(),
+    /** Retrieval tokens joined by single spaces (tokens never contain one), for BM25. */
+    tokens: text("tokens").notNull(),
+    embedding: real("embedding").array(),
+    /** The model that produced `embedding`: vectors of different models are never compared. */
+    embedding_model: text("embedding_model"),
+    metadata: jsonb("metadata").notNull().default({}),
+  },
+  (t) => [
+    index("chunks_collection_idx").on(t.collection_id, t.id),
+    index("chunks_document_idx").on(t.document_id, t.position),
+  ],
+);
+
+/**
+ * Observational data (the `memory` source): answers that passed before, one row per cited chunk.
+ * Written by the RAG loops through appendObservations.
+ */
+export const observational_data = pgTable(
+  "observational_data",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    collection_id: uuid("collection_id")
+      .notNull()
+      .references(() => collections.id, { onDelete: "cascade" }),
+    query: text("query").notNull(),
+    answer: text("answer").notNull(),
+    node_id: text("node_id").notNull(),
+    score: doublePrecision("score").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("observational_data_collection_idx").on(t.collection_id, t.id)],
 );
