@@ -1,4 +1,36 @@
 export {
+  type ChunkRow,
+  type ChunkWithDocument,
+  CollectionNameTakenError,
+  CollectionNotFoundError,
+  type CollectionRow,
+  type CollectionSummary,
+  chunkEmbeddingPages,
+  chunksMissingEmbedding,
+  chunkTokenPages,
+  createCollection,
+  type DocumentKind,
+  type DocumentRow,
+  deleteCollection,
+  deleteDocument,
+  ensureCollection,
+  findCollectionByName,
+  findDocumentsByHashOrSource,
+  getChunksWithDocuments,
+  getCollection,
+  getCollectionVersion,
+  getDocument,
+  isUuid,
+  listChunks,
+  listCollections,
+  listDocuments,
+  type NewChunk,
+  type NewDocument,
+  setChunkEmbeddings,
+  type WriteDocumentsResult,
+  writeDocuments,
+} from "./collections.js";
+export {
   type EvaluationRecordRow,
   evaluationRecordRepo,
   getEvaluationRecord,
@@ -7,9 +39,16 @@ export {
   type NewEvaluationRecordRow,
 } from "./evaluation-records.js";
 export { llmResponseCache } from "./llm-cache.js";
-export { type LocalUser, ensureLocalUser } from "./local-user.js";
+export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { StoreLockedError } from "./lock.js";
 export { MIGRATIONS_FOLDER } from "./migrate.js";
+export {
+  appendObservations,
+  listObservations,
+  type NewObservation,
+  type ObservationRow,
+  observationPages,
+} from "./observations.js";
 export {
   type Db,
   openStore,

@@ -1,0 +1,571 @@
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { Db } from "./open.js";
+import { queryRows } from "./raw-query.js";
+import { chunks, collections, documents } from "./schema.js";
+
+export type CollectionRow = typeof collections.$inferSelect;
+export type DocumentRow = typeof documents.$inferSelect;
+export type ChunkRow = typeof chunks.$inferSelect;
+export type DocumentKind = DocumentRow["kind"];
+
+/** A collection id that is unknown, deleted, or another user's: the three look the same. */
+export class CollectionNotFoundError extends Error {
+  override readonly name = "CollectionNotFoundError";
+  constructor(readonly collection: string) {
+    super(`collection ${collection} not found`);
+  }
+}
+
+export class CollectionNameTakenError extends Error {
+  override readonly name = "CollectionNameTakenError";
+  constructor(readonly collectionName: string) {
+    super(`a collection named "${collectionName}" already exists`);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids arrive from users: a malformed one must read as missing, not as a database error. */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}
+
+function live(userId: string) {
+  return and(eq(collections.user_id, userId), isNull(collections.deleted_at));
+}
+
+export async function createCollection(
+  db: Db,
+  userId: string,
+  input: { name: string; config?: Record<string, unknown> },
+): Promise<CollectionRow> {
+  const [row] = await db
+    .insert(collections)
+    .values({ user_id: userId, name: input.name, config: input.config ?? {} })
+    .onConflictDoNothing({
+      target: [collections.user_id, collections.name],
+      where: sql`${collections.deleted_at} is null`,
+    })
+    .returning();
+  if (!row) throw new CollectionNameTakenError(input.name);
+  return row;
+}
+
+/** The user's live collection of that name, created (with `config`) when there is none. */
+export async function ensureCollection(
+  db: Db,
+  userId: string,
+  input: { name: string; config?: Record<string, unknown> },
+): Promise<{ collection: CollectionRow; created: boolean }> {
+  const existing = await findCollectionByName(db, userId, input.name);
+  if (existing) return { collection: existing, created: false };
+  try {
+    return { collection: await createCollection(db, userId, input), created: true };
+  } catch (error) {
+    // Someone else created it in between.
+    if (!(error instanceof CollectionNameTakenError)) throw error;
+    const raced = await findCollectionByName(db, userId, input.name);
+    if (!raced) throw error;
+    return { collection: raced, created: false };
+  }
+}
+
+export async function getCollection(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<CollectionRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(collections)
+    .where(and(eq(collections.id, id), live(userId)));
+  return row;
+}
+
+export async function findCollectionByName(
+  db: Db,
+  userId: string,
+  name: string,
+): Promise<CollectionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(collections)
+    .where(and(eq(collections.name, name), live(userId)));
+  return row;
+}
+
+export interface CollectionSummary extends CollectionRow {
+  document_count: number;
+  chunk_count: number;
+}
+
+export async function listCollections(db: Db, userId: string): Promise<CollectionSummary[]> {
+  const rows = await db
+    .select({
+      collection: collections,
+      document_count: sql<number>`count(${documents.id})::int`,
+      chunk_count: sql<number>`coalesce(sum(${documents.chunk_count}), 0)::int`,
+    })
+    .from(collections)
+    .leftJoin(documents, eq(documents.collection_id, collections.id))
+    .where(live(userId))
+    .groupBy(collections.id)
+    .orderBy(asc(collections.name));
+  return rows.map((row) => ({
+    ...row.collection,
+    document_count: Number(row.document_count),
+    chunk_count: Number(row.chunk_count),
+  }));
+}
+
+/**
+ * Marks the collection deleted (its name becomes free) and removes its documents, chunks and
+ * observations in the same transaction. False when there was no such live collection.
+ */
+export async function deleteCollection(db: Db, userId: string, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(collections)
+      .set({ deleted_at: new Date(), version: sql`${collections.version} + 1` })
+      .where(and(eq(collections.id, id), live(userId)))
+      .returning({ id: collections.id });
+    if (!row) return false;
+    await tx.execute(sql`delete from documents where collection_id = ${id}`);
+    await tx.execute(sql`delete from observational_data where collection_id = ${id}`);
+    return true;
+  });
+}
+
+/** What the retrieval indexes compare per query; undefined when the collection is not the user's. */
+export async function getCollectionVersion(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<{ version: number; observation_count: number } | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select({ version: collections.version, observation_count: collections.observation_count })
+    .from(collections)
+    .where(and(eq(collections.id, id), live(userId)));
+  return row;
+}
+
+// Documents ---------------------------------------------------------------------------------------
+
+/** The collection's documents whose content hash or source is among the given ones. */
+export async function findDocumentsByHashOrSource(
+  db: Db,
+  userId: string,
+  collectionId: string,
+  keys: { hashes: readonly string[]; sources: readonly string[] },
+): Promise<Array<Pick<DocumentRow, "id" | "source" | "content_hash" | "chunk_count">>> {
+  if (keys.hashes.length === 0 && keys.sources.length === 0) return [];
+  return queryRows(
+    db,
+    sql`select id, source, content_hash, chunk_count from documents
+        where collection_id = ${collectionId} and user_id = ${userId}
+          and (content_hash in (select jsonb_array_elements_text(${JSON.stringify(keys.hashes)}::jsonb))
+               or source in (select jsonb_array_elements_text(${JSON.stringify(keys.sources)}::jsonb)))`,
+  );
+}
+
+export async function listDocuments(
+  db: Db,
+  userId: string,
+  collectionId: string,
+): Promise<DocumentRow[]> {
+  if (!isUuid(collectionId)) return [];
+  return db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.collection_id, collectionId), eq(documents.user_id, userId)))
+    .orderBy(asc(documents.source), asc(documents.id));
+}
+
+export async function getDocument(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<DocumentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.id, id), eq(documents.user_id, userId)));
+  return row;
+}
+
+/** Removes a document and its chunks; bumps the collection's version. False when not found. */
+export async function deleteDocument(db: Db, userId: string, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(documents)
+      .where(and(eq(documents.id, id), eq(documents.user_id, userId)))
+      .returning({ collection_id: documents.collection_id });
+    if (!row) return false;
+    await tx
+      .update(collections)
+      .set({ version: sql`${collections.version} + 1` })
+      .where(eq(collections.id, row.collection_id));
+    return true;
+  });
+}
+
+export interface NewChunk {
+  id: string;
+  position: number;
+  content: string;
+  /** Space-joined retrieval tokens. */
+  tokens: string;
+  embedding?: number[] | null;
+  embedding_model?: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export interface NewDocument {
+  id: string;
+  source: string;
+  title: string;
+  kind: DocumentKind;
+  content_hash: string;
+  metadata: Record<string, unknown>;
+  char_count: number;
+  chunks: NewChunk[];
+}
+
+export interface WriteDocumentsResult {
+  documents_added: number;
+  documents_removed: number;
+  chunks_added: number;
+  chunks_removed: number;
+}
+
+/** Rows per INSERT: bounded so one jsonb parameter stays a few megabytes. */
+const CHUNK_INSERT_ROWS = 1_000;
+
+/**
+ * Writes a batch in one transaction: removes the documents `removeIds` (replaced content), inserts
+ * the new documents and their chunks (a document whose content hash is already there is skipped
+ * with its chunks) and bumps the collection's version once. Rows travel as jsonb parameters
+ * expanded by jsonb_to_recordset, as in evaluation-records.ts.
+ */
+export async function writeDocuments(
+  db: Db,
+  input: {
+    userId: string;
+    collectionId: string;
+    documents: readonly NewDocument[];
+    removeIds?: readonly string[];
+  },
+): Promise<WriteDocumentsResult> {
+  const { userId, collectionId } = input;
+  const removeIds = [...(input.removeIds ?? [])];
+  if (input.documents.length === 0 && removeIds.length === 0) {
+    return { documents_added: 0, documents_removed: 0, chunks_added: 0, chunks_removed: 0 };
+  }
+  return db.transaction(async (tx) => {
+    const [owned] = await tx
+      .update(collections)
+      .set({ version: sql`${collections.version} + 1` })
+      .where(and(eq(collections.id, collectionId), live(userId)))
+      .returning({ id: collections.id });
+    if (!owned) throw new CollectionNotFoundError(collectionId);
+
+    let documentsRemoved = 0;
+    let chunksRemoved = 0;
+    if (removeIds.length > 0) {
+      const removed = await tx
+        .delete(documents)
+        .where(
+          and(
+            eq(documents.collection_id, collectionId),
+            eq(documents.user_id, userId),
+            inArray(documents.id, removeIds),
+          ),
+        )
+        .returning({ chunk_count: documents.chunk_count });
+      documentsRemoved = removed.length;
+      chunksRemoved = removed.reduce((sum, row) => sum + row.chunk_count, 0);
+    }
+
+    const documentRows = input.documents.map((doc) => ({
+      id: doc.id,
+      user_id: userId,
+      collection_id: collectionId,
+      source: doc.source,
+      title: doc.title,
+      kind: doc.kind,
+      content_hash: doc.content_hash,
+      metadata: doc.metadata,
+      char_count: doc.char_count,
+      chunk_count: doc.chunks.length,
+    }));
+    const inserted = new Set<string>();
+    if (documentRows.length > 0) {
+      const rows = await queryRows<{ id: string }>(
+        tx,
+        sql`insert into documents (${sql.raw(DOCUMENT_COLUMNS)})
+            select ${sql.raw(DOCUMENT_COLUMNS)}
+            from jsonb_to_recordset(${JSON.stringify(documentRows)}::jsonb) as r(${sql.raw(DOCUMENT_TYPES)})
+            on conflict do nothing
+            returning id`,
+      );
+      for (const row of rows) inserted.add(row.id);
+    }
+
+    let chunksAdded = 0;
+    let pending: object[] = [];
+    const flush = async () => {
+      if (pending.length === 0) return;
+      const rows = await queryRows<{ n: number }>(
+        tx,
+        sql`with ins as (
+              insert into chunks (${sql.raw(CHUNK_COLUMNS)})
+              select ${sql.raw(CHUNK_COLUMNS)}
+              from jsonb_to_recordset(${JSON.stringify(pending)}::jsonb) as r(${sql.raw(CHUNK_TYPES)})
+              on conflict do nothing
+              returning 1)
+            select count(*)::int as n from ins`,
+      );
+      chunksAdded += Number(rows[0]?.n ?? 0);
+      pending = [];
+    };
+    for (const doc of input.documents) {
+      if (!inserted.has(doc.id)) continue;
+      for (const chunk of doc.chunks) {
+        pending.push({
+          id: chunk.id,
+          user_id: userId,
+          collection_id: collectionId,
+          document_id: doc.id,
+          position: chunk.position,
+          content: chunk.content,
+          tokens: chunk.tokens,
+          embedding: chunk.embedding ?? null,
+          embedding_model: chunk.embedding ? (chunk.embedding_model ?? null) : null,
+          metadata: chunk.metadata,
+        });
+        if (pending.length >= CHUNK_INSERT_ROWS) await flush();
+      }
+    }
+    await flush();
+    return {
+      documents_added: inserted.size,
+      documents_removed: documentsRemoved,
+      chunks_added: chunksAdded,
+      chunks_removed: chunksRemoved,
+    };
+  });
+}
+
+function recordsetTypes(columns: Record<string, string>): string {
+  return Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(", ");
+}
+
+const DOCUMENT_RECORDSET = {
+  id: "text",
+  user_id: "uuid",
+  collection_id: "uuid",
+  source: "text",
+  title: "text",
+  kind: "text",
+  content_hash: "text",
+  metadata: "jsonb",
+  char_count: "integer",
+  chunk_count: "integer",
+} satisfies Partial<Record<keyof DocumentRow, string>>;
+const DOCUMENT_COLUMNS = Object.keys(DOCUMENT_RECORDSET).join(", ");
+const DOCUMENT_TYPES = recordsetTypes(DOCUMENT_RECORDSET);
+
+const CHUNK_RECORDSET = {
+  id: "text",
+  user_id: "uuid",
+  collection_id: "uuid",
+  document_id: "text",
+  position: "integer",
+  content: "text",
+  tokens: "text",
+  embedding: "real[]",
+  embedding_model: "text",
+  metadata: "jsonb",
+} satisfies Partial<Record<keyof ChunkRow, string>>;
+const CHUNK_COLUMNS = Object.keys(CHUNK_RECORDSET).join(", ");
+const CHUNK_TYPES = recordsetTypes(CHUNK_RECORDSET);
+
+// Chunks ------------------------------------------------------------------------------------------
+
+export async function listChunks(db: Db, userId: string, documentId: string): Promise<ChunkRow[]> {
+  return db
+    .select()
+    .from(chunks)
+    .where(and(eq(chunks.document_id, documentId), eq(chunks.user_id, userId)))
+    .orderBy(asc(chunks.position));
+}
+
+/** A chunk as retrieval returns it: with its document's title, source and metadata. */
+export interface ChunkWithDocument {
+  id: string;
+  document_id: string;
+  position: number;
+  content: string;
+  metadata: Record<string, unknown>;
+  title: string;
+  source: string;
+  document_metadata: Record<string, unknown>;
+}
+
+/** The chunks of a collection among `ids` (missing or foreign ones are left out), in no order. */
+export async function getChunksWithDocuments(
+  db: Db,
+  userId: string,
+  collectionId: string,
+  ids: readonly string[],
+): Promise<ChunkWithDocument[]> {
+  if (ids.length === 0 || !isUuid(collectionId)) return [];
+  const rows = await db
+    .select({
+      id: chunks.id,
+      document_id: chunks.document_id,
+      position: chunks.position,
+      content: chunks.content,
+      metadata: chunks.metadata,
+      title: documents.title,
+      source: documents.source,
+      document_metadata: documents.metadata,
+    })
+    .from(chunks)
+    .innerJoin(documents, eq(documents.id, chunks.document_id))
+    .where(
+      and(
+        eq(chunks.collection_id, collectionId),
+        eq(chunks.user_id, userId),
+        inArray(chunks.id, [...ids]),
+      ),
+    );
+  return rows.map((row) => ({
+    ...row,
+    metadata: asRecord(row.metadata),
+    document_metadata: asRecord(row.document_metadata),
+  }));
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/**
+ * Pages through a collection's chunk tokens in id order (keyset paging), so building an index
+ * never holds one huge result set in the database client.
+ */
+export async function* chunkTokenPages(
+  db: Db,
+  userId: string,
+  collectionId: string,
+  pageSize = 10_000,
+): AsyncGenerator<Array<{ id: string; tokens: string }>> {
+  if (!isUuid(collectionId)) return;
+  let after = "";
+  for (;;) {
+    const page = await db
+      .select({ id: chunks.id, tokens: chunks.tokens })
+      .from(chunks)
+      .where(
+        and(
+          eq(chunks.collection_id, collectionId),
+          eq(chunks.user_id, userId),
+          gt(chunks.id, after),
+        ),
+      )
+      .orderBy(asc(chunks.id))
+      .limit(pageSize);
+    if (page.length === 0) return;
+    yield page;
+    const last = page[page.length - 1];
+    if (!last || page.length < pageSize) return;
+    after = last.id;
+  }
+}
+
+/** Pages through the chunks embedded by `model`, in id order. */
+export async function* chunkEmbeddingPages(
+  db: Db,
+  userId: string,
+  collectionId: string,
+  model: string,
+  pageSize = 2_000,
+): AsyncGenerator<Array<{ id: string; embedding: number[] }>> {
+  if (!isUuid(collectionId)) return;
+  let after = "";
+  for (;;) {
+    const page = await db
+      .select({ id: chunks.id, embedding: chunks.embedding })
+      .from(chunks)
+      .where(
+        and(
+          eq(chunks.collection_id, collectionId),
+          eq(chunks.user_id, userId),
+          eq(chunks.embedding_model, model),
+          gt(chunks.id, after),
+        ),
+      )
+      .orderBy(asc(chunks.id))
+      .limit(pageSize);
+    if (page.length === 0) return;
+    yield page.flatMap((row) => (row.embedding ? [{ id: row.id, embedding: row.embedding }] : []));
+    const last = page[page.length - 1];
+    if (!last || page.length < pageSize) return;
+    after = last.id;
+  }
+}
+
+/** Chunks with no embedding from `model` (none, or another model's), at most `limit`. */
+export async function chunksMissingEmbedding(
+  db: Db,
+  userId: string,
+  collectionId: string,
+  model: string,
+  limit: number,
+): Promise<Array<{ id: string; content: string }>> {
+  if (!isUuid(collectionId)) return [];
+  return queryRows(
+    db,
+    sql`select id, content from chunks
+        where collection_id = ${collectionId} and user_id = ${userId}
+          and embedding_model is distinct from ${model}
+        order by id limit ${limit}`,
+  );
+}
+
+/** Stores embeddings from `model` and bumps the collection's version; returns rows updated. */
+export async function setChunkEmbeddings(
+  db: Db,
+  input: {
+    userId: string;
+    collectionId: string;
+    model: string;
+    rows: ReadonlyArray<{ id: string; embedding: readonly number[] }>;
+  },
+): Promise<number> {
+  if (input.rows.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const updated = await queryRows<{ n: number }>(
+      tx,
+      sql`with upd as (
+            update chunks c set embedding = r.embedding, embedding_model = ${input.model}
+            from jsonb_to_recordset(${JSON.stringify(input.rows)}::jsonb) as r(id text, embedding real[])
+            where c.id = r.id and c.collection_id = ${input.collectionId} and c.user_id = ${input.userId}
+            returning 1)
+          select count(*)::int as n from upd`,
+    );
+    await tx
+      .update(collections)
+      .set({ version: sql`${collections.version} + 1` })
+      .where(and(eq(collections.id, input.collectionId), eq(collections.user_id, input.userId)));
+    return Number(updated[0]?.n ?? 0);
+  });
+}

@@ -1,0 +1,106 @@
+import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { CollectionNotFoundError, isUuid } from "./collections.js";
+import type { Db } from "./open.js";
+import { queryRows } from "./raw-query.js";
+import { observational_data } from "./schema.js";
+
+export type ObservationRow = typeof observational_data.$inferSelect;
+
+/** One cited chunk of an answer that passed: what the `memory` retrieval source searches. */
+export interface NewObservation {
+  user_id: string;
+  collection_id: string;
+  query: string;
+  answer: string;
+  /** The cited chunk's id. */
+  node_id: string;
+  /** The answer's score when it passed, in [0, 1]. */
+  score: number;
+}
+
+/**
+ * Appends observations in one statement and bumps each collection's `observation_count` (the
+ * memory index's version). All or nothing: when any row names a collection that is not its
+ * user's live collection, nothing is written and CollectionNotFoundError names that collection.
+ */
+export async function appendObservations(db: Db, rows: readonly NewObservation[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  for (const row of rows) {
+    if (!isUuid(row.collection_id)) throw new CollectionNotFoundError(row.collection_id);
+    if (!Number.isFinite(row.score)) {
+      throw new TypeError(`observation score must be a finite number, got ${row.score}`);
+    }
+  }
+  const result = await queryRows<{ inserted: number; missing: string | null }>(
+    db,
+    sql`with input as (
+          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            as r(user_id uuid, collection_id uuid, query text, answer text, node_id text, score float8)
+        ),
+        owned as (
+          select i.* from input i
+          join collections c on c.id = i.collection_id and c.user_id = i.user_id
+                            and c.deleted_at is null
+        ),
+        ins as (
+          insert into observational_data (user_id, collection_id, query, answer, node_id, score)
+          select user_id, collection_id, query, answer, node_id, score from owned
+          where (select count(*) from owned) = (select count(*) from input)
+          returning collection_id
+        ),
+        bump as (
+          update collections c set observation_count = c.observation_count + n.n
+          from (select collection_id, count(*)::int as n from ins group by collection_id) n
+          where c.id = n.collection_id
+          returning 1
+        )
+        select (select count(*)::int from ins) as inserted,
+               (select i.collection_id::text from input i
+                where not exists (select 1 from owned o where o.collection_id = i.collection_id
+                                                        and o.user_id = i.user_id)
+                limit 1) as missing`,
+  );
+  const [outcome] = result;
+  if (outcome?.missing) throw new CollectionNotFoundError(outcome.missing);
+  return Number(outcome?.inserted ?? 0);
+}
+
+/** Pages through a collection's observations in insertion order. */
+export async function* observationPages(
+  db: Db,
+  userId: string,
+  collectionId: string,
+  pageSize = 5_000,
+): AsyncGenerator<ObservationRow[]> {
+  if (!isUuid(collectionId)) return;
+  let after = 0;
+  for (;;) {
+    const page = await db
+      .select()
+      .from(observational_data)
+      .where(
+        and(
+          eq(observational_data.collection_id, collectionId),
+          eq(observational_data.user_id, userId),
+          gt(observational_data.id, after),
+        ),
+      )
+      .orderBy(asc(observational_data.id))
+      .limit(pageSize);
+    if (page.length === 0) return;
+    yield page;
+    const last = page[page.length - 1];
+    if (!last || page.length < pageSize) return;
+    after = last.id;
+  }
+}
+
+export async function listObservations(
+  db: Db,
+  userId: string,
+  collectionId: string,
+): Promise<ObservationRow[]> {
+  const all: ObservationRow[] = [];
+  for await (const page of observationPages(db, userId, collectionId)) all.push(...page);
+  return all;
+}
