@@ -112,6 +112,8 @@ export async function benchJudges(): Promise<Row[]> {
   const server = await startScriptedLlmWorker({ replies: [{ reply: { json: REVIEW_REPLY } }] });
   const rows: Row[] = [];
   try {
+    // Warm-up for the whole process: JIT tiers, sockets, zod schemas, the server's code.
+    await measure({ baseUrl: server.baseUrl, latencyMs: 0, concurrency: 32, judgements: 2_000 });
     for (const latencyMs of [0, 50]) {
       await server.setLatency(latencyMs);
       for (const concurrency of [16, 64]) {

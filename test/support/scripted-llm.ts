@@ -105,15 +105,44 @@ function tokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
+function parseBody(text: string): RecordedBody {
+  try {
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+      return parsed as RecordedBody;
+    }
+  } catch {
+    // not JSON: tests can read `text`
+  }
+  return {};
+}
+
+/** The body is parsed on first use: a benchmark's static replies never need it. */
+function recordedRequest(req: http.IncomingMessage, text: string): RecordedRequest {
+  let body: RecordedBody | undefined;
+  return {
+    method: req.method ?? "GET",
+    path: (req.url ?? "/").split("?")[0] ?? "/",
+    headers: req.headers,
+    get body() {
+      body ??= parseBody(text);
+      return body;
+    },
+    text,
+  };
+}
+
+const MODEL_FIELD = /"model"\s*:\s*"([^"\\]*)"/;
+
 function chatBody(request: RecordedRequest, content: string, finishReason = "stop"): string {
-  const prompt = promptText(request);
+  // Usage is approximate (4 characters a token, over the raw request), and read without parsing.
   const completion = tokens(content);
-  const promptTokens = tokens(prompt);
+  const promptTokens = tokens(request.text);
   return JSON.stringify({
     id: "chatcmpl-scripted",
     object: "chat.completion",
     created: 1_700_000_000,
-    model: request.body.model ?? "scripted",
+    model: MODEL_FIELD.exec(request.text)?.[1] ?? "scripted",
     choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }],
     usage: {
       prompt_tokens: promptTokens,
@@ -166,22 +195,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     req.on("end", () => {
       const text =
         chunks.length === 1 ? (chunks[0] as Buffer).toString() : Buffer.concat(chunks).toString();
-      let body: RecordedBody = {};
-      try {
-        const parsed: unknown = text ? JSON.parse(text) : undefined;
-        if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
-          body = parsed as RecordedBody;
-        }
-      } catch {
-        // not JSON: tests can read `text`
-      }
-      const request: RecordedRequest = {
-        method: req.method ?? "GET",
-        path: (req.url ?? "/").split("?")[0] ?? "/",
-        headers: req.headers,
-        body,
-        text,
-      };
+      const request = recordedRequest(req, text);
       if (record) requests.push(request);
       answer(request, res);
     });
@@ -217,7 +231,8 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
   };
 
   function pickReply(request: RecordedRequest): ScriptedReply {
-    const format = request.body.response_format?.type;
+    const format =
+      scripted.unsupportedFormats.size > 0 ? request.body.response_format?.type : undefined;
     if (isChat(request) && format !== undefined && scripted.unsupportedFormats.has(format)) {
       return {
         status: 400,
@@ -264,7 +279,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
             index,
             embedding,
           })),
-          model: request.body.model ?? "scripted",
+          model: MODEL_FIELD.exec(request.text)?.[1] ?? "scripted",
           usage: { prompt_tokens: 3, total_tokens: 3 },
         });
       } else if ("content" in reply) {
@@ -274,7 +289,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
       } else if ("chatty" in reply) {
         payload = chatBody(request, chattyContent(reply.chatty));
       } else {
-        const structured = request.body.response_format !== undefined;
+        const structured = request.text.includes('"response_format"');
         payload = chatBody(
           request,
           structured ? JSON.stringify(reply.auto) : chattyContent(reply.auto),
