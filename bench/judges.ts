@@ -1,4 +1,5 @@
-// Judge throughput against the scripted OpenAI-compatible server on 127.0.0.1: the `review` judge
+// Judge throughput against the scripted OpenAI-compatible server on 127.0.0.1 (in a child process):
+// the `review` judge
 // (one call per judgement, 5 retrieved items of 500 characters) at 0 ms and 50 ms server latency,
 // 16 and 64 calls in flight. Goals: within 10% of ideal at 50 ms; >= 2,000 calls/s at 0 ms.
 
@@ -13,7 +14,7 @@ import {
   parseLlmConfig,
   resolveModelConfig,
 } from "../src/llm/index.js";
-import { startScriptedLlmWorker } from "../test/support/scripted-llm.js";
+import { startScriptedLlmProcess } from "../test/support/scripted-llm.js";
 
 export interface Row {
   judge: "review";
@@ -28,7 +29,7 @@ export interface Row {
   ideal_seconds: number;
   /** ideal_seconds / seconds; null at 0 ms latency, where the ideal is unbounded. */
   ratio_to_ideal: number | null;
-  /** Process CPU (client thread + scripted server thread) per call, in µs. */
+  /** Client process CPU per call, in µs (the scripted server runs in its own process). */
   cpu_us_per_call: number;
   /** Share of the wall time the client's event loop was busy (1 = CPU-bound client). */
   client_busy: number;
@@ -108,8 +109,8 @@ async function measure(options: {
 }
 
 export async function benchJudges(): Promise<Row[]> {
-  // The server runs in a worker thread: its CPU would otherwise be billed to the judges.
-  const server = await startScriptedLlmWorker({ replies: [{ reply: { json: REVIEW_REPLY } }] });
+  // The server runs in a child process: its CPU and event loop would otherwise be the judges'.
+  const server = await startScriptedLlmProcess({ replies: [{ reply: { json: REVIEW_REPLY } }] });
   const rows: Row[] = [];
   try {
     // Warm-up for the whole process: JIT tiers, sockets, zod schemas, the server's code.

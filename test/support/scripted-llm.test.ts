@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { promptText, type ScriptedLlm, startScriptedLlm } from "./scripted-llm.js";
+import {
+  promptText,
+  type ScriptedLlm,
+  startScriptedLlm,
+  startScriptedLlmProcess,
+} from "./scripted-llm.js";
 
 let server: ScriptedLlm;
 beforeAll(async () => {
@@ -101,5 +106,30 @@ describe("scripted LLM server", () => {
     expect(json.data).toHaveLength(2);
     expect(json.data[0]?.embedding).toHaveLength(8);
     expect((await chat({})).response.status).toBe(418);
+  });
+});
+
+describe("scripted LLM server in a child process", () => {
+  it("answers static replies, changes latency and exits on close", async () => {
+    const child = await startScriptedLlmProcess({ replies: [{ reply: { json: { ok: true } } }] });
+    try {
+      const ask = () =>
+        fetch(`${child.baseUrl}/chat/completions`, {
+          method: "POST",
+          body: JSON.stringify({ model: "m", messages: [] }),
+        }).then(
+          (r) =>
+            r.json() as Promise<{ model: string; choices: { message: { content: string } }[] }>,
+        );
+      const first = await ask();
+      expect(first.choices[0]?.message.content).toBe('{"ok":true}');
+      expect(first.model).toBe("m");
+      await child.setLatency(60);
+      const started = performance.now();
+      await ask();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    } finally {
+      await child.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
+import { fork } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { fileURLToPath } from "node:url";
 
 /**
  * A scripted OpenAI-compatible server on 127.0.0.1 for tests and benchmarks: /v1/chat/completions
@@ -313,72 +314,78 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
   return scripted;
 }
 
-/** Options a server in a worker thread accepts: plain data, so no `when` predicates or functions. */
-export interface ScriptedLlmWorkerOptions {
+/** Options a server in a child process accepts: plain data, so no `when` predicates or functions. */
+export interface ScriptedLlmProcessOptions {
   latencyMs?: number;
   unsupportedFormats?: ("json_schema" | "json_object")[];
   /** Static replies, answered in order like rules without `when`. */
   replies?: { reply: Exclude<ScriptedReply, { hang: true }>; times?: number }[];
 }
 
-export interface ScriptedLlmWorker {
+export interface ScriptedLlmProcess {
   readonly baseUrl: string;
   setLatency(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
-type WorkerMessage = { type: "latency"; ms: number } | { type: "close" };
+type ControlMessage = { type: "latency"; ms: number } | { type: "close" };
+const CHILD_ENV = "RAGJUDGE_SCRIPTED_LLM_CHILD";
 
 /**
- * The scripted server in its own worker thread, so a benchmark's client does not share a core with
- * it (a real LLM server never runs in the client's process). Requests are not recorded. The worker
- * loads this module through tsx's loader.
+ * The scripted server in a child process, so a benchmark's client shares neither its event loop
+ * nor its heap (a real LLM server never runs in the client's process). Requests are not recorded.
+ * The child loads this module through tsx's loader.
  */
-export async function startScriptedLlmWorker(
-  options: ScriptedLlmWorkerOptions = {},
-): Promise<ScriptedLlmWorker> {
-  // Register tsx's loader inside the worker before importing this TypeScript module there.
-  const bootstrap =
-    `import("tsx/esm/api").then(({ register }) => { register(); ` +
-    `return import(${JSON.stringify(import.meta.url)}); })`;
-  const worker = new Worker(bootstrap, { eval: true, workerData: { scriptedLlm: options } });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    worker.once("message", (message: { baseUrl: string }) => resolve(message.baseUrl));
-    worker.once("error", reject);
+export async function startScriptedLlmProcess(
+  options: ScriptedLlmProcessOptions = {},
+): Promise<ScriptedLlmProcess> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ["--import", import.meta.resolve("tsx")],
+    env: { ...process.env, [CHILD_ENV]: JSON.stringify(options) },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  const request = (message: WorkerMessage) =>
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.once("message", (message: { baseUrl: string }) => resolve(message.baseUrl));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`scripted LLM process exited with ${code}`)));
+  });
+  const request = (message: ControlMessage) =>
     new Promise<void>((resolve) => {
-      worker.once("message", () => resolve());
-      worker.postMessage(message);
+      child.once("message", () => resolve());
+      child.send(message);
     });
   return {
     baseUrl,
     setLatency: (ms) => request({ type: "latency", ms }),
     close: async () => {
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       await request({ type: "close" });
-      await worker.terminate();
+      child.disconnect();
+      await exited;
     },
   };
 }
 
-if (!isMainThread && parentPort && workerData?.scriptedLlm) {
-  const port = parentPort;
-  const options = workerData.scriptedLlm as ScriptedLlmWorkerOptions;
+const childOptions = process.env[CHILD_ENV];
+if (childOptions !== undefined && process.send) {
+  delete process.env[CHILD_ENV];
+  const options = JSON.parse(childOptions) as ScriptedLlmProcessOptions;
+  const send = process.send.bind(process);
   startScriptedLlm({
     record: false,
     latencyMs: options.latencyMs ?? 0,
     unsupportedFormats: options.unsupportedFormats ?? [],
     rules: (options.replies ?? []).map((entry) => ({ reply: entry.reply, times: entry.times })),
   }).then((server) => {
-    port.on("message", async (message: WorkerMessage) => {
+    process.on("message", async (message: ControlMessage) => {
       if (message.type === "latency") {
         server.latencyMs = message.ms;
-        port.postMessage({ ok: true });
+        send({ ok: true });
       } else {
         await server.close();
-        port.postMessage({ ok: true });
+        send({ ok: true });
       }
     });
-    port.postMessage({ baseUrl: server.baseUrl });
+    send({ baseUrl: server.baseUrl });
   });
 }
