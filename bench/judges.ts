@@ -1,7 +1,6 @@
 // Judge throughput against the scripted OpenAI-compatible server on 127.0.0.1 (in a child process):
-// the `review` judge
-// (one call per judgement, 5 retrieved items of 500 characters) at 0 ms and 50 ms server latency,
-// 16 and 64 calls in flight. Goals: within 10% of ideal at 50 ms; >= 2,000 calls/s at 0 ms.
+// the `review` judge (one call per judgement, 5 retrieved items of 500 characters) at 0 ms and
+// 50 ms server latency, 16 and 64 calls in flight. Goals: within 10% of ideal at 50 ms; >= 2,000 calls/s at 0 ms.
 
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
