@@ -1,0 +1,112 @@
+// The generator used when no LLM is configured: the answer is the retrieved sentences that best
+// cover the question's content words, quoted verbatim, each followed by its chunk's marker.
+
+import type { PromptLanguage } from "../../judges/index.js";
+import { truncateChars } from "../../judges/index.js";
+import {
+  contentTokenSet,
+  contentTokens,
+  normalizeText,
+  splitSentences,
+  stripCitationMarkers,
+} from "../../text/index.js";
+import type { RetrievedHit } from "../types.js";
+import { EXTRACTIVE_ABSTENTION } from "./answer-loop.prompts.js";
+import { citationRef } from "./citations.js";
+
+export interface ExtractiveOptions {
+  /** Sentences in the answer (config answer.extractive_sentences). */
+  maxSentences: number;
+  language: PromptLanguage;
+  /** Suggestions of a failed review: sentences they quote are left out of the revision. */
+  suggestions?: readonly string[];
+  /** A sentence longer than this is cut (with "…"). */
+  maxSentenceChars?: number;
+}
+
+export interface ExtractedSentence {
+  text: string;
+  node_id: string;
+  ref: string;
+  /** Share of the question's content words the sentence contains. */
+  support: number;
+}
+
+export interface ExtractiveAnswer {
+  answer: string;
+  sentences: ExtractedSentence[];
+  /** Distinct node_ids cited, in the answer's order. */
+  citations: string[];
+}
+
+interface Candidate extends ExtractedSentence {
+  rank: number;
+  position: number;
+  key: string;
+}
+
+/** The first characters of a sentence as a review would quote it, for matching suggestions. */
+function quoteKey(text: string): string {
+  return normalizeText(text).slice(0, 60);
+}
+
+/**
+ * Best-supported sentences first; ties go to the better-ranked hit, then the earlier sentence.
+ * Without any overlap the answer abstains, so it never claims what the chunks do not say.
+ */
+export function extractiveAnswer(
+  question: string,
+  hits: readonly RetrievedHit[],
+  options: ExtractiveOptions,
+): ExtractiveAnswer {
+  const maxChars = options.maxSentenceChars ?? 400;
+  const queryTokens = contentTokenSet(question);
+  const excluded = (options.suggestions ?? []).map((s) => normalizeText(s));
+  const candidates: Candidate[] = [];
+  hits.forEach((hit, rank) => {
+    const content = stripCitationMarkers(hit.content);
+    const sentences = splitSentences(content);
+    sentences.forEach((sentence, position) => {
+      const text = sentence.text.trim();
+      if (text.length === 0) return;
+      const tokens = contentTokens(text);
+      if (tokens.length === 0) return;
+      let overlap = 0;
+      if (queryTokens.size > 0) {
+        const own = new Set(tokens);
+        for (const token of queryTokens) if (own.has(token)) overlap++;
+      }
+      const support = queryTokens.size > 0 ? overlap / queryTokens.size : 0;
+      if (support === 0) return;
+      const key = quoteKey(text);
+      if (excluded.some((suggestion) => key.length > 0 && suggestion.includes(key))) return;
+      candidates.push({
+        text: truncateChars(text, maxChars),
+        node_id: hit.node_id,
+        ref: citationRef(hit, rank),
+        support,
+        rank,
+        position,
+        key,
+      });
+    });
+  });
+  candidates.sort((a, b) => b.support - a.support || a.rank - b.rank || a.position - b.position);
+  const chosen: ExtractedSentence[] = [];
+  const seen = new Set<string>();
+  for (const candidate of candidates) {
+    if (chosen.length >= options.maxSentences) break;
+    if (seen.has(candidate.key)) continue;
+    seen.add(candidate.key);
+    const { text, node_id, ref, support } = candidate;
+    chosen.push({ text, node_id, ref, support });
+  }
+  if (chosen.length === 0) {
+    return { answer: EXTRACTIVE_ABSTENTION[options.language], sentences: [], citations: [] };
+  }
+  const separator = options.language === "zh" ? "" : " ";
+  const answer = chosen.map((s) => `${s.text} [${s.ref}]`).join(separator);
+  const citations: string[] = [];
+  for (const s of chosen) if (!citations.includes(s.node_id)) citations.push(s.node_id);
+  return { answer, sentences: chosen, citations };
+}

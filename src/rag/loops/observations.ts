@@ -1,0 +1,194 @@
+// Seed 000: on a passing evaluation, `run` parses retrieved_nodes_score into observational data and
+// appends it to observational_data.json. Here that file is JSON Lines, one record per passing
+// answer, each appended with a single O_APPEND write of one whole line; the database gets one row
+// per cited chunk (store's observational_data) through the injected appendObservations, where the
+// `memory` source reads it.
+
+import { randomUUID } from "node:crypto";
+import { mkdir, open } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { RetrievalSource } from "../types.js";
+
+/** One retrieved node's scores, as seed 000's retrieved_nodes_score holds them. */
+export interface RetrievedNodeScore {
+  node_id: string;
+  document_id: string;
+  /** 1-based rank in the hits the answer was written from. */
+  rank: number;
+  score: number;
+  source: RetrievalSource;
+  sources: RetrievalSource[];
+  scores: Record<string, number>;
+  /** Whether the final answer cites it (set when the record is parsed). */
+  cited: boolean;
+}
+
+/** A line of observational_data.jsonl and a row for appendObservations. */
+export interface ObservationRecord {
+  observation_id: string;
+  created_at: string;
+  collection_id: string;
+  question: string;
+  /** The query retrieval last ran with (after any rewrites). */
+  retrieval_query: string;
+  answer: string;
+  citations: string[];
+  /** Generations it took to pass (seed 000's epoch). */
+  epoch: number;
+  reviewer: "llm" | "offline";
+  nodes: RetrievedNodeScore[];
+}
+
+/**
+ * A row of store's observational_data without its user_id: one cited chunk of a passing answer.
+ * Structurally store's NewObservation minus user_id, which the caller binds.
+ */
+export interface ObservationDbRow {
+  collection_id: string;
+  /** The user's question. */
+  query: string;
+  answer: string;
+  node_id: string;
+  /** The chunk's retrieval score (retrieved_nodes_score), in [0, 1]. */
+  score: number;
+}
+
+/** store's appendObservations(db, rows) with the database and the user bound. */
+export type AppendObservations = (rows: readonly ObservationDbRow[]) => Promise<unknown>;
+
+/** The database rows of a record: one per cited chunk, in citation order. */
+export function observationRows(record: ObservationRecord): ObservationDbRow[] {
+  const rows: ObservationDbRow[] = [];
+  for (const node_id of record.citations) {
+    const node = record.nodes.find((n) => n.node_id === node_id);
+    if (node === undefined) continue;
+    rows.push({
+      collection_id: record.collection_id,
+      query: record.question,
+      answer: record.answer,
+      node_id,
+      score: Number.isFinite(node.score) ? Math.min(Math.max(node.score, 0), 1) : 0,
+    });
+  }
+  return rows;
+}
+
+export interface ObservationSource {
+  collection_id: string;
+  question: string;
+  retrieval_query: string;
+  answer: string;
+  citations: readonly string[];
+  epoch: number;
+  reviewer: "llm" | "offline";
+  retrieved_nodes_score: readonly RetrievedNodeScore[];
+}
+
+/** Parses the run's retrieved_nodes_score into the record to append (seed 000's 解析观测数据). */
+export function parseObservation(
+  source: ObservationSource,
+  now: Date = new Date(),
+  id: string = randomUUID(),
+): ObservationRecord {
+  const cited = new Set(source.citations);
+  return {
+    observation_id: id,
+    created_at: now.toISOString(),
+    collection_id: source.collection_id,
+    question: source.question,
+    retrieval_query: source.retrieval_query,
+    answer: source.answer,
+    citations: [...source.citations],
+    epoch: source.epoch,
+    reviewer: source.reviewer,
+    nodes: source.retrieved_nodes_score.map((node) => ({
+      ...node,
+      cited: cited.has(node.node_id),
+    })),
+  };
+}
+
+const queues = new Map<string, Promise<void>>();
+
+async function openForAppend(path: string) {
+  // "a" is O_WRONLY | O_CREAT | O_APPEND: each write lands whole at the end of the file, even with
+  // other processes appending, on local file systems.
+  try {
+    return await open(path, "a", 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await mkdir(dirname(path), { recursive: true });
+    return await open(path, "a", 0o644);
+  }
+}
+
+async function appendOnce(path: string, data: Buffer): Promise<void> {
+  const handle = await openForAppend(path);
+  try {
+    const { bytesWritten } = await handle.write(data, 0, data.length);
+    if (bytesWritten !== data.length) {
+      throw new Error(`${path}: short write (${bytesWritten} of ${data.length} bytes)`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Appends each value as one JSON line, all in a single write. Writes to one path are serialized
+ * within the process, so lines never interleave and keep their order.
+ */
+export function appendJsonLines(path: string, values: readonly unknown[]): Promise<void> {
+  const full = resolve(path);
+  const data = Buffer.from(values.map((v) => `${JSON.stringify(v)}\n`).join(""), "utf8");
+  const previous = queues.get(full) ?? Promise.resolve();
+  const next = previous.then(() => appendOnce(full, data));
+  const settled = next.catch(() => undefined);
+  queues.set(full, settled);
+  settled.then(() => {
+    if (queues.get(full) === settled) queues.delete(full);
+  });
+  return next;
+}
+
+export interface ObservationOutcome {
+  record: ObservationRecord;
+  /** null when no file is configured. */
+  file: { path: string; ok: boolean; error?: string } | null;
+  /** null when no appendObservations was given or the answer cites no chunk. */
+  database: { ok: boolean; rows: number; error?: string } | null;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Writes one record to the file and the database, concurrently. A failed write is reported in the
+ * outcome, never thrown: the answer passed and is returned either way.
+ */
+export async function recordObservation(
+  record: ObservationRecord,
+  targets: { path: string | null; appendObservations?: AppendObservations },
+): Promise<ObservationOutcome> {
+  const rows = targets.appendObservations ? observationRows(record) : [];
+  const toDatabase = targets.appendObservations !== undefined && rows.length > 0;
+  const [file, database] = await Promise.allSettled([
+    targets.path === null ? Promise.resolve() : appendJsonLines(targets.path, [record]),
+    toDatabase ? targets.appendObservations?.(rows) : Promise.resolve(),
+  ]);
+  return {
+    record,
+    file:
+      targets.path === null
+        ? null
+        : file.status === "fulfilled"
+          ? { path: resolve(targets.path), ok: true }
+          : { path: resolve(targets.path), ok: false, error: message(file.reason) },
+    database: toDatabase
+      ? database.status === "fulfilled"
+        ? { ok: true, rows: rows.length }
+        : { ok: false, rows: rows.length, error: message(database.reason) }
+      : null,
+  };
+}
