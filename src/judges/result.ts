@@ -4,7 +4,7 @@ import type { JudgesConfig } from "./config.js";
 import { JudgeInputError } from "./errors.js";
 import type { LanguageSetting, PromptLanguage } from "./language.js";
 
-export type JudgeName = "review" | "rubric" | "reference";
+export type JudgeName = "review" | "rubric" | "reference" | "offline";
 
 /**
  * One shape for every judge (like autoevals' Score). `verdict` is the judge's own output in the

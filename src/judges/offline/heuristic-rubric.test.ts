@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import type { Groundedness } from "./groundedness.js";
+import { heuristicBasis, heuristicRubric, supportRamp } from "./heuristic-rubric.js";
+import type { OfflineMeasures } from "./measures.js";
+
+function support(
+  added: number,
+  supportedAdded: number,
+  numbers = 0,
+  supportedNumbers = 0,
+): Groundedness {
+  return {
+    score: added > 0 ? supportedAdded / added : null,
+    tokens: added,
+    supported_tokens: supportedAdded,
+    added_tokens: added,
+    supported_added_tokens: supportedAdded,
+    numbers,
+    supported_numbers: supportedNumbers,
+    unsupported: supportedAdded < added ? ["pirate"] : [],
+  };
+}
+
+/** Measures of a plain answer judged against contexts; each test changes what it is about. */
+function measures(overrides: Partial<OfflineMeasures> = {}): OfflineMeasures {
+  const grounded = support(10, 10);
+  return {
+    exact_match: null,
+    f1: null,
+    rouge_l: null,
+    groundedness: grounded,
+    support: grounded,
+    abstention: "none",
+    empty: false,
+    added_units: 10,
+    ground_truth_abstains: null,
+    ground_truth_coverage: null,
+    ground_truth_missing: [],
+    ground_truth_in_contexts: null,
+    sub_questions: 1,
+    answer_tokens: 10,
+    question_overlap: 0.5,
+    repetition: 0,
+    ...overrides,
+  };
+}
+
+const withTruth = {
+  exact_match: 0 as const,
+  f1: { precision: 0.5, recall: 0.5, f1: 0.5 },
+  rouge_l: { precision: 0.5, recall: 0.5, f_measure: 0.5 },
+  ground_truth_abstains: false,
+};
+
+describe("supportRamp", () => {
+  it("is 0 up to 20% support, 1 from 80%, linear between", () => {
+    expect(supportRamp(0.1)).toBe(0);
+    expect(supportRamp(0.2)).toBe(0);
+    expect(supportRamp(0.5)).toBeCloseTo(0.5, 10);
+    expect(supportRamp(0.8)).toBe(1);
+    expect(supportRamp(1)).toBe(1);
+  });
+});
+
+describe("heuristicRubric against contexts", () => {
+  it("scores a fully supported answer 10 / 10 / 9", () => {
+    const rubric = heuristicRubric(measures());
+    expect(rubric.metrics).toEqual({
+      accuracy: 10,
+      completeness: 10,
+      clarity: 9,
+      weighted_score: 9.8,
+    });
+    expect(rubric.is_passing).toBe(true);
+    expect(rubric.heuristic).toBe(true);
+    expect(rubric.basis).toBe("contexts");
+    expect(rubric.reason.startsWith("Heuristic (no LLM): ")).toBe(true);
+  });
+
+  it("maps support to accuracy: 1 + 9 × ramp(tokens) × numbers²", () => {
+    // Half the added tokens supported: ramp 0.5, accuracy 5.5.
+    expect(heuristicRubric(measures({ support: support(10, 5) })).metrics.accuracy).toBe(5.5);
+    // All tokens, one of two numbers: 1 + 9 × 0.25 = 3.25.
+    expect(heuristicRubric(measures({ support: support(10, 10, 2, 1) })).metrics.accuracy).toBe(
+      3.3,
+    );
+    const fabricated = heuristicRubric(measures({ support: support(6, 1, 1, 0) }));
+    expect(fabricated.metrics.accuracy).toBe(1);
+    expect(fabricated.is_passing).toBe(false);
+    expect(fabricated.suggestion).toContain("pirate");
+  });
+
+  it("maps supported units per sub-question to completeness", () => {
+    // 2 supported units of the 3 × 2 expected: 1 + 9 × 1/3 = 4.
+    const rubric = heuristicRubric(measures({ support: support(2, 2), sub_questions: 2 }));
+    expect(rubric.metrics.completeness).toBe(4);
+  });
+
+  it("gives 5 to an answer that adds nothing to the question", () => {
+    const rubric = heuristicRubric(measures({ support: support(0, 0), added_units: 0 }));
+    expect(rubric.metrics.accuracy).toBe(5);
+    expect(rubric.metrics.completeness).toBe(1);
+  });
+});
+
+describe("heuristicRubric against a ground truth", () => {
+  it("maps support and coverage: accuracy 1 + 9 × factor × (0.6 + 0.4 × coverage)", () => {
+    const rubric = heuristicRubric(measures({ ...withTruth, ground_truth_coverage: 0.5 }));
+    expect(rubric.basis).toBe("ground_truth");
+    expect(rubric.metrics.accuracy).toBe(8.2);
+    expect(rubric.metrics.completeness).toBe(5.5);
+  });
+
+  it("falls back to F1 recall when the ground truth adds nothing to the question", () => {
+    const rubric = heuristicRubric(measures({ ...withTruth, ground_truth_coverage: null }));
+    expect(rubric.metrics.completeness).toBe(5.5);
+  });
+
+  it("gives 10 to an exact match", () => {
+    const rubric = heuristicRubric(measures({ ...withTruth, exact_match: 1 }));
+    expect(rubric.metrics.accuracy).toBe(10);
+    expect(rubric.metrics.completeness).toBe(10);
+  });
+
+  it("keeps an answer to a question with no answer at 3 or below", () => {
+    const rubric = heuristicRubric(
+      measures({ ...withTruth, ground_truth_abstains: true, ground_truth_coverage: null }),
+    );
+    expect(rubric.metrics.accuracy).toBe(3);
+    expect(rubric.metrics.completeness).toBe(2);
+  });
+});
+
+describe("heuristicRubric on abstentions", () => {
+  const declines = { abstention: "full" as const, support: support(0, 0), groundedness: null };
+
+  it("scores a declining answer by whether the answer was there to give", () => {
+    const score = (overrides: Partial<OfflineMeasures>) => {
+      const { accuracy, completeness } = heuristicRubric(
+        measures({ ...declines, ...overrides }),
+      ).metrics;
+      return [accuracy, completeness];
+    };
+    expect(score({ ...withTruth, ground_truth_abstains: true })).toEqual([10, 8]);
+    expect(score({ ...withTruth, ground_truth_in_contexts: 0.2 })).toEqual([9, 3]);
+    expect(score({ ...withTruth, ground_truth_in_contexts: null })).toEqual([9, 3]);
+    expect(score({ ...withTruth, ground_truth_in_contexts: 0.8 })).toEqual([4, 1]);
+    expect(score({})).toEqual([9, 5]);
+  });
+
+  it("caps the completeness of a partial abstention at 7", () => {
+    const rubric = heuristicRubric(measures({ abstention: "partial" }));
+    expect(rubric.metrics.accuracy).toBe(10);
+    expect(rubric.metrics.completeness).toBe(7);
+    expect(rubric.reason).toContain("partly declines");
+  });
+});
+
+describe("heuristicRubric without evidence", () => {
+  it("leaves claims unverified at accuracy 3", () => {
+    const rubric = heuristicRubric(measures({ groundedness: null, support: null }));
+    expect(heuristicBasis(measures({ groundedness: null, support: null }))).toBe("none");
+    expect(rubric.metrics.accuracy).toBe(3);
+    expect(rubric.is_passing).toBe(false);
+    expect(rubric.suggestion).toContain("contexts");
+  });
+
+  it("scores an empty answer 1 throughout", () => {
+    const rubric = heuristicRubric(measures({ empty: true }));
+    expect(rubric.metrics).toEqual({ accuracy: 1, completeness: 1, clarity: 1, weighted_score: 1 });
+    expect(rubric.reason).toBe("Heuristic (no LLM): the answer is empty.");
+  });
+});
+
+describe("clarity", () => {
+  it("starts at 9 and loses points for repetition, missing the question and length", () => {
+    expect(heuristicRubric(measures({ repetition: 0.25 })).metrics.clarity).toBe(6);
+    expect(heuristicRubric(measures({ repetition: 0.9 })).metrics.clarity).toBe(4);
+    expect(
+      heuristicRubric(measures({ answer_tokens: 12, question_overlap: 0 })).metrics.clarity,
+    ).toBe(6);
+    expect(
+      heuristicRubric(measures({ answer_tokens: 5, question_overlap: 0 })).metrics.clarity,
+    ).toBe(9);
+    expect(heuristicRubric(measures({ answer_tokens: 201 })).metrics.clarity).toBe(8);
+  });
+});
+
+describe("options", () => {
+  it("uses the configured weights and pass threshold", () => {
+    const m = measures({ support: support(10, 5) }); // accuracy 5.5, completeness 10, clarity 9
+    const rubric = heuristicRubric(m, {
+      weights: { accuracy: 1, completeness: 1, clarity: 0 },
+      passMinAccuracy: 5,
+    });
+    expect(rubric.metrics.weighted_score).toBe(7.75);
+    expect(rubric.is_passing).toBe(true);
+    expect(heuristicRubric(m).metrics.weighted_score).toBe(7.55);
+    expect(heuristicRubric(m).is_passing).toBe(false);
+  });
+});

@@ -1,0 +1,301 @@
+// Seed 002's rubric without an LLM: accuracy, completeness and clarity (1-10), weighted 0.5 / 0.3 /
+// 0.2 into weighted_score, is_passing when accuracy >= 7, in the LLM rubric's field names. The
+// scores are a deterministic mapping of lexical measures (measures.ts), documented in
+// docs/judges.md "Offline judges"; the result says it is heuristic.
+
+import { DEFAULT_JUDGES_CONFIG } from "../config.js";
+import { round } from "../result.js";
+import { type EvaluationMetrics, type RubricWeights, weightedScore } from "../rubric.js";
+import { type Groundedness, supportedUnits } from "./groundedness.js";
+import type { OfflineMeasures } from "./measures.js";
+
+/** What accuracy was judged against: the ground truth (with the contexts), the contexts, nothing. */
+export type HeuristicBasis = "ground_truth" | "contexts" | "none";
+
+/** Seed 002's FineGrainedEvaluationResult, computed rather than asked for. */
+export interface HeuristicRubric {
+  metrics: EvaluationMetrics;
+  /** The signals behind the scores, one line. */
+  analysis: string;
+  /** Starts "Heuristic (no LLM): ". */
+  reason: string;
+  suggestion: string;
+  is_passing: boolean;
+  heuristic: true;
+  basis: HeuristicBasis;
+}
+
+export interface HeuristicRubricOptions {
+  /** Default the judges config's rubric weights (0.5 / 0.3 / 0.2). */
+  weights?: RubricWeights;
+  /** is_passing when accuracy >= this; default the judges config's (7). */
+  passMinAccuracy?: number;
+}
+
+/** Support below this share of added tokens counts as none, above SUPPORT_FULL as complete. */
+export const SUPPORT_NONE = 0.2;
+export const SUPPORT_FULL = 0.8;
+/** The ground truth counts as retrieved when the contexts hold this share of it. */
+export const GROUND_TRUTH_RETRIEVED = 0.6;
+
+/** Without a ground truth, a sub-question counts as answered by this many supported units. */
+export const UNITS_PER_SUB_QUESTION = 3;
+
+/** The best clarity a lexical check can vouch for: it cannot see structure or reasoning. */
+const CLARITY_CEILING = 9;
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/** 0 at or below SUPPORT_NONE, 1 at or above SUPPORT_FULL, linear between. */
+export function supportRamp(share: number): number {
+  return clamp((share - SUPPORT_NONE) / (SUPPORT_FULL - SUPPORT_NONE), 0, 1);
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** How far the answer's additions are supported: ramp(token share) × (number share)². */
+interface ClaimSupport {
+  /** Supported share of added tokens, or null when the answer adds none. */
+  tokens: number | null;
+  /** Supported share of stated numbers, or null when it states none. */
+  numbers: number | null;
+  /** ramp(tokens) × numbers²; 1 when the answer adds nothing. */
+  factor: number;
+  adds: boolean;
+  unsupported: string[];
+}
+
+function claimSupport(support: Groundedness): ClaimSupport {
+  const tokens =
+    support.added_tokens > 0 ? support.supported_added_tokens / support.added_tokens : null;
+  const numbers = support.numbers > 0 ? support.supported_numbers / support.numbers : null;
+  // A wrong figure is the seed's "數據錯誤" (1-4): squaring makes one bad number in two cost 3/4.
+  const factor = supportRamp(tokens ?? 1) * (numbers ?? 1) ** 2;
+  return {
+    tokens,
+    numbers,
+    factor,
+    adds: tokens !== null || numbers !== null,
+    unsupported: support.unsupported,
+  };
+}
+
+function describeSupport(claims: ClaimSupport, against: string): string {
+  const parts: string[] = [];
+  if (claims.tokens !== null) parts.push(`${percent(claims.tokens)} of its added words`);
+  if (claims.numbers !== null) parts.push(`${percent(claims.numbers)} of its numbers`);
+  return `${against} support ${parts.join(" and ")}`;
+}
+
+interface Scored {
+  accuracy: number;
+  completeness: number;
+  notes: string[];
+  suggestions: string[];
+}
+
+/** Scores of an answer that only declines (abstention "full"). */
+function scoreAbstention(m: OfflineMeasures): Scored {
+  if (m.ground_truth_abstains === true) {
+    return {
+      accuracy: 10,
+      completeness: 8,
+      notes: ["declines to answer, as the ground truth does"],
+      suggestions: [],
+    };
+  }
+  if (m.f1 !== null) {
+    const found = m.ground_truth_in_contexts;
+    if (found !== null && found >= GROUND_TRUTH_RETRIEVED) {
+      return {
+        accuracy: 4,
+        completeness: 1,
+        notes: [`declines although the contexts hold ${percent(found)} of the ground truth`],
+        suggestions: ["The contexts contain the answer: answer from them instead of declining."],
+      };
+    }
+    return {
+      accuracy: 9,
+      completeness: 3,
+      notes: [
+        found === null
+          ? "honestly declines; no contexts were retrieved"
+          : `honestly declines; the contexts hold only ${percent(found)} of the ground truth`,
+      ],
+      suggestions: ["Improve retrieval: the contexts do not contain the answer."],
+    };
+  }
+  return {
+    accuracy: 9,
+    completeness: 5,
+    notes: [
+      "declines to answer; without a ground truth it cannot be checked that the contexts lack the answer",
+    ],
+    suggestions: [],
+  };
+}
+
+/** Scores of an answer that makes claims (abstention "none" or "partial"). */
+function scoreClaims(m: OfflineMeasures, basis: HeuristicBasis): Scored {
+  const notes: string[] = [];
+  const suggestions: string[] = [];
+  const claims = m.support === null ? null : claimSupport(m.support);
+  if (claims !== null && claims.unsupported.length > 0) {
+    suggestions.push(
+      `Remove or source what the evidence does not support: ${claims.unsupported.join(", ")}.`,
+    );
+  }
+  let accuracy: number;
+  let completeness: number;
+  if (m.exact_match === 1) {
+    accuracy = 10;
+    completeness = 10;
+    notes.push("matches the ground truth exactly");
+  } else if (basis === "ground_truth" && m.ground_truth_abstains === true) {
+    if (m.abstention === "partial") {
+      // Declines as the ground truth does, and says what the sources do hold (seed 002's 9).
+      accuracy = claims === null ? 5 : 1 + 9 * claims.factor;
+      completeness = 8;
+      notes.push("declines as the ground truth does");
+      if (claims !== null) notes.push(describeSupport(claims, "the contexts"));
+    } else {
+      accuracy = claims === null ? 2 : 1 + 2 * claims.factor;
+      completeness = 2;
+      notes.push("answers although the ground truth says the answer is not known");
+      suggestions.unshift("Say that the sources do not give the answer instead of answering.");
+    }
+  } else if (basis === "ground_truth" && m.f1 !== null) {
+    const coverage = m.ground_truth_coverage ?? m.f1.recall;
+    const factor = claims?.factor ?? 1;
+    // Coverage weighs less than support: an answer that states part of the ground truth and
+    // nothing false is accurate but incomplete; one grounded in the contexts that misses the
+    // ground truth entirely (another fact from the same page) still fails at 6.4.
+    accuracy = 1 + 9 * factor * (0.6 + 0.4 * coverage);
+    completeness = 1 + 9 * coverage;
+    notes.push(`states ${percent(coverage)} of the ground truth`);
+    if (claims?.adds) notes.push(describeSupport(claims, "the ground truth and contexts"));
+    if (m.ground_truth_missing.length > 0 && coverage < 1) {
+      suggestions.push(`Cover what the ground truth says: ${m.ground_truth_missing.join(", ")}.`);
+    }
+  } else if (basis === "contexts" && claims !== null) {
+    if (claims.adds) {
+      accuracy = 1 + 9 * claims.factor;
+      notes.push(describeSupport(claims, "the contexts"));
+    } else {
+      accuracy = 5;
+      notes.push("adds nothing checkable to the question");
+    }
+    const units = m.support === null ? 0 : supportedUnits(m.support);
+    completeness = 1 + 9 * Math.min(1, units / (UNITS_PER_SUB_QUESTION * m.sub_questions));
+  } else {
+    accuracy = 3;
+    completeness = 1 + 9 * Math.min(1, m.added_units / (UNITS_PER_SUB_QUESTION * m.sub_questions));
+    notes.push("no contexts and no ground truth to check it against, so its claims are unverified");
+    suggestions.push("Give the judge the retrieved contexts or a ground truth.");
+  }
+  if (m.abstention === "partial") {
+    completeness = Math.min(completeness, 7);
+    notes.push("partly declines");
+  }
+  return { accuracy, completeness, notes, suggestions };
+}
+
+function scoreClarity(m: OfflineMeasures): {
+  clarity: number;
+  notes: string[];
+  suggestions: string[];
+} {
+  const notes: string[] = [];
+  const suggestions: string[] = [];
+  let clarity = CLARITY_CEILING;
+  if (m.repetition > 0) {
+    const penalty = Math.min(5, 12 * m.repetition);
+    if (penalty >= 0.5) {
+      clarity -= penalty;
+      notes.push(`repeats itself (${percent(m.repetition)} of its phrases)`);
+      suggestions.push("Remove repeated sentences.");
+    }
+  }
+  if (m.answer_tokens >= 12 && m.question_overlap === 0) {
+    clarity -= 3;
+    notes.push("shares no word with the question");
+    suggestions.push("Answer the question that was asked.");
+  }
+  if (m.answer_tokens > 200) {
+    clarity -= 1;
+    notes.push("very long");
+  }
+  return { clarity: clamp(clarity, 1, 10), notes, suggestions };
+}
+
+export function heuristicBasis(m: OfflineMeasures): HeuristicBasis {
+  if (m.f1 !== null) return "ground_truth";
+  return m.groundedness !== null ? "contexts" : "none";
+}
+
+function analysisOf(m: OfflineMeasures): string {
+  const parts: string[] = [`abstention ${m.abstention}`];
+  if (m.groundedness?.score != null) parts.push(`groundedness ${round(m.groundedness.score, 2)}`);
+  const s = m.support;
+  if (s !== null) {
+    if (s.added_tokens > 0)
+      parts.push(`supported added tokens ${s.supported_added_tokens}/${s.added_tokens}`);
+    if (s.numbers > 0) parts.push(`supported numbers ${s.supported_numbers}/${s.numbers}`);
+  }
+  if (m.exact_match !== null) parts.push(`exact match ${m.exact_match}`);
+  if (m.f1 !== null) parts.push(`F1 ${round(m.f1.f1, 2)}`);
+  if (m.rouge_l !== null) parts.push(`ROUGE-L ${round(m.rouge_l.f_measure, 2)}`);
+  if (m.ground_truth_coverage !== null)
+    parts.push(`ground-truth coverage ${round(m.ground_truth_coverage, 2)}`);
+  if (m.ground_truth_in_contexts !== null)
+    parts.push(`ground truth in contexts ${round(m.ground_truth_in_contexts, 2)}`);
+  parts.push(`sub-questions ${m.sub_questions}`);
+  if (m.repetition > 0) parts.push(`repetition ${round(m.repetition, 2)}`);
+  return parts.join("; ");
+}
+
+/** Seed 002's three scores from the offline measures; deterministic, no LLM. */
+export function heuristicRubric(
+  m: OfflineMeasures,
+  options: HeuristicRubricOptions = {},
+): HeuristicRubric {
+  const weights = options.weights ?? DEFAULT_JUDGES_CONFIG.rubric.weights;
+  const passMin = options.passMinAccuracy ?? DEFAULT_JUDGES_CONFIG.rubric.pass_min_accuracy;
+  const basis = heuristicBasis(m);
+  const analysis = analysisOf(m);
+  if (m.empty) {
+    const metrics = { accuracy: 1, completeness: 1, clarity: 1, weighted_score: 1 };
+    return {
+      metrics,
+      analysis,
+      reason: "Heuristic (no LLM): the answer is empty.",
+      suggestion: "Answer the question, or say that the sources do not give the answer.",
+      is_passing: 1 >= passMin,
+      heuristic: true,
+      basis,
+    };
+  }
+  const scored = m.abstention === "full" ? scoreAbstention(m) : scoreClaims(m, basis);
+  const clear = scoreClarity(m);
+  const scores = {
+    accuracy: round(clamp(scored.accuracy, 1, 10), 1),
+    completeness: round(clamp(scored.completeness, 1, 10), 1),
+    clarity: round(clear.clarity, 1),
+  };
+  const metrics = { ...scores, weighted_score: weightedScore(scores, weights) };
+  const notes = [...scored.notes, ...clear.notes];
+  const suggestions = [...scored.suggestions, ...clear.suggestions];
+  return {
+    metrics,
+    analysis,
+    reason: `Heuristic (no LLM): ${notes.join("; ")}.`,
+    suggestion: suggestions.join(" ") || "None from the lexical checks.",
+    is_passing: scores.accuracy >= passMin,
+    heuristic: true,
+    basis,
+  };
+}

@@ -1,0 +1,163 @@
+// The offline judge: the reference metrics (exact match, F1, ROUGE-L), lexical groundedness and a
+// heuristic version of seed 002's rubric, with no LLM call, in the LLM judges' result shape. It is
+// the embedded default, so every flow works without a model server.
+
+import { z } from "zod";
+import { DEFAULT_JUDGES_CONFIG, type JudgesConfig } from "../config.js";
+import { ContextItemSchema } from "../context.js";
+import { type LanguageSetting, promptLanguage } from "../language.js";
+import { type JudgeResult, parseJudgeInput, round } from "../result.js";
+import type { Groundedness } from "./groundedness.js";
+import { type HeuristicRubric, heuristicRubric } from "./heuristic-rubric.js";
+import { type Abstention, measureAnswer } from "./measures.js";
+import type { RougeL } from "./rouge.js";
+import type { TokenF1 } from "./squad.js";
+
+export {
+  addedSupport,
+  EvidenceText,
+  type Groundedness,
+  groundedness,
+} from "./groundedness.js";
+export {
+  type HeuristicBasis,
+  type HeuristicRubric,
+  type HeuristicRubricOptions,
+  heuristicBasis,
+  heuristicRubric,
+} from "./heuristic-rubric.js";
+export {
+  type Abstention,
+  countSubQuestions,
+  type MeasureInput,
+  type MeasureOptions,
+  measureAnswer,
+  type OfflineMeasures,
+} from "./measures.js";
+export { lcsLength, type RougeL, rougeL, rougeLOfTokens } from "./rouge.js";
+export {
+  exactMatch,
+  exactMatchOfTokens,
+  normalizeAnswer,
+  squadTokens,
+  type TokenF1,
+  tokenF1,
+  tokenF1OfTokens,
+} from "./squad.js";
+
+/** The model field of every offline result. */
+export const OFFLINE_MODEL = "offline-heuristic";
+
+export const OfflineInputSchema = z.object({
+  question: z.string().trim().min(1, "a non-empty question"),
+  answer: z.string(),
+  /** Retrieved items, best first; all of them are evidence. */
+  contexts: z.array(ContextItemSchema).default([]),
+  /** The reference answer, when the question set has one. */
+  ground_truth: z.string().optional(),
+});
+export type OfflineInput = z.input<typeof OfflineInputSchema>;
+
+/**
+ * The heuristic rubric's fields (seed 002's names: metrics, reason, suggestion, is_passing), so a
+ * flow reading `verdict.metrics.accuracy` reads the LLM rubric and this alike, plus the measures.
+ */
+export interface OfflineVerdict extends HeuristicRubric {
+  /** Against the ground truth; null without one. */
+  exact_match: 0 | 1 | null;
+  /** SQuAD token F1 against the ground truth; null without one. */
+  f1: number | null;
+  /** ROUGE-L F-measure against the ground truth; null without one. */
+  rouge_l: number | null;
+  /** Share of the answer's content tokens found in the contexts; null without contexts or claims. */
+  groundedness: number | null;
+  abstention: Abstention;
+  /** The measures in full: precision and recall, token counts, what was unsupported. */
+  details: {
+    f1: TokenF1 | null;
+    rouge_l: RougeL | null;
+    groundedness: Groundedness | null;
+    support: Groundedness | null;
+    ground_truth_coverage: number | null;
+    ground_truth_in_contexts: number | null;
+  };
+}
+
+export type OfflineResult = JudgeResult<"offline", OfflineVerdict>;
+
+export interface OfflineOptions {
+  /** The parsed `judges` config: rubric weights and pass_min_accuracy. Default DEFAULT_JUDGES_CONFIG. */
+  config?: JudgesConfig;
+  /** Reported as the result's language; "auto" (default config) detects it from the question. */
+  language?: LanguageSetting;
+  /** Default the gate's honest_abstention patterns. */
+  abstentionPatterns?: readonly string[];
+}
+
+function contentOf(item: z.infer<typeof ContextItemSchema>): string {
+  return typeof item === "string" ? item : item.content;
+}
+
+/**
+ * Judges an answer without an LLM: exact match, F1 and ROUGE-L against the ground truth,
+ * groundedness in the contexts, and seed 002's rubric by heuristic. Synchronous and deterministic;
+ * throws JudgeInputError on invalid input.
+ */
+export function offline(input: OfflineInput, options: OfflineOptions = {}): OfflineResult {
+  const parsed = parseJudgeInput("offline", OfflineInputSchema, input);
+  const config = options.config ?? DEFAULT_JUDGES_CONFIG;
+  const measures = measureAnswer(
+    {
+      question: parsed.question,
+      answer: parsed.answer,
+      contexts: parsed.contexts.map(contentOf),
+      ground_truth: parsed.ground_truth,
+    },
+    options.abstentionPatterns ? { abstentionPatterns: options.abstentionPatterns } : {},
+  );
+  const rubric = heuristicRubric(measures, {
+    weights: config.rubric.weights,
+    passMinAccuracy: config.rubric.pass_min_accuracy,
+  });
+  const raw = rubric.metrics.weighted_score;
+  return {
+    name: "offline",
+    outcome: "ok",
+    score: round((raw - 1) / 9, 4),
+    raw_score: raw,
+    passed: rubric.is_passing,
+    defaulted: false,
+    verdict: {
+      ...rubric,
+      exact_match: measures.exact_match,
+      f1: measures.f1 && round(measures.f1.f1, 4),
+      rouge_l: measures.rouge_l && round(measures.rouge_l.f_measure, 4),
+      groundedness:
+        measures.groundedness?.score == null ? null : round(measures.groundedness.score, 4),
+      abstention: measures.abstention,
+      details: {
+        f1: measures.f1,
+        rouge_l: measures.rouge_l,
+        groundedness: measures.groundedness,
+        support: measures.support,
+        ground_truth_coverage: measures.ground_truth_coverage,
+        ground_truth_in_contexts: measures.ground_truth_in_contexts,
+      },
+    },
+    language: promptLanguage(options.language ?? config.language, parsed.question),
+    model: OFFLINE_MODEL,
+    calls: [],
+  };
+}
+
+/**
+ * `offline` with the LLM judges' calling convention: one options object, a promise. The LLM
+ * options (client, seed, timeoutMs, noCache) are accepted and ignored, so the same arguments can
+ * go to any judge, and repeatJudge works (every trial is identical).
+ */
+export async function offlineJudge(
+  args: OfflineInput & OfflineOptions & { signal?: AbortSignal; seed?: number },
+): Promise<OfflineResult> {
+  args.signal?.throwIfAborted();
+  return offline(args, args);
+}

@@ -1,0 +1,199 @@
+// Everything the offline judge measures about one answer, in one pass: the reference metrics
+// (exact match, F1, ROUGE-L), groundedness, abstention and the few surface signals clarity uses.
+// heuristic-rubric.ts turns these numbers into 1-10 scores; nothing here scores.
+
+import { DEFAULT_GATE_CONFIG, isAbstention } from "../../gate/index.js";
+import { splitSentences } from "../../text/index.js";
+import {
+  addedSupport,
+  addedUnits,
+  anyEvidence,
+  EvidenceText,
+  type Groundedness,
+  groundednessOf,
+  type StatedFacts,
+  statedFacts,
+} from "./groundedness.js";
+import { type RougeL, rougeLOfTokens } from "./rouge.js";
+import { exactMatchOfTokens, squadTokens, type TokenF1, tokenF1OfTokens } from "./squad.js";
+
+/** What the offline judge reads: the LLM judges' fields, contexts already as plain text. */
+export interface MeasureInput {
+  question: string;
+  answer: string;
+  contexts: readonly string[];
+  ground_truth?: string | undefined;
+}
+
+export interface MeasureOptions {
+  /**
+   * Case-insensitive regexes marking a sentence that declines to answer; default the gate's
+   * `checks.honest_abstention.abstention_patterns`, so the gate and this judge agree on what an
+   * abstention is.
+   */
+  abstentionPatterns?: readonly string[];
+}
+
+/** none: every sentence makes claims; partial: some decline; full: nothing but declining. */
+export type Abstention = "none" | "partial" | "full";
+
+export interface OfflineMeasures {
+  /** Against the ground truth; null without one. */
+  exact_match: 0 | 1 | null;
+  f1: TokenF1 | null;
+  rouge_l: RougeL | null;
+  /**
+   * Groundedness of the answer's claims (abstaining sentences left out, as the gate does) in the
+   * contexts; null without contexts.
+   */
+  groundedness: Groundedness | null;
+  /**
+   * The same in the contexts and the ground truth together: the evidence accuracy is judged by.
+   * Null with neither (or when the ground truth itself abstains and there are no contexts).
+   */
+  support: Groundedness | null;
+  abstention: Abstention;
+  /** Whether the ground truth itself says the answer is not known; null without one. */
+  ground_truth_abstains: boolean | null;
+  /**
+   * Share of the ground truth's content tokens and numbers (beyond the question's, numbers counted
+   * twice: addedSupport) that the answer states; null without a ground truth or when it adds
+   * nothing to the question.
+   */
+  ground_truth_coverage: number | null;
+  /** Up to 8 of those the answer lacks. */
+  ground_truth_missing: string[];
+  /** The same share in the contexts: whether retrieval found the answer at all. */
+  ground_truth_in_contexts: number | null;
+  /** The answer has no letter or digit at all. */
+  empty: boolean;
+  /**
+   * What the answer's claims add to the question, whatever the evidence (addedUnits: tokens, and
+   * numbers counted twice). Completeness reads it when there is nothing to check against.
+   */
+  added_units: number;
+  /** Sub-questions, counted from interrogatives (1-4). */
+  sub_questions: number;
+  /** Distinct content tokens of the answer. */
+  answer_tokens: number;
+  /** Share of the question's content tokens the answer mentions; null when the question has none. */
+  question_overlap: number | null;
+  /** Share of the answer's content-token 4-grams that repeat an earlier one. */
+  repetition: number;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const ENGLISH_INTERROGATIVE = /\b(?:what|when|where|who|whom|whose|which|why|how)\b/gi;
+const CHINESE_INTERROGATIVE = /什么|何时|哪|谁|多少|几|为什么|为何|如何|怎么|怎样|是否/g;
+
+/** "When was it founded, and by whom?" asks two things; at least 1, at most 4. */
+export function countSubQuestions(question: string): number {
+  const english = question.match(ENGLISH_INTERROGATIVE)?.length ?? 0;
+  const chinese = question.match(CHINESE_INTERROGATIVE)?.length ?? 0;
+  return Math.min(4, Math.max(1, english + chinese));
+}
+
+/** The answer's claims: the text without the sentences that decline to answer. */
+function claimsOf(
+  answer: string,
+  patterns: readonly string[],
+): { claims: string; kind: Abstention } {
+  if (!isAbstention(answer, patterns)) return { claims: answer, kind: "none" };
+  const kept: string[] = [];
+  for (const sentence of splitSentences(answer)) {
+    if (!isAbstention(sentence.text, patterns)) kept.push(sentence.text);
+  }
+  return { claims: kept.join("\n"), kind: "partial" };
+}
+
+/** Share of content-token 4-grams that repeat an earlier 4-gram: filler and loops, not style. */
+function repetitionOf(tokens: readonly string[]): number {
+  const grams = tokens.length - 3;
+  if (grams <= 0) return 0;
+  const seen = new Set<string>();
+  let repeats = 0;
+  for (let i = 0; i < grams; i++) {
+    const gram = `${tokens[i]} ${tokens[i + 1]} ${tokens[i + 2]} ${tokens[i + 3]}`;
+    if (seen.has(gram)) repeats++;
+    else seen.add(gram);
+  }
+  return repeats / grams;
+}
+
+function questionOverlap(question: StatedFacts, answerTokens: ReadonlySet<string>): number | null {
+  if (question.tokens.length === 0) return null;
+  let found = 0;
+  for (const token of question.tokens) if (answerTokens.has(token)) found++;
+  return found / question.tokens.length;
+}
+
+export function measureAnswer(input: MeasureInput, options: MeasureOptions = {}): OfflineMeasures {
+  const patterns =
+    options.abstentionPatterns ?? DEFAULT_GATE_CONFIG.checks.honest_abstention.abstention_patterns;
+  const { question, answer, contexts } = input;
+  const groundTruth = input.ground_truth;
+  // Each text is tokenized once: segmenting Chinese is the largest cost of a call.
+  const answerFacts = statedFacts(answer);
+  const questionFacts = statedFacts(question);
+  const split = claimsOf(answer, patterns);
+  let claimFacts = answerFacts;
+  let abstention = split.kind;
+  if (abstention === "partial") {
+    claimFacts = statedFacts(split.claims);
+    if (claimFacts.tokens.length === 0 && claimFacts.numbers.length === 0) abstention = "full";
+  }
+  const asked = new EvidenceText([question]);
+  const contextEvidence = new EvidenceText(contexts);
+  const hasContexts = contexts.some((context) => context.trim() !== "");
+  const claimed = groundednessOf(claimFacts, contextEvidence, asked);
+  const measured = hasContexts ? claimed : null;
+
+  let exact: 0 | 1 | null = null;
+  let f1: TokenF1 | null = null;
+  let rouge: RougeL | null = null;
+  let truthAbstains: boolean | null = null;
+  let coverage: number | null = null;
+  let missing: string[] = [];
+  let inContexts: number | null = null;
+  let support = measured;
+  if (groundTruth !== undefined) {
+    const predicted = squadTokens(answer);
+    const expected = squadTokens(groundTruth);
+    exact = exactMatchOfTokens(predicted, expected);
+    f1 = tokenF1OfTokens(predicted, expected);
+    rouge = rougeLOfTokens(predicted, expected);
+    truthAbstains = isAbstention(groundTruth, patterns);
+    if (!truthAbstains) {
+      const truthFacts = statedFacts(groundTruth);
+      const truth = new EvidenceText([groundTruth]);
+      const covered = groundednessOf(truthFacts, new EvidenceText([answer]), asked);
+      coverage = addedSupport(covered);
+      missing = covered.unsupported;
+      if (hasContexts) {
+        const found = groundednessOf(truthFacts, contextEvidence, asked);
+        inContexts = addedSupport(found) ?? found.score;
+      }
+      support = groundednessOf(claimFacts, anyEvidence(contextEvidence, truth), asked);
+    }
+  }
+
+  const answerTokens = new Set(answerFacts.tokens);
+  return {
+    exact_match: exact,
+    f1,
+    rouge_l: rouge,
+    groundedness: measured,
+    support,
+    abstention,
+    empty: !LETTER_OR_DIGIT.test(answer),
+    added_units: addedUnits(claimed),
+    ground_truth_abstains: truthAbstains,
+    ground_truth_coverage: coverage,
+    ground_truth_missing: missing,
+    ground_truth_in_contexts: inContexts,
+    sub_questions: countSubQuestions(question),
+    answer_tokens: answerTokens.size,
+    question_overlap: questionOverlap(questionFacts, answerTokens),
+    repetition: repetitionOf(answerFacts.sequence),
+  };
+}
