@@ -48,6 +48,7 @@ export {
   type NewObservation,
   type ObservationRow,
   observationPages,
+  observationWriter,
 } from "./observations.js";
 export {
   type Db,

@@ -104,3 +104,15 @@ export async function listObservations(
   for await (const page of observationPages(db, userId, collectionId)) all.push(...page);
   return all;
 }
+
+/** appendObservations with the database and the user bound: the rows the RAG loops write. */
+export function observationWriter(
+  db: Db,
+  userId: string,
+): (rows: ReadonlyArray<Omit<NewObservation, "user_id">>) => Promise<number> {
+  return (rows) =>
+    appendObservations(
+      db,
+      rows.map((row) => ({ ...row, user_id: userId })),
+    );
+}

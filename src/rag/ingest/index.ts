@@ -1,0 +1,37 @@
+// Public face of rag/ingest: files and parsed documents into a collection's chunks.
+export {
+  type ChunkDraft,
+  chunkBlocks,
+  UNSPACED_CHARACTER_WEIGHT,
+  weightedLength,
+} from "./chunk.js";
+export {
+  CHUNKING_DEFAULTS,
+  type CollectionConfig,
+  type CollectionConfigInput,
+  CollectionConfigSchema,
+} from "./config.js";
+export { type DocumentBlock, documentText, type ParsedDocument } from "./document.js";
+export { parseHtml } from "./html.js";
+export {
+  type CollectionRef,
+  chunkId,
+  contentHash,
+  documentId,
+  EMBED_BATCH,
+  type IngestOptions,
+  type IngestProgress,
+  type IngestResult,
+  ingestDocuments,
+  ingestPaths,
+} from "./ingest.js";
+export { JsonlDocumentSchema, parseJsonlDocuments } from "./jsonl.js";
+export { parseMarkdown } from "./markdown.js";
+export {
+  EXTENSION_KINDS,
+  type IngestProblem,
+  kindOfPath,
+  parseBytes,
+  parseFile,
+} from "./parse.js";
+export { parsePdf } from "./pdf.js";
