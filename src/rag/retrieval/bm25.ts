@@ -65,7 +65,7 @@ export class Bm25Index {
   readonly size: number;
   readonly averageLength: number;
   /** k1 * (1 - b + b * length / averageLength), per document. */
-  private readonly norms: Float32Array;
+  private readonly norms: Float64Array;
   private readonly idfs: Float64Array;
   private readonly accumulator: Float64Array;
   private readonly touched: Int32Array;
@@ -82,7 +82,7 @@ export class Bm25Index {
     for (const length of lengths) total += length;
     this.averageLength = this.size > 0 ? total / this.size : 0;
     const avg = this.averageLength || 1;
-    this.norms = new Float32Array(this.size);
+    this.norms = new Float64Array(this.size);
     for (let d = 0; d < this.size; d++) {
       this.norms[d] = params.k1 * (1 - params.b + (params.b * (lengths[d] ?? 0)) / avg);
     }

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { Bm25Builder } from "./bm25.js";
+
+/** BM25 straight from the formula, for comparison. */
+function bruteForce(docs: string[][], query: string[], k1 = 1.2, b = 0.75) {
+  const n = docs.length;
+  const avg = docs.reduce((sum, doc) => sum + doc.length, 0) / n;
+  const terms = [...new Set(query)];
+  return docs.map((doc) => {
+    let score = 0;
+    for (const term of terms) {
+      const df = docs.filter((d) => d.includes(term)).length;
+      if (df === 0) continue;
+      const tf = doc.filter((t) => t === term).length;
+      if (tf === 0) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / avg));
+    }
+    return score;
+  });
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("Bm25Index", () => {
+  const docs = [
+    ["salt", "quay", "salt", "1784"],
+    ["tram", "quay", "1891"],
+    ["flood", "tidewall", "2016", "flood", "flood"],
+    [],
+  ];
+  const builder = new Bm25Builder();
+  for (const doc of docs) builder.add(doc);
+  const index = builder.build();
+
+  it("scores by the BM25 formula and ranks best first", () => {
+    const expected = bruteForce(docs, ["salt", "quay"]);
+    const hits = index.search(["salt", "quay", "salt"], 10);
+    expect(hits.map((hit) => hit.doc)).toEqual([0, 1]);
+    expect(hits[0]?.score).toBeCloseTo(expected[0] ?? 0, 10);
+    expect(hits[1]?.score).toBeCloseTo(expected[1] ?? 0, 10);
+  });
+
+  it("returns nothing for unknown terms or k = 0, and knows which document holds a term", () => {
+    expect(index.search(["nothing"], 5)).toEqual([]);
+    expect(index.search(["salt"], 0)).toEqual([]);
+    expect(index.contains(2, "flood")).toBe(true);
+    expect(index.contains(1, "flood")).toBe(false);
+    expect(index.contains(0, "nothing")).toBe(false);
+    expect(index.documentFrequency("quay")).toBe(2);
+    expect(index.idf("nothing")).toBeGreaterThan(index.idf("quay"));
+  });
+
+  it("agrees with the formula on a random corpus, ties to the lower document number", () => {
+    const next = random(7);
+    const vocabulary = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    const pick = () => vocabulary[Math.floor(next() ** 2 * vocabulary.length)] as string;
+    const corpus = Array.from({ length: 300 }, () =>
+      Array.from({ length: 5 + Math.floor(next() * 40) }, pick),
+    );
+    const b = new Bm25Builder();
+    for (const doc of corpus) b.add(doc);
+    const big = b.build();
+    for (let q = 0; q < 25; q++) {
+      const query = Array.from({ length: 1 + Math.floor(next() * 4) }, pick);
+      const scores = bruteForce(corpus, query);
+      const expected = scores
+        .map((score, doc) => ({ doc, score }))
+        .filter((hit) => hit.score > 0)
+        .sort((x, y) => y.score - x.score || x.doc - y.doc)
+        .slice(0, 10);
+      const actual = big.search(query, 10);
+      expect(actual.map((hit) => hit.doc)).toEqual(expected.map((hit) => hit.doc));
+      actual.forEach((hit, i) => {
+        expect(hit.score).toBeCloseTo(expected[i]?.score ?? 0, 9);
+      });
+    }
+  });
+
+  it("is empty-safe", () => {
+    const empty = new Bm25Builder().build();
+    expect(empty.search(["x"], 3)).toEqual([]);
+    expect(empty.size).toBe(0);
+  });
+});
