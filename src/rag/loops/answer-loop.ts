@@ -243,7 +243,7 @@ export function answerMachine(
           router: "eval_answer_route",
           route: evalAnswerRoute(config),
           targets: {
-            generate_answer: `failed & epoch < GENER_EPOCH (${config.gener_epoch})`,
+            generate_answer: `failed and epoch < GENER_EPOCH (${config.gener_epoch})`,
             [END]: "passed, or epoch >= GENER_EPOCH",
           },
         },

@@ -6,6 +6,7 @@ import { truncateChars } from "../../judges/index.js";
 import {
   contentTokenSet,
   contentTokens,
+  hasUnspacedScript,
   normalizeText,
   splitSentences,
   stripCitationMarkers,
@@ -45,6 +46,31 @@ interface Candidate extends ExtractedSentence {
   key: string;
 }
 
+/**
+ * Whether a sentence contains a query word: the same content token; for CJK, the word anywhere in
+ * the sentence (segmentation depends on context, as the gate's sentence_support also allows); for
+ * longer Latin words, a shared stem by prefix ("destroy" and "destroyed").
+ */
+function sentenceHas(tokens: ReadonlySet<string>, lower: string, word: string): boolean {
+  if (tokens.has(word)) return true;
+  if (hasUnspacedScript(word)) return lower.includes(word);
+  if (word.length < 4) return false;
+  for (const token of tokens) {
+    if (token.length >= 4 && (token.startsWith(word) || word.startsWith(token))) return true;
+  }
+  return false;
+}
+
+const TRAILING_STOP = /([.!?。！？；;]["'”’」』）)]*)$/u;
+
+/** The sentence with its marker before the final stop: "… town hall [n2]." / "…建筑[z1]。". */
+function withMarker(text: string, ref: string, language: PromptLanguage): string {
+  const marker = language === "zh" ? `[${ref}]` : ` [${ref}]`;
+  const stop = TRAILING_STOP.exec(text);
+  if (stop === null) return `${text}${marker}`;
+  return `${text.slice(0, stop.index)}${marker}${stop[1]}`;
+}
+
 /** The first characters of a sentence as a review would quote it, for matching suggestions. */
 function quoteKey(text: string): string {
   return normalizeText(text).slice(0, 60);
@@ -74,7 +100,8 @@ export function extractiveAnswer(
       let overlap = 0;
       if (queryTokens.size > 0) {
         const own = new Set(tokens);
-        for (const token of queryTokens) if (own.has(token)) overlap++;
+        const lower = text.toLowerCase();
+        for (const token of queryTokens) if (sentenceHas(own, lower, token)) overlap++;
       }
       const support = queryTokens.size > 0 ? overlap / queryTokens.size : 0;
       if (support === 0) return;
@@ -105,7 +132,7 @@ export function extractiveAnswer(
     return { answer: EXTRACTIVE_ABSTENTION[options.language], sentences: [], citations: [] };
   }
   const separator = options.language === "zh" ? "" : " ";
-  const answer = chosen.map((s) => `${s.text} [${s.ref}]`).join(separator);
+  const answer = chosen.map((s) => withMarker(s.text, s.ref, options.language)).join(separator);
   const citations: string[] = [];
   for (const s of chosen) if (!citations.includes(s.node_id)) citations.push(s.node_id);
   return { answer, sentences: chosen, citations };

@@ -20,7 +20,11 @@ export function fixedRetriever(hits: FixedHits): Retriever {
       const sources = hit.sources.filter((s) => wanted.has(s));
       if (sources.length === 0) continue;
       if (fused.length < request.top_k) fused.push(hit);
-      for (const source of sources) (per_source[source] ??= []).push(hit);
+      for (const source of sources) {
+        const list = per_source[source] ?? [];
+        list.push(hit);
+        per_source[source] = list;
+      }
     }
     return { fused_results: fused, per_source };
   };

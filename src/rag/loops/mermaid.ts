@@ -23,9 +23,13 @@ function idOf(name: string): string {
   return name.replace(/[^A-Za-z0-9_]/g, "_");
 }
 
-/** Mermaid's entity codes keep <, > and quotes from being read as markup. */
+/** Mermaid's entity codes keep &, <, > and quotes from being read as markup. */
 function escapeLabel(text: string): string {
-  return text.replaceAll('"', "#quot;").replaceAll("<", "#lt;").replaceAll(">", "#gt;");
+  return text
+    .replaceAll("&", "#amp;")
+    .replaceAll('"', "#quot;")
+    .replaceAll("<", "#lt;")
+    .replaceAll(">", "#gt;");
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any machine's spec is drawable, whatever its state type
@@ -95,8 +99,9 @@ export function machineMermaid(
   lines.push(`  ${BUDGET_ID}{{"${escapeLabel(budgetLabel)}"}}`);
   edges.forEach((edge, index) => {
     const uses = edgeUses.get(index) ?? 0;
-    const parts = [edge.label, uses > 1 ? `×${uses}` : undefined].filter(Boolean);
-    const label = parts.length > 0 ? `|"${escapeLabel(parts.join(" "))}"|` : "";
+    const count = uses > 1 ? (edge.label ? ` (×${uses})` : `×${uses}`) : "";
+    const text = `${edge.label ?? ""}${count}`;
+    const label = text ? `|"${escapeLabel(text)}"|` : "";
     const arrow = edge.dashed ? "-.->" : "-->";
     lines.push(`  ${idOf(edge.from)} ${arrow}${label} ${idOf(edge.to)}`);
   });

@@ -221,7 +221,7 @@ export function qualityMachine(
       router: "grade_documents_route",
       route: gradeDocumentsRoute(config),
       targets: {
-        rewrite_query: `low & retry_count < ${config.max_rewrites}`,
+        rewrite_query: `low and retry_count < ${config.max_rewrites}`,
         generate: `medium/high (score >= ${config.early_exit_score}) or retry_count >= ${config.max_rewrites}`,
       },
     };

@@ -139,7 +139,7 @@ describe("runMachine", () => {
       },
     });
     const error = await runMachine(failing, { n: 0, log: [] }, { limit: 1 }).catch((e) => e);
-    expect(LoopStepError.prototype.isPrototypeOf(error)).toBe(true);
+    expect(error).toBeInstanceOf(LoopStepError);
     expect(error).toMatchObject({ machine: "counter", node: "check" });
     expect(error.message).toBe("counter loop, node check: boom");
   });
