@@ -140,6 +140,11 @@ describe("offline", () => {
     expect(result.verdict.metrics.accuracy).toBe(3);
   });
 
+  it("treats a blank ground truth as none", () => {
+    const { ground_truth: _, ...input } = founding;
+    expect(offline({ ...founding, ground_truth: "  " })).toEqual(offline(input));
+  });
+
   it("accepts contexts as strings or retrieval hits, and detects Chinese", () => {
     const zh = cases.find((c) => c.id === "zh-perfect-university") as OfflineCase;
     const asHits = offline(zh);

@@ -111,7 +111,8 @@ export function offline(input: OfflineInput, options: OfflineOptions = {}): Offl
       question: parsed.question,
       answer: parsed.answer,
       contexts: parsed.contexts.map(contentOf),
-      ground_truth: parsed.ground_truth,
+      // A blank ground truth (an empty cell in a question set) is no ground truth.
+      ground_truth: parsed.ground_truth?.trim() ? parsed.ground_truth : undefined,
     },
     options.abstentionPatterns ? { abstentionPatterns: options.abstentionPatterns } : {},
   );

@@ -73,6 +73,23 @@ describe("measureAnswer", () => {
     expect(measure("Lanting was founded in 1784.")).toBe("none");
   });
 
+  it("judges a declining sentence with a guessed figure as a claim", () => {
+    const m = measureAnswer({
+      question,
+      answer: "I don't know, but it was probably founded in 1650.",
+      contexts: [FOUNDING],
+    });
+    expect(m.abstention).toBe("none");
+    expect(m.groundedness?.unsupported).toContain("1650");
+    // A figure the contexts state is no guess.
+    const honest = measureAnswer({
+      question,
+      answer: "I don't know who founded it; the sources only mention the move of 1784.",
+      contexts: [FOUNDING],
+    });
+    expect(honest.abstention).toBe("full");
+  });
+
   it("leaves abstaining sentences out of groundedness, as the gate does", () => {
     const m = measureAnswer({
       question,

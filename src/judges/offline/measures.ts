@@ -110,10 +110,26 @@ function claimsOf(
 function repetitionOf(tokens: readonly string[]): number {
   const grams = tokens.length - 3;
   if (grams <= 0) return 0;
-  const seen = new Set<string>();
+  const ids = new Map<string, number>();
+  const sequence = tokens.map((token) => {
+    let id = ids.get(token);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(token, id);
+    }
+    return id;
+  });
+  // A 4-gram as one number in base `k`: exact while k⁴ stays below 2⁵³.
+  const k = ids.size;
+  const exact = k < 9_000;
+  const seen = new Set<number | string>();
   let repeats = 0;
   for (let i = 0; i < grams; i++) {
-    const gram = `${tokens[i]} ${tokens[i + 1]} ${tokens[i + 2]} ${tokens[i + 3]}`;
+    const a = sequence[i] as number;
+    const b = sequence[i + 1] as number;
+    const c = sequence[i + 2] as number;
+    const d = sequence[i + 3] as number;
+    const gram = exact ? ((a * k + b) * k + c) * k + d : `${a},${b},${c},${d}`;
     if (seen.has(gram)) repeats++;
     else seen.add(gram);
   }
@@ -135,15 +151,26 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
   // Each text is tokenized once: segmenting Chinese is the largest cost of a call.
   const answerFacts = statedFacts(answer);
   const questionFacts = statedFacts(question);
+  const asked = new EvidenceText([question]);
+  const contextEvidence = new EvidenceText(contexts);
   const split = claimsOf(answer, patterns);
   let claimFacts = answerFacts;
   let abstention = split.kind;
   if (abstention === "partial") {
     claimFacts = statedFacts(split.claims);
     if (claimFacts.tokens.length === 0 && claimFacts.numbers.length === 0) abstention = "full";
+    // "I don't know, but probably 1650": a figure in a declining sentence that neither the
+    // question nor the contexts state is a guess, and the whole answer is judged as claims.
+    const claimed = new Set(claimFacts.numbers.map((mention) => mention.value));
+    const guesses = answerFacts.numbers.some(
+      (mention) =>
+        !claimed.has(mention.value) && !asked.states(mention) && !contextEvidence.states(mention),
+    );
+    if (guesses) {
+      claimFacts = answerFacts;
+      abstention = "none";
+    }
   }
-  const asked = new EvidenceText([question]);
-  const contextEvidence = new EvidenceText(contexts);
   const hasContexts = contexts.some((context) => context.trim() !== "");
   const claimed = groundednessOf(claimFacts, contextEvidence, asked);
   const measured = hasContexts ? claimed : null;
