@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lcsLength, rougeL, rougeLOfTokens } from "./rouge.js";
+import { lcsLength, MAX_ROUGE_TOKENS, rougeL, rougeLOfTokens } from "./rouge.js";
 
 /** The textbook dynamic programme, to check the bit-parallel one against. */
 function lcsTable(a: readonly string[], b: readonly string[]): number {
@@ -79,6 +79,13 @@ describe("rougeL", () => {
     // P 1/2, R 1: F(β=2) = 5·0.5·1 / (1 + 4·0.5) = 5/6.
     const score = rougeLOfTokens(["a", "b"], ["a"], 2);
     expect(score.f_measure).toBeCloseTo(5 / 6, 10);
+  });
+
+  it("reads at most MAX_ROUGE_TOKENS of each side", () => {
+    const long = Array.from({ length: MAX_ROUGE_TOKENS + 500 }, (_, i) => `t${i}`);
+    const score = rougeLOfTokens(long, long);
+    expect(score.f_measure).toBe(1);
+    expect(rougeLOfTokens(long, long.slice(MAX_ROUGE_TOKENS)).f_measure).toBe(0);
   });
 
   it("is 0 with nothing in common or nothing to compare", () => {

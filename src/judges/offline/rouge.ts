@@ -64,11 +64,19 @@ export function rougeL(prediction: string, reference: string, beta = 1): RougeL 
   return rougeLOfTokens(squadTokens(prediction), squadTokens(reference), beta);
 }
 
+/**
+ * ROUGE-L reads at most this many tokens of each side (about 60 KB of English): the LCS costs
+ * n × m / 32 steps, and the server accepts answers and ground truths of 200,000 characters.
+ */
+export const MAX_ROUGE_TOKENS = 10_000;
+
 export function rougeLOfTokens(
-  prediction: readonly string[],
-  reference: readonly string[],
+  predictionTokens: readonly string[],
+  referenceTokens: readonly string[],
   beta = 1,
 ): RougeL {
+  const prediction = predictionTokens.slice(0, MAX_ROUGE_TOKENS);
+  const reference = referenceTokens.slice(0, MAX_ROUGE_TOKENS);
   if (prediction.length === 0 || reference.length === 0) {
     return { precision: 0, recall: 0, f_measure: 0 };
   }
