@@ -1,29 +1,12 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, inject, it } from "vitest";
 import { findOrCreateUser, LOCAL_USER_NAME, listEvaluationRecords, openStore } from "../src/store/index.js";
+import { runCli as runCliIn } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 
-const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
-
-function runCli(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
-      env: { ...process.env, DATABASE_URL: "", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = (args: string[], env: Record<string, string> = {}) => runCliIn(args, { env });
 
 const HIT = { node_id: "n1", content: "The Duchy of Normandy began in 911 under Rollo, a Viking leader.", source: "lexical" };
 const base = {

@@ -1,30 +1,13 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
+import { runCli as runCliIn } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 
-const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
-
-function runCli(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
-      cwd: mkdtempSync(join(tmpdir(), "ragjudge-judge-cwd-")),
-      env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", DATABASE_URL: "", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = (args: string[], env: Record<string, string> = {}) =>
+  runCliIn(args, { env, cwd: mkdtempSync(join(tmpdir(), "ragjudge-judge-cwd-")) });
 
 const LINES = [
   { id: "q1", question: "When was Veldmark founded?", answer: "Veldmark was founded in 1187 [1].", contexts: ["Veldmark was founded in 1187 by salt traders."], ground_truth: "1187" },
