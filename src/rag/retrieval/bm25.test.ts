@@ -92,3 +92,34 @@ describe("Bm25Index", () => {
     expect(empty.size).toBe(0);
   });
 });
+
+describe("Bm25Builder", () => {
+  it("indexes space-joined tokens as it indexes token arrays, through table growth", () => {
+    const next = random(11);
+    const docs = Array.from({ length: 400 }, () =>
+      Array.from({ length: 1 + Math.floor(next() * 30) }, () => `t${Math.floor(next() * 20_000)}`),
+    );
+    const fromArrays = new Bm25Builder();
+    const fromJoined = new Bm25Builder();
+    for (const doc of docs) {
+      fromArrays.add(doc);
+      fromJoined.addJoined(doc.join(" "));
+    }
+    const a = fromArrays.build();
+    const b = fromJoined.build();
+    expect(b.size).toBe(a.size);
+    for (let q = 0; q < 30; q++) {
+      const query = [docs[q]?.[0] ?? "", `t${q}`];
+      expect(b.search(query, 5)).toEqual(
+        a.search(query, 5).map((hit) => ({ ...hit, score: expect.closeTo(hit.score, 9) })),
+      );
+    }
+    expect(b.contains(3, docs[3]?.[0] ?? "")).toBe(true);
+    const withEmpty = new Bm25Builder();
+    withEmpty.addJoined("");
+    withEmpty.addJoined("x  y");
+    const index = withEmpty.build();
+    expect(index.search(["x", "y", ""], 5).map((hit) => hit.doc)).toEqual([1]);
+    expect(index.averageLength).toBe(1);
+  });
+});

@@ -36,7 +36,7 @@ export async function loadLexicalIndex(
 }
 
 function addRow(builder: Bm25Builder, ids: string[], row: { id: string; tokens: string }): void {
-  builder.add(row.tokens.length > 0 ? row.tokens.split(" ") : []);
+  builder.addJoined(row.tokens);
   ids.push(row.id);
 }
 
