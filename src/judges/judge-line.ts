@@ -51,12 +51,15 @@ export type JudgeOutcome = JudgeResult & { agreement?: Agreement; trials?: Judge
 /** Runs one judge on one line; `config.repeat` > 1 runs it N times with different seeds. */
 async function runKind(kind: JudgeKind, line: JudgeLine, options: JudgeLineOptions): Promise<JudgeOutcome> {
   if (kind === "offline") {
-    return offline({
-      question: line.question,
-      answer: line.answer,
-      contexts: line.contexts,
-      ...(line.ground_truth !== undefined ? { ground_truth: line.ground_truth } : {}),
-    });
+    return offline(
+      {
+        question: line.question,
+        answer: line.answer,
+        contexts: line.contexts,
+        ...(line.ground_truth !== undefined ? { ground_truth: line.ground_truth } : {}),
+      },
+      { config: options.config },
+    );
   }
   const client = options.client;
   if (!client) throw new Error(`the ${kind} judge needs an LLM client`);
