@@ -103,3 +103,19 @@ it("explains how to configure an LLM when none is, and suggests the offline judg
   expect(code).toBe(2);
   expect(stderr).toMatch(/needs an LLM: set OPENAI_BASE_URL.*--judge offline/s);
 });
+
+it("judges offline with no LLM and no database, saying the scores are heuristic", async () => {
+  const { code, stdout } = await runCli(["judge", fixture(LINES), "--judge", "offline", "--format", "json"]);
+  expect(code).toBe(0);
+  const report = JSON.parse(stdout) as {
+    usage: null;
+    results: Array<{ id: string; results: { offline: { raw_score: number; passed: boolean; verdict: { heuristic: boolean; reason: string; f1: number } } } }>;
+  };
+  expect(report.usage).toBeNull();
+  const [right, wrong] = report.results;
+  expect(right?.results.offline.verdict.heuristic).toBe(true);
+  expect(right?.results.offline.verdict.reason).toMatch(/^Heuristic \(no LLM\)/);
+  expect(right?.results.offline.passed).toBe(true);
+  expect(wrong?.results.offline.passed).toBe(false);
+  expect(right?.results.offline.raw_score).toBeGreaterThan(wrong?.results.offline.raw_score ?? 10);
+});
