@@ -95,16 +95,46 @@ function isRouter<S, T extends string>(edge: unknown): edge is RouterEdge<S, T> 
   return typeof edge === "object" && edge !== null;
 }
 
-/** A signal that aborts on either, without AbortSignal.any when one side is absent. */
-function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal {
-  if (a && b) return AbortSignal.any([a, b]);
-  return a ?? b ?? new AbortController().signal;
+/**
+ * The run's signal: aborts when the caller's signal does or when the budget's timer fires. Built
+ * from one AbortController, an unref'd timer and a listener, all released when the run ends:
+ * AbortSignal.any([signal, AbortSignal.timeout(ms)]) does the same for about 85 µs per run on
+ * Node 20, against about 10 µs here (bench/rag-loops.ts).
+ */
+class RunSignal {
+  readonly controller = new AbortController();
+  expired = false;
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #external: AbortSignal | undefined;
+  readonly #onAbort: (() => void) | undefined;
+
+  constructor(external: AbortSignal | undefined, budgetMs: number | undefined) {
+    if (budgetMs !== undefined) {
+      this.#timer = setTimeout(() => {
+        this.expired = true;
+        this.controller.abort(
+          new DOMException(`budget of ${budgetMs} ms exhausted`, "TimeoutError"),
+        );
+      }, budgetMs);
+      this.#timer.unref();
+    }
+    if (external !== undefined) {
+      this.#external = external;
+      this.#onAbort = () => this.controller.abort(external.reason);
+      external.addEventListener("abort", this.#onAbort, { once: true });
+    }
+  }
+
+  release(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#onAbort !== undefined) this.#external?.removeEventListener("abort", this.#onAbort);
+  }
 }
 
 /**
- * Runs a machine from `spec.start` until an exit. The budget is enforced twice: a timer signal
- * aborts the call in flight (nodes pass `ctx.signal` to every call), and the clock is read before
- * each step so a run never starts a node after its time is up.
+ * Runs a machine from `spec.start` until an exit. The budget is enforced twice: a timer aborts
+ * the call in flight (nodes pass `ctx.signal` to every call), and the clock is read before each
+ * step so a run never starts a node after its time is up.
  */
 export async function runMachine<
   S extends object,
@@ -117,21 +147,34 @@ export async function runMachine<
   ctx: C,
   options: RunOptions = {},
 ): Promise<MachineRun<S, X>> {
+  options.signal?.throwIfAborted();
+  const run = new RunSignal(options.signal, options.budgetMs);
+  try {
+    return await runSteps(spec, initial, ctx, options, run);
+  } finally {
+    run.release();
+  }
+}
+
+async function runSteps<S extends object, C extends object, N extends string, X extends string>(
+  spec: MachineSpec<S, C, N, X>,
+  initial: S,
+  ctx: C,
+  options: RunOptions,
+  run: RunSignal,
+): Promise<MachineRun<S, X>> {
   const now = options.clock ?? (() => performance.now());
   const started = now();
   const budgetMs = options.budgetMs;
-  const budgetSignal = budgetMs === undefined ? undefined : AbortSignal.timeout(budgetMs);
-  const signal = combine(options.signal, budgetSignal);
-  const runCtx = { ...ctx, signal } as RunContext<C>;
-  const exits = new Set<string>(spec.exits);
+  const runCtx = { ...ctx, signal: run.controller.signal } as RunContext<C>;
+  const exits: readonly string[] = spec.exits;
   const maxSteps = spec.maxSteps ?? DEFAULT_MAX_STEPS;
   const trace: TraceStep[] = [];
-  const outOfTime = () =>
-    budgetSignal?.aborted === true || (budgetMs !== undefined && now() - started >= budgetMs);
+  const outOfTime = () => run.expired || (budgetMs !== undefined && now() - started >= budgetMs);
 
   let state = initial;
   let current: string = spec.start;
-  while (!exits.has(current)) {
+  while (!exits.includes(current)) {
     const node = current as N;
     if (trace.length >= maxSteps) {
       throw new LoopStepError(spec.name, node, {
