@@ -1,52 +1,92 @@
-// `npm run bench`: runs every benchmark, prints one table per family, writes bench/results/latest.json.
-// Goals are checked and reported here, never in timed tests.
+// `npm run bench [gate|judges|retrieval|rag ...]`: runs the benchmarks, prints one table per
+// measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { renderTable } from "../src/cli/render/table.js";
 import { createDatabase, startPostgresServer } from "../test/support/postgres-server.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
+import { benchJudges } from "./judges.js";
+import { benchRagLoops } from "./rag-loops.js";
+import { benchRetrieval } from "./retrieval.js";
 
+const FAMILIES = ["gate", "judges", "retrieval", "rag"] as const;
 const only = process.argv.slice(2);
-const wanted = (name: string) => only.length === 0 || only.includes(name);
+const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(", ")}; choose from ${FAMILIES.join(", ")}`);
+  process.exit(2);
+}
+const wanted = (name: (typeof FAMILIES)[number]) => only.length === 0 || only.includes(name);
+
 const results: Record<string, unknown> = {
-  machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30) },
+  machine: {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    load_average_at_start: loadavg()[0],
+  },
   started_at: new Date().toISOString(),
 };
-const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
+
+function cellOf(value: unknown): string | number {
+  if (value === null || value === undefined) return "-";
+  if (typeof value === "number") return Number.isInteger(value) ? value : Number(value.toPrecision(4));
+  if (typeof value === "boolean") return value ? "met" : "MISSED";
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** Prints rows of plain objects as a table, one column per key. */
+function printRows(title: string, rows: readonly object[]) {
+  const list = rows as readonly Record<string, unknown>[];
+  const columns = [...new Set(list.flatMap((row) => Object.keys(row)))];
+  console.log(`\n${title}`);
+  console.log(renderTable(columns, list.map((row) => columns.map((c) => cellOf(row[c]))), { maxCell: 40 }));
+}
 
 if (wanted("gate")) {
   const pure = await benchGatePure();
   results.gate_pure = pure;
-  console.log("\nEvidence gate, pure (1 KB answer, 10 hits x 500 chars, one core)");
-  console.log(
-    renderTable(
-      ["answers/s", "mean µs", "iterations", "verdict", "goal >= 20,000/s"],
-      [[Math.round(pure.answersPerSecond), pure.meanMicros.toFixed(1), pure.iterations, pure.status, verdict(pure.answersPerSecond >= 20_000)]],
-      { alignRight: [0, 1, 2] },
-    ),
-  );
-
+  printRows("Evidence gate, pure (1 KB answer, 10 hits x 500 chars, one core; goal >= 20,000 answers/s)", [
+    { ...pure, goal_met: pure.answersPerSecond >= 20_000 },
+  ]);
   const server = await startPostgresServer();
   try {
     const pglite = await benchGatePersisted({ kind: "pglite" });
-    const postgres = await benchGatePersisted({ kind: "postgres", databaseUrl: await createDatabase(server.url, "bench") });
+    const postgres = await benchGatePersisted({
+      kind: "postgres",
+      databaseUrl: await createDatabase(server.url, "bench"),
+    });
     results.gate_persisted = [pglite, postgres];
-    console.log("\nEvidence gate, persisted (evaluate + store, batches of 500)");
-    console.log(
-      renderTable(
-        ["store", "records", "seconds", "records/s", "goal"],
-        [
-          ["pglite (data dir)", pglite.records, pglite.seconds.toFixed(2), Math.round(pglite.recordsPerSecond), `>= 1,000/s: ${verdict(pglite.recordsPerSecond >= 1000)}`],
-          ["postgres server", postgres.records, postgres.seconds.toFixed(2), Math.round(postgres.recordsPerSecond), "-"],
-        ],
-        { alignRight: [1, 2, 3] },
-      ),
-    );
+    printRows("Evidence gate, persisted (evaluate + store, batches of 500; goal on PGlite >= 1,000 records/s)", [
+      { ...pglite, goal_met: pglite.recordsPerSecond >= 1000 },
+      postgres,
+    ]);
   } finally {
     server.stop();
   }
+}
+
+if (wanted("judges")) {
+  const rows = await benchJudges();
+  results.judges = rows;
+  printRows("Judges against the scripted LLM server (review judge, one call each)", rows);
+}
+
+if (wanted("retrieval")) {
+  const rows = await benchRetrieval();
+  results.retrieval = rows;
+  printRows("Retrieval (BM25 on 100,000 chunks; ingest on PGlite)", rows);
+}
+
+if (wanted("rag")) {
+  const rag = await benchRagLoops();
+  results.rag = rag;
+  printRows("RAG loops: overhead per step", [rag.step]);
+  printRows("RAG loops: one offline ask (no LLM)", [rag.offline]);
+  printRows("RAG loops: 1,000 concurrent asks against the scripted LLM at 50 ms (goal >= 0.9 of ideal)", rag.concurrent);
 }
 
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
