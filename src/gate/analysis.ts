@@ -6,10 +6,10 @@ import {
   blankCitationMarkers,
   codePointLength,
   containsContentToken,
-  contentTokens,
+  contentTokensIn,
   evidenceNumberValues,
   extractNumbers,
-  foldForSearch,
+  extractNumbersIn,
   isAscii,
   type MarkerSpan,
   type NumberMention,
@@ -20,7 +20,7 @@ import {
   stripCitationMarkers,
 } from "../text/index.js";
 import {
-  abstainingTexts,
+  abstainingLines,
   type CitationMarker,
   type MarkerResolution,
   resolveMarkers,
@@ -41,6 +41,9 @@ export interface AnalysedSentence {
 
 /** A sentence with the measurements filled in on first use. */
 interface SentenceState extends AnalysedSentence {
+  /** Where `plain` is in the analysis' `lines`. */
+  from: number;
+  to: number;
   tokens: string[] | undefined;
   numbers: NumberMention[] | undefined;
 }
@@ -59,22 +62,28 @@ export interface Evidence extends TokenLookup {
  * several times cheaper than tokenizing every hit in full.
  */
 class HitEvidence implements Evidence {
+  private normalized: string | undefined;
   private folded: string | undefined;
   private plain: string | undefined;
   private numbers: Set<string> | undefined;
 
   constructor(private readonly content: string) {}
 
+  /** The content in NFKC, which both questions start from. */
+  private nfkc(): string {
+    this.normalized ??= isAscii(this.content) ? this.content : this.content.normalize("NFKC");
+    return this.normalized;
+  }
+
   has(token: string): boolean {
-    this.folded ??= foldForSearch(this.content);
+    // foldForSearch(content), sharing its NFKC step with states().
+    this.folded ??= this.nfkc().toLowerCase();
     return containsContentToken(this.folded, token);
   }
 
   /** Whether the hit states the number: spelled as in the answer, else in any spelling. */
   states(mention: NumberMention): boolean {
-    this.plain ??= blankCitationMarkers(
-      isAscii(this.content) ? this.content : this.content.normalize("NFKC"),
-    );
+    this.plain ??= blankCitationMarkers(this.nfkc());
     if (statesNumberAsWritten(this.plain, mention)) return true;
     this.numbers ??= evidenceNumberValues(this.plain);
     return this.numbers.has(mention.value);
@@ -107,6 +116,10 @@ export class AnswerAnalysis {
   private markerList: CitationMarker[] | undefined;
   private markerResolution: MarkerResolution | undefined;
   private sentenceList: SentenceState[] | undefined;
+  /** Every sentence's `plain`, one per line: tokens and numbers are read from it in place. */
+  private lines = "";
+  /** Whether `lines` needs no folding for number extraction (see extractNumbersIn). */
+  private linesArePlain = false;
   private readonly hitEvidence: (HitEvidence | undefined)[];
   private allHits: EvidenceView | undefined;
   private views: Map<string, EvidenceView> | undefined;
@@ -159,7 +172,8 @@ export class AnswerAnalysis {
   get sentences(): AnalysedSentence[] {
     if (this.sentenceList === undefined) {
       const { hitsByRef } = this.resolution;
-      this.sentenceList = this.rawSentences().map((sentence) => {
+      let from = 0;
+      const list = this.rawSentences().map((sentence): SentenceState => {
         const refs: string[] = [];
         let cited: number[] | undefined;
         for (const marker of sentence.markers) {
@@ -171,15 +185,23 @@ export class AnswerAnalysis {
             }
           }
         }
-        return {
+        const plain = stripCitationMarkers(sentence.text, sentence.markers, sentence.start);
+        const state: SentenceState = {
           text: sentence.text,
-          plain: stripCitationMarkers(sentence.text, sentence.markers, sentence.start),
+          plain,
           refs,
           citedHits: cited?.sort((a, b) => a - b),
+          from,
+          to: from + plain.length,
           tokens: undefined,
           numbers: undefined,
         };
+        from = state.to + 1;
+        return state;
       });
+      this.lines = list.map((s) => s.plain).join("\n");
+      this.linesArePlain = isAscii(this.lines) && !this.lines.includes("[");
+      this.sentenceList = list;
     }
     return this.sentenceList;
   }
@@ -187,22 +209,26 @@ export class AnswerAnalysis {
   /** Content tokens of a sentence (markers excluded). */
   tokensOf(sentence: AnalysedSentence): string[] {
     const state = sentence as SentenceState;
-    state.tokens ??= contentTokens(sentence.plain);
+    state.tokens ??= contentTokensIn(this.lines, state.from, state.to);
     return state.tokens;
   }
 
   /** Numbers and dates a sentence states. */
   numbersOf(sentence: AnalysedSentence): NumberMention[] {
     const state = sentence as SentenceState;
-    state.numbers ??= extractNumbers(sentence.plain);
+    state.numbers ??= this.linesArePlain
+      ? extractNumbersIn(this.lines, state.from, state.to)
+      : extractNumbers(sentence.plain);
     return state.numbers;
   }
 
   /** For each sentence, whether it declines to answer (by `patterns`). */
   abstainingSentences(patterns: readonly string[]): boolean[] {
     if (this.abstainingPatterns !== patterns) {
-      this.abstainingFlags = abstainingTexts(
-        this.sentences.map((s) => s.plain),
+      const sentences = this.sentences;
+      this.abstainingFlags = abstainingLines(
+        sentences.map((s) => s.plain),
+        this.lines,
         patterns,
       );
       this.abstainingPatterns = patterns;

@@ -47,7 +47,11 @@ function round(value: number): number {
 }
 
 /** Seed 004 §4.2.4: no empty string, whitespace, markers alone or template text such as "TODO". */
-export const checkNoEmptyAnswer: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
+export const checkNoEmptyAnswer: GateCheck = (
+  input,
+  config,
+  analysis = new AnswerAnalysis(input),
+) => {
   const { severity, template_patterns } = config.checks.no_empty_answer;
   const prose = analysis.prose;
   if (prose.length === 0) {
@@ -70,7 +74,11 @@ export const checkNoEmptyAnswer: GateCheck = (input, config, analysis = new Answ
  * Seed 004 §4.2.1: the answer cites evidence, in `citations` or as inline markers. An answer that
  * declines to answer has nothing to cite, so the check is skipped for it.
  */
-export const checkRequireCitations: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
+export const checkRequireCitations: GateCheck = (
+  input,
+  config,
+  analysis = new AnswerAnalysis(input),
+) => {
   const { severity } = config.checks.require_citations;
   const citations = input.generation_output.citations.length;
   const markers = analysis.markers.length;
@@ -92,7 +100,7 @@ export const checkRequireCitations: GateCheck = (input, config, analysis = new A
 };
 
 /** Seed 004 §4.2.2: the cited node_ids are among the retrieval hits (citations ⊆ hits). */
-export const checkCitationCoverage: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
+export const checkCitationCoverage: GateCheck = (input, config) => {
   const { severity, threshold } = config.checks.citation_coverage;
   const cited = extractNodeIds(input.generation_output.citations);
   if (cited.size === 0) return outcome("citation_coverage", "skipped", { reason: "no citations" });
@@ -108,14 +116,22 @@ export const checkCitationCoverage: GateCheck = (input, config, analysis = new A
 };
 
 /** Seed 004 §4.2.3: the answer, normalized and without markers, has at least `min_chars` characters. */
-export const checkMinAnswerLength: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
+export const checkMinAnswerLength: GateCheck = (
+  input,
+  config,
+  analysis = new AnswerAnalysis(input),
+) => {
   const { severity, min_chars } = config.checks.min_answer_length;
   const chars = analysis.proseChars;
   return outcome("min_answer_length", chars < min_chars ? severity : "pass", { chars, min_chars });
 };
 
 /** Every inline marker designates a hit: by exact node_id, else by 1-based position. */
-export const checkCitationMarkers: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
+export const checkCitationMarkers: GateCheck = (
+  input,
+  config,
+  analysis = new AnswerAnalysis(input),
+) => {
   const { severity } = config.checks.citation_markers;
   if (analysis.markers.length === 0) {
     return outcome("citation_markers", "skipped", { reason: "no inline citation markers" });
@@ -134,7 +150,11 @@ export const checkCitationMarkers: GateCheck = (input, config, analysis = new An
  * Each claim-sized sentence is lexically grounded in the hits it cites (all hits when it cites
  * none). Sentences that decline to answer make no claim and are not judged.
  */
-export const checkSentenceSupport: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
+export const checkSentenceSupport: GateCheck = (
+  input,
+  config,
+  analysis = new AnswerAnalysis(input),
+) => {
   const { severity, min_token_support, min_sentence_tokens, max_unsupported_ratio } =
     config.checks.sentence_support;
   if (input.retrieval_hits.length === 0) {
@@ -205,7 +225,11 @@ export const checkSentenceSupport: GateCheck = (input, config, analysis = new An
  * Every number and date the answer states occurs, normalized, in the evidence of its sentence
  * (the hits its markers cite, else all hits): "1,200" matches "1200", "3.50" matches "3.5".
  */
-export const checkNumericConsistency: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
+export const checkNumericConsistency: GateCheck = (
+  input,
+  config,
+  analysis = new AnswerAnalysis(input),
+) => {
   const { severity } = config.checks.numeric_consistency;
   const abstaining = analysis.abstainingSentences(
     config.checks.honest_abstention.abstention_patterns,
@@ -251,7 +275,11 @@ export const checkNumericConsistency: GateCheck = (input, config, analysis = new
  * With no evidence at all the honest answer is a refusal: an abstention passes, a confident answer
  * is flagged. With evidence the other checks judge the answer, and this one is skipped.
  */
-export const checkHonestAbstention: GateCheck = (input, config, analysis = new AnswerAnalysis(input)) => {
+export const checkHonestAbstention: GateCheck = (
+  input,
+  config,
+  analysis = new AnswerAnalysis(input),
+) => {
   const { severity, abstention_patterns } = config.checks.honest_abstention;
   const abstains = analysis.abstains(abstention_patterns);
   if (input.retrieval_hits.length > 0) {

@@ -30,8 +30,9 @@ export async function* gateJsonl(options: {
   batchSize?: number;
 }): AsyncGenerator<GatedLine> {
   const batchSize = options.batchSize ?? 500;
-  let pending: Array<{ line: number; ok: false; error: string } | { line: number; ok: true; input: EvaluatorInput }> =
-    [];
+  let pending: Array<
+    { line: number; ok: false; error: string } | { line: number; ok: true; input: EvaluatorInput }
+  > = [];
 
   async function* flush(): AsyncGenerator<GatedLine> {
     const valid = pending.filter((entry) => entry.ok);

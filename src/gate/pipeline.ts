@@ -83,7 +83,9 @@ export function draftRecord(input: EvaluatorInput, ctx: PipelineContext): Evalua
 }
 
 /** The caller-facing part of a draft: everything but the owner, the stored input and bookkeeping. */
-export function verdictOfDraft(draft: EvaluationRecordDraft): Omit<EvaluationResult, "id" | "created_at"> {
+export function verdictOfDraft(
+  draft: EvaluationRecordDraft,
+): Omit<EvaluationResult, "id" | "created_at"> {
   const { user_id: _user, input: _input, check_count: _count, ...verdict } = draft;
   return verdict;
 }

@@ -21,11 +21,21 @@ const HAS_DIGIT = /\p{Nd}/u;
 function markerRefs(inner: string): string[] | undefined {
   const trimmed = inner.trim();
   // The common case, one plain reference such as "1" or "n12", needs no splitting.
-  const refs = ASCII_REF.test(trimmed) ? [trimmed] : trimmed.split(REF_SEPARATOR);
+  if (ASCII_REF.test(trimmed)) return hasAsciiDigit(trimmed) ? [trimmed] : undefined;
+  const refs = trimmed.split(REF_SEPARATOR);
   for (const ref of refs) {
     if (!(ASCII_REF.test(ref) || REF.test(ref)) || !HAS_DIGIT.test(ref)) return undefined;
   }
   return refs;
+}
+
+/** HAS_DIGIT for an ASCII reference, without the Unicode regex. */
+function hasAsciiDigit(ref: string): boolean {
+  for (let i = 0; i < ref.length; i++) {
+    const unit = ref.charCodeAt(i);
+    if (unit >= 48 && unit <= 57) return true;
+  }
+  return false;
 }
 
 function mayContainMarker(text: string): boolean {

@@ -3,6 +3,8 @@ import {
   canonicalDecimal,
   evidenceNumberValues,
   extractNumbers,
+  extractNumbersByGrammar,
+  extractNumbersIn,
   statesNumberAsWritten,
 } from "./numbers.js";
 
@@ -181,5 +183,115 @@ describe("statesNumberAsWritten, randomized", () => {
       }
     }
     expect(found).toBeGreaterThan(50);
+  });
+});
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Pieces that exercise every shortcut of extractNumbers: separators, decimals, percentages,
+// multipliers, ordinals, dates in every form, month names, identifiers, list numbers, markers.
+const ASCII_PIECES = [
+  "1",
+  "12",
+  "2021",
+  "1,200",
+  "0,123",
+  "1,2345",
+  "12,345,678.90",
+  "3.5",
+  "3.50",
+  "0.5",
+  "007",
+  "1.2.3",
+  "2021-03-05",
+  "2021/3/5",
+  "5",
+  "%",
+  " percent",
+  " per cent",
+  " million",
+  " km",
+  "st",
+  "nd",
+  " March",
+  "May",
+  "Mar",
+  " Sept",
+  "Dec ",
+  "thousand",
+  "Th",
+  "PERCENT",
+  " ",
+  ", ",
+  ". ",
+  "\t",
+  "1. ",
+  "2) ",
+  "A",
+  "a5",
+  "-",
+  "/",
+  ".",
+  ",",
+  "(",
+  "the",
+  " 2019",
+  "12th ",
+  " 5 June 2020",
+  "Jan 3, 1999",
+  "tonnes",
+  "No. 4",
+  "1.",
+  "4)",
+];
+const OTHER_PIECES = ["\n", "[1]", "[n2]", "年", "月", "日", "号", "万", "澜汀", "１２", "【3】"];
+
+function randomText(random: () => number, pieces: readonly string[], parts: number): string {
+  let text = "";
+  for (let i = 0; i < parts; i++) text += pieces[Math.floor(random() * pieces.length)];
+  return text;
+}
+
+describe("extractNumbers, randomized", () => {
+  it("reads what the grammar alone reads", () => {
+    const random = seededRandom(2024);
+    const pieces = [...ASCII_PIECES, ...OTHER_PIECES];
+    let mentions = 0;
+    for (let n = 0; n < 4000; n++) {
+      const text = randomText(random, pieces, 1 + Math.floor(random() * 12));
+      const found = extractNumbers(text);
+      mentions += found.length;
+      expect(found, JSON.stringify(text)).toEqual(extractNumbersByGrammar(text));
+    }
+    expect(mentions).toBeGreaterThan(4000);
+  });
+
+  it("reads a line of a text in place as it reads the line alone", () => {
+    const random = seededRandom(7);
+    let mentions = 0;
+    for (let n = 0; n < 3000; n++) {
+      const lines = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+        randomText(random, ASCII_PIECES, Math.floor(random() * 10)),
+      );
+      const text = lines.join("\n");
+      let from = 0;
+      for (const line of lines) {
+        const found = extractNumbersIn(text, from, from + line.length);
+        mentions += found.length;
+        expect(found, JSON.stringify([text, from])).toEqual(extractNumbers(line));
+        from += line.length + 1;
+      }
+    }
+    expect(mentions).toBeGreaterThan(3000);
   });
 });

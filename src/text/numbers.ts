@@ -110,13 +110,14 @@ function monthNumber(name: string): number {
   return MONTHS[name.slice(0, 3)] ?? 0;
 }
 
-function isListEnumerator(text: string, index: number): boolean {
-  for (let i = index - 1; i >= 0; i--) {
+/** Whether the digit at `index` numbers a list item; the text is text[from, to). */
+function isListEnumerator(text: string, index: number, from = 0, to = text.length): boolean {
+  for (let i = index - 1; i >= from; i--) {
     const unit = text.charCodeAt(i);
     if (unit === 10) break;
     if (unit !== 32 && unit !== 9) return false;
   }
-  return LIST_ENUMERATOR.test(text.slice(index, index + 6));
+  return LIST_ENUMERATOR.test(text.slice(index, Math.min(index + 6, to)));
 }
 
 function monthFirstMentions(text: string): NumberMention[] {
@@ -186,8 +187,8 @@ function digitFirstMentions(m: RegExpExecArray): NumberMention[] {
 }
 
 /** Whether a number may start at `index`: not inside an identifier (A380) or a longer number. */
-function digitsMayStartAt(text: string, index: number): boolean {
-  if (index === 0) return true;
+function digitsMayStartAt(text: string, index: number, from = 0): boolean {
+  if (index === from) return true;
   const before = text.charCodeAt(index - 1);
   if (
     (before >= 48 && before <= 57) ||
@@ -197,17 +198,17 @@ function digitsMayStartAt(text: string, index: number): boolean {
     return false;
   }
   if (before === 46 || before === 44) {
-    const twoBefore = text.charCodeAt(index - 2);
+    const twoBefore = index - 2 >= from ? text.charCodeAt(index - 2) : -1;
     return !(twoBefore >= 48 && twoBefore <= 57);
   }
   return true;
 }
 
-// The grammar's plain-number alternative, sticky: where nothing after it could extend the match
-// (see endsPlainNumber), it is the whole story and the big regex need not run.
-const PLAIN_NUMBER = /(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/y;
-const LETTERS_AFTER = /[A-Za-z]+/y;
-const EXTENDING_WORDS = new Set([
+// The grammar's plain-number alternative, /(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/, read by hand
+// (plainNumberEnd): where nothing after it could extend the match (see endsPlainNumber), it is
+// the whole story and the big regex need not run. By hand, because a sticky regex allocates
+// nothing but still costs several times more than these few comparisons.
+const EXTENDING_WORDS: readonly string[] = [
   "percent",
   "per",
   "thousand",
@@ -218,16 +219,53 @@ const EXTENDING_WORDS = new Set([
   "nd",
   "rd",
   "th",
-]);
-const MONTH_PREFIXES = new Set(Object.keys(MONTHS));
-const EXTENDING_INITIALS = new Set([...EXTENDING_WORDS].map((word) => word.charCodeAt(0)));
-const MONTH_INITIALS = new Set(Object.keys(MONTHS).map((month) => month.charCodeAt(0)));
-/** MONTH_INITIALS as a table indexed by UTF-16 unit, for the per-character scan in startsCleanly. */
+];
+const MONTH_PREFIXES: readonly string[] = Object.keys(MONTHS);
+/** Tables indexed by ASCII unit: the first letters of EXTENDING_WORDS and of month prefixes. */
+const IS_EXTENDING_INITIAL = new Uint8Array(128);
+for (const word of EXTENDING_WORDS) IS_EXTENDING_INITIAL[word.charCodeAt(0)] = 1;
 const IS_MONTH_INITIAL = new Uint8Array(128);
-for (const unit of MONTH_INITIALS) IS_MONTH_INITIAL[unit] = 1;
+for (const month of MONTH_PREFIXES) IS_MONTH_INITIAL[month.charCodeAt(0)] = 1;
 
 function isSpaceUnit(unit: number): boolean {
   return unit === 32 || (unit >= 9 && unit <= 13) || unit === 0xa0 || unit === 0x3000;
+}
+
+function isAsciiLetterUnit(unit: number): boolean {
+  return (unit >= 97 && unit <= 122) || (unit >= 65 && unit <= 90);
+}
+
+/**
+ * Whether text[k, k + 3) is a month's capitalised prefix ("Jan" ... "Dec"), as the month-name
+ * regexes spell it. Compares char codes: it runs for every capital letter near a number.
+ */
+function isMonthPrefixAt(text: string, k: number): boolean {
+  if (k < 0 || k + 3 > text.length) return false;
+  const first = text.charCodeAt(k);
+  if (first >= 128 || IS_MONTH_INITIAL[first] !== 1) return false;
+  const second = text.charCodeAt(k + 1);
+  const third = text.charCodeAt(k + 2);
+  for (const month of MONTH_PREFIXES) {
+    if (
+      month.charCodeAt(0) === first &&
+      month.charCodeAt(1) === second &&
+      month.charCodeAt(2) === third
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Whether text[start, end) is one of EXTENDING_WORDS, ignoring ASCII case. */
+function isExtendingWord(text: string, start: number, end: number): boolean {
+  for (const word of EXTENDING_WORDS) {
+    if (word.length !== end - start) continue;
+    let i = 0;
+    while (i < word.length && (text.charCodeAt(start + i) | 0x20) === word.charCodeAt(i)) i++;
+    if (i === word.length) return true;
+  }
+  return false;
 }
 
 /**
@@ -235,18 +273,20 @@ function isSpaceUnit(unit: number): boolean {
  * month name follows that DIGIT_FIRST could fold into a longer match. Conservative: false only
  * sends the caller to the full grammar.
  */
-function endsPlainNumber(text: string, end: number): boolean {
+function endsPlainNumber(text: string, end: number, to = text.length): boolean {
+  if (end >= to) return true;
   const next = text.charCodeAt(end);
   if (isDigitUnit(next)) return false;
   if (
     (next === 44 || next === 45 || next === 46 || next === 47) &&
+    end + 1 < to &&
     isDigitUnit(text.charCodeAt(end + 1))
   ) {
     return false;
   }
   let q = end;
-  while (q < text.length && isSpaceUnit(text.charCodeAt(q))) q++;
-  if (q >= text.length) return true;
+  while (q < to && isSpaceUnit(text.charCodeAt(q))) q++;
+  if (q >= to) return true;
   const unit = text.charCodeAt(q);
   // % 年 月 日 号 万 亿
   if (
@@ -261,19 +301,64 @@ function endsPlainNumber(text: string, end: number): boolean {
     return false;
   }
   // Only words starting like an extending word or a month need reading ("22.6 km" does not).
-  if (EXTENDING_INITIALS.has(unit | 0x20) || MONTH_INITIALS.has(unit)) {
-    LETTERS_AFTER.lastIndex = q;
-    const word = LETTERS_AFTER.exec(text)?.[0] ?? "";
-    if (EXTENDING_WORDS.has(word.toLowerCase())) return false;
-    if (MONTH_PREFIXES.has(word.slice(0, 3))) return false;
+  if (unit < 128 && (IS_EXTENDING_INITIAL[unit | 0x20] === 1 || IS_MONTH_INITIAL[unit] === 1)) {
+    let wordEnd = q + 1;
+    while (wordEnd < to && isAsciiLetterUnit(text.charCodeAt(wordEnd))) wordEnd++;
+    if (isExtendingWord(text, q, wordEnd)) return false;
+    if (wordEnd - q >= 3 && isMonthPrefixAt(text, q)) return false;
   }
   return true;
 }
 
-/** Length of the plain number at `at`, or -1. */
+/** End of the plain number (see above) that starts at the digit at `at`. */
+function plainNumberEnd(text: string, at: number, n = text.length): number {
+  let i = at;
+  while (i < n && isDigitUnit(text.charCodeAt(i))) i++;
+  // "1,234,567": one to three digits, then groups of a comma and three digits (as many as there
+  // are; a fourth digit after a group does not undo it, as in the regex).
+  if (i - at <= 3) {
+    while (
+      i + 3 < n &&
+      text.charCodeAt(i) === 44 &&
+      isDigitUnit(text.charCodeAt(i + 1)) &&
+      isDigitUnit(text.charCodeAt(i + 2)) &&
+      isDigitUnit(text.charCodeAt(i + 3))
+    ) {
+      i += 4;
+    }
+  }
+  if (i + 1 < n && text.charCodeAt(i) === 46 && isDigitUnit(text.charCodeAt(i + 1))) {
+    i += 2;
+    while (i < n && isDigitUnit(text.charCodeAt(i))) i++;
+  }
+  return i;
+}
+
+/** Length of the plain number at `at`, or -1 when no digit is there. */
 function plainNumberLength(text: string, at = 0): number {
-  PLAIN_NUMBER.lastIndex = at;
-  return PLAIN_NUMBER.test(text) ? PLAIN_NUMBER.lastIndex - at : -1;
+  return at < text.length && isDigitUnit(text.charCodeAt(at)) ? plainNumberEnd(text, at) - at : -1;
+}
+
+/**
+ * canonicalDecimal of the plain number raw[0, length). Most numbers are written canonically
+ * already ("1869", "22.1"): then the spelling is the value, and nothing else is allocated.
+ */
+function plainNumberValue(raw: string, length: number): string {
+  let dot = -1;
+  let grouped = false;
+  for (let i = 0; i < length; i++) {
+    const unit = raw.charCodeAt(i);
+    if (unit === 44) grouped = true;
+    else if (unit === 46) dot = i;
+  }
+  const integerLength = dot < 0 ? length : dot;
+  const leadingZero = raw.charCodeAt(0) === 48 && integerLength > 1;
+  if (!grouped && !leadingZero && (dot < 0 || raw.charCodeAt(length - 1) !== 48)) {
+    return length === raw.length ? raw : raw.slice(0, length);
+  }
+  // "6,643": the digits without separators.
+  if (grouped && !leadingZero && dot < 0 && length === raw.length) return raw.replaceAll(",", "");
+  return canonicalDecimal(raw.slice(0, integerLength), dot < 0 ? "" : raw.slice(dot + 1, length));
 }
 
 /**
@@ -281,20 +366,16 @@ function plainNumberLength(text: string, at = 0): number {
  * the big regex for plain numbers and immediate percentages; undefined when the full grammar is
  * needed.
  */
-function quickMentionAt(text: string, at: number): NumberMention | undefined {
-  PLAIN_NUMBER.lastIndex = at;
-  if (!PLAIN_NUMBER.test(text)) return undefined;
-  const end = PLAIN_NUMBER.lastIndex;
-  const raw = text.slice(at, end);
-  const dot = raw.indexOf(".");
-  const integer = dot < 0 ? raw : raw.slice(0, dot);
-  const fraction = dot < 0 ? "" : raw.slice(dot + 1);
-  if (text.charCodeAt(end) === 37 /* % */) {
-    const value = `${canonicalDecimal(integer, fraction)}%`;
-    return { raw: `${raw}%`, value, kind: "percent", index: at, end: end + 1 };
+function quickMentionAt(text: string, at: number, to = text.length): NumberMention | undefined {
+  const end = plainNumberEnd(text, at, to);
+  if (end < to && text.charCodeAt(end) === 37 /* % */) {
+    const raw = text.slice(at, end + 1);
+    const value = `${plainNumberValue(raw, end - at)}%`;
+    return { raw, value, kind: "percent", index: at, end: end + 1 };
   }
-  if (!endsPlainNumber(text, end)) return undefined;
-  return { raw, value: canonicalDecimal(integer, fraction), kind: "number", index: at, end };
+  if (!endsPlainNumber(text, end, to)) return undefined;
+  const raw = text.slice(at, end);
+  return { raw, value: plainNumberValue(raw, raw.length), kind: "number", index: at, end };
 }
 
 /** The match of the full grammar at `at` (a digit, where one always matches). */
@@ -303,39 +384,104 @@ function digitFirstAt(text: string, at: number): RegExpExecArray {
   return DIGIT_FIRST_AT.exec(text) as RegExpExecArray;
 }
 
-const NEXT_DIGIT = /\d/g;
-
 /**
  * Numbers and dates in `text`, in order. Digits inside citation markers ([1], [n12]) and inside
  * identifiers (A380, v2) are not numbers; list enumerators at the start of a line are skipped.
  */
 export function extractNumbers(text: string): NumberMention[] {
-  const folded = isAscii(text) ? text : text.normalize("NFKC");
-  const plain = blankCitationMarkers(folded);
-  const found: NumberMention[] = [];
-  // Every alternative of DIGIT_FIRST starts with a digit and one always matches there, so a scan
-  // reads the match at each next digit, then resumes after it.
-  NEXT_DIGIT.lastIndex = 0;
-  for (let m = NEXT_DIGIT.exec(plain); m !== null; m = NEXT_DIGIT.exec(plain)) {
-    const at = m.index;
-    if (!digitsMayStartAt(plain, at) || isListEnumerator(plain, at)) {
-      NEXT_DIGIT.lastIndex = at + digitFirstAt(plain, at)[0].length;
-      continue;
-    }
-    const quick = quickMentionAt(plain, at);
-    if (quick !== undefined) {
-      found.push(quick);
-      NEXT_DIGIT.lastIndex = quick.end;
-      continue;
-    }
-    const match = digitFirstAt(plain, at);
-    for (const mention of digitFirstMentions(match)) found.push(mention);
-    NEXT_DIGIT.lastIndex = at + match[0].length;
+  const plain = blankCitationMarkers(isAscii(text) ? text : text.normalize("NFKC"));
+  return numbersOfPlain(plain, 0, plain.length);
+}
+
+/**
+ * extractNumbers(plain.slice(from, to)), offsets relative to `from`, for text that needs no
+ * folding: NFKC already, without citation markers (as ASCII text without "[" is). Read in place:
+ * the gate keeps an answer's sentences in one string and reads each without copying it out.
+ */
+export function extractNumbersIn(plain: string, from: number, to: number): NumberMention[] {
+  return numbersOfPlain(plain, from, to);
+}
+
+/**
+ * Whether `pattern` (global) matches inside text[from, to) other than at a line break. Patterns
+ * match line breaks too so that, in text whose lines are the ranges asked about (an answer's
+ * sentences, one per line), a search stops at the end of its line instead of running through
+ * the rest of the text.
+ */
+function occursIn(pattern: RegExp, text: string, from: number, to: number): boolean {
+  pattern.lastIndex = from;
+  while (pattern.test(text)) {
+    if (pattern.lastIndex > to) return false;
+    if (text.charCodeAt(pattern.lastIndex - 1) !== 10) return true;
   }
-  const dated = monthFirstMentions(plain);
+  return false;
+}
+
+// Stops at each digit, and at line breaks, which end the gate's sentences: a search for the next
+// digit in one sentence does not run on through the rest of the answer.
+const DIGIT_OR_LINE = /[\d\n]/g;
+// A month's prefix, without the \b of MAY_HOLD_MONTH: a test that may say yes too often; and
+// line breaks (see occursIn).
+const MONTH_PREFIX = /Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\n/g;
+
+/**
+ * Numbers of text[from, to), which is NFKC-folded and has its markers blanked; offsets relative
+ * to `from`. Every alternative of DIGIT_FIRST starts with a digit and one always matches there,
+ * so the scan reads the match at each next digit, then resumes after it.
+ */
+function numbersOfPlain(text: string, from: number, to: number): NumberMention[] {
+  const found: NumberMention[] = [];
+  // The full grammar reads the range alone, so that no match runs past its end.
+  let range: string | undefined;
+  DIGIT_OR_LINE.lastIndex = from;
+  while (DIGIT_OR_LINE.test(text)) {
+    const at = DIGIT_OR_LINE.lastIndex - 1;
+    if (at >= to) break;
+    if (!isDigitUnit(text.charCodeAt(at))) continue;
+    const clean = digitsMayStartAt(text, at, from) && !isListEnumerator(text, at, from, to);
+    const quick = clean ? quickMentionAt(text, at, to) : undefined;
+    if (quick !== undefined) {
+      DIGIT_OR_LINE.lastIndex = quick.end;
+      quick.index -= from;
+      quick.end -= from;
+      found.push(quick);
+      continue;
+    }
+    range ??= from === 0 && to === text.length ? text : text.slice(from, to);
+    const match = digitFirstAt(range, at - from);
+    if (clean) for (const mention of digitFirstMentions(match)) found.push(mention);
+    DIGIT_OR_LINE.lastIndex = at + match[0].length;
+  }
+  if (!occursIn(MONTH_PREFIX, text, from, to)) return found;
+  range ??= from === 0 && to === text.length ? text : text.slice(from, to);
+  return withMonthFirstDates(found, monthFirstMentions(range));
+}
+
+/**
+ * extractNumbers read straight from the grammar: DIGIT_FIRST at every digit where a number may
+ * start, MONTH_FIRST over the whole text. It is the specification extractNumbers' shortcuts
+ * (the hand-read plain numbers, the month-name test) must agree with; the tests compare them.
+ */
+export function extractNumbersByGrammar(text: string): NumberMention[] {
+  const plain = blankCitationMarkers(isAscii(text) ? text : text.normalize("NFKC"));
+  const found: NumberMention[] = [];
+  const nextDigit = /\d/g;
+  for (let m = nextDigit.exec(plain); m !== null; m = nextDigit.exec(plain)) {
+    const match = digitFirstAt(plain, m.index);
+    if (digitsMayStartAt(plain, m.index) && !isListEnumerator(plain, m.index)) {
+      for (const mention of digitFirstMentions(match)) found.push(mention);
+    }
+    nextDigit.lastIndex = m.index + match[0].length;
+  }
+  return withMonthFirstDates(found, monthFirstMentions(plain));
+}
+
+/**
+ * Digit-first mentions merged with month-first dates: "March 5, 2021" is one date, not the
+ * numbers 5 and 2021. Where matches overlap, the one that starts first (then the longer) wins.
+ */
+function withMonthFirstDates(found: NumberMention[], dated: NumberMention[]): NumberMention[] {
   if (dated.length === 0) return found;
-  // "March 5, 2021" is one date, not the numbers 5 and 2021: where matches overlap, the one that
-  // starts first (then the longer) wins.
   const ordered = [...found, ...dated].sort((a, b) => a.index - b.index || b.end - a.end);
   const mentions: NumberMention[] = [];
   let covered = -1;
@@ -479,9 +625,7 @@ function startsCleanly(text: string, at: number): boolean {
   // "March 5, 2021", "5 March 2021": a month name shortly before.
   for (let k = Math.max(0, at - 24); k < at; k++) {
     const unit = text.charCodeAt(k);
-    if (unit < 128 && IS_MONTH_INITIAL[unit] === 1 && MONTH_PREFIXES.has(text.slice(k, k + 3))) {
-      return false;
-    }
+    if (unit < 128 && IS_MONTH_INITIAL[unit] === 1 && isMonthPrefixAt(text, k)) return false;
   }
   return !isListEnumerator(text, at);
 }

@@ -4,6 +4,7 @@ import {
   contentForm,
   contentTokenSet,
   contentTokens,
+  contentTokensIn,
   hasUnspacedScript,
   stemToken,
   tokenize,
@@ -104,5 +105,94 @@ describe("hasUnspacedScript", () => {
     expect(hasUnspacedScript("한국")).toBe(true);
     expect(hasUnspacedScript("ไทย")).toBe(true);
     expect(hasUnspacedScript("café Ελληνικά")).toBe(false);
+  });
+});
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Stopwords (some plural-looking: "ours", "its"), plurals of every kind, digits, mixed case,
+// contractions, separators, and a few non-ASCII pieces that switch to the Unicode path.
+const PIECES = [
+  "the",
+  "The",
+  "THE",
+  "of",
+  "ours",
+  "its",
+  "is",
+  "us",
+  "bridges",
+  "Bridges",
+  "cities",
+  "churches",
+  "boxes",
+  "glasses",
+  "analysis",
+  "buses",
+  "gas",
+  "tonnes",
+  "berth",
+  "A380",
+  "12s",
+  "123s",
+  "3",
+  "1,200",
+  "x",
+  "a",
+  "harbour's",
+  "don't",
+  "e.g.",
+  " ",
+  " ",
+  " ",
+  ", ",
+  ". ",
+  "\n",
+  "-",
+  "_",
+  "(",
+  "[1]",
+  "café",
+  "澜汀大学",
+  "Ｂｒｉｄｇｅｓ",
+];
+
+describe("content tokens, randomized", () => {
+  const random = seededRandom(99);
+  const text = (parts: number) => {
+    let out = "";
+    for (let i = 0; i < parts; i++) out += PIECES[Math.floor(random() * PIECES.length)];
+    return out;
+  };
+
+  it("are the content forms of the words", () => {
+    for (let n = 0; n < 3000; n++) {
+      const sample = text(1 + Math.floor(random() * 12));
+      const forms = tokenize(sample)
+        .map(contentForm)
+        .filter((form) => form !== undefined);
+      expect(contentTokens(sample), JSON.stringify(sample)).toEqual(forms);
+    }
+  });
+
+  it("read in place from a range are those of the range alone", () => {
+    for (let n = 0; n < 3000; n++) {
+      const sample = text(2 + Math.floor(random() * 12));
+      const from = Math.floor(random() * sample.length);
+      const to = from + Math.floor(random() * (sample.length - from + 1));
+      expect(contentTokensIn(sample, from, to), JSON.stringify([sample, from, to])).toEqual(
+        contentTokens(sample.slice(from, to)),
+      );
+    }
   });
 });

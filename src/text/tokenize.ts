@@ -35,9 +35,14 @@ export function hasUnspacedScript(text: string): boolean {
   return UNSPACED_SCRIPT.test(text);
 }
 
-/** Words of `text` from `from` on, through the Unicode path: NFKC, lower case, ICU for CJK runs. */
-function forEachUnicodeWord(text: string, from: number, visit: (word: string) => void): void {
-  const lower = text.slice(from).normalize("NFKC").toLowerCase();
+/** Words of text[from, to), through the Unicode path: NFKC, lower case, ICU for CJK runs. */
+function forEachUnicodeWord(
+  text: string,
+  from: number,
+  to: number,
+  visit: (word: string) => void,
+): void {
+  const lower = text.slice(from, to).normalize("NFKC").toLowerCase();
   const unspaced = hasUnspacedScript(lower);
   WORD_RUN.lastIndex = 0;
   for (let match = WORD_RUN.exec(lower); match !== null; match = WORD_RUN.exec(lower)) {
@@ -74,7 +79,7 @@ export function forEachWord(text: string, visit: (word: string) => void): void {
         upper = false;
       }
     } else {
-      forEachUnicodeWord(text, start >= 0 ? start : i, visit);
+      forEachUnicodeWord(text, start >= 0 ? start : i, text.length, visit);
       return;
     }
   }
@@ -143,8 +148,10 @@ export function contentForm(word: string): string | undefined {
 // says so in one read. Most words of an answer are stopwords or digits, so this saves most of
 // the allocation.
 const MAX_STOPWORD_LENGTH = 15;
-const stopwordSignatures = new Uint8Array((MAX_STOPWORD_LENGTH + 1) * 26 * 26);
-const stopwordsBySignature = new Map<number, string[]>();
+const SIGNATURES = (MAX_STOPWORD_LENGTH + 1) * 26 * 26;
+const stopwordSignatures = new Uint8Array(SIGNATURES);
+/** The stopwords of each signature (an array, not a Map: read for most words of every answer). */
+const stopwordsBySignature: (readonly string[])[] = Array.from({ length: SIGNATURES }, () => []);
 
 /** Index of (length, first, last) for lower-case ASCII letters, or -1. */
 function signature(length: number, first: number, last: number): number {
@@ -157,7 +164,7 @@ for (const word of ENGLISH_STOPWORDS) {
   const key = signature(word.length, word.charCodeAt(0), word.charCodeAt(word.length - 1));
   if (key < 0) continue;
   stopwordSignatures[key] = 1;
-  stopwordsBySignature.set(key, [...(stopwordsBySignature.get(key) ?? []), word]);
+  stopwordsBySignature[key] = [...(stopwordsBySignature[key] ?? []), word];
 }
 
 /** Whether text[start, end), lower-cased, is one of `words`. */
@@ -171,70 +178,109 @@ function spellsOneOf(text: string, start: number, end: number, words: readonly s
   return false;
 }
 
-/** Appends the content tokens of `text` to `out`, in order (see contentForm). */
-function collectContentTokens(text: string, out: { push(token: string): unknown }): void {
-  let start = -1;
-  let upper = false;
-  let letters = false;
-  for (let i = 0; i <= text.length; i++) {
-    const unit = i < text.length ? text.charCodeAt(i) : 32;
-    if (unit >= 97 && unit <= 122) {
-      if (start < 0) start = i;
-      letters = true;
-    } else if (unit >= 48 && unit <= 57) {
-      if (start < 0) start = i;
-    } else if (unit >= 65 && unit <= 90) {
-      if (start < 0) start = i;
-      upper = true;
-      letters = true;
-    } else if (unit < 0x80) {
-      if (start >= 0) {
-        const token = asciiContentToken(text, start, i, upper, letters);
-        if (token !== undefined) out.push(token);
-        start = -1;
-        upper = false;
-        letters = false;
+// ASCII letters and digits: what the scanner below takes as word characters.
+const IS_WORD_UNIT = new Uint8Array(128);
+for (let unit = 48; unit <= 57; unit++) IS_WORD_UNIT[unit] = 1;
+for (let unit = 65; unit <= 90; unit++) IS_WORD_UNIT[unit] = 1;
+for (let unit = 97; unit <= 122; unit++) IS_WORD_UNIT[unit] = 1;
+
+/**
+ * Appends the content tokens of text[from, to) to `out`, in order (see contentForm). A word at a
+ * time: skip separators, then read the word, with a table read per character; this loop is most
+ * of the cost of tokenizing an answer.
+ */
+function collectContentTokens(
+  text: string,
+  out: { push(token: string): unknown },
+  from: number,
+  to: number,
+): void {
+  let i = from;
+  while (i < to) {
+    let unit = text.charCodeAt(i);
+    if (unit < 0x80 && IS_WORD_UNIT[unit] === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let letters = false;
+    let upper = false;
+    while (unit < 0x80 && IS_WORD_UNIT[unit] === 1) {
+      if (unit >= 65) {
+        letters = true;
+        if (unit <= 90) upper = true;
       }
-    } else {
+      unit = ++i < to ? text.charCodeAt(i) : 32;
+    }
+    if (unit >= 0x80) {
       // The rest of the text, from the word in progress, takes the Unicode path.
-      forEachUnicodeWord(text, start >= 0 ? start : i, (word) => {
+      forEachUnicodeWord(text, start, to, (word) => {
         const form = contentForm(word);
         if (form !== undefined) out.push(form);
       });
       return;
     }
+    if (letters && i - start > 1) {
+      const token = asciiContentToken(text, start, i, upper);
+      if (token !== undefined) out.push(token);
+    }
   }
 }
 
-/** The content token of the ASCII word text[start, end), or undefined (see contentForm). */
+/** Whether text[start, end), lower-cased, is an English stopword. */
+function isEnglishStopwordAt(text: string, start: number, end: number): boolean {
+  const key = signature(
+    end - start,
+    text.charCodeAt(start) | 0x20,
+    text.charCodeAt(end - 1) | 0x20,
+  );
+  return (
+    key >= 0 &&
+    stopwordSignatures[key] === 1 &&
+    spellsOneOf(text, start, end, stopwordsBySignature[key] ?? [])
+  );
+}
+
+/**
+ * The content token of the ASCII word text[start, end) of two or more characters, one a letter;
+ * undefined for a stopword (see contentForm).
+ */
 function asciiContentToken(
   text: string,
   start: number,
   end: number,
   upper: boolean,
-  letters: boolean,
 ): string | undefined {
-  const length = end - start;
-  if (!letters || length === 1) return undefined;
-  const key = signature(length, text.charCodeAt(start) | 0x20, text.charCodeAt(end - 1) | 0x20);
-  if (key >= 0 && stopwordSignatures[key] === 1) {
-    if (spellsOneOf(text, start, end, stopwordsBySignature.get(key) ?? [])) return undefined;
-  }
+  if (isEnglishStopwordAt(text, start, end)) return undefined;
   const word = upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
+  // Only a word of four or more letters ending in "s" may be a plural (see stemToken).
+  if (end - start <= 3 || (text.charCodeAt(end - 1) | 0x20) !== 115) return word;
   const stem = stemToken(word);
-  if (stem !== word && (isStopword(stem) || isDigits(stem))) return undefined;
+  // An ASCII stem can only be an English stopword; the signature test answers most cases
+  // without hashing the new string.
+  if (stem !== word && (isEnglishStopwordAt(stem, 0, stem.length) || isDigits(stem))) {
+    return undefined;
+  }
   return stem;
 }
 
 /** Calls `visit` with each content token of `text`, in order (see contentForm). */
 export function forEachContentToken(text: string, visit: (token: string) => void): void {
-  collectContentTokens(text, { push: visit });
+  collectContentTokens(text, { push: visit }, 0, text.length);
 }
 
 /** Content tokens in order, repeats kept. */
 export function contentTokens(text: string): string[] {
+  return contentTokensIn(text, 0, text.length);
+}
+
+/**
+ * contentTokens(text.slice(from, to)), read in place: the gate keeps an answer's sentences in
+ * one string and reads each without copying it out.
+ */
+export function contentTokensIn(text: string, from: number, to: number): string[] {
   const tokens: string[] = [];
-  collectContentTokens(text, tokens);
+  collectContentTokens(text, tokens, from, to);
   return tokens;
 }
 

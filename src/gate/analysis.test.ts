@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { contentTokens, extractNumbers, isAscii } from "../text/index.js";
+import { AnswerAnalysis } from "./analysis.js";
+import type { EvaluatorInput } from "./schema.js";
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  "The",
+  "harbour",
+  "bridges",
+  "opened",
+  "in",
+  "1869",
+  "1,200",
+  "3.5%",
+  "4.2 million",
+  "March 5, 2021",
+  "2021-03-05",
+  "No.",
+  "5",
+  "1.",
+  "e.g.",
+  "approx.",
+  "it",
+  "[1]",
+  "[2]",
+  "[n1]",
+  "[1, 2]",
+  "[doc.v2#1]",
+  "[[1]2]",
+  "【1】",
+  "澜汀",
+  "成立于1952年",
+  "café",
+  "１２０万",
+  "\n",
+  "\t",
+  "?",
+];
+
+function input(answer: string): EvaluatorInput {
+  return {
+    conversation_id: "c",
+    message_id: "m",
+    retrieval_record: { id: "r" },
+    retrieval_hits: [
+      { node_id: "n1", content: "" },
+      { node_id: "n2", content: "" },
+    ],
+    generation_record: { id: "g" },
+    generation_output: { answer, citations: [] },
+  };
+}
+
+describe("AnswerAnalysis, randomized", () => {
+  it("reads each sentence's tokens and numbers in place as from its own text", () => {
+    const random = seededRandom(5);
+    const pick = () => WORDS[Math.floor(random() * WORDS.length)];
+    let numbers = 0;
+    for (let n = 0; n < 1500; n++) {
+      const ascii = random() < 0.6;
+      let answer = "";
+      for (let i = 0, count = Math.floor(random() * 30); i < count; i++) {
+        let word = pick() as string;
+        while (ascii && !isAscii(word)) word = pick() as string;
+        answer += word + (random() < 0.2 ? ". " : random() < 0.9 ? " " : "");
+      }
+      const analysis = new AnswerAnalysis(input(answer));
+      for (const sentence of analysis.sentences) {
+        expect(analysis.tokensOf(sentence), JSON.stringify(answer)).toEqual(
+          contentTokens(sentence.plain),
+        );
+        const found = analysis.numbersOf(sentence);
+        numbers += found.length;
+        expect(found, JSON.stringify(answer)).toEqual(extractNumbers(sentence.plain));
+      }
+    }
+    expect(numbers).toBeGreaterThan(1000);
+  });
+});
