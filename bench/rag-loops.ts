@@ -160,7 +160,15 @@ const HITS: RetrievedHit[] = CONTENTS.map((content, i) =>
     sources: SOURCES[i % 3] as RetrievalSource[],
   }),
 );
-const ANSWER = "The Great Fire of 1869 destroyed 412 buildings, including the old town hall [n1].";
+const FIRST_CHUNK = /^\[([^\]\n]+)\] [^\n]*\n([^\n]+)$/m;
+
+/** What a faithful model answers: the first chunk of the system prompt's context, cited. */
+function faithfulAnswer(request: { body: { messages?: { content: string }[] } }): string {
+  const match = FIRST_CHUNK.exec(request.body.messages?.[0]?.content ?? "");
+  if (!match) return "The retrieved documents do not mention this.";
+  const [, ref, text] = match as unknown as [string, string, string];
+  return `${text.replace(/[.。]\s*$/, "")} [${ref}].`;
+}
 const REVIEW_PASS = {
   reasonableness: { passed: true, problems: [] },
   evidence: { passed: true, problems: [] },
@@ -224,7 +232,10 @@ if (!isMainThread && parentPort && workerData?.ragLoopsServer) {
     latencyMs,
     rules: [
       { when: (r) => isChat(r) && r.body.model === "judge-model", reply: { json: REVIEW_PASS } },
-      { when: (r) => isChat(r) && r.body.model === "generator-model", reply: { content: ANSWER } },
+      {
+        when: (r) => isChat(r) && r.body.model === "generator-model",
+        reply: (r) => ({ content: faithfulAnswer(r) }),
+      },
       { when: isChat, reply: { content: "Great Fire 1869 destroyed buildings" } },
     ],
   }).then((server) => {

@@ -100,9 +100,11 @@ export class QualityChecker {
     return this.#priority;
   }
 
-  /** Seed 001's grade_documents(documents). */
-  gradeDocuments(documents: readonly RetrievedHit[]): QualityReport {
-    const priority = this.#priority;
+  /** Seed 001's grade_documents(documents); `priority` overrides the configured source. */
+  gradeDocuments(
+    documents: readonly RetrievedHit[],
+    priority: RetrievalSource = this.#priority,
+  ): QualityReport {
     if (documents.length === 0) {
       return {
         quality_grade: "low",

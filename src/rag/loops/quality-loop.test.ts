@@ -172,11 +172,17 @@ describe("quality loop (seed 001)", () => {
 
   it("passes the rewrite's requested sources and the injected questionRouter to retrieval", async () => {
     const asked: RetrievalSource[][] = [];
-    const retrieve = fixedRetriever((request: RetrieveRequest) => {
+    // Whatever is asked for, only old observations come back: low on every dimension.
+    const remembered = POOR.map((hit) => ({
+      ...hit,
+      source: "memory" as const,
+      sources: ["memory" as const],
+    }));
+    const retrieve = async (request: RetrieveRequest) => {
       asked.push([...request.sources]);
-      return POOR;
-    });
-    await runQualityLoop(
+      return { fused_results: remembered, per_source: { memory: remembered } };
+    };
+    const run = await runQualityLoop(
       { question: "customs house", collection_id: "c1" },
       {
         retrieve,
@@ -185,6 +191,11 @@ describe("quality loop (seed 001)", () => {
       },
     );
     expect(asked).toEqual([["lexical"], ["lexical", "vector", "memory"]]);
+    // "auto" follows the sources used: lexical alone, then vector once it is asked for.
+    expect(run.state.grades.map((g) => g.dimensions.priority_source)).toEqual([
+      "lexical",
+      "vector",
+    ]);
   });
 
   it("holds the budget with a hanging rewriter: aborts the call in flight and goes to generate", async () => {

@@ -48,7 +48,7 @@ export interface QualityState {
   language: PromptLanguage;
   /** Sources this run may use. */
   available_sources: RetrievalSource[];
-  /** The priority source the checker measures coverage of. */
+  /** The source the checker measures coverage of; "auto" is resolved by question_router. */
   priority_source: RetrievalSource;
   /** Chosen by question_router for the next retrieve. */
   sources: RetrievalSource[];
@@ -105,7 +105,10 @@ export async function questionRouter(state: Readonly<QualityState>, ctx: Ctx) {
   const wanted = new Set<RetrievalSource>([...routed, ...state.requested_sources]);
   let sources = available.filter((source) => wanted.has(source));
   if (sources.length === 0) sources = [...available];
-  return { sources };
+  // "auto" follows what retrieval will actually use: a collection without embeddings has no
+  // vector source to cover, so coverage is measured on lexical instead.
+  const priority_source = resolvePrioritySource(ctx.config.priority_source, sources);
+  return { sources, priority_source };
 }
 
 export async function retrieve(state: Readonly<QualityState>, ctx: Ctx) {
@@ -120,7 +123,7 @@ export async function retrieve(state: Readonly<QualityState>, ctx: Ctx) {
 }
 
 export async function gradeDocuments(state: Readonly<QualityState>, ctx: Ctx) {
-  const report = ctx.checker.gradeDocuments(state.fused_results);
+  const report = ctx.checker.gradeDocuments(state.fused_results, state.priority_source);
   const record: GradeRecord = {
     query: state.query,
     sources: state.sources,
@@ -185,7 +188,7 @@ function describe(
 ): string {
   switch (node) {
     case "question_router":
-      return `sources=${state.sources.join(",")}`;
+      return `sources=${state.sources.join(",")} priority=${state.priority_source}`;
     case "retrieve": {
       const counts = Object.entries(state.per_source)
         .map(([source, hits]) => `${source} ${hits?.length ?? 0}`)
