@@ -38,6 +38,7 @@ export {
   type RetrieverOptions,
   RRF_K,
   reciprocalRankFusion,
+  refreshLexicalIndex,
   rerank,
   retrievalTokens,
   type ScoredDocument,

@@ -127,7 +127,6 @@ class IntList {
 
 /** Collects documents, then `build()` freezes them into an index. */
 export class Bm25Builder {
-  private readonly terms = new TermTable();
   private scratch = new Int32Array(256);
   /** Per document, its distinct terms and their frequencies, documents in order. */
   private readonly pairTerms = new IntList(1 << 16);
@@ -135,6 +134,38 @@ export class Bm25Builder {
   private readonly lengths = new IntList();
   /** Where each document's pairs end. */
   private readonly pairEnds = new IntList();
+
+  /**
+   * `terms` is shared when an index is extended (see Bm25Index.toBuilder): the vocabulary only
+   * grows, and an older index ignores term ids past its own.
+   */
+  constructor(private readonly terms: TermTable = new TermTable()) {}
+
+  /** Documents added so far. */
+  get size(): number {
+    return this.lengths.length;
+  }
+
+  /**
+   * @internal Appends a document from its distinct terms (ascending ids, from this builder's
+   * term table) and their frequencies, termIds/freqs[from, to). Used by Bm25Index.toBuilder.
+   */
+  appendPairs(
+    termIds: Int32Array,
+    freqs: Int32Array,
+    from: number,
+    to: number,
+    length: number,
+  ): number {
+    const doc = this.lengths.length;
+    this.lengths.push(length);
+    for (let i = from; i < to; i++) {
+      this.pairTerms.push(termIds[i] as number);
+      this.pairFreqs.push(freqs[i] as number);
+    }
+    this.pairEnds.push(this.pairTerms.length);
+    return doc;
+  }
 
   /** Adds a document given as tokens; returns its number. */
   add(tokens: readonly string[]): number {
@@ -245,6 +276,8 @@ export class Bm25Index {
   private readonly idfs: Float64Array;
   private readonly accumulator: Float64Array;
   private readonly touched: Int32Array;
+  /** Terms this index knows; the shared table may know more, added by a newer index. */
+  private readonly termCount: number;
 
   /** Use Bm25Builder. */
   constructor(
@@ -253,7 +286,7 @@ export class Bm25Index {
     private readonly offsets: Int32Array,
     private readonly docs: Int32Array,
     private readonly freqs: Float32Array,
-    lengths: Int32Array,
+    private readonly lengths: Int32Array,
     private readonly params: Bm25Params,
   ) {
     this.size = lengths.length;
@@ -266,6 +299,7 @@ export class Bm25Index {
       this.norms[d] = params.k1 * (1 - params.b + (params.b * (lengths[d] ?? 0)) / avg);
     }
     const termCount = offsets.length - 1;
+    this.termCount = termCount;
     this.idfs = new Float64Array(termCount);
     for (let t = 0; t < termCount; t++) {
       this.idfs[t] = this.idfFromDf((offsets[t + 1] as number) - (offsets[t] as number));
@@ -278,20 +312,68 @@ export class Bm25Index {
     return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
   }
 
+  /** The term's id in this index, or -1. */
+  private termId(term: string): number {
+    const id = this.terms.termId(term);
+    return id < this.termCount ? id : -1;
+  }
+
+  /**
+   * A builder holding this index's documents for which `keep` is true (renumbered in order), to
+   * add more and build a new index without re-reading any text: the postings are transposed
+   * back into per-document term lists.
+   */
+  toBuilder(keep: (doc: number) => boolean): Bm25Builder {
+    const { docs, freqs, offsets, size } = this;
+    const starts = new Int32Array(size + 1);
+    for (let p = 0; p < docs.length; p++) {
+      const slot = (docs[p] as number) + 1;
+      starts[slot] = (starts[slot] as number) + 1;
+    }
+    for (let d = 0; d < size; d++)
+      starts[d + 1] = (starts[d + 1] as number) + (starts[d] as number);
+    const fill = starts.slice(0, size);
+    const termIds = new Int32Array(docs.length);
+    const counts = new Int32Array(docs.length);
+    // Terms in ascending order, so each document's list comes out sorted.
+    for (let t = 0; t < this.termCount; t++) {
+      const end = offsets[t + 1] as number;
+      for (let p = offsets[t] as number; p < end; p++) {
+        const doc = docs[p] as number;
+        const at = fill[doc] as number;
+        fill[doc] = at + 1;
+        termIds[at] = t;
+        counts[at] = freqs[p] as number;
+      }
+    }
+    const builder = new Bm25Builder(this.terms);
+    for (let d = 0; d < size; d++) {
+      if (!keep(d)) continue;
+      builder.appendPairs(
+        termIds,
+        counts,
+        starts[d] as number,
+        starts[d + 1] as number,
+        this.lengths[d] as number,
+      );
+    }
+    return builder;
+  }
+
   /** Inverse document frequency; a term in no document gets the largest value (df = 0). */
   idf(term: string): number {
-    const id = this.terms.termId(term);
+    const id = this.termId(term);
     return id < 0 ? this.idfFromDf(0) : (this.idfs[id] as number);
   }
 
   /** Documents containing the term. */
   documentFrequency(term: string): number {
-    const id = this.terms.termId(term);
+    const id = this.termId(term);
     return id < 0 ? 0 : (this.offsets[id + 1] as number) - (this.offsets[id] as number);
   }
 
   contains(doc: number, term: string): boolean {
-    const id = this.terms.termId(term);
+    const id = this.termId(term);
     if (id < 0) return false;
     let lo = this.offsets[id] as number;
     let hi = (this.offsets[id + 1] as number) - 1;
@@ -315,7 +397,7 @@ export class Bm25Index {
     const { accumulator: acc, touched, docs, freqs, norms } = this;
     let touchedCount = 0;
     for (const term of new Set(queryTerms)) {
-      const id = this.terms.termId(term);
+      const id = this.termId(term);
       if (id < 0) continue;
       const idf = this.idfs[id] as number;
       const end = this.offsets[id + 1] as number;

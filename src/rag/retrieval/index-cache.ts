@@ -1,6 +1,7 @@
 // In-memory indexes are kept per database handle and collection, tagged with the version they
-// were built from; a query that sees another version rebuilds. Concurrent first queries share
-// one build. A few collections per handle are kept, least recently used first out.
+// were built from; a query that sees another version rebuilds, and the build is handed the index
+// of the earlier version to start from. Concurrent queries share one build. A few collections per
+// handle are kept, least recently used first out.
 
 const MAX_ENTRIES = 16;
 
@@ -12,7 +13,12 @@ interface Entry<T> {
 export class VersionedIndexCache<T> {
   private readonly byOwner = new WeakMap<object, Map<string, Entry<T>>>();
 
-  get(owner: object, key: string, version: string, build: () => Promise<T>): Promise<T> {
+  get(
+    owner: object,
+    key: string,
+    version: string,
+    build: (previous: T | undefined) => Promise<T>,
+  ): Promise<T> {
     let entries = this.byOwner.get(owner);
     if (!entries) {
       entries = new Map();
@@ -24,7 +30,9 @@ export class VersionedIndexCache<T> {
       entries.set(key, hit);
       return hit.value;
     }
-    const value = build();
+    // The earlier version's index, unless its build failed.
+    const previous = hit ? hit.value.catch(() => undefined) : Promise.resolve(undefined);
+    const value = previous.then(build);
     const entry = { version, value };
     entries.delete(key);
     entries.set(key, entry);

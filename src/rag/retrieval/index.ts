@@ -12,7 +12,12 @@ export {
   type RetrievalConfigInput,
   RetrievalConfigSchema,
 } from "./config.js";
-export { type LexicalIndex, lexicalIndexFromRows, loadLexicalIndex } from "./lexical.js";
+export {
+  type LexicalIndex,
+  lexicalIndexFromRows,
+  loadLexicalIndex,
+  refreshLexicalIndex,
+} from "./lexical.js";
 export { type MemoryHit, MemoryIndex, type ObservationInput } from "./memory.js";
 export {
   coverage,

@@ -21,7 +21,7 @@ import {
   RetrievalConfigSchema,
 } from "./config.js";
 import { VersionedIndexCache } from "./index-cache.js";
-import { type LexicalIndex, loadLexicalIndex } from "./lexical.js";
+import { type LexicalIndex, refreshLexicalIndex } from "./lexical.js";
 import { MemoryIndex, type ObservationInput } from "./memory.js";
 import { rerank } from "./rerank.js";
 import { questionRouter, type SourceAvailability } from "./router.js";
@@ -107,7 +107,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
       db,
       `${collectionId}\n${bm25Key}`,
       String(state.version),
-      () => loadLexicalIndex(db, userId, collectionId, config.bm25),
+      (previous) => refreshLexicalIndex(db, userId, collectionId, previous, config.bm25),
     );
 
     const perSource = new Map<RetrievalSource, SourceHit[]>();
