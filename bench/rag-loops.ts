@@ -273,7 +273,7 @@ async function pgliteContext(): Promise<{
 }> {
   // Loaded here so the fixed-retrieval rows run without the database layers.
   const { createRetriever, ingestDocuments } = await import("../src/rag/index.js");
-  const { appendObservations, findOrCreateUser, openStore } = await import("../src/store/index.js");
+  const { findOrCreateUser, observationWriter, openStore } = await import("../src/store/index.js");
   const home = mkdtempSync(join(tmpdir(), "ragjudge-bench-loops-"));
   const store = await openStore({ memory: true, home });
   const user = await findOrCreateUser(store.db, "bench-loops");
@@ -295,11 +295,7 @@ async function pgliteContext(): Promise<{
     ctx: {
       retrieve: retriever,
       questionRouter: retriever.routerFor(ingested.collection_id),
-      appendObservations: (rows) =>
-        appendObservations(
-          store.db,
-          rows.map((row) => ({ ...row, user_id: user.id })),
-        ),
+      appendObservations: observationWriter(store.db, user.id),
     },
     close: async () => {
       await store.close();

@@ -4,16 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestStore } from "../../../test/support/stores.js";
 import {
-  appendObservations,
   findOrCreateUser,
   listObservations,
+  observationWriter,
   type Store,
 } from "../../store/index.js";
 import { ingestDocuments } from "../ingest/index.js";
 import { createRetriever } from "../retrieval/index.js";
 import { ask } from "./ask.js";
 import { parseLoopsConfig } from "./config.js";
-import type { ObservationDbRow } from "./observations.js";
+import type { AppendObservations } from "./observations.js";
 
 let store: Store;
 beforeAll(async () => {
@@ -51,11 +51,8 @@ describe("ask with the real retriever and store", () => {
     const ctx = {
       retrieve: retriever,
       questionRouter: retriever.routerFor(collection_id),
-      appendObservations: (rows: readonly ObservationDbRow[]) =>
-        appendObservations(
-          db,
-          rows.map((row) => ({ ...row, user_id: user.id })),
-        ),
+      // store's writer is what the loops' AppendObservations expects: the types must line up.
+      appendObservations: observationWriter(db, user.id) satisfies AppendObservations,
       config: parseLoopsConfig({ observations: { path: null } }),
       logger: { warn: () => {} },
     };
