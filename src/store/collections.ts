@@ -458,13 +458,13 @@ export async function* chunkTokenPages(
   userId: string,
   collectionId: string,
   pageSize = 20_000,
-): AsyncGenerator<Array<{ id: string; tokens: string }>> {
+): AsyncGenerator<Array<{ id: string; document_id: string; tokens: string }>> {
   if (!isUuid(collectionId)) return;
   let after = "";
   for (;;) {
-    const page = await queryRows<{ id: string; tokens: string }>(
+    const page = await queryRows<{ id: string; document_id: string; tokens: string }>(
       db,
-      sql`select id, tokens from chunks
+      sql`select id, document_id, tokens from chunks
           where collection_id = ${collectionId} and user_id = ${userId} and id > ${after}
           order by id limit ${pageSize}`,
     );
@@ -476,32 +476,35 @@ export async function* chunkTokenPages(
   }
 }
 
-/** Every chunk id of a collection, in id order: what an index compares to see what changed. */
-export async function chunkIds(db: Db, userId: string, collectionId: string): Promise<string[]> {
+/**
+ * Every document id of a collection: what an index compares to see what changed. Chunks change
+ * only with their document, and the documents table is a tenth of the chunks' size.
+ */
+export async function documentIds(db: Db, userId: string, collectionId: string): Promise<string[]> {
   if (!isUuid(collectionId)) return [];
   const rows = await queryRows<{ ids: string | null }>(
     db,
-    // One string rather than one row per chunk: ids never contain a newline.
-    sql`select string_agg(id, E'\n' order by id) as ids from chunks
+    // One string rather than one row per document: ids never contain a newline.
+    sql`select string_agg(id, E'\n' order by id) as ids from documents
         where collection_id = ${collectionId} and user_id = ${userId}`,
   );
   const joined = rows[0]?.ids;
   return joined ? joined.split("\n") : [];
 }
 
-/** The tokens of the given chunks of a collection (missing ones are left out), in id order. */
-export async function chunkTokensByIds(
+/** The tokens of the chunks of the given documents of a collection, in chunk id order. */
+export async function chunkTokensOfDocuments(
   db: Db,
   userId: string,
   collectionId: string,
-  ids: readonly string[],
-): Promise<Array<{ id: string; tokens: string }>> {
-  if (ids.length === 0 || !isUuid(collectionId)) return [];
+  documentIdList: readonly string[],
+): Promise<Array<{ id: string; document_id: string; tokens: string }>> {
+  if (documentIdList.length === 0 || !isUuid(collectionId)) return [];
   return queryRows(
     db,
-    sql`select id, tokens from chunks
+    sql`select id, document_id, tokens from chunks
         where collection_id = ${collectionId} and user_id = ${userId}
-          and id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+          and document_id in (select jsonb_array_elements_text(${JSON.stringify(documentIdList)}::jsonb))
         order by id`,
   );
 }

@@ -1,6 +1,11 @@
 import { expect, it } from "vitest";
 import { describeEachStore } from "../../../test/support/stores.js";
-import { chunkIds, deleteDocument, findOrCreateUser, listDocuments } from "../../store/index.js";
+import {
+  chunkTokenPages,
+  deleteDocument,
+  findOrCreateUser,
+  listDocuments,
+} from "../../store/index.js";
 import { ingestDocuments, type ParsedDocument } from "../ingest/index.js";
 import { type LexicalIndex, loadLexicalIndex, refreshLexicalIndex } from "./lexical.js";
 
@@ -58,7 +63,11 @@ describeEachStore("refreshLexicalIndex", (use) => {
 
     const refreshed = await refreshLexicalIndex(db, user.id, cid, before);
     const full = await loadLexicalIndex(db, user.id, cid);
-    expect([...refreshed.ids].sort()).toEqual(await chunkIds(db, user.id, cid));
+    const stored: string[] = [];
+    for await (const page of chunkTokenPages(db, user.id, cid))
+      stored.push(...page.map((row) => row.id));
+    expect([...refreshed.ids].sort()).toEqual(stored);
+    expect(refreshed.documents).toHaveLength(refreshed.ids.length);
     expect(refreshed.bm25.size).toBe(full.bm25.size);
     for (const query of [
       ["salt", "tram"],

@@ -1,26 +1,40 @@
-import { chunkIds, chunkTokenPages, chunkTokensByIds, type Db } from "../../store/index.js";
+import {
+  chunkTokenPages,
+  chunkTokensOfDocuments,
+  type Db,
+  documentIds,
+} from "../../store/index.js";
 import { Bm25Builder, type Bm25Index, type Bm25Params } from "./bm25.js";
 import type { TermStats } from "./rerank.js";
 
 /** A collection's BM25 index over the tokens stored with its chunks. */
 export interface LexicalIndex extends TermStats {
   bm25: Bm25Index;
+  /** Chunk ids, by document number. */
   ids: readonly string[];
+  /** Each chunk's document id, by document number. */
+  documents: readonly string[];
   has(nodeId: string): boolean;
   search(terms: readonly string[], k: number): Array<{ node_id: string; bm25: number }>;
 }
 
-export function lexicalIndexFromRows(
-  rows: Iterable<{ id: string; tokens: string }>,
-  params?: Bm25Params,
-): LexicalIndex {
+interface TokenRow {
+  id: string;
+  document_id: string;
+  /** Space-joined retrieval tokens. */
+  tokens: string;
+}
+
+export function lexicalIndexFromRows(rows: Iterable<TokenRow>, params?: Bm25Params): LexicalIndex {
   const builder = new Bm25Builder();
   const ids: string[] = [];
+  const documents: string[] = [];
   for (const row of rows) {
     builder.addJoined(row.tokens);
     ids.push(row.id);
+    documents.push(row.document_id);
   }
-  return lexicalIndex(builder.build(params), ids);
+  return lexicalIndex(builder.build(params), ids, documents);
 }
 
 /** Reads the collection's chunk tokens page by page and builds its index. */
@@ -32,23 +46,26 @@ export async function loadLexicalIndex(
 ): Promise<LexicalIndex> {
   const builder = new Bm25Builder();
   const ids: string[] = [];
+  const documents: string[] = [];
   for await (const page of chunkTokenPages(db, userId, collectionId)) {
     for (const row of page) {
       builder.addJoined(row.tokens);
       ids.push(row.id);
+      documents.push(row.document_id);
     }
   }
-  return lexicalIndex(builder.build(params), ids);
+  return lexicalIndex(builder.build(params), ids, documents);
 }
 
-/** Chunks whose tokens are fetched per query while refreshing. */
-const REFRESH_FETCH = 5_000;
+/** Documents whose chunks' tokens are fetched per query while refreshing. */
+const REFRESH_FETCH = 1_000;
 
 /**
- * The index of the collection as it is now, from an index of an earlier version: the chunk ids
- * are compared, only new chunks' tokens are read, and the postings are rebuilt in memory. After
- * an ingest of a few documents into 100,000 chunks this reads ~2 MB of ids instead of ~70 MB of
- * tokens. When most chunks changed a full load is cheaper, and is done instead.
+ * The index of the collection as it is now, from an index of an earlier version: document ids
+ * are compared (chunks change only with their document), only new documents' chunk tokens are
+ * read, and the postings are rebuilt in memory. After an ingest of a few documents into 100,000
+ * chunks this reads the small documents table instead of every chunk. When most documents
+ * changed a full load is cheaper, and is done instead.
  */
 export async function refreshLexicalIndex(
   db: Db,
@@ -60,31 +77,35 @@ export async function refreshLexicalIndex(
   if (!previous || previous.ids.length === 0) {
     return loadLexicalIndex(db, userId, collectionId, params);
   }
-  const current = await chunkIds(db, userId, collectionId);
-  const currentSet = new Set(current);
-  let kept = 0;
-  for (const id of previous.ids) if (currentSet.has(id)) kept++;
-  if (kept < previous.ids.length / 2) return loadLexicalIndex(db, userId, collectionId, params);
-  const added = current.filter((id) => !previous.has(id));
-  if (kept === previous.ids.length && added.length === 0) return previous;
+  const current = new Set(await documentIds(db, userId, collectionId));
+  const known = new Set(previous.documents);
+  let keptDocuments = 0;
+  for (const id of known) if (current.has(id)) keptDocuments++;
+  if (keptDocuments < known.size / 2) return loadLexicalIndex(db, userId, collectionId, params);
+  const added = [...current].filter((id) => !known.has(id));
+  if (keptDocuments === known.size && added.length === 0) return previous;
 
-  const builder = previous.bm25.toBuilder((doc) => currentSet.has(previous.ids[doc] as string));
-  const ids = previous.ids.filter((id) => currentSet.has(id));
+  const keep = (doc: number) => current.has(previous.documents[doc] as string);
+  const builder = previous.bm25.toBuilder(keep);
+  const ids: string[] = [];
+  const documents: string[] = [];
+  previous.ids.forEach((id, doc) => {
+    if (!keep(doc)) return;
+    ids.push(id);
+    documents.push(previous.documents[doc] as string);
+  });
   for (let i = 0; i < added.length; i += REFRESH_FETCH) {
-    for (const row of await chunkTokensByIds(
-      db,
-      userId,
-      collectionId,
-      added.slice(i, i + REFRESH_FETCH),
-    )) {
+    const batch = added.slice(i, i + REFRESH_FETCH);
+    for (const row of await chunkTokensOfDocuments(db, userId, collectionId, batch)) {
       builder.addJoined(row.tokens);
       ids.push(row.id);
+      documents.push(row.document_id);
     }
   }
-  return lexicalIndex(builder.build(params), ids);
+  return lexicalIndex(builder.build(params), ids, documents);
 }
 
-function lexicalIndex(bm25: Bm25Index, ids: string[]): LexicalIndex {
+function lexicalIndex(bm25: Bm25Index, ids: string[], documents: string[]): LexicalIndex {
   const numbers = new Map<string, number>();
   ids.forEach((id, doc) => {
     numbers.set(id, doc);
@@ -92,6 +113,7 @@ function lexicalIndex(bm25: Bm25Index, ids: string[]): LexicalIndex {
   return {
     bm25,
     ids,
+    documents,
     has: (nodeId) => numbers.has(nodeId),
     idf: (term) => bm25.idf(term),
     contains(nodeId, term) {
