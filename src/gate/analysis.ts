@@ -120,6 +120,8 @@ export class AnswerAnalysis {
   private lines = "";
   /** Whether `lines` needs no folding for number extraction (see extractNumbersIn). */
   private linesArePlain = false;
+  /** Where each run of digits in `lines` starts, once the tokens are read (see tokensOf). */
+  private digitRuns: number[] | undefined;
   private readonly hitEvidence: (HitEvidence | undefined)[];
   private allHits: EvidenceView | undefined;
   private views: Map<string, EvidenceView> | undefined;
@@ -206,18 +208,27 @@ export class AnswerAnalysis {
     return this.sentenceList;
   }
 
-  /** Content tokens of a sentence (markers excluded). */
+  /**
+   * Content tokens of a sentence (markers excluded). The first call reads every sentence's, in
+   * one pass over `lines` that also notes where digits are, for numbersOf.
+   */
   tokensOf(sentence: AnalysedSentence): string[] {
     const state = sentence as SentenceState;
-    state.tokens ??= contentTokensIn(this.lines, state.from, state.to);
-    return state.tokens;
+    if (state.tokens === undefined) {
+      const digitRuns: number[] = [];
+      for (const each of this.sentenceList ?? []) {
+        each.tokens = contentTokensIn(this.lines, each.from, each.to, digitRuns);
+      }
+      if (this.linesArePlain) this.digitRuns = digitRuns;
+    }
+    return state.tokens as string[];
   }
 
   /** Numbers and dates a sentence states. */
   numbersOf(sentence: AnalysedSentence): NumberMention[] {
     const state = sentence as SentenceState;
     state.numbers ??= this.linesArePlain
-      ? extractNumbersIn(this.lines, state.from, state.to)
+      ? extractNumbersIn(this.lines, state.from, state.to, this.digitRuns)
       : extractNumbers(sentence.plain);
     return state.numbers;
   }

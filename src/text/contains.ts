@@ -15,7 +15,12 @@ function continuesWord(text: string, index: number): boolean {
   const unit = text.charCodeAt(index);
   if (unit < 0x80)
     return (unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57) || (unit >= 65 && unit <= 90);
-  const ch = text[index] as string;
+  return continuesWordBeyondAscii(text[index] as string);
+}
+
+// Apart, so that the ASCII test above stays small enough to be inlined where it is asked (for
+// every occurrence of every token in every hit).
+function continuesWordBeyondAscii(ch: string): boolean {
   // Han next to Latin is a word break for ICU too ("澜汀metro").
   return WORD_CHAR.test(ch) && !hasUnspacedScript(ch);
 }

@@ -397,9 +397,28 @@ export function extractNumbers(text: string): NumberMention[] {
  * extractNumbers(plain.slice(from, to)), offsets relative to `from`, for text that needs no
  * folding: NFKC already, without citation markers (as ASCII text without "[" is). Read in place:
  * the gate keeps an answer's sentences in one string and reads each without copying it out.
+ * `digitRuns`, when given, lists the start of every run of digits in the range, ascending (it
+ * may list more), as contentTokensIn reports them: the scan then needs no search for digits.
  */
-export function extractNumbersIn(plain: string, from: number, to: number): NumberMention[] {
-  return numbersOfPlain(plain, from, to);
+export function extractNumbersIn(
+  plain: string,
+  from: number,
+  to: number,
+  digitRuns?: readonly number[],
+): NumberMention[] {
+  return numbersOfPlain(plain, from, to, digitRuns);
+}
+
+/** Index of the first of the ascending `runs` at or after `from` (runs.length when none). */
+function firstRunFrom(runs: readonly number[], from: number): number {
+  let low = 0;
+  let high = runs.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((runs[middle] as number) < from) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
@@ -420,6 +439,17 @@ function occursIn(pattern: RegExp, text: string, from: number, to: number): bool
 // Stops at each digit, and at line breaks, which end the gate's sentences: a search for the next
 // digit in one sentence does not run on through the rest of the answer.
 const DIGIT_OR_LINE = /[\d\n]/g;
+
+/** Index of the first digit in text[from, to), or -1. */
+function nextDigit(text: string, from: number, to: number): number {
+  DIGIT_OR_LINE.lastIndex = from;
+  while (DIGIT_OR_LINE.test(text)) {
+    const at = DIGIT_OR_LINE.lastIndex - 1;
+    if (at >= to) return -1;
+    if (text.charCodeAt(at) !== 10) return at;
+  }
+  return -1;
+}
 // A month's prefix, without the \b of MAY_HOLD_MONTH: a test that may say yes too often; and
 // line breaks (see occursIn).
 const MONTH_PREFIX = /Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\n/g;
@@ -429,19 +459,33 @@ const MONTH_PREFIX = /Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\n/g;
  * to `from`. Every alternative of DIGIT_FIRST starts with a digit and one always matches there,
  * so the scan reads the match at each next digit, then resumes after it.
  */
-function numbersOfPlain(text: string, from: number, to: number): NumberMention[] {
+function numbersOfPlain(
+  text: string,
+  from: number,
+  to: number,
+  digitRuns?: readonly number[],
+): NumberMention[] {
   const found: NumberMention[] = [];
   // The full grammar reads the range alone, so that no match runs past its end.
   let range: string | undefined;
-  DIGIT_OR_LINE.lastIndex = from;
-  while (DIGIT_OR_LINE.test(text)) {
-    const at = DIGIT_OR_LINE.lastIndex - 1;
-    if (at >= to) break;
-    if (!isDigitUnit(text.charCodeAt(at))) continue;
+  let run = digitRuns === undefined ? 0 : firstRunFrom(digitRuns, from);
+  let next = from;
+  for (;;) {
+    // The first digit at or after `next`: there, or else where the next run of digits starts.
+    let at: number;
+    if (digitRuns === undefined) {
+      at = nextDigit(text, next, to);
+    } else if (next < to && isDigitUnit(text.charCodeAt(next))) {
+      at = next;
+    } else {
+      while (run < digitRuns.length && (digitRuns[run] as number) < next) run++;
+      at = run < digitRuns.length ? (digitRuns[run] as number) : to;
+    }
+    if (at < 0 || at >= to) break;
     const clean = digitsMayStartAt(text, at, from) && !isListEnumerator(text, at, from, to);
     const quick = clean ? quickMentionAt(text, at, to) : undefined;
     if (quick !== undefined) {
-      DIGIT_OR_LINE.lastIndex = quick.end;
+      next = quick.end;
       quick.index -= from;
       quick.end -= from;
       found.push(quick);
@@ -450,7 +494,7 @@ function numbersOfPlain(text: string, from: number, to: number): NumberMention[]
     range ??= from === 0 && to === text.length ? text : text.slice(from, to);
     const match = digitFirstAt(range, at - from);
     if (clean) for (const mention of digitFirstMentions(match)) found.push(mention);
-    DIGIT_OR_LINE.lastIndex = at + match[0].length;
+    next = at + match[0].length;
   }
   if (!occursIn(MONTH_PREFIX, text, from, to)) return found;
   range ??= from === 0 && to === text.length ? text : text.slice(from, to);

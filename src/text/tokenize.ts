@@ -187,13 +187,15 @@ for (let unit = 97; unit <= 122; unit++) IS_WORD_UNIT[unit] = 1;
 /**
  * Appends the content tokens of text[from, to) to `out`, in order (see contentForm). A word at a
  * time: skip separators, then read the word, with a table read per character; this loop is most
- * of the cost of tokenizing an answer.
+ * of the cost of tokenizing an answer. Since it reads every character anyway, it also reports
+ * where each run of digits starts, in `digitRuns` (until the first non-ASCII character).
  */
 function collectContentTokens(
   text: string,
   out: { push(token: string): unknown },
   from: number,
   to: number,
+  digitRuns?: number[],
 ): void {
   let i = from;
   while (i < to) {
@@ -205,10 +207,15 @@ function collectContentTokens(
     const start = i;
     let letters = false;
     let upper = false;
+    let afterDigit = false;
     while (unit < 0x80 && IS_WORD_UNIT[unit] === 1) {
       if (unit >= 65) {
         letters = true;
         if (unit <= 90) upper = true;
+        afterDigit = false;
+      } else {
+        if (!afterDigit) digitRuns?.push(i);
+        afterDigit = true;
       }
       unit = ++i < to ? text.charCodeAt(i) : 32;
     }
@@ -276,11 +283,17 @@ export function contentTokens(text: string): string[] {
 
 /**
  * contentTokens(text.slice(from, to)), read in place: the gate keeps an answer's sentences in
- * one string and reads each without copying it out.
+ * one string and reads each without copying it out. When text[from, to) is ASCII, the start of
+ * every run of digits in it is appended to `digitRuns`, for extractNumbersIn.
  */
-export function contentTokensIn(text: string, from: number, to: number): string[] {
+export function contentTokensIn(
+  text: string,
+  from: number,
+  to: number,
+  digitRuns?: number[],
+): string[] {
   const tokens: string[] = [];
-  collectContentTokens(text, tokens, from, to);
+  collectContentTokens(text, tokens, from, to, digitRuns);
   return tokens;
 }
 
