@@ -1,5 +1,7 @@
 import { createRequire } from "node:module";
+import { ASK_HELP, askCommand } from "./commands/ask.js";
 import { GATE_HELP, gateCommand } from "./commands/gate.js";
+import { INGEST_HELP, ingestCommand } from "./commands/ingest.js";
 import { JUDGE_HELP, judgeCommand } from "./commands/judge.js";
 import { SERVE_HELP, serveCommand } from "./commands/serve.js";
 import { startCommand } from "./commands/start.js";
@@ -7,7 +9,8 @@ import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
 import { UsageError } from "./usage-error.js";
 import { JudgeInputError } from "../judges/index.js";
 import { LlmConfigError } from "../llm/index.js";
-import { StoreLockedError } from "../store/index.js";
+import { AskInputError, LoopsConfigError } from "../rag/index.js";
+import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
 
 const HELP = `ragjudge — decides whether a RAG system's answers deserve trust.
 
@@ -17,6 +20,8 @@ Commands:
   start            gate the bundled example answers into the embedded store (npm start)
   gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
   judge FILE.jsonl judge answers with LLM judges (review, rubric, reference) or offline ones
+  ingest PATH...   ingest documents into a collection of the built-in RAG bot
+  ask "question"   answer with the built-in agentic RAG bot, gated on its evidence
   serve            serve the HTTP API on 127.0.0.1
   token create     create a user's API token
 
@@ -27,6 +32,10 @@ ${GATE_HELP}
 
 ${JUDGE_HELP}
 
+${INGEST_HELP}
+
+${ASK_HELP}
+
 ${SERVE_HELP}
 
 ${TOKEN_HELP}`;
@@ -35,6 +44,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   start: () => startCommand(),
   gate: (argv) => gateCommand(argv),
   judge: (argv) => judgeCommand(argv),
+  ingest: ingestCommand,
+  ask: askCommand,
   serve: serveCommand,
   token: tokenCommand,
 };
@@ -58,7 +69,16 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command(rest);
   } catch (error) {
-    const userError = [UsageError, StoreLockedError, LlmConfigError, JudgeInputError].some(
+    const userErrors = [
+      UsageError,
+      StoreLockedError,
+      LlmConfigError,
+      JudgeInputError,
+      AskInputError,
+      LoopsConfigError,
+      CollectionNotFoundError,
+    ];
+    const userError = userErrors.some(
       (type) => error instanceof type,
     );
     if (userError || isParseArgsError(error)) {

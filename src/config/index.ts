@@ -1,1 +1,2 @@
+export { configuredClients } from "./clients.js";
 export { isLlmConfigured, type LoadConfigOptions, loadConfig, type RagjudgeConfig } from "./load.js";

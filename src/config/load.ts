@@ -4,6 +4,12 @@ import { z } from "zod";
 import { type GateConfig, GateConfigOverrideSchema, GateConfigSchema, resolveGateConfig } from "../gate/index.js";
 import { type JudgesConfig, JudgesConfigSchema } from "../judges/index.js";
 import {
+  type LoopsConfig,
+  LoopsConfigSchema,
+  type RetrievalConfig,
+  RetrievalConfigSchema,
+} from "../rag/index.js";
+import {
   applyLlmEnv,
   CONFIG_FILE_NAMES,
   LLM_DEFAULTS,
@@ -19,11 +25,18 @@ export interface RagjudgeConfig {
   llm: LlmConfig;
   judges: JudgesConfig;
   gate: GateConfig;
+  /** The built-in RAG bot: its loops (seeds 000 and 001) and its retrieval. */
+  rag: { loops: LoopsConfig; retrieval: RetrievalConfig };
   /** The file read, if any. */
   source: string | undefined;
 }
 
-const FileSchema = z.looseObject({ llm: z.unknown(), judges: z.unknown(), gate: z.unknown() });
+const FileSchema = z.looseObject({
+  llm: z.unknown(),
+  judges: z.unknown(),
+  gate: z.unknown(),
+  rag: z.object({ loops: z.unknown(), retrieval: z.unknown() }).strict().optional(),
+});
 
 export interface LoadConfigOptions {
   /** Directory searched for ragjudge.config.json; default the working directory. */
@@ -64,7 +77,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
   if (!judges.success) throw sectionError(source, "judges", judges.error);
   const gate = GateConfigOverrideSchema.safeParse(file.gate ?? {});
   if (!gate.success) throw sectionError(source, "gate", gate.error);
+  const retrieval = RetrievalConfigSchema.safeParse(file.rag?.retrieval ?? {});
+  if (!retrieval.success) throw sectionError(source, "rag.retrieval", retrieval.error);
+  const loops = LoopsConfigSchema.safeParse(file.rag?.loops ?? {});
+  if (!loops.success) throw sectionError(source, "rag.loops", loops.error);
   return {
+    rag: { loops: loops.data, retrieval: retrieval.data },
     llm: parseLlmConfig(applyLlmEnv(file.llm, env), source),
     judges: judges.data,
     gate: resolveGateConfig(GateConfigSchema.parse({}), gate.data),

@@ -48,3 +48,6 @@ export {
   VectorIndex,
 } from "./retrieval/index.js";
 export * from "./types.js";
+
+// The built-in bot: ingest and ask over the database, for the CLI and the HTTP API.
+export { type AskOptions, type BuiltinBot, type BuiltinBotOptions, createBuiltinBot } from "./bot.js";

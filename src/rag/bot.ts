@@ -1,0 +1,106 @@
+import type { GateConfig } from "../gate/index.js";
+import type { JudgesConfig } from "../judges/index.js";
+import type { LlmClients } from "../llm/index.js";
+import {
+  CollectionNotFoundError,
+  type Db,
+  findCollectionByName,
+  getCollection,
+  isUuid,
+  observationWriter,
+} from "../store/index.js";
+import { type IngestOptions, type IngestResult, ingestDocuments, ingestPaths } from "./ingest/index.js";
+import type { ParsedDocument } from "./ingest/document.js";
+import { type AskResult, ask, type LoopsConfig } from "./loops/index.js";
+import { createRetriever, type RetrievalConfig } from "./retrieval/index.js";
+import type { RetrievalSource } from "./types.js";
+
+export interface BuiltinBotOptions {
+  db: Db;
+  userId: string;
+  /** Clients of the configured roles; a missing role works offline. */
+  llm?: Partial<LlmClients>;
+  loops?: LoopsConfig;
+  retrieval?: RetrievalConfig;
+  gate?: GateConfig;
+  judges?: JudgesConfig;
+}
+
+export interface AskOptions {
+  question: string;
+  /** A collection id, or its name. */
+  collection: string;
+  sources?: RetrievalSource[];
+  conversation_id?: string;
+  message_id?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The built-in agentic RAG bot for one user: ingest into collections, then ask. It wires the
+ * database retriever, question_router and observation store into the loops of rag/loops.
+ */
+export function createBuiltinBot(options: BuiltinBotOptions) {
+  const { db, userId } = options;
+  const llm = options.llm ?? {};
+  const retriever = createRetriever({
+    db,
+    userId,
+    ...(llm.embedder ? { embedder: llm.embedder } : {}),
+    ...(options.retrieval ? { config: options.retrieval } : {}),
+  });
+  const appendObservations = observationWriter(db, userId);
+
+  /** Another user's collection, or a deleted one, is not found. */
+  async function resolveCollection(ref: string): Promise<string> {
+    const row = isUuid(ref) ? await getCollection(db, userId, ref) : undefined;
+    const found = row ?? (await findCollectionByName(db, userId, ref));
+    if (!found) throw new CollectionNotFoundError(ref);
+    return found.id;
+  }
+
+  const common = (collection: IngestOptions["collection"]): IngestOptions => ({
+    db,
+    userId,
+    collection,
+    ...(llm.embedder ? { embedder: llm.embedder } : {}),
+  });
+
+  return {
+    resolveCollection,
+    ingestPaths(
+      paths: readonly string[],
+      collection: IngestOptions["collection"],
+      extra: Pick<IngestOptions, "onProgress" | "signal"> = {},
+    ): Promise<IngestResult> {
+      return ingestPaths({ ...common(collection), ...extra, paths });
+    },
+    ingestDocuments(documents: ParsedDocument[], collection: IngestOptions["collection"]): Promise<IngestResult> {
+      return ingestDocuments({ ...common(collection), documents });
+    },
+    async ask(input: AskOptions): Promise<AskResult> {
+      const collection_id = await resolveCollection(input.collection);
+      return ask(
+        {
+          question: input.question,
+          collection_id,
+          ...(input.sources ? { sources: input.sources } : {}),
+          ...(input.conversation_id ? { conversation_id: input.conversation_id } : {}),
+          ...(input.message_id ? { message_id: input.message_id } : {}),
+          ...(input.signal ? { signal: input.signal } : {}),
+        },
+        {
+          retrieve: retriever,
+          questionRouter: retriever.routerFor(collection_id),
+          appendObservations,
+          llm,
+          ...(options.loops ? { config: options.loops } : {}),
+          ...(options.gate ? { gate: options.gate } : {}),
+          ...(options.judges ? { judges: options.judges } : {}),
+        },
+      );
+    },
+  };
+}
+
+export type BuiltinBot = ReturnType<typeof createBuiltinBot>;
