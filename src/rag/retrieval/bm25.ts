@@ -115,6 +115,13 @@ class IntList {
   constructor(capacity = 1024) {
     this.data = new Int32Array(capacity);
   }
+  /** A list over `data[0, length)`, taking ownership of `data`. */
+  static of(data: Int32Array, length: number): IntList {
+    const list = new IntList(0);
+    list.data = data.length > 0 ? data : new Int32Array(1);
+    list.length = length;
+    return list;
+  }
   push(value: number): void {
     if (this.length === this.data.length) {
       const grown = new Int32Array(this.data.length * 2);
@@ -129,11 +136,11 @@ class IntList {
 export class Bm25Builder {
   private scratch = new Int32Array(256);
   /** Per document, its distinct terms and their frequencies, documents in order. */
-  private readonly pairTerms = new IntList(1 << 16);
-  private readonly pairFreqs = new IntList(1 << 16);
-  private readonly lengths = new IntList();
+  private pairTerms = new IntList(1 << 16);
+  private pairFreqs = new IntList(1 << 16);
+  private lengths = new IntList();
   /** Where each document's pairs end. */
-  private readonly pairEnds = new IntList();
+  private pairEnds = new IntList();
 
   /**
    * `terms` is shared when an index is extended (see Bm25Index.toBuilder): the vocabulary only
@@ -147,24 +154,20 @@ export class Bm25Builder {
   }
 
   /**
-   * @internal Appends a document from its distinct terms (ascending ids, from this builder's
-   * term table) and their frequencies, termIds/freqs[from, to). Used by Bm25Index.toBuilder.
+   * @internal A builder over documents given as pair arrays (see the private fields); it takes
+   * ownership of the arrays. Used by Bm25Index.toBuilder.
    */
-  appendPairs(
-    termIds: Int32Array,
-    freqs: Int32Array,
-    from: number,
-    to: number,
-    length: number,
-  ): number {
-    const doc = this.lengths.length;
-    this.lengths.push(length);
-    for (let i = from; i < to; i++) {
-      this.pairTerms.push(termIds[i] as number);
-      this.pairFreqs.push(freqs[i] as number);
-    }
-    this.pairEnds.push(this.pairTerms.length);
-    return doc;
+  static fromPairs(
+    terms: TermTable,
+    pairs: { terms: Int32Array; freqs: Int32Array; count: number },
+    documents: { ends: Int32Array; lengths: Int32Array; count: number },
+  ): Bm25Builder {
+    const builder = new Bm25Builder(terms);
+    builder.pairTerms = IntList.of(pairs.terms, pairs.count);
+    builder.pairFreqs = IntList.of(pairs.freqs, pairs.count);
+    builder.pairEnds = IntList.of(documents.ends, documents.count);
+    builder.lengths = IntList.of(documents.lengths, documents.count);
+    return builder;
   }
 
   /** Adds a document given as tokens; returns its number. */
@@ -231,12 +234,17 @@ export class Bm25Builder {
   }
 
   build(params: Bm25Params = BM25_DEFAULTS): Bm25Index {
+    // Locals, not fields, in the loops: they run once per posting.
     const termCount = this.terms.size;
     const pairs = this.pairTerms.length;
+    const pairTerms = this.pairTerms.data;
+    const pairFreqs = this.pairFreqs.data;
+    const pairEnds = this.pairEnds.data;
+    const documentCount = this.lengths.length;
     const offsets = new Int32Array(termCount + 1);
     // Document frequencies, then their prefix sums: term t's postings start at offsets[t].
     for (let p = 0; p < pairs; p++) {
-      const slot = (this.pairTerms.data[p] as number) + 1;
+      const slot = (pairTerms[p] as number) + 1;
       offsets[slot] = (offsets[slot] as number) + 1;
     }
     for (let t = 0; t < termCount; t++) {
@@ -247,14 +255,14 @@ export class Bm25Builder {
     const fill = offsets.slice(0, termCount);
     // Documents are visited in order, so each term's postings come out sorted.
     let p = 0;
-    for (let doc = 0; doc < this.lengths.length; doc++) {
-      const end = this.pairEnds.data[doc] as number;
+    for (let doc = 0; doc < documentCount; doc++) {
+      const end = pairEnds[doc] as number;
       for (; p < end; p++) {
-        const term = this.pairTerms.data[p] as number;
+        const term = pairTerms[p] as number;
         const at = fill[term] as number;
         fill[term] = at + 1;
         docs[at] = doc;
-        freqs[at] = this.pairFreqs.data[p] as number;
+        freqs[at] = pairFreqs[p] as number;
       }
     }
     return new Bm25Index(
@@ -262,7 +270,7 @@ export class Bm25Builder {
       offsets,
       docs,
       freqs,
-      this.lengths.data.slice(0, this.lengths.length),
+      this.lengths.data.slice(0, documentCount),
       params,
     );
   }
@@ -324,7 +332,7 @@ export class Bm25Index {
    * back into per-document term lists.
    */
   toBuilder(keep: (doc: number) => boolean): Bm25Builder {
-    const { docs, freqs, offsets, size } = this;
+    const { docs, freqs, offsets, size, lengths, termCount } = this;
     const starts = new Int32Array(size + 1);
     for (let p = 0; p < docs.length; p++) {
       const slot = (docs[p] as number) + 1;
@@ -336,7 +344,7 @@ export class Bm25Index {
     const termIds = new Int32Array(docs.length);
     const counts = new Int32Array(docs.length);
     // Terms in ascending order, so each document's list comes out sorted.
-    for (let t = 0; t < this.termCount; t++) {
+    for (let t = 0; t < termCount; t++) {
       const end = offsets[t + 1] as number;
       for (let p = offsets[t] as number; p < end; p++) {
         const doc = docs[p] as number;
@@ -346,18 +354,29 @@ export class Bm25Index {
         counts[at] = freqs[p] as number;
       }
     }
-    const builder = new Bm25Builder(this.terms);
+    // Drop the documents not kept, moving the rest down in place.
+    const ends = new Int32Array(size);
+    const keptLengths = new Int32Array(size);
+    let kept = 0;
+    let write = 0;
     for (let d = 0; d < size; d++) {
       if (!keep(d)) continue;
-      builder.appendPairs(
-        termIds,
-        counts,
-        starts[d] as number,
-        starts[d + 1] as number,
-        this.lengths[d] as number,
-      );
+      const from = starts[d] as number;
+      const to = starts[d + 1] as number;
+      if (write !== from) {
+        termIds.copyWithin(write, from, to);
+        counts.copyWithin(write, from, to);
+      }
+      write += to - from;
+      ends[kept] = write;
+      keptLengths[kept] = lengths[d] as number;
+      kept++;
     }
-    return builder;
+    return Bm25Builder.fromPairs(
+      this.terms,
+      { terms: termIds, freqs: counts, count: write },
+      { ends, lengths: keptLengths, count: kept },
+    );
   }
 
   /** Inverse document frequency; a term in no document gets the largest value (df = 0). */
