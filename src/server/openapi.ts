@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { EvaluatorInputSchema } from "../gate/index.js";
+import { UploadsSchema } from "../rag/index.js";
+import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
 import { ErrorSchema, EvaluationRecordSchema, GateResponseSchema, JudgeRequestSchema } from "./schemas.js";
 
 // Request shapes come from the same schemas the routes validate with, so the document cannot
@@ -11,6 +13,15 @@ const json = (schema: z.ZodType, io: "input" | "output" = "output") =>
 const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+const body = (schema: string) => ({
+  required: true,
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
+});
+const objectResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { type: "object" } } },
 });
 
 let cached: Record<string, unknown> | undefined;
@@ -28,6 +39,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       schemas: {
         EvaluatorInput: json(EvaluatorInputSchema, "input"),
         JudgeRequest: json(JudgeRequestSchema, "input"),
+        CreateCollection: json(CreateCollectionSchema, "input"),
+        Uploads: json(UploadsSchema, "input"),
+        AskRequest: json(AskRequestSchema, "input"),
         GateResponse: json(GateResponseSchema),
         EvaluationRecord: json(EvaluationRecordSchema),
         Error: json(ErrorSchema),
@@ -69,6 +83,39 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             "401": errorResponse("Missing or unknown API token"),
             "409": errorResponse("An LLM judge was asked for but no judge LLM is configured"),
             "413": errorResponse("Body too large"),
+          },
+        },
+      },
+      "/api/v1/collections": {
+        post: {
+          summary: "Create a collection (its name is unique per user)",
+          requestBody: body("CreateCollection"),
+          responses: { "201": objectResponse("The collection"), "400": errorResponse("Invalid body"), "409": errorResponse("Name taken") },
+        },
+        get: { summary: "List your collections", responses: { "200": objectResponse("{items}") } },
+      },
+      "/api/v1/collections/{id}/documents": {
+        post: {
+          summary: "Ingest documents (Markdown, text, HTML, PDF as base64, JSONL); all or nothing",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: body("Uploads"),
+          responses: {
+            "201": objectResponse("Counts: documents added, unchanged, replaced; chunks added, removed, embedded"),
+            "400": errorResponse("An unreadable file or line, named in issues[].path; nothing was ingested"),
+            "404": errorResponse("No such collection for this user"),
+          },
+        },
+      },
+      "/api/v1/ask": {
+        post: {
+          summary: "Answer with the built-in agentic RAG bot, gated on its evidence",
+          requestBody: body("AskRequest"),
+          responses: {
+            "200": objectResponse(
+              "The full state: hits with sources and scores, grades, rewrites, epochs, evaluations, the answer with citations, the gate verdict and action, the step trace and Mermaid diagrams of both loops",
+            ),
+            "400": errorResponse("Invalid body"),
+            "404": errorResponse("No such collection for this user"),
           },
         },
       },

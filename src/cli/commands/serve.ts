@@ -34,7 +34,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be 0-65535");
   const config = await loadConfig(values.config ? { path: values.config } : {});
   const session = await openStoreSession();
-  const app = createApp({ db: session.store.db, llm: config.llm, judges: config.judges, gateConfig: config.gate });
+  const app = createApp({ db: session.store.db, llm: config.llm, config });
   const server = await listen(app, { host: values.host, port });
   process.stdout.write(
     `ragjudge API on ${server.url}/api/v1 (store: ${session.store.location})\n` +

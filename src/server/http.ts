@@ -1,0 +1,56 @@
+import type { Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { z } from "zod";
+import type { RagjudgeConfig } from "../config/index.js";
+import { fieldIssues } from "../formats/index.js";
+import type { Db, User } from "../store/index.js";
+import type { UserClients } from "./user-clients.js";
+
+/** Hono's environment for authenticated routes: the caller, set by the auth middleware. */
+export type Env = { Variables: { user: User } };
+export type App = Hono<Env>;
+
+/** What every route module receives. */
+export interface RouteDeps {
+  db: Db;
+  config: Pick<RagjudgeConfig, "gate" | "judges" | "rag">;
+  clients: UserClients;
+  maxBodyBytes: number;
+}
+
+export function errorJson(c: Context, status: 400 | 404 | 409 | 413, error: string, message: string) {
+  return c.json({ error, message }, status);
+}
+
+export function validationError(c: Context, error: z.ZodError) {
+  return c.json(
+    { error: "validation_failed", message: "The request body is invalid.", issues: fieldIssues(error) },
+    400,
+  );
+}
+
+/** A body limit answering 413 with the limit in the message. */
+export function limitBody(maxBytes: number) {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => errorJson(c, 413, "payload_too_large", `The request body exceeds ${maxBytes} bytes.`),
+  });
+}
+
+/** Parses the JSON body and validates it; on failure, the 400 response to return. */
+export async function readBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+): Promise<{ ok: true; value: z.infer<S> } | { ok: false; response: Response }> {
+  let json: unknown;
+  try {
+    json = await c.req.json();
+  } catch (error) {
+    const message = `The body is not valid JSON: ${(error as Error).message}`;
+    return { ok: false, response: errorJson(c, 400, "invalid_json", message) };
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, response: validationError(c, parsed.error) };
+}

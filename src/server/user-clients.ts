@@ -1,0 +1,22 @@
+import { configuredClients } from "../config/index.js";
+import type { LlmClients, LlmConfig } from "../llm/index.js";
+import { type Db, llmResponseCache } from "../store/index.js";
+
+export type UserClients = (userId: string) => Partial<LlmClients>;
+
+/**
+ * LLM clients per user, made on first use: the response cache is per user, and each role keeps
+ * its own client (the judge never shares the generator's, seed 000).
+ */
+export function userClients(db: Db, llm: LlmConfig | undefined): UserClients {
+  const byUser = new Map<string, Partial<LlmClients>>();
+  return (userId) => {
+    if (!llm) return {};
+    let clients = byUser.get(userId);
+    if (!clients) {
+      clients = configuredClients(llm, { cache: llmResponseCache(db, userId) });
+      byUser.set(userId, clients);
+    }
+    return clients;
+  };
+}
