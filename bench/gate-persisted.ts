@@ -6,7 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type EvaluatorInput, runEvaluatorPipelineBatch } from "../src/gate/index.js";
-import { evaluationRecordRepo, findOrCreateUser, openStore, type Store } from "../src/store/index.js";
+import {
+  evaluationRecordRepo,
+  findOrCreateUser,
+  openStore,
+  type Store,
+} from "../src/store/index.js";
 import { gateFixture } from "./gate-pure.js";
 
 export interface GatePersistedBench {
@@ -41,13 +46,27 @@ export async function benchGatePersisted(options: {
         return { ...input, message_id: `m${start + i}` };
       });
     // Warm-up: first statements compile plans and grow the WebAssembly heap.
-    await runEvaluatorPipelineBatch({ evaluator_repo: repo, inputs: batch(0).slice(0, 50), ctx: { user_id: user.id } });
+    await runEvaluatorPipelineBatch({
+      evaluator_repo: repo,
+      inputs: batch(0).slice(0, 50),
+      ctx: { user_id: user.id },
+    });
     const started = performance.now();
     for (let start = 0; start < records; start += batchSize) {
-      await runEvaluatorPipelineBatch({ evaluator_repo: repo, inputs: batch(start), ctx: { user_id: user.id } });
+      await runEvaluatorPipelineBatch({
+        evaluator_repo: repo,
+        inputs: batch(start),
+        ctx: { user_id: user.id },
+      });
     }
     const seconds = (performance.now() - started) / 1000;
-    return { store: options.kind, records, batchSize, seconds, recordsPerSecond: records / seconds };
+    return {
+      store: options.kind,
+      records,
+      batchSize,
+      seconds,
+      recordsPerSecond: records / seconds,
+    };
   } finally {
     await store?.close();
     rmSync(home, { recursive: true, force: true });

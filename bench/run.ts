@@ -33,7 +33,8 @@ const results: Record<string, unknown> = {
 
 function cellOf(value: unknown): string | number {
   if (value === null || value === undefined) return "-";
-  if (typeof value === "number") return Number.isInteger(value) ? value : Number(value.toPrecision(4));
+  if (typeof value === "number")
+    return Number.isInteger(value) ? value : Number(value.toPrecision(4));
   if (typeof value === "boolean") return value ? "met" : "MISSED";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
@@ -43,15 +44,22 @@ function printRows(title: string, rows: readonly object[]) {
   const list = rows as readonly Record<string, unknown>[];
   const columns = [...new Set(list.flatMap((row) => Object.keys(row)))];
   console.log(`\n${title}`);
-  console.log(renderTable(columns, list.map((row) => columns.map((c) => cellOf(row[c]))), { maxCell: 40 }));
+  console.log(
+    renderTable(
+      columns,
+      list.map((row) => columns.map((c) => cellOf(row[c]))),
+      { maxCell: 40 },
+    ),
+  );
 }
 
 if (wanted("gate")) {
   const pure = await benchGatePure();
   results.gate_pure = pure;
-  printRows("Evidence gate, pure (1 KB answer, 10 hits x 500 chars, one core; goal >= 20,000 answers/s)", [
-    { ...pure, goal_met: pure.answersPerSecond >= 20_000 },
-  ]);
+  printRows(
+    "Evidence gate, pure (1 KB answer, 10 hits x 500 chars, one core; goal >= 20,000 answers/s)",
+    [{ ...pure, goal_met: pure.answersPerSecond >= 20_000 }],
+  );
   const server = await startPostgresServer();
   try {
     const pglite = await benchGatePersisted({ kind: "pglite" });
@@ -60,10 +68,10 @@ if (wanted("gate")) {
       databaseUrl: await createDatabase(server.url, "bench"),
     });
     results.gate_persisted = [pglite, postgres];
-    printRows("Evidence gate, persisted (evaluate + store, batches of 500; goal on PGlite >= 1,000 records/s)", [
-      { ...pglite, goal_met: pglite.recordsPerSecond >= 1000 },
-      postgres,
-    ]);
+    printRows(
+      "Evidence gate, persisted (evaluate + store, batches of 500; goal on PGlite >= 1,000 records/s)",
+      [{ ...pglite, goal_met: pglite.recordsPerSecond >= 1000 }, postgres],
+    );
   } finally {
     server.stop();
   }
@@ -86,7 +94,10 @@ if (wanted("rag")) {
   results.rag = rag;
   printRows("RAG loops: overhead per step", [rag.step]);
   printRows("RAG loops: one offline ask (no LLM)", [rag.offline]);
-  printRows("RAG loops: 1,000 concurrent asks against the scripted LLM at 50 ms (goal >= 0.9 of ideal)", rag.concurrent);
+  printRows(
+    "RAG loops: 1,000 concurrent asks against the scripted LLM at 50 ms (goal >= 0.9 of ideal)",
+    rag.concurrent,
+  );
 }
 
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });

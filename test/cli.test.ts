@@ -2,21 +2,41 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, inject, it } from "vitest";
-import { findOrCreateUser, LOCAL_USER_NAME, listEvaluationRecords, openStore } from "../src/store/index.js";
+import {
+  findOrCreateUser,
+  LOCAL_USER_NAME,
+  listEvaluationRecords,
+  openStore,
+} from "../src/store/index.js";
 import { runCli as runCliIn } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 
 const runCli = (args: string[], env: Record<string, string> = {}) => runCliIn(args, { env });
 
-const HIT = { node_id: "n1", content: "The Duchy of Normandy began in 911 under Rollo, a Viking leader.", source: "lexical" };
+const HIT = {
+  node_id: "n1",
+  content: "The Duchy of Normandy began in 911 under Rollo, a Viking leader.",
+  source: "lexical",
+};
 const base = {
   conversation_id: "c1",
   retrieval_record: { id: "r1", query: "When was the duchy founded?" },
   retrieval_hits: [HIT],
   generation_record: { id: "g1" },
 };
-const good = { ...base, message_id: "good", generation_output: { answer: "The duchy began in 911 under Rollo [n1].", citations: [{ node_id: "n1" }] } };
-const uncited = { ...base, message_id: "uncited", generation_output: { answer: "The duchy began in 911 under Rollo.", citations: [] } };
+const good = {
+  ...base,
+  message_id: "good",
+  generation_output: {
+    answer: "The duchy began in 911 under Rollo [n1].",
+    citations: [{ node_id: "n1" }],
+  },
+};
+const uncited = {
+  ...base,
+  message_id: "uncited",
+  generation_output: { answer: "The duchy began in 911 under Rollo.", citations: [] },
+};
 
 /** Two valid answers (one failing), a wrong type, malformed JSON and invalid UTF-8. */
 function writeFixture(): string {
@@ -63,9 +83,15 @@ it("writes JSON Lines against a PostgreSQL server, one line per input line", asy
     RAGJUDGE_HOME: home,
   });
   expect(code).toBe(1);
-  const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines.map((line) => line.line)).toEqual([1, 2, 3, 4, 5]);
-  expect(lines[0]).toMatchObject({ status: "pass", record_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  expect(lines[0]).toMatchObject({
+    status: "pass",
+    record_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+  });
   expect(lines[4]).toMatchObject({ status: "fail", message_id: "uncited" });
   expect(lines[1]).toMatchObject({ error: expect.stringContaining("retrieval_hits") });
 });
@@ -76,8 +102,12 @@ it("emits JUnit XML without storing, and exits 2 on invalid lines alone", async 
   writeFileSync(path, `${JSON.stringify(good)}\n{"broken":\n`);
   const { code, stdout } = await runCli(["gate", path, "--format", "junit", "--no-store"]);
   expect(code).toBe(2);
-  expect(stdout).toContain('<testsuite name="ragjudge gate" tests="2" failures="0" errors="1" skipped="0">');
-  expect(stdout).toContain('<testcase classname="gate" name="line 2"><error message="malformed JSON');
+  expect(stdout).toContain(
+    '<testsuite name="ragjudge gate" tests="2" failures="0" errors="1" skipped="0">',
+  );
+  expect(stdout).toContain(
+    '<testcase classname="gate" name="line 2"><error message="malformed JSON',
+  );
 });
 
 it("explains usage errors with exit code 2", async () => {

@@ -10,8 +10,20 @@ const runCli = (args: string[], env: Record<string, string> = {}) =>
   runCliIn(args, { env, cwd: mkdtempSync(join(tmpdir(), "ragjudge-judge-cwd-")) });
 
 const LINES = [
-  { id: "q1", question: "When was Veldmark founded?", answer: "Veldmark was founded in 1187 [1].", contexts: ["Veldmark was founded in 1187 by salt traders."], ground_truth: "1187" },
-  { id: "q2", question: "How long is the tram line?", answer: "It is 42 km long.", contexts: ["The tram line runs 18 km."], ground_truth: "18 km" },
+  {
+    id: "q1",
+    question: "When was Veldmark founded?",
+    answer: "Veldmark was founded in 1187 [1].",
+    contexts: ["Veldmark was founded in 1187 by salt traders."],
+    ground_truth: "1187",
+  },
+  {
+    id: "q2",
+    question: "How long is the tram line?",
+    answer: "It is 42 km long.",
+    contexts: ["The tram line runs 18 km."],
+    ground_truth: "18 km",
+  },
 ];
 
 function fixture(lines: unknown[]): string {
@@ -44,7 +56,9 @@ beforeEach(() => {
       const wrong = promptText(request).includes("42 km");
       return {
         auto: {
-          analysis: wrong ? "The answer contradicts the document (18 km)." : "Matches the document.",
+          analysis: wrong
+            ? "The answer contradicts the document (18 km)."
+            : "Matches the document.",
           accuracy: wrong ? 2 : 9,
           completeness: wrong ? 3 : 8,
           clarity: 8,
@@ -71,7 +85,10 @@ it("judges each line with the rubric, prints scores and a summary, and caches re
   const again = await runCli(["judge", file, "--judge", "rubric", "--format", "json"], env);
   expect(again.code).toBe(0);
   expect(llm.requests.filter(isChat).length).toBe(calls);
-  const report = JSON.parse(again.stdout) as { usage: { cached_calls: number }; summary: { rubric: { pass_rate: number } } };
+  const report = JSON.parse(again.stdout) as {
+    usage: { cached_calls: number };
+    summary: { rubric: { pass_rate: number } };
+  };
   expect(report.usage.cached_calls).toBe(2);
   expect(report.summary.rubric.pass_rate).toBe(0.5);
 
@@ -81,9 +98,27 @@ it("judges each line with the rubric, prints scores and a summary, and caches re
 
 it("keeps a judge's unparseable reply as judge_error and out of the averages", async () => {
   llm.reset();
-  llm.on({ when: (r) => isChat(r) && promptText(r).includes("42 km"), reply: { content: "{not json at all" } });
-  llm.on({ when: isChat, reply: { auto: { analysis: "ok", accuracy: 9, completeness: 8, clarity: 8, reason: "ok", suggestion: "" } } });
-  const { code, stdout } = await runCli(["judge", fixture(LINES), "--judge", "rubric", "--no-cache"], env);
+  llm.on({
+    when: (r) => isChat(r) && promptText(r).includes("42 km"),
+    reply: { content: "{not json at all" },
+  });
+  llm.on({
+    when: isChat,
+    reply: {
+      auto: {
+        analysis: "ok",
+        accuracy: 9,
+        completeness: 8,
+        clarity: 8,
+        reason: "ok",
+        suggestion: "",
+      },
+    },
+  });
+  const { code, stdout } = await runCli(
+    ["judge", fixture(LINES), "--judge", "rubric", "--no-cache"],
+    env,
+  );
   expect(code).toBe(0);
   expect(stdout).toMatch(/2\s+q2\s+judge_error/);
   expect(stdout).toMatch(/rubric\s+2\s+1\s+1\s+8\.50/);
@@ -105,11 +140,27 @@ it("explains how to configure an LLM when none is, and suggests the offline judg
 });
 
 it("judges offline with no LLM and no database, saying the scores are heuristic", async () => {
-  const { code, stdout } = await runCli(["judge", fixture(LINES), "--judge", "offline", "--format", "json"]);
+  const { code, stdout } = await runCli([
+    "judge",
+    fixture(LINES),
+    "--judge",
+    "offline",
+    "--format",
+    "json",
+  ]);
   expect(code).toBe(0);
   const report = JSON.parse(stdout) as {
     usage: null;
-    results: Array<{ id: string; results: { offline: { raw_score: number; passed: boolean; verdict: { heuristic: boolean; reason: string; f1: number } } } }>;
+    results: Array<{
+      id: string;
+      results: {
+        offline: {
+          raw_score: number;
+          passed: boolean;
+          verdict: { heuristic: boolean; reason: string; f1: number };
+        };
+      };
+    }>;
   };
   expect(report.usage).toBeNull();
   const [right, wrong] = report.results;

@@ -24,7 +24,9 @@ it("has migrations whose timestamps strictly increase, in index order", () => {
 
 it("migrates once when several processes boot against one new server database", async () => {
   const url = await createDatabase(inject("postgresUrl"), "boot");
-  const stores = await Promise.all(Array.from({ length: 6 }, () => openStore({ databaseUrl: url })));
+  const stores = await Promise.all(
+    Array.from({ length: 6 }, () => openStore({ databaseUrl: url })),
+  );
   try {
     const first = stores[0];
     if (!first) throw new Error("no store");

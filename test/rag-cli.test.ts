@@ -18,12 +18,18 @@ beforeAll(async () => {
 it("ingests the example corpus once, and re-ingesting unchanged content writes nothing", async () => {
   const first = await runCli(["ingest", CORPUS, "--collection", "lanting", "--json"], { env });
   expect(first.code).toBe(0);
-  const added = JSON.parse(first.stdout) as { documents: { added: number }; chunks: { added: number } };
+  const added = JSON.parse(first.stdout) as {
+    documents: { added: number };
+    chunks: { added: number };
+  };
   expect(added.documents.added).toBeGreaterThanOrEqual(6);
   expect(added.chunks.added).toBeGreaterThan(added.documents.added - 1);
 
   const again = await runCli(["ingest", CORPUS, "--collection", "lanting", "--json"], { env });
-  const unchanged = JSON.parse(again.stdout) as { documents: { added: number; unchanged: number }; chunks: { added: number } };
+  const unchanged = JSON.parse(again.stdout) as {
+    documents: { added: number; unchanged: number };
+    chunks: { added: number };
+  };
   expect(unchanged.documents).toMatchObject({ added: 0, unchanged: added.documents.added });
   expect(unchanged.chunks.added).toBe(0);
 });
@@ -42,8 +48,15 @@ it("answers offline with citations, the gate verdict, the loop trace and Mermaid
   expect(stdout).toMatch(/answer\s+eval_answer/);
   expect(stdout.match(/flowchart/g)?.length).toBe(2);
 
-  const json = await runCli(["ask", "--collection", "lanting", "--json", "How long is the tram network?"], { env });
-  const state = JSON.parse(json.stdout) as { quality: { retry_count: number; original_queries: string[] }; answer: { epoch: number }; hits: Array<{ source: string; scores: object }> };
+  const json = await runCli(
+    ["ask", "--collection", "lanting", "--json", "How long is the tram network?"],
+    { env },
+  );
+  const state = JSON.parse(json.stdout) as {
+    quality: { retry_count: number; original_queries: string[] };
+    answer: { epoch: number };
+    hits: Array<{ source: string; scores: object }>;
+  };
   expect(state.quality.retry_count).toBeLessThanOrEqual(2);
   expect(state.answer.epoch).toBeGreaterThanOrEqual(1);
   expect(state.hits[0]?.source).toBe("lexical");

@@ -24,7 +24,12 @@ beforeAll(async () => {
     rules: [
       {
         when: isChat,
-        reply: { auto: { reasonableness: { passed: true, problems: [] }, evidence: { passed: true, problems: [] } } },
+        reply: {
+          auto: {
+            reasonableness: { passed: true, problems: [] },
+            evidence: { passed: true, problems: [] },
+          },
+        },
       },
     ],
   });
@@ -50,7 +55,9 @@ const post = (url: string, body: unknown) =>
 it("runs the review judge on the judge role's LLM and returns {passed, suggestions}", async () => {
   const response = await post(withLlm.url, { ...LINE, judges: ["review"] });
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { results: { review: { verdict: unknown; outcome: string } } };
+  const body = (await response.json()) as {
+    results: { review: { verdict: unknown; outcome: string } };
+  };
   expect(body.results.review.outcome).toBe("ok");
   expect(body.results.review.verdict).toEqual({ passed: true, suggestions: [] });
   expect(JSON.stringify(body)).not.toContain("sk-secret");
@@ -59,7 +66,9 @@ it("runs the review judge on the judge role's LLM and returns {passed, suggestio
 it("serves the offline judge without any LLM, and says so when an LLM judge is asked for", async () => {
   const offline = await post(withoutLlm.url, { ...LINE, judges: ["offline"] });
   expect(offline.status).toBe(200);
-  const body = (await offline.json()) as { results: { offline: { score: number; passed: boolean } } };
+  const body = (await offline.json()) as {
+    results: { offline: { score: number; passed: boolean } };
+  };
   expect(body.results.offline.score).toBeGreaterThan(0.5);
   const refused = await post(withoutLlm.url, { ...LINE, judges: ["rubric"] });
   expect(refused.status).toBe(409);

@@ -4,7 +4,8 @@ import { createApp, listen } from "../src/server/index.js";
 import { createApiToken, findOrCreateUser } from "../src/store/index.js";
 import { describeEachStore } from "./support/stores.js";
 
-const corpus = (name: string) => readFileSync(new URL(`../examples/corpus/${name}`, import.meta.url), "utf8");
+const corpus = (name: string) =>
+  readFileSync(new URL(`../examples/corpus/${name}`, import.meta.url), "utf8");
 
 describeEachStore("HTTP API: collections and ask", (use) => {
   let server: Awaited<ReturnType<typeof listen>>;
@@ -31,7 +32,9 @@ describeEachStore("HTTP API: collections and ask", (use) => {
     const created = await call(alice, "POST", "/api/v1/collections", { name: "lanting" });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    expect((await call(alice, "POST", "/api/v1/collections", { name: "lanting" })).status).toBe(409);
+    expect((await call(alice, "POST", "/api/v1/collections", { name: "lanting" })).status).toBe(
+      409,
+    );
 
     const upload = await call(alice, "POST", `/api/v1/collections/${id}/documents`, {
       documents: [
@@ -40,7 +43,10 @@ describeEachStore("HTTP API: collections and ask", (use) => {
       ],
     });
     expect(upload.status).toBe(201);
-    const counts = (await upload.json()) as { documents: { added: number }; chunks: { added: number } };
+    const counts = (await upload.json()) as {
+      documents: { added: number };
+      chunks: { added: number };
+    };
     expect(counts.documents.added).toBeGreaterThan(1);
     expect(counts.chunks.added).toBeGreaterThan(1);
 
@@ -69,7 +75,9 @@ describeEachStore("HTTP API: collections and ask", (use) => {
 
   it("rejects an upload with one bad line whole, naming it", async () => {
     const alice = await tokenOf("alice");
-    const { id } = (await (await call(alice, "POST", "/api/v1/collections", { name: "c2" })).json()) as { id: string };
+    const { id } = (await (
+      await call(alice, "POST", "/api/v1/collections", { name: "c2" })
+    ).json()) as { id: string };
     const response = await call(alice, "POST", `/api/v1/collections/${id}/documents`, {
       documents: [
         { name: "ok.md", content: "# Title\n\nSome text about trams." },
@@ -79,16 +87,22 @@ describeEachStore("HTTP API: collections and ask", (use) => {
     expect(response.status).toBe(400);
     const body = (await response.json()) as { issues: Array<{ path: string }> };
     expect(body.issues.map((issue) => issue.path)).toEqual(["documents.1.line 2"]);
-    const collection = (await (await call(alice, "GET", `/api/v1/collections/${id}`)).json()) as { version: number };
+    const collection = (await (await call(alice, "GET", `/api/v1/collections/${id}`)).json()) as {
+      version: number;
+    };
     expect(collection.version).toBe(0);
   });
 
   it("answers another user's collection as not found", async () => {
     const alice = await tokenOf("alice");
     const bob = await tokenOf("bob");
-    const { id } = (await (await call(alice, "POST", "/api/v1/collections", { name: "private" })).json()) as { id: string };
+    const { id } = (await (
+      await call(alice, "POST", "/api/v1/collections", { name: "private" })
+    ).json()) as { id: string };
     expect((await call(bob, "GET", `/api/v1/collections/${id}`)).status).toBe(404);
-    expect((await call(bob, "POST", "/api/v1/ask", { collection_id: id, question: "anything?" })).status).toBe(404);
+    expect(
+      (await call(bob, "POST", "/api/v1/ask", { collection_id: id, question: "anything?" })).status,
+    ).toBe(404);
     const upload = await call(bob, "POST", `/api/v1/collections/${id}/documents`, {
       documents: [{ name: "x.txt", content: "text" }],
     });

@@ -58,7 +58,10 @@ describeEachStore("HTTP API", (use) => {
 
   it("gates an answer, stores it, and serves the record to its owner only", async () => {
     await tokens();
-    const posted = await call("/api/v1/gate", alice, { method: "POST", body: JSON.stringify(INPUT) });
+    const posted = await call("/api/v1/gate", alice, {
+      method: "POST",
+      body: JSON.stringify(INPUT),
+    });
     expect(posted.status).toBe(201);
     const verdict = (await posted.json()) as { record_id: string; status: string; action: string };
     expect(verdict).toMatchObject({ status: "pass", action: "show", message_id: "m1" });
@@ -66,22 +69,36 @@ describeEachStore("HTTP API", (use) => {
     const read = await call(`/api/v1/evaluation-records/${verdict.record_id}`, alice);
     expect(read.status).toBe(200);
     const record = (await read.json()) as Record<string, unknown>;
-    expect(record).toMatchObject({ id: verdict.record_id, status: "pass", retrieval_record_id: "r1" });
+    expect(record).toMatchObject({
+      id: verdict.record_id,
+      status: "pass",
+      retrieval_record_id: "r1",
+    });
     expect(record).not.toHaveProperty("user_id");
 
     expect((await call(`/api/v1/evaluation-records/${verdict.record_id}`, bob)).status).toBe(404);
-    const list = (await (await call("/api/v1/evaluation-records", bob)).json()) as { items: unknown[] };
+    const list = (await (await call("/api/v1/evaluation-records", bob)).json()) as {
+      items: unknown[];
+    };
     expect(list.items).toEqual([]);
   });
 
   it("names the field at fault in a 400, and stores nothing", async () => {
     await tokens();
     const bad = { ...INPUT, message_id: 7, generation_output: { answer: 42, citations: [] } };
-    const response = await call("/api/v1/gate", alice, { method: "POST", body: JSON.stringify(bad) });
+    const response = await call("/api/v1/gate", alice, {
+      method: "POST",
+      body: JSON.stringify(bad),
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { issues: Array<{ path: string }> };
-    expect(body.issues.map((issue) => issue.path).sort()).toEqual(["generation_output.answer", "message_id"]);
-    const list = (await (await call("/api/v1/evaluation-records", alice)).json()) as { items: unknown[] };
+    expect(body.issues.map((issue) => issue.path).sort()).toEqual([
+      "generation_output.answer",
+      "message_id",
+    ]);
+    const list = (await (await call("/api/v1/evaluation-records", alice)).json()) as {
+      items: unknown[];
+    };
     expect(list.items).toEqual([]);
   });
 
@@ -92,12 +109,21 @@ describeEachStore("HTTP API", (use) => {
     expect(((await malformed.json()) as { error: string }).error).toBe("invalid_json");
 
     const long = { ...INPUT, generation_output: { answer: "a".repeat(300_000), citations: [] } };
-    const tooLong = await call("/api/v1/gate", alice, { method: "POST", body: JSON.stringify(long) });
+    const tooLong = await call("/api/v1/gate", alice, {
+      method: "POST",
+      body: JSON.stringify(long),
+    });
     expect(tooLong.status).toBe(400);
     expect(JSON.stringify(await tooLong.json())).toContain("generation_output.answer");
 
-    const huge = { ...INPUT, generation_output: { answer: "a".repeat(10 * 1024 * 1024), citations: [] } };
-    const tooBig = await call("/api/v1/gate", alice, { method: "POST", body: JSON.stringify(huge) });
+    const huge = {
+      ...INPUT,
+      generation_output: { answer: "a".repeat(10 * 1024 * 1024), citations: [] },
+    };
+    const tooBig = await call("/api/v1/gate", alice, {
+      method: "POST",
+      body: JSON.stringify(huge),
+    });
     expect(tooBig.status).toBe(413);
   });
 

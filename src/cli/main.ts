@@ -1,4 +1,8 @@
 import { createRequire } from "node:module";
+import { JudgeInputError } from "../judges/index.js";
+import { LlmConfigError } from "../llm/index.js";
+import { AskInputError, LoopsConfigError } from "../rag/index.js";
+import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
 import { GATE_HELP, gateCommand } from "./commands/gate.js";
 import { INGEST_HELP, ingestCommand } from "./commands/ingest.js";
@@ -7,10 +11,6 @@ import { SERVE_HELP, serveCommand } from "./commands/serve.js";
 import { startCommand } from "./commands/start.js";
 import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
 import { UsageError } from "./usage-error.js";
-import { JudgeInputError } from "../judges/index.js";
-import { LlmConfigError } from "../llm/index.js";
-import { AskInputError, LoopsConfigError } from "../rag/index.js";
-import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
 
 const HELP = `ragjudge — decides whether a RAG system's answers deserve trust.
 
@@ -78,9 +78,7 @@ export async function main(argv: string[]): Promise<number> {
       LoopsConfigError,
       CollectionNotFoundError,
     ];
-    const userError = userErrors.some(
-      (type) => error instanceof type,
-    );
+    const userError = userErrors.some((type) => error instanceof type);
     if (userError || isParseArgsError(error)) {
       process.stderr.write(`ragjudge ${name}: ${(error as Error).message}\n`);
       return 2;

@@ -16,7 +16,8 @@ import { isLlmConfigured } from "./load.js";
 export function configuredClients(llm: LlmConfig, deps: LlmClientDeps = {}): Partial<LlmClients> {
   const clients: Partial<LlmClients> = {};
   for (const role of LLM_ROLES) {
-    if (isLlmConfigured(llm, role)) clients[role] = createLlmClient(resolveModelConfig(llm, role), deps);
+    if (isLlmConfigured(llm, role))
+      clients[role] = createLlmClient(resolveModelConfig(llm, role), deps);
   }
   return clients;
 }

@@ -1,2 +1,7 @@
 export { configuredClients } from "./clients.js";
-export { isLlmConfigured, type LoadConfigOptions, loadConfig, type RagjudgeConfig } from "./load.js";
+export {
+  isLlmConfigured,
+  type LoadConfigOptions,
+  loadConfig,
+  type RagjudgeConfig,
+} from "./load.js";

@@ -1,14 +1,13 @@
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { type GateConfig, GateConfigOverrideSchema, GateConfigSchema, resolveGateConfig } from "../gate/index.js";
-import { type JudgesConfig, JudgesConfigSchema } from "../judges/index.js";
 import {
-  type LoopsConfig,
-  LoopsConfigSchema,
-  type RetrievalConfig,
-  RetrievalConfigSchema,
-} from "../rag/index.js";
+  type GateConfig,
+  GateConfigOverrideSchema,
+  GateConfigSchema,
+  resolveGateConfig,
+} from "../gate/index.js";
+import { type JudgesConfig, JudgesConfigSchema } from "../judges/index.js";
 import {
   applyLlmEnv,
   CONFIG_FILE_NAMES,
@@ -19,6 +18,12 @@ import {
   parseLlmConfig,
   resolveModelConfig,
 } from "../llm/index.js";
+import {
+  type LoopsConfig,
+  LoopsConfigSchema,
+  type RetrievalConfig,
+  RetrievalConfigSchema,
+} from "../rag/index.js";
 
 /** The whole of ragjudge.config.json: one file, one section per layer, each with its own schema. */
 export interface RagjudgeConfig {
@@ -108,5 +113,7 @@ async function findConfigFile(cwd: string): Promise<string | undefined> {
  */
 export function isLlmConfigured(config: LlmConfig, role: LlmRole): boolean {
   const model = resolveModelConfig(config, role);
-  return model.api_key !== undefined || model.base_url !== LLM_DEFAULTS.base_url.replace(/\/+$/, "");
+  return (
+    model.api_key !== undefined || model.base_url !== LLM_DEFAULTS.base_url.replace(/\/+$/, "")
+  );
 }

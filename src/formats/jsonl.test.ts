@@ -16,10 +16,7 @@ async function* chunks(...parts: (string | Uint8Array)[]) {
 
 it("numbers lines, skips blanks, and names the line and field of each error", async () => {
   const lines = await collect(
-    parseJsonl(
-      chunks('{"id":"a","n":1}\n\n{"id":"b","n":"x"}\r\n{oops\n{"id":"c","n":3}'),
-      Row,
-    ),
+    parseJsonl(chunks('{"id":"a","n":1}\n\n{"id":"b","n":"x"}\r\n{oops\n{"id":"c","n":3}'), Row),
   );
   expect(lines).toEqual([
     { line: 1, ok: true, value: { id: "a", n: 1 } },
@@ -36,7 +33,11 @@ it("joins a line split across chunks, even inside a multi-byte character", async
 });
 
 it("reports invalid UTF-8 against its line and keeps the others", async () => {
-  const bad = Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xc3, 0x28]), Buffer.from('","n":1}\n')]);
+  const bad = Buffer.concat([
+    Buffer.from('{"id":"'),
+    Buffer.from([0xc3, 0x28]),
+    Buffer.from('","n":1}\n'),
+  ]);
   const lines = await collect(parseJsonl(chunks(bad, '{"id":"ok","n":2}\n'), Row));
   expect(lines).toEqual([
     { line: 1, ok: false, error: "invalid UTF-8 in this line" },

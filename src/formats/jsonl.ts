@@ -20,7 +20,10 @@ export async function* readLines(
   const emit = (bytes: Uint8Array) => {
     line += 1;
     try {
-      const text = decoder.decode(bytes).replace(/\r$/, "").replace(/^\uFEFF/, "");
+      const text = decoder
+        .decode(bytes)
+        .replace(/\r$/, "")
+        .replace(/^\uFEFF/, "");
       return { line, text };
     } catch {
       return { line, error: "invalid UTF-8 in this line" };

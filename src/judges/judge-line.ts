@@ -49,7 +49,11 @@ export interface JudgeLineOptions {
 export type JudgeOutcome = JudgeResult & { agreement?: Agreement; trials?: JudgeResult[] };
 
 /** Runs one judge on one line; `config.repeat` > 1 runs it N times with different seeds. */
-async function runKind(kind: JudgeKind, line: JudgeLine, options: JudgeLineOptions): Promise<JudgeOutcome> {
+async function runKind(
+  kind: JudgeKind,
+  line: JudgeLine,
+  options: JudgeLineOptions,
+): Promise<JudgeOutcome> {
   if (kind === "offline") {
     return offline(
       {

@@ -9,8 +9,13 @@ import {
   isUuid,
   observationWriter,
 } from "../store/index.js";
-import { type IngestOptions, type IngestResult, ingestDocuments, ingestPaths } from "./ingest/index.js";
 import type { ParsedDocument } from "./ingest/document.js";
+import {
+  type IngestOptions,
+  type IngestResult,
+  ingestDocuments,
+  ingestPaths,
+} from "./ingest/index.js";
 import { type AskResult, ask, type LoopsConfig } from "./loops/index.js";
 import { createRetriever, type RetrievalConfig } from "./retrieval/index.js";
 import type { RetrievalSource } from "./types.js";
@@ -75,7 +80,10 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
     ): Promise<IngestResult> {
       return ingestPaths({ ...common(collection), ...extra, paths });
     },
-    ingestDocuments(documents: ParsedDocument[], collection: IngestOptions["collection"]): Promise<IngestResult> {
+    ingestDocuments(
+      documents: ParsedDocument[],
+      collection: IngestOptions["collection"],
+    ): Promise<IngestResult> {
       return ingestDocuments({ ...common(collection), documents });
     },
     async ask(input: AskOptions): Promise<AskResult> {

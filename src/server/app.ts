@@ -32,7 +32,10 @@ export function createApp(options: AppOptions) {
     config: {
       gate: options.config?.gate ?? DEFAULT_GATE_CONFIG,
       judges: options.config?.judges ?? DEFAULT_JUDGES_CONFIG,
-      rag: options.config?.rag ?? { loops: DEFAULT_LOOPS_CONFIG, retrieval: RetrievalConfigSchema.parse({}) },
+      rag: options.config?.rag ?? {
+        loops: DEFAULT_LOOPS_CONFIG,
+        retrieval: RetrievalConfigSchema.parse({}),
+      },
     },
     clients: userClients(db, options.llm),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -42,9 +45,14 @@ export function createApp(options: AppOptions) {
   app.onError((error, c) => {
     // Never echo internals (or a connection string) to the client.
     console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${error.message}`);
-    return c.json({ error: "internal_error", message: "The server failed to handle the request." }, 500);
+    return c.json(
+      { error: "internal_error", message: "The server failed to handle the request." },
+      500,
+    );
   });
-  app.notFound((c) => c.json({ error: "not_found", message: `No route ${c.req.method} ${c.req.path}` }, 404));
+  app.notFound((c) =>
+    c.json({ error: "not_found", message: `No route ${c.req.method} ${c.req.path}` }, 404),
+  );
 
   app.get("/api/v1/health", (c) => c.json({ status: "ok" }));
   app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument()));

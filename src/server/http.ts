@@ -18,13 +18,22 @@ export interface RouteDeps {
   maxBodyBytes: number;
 }
 
-export function errorJson(c: Context, status: 400 | 404 | 409 | 413, error: string, message: string) {
+export function errorJson(
+  c: Context,
+  status: 400 | 404 | 409 | 413,
+  error: string,
+  message: string,
+) {
   return c.json({ error, message }, status);
 }
 
 export function validationError(c: Context, error: z.ZodError) {
   return c.json(
-    { error: "validation_failed", message: "The request body is invalid.", issues: fieldIssues(error) },
+    {
+      error: "validation_failed",
+      message: "The request body is invalid.",
+      issues: fieldIssues(error),
+    },
     400,
   );
 }
@@ -33,7 +42,8 @@ export function validationError(c: Context, error: z.ZodError) {
 export function limitBody(maxBytes: number) {
   return bodyLimit({
     maxSize: maxBytes,
-    onError: (c) => errorJson(c, 413, "payload_too_large", `The request body exceeds ${maxBytes} bytes.`),
+    onError: (c) =>
+      errorJson(c, 413, "payload_too_large", `The request body exceeds ${maxBytes} bytes.`),
   });
 }
 

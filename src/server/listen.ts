@@ -8,14 +8,17 @@ export async function listen(
 ): Promise<{ server: ServerType; url: string; close(): Promise<void> }> {
   const host = options.host ?? "127.0.0.1";
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 }, (info) => {
-      const url = `http://${host.includes(":") ? `[${host}]` : host}:${info.port}`;
-      resolve({
-        server,
-        url,
-        close: () => new Promise((done) => server.close(() => done())),
-      });
-    });
+    const server = serve(
+      { fetch: app.fetch, hostname: host, port: options.port ?? 8787 },
+      (info) => {
+        const url = `http://${host.includes(":") ? `[${host}]` : host}:${info.port}`;
+        resolve({
+          server,
+          url,
+          close: () => new Promise((done) => server.close(() => done())),
+        });
+      },
+    );
     server.once("error", reject);
   });
 }

@@ -2,7 +2,12 @@ import { z } from "zod";
 import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
 import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
-import { ErrorSchema, EvaluationRecordSchema, GateResponseSchema, JudgeRequestSchema } from "./schemas.js";
+import {
+  ErrorSchema,
+  EvaluationRecordSchema,
+  GateResponseSchema,
+  JudgeRequestSchema,
+} from "./schemas.js";
 
 // Request shapes come from the same schemas the routes validate with, so the document cannot
 // drift from what the server accepts.
@@ -54,14 +59,20 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           summary: "Gate one answer on its evidence and store the record",
           requestBody: {
             required: true,
-            content: { "application/json": { schema: { $ref: "#/components/schemas/EvaluatorInput" } } },
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/EvaluatorInput" } },
+            },
           },
           responses: {
             "201": {
               description: "The verdict and the stored record's id",
-              content: { "application/json": { schema: { $ref: "#/components/schemas/GateResponse" } } },
+              content: {
+                "application/json": { schema: { $ref: "#/components/schemas/GateResponse" } },
+              },
             },
-            "400": errorResponse("Invalid JSON, or a field that fails validation (named in issues[].path)"),
+            "400": errorResponse(
+              "Invalid JSON, or a field that fails validation (named in issues[].path)",
+            ),
             "401": errorResponse("Missing or unknown API token"),
             "413": errorResponse("Body too large"),
           },
@@ -69,15 +80,23 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       "/api/v1/judge": {
         post: {
-          summary: "Judge one answer with LLM judges (review, rubric, reference) or the offline judge",
+          summary:
+            "Judge one answer with LLM judges (review, rubric, reference) or the offline judge",
           requestBody: {
             required: true,
-            content: { "application/json": { schema: { $ref: "#/components/schemas/JudgeRequest" } } },
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/JudgeRequest" } },
+            },
           },
           responses: {
             "200": {
-              description: "One result per judge, keyed by judge name, in the common JudgeResult shape",
-              content: { "application/json": { schema: { type: "object", properties: { results: { type: "object" } } } } },
+              description:
+                "One result per judge, keyed by judge name, in the common JudgeResult shape",
+              content: {
+                "application/json": {
+                  schema: { type: "object", properties: { results: { type: "object" } } },
+                },
+              },
             },
             "400": errorResponse("Invalid JSON, or a field that fails validation"),
             "401": errorResponse("Missing or unknown API token"),
@@ -90,7 +109,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         post: {
           summary: "Create a collection (its name is unique per user)",
           requestBody: body("CreateCollection"),
-          responses: { "201": objectResponse("The collection"), "400": errorResponse("Invalid body"), "409": errorResponse("Name taken") },
+          responses: {
+            "201": objectResponse("The collection"),
+            "400": errorResponse("Invalid body"),
+            "409": errorResponse("Name taken"),
+          },
         },
         get: { summary: "List your collections", responses: { "200": objectResponse("{items}") } },
       },
@@ -100,8 +123,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
           requestBody: body("Uploads"),
           responses: {
-            "201": objectResponse("Counts: documents added, unchanged, replaced; chunks added, removed, embedded"),
-            "400": errorResponse("An unreadable file or line, named in issues[].path; nothing was ingested"),
+            "201": objectResponse(
+              "Counts: documents added, unchanged, replaced; chunks added, removed, embedded",
+            ),
+            "400": errorResponse(
+              "An unreadable file or line, named in issues[].path; nothing was ingested",
+            ),
             "404": errorResponse("No such collection for this user"),
           },
         },
@@ -134,7 +161,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
                   schema: {
                     type: "object",
                     properties: {
-                      items: { type: "array", items: { $ref: "#/components/schemas/EvaluationRecord" } },
+                      items: {
+                        type: "array",
+                        items: { $ref: "#/components/schemas/EvaluationRecord" },
+                      },
                       next_before_seq: { type: "integer", nullable: true },
                     },
                   },
@@ -148,11 +178,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       "/api/v1/evaluation-records/{id}": {
         get: {
           summary: "Read one stored evaluation record (another user's id is 404)",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+          ],
           responses: {
             "200": {
               description: "The record, with its input for replay",
-              content: { "application/json": { schema: { $ref: "#/components/schemas/EvaluationRecord" } } },
+              content: {
+                "application/json": { schema: { $ref: "#/components/schemas/EvaluationRecord" } },
+              },
             },
             "401": errorResponse("Missing or unknown API token"),
             "404": errorResponse("No such record for this user"),

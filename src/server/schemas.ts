@@ -42,7 +42,10 @@ export const JudgeRequestSchema = JudgeLineSchema.extend({
   no_cache: z.boolean().default(false),
 }).superRefine((request, ctx) => {
   if (request.judges.includes("reference") && !request.ground_truth?.trim()) {
-    ctx.addIssue({ code: "custom", path: ["ground_truth"], message: "required by the reference judge" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["ground_truth"],
+      message: "required by the reference judge",
+    });
   }
 });
-

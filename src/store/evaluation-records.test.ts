@@ -65,7 +65,11 @@ describeEachStore("evaluation records", (use) => {
     const { db } = use();
     const alice = await findOrCreateUser(db, "alice");
     const bob = await findOrCreateUser(db, "bob");
-    await insertEvaluationRecords(db, [row(alice.id, "m1"), row(alice.id, "m2"), row(bob.id, "b1")]);
+    await insertEvaluationRecords(db, [
+      row(alice.id, "m1"),
+      row(alice.id, "m2"),
+      row(bob.id, "b1"),
+    ]);
     const page = await listEvaluationRecords(db, alice.id, { limit: 1 });
     expect(page.map((r) => r.message_id)).toEqual(["m2"]);
     const next = await listEvaluationRecords(db, alice.id, { beforeSeq: page[0]?.seq ?? 0 });

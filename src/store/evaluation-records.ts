@@ -73,7 +73,8 @@ export async function listEvaluationRecords(
   options: { limit?: number; beforeSeq?: number } = {},
 ): Promise<EvaluationRecordRow[]> {
   const conditions = [eq(evaluation_records.user_id, userId)];
-  if (options.beforeSeq !== undefined) conditions.push(lt(evaluation_records.seq, options.beforeSeq));
+  if (options.beforeSeq !== undefined)
+    conditions.push(lt(evaluation_records.seq, options.beforeSeq));
   return db
     .select()
     .from(evaluation_records)

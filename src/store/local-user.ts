@@ -1,7 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Db } from "./open.js";
-import { createApiToken, findOrCreateUser, findUserByToken, LOCAL_USER_NAME, type User } from "./users.js";
+import {
+  createApiToken,
+  findOrCreateUser,
+  findUserByToken,
+  LOCAL_USER_NAME,
+  type User,
+} from "./users.js";
 
 export interface LocalUser {
   user: User;

@@ -16,11 +16,20 @@ export interface CliRun {
  * Runs the real `ragjudge` CLI (from source) in a child process. The LLM and database variables
  * of the test runner's environment are cleared unless `env` sets them.
  */
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", TSX, BIN, ...args], {
       ...(options.cwd ? { cwd: options.cwd } : {}),
-      env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", DATABASE_URL: "", ...options.env },
+      env: {
+        ...process.env,
+        OPENAI_BASE_URL: "",
+        OPENAI_API_KEY: "",
+        DATABASE_URL: "",
+        ...options.env,
+      },
     });
     let stdout = "";
     let stderr = "";

@@ -53,7 +53,9 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   }
   const run = (cmd: string, args: string[]) =>
     asRoot
-      ? execFileSync("runuser", ["-u", "postgres", "--", join(bin, cmd), ...args], { stdio: "pipe" })
+      ? execFileSync("runuser", ["-u", "postgres", "--", join(bin, cmd), ...args], {
+          stdio: "pipe",
+        })
       : execFileSync(join(bin, cmd), args, { stdio: "pipe" });
 
   run("initdb", ["-D", data, "-U", "ragjudge", "-A", "trust", "-E", "UTF8", "--no-sync"]);

@@ -32,7 +32,10 @@ export async function resetStore(store: Store): Promise<void> {
  * Runs a suite once per storage mode, one store per file and mode, emptied before each test.
  * `use()` returns the current store.
  */
-export function describeEachStore(name: string, suite: (use: () => Store, kind: StoreKind) => void) {
+export function describeEachStore(
+  name: string,
+  suite: (use: () => Store, kind: StoreKind) => void,
+) {
   describe.each(STORE_KINDS)(`${name} [%s]`, (kind) => {
     let store: Store | undefined;
     beforeAll(async () => {

@@ -1,6 +1,11 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../config/index.js";
-import { answerLoopMermaid, type AskResult, createBuiltinBot, qualityLoopMermaid } from "../../rag/index.js";
+import {
+  type AskResult,
+  answerLoopMermaid,
+  createBuiltinBot,
+  qualityLoopMermaid,
+} from "../../rag/index.js";
 import { sessionClients } from "../llm-session.js";
 import { renderTable } from "../render/table.js";
 import { openStoreSession } from "../store-session.js";
@@ -44,7 +49,13 @@ function renderAnswer(result: AskResult): string {
   lines.push(
     renderTable(
       ["loop", "node", "ms", "next", "what changed"],
-      result.trace.map((step) => [step.machine, step.node, step.duration_ms.toFixed(1), step.next, step.summary]),
+      result.trace.map((step) => [
+        step.machine,
+        step.node,
+        step.duration_ms.toFixed(1),
+        step.next,
+        step.summary,
+      ]),
       { maxCell: 70, alignRight: [2] },
     ),
   );
@@ -70,7 +81,8 @@ export async function askCommand(argv: string[]): Promise<number> {
   }
   if (!values.collection) throw new UsageError("--collection NAME is required");
   const question = positionals.join(" ").trim();
-  if (!question) throw new UsageError('ask takes a question: ragjudge ask --collection NAME "question"');
+  if (!question)
+    throw new UsageError('ask takes a question: ragjudge ask --collection NAME "question"');
   const config = await loadConfig(values.config ? { path: values.config } : {});
   const session = await openStoreSession();
   try {

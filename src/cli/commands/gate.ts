@@ -3,7 +3,12 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../../config/index.js";
 import { type GatedLine, gateJsonl } from "../../gate/index.js";
 import { evaluationRecordRepo } from "../../store/index.js";
-import { renderJunit, renderSummaryTable, renderVerdictTable, summarize } from "../render/gate-report.js";
+import {
+  renderJunit,
+  renderSummaryTable,
+  renderVerdictTable,
+  summarize,
+} from "../render/gate-report.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 
@@ -41,7 +46,10 @@ function lineJson(entry: GatedLine) {
   };
 }
 
-export async function gateCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function gateCommand(
+  argv: string[],
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -57,7 +65,8 @@ export async function gateCommand(argv: string[], out: NodeJS.WritableStream = p
     return 0;
   }
   const format = values.format as Format;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError("gate takes exactly one FILE.jsonl (or -)");
   const { gate: config } = await loadConfig(values.config ? { path: values.config } : {});
@@ -73,7 +82,8 @@ export async function gateCommand(argv: string[], out: NodeJS.WritableStream = p
     });
     for await (const entry of gated) {
       if (format === "jsonl") out.write(`${JSON.stringify(lineJson(entry))}\n`);
-      if (!entry.ok && format === "table") process.stderr.write(`line ${entry.line}: ${entry.error}\n`);
+      if (!entry.ok && format === "table")
+        process.stderr.write(`line ${entry.line}: ${entry.error}\n`);
       lines.push(entry);
     }
   } finally {
@@ -83,7 +93,10 @@ export async function gateCommand(argv: string[], out: NodeJS.WritableStream = p
   const summary = summarize(lines);
   if (format === "table") {
     out.write(`${renderVerdictTable(lines)}\n\n${renderSummaryTable(summary)}\n`);
-    if (session) out.write(`\nStored ${summary.total - summary.invalid} evaluation records in ${session.store.location}.\n`);
+    if (session)
+      out.write(
+        `\nStored ${summary.total - summary.invalid} evaluation records in ${session.store.location}.\n`,
+      );
   } else if (format === "json") {
     out.write(`${JSON.stringify({ summary, results: lines.map(lineJson) }, null, 2)}\n`);
   } else if (format === "junit") {

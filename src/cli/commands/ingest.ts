@@ -44,26 +44,52 @@ export async function ingestCommand(argv: string[]): Promise<number> {
       llm: sessionClients(config, session),
       retrieval: config.rag.retrieval,
     });
-    const result = await bot.ingestPaths(positionals, { name: values.collection }, {
-      onProgress: (p) => {
-        if (!values.json && process.stderr.isTTY) {
-          process.stderr.write(`\r${p.documents_seen} documents read, ${p.chunks_added} chunks written`);
-        }
+    const result = await bot.ingestPaths(
+      positionals,
+      { name: values.collection },
+      {
+        onProgress: (p) => {
+          if (!values.json && process.stderr.isTTY) {
+            process.stderr.write(
+              `\r${p.documents_seen} documents read, ${p.chunks_added} chunks written`,
+            );
+          }
+        },
       },
-    });
+    );
     if (!values.json && process.stderr.isTTY) process.stderr.write("\n");
     if (values.json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } else {
       process.stdout.write(
         `${renderTable(
-          ["collection", "documents added", "unchanged", "replaced", "chunks added", "removed", "embedded"],
-          [[values.collection, result.documents.added, result.documents.unchanged, result.documents.replaced, result.chunks.added, result.chunks.removed, result.chunks.embedded]],
+          [
+            "collection",
+            "documents added",
+            "unchanged",
+            "replaced",
+            "chunks added",
+            "removed",
+            "embedded",
+          ],
+          [
+            [
+              values.collection,
+              result.documents.added,
+              result.documents.unchanged,
+              result.documents.replaced,
+              result.chunks.added,
+              result.chunks.removed,
+              result.chunks.embedded,
+            ],
+          ],
           { alignRight: [1, 2, 3, 4, 5, 6] },
         )}\n`,
       );
       for (const problem of result.problems) {
-        process.stderr.write(`${problem.source}${problem.line ? `:${problem.line}` : ""}: ${problem.message}\n`);
+        process.stderr.write(
+          `${problem.source}${problem.line ? `:${problem.line}` : ""}: ${problem.message}\n`,
+        );
       }
     }
     return result.problems.length > 0 ? 2 : 0;

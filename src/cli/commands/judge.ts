@@ -40,7 +40,14 @@ type LineResult =
   | { line: number; ok: false; error: string };
 
 function parseKinds(text: string): JudgeKind[] {
-  const kinds = [...new Set(text.split(",").map((kind) => kind.trim()).filter(Boolean))];
+  const kinds = [
+    ...new Set(
+      text
+        .split(",")
+        .map((kind) => kind.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = kinds.filter((kind) => !(JUDGE_KINDS as readonly string[]).includes(kind));
   if (kinds.length === 0 || unknown.length > 0) {
     throw new UsageError(`--judge takes ${JUDGE_KINDS.join(", ")} (got "${text}")`);
@@ -54,7 +61,10 @@ function cell(outcome: JudgeOutcome | undefined): string {
   return `${outcome.raw_score} ${outcome.passed ? "pass" : "fail"}`;
 }
 
-export async function judgeCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function judgeCommand(
+  argv: string[],
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -72,7 +82,8 @@ export async function judgeCommand(argv: string[], out: NodeJS.WritableStream = 
     return 0;
   }
   const format = values.format as (typeof FORMATS)[number];
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
   const concurrency = Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
     throw new UsageError("--concurrency must be an integer from 1 to 1024");
@@ -94,7 +105,10 @@ export async function judgeCommand(argv: string[], out: NodeJS.WritableStream = 
   const lines: LineResult[] = [];
   try {
     client = needsLlm
-      ? createLlmClient(resolveModelConfig(config.llm, "judge"), session ? { cache: llmResponseCache(session.store.db, session.user.id) } : {})
+      ? createLlmClient(
+          resolveModelConfig(config.llm, "judge"),
+          session ? { cache: llmResponseCache(session.store.db, session.user.id) } : {},
+        )
       : undefined;
     const source = file === "-" ? process.stdin : createReadStream(file);
     const work = async (parsed: JsonlLine<JudgeLine>): Promise<LineResult> => {
@@ -105,14 +119,24 @@ export async function judgeCommand(argv: string[], out: NodeJS.WritableStream = 
           noCache: values["no-cache"],
           ...(client ? { client } : {}),
         });
-        return { line: parsed.line, ok: true, ...(parsed.value.id ? { id: parsed.value.id } : {}), results };
+        return {
+          line: parsed.line,
+          ok: true,
+          ...(parsed.value.id ? { id: parsed.value.id } : {}),
+          results,
+        };
       } catch (error) {
         return { line: parsed.line, ok: false, error: (error as Error).message };
       }
     };
-    for await (const result of mapOrdered(parseJsonl(source, judgeLineSchemaFor(kinds)), concurrency, work)) {
+    for await (const result of mapOrdered(
+      parseJsonl(source, judgeLineSchemaFor(kinds)),
+      concurrency,
+      work,
+    )) {
       if (format === "jsonl") out.write(`${JSON.stringify(result)}\n`);
-      if (!result.ok && format === "table") process.stderr.write(`line ${result.line}: ${result.error}\n`);
+      if (!result.ok && format === "table")
+        process.stderr.write(`line ${result.line}: ${result.error}\n`);
       lines.push(result);
     }
   } finally {
@@ -123,20 +147,33 @@ export async function judgeCommand(argv: string[], out: NodeJS.WritableStream = 
   const summary = Object.fromEntries(
     kinds.map((kind) => [
       kind,
-      summarizeJudgeResults(judged.map((line) => line.results[kind]).filter((r) => r !== undefined)),
+      summarizeJudgeResults(
+        judged.map((line) => line.results[kind]).filter((r) => r !== undefined),
+      ),
     ]),
   );
   const usage = client?.usage();
   if (format === "table") {
     const rows = lines.map((line) =>
-      line.ok ? [line.line, line.id ?? "-", ...kinds.map((kind) => cell(line.results[kind]))] : [line.line, "-", ...kinds.map(() => "invalid")],
+      line.ok
+        ? [line.line, line.id ?? "-", ...kinds.map((kind) => cell(line.results[kind]))]
+        : [line.line, "-", ...kinds.map(() => "invalid")],
     );
     out.write(`${renderTable(["line", "id", ...kinds], rows, { alignRight: [0] })}\n\n`);
-    const fmt = (value: number | null, digits = 3) => (value === null ? "-" : value.toFixed(digits));
+    const fmt = (value: number | null, digits = 3) =>
+      value === null ? "-" : value.toFixed(digits);
     const summaryRows = kinds.map((kind) => {
       const s = summary[kind];
       return s
-        ? [kind, s.total, s.counted, s.judge_errors, fmt(s.mean_raw_score, 2), fmt(s.mean_score), s.pass_rate === null ? "-" : `${(100 * s.pass_rate).toFixed(1)}%`]
+        ? [
+            kind,
+            s.total,
+            s.counted,
+            s.judge_errors,
+            fmt(s.mean_raw_score, 2),
+            fmt(s.mean_score),
+            s.pass_rate === null ? "-" : `${(100 * s.pass_rate).toFixed(1)}%`,
+          ]
         : [kind, 0, 0, 0, "-", "-", "-"];
     });
     out.write(

@@ -31,7 +31,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError("--port must be 0-65535");
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError("--port must be 0-65535");
   const config = await loadConfig(values.config ? { path: values.config } : {});
   const session = await openStoreSession();
   const app = createApp({ db: session.store.db, llm: config.llm, config });

@@ -2,7 +2,9 @@ import { fileURLToPath } from "node:url";
 import { gateCommand } from "./gate.js";
 
 /** The bundled example answers; see examples/gate/README.md for what each one shows. */
-export const EXAMPLE_ANSWERS = fileURLToPath(new URL("../../../examples/gate/answers.jsonl", import.meta.url));
+export const EXAMPLE_ANSWERS = fileURLToPath(
+  new URL("../../../examples/gate/answers.jsonl", import.meta.url),
+);
 
 /**
  * The main job until evaluation runs exist: gate the bundled example into the embedded store

@@ -11,7 +11,14 @@ export interface GateSummary {
 }
 
 export function summarize(lines: GatedLine[]): GateSummary {
-  const summary: GateSummary = { total: lines.length, pass: 0, partial: 0, fail: 0, skipped: 0, invalid: 0 };
+  const summary: GateSummary = {
+    total: lines.length,
+    pass: 0,
+    partial: 0,
+    fail: 0,
+    skipped: 0,
+    invalid: 0,
+  };
   for (const entry of lines) {
     if (entry.ok) summary[entry.result.status] += 1;
     else summary.invalid += 1;
@@ -38,14 +45,19 @@ export function renderVerdictTable(lines: GatedLine[]): string {
         ]
       : [entry.line, "-", "invalid", "-", entry.error],
   );
-  return renderTable(["line", "conversation/message", "verdict", "action", "failed or warned checks"], rows, {
-    maxCell: 60,
-    alignRight: [0],
-  });
+  return renderTable(
+    ["line", "conversation/message", "verdict", "action", "failed or warned checks"],
+    rows,
+    {
+      maxCell: 60,
+      alignRight: [0],
+    },
+  );
 }
 
 export function renderSummaryTable(summary: GateSummary): string {
-  const pct = (n: number) => (summary.total === 0 ? "0.0%" : `${((100 * n) / summary.total).toFixed(1)}%`);
+  const pct = (n: number) =>
+    summary.total === 0 ? "0.0%" : `${((100 * n) / summary.total).toFixed(1)}%`;
   const rows = (["pass", "partial", "fail", "skipped", "invalid"] as const).map((key) => [
     key,
     summary[key],
@@ -55,14 +67,19 @@ export function renderSummaryTable(summary: GateSummary): string {
   return renderTable(["verdict", "answers", "share"], rows, { alignRight: [1, 2] });
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these; matching them is the point.
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
 function xml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    // XML 1.0 forbids most control characters even when escaped.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+  return (
+    text
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      // XML 1.0 forbids most control characters even when escaped.
+      .replace(XML_FORBIDDEN, "")
+  );
 }
 
 /** JUnit XML: one test case per line; a fail verdict is a failure, an invalid line an error. */

@@ -1,5 +1,6 @@
 // Wide (CJK, fullwidth) characters take two terminal columns; padding by .length misaligns them.
-const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
 export function displayWidth(text: string): number {
   let width = 0;
@@ -30,7 +31,9 @@ export function renderTable(
   const cells = [headers, ...rows.map((row) => row.map(String))].map((row) =>
     row.map((cell) => truncate(cell.replace(/\s+/g, " "), maxCell)),
   );
-  const widths = headers.map((_, col) => Math.max(...cells.map((row) => displayWidth(row[col] ?? ""))));
+  const widths = headers.map((_, col) =>
+    Math.max(...cells.map((row) => displayWidth(row[col] ?? ""))),
+  );
   const pad = (cell: string, col: number) => {
     const gap = " ".repeat((widths[col] ?? 0) - displayWidth(cell));
     return options.alignRight?.includes(col) ? gap + cell : cell + gap;

@@ -43,7 +43,10 @@ export async function parseUploads(
   for (const [i, upload] of uploads.entries()) {
     const kind = upload.kind ?? kindOfPath(upload.name);
     if (!kind) {
-      problems.push({ path: `documents.${i}.kind`, message: `unknown format for "${upload.name}": give kind` });
+      problems.push({
+        path: `documents.${i}.kind`,
+        message: `unknown format for "${upload.name}": give kind`,
+      });
       continue;
     }
     const bytes =

@@ -21,7 +21,11 @@ export function gateRoutes(app: App, { db, config, maxBodyBytes }: RouteDeps) {
     const result = await runEvaluatorPipeline({
       evaluator_repo: evaluationRecordRepo(db),
       input: body.value,
-      ctx: { user_id: c.get("user").id, config: config.gate, ...(traceId ? { trace_id: traceId } : {}) },
+      ctx: {
+        user_id: c.get("user").id,
+        config: config.gate,
+        ...(traceId ? { trace_id: traceId } : {}),
+      },
     });
     return c.json({ record_id: result.id, ...result }, 201);
   });
@@ -40,7 +44,10 @@ export function gateRoutes(app: App, { db, config, maxBodyBytes }: RouteDeps) {
       ...(before !== undefined ? { beforeSeq: Number(before) } : {}),
     });
     const last = rows.at(-1);
-    return c.json({ items: rows.map(recordJson), next_before_seq: rows.length === limit && last ? last.seq : null });
+    return c.json({
+      items: rows.map(recordJson),
+      next_before_seq: rows.length === limit && last ? last.seq : null,
+    });
   });
 
   app.get("/api/v1/evaluation-records/:id", async (c) => {

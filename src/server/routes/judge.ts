@@ -9,7 +9,12 @@ export function judgeRoutes(app: App, { config, clients, maxBodyBytes }: RouteDe
     const { judges: kinds, no_cache, ...line } = body.value;
     const client = clients(c.get("user").id).judge;
     if (!client && kinds.some((kind) => LLM_JUDGES.includes(kind))) {
-      return errorJson(c, 409, "llm_not_configured", 'No judge LLM is configured on this server; ask for judges: ["offline"].');
+      return errorJson(
+        c,
+        409,
+        "llm_not_configured",
+        'No judge LLM is configured on this server; ask for judges: ["offline"].',
+      );
     }
     const results = await judgeLine(line, kinds, {
       config: config.judges,

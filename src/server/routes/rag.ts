@@ -53,16 +53,21 @@ export function ragRoutes(app: App, deps: RouteDeps) {
     }
     return bot;
   };
-  const notFound = (c: Parameters<typeof errorJson>[0]) => errorJson(c, 404, "not_found", "No such collection.");
+  const notFound = (c: Parameters<typeof errorJson>[0]) =>
+    errorJson(c, 404, "not_found", "No such collection.");
 
   app.post("/api/v1/collections", limitBody(maxBodyBytes), async (c) => {
     const body = await readBody(c, CreateCollectionSchema);
     if (!body.ok) return body.response;
     try {
       const row = await createCollection(db, c.get("user").id, body.value);
-      return c.json({ id: row.id, name: row.name, config: row.config, created_at: row.created_at }, 201);
+      return c.json(
+        { id: row.id, name: row.name, config: row.config, created_at: row.created_at },
+        201,
+      );
     } catch (error) {
-      if (error instanceof CollectionNameTakenError) return errorJson(c, 409, "name_taken", error.message);
+      if (error instanceof CollectionNameTakenError)
+        return errorJson(c, 409, "name_taken", error.message);
       throw error;
     }
   });
@@ -79,20 +84,27 @@ export function ragRoutes(app: App, deps: RouteDeps) {
     return c.json(collection);
   });
 
-  app.post("/api/v1/collections/:id/documents", limitBody(maxBodyBytes * UPLOAD_BODY_FACTOR), async (c) => {
-    const userId = c.get("user").id;
-    const collection = await getCollection(db, userId, c.req.param("id"));
-    if (!collection) return notFound(c);
-    const body = await readBody(c, UploadsSchema);
-    if (!body.ok) return body.response;
-    const { documents, problems } = await parseUploads(body.value.documents);
-    if (problems.length > 0) {
-      // All or nothing: one unreadable file or line rejects the request, naming each problem.
-      return c.json({ error: "unreadable_documents", message: "Nothing was ingested.", issues: problems }, 400);
-    }
-    const result = await botFor(userId).ingestDocuments(documents, { id: collection.id });
-    return c.json(result, 201);
-  });
+  app.post(
+    "/api/v1/collections/:id/documents",
+    limitBody(maxBodyBytes * UPLOAD_BODY_FACTOR),
+    async (c) => {
+      const userId = c.get("user").id;
+      const collection = await getCollection(db, userId, c.req.param("id"));
+      if (!collection) return notFound(c);
+      const body = await readBody(c, UploadsSchema);
+      if (!body.ok) return body.response;
+      const { documents, problems } = await parseUploads(body.value.documents);
+      if (problems.length > 0) {
+        // All or nothing: one unreadable file or line rejects the request, naming each problem.
+        return c.json(
+          { error: "unreadable_documents", message: "Nothing was ingested.", issues: problems },
+          400,
+        );
+      }
+      const result = await botFor(userId).ingestDocuments(documents, { id: collection.id });
+      return c.json(result, 201);
+    },
+  );
 
   app.post("/api/v1/ask", limitBody(maxBodyBytes), async (c) => {
     const body = await readBody(c, AskRequestSchema);
