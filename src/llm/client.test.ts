@@ -459,6 +459,22 @@ describe("cache", () => {
     expect(server.requests).toHaveLength(4);
   });
 
+  it("keys on the provider too: one model name on another server is another model", async () => {
+    server.on({ reply: { content: "ok" } });
+    const other = await startScriptedLlm({ rules: [{ reply: { content: "other" } }] });
+    try {
+      const { cache } = mapCache();
+      await client({}, { cache }).chat({ messages: hello });
+      const elsewhere = await createLlmClient(config({}, other.baseUrl), { cache }).chat({
+        messages: hello,
+      });
+      expect(elsewhere.content).toBe("other");
+      expect(other.requests).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("noCache bypasses the cache: no lookup and no write", async () => {
     server.on({ times: 1, reply: { content: "old" } });
     server.on({ reply: { content: "new" } });

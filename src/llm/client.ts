@@ -282,7 +282,12 @@ class OpenAICompatibleClient implements LlmClient {
     const requested = this.#requestParams(request, request.responseFormat);
     const cache = request.noCache ? undefined : this.#cache;
     const key = cache
-      ? responseCacheKey({ model: this.model, messages: request.messages, params: requested })
+      ? // The provider is part of the key: one model name on two servers is two models.
+        responseCacheKey({
+          model: this.model,
+          messages: request.messages,
+          params: { ...requested, provider: this.provider },
+        })
       : undefined;
 
     if (cache && key !== undefined) {
