@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { contentTokens, extractNumbers, isAscii } from "../text/index.js";
+import {
+  containsContentToken,
+  contentTokens,
+  extractNumbers,
+  foldForSearch,
+  isAscii,
+} from "../text/index.js";
 import { AnswerAnalysis } from "./analysis.js";
 import type { EvaluatorInput } from "./schema.js";
 
@@ -87,5 +93,53 @@ describe("AnswerAnalysis, randomized", () => {
       }
     }
     expect(numbers).toBeGreaterThan(1000);
+  });
+});
+
+describe("AnswerAnalysis evidence, randomized", () => {
+  it("finds a token in a hit exactly when the folded hit contains it", () => {
+    const random = seededRandom(11);
+    const words = [
+      "Harbour",
+      "harbour",
+      "HARBOUR",
+      "harbours",
+      "Bridges",
+      "bridge",
+      "cities",
+      "City",
+      "the",
+      "Tonnes",
+      "tonne",
+      "metro",
+      "métro",
+      "澜汀",
+      "A380",
+      "1869",
+      "canal",
+      "Canals",
+      "x",
+    ];
+    const pick = () => words[Math.floor(random() * words.length)] as string;
+    const separators = [" ", ", ", ". ", "-", "", "'s "];
+    let found = 0;
+    for (let n = 0; n < 2000; n++) {
+      let content = "";
+      for (let i = 0, count = Math.floor(random() * 12); i < count; i++) {
+        content += pick() + separators[Math.floor(random() * separators.length)];
+      }
+      const analysis = new AnswerAnalysis({
+        ...input(""),
+        retrieval_hits: [{ node_id: "n1", content }],
+      });
+      const evidence = analysis.evidence([0]);
+      const folded = foldForSearch(content);
+      for (const token of contentTokens(words.join(" "))) {
+        const expected = containsContentToken(folded, token);
+        if (expected) found++;
+        expect(evidence.has(token), JSON.stringify([content, token])).toBe(expected);
+      }
+    }
+    expect(found).toBeGreaterThan(2000);
   });
 });

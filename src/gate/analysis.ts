@@ -62,7 +62,7 @@ export interface Evidence extends TokenLookup {
  * several times cheaper than tokenizing every hit in full.
  */
 class HitEvidence implements Evidence {
-  private normalized: string | undefined;
+  private ascii: boolean | undefined;
   private folded: string | undefined;
   private plain: string | undefined;
   private numbers: Set<string> | undefined;
@@ -71,13 +71,19 @@ class HitEvidence implements Evidence {
 
   /** The content in NFKC, which both questions start from. */
   private nfkc(): string {
-    this.normalized ??= isAscii(this.content) ? this.content : this.content.normalize("NFKC");
-    return this.normalized;
+    this.ascii ??= isAscii(this.content);
+    return this.ascii ? this.content : this.content.normalize("NFKC");
   }
 
   has(token: string): boolean {
-    // foldForSearch(content), sharing its NFKC step with states().
-    this.folded ??= this.nfkc().toLowerCase();
+    // An ASCII hit is searched as written first: lower-casing it keeps every position, so a
+    // token found there is in the folded text too, and most are (lower-case words are most of
+    // a text). Only a miss pays for folding the hit (foldForSearch), which allocates a copy.
+    if (this.folded === undefined) {
+      const normalized = this.nfkc();
+      if (this.ascii && containsContentToken(normalized, token)) return true;
+      this.folded = normalized.toLowerCase();
+    }
     return containsContentToken(this.folded, token);
   }
 
@@ -103,6 +109,33 @@ class EvidenceView implements Evidence {
     for (const hit of this.hits) if (hit.states(mention)) return true;
     return false;
   }
+}
+
+/**
+ * The references of a sentence's markers, and the hits they designate (distinct, ascending), or
+ * undefined when none resolves. Most sentences carry one marker with one reference: its arrays
+ * are shared rather than copied (they are never modified).
+ */
+function citationsOf(
+  markers: readonly MarkerSpan[],
+  hitsByRef: ReadonlyMap<string, readonly number[]>,
+): { refs: string[]; citedHits: readonly number[] | undefined } {
+  const only = markers.length === 1 ? (markers[0] as MarkerSpan) : undefined;
+  if (only !== undefined && only.refs.length === 1) {
+    return { refs: only.refs, citedHits: hitsByRef.get(only.refs[0] as string) };
+  }
+  const refs: string[] = [];
+  let cited: number[] | undefined;
+  for (const marker of markers) {
+    for (const ref of marker.refs) {
+      refs.push(ref);
+      for (const hit of hitsByRef.get(ref) ?? []) {
+        cited ??= [];
+        if (!cited.includes(hit)) cited.push(hit);
+      }
+    }
+  }
+  return { refs, citedHits: cited?.sort((a, b) => a - b) };
 }
 
 // Fields are filled on first use and nothing is allocated that a check may not need: on a busy
@@ -176,23 +209,13 @@ export class AnswerAnalysis {
       const { hitsByRef } = this.resolution;
       let from = 0;
       const list = this.rawSentences().map((sentence): SentenceState => {
-        const refs: string[] = [];
-        let cited: number[] | undefined;
-        for (const marker of sentence.markers) {
-          for (const ref of marker.refs) {
-            refs.push(ref);
-            for (const hit of hitsByRef.get(ref) ?? []) {
-              cited ??= [];
-              if (!cited.includes(hit)) cited.push(hit);
-            }
-          }
-        }
         const plain = stripCitationMarkers(sentence.text, sentence.markers, sentence.start);
+        const { refs, citedHits } = citationsOf(sentence.markers, hitsByRef);
         const state: SentenceState = {
           text: sentence.text,
           plain,
           refs,
-          citedHits: cited?.sort((a, b) => a - b),
+          citedHits,
           from,
           to: from + plain.length,
           tokens: undefined,
