@@ -25,6 +25,10 @@ export class CollectionNameTakenError extends Error {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+// Lists of ids travel as one jsonb parameter and are compared with `= any(array(select
+// jsonb_array_elements_text(...)))`: the array is computed once and the index is used, where
+// `in (select jsonb_array_elements_text(...))` planned a semi-join over the whole collection.
+
 /** Ids arrive from users: a malformed one must read as missing, not as a database error. */
 export function isUuid(id: string): boolean {
   return UUID.test(id);
@@ -166,8 +170,8 @@ export async function findDocumentsByHashOrSource(
     db,
     sql`select id, source, content_hash, chunk_count from documents
         where collection_id = ${collectionId} and user_id = ${userId}
-          and (content_hash in (select jsonb_array_elements_text(${JSON.stringify(keys.hashes)}::jsonb))
-               or source in (select jsonb_array_elements_text(${JSON.stringify(keys.sources)}::jsonb)))`,
+          and (content_hash = any(array(select jsonb_array_elements_text(${JSON.stringify(keys.hashes)}::jsonb)))
+               or source = any(array(select jsonb_array_elements_text(${JSON.stringify(keys.sources)}::jsonb))))`,
   );
 }
 
@@ -432,7 +436,7 @@ export async function getChunksWithDocuments(
                d.title, d.source, d.metadata as document_metadata
         from chunks c join documents d on d.id = c.document_id
         where c.collection_id = ${collectionId} and c.user_id = ${userId}
-          and c.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
+          and c.id = any(array(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)))`,
   );
   return rows.map((row) => ({
     ...row,
@@ -504,7 +508,7 @@ export async function chunkTokensOfDocuments(
     db,
     sql`select id, document_id, tokens from chunks
         where collection_id = ${collectionId} and user_id = ${userId}
-          and document_id in (select jsonb_array_elements_text(${JSON.stringify(documentIdList)}::jsonb))
+          and document_id = any(array(select jsonb_array_elements_text(${JSON.stringify(documentIdList)}::jsonb)))
         order by id`,
   );
 }
