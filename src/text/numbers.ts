@@ -340,8 +340,9 @@ function plainNumberLength(text: string, at = 0): number {
 }
 
 /**
- * canonicalDecimal of the plain number raw[0, length). Most numbers are written canonically
- * already ("1869", "22.1"): then the spelling is the value, and nothing else is allocated.
+ * canonicalDecimal of the plain number raw[0, length), followed by the rest of `raw` (the "%" of
+ * "22.1%"). Most numbers are written canonically already ("1869", "22.1%"): then the spelling is
+ * the value, and nothing is allocated.
  */
 function plainNumberValue(raw: string, length: number): string {
   let dot = -1;
@@ -353,12 +354,12 @@ function plainNumberValue(raw: string, length: number): string {
   }
   const integerLength = dot < 0 ? length : dot;
   const leadingZero = raw.charCodeAt(0) === 48 && integerLength > 1;
-  if (!grouped && !leadingZero && (dot < 0 || raw.charCodeAt(length - 1) !== 48)) {
-    return length === raw.length ? raw : raw.slice(0, length);
-  }
+  if (!grouped && !leadingZero && (dot < 0 || raw.charCodeAt(length - 1) !== 48)) return raw;
+  const rest = raw.slice(length);
   // "6,643": the digits without separators.
-  if (grouped && !leadingZero && dot < 0 && length === raw.length) return raw.replaceAll(",", "");
-  return canonicalDecimal(raw.slice(0, integerLength), dot < 0 ? "" : raw.slice(dot + 1, length));
+  if (grouped && !leadingZero && dot < 0) return raw.slice(0, length).replaceAll(",", "") + rest;
+  const fraction = dot < 0 ? "" : raw.slice(dot + 1, length);
+  return canonicalDecimal(raw.slice(0, integerLength), fraction) + rest;
 }
 
 /**
@@ -370,8 +371,13 @@ function quickMentionAt(text: string, at: number, to = text.length): NumberMenti
   const end = plainNumberEnd(text, at, to);
   if (end < to && text.charCodeAt(end) === 37 /* % */) {
     const raw = text.slice(at, end + 1);
-    const value = `${plainNumberValue(raw, end - at)}%`;
-    return { raw, value, kind: "percent", index: at, end: end + 1 };
+    return {
+      raw,
+      value: plainNumberValue(raw, end - at),
+      kind: "percent",
+      index: at,
+      end: end + 1,
+    };
   }
   if (!endsPlainNumber(text, end, to)) return undefined;
   const raw = text.slice(at, end);

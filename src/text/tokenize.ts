@@ -114,19 +114,44 @@ function isAsciiToken(token: string): boolean {
  * comparison go through it, so consistency matters more than linguistic accuracy.
  */
 export function stemToken(token: string): string {
-  const n = token.length;
-  if (n <= 3 || token.charCodeAt(n - 1) !== 115 /* s */ || !isAsciiToken(token)) return token;
-  const before = token.charCodeAt(n - 2);
+  const ending = pluralEnding(token, 0, token.length, 0);
+  if (ending === NOT_PLURAL || !isAsciiToken(token)) return token;
+  if (ending === IES_TO_Y) return `${token.slice(0, -3)}y`;
+  return token.slice(0, -ending);
+}
+
+// What stemToken does to a plural: drop its last one or two letters ("bridges", "boxes"), or
+// turn "ies" into "y" ("cities").
+const NOT_PLURAL = 0;
+const DROP_ONE = 1;
+const DROP_TWO = 2;
+const IES_TO_Y = 3;
+
+/** The unit `back` places before `end`, OR-ed with `fold`. */
+function unitBefore(text: string, end: number, back: number, fold: number): number {
+  return text.charCodeAt(end - back) | fold;
+}
+
+/**
+ * The plural ending stemToken removes from the word text[start, end), its units compared after
+ * OR-ing them with `fold` (0x20 reads ASCII capitals as lower case). By index, so the tokenizer
+ * learns a word's stem before it cuts the word out of the text.
+ */
+function pluralEnding(text: string, start: number, end: number, fold: number): number {
+  if (end - start <= 3 || unitBefore(text, end, 1, fold) !== 115 /* s */) return NOT_PLURAL;
+  const before = unitBefore(text, end, 2, fold);
   // "ss", "us", "is": glass, bus, analysis are not plurals.
-  if (before === 115 || before === 117 || before === 105) return token;
+  if (before === 115 || before === 117 || before === 105) return NOT_PLURAL;
   if (before === 101 /* e */) {
-    if (token.endsWith("ies") && n > 4) return `${token.slice(0, -3)}y`;
-    if (token.endsWith("ches") || token.endsWith("shes") || token.endsWith("sses")) {
-      return token.slice(0, -2);
-    }
-    if (token.endsWith("xes") || token.endsWith("zes")) return token.slice(0, -2);
+    const third = unitBefore(text, end, 3, fold);
+    const fourth = unitBefore(text, end, 4, fold);
+    if (third === 105 /* i */ && end - start > 4) return IES_TO_Y;
+    // "ches", "shes", "sses", "xes", "zes"
+    if (third === 104 /* h */ && (fourth === 99 || fourth === 115)) return DROP_TWO;
+    if (third === 115 && fourth === 115) return DROP_TWO;
+    if (third === 120 || third === 122) return DROP_TWO;
   }
-  return token.slice(0, -1);
+  return DROP_ONE;
 }
 
 /**
@@ -259,16 +284,31 @@ function asciiContentToken(
   upper: boolean,
 ): string | undefined {
   if (isEnglishStopwordAt(text, start, end)) return undefined;
-  const word = upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
-  // Only a word of four or more letters ending in "s" may be a plural (see stemToken).
-  if (end - start <= 3 || (text.charCodeAt(end - 1) | 0x20) !== 115) return word;
-  const stem = stemToken(word);
-  // An ASCII stem can only be an English stopword; the signature test answers most cases
-  // without hashing the new string.
-  if (stem !== word && (isEnglishStopwordAt(stem, 0, stem.length) || isDigits(stem))) {
+  // The stem is found by index and only it is cut out (stemToken, without the word's copy). An
+  // ASCII stem can only be an English stopword, which the signature test answers.
+  const ending = pluralEnding(text, start, end, 0x20);
+  if (ending === NOT_PLURAL) return lowerCaseSlice(text, start, end, upper);
+  if (ending === IES_TO_Y) {
+    const stem = `${lowerCaseSlice(text, start, end - 3, upper)}y`;
+    return isEnglishStopwordAt(stem, 0, stem.length) ? undefined : stem;
+  }
+  const stemEnd = end - ending;
+  if (isEnglishStopwordAt(text, start, stemEnd) || isDigitsAt(text, start, stemEnd)) {
     return undefined;
   }
-  return stem;
+  return lowerCaseSlice(text, start, stemEnd, upper);
+}
+
+function lowerCaseSlice(text: string, start: number, end: number, upper: boolean): string {
+  return upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
+}
+
+function isDigitsAt(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 48 || unit > 57) return false;
+  }
+  return true;
 }
 
 /** Calls `visit` with each content token of `text`, in order (see contentForm). */
