@@ -123,3 +123,41 @@ describe("Bm25Builder", () => {
     expect(index.averageLength).toBe(1);
   });
 });
+
+describe("Bm25Index.extend", () => {
+  it("equals a fresh build over the kept documents followed by the added ones", () => {
+    const next = random(5);
+    const make = (n: number) =>
+      Array.from({ length: n }, () =>
+        Array.from(
+          { length: 1 + Math.floor(next() * 20) },
+          () => `w${Math.floor(next() ** 2 * 300)}`,
+        ),
+      );
+    const old = make(200);
+    const extra = [...make(30), ["brand-new", "w1"]];
+    const first = new Bm25Builder();
+    for (const doc of old) first.add(doc);
+    const base = first.build();
+    for (const keep of [() => true, (doc: number) => doc % 3 !== 0]) {
+      const additions = base.additions();
+      for (const doc of extra) additions.add(doc);
+      const extended = base.extend(keep, additions);
+      const fresh = new Bm25Builder();
+      for (const [doc, tokens] of old.entries()) if (keep(doc)) fresh.add(tokens);
+      for (const tokens of extra) fresh.add(tokens);
+      const expected = fresh.build();
+      expect(extended.size).toBe(expected.size);
+      for (const query of [["w1"], ["w2", "w40"], ["brand-new"], ["w7", "w8", "w250"]]) {
+        expect(extended.search(query, 400)).toEqual(
+          expected
+            .search(query, 400)
+            .map((hit) => ({ ...hit, score: expect.closeTo(hit.score, 9) })),
+        );
+      }
+    }
+    // The base index is untouched and does not know the new term.
+    expect(base.size).toBe(200);
+    expect(base.search(["brand-new"], 5)).toEqual([]);
+  });
+});

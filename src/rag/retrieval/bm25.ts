@@ -115,13 +115,6 @@ class IntList {
   constructor(capacity = 1024) {
     this.data = new Int32Array(capacity);
   }
-  /** A list over `data[0, length)`, taking ownership of `data`. */
-  static of(data: Int32Array, length: number): IntList {
-    const list = new IntList(0);
-    list.data = data.length > 0 ? data : new Int32Array(1);
-    list.length = length;
-    return list;
-  }
   push(value: number): void {
     if (this.length === this.data.length) {
       const grown = new Int32Array(this.data.length * 2);
@@ -136,14 +129,14 @@ class IntList {
 export class Bm25Builder {
   private scratch = new Int32Array(256);
   /** Per document, its distinct terms and their frequencies, documents in order. */
-  private pairTerms = new IntList(1 << 16);
-  private pairFreqs = new IntList(1 << 16);
-  private lengths = new IntList();
+  private readonly pairTerms = new IntList(1 << 16);
+  private readonly pairFreqs = new IntList(1 << 16);
+  private readonly lengths = new IntList();
   /** Where each document's pairs end. */
-  private pairEnds = new IntList();
+  private readonly pairEnds = new IntList();
 
   /**
-   * `terms` is shared when an index is extended (see Bm25Index.toBuilder): the vocabulary only
+   * `terms` is shared when an index is extended (see Bm25Index.extend): the vocabulary only
    * grows, and an older index ignores term ids past its own.
    */
   constructor(private readonly terms: TermTable = new TermTable()) {}
@@ -151,23 +144,6 @@ export class Bm25Builder {
   /** Documents added so far. */
   get size(): number {
     return this.lengths.length;
-  }
-
-  /**
-   * @internal A builder over documents given as pair arrays (see the private fields); it takes
-   * ownership of the arrays. Used by Bm25Index.toBuilder.
-   */
-  static fromPairs(
-    terms: TermTable,
-    pairs: { terms: Int32Array; freqs: Int32Array; count: number },
-    documents: { ends: Int32Array; lengths: Int32Array; count: number },
-  ): Bm25Builder {
-    const builder = new Bm25Builder(terms);
-    builder.pairTerms = IntList.of(pairs.terms, pairs.count);
-    builder.pairFreqs = IntList.of(pairs.freqs, pairs.count);
-    builder.pairEnds = IntList.of(documents.ends, documents.count);
-    builder.lengths = IntList.of(documents.lengths, documents.count);
-    return builder;
   }
 
   /** Adds a document given as tokens; returns its number. */
@@ -234,6 +210,19 @@ export class Bm25Builder {
   }
 
   build(params: Bm25Params = BM25_DEFAULTS): Bm25Index {
+    const postings = this.postings();
+    return new Bm25Index(
+      this.terms,
+      postings.offsets,
+      postings.docs,
+      postings.freqs,
+      postings.lengths,
+      params,
+    );
+  }
+
+  /** @internal The documents as compressed-sparse-row postings over the term table's terms. */
+  postings(): Postings {
     // Locals, not fields, in the loops: they run once per posting.
     const termCount = this.terms.size;
     const pairs = this.pairTerms.length;
@@ -265,15 +254,16 @@ export class Bm25Builder {
         freqs[at] = pairFreqs[p] as number;
       }
     }
-    return new Bm25Index(
-      this.terms,
-      offsets,
-      docs,
-      freqs,
-      this.lengths.data.slice(0, documentCount),
-      params,
-    );
+    return { offsets, docs, freqs, lengths: this.lengths.data.slice(0, documentCount) };
   }
+}
+
+/** Term t's postings are docs/freqs[offsets[t], offsets[t + 1]); lengths by document. */
+interface Postings {
+  offsets: Int32Array;
+  docs: Int32Array;
+  freqs: Float32Array;
+  lengths: Int32Array;
 }
 
 export class Bm25Index {
@@ -326,57 +316,74 @@ export class Bm25Index {
     return id < this.termCount ? id : -1;
   }
 
+  /** A builder for documents to add with `extend`: it shares this index's term table. */
+  additions(): Bm25Builder {
+    return new Bm25Builder(this.terms);
+  }
+
   /**
-   * A builder holding this index's documents for which `keep` is true (renumbered in order), to
-   * add more and build a new index without re-reading any text: the postings are transposed
-   * back into per-document term lists.
+   * A new index over this index's documents for which `keep` is true (renumbered in order),
+   * followed by the documents of `additions` (from `additions()`). One sequential pass over the
+   * postings: each term's kept postings are copied (whole, when nothing was removed), then the
+   * added ones appended, so no text is read again. This index is left as it was.
    */
-  toBuilder(keep: (doc: number) => boolean): Bm25Builder {
-    const { docs, freqs, offsets, size, lengths, termCount } = this;
-    const starts = new Int32Array(size + 1);
-    for (let p = 0; p < docs.length; p++) {
-      const slot = (docs[p] as number) + 1;
-      starts[slot] = (starts[slot] as number) + 1;
-    }
-    for (let d = 0; d < size; d++)
-      starts[d + 1] = (starts[d + 1] as number) + (starts[d] as number);
-    const fill = starts.slice(0, size);
-    const termIds = new Int32Array(docs.length);
-    const counts = new Int32Array(docs.length);
-    // Terms in ascending order, so each document's list comes out sorted.
-    for (let t = 0; t < termCount; t++) {
-      const end = offsets[t + 1] as number;
-      for (let p = offsets[t] as number; p < end; p++) {
-        const doc = docs[p] as number;
-        const at = fill[doc] as number;
-        fill[doc] = at + 1;
-        termIds[at] = t;
-        counts[at] = freqs[p] as number;
-      }
-    }
-    // Drop the documents not kept, moving the rest down in place.
-    const ends = new Int32Array(size);
-    const keptLengths = new Int32Array(size);
+  extend(keep: (doc: number) => boolean, additions: Bm25Builder): Bm25Index {
+    const { docs, freqs, offsets, size, lengths } = this;
+    const added = additions.postings();
+    const remap = new Int32Array(size);
     let kept = 0;
-    let write = 0;
-    for (let d = 0; d < size; d++) {
-      if (!keep(d)) continue;
-      const from = starts[d] as number;
-      const to = starts[d + 1] as number;
-      if (write !== from) {
-        termIds.copyWithin(write, from, to);
-        counts.copyWithin(write, from, to);
+    for (let d = 0; d < size; d++) remap[d] = keep(d) ? kept++ : -1;
+    const removedAny = kept < size;
+    const termCount = added.offsets.length - 1;
+    const newOffsets = new Int32Array(termCount + 1);
+    for (let t = 0; t < termCount; t++) {
+      let df = 0;
+      if (t < this.termCount) {
+        const end = offsets[t + 1] as number;
+        if (!removedAny) df = end - (offsets[t] as number);
+        else
+          for (let p = offsets[t] as number; p < end; p++)
+            if ((remap[docs[p] as number] as number) >= 0) df++;
       }
-      write += to - from;
-      ends[kept] = write;
-      keptLengths[kept] = lengths[d] as number;
-      kept++;
+      df += (added.offsets[t + 1] as number) - (added.offsets[t] as number);
+      newOffsets[t + 1] = (newOffsets[t] as number) + df;
     }
-    return Bm25Builder.fromPairs(
-      this.terms,
-      { terms: termIds, freqs: counts, count: write },
-      { ends, lengths: keptLengths, count: kept },
-    );
+    const total = newOffsets[termCount] as number;
+    const newDocs = new Int32Array(total);
+    const newFreqs = new Float32Array(total);
+    for (let t = 0; t < termCount; t++) {
+      let at = newOffsets[t] as number;
+      if (t < this.termCount) {
+        const start = offsets[t] as number;
+        const end = offsets[t + 1] as number;
+        if (!removedAny) {
+          newDocs.set(docs.subarray(start, end), at);
+          newFreqs.set(freqs.subarray(start, end), at);
+          at += end - start;
+        } else {
+          for (let p = start; p < end; p++) {
+            const doc = remap[docs[p] as number] as number;
+            if (doc < 0) continue;
+            newDocs[at] = doc;
+            newFreqs[at] = freqs[p] as number;
+            at++;
+          }
+        }
+      }
+      const end = added.offsets[t + 1] as number;
+      for (let p = added.offsets[t] as number; p < end; p++) {
+        newDocs[at] = (added.docs[p] as number) + kept;
+        newFreqs[at] = added.freqs[p] as number;
+        at++;
+      }
+    }
+    const newLengths = new Int32Array(kept + added.lengths.length);
+    for (let d = 0; d < size; d++) {
+      const to = remap[d] as number;
+      if (to >= 0) newLengths[to] = lengths[d] as number;
+    }
+    newLengths.set(added.lengths, kept);
+    return new Bm25Index(this.terms, newOffsets, newDocs, newFreqs, newLengths, this.params);
   }
 
   /** Inverse document frequency; a term in no document gets the largest value (df = 0). */

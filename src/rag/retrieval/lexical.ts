@@ -63,7 +63,7 @@ const REFRESH_FETCH = 1_000;
 /**
  * The index of the collection as it is now, from an index of an earlier version: document ids
  * are compared (chunks change only with their document), only new documents' chunk tokens are
- * read, and the postings are rebuilt in memory. After an ingest of a few documents into 100,000
+ * read, and the postings are merged in memory (Bm25Index.extend). After an ingest of a few documents into 100,000
  * chunks this reads the small documents table instead of every chunk. When most documents
  * changed a full load is cheaper, and is done instead.
  */
@@ -86,7 +86,7 @@ export async function refreshLexicalIndex(
   if (keptDocuments === known.size && added.length === 0) return previous;
 
   const keep = (doc: number) => current.has(previous.documents[doc] as string);
-  const builder = previous.bm25.toBuilder(keep);
+  const additions = previous.bm25.additions();
   const ids: string[] = [];
   const documents: string[] = [];
   previous.ids.forEach((id, doc) => {
@@ -97,12 +97,12 @@ export async function refreshLexicalIndex(
   for (let i = 0; i < added.length; i += REFRESH_FETCH) {
     const batch = added.slice(i, i + REFRESH_FETCH);
     for (const row of await chunkTokensOfDocuments(db, userId, collectionId, batch)) {
-      builder.addJoined(row.tokens);
+      additions.addJoined(row.tokens);
       ids.push(row.id);
       documents.push(row.document_id);
     }
   }
-  return lexicalIndex(builder.build(params), ids, documents);
+  return lexicalIndex(previous.bm25.extend(keep, additions), ids, documents);
 }
 
 function lexicalIndex(bm25: Bm25Index, ids: string[], documents: string[]): LexicalIndex {
