@@ -2,21 +2,12 @@
 //   npx tsx examples/llm/judge-one.ts examples/llm/ragjudge.config.json
 // The API key comes from OPENAI_API_KEY or RAGJUDGE_JUDGE_API_KEY; it is never printed.
 
-import { readFile } from "node:fs/promises";
-import {
-  JudgesConfigSchema,
-  reference,
-  review,
-  rubric,
-  summarizeJudgeResults,
-} from "../../src/judges/index.js";
-import { createLlmClients, loadLlmConfig, redactLlmConfig } from "../../src/llm/index.js";
+import { loadConfig } from "../../src/config/index.js";
+import { reference, review, rubric, summarizeJudgeResults } from "../../src/judges/index.js";
+import { createLlmClients, redactLlmConfig } from "../../src/llm/index.js";
 
 const path = process.argv[2] ?? "examples/llm/ragjudge.config.json";
-const llmConfig = await loadLlmConfig({ path });
-const judgesConfig = JudgesConfigSchema.parse(
-  JSON.parse(await readFile(path, "utf8")).judges ?? {},
-);
+const { llm: llmConfig, judges: judgesConfig } = await loadConfig({ path });
 console.log("llm config:", JSON.stringify(redactLlmConfig(llmConfig.roles.judge)));
 
 const { judge } = createLlmClients(llmConfig);

@@ -1,5 +1,6 @@
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import {
   type GateConfig,
@@ -10,7 +11,6 @@ import {
 import { type JudgesConfig, JudgesConfigSchema } from "../judges/index.js";
 import {
   applyLlmEnv,
-  CONFIG_FILE_NAMES,
   LLM_DEFAULTS,
   type LlmConfig,
   LlmConfigError,
@@ -37,10 +37,13 @@ export interface RagjudgeConfig {
 }
 
 const FileSchema = z.looseObject({
-  llm: z.unknown(),
-  judges: z.unknown(),
-  gate: z.unknown(),
-  rag: z.object({ loops: z.unknown(), retrieval: z.unknown() }).strict().optional(),
+  llm: z.unknown().optional(),
+  judges: z.unknown().optional(),
+  gate: z.unknown().optional(),
+  rag: z
+    .object({ loops: z.unknown().optional(), retrieval: z.unknown().optional() })
+    .strict()
+    .optional(),
 });
 
 export interface LoadConfigOptions {
@@ -53,12 +56,12 @@ export interface LoadConfigOptions {
 
 function sectionError(source: string, section: string, error: z.ZodError): LlmConfigError {
   const issue = error.issues[0];
-  const field = [section, ...(issue?.path.map(String) ?? [])].join(".");
+  const field = [section, ...(issue?.path.map(String) ?? [])].filter(Boolean).join(".") || "(root)";
   return new LlmConfigError(field, issue?.message ?? "a valid value", source);
 }
 
 /**
- * The one loader: reads ragjudge.config.json (searched in cwd, or `path`), overlays the
+ * The one loader: reads ragjudge.config.json or .yaml (searched in cwd, or `path`), overlays the
  * environment on the `llm` section, and validates every section; errors name the field.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<RagjudgeConfig> {
@@ -66,15 +69,17 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
   const path = options.path ?? (await findConfigFile(options.cwd ?? process.cwd()));
   let file: Partial<z.infer<typeof FileSchema>> = {};
   if (path !== undefined) {
-    if (!path.endsWith(".json")) throw new LlmConfigError(path, "a .json file", path);
+    const yaml = /\.ya?ml$/i.test(path);
     let json: unknown;
     try {
-      json = JSON.parse(await readFile(path, "utf8"));
+      const text = await readFile(path, "utf8");
+      json = yaml ? parseYaml(text) : JSON.parse(text);
     } catch (cause) {
-      throw new LlmConfigError("(file)", `readable JSON (${(cause as Error).message})`, path);
+      const format = yaml ? "YAML" : "JSON";
+      throw new LlmConfigError("(file)", `valid ${format} (${(cause as Error).message})`, path);
     }
     const parsed = FileSchema.safeParse(json);
-    if (!parsed.success) throw new LlmConfigError("(root)", "a JSON object", path);
+    if (!parsed.success) throw sectionError(path, "", parsed.error);
     file = parsed.data;
   }
   const source = path ?? "environment";
@@ -94,6 +99,13 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
     source: path,
   };
 }
+
+/** Searched in this order; the first that exists is read. */
+export const CONFIG_FILE_NAMES = [
+  "ragjudge.config.json",
+  "ragjudge.config.yaml",
+  "ragjudge.config.yml",
+];
 
 async function findConfigFile(cwd: string): Promise<string | undefined> {
   for (const name of CONFIG_FILE_NAMES) {

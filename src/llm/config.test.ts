@@ -1,29 +1,14 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
+  applyLlmEnv,
   LLM_DEFAULTS,
   LlmConfigSchema,
-  loadLlmConfig,
   parseLlmConfig,
   REDACTED,
   redactLlmConfig,
   resolveModelConfig,
 } from "./config.js";
 import { LlmConfigError } from "./errors.js";
-
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "ragjudge-llm-config-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function writeConfig(content: unknown, name = "ragjudge.config.json") {
-  await writeFile(join(dir, name), typeof content === "string" ? content : JSON.stringify(content));
-}
 
 describe("LlmConfigSchema", () => {
   it("parses {} into the documented defaults", () => {
@@ -80,76 +65,14 @@ describe("LlmConfigSchema", () => {
   });
 });
 
-describe("loadLlmConfig", () => {
-  it("uses defaults when there is no file and no environment", async () => {
-    const config = await loadLlmConfig({ cwd: dir, env: {} });
-    expect(config).toEqual(LlmConfigSchema.parse({}));
-  });
-
-  it("reads the llm section of ragjudge.config.json", async () => {
-    await writeConfig({ gate: {}, llm: { roles: { judge: { model: "gpt-4o" } } } });
-    const config = await loadLlmConfig({ cwd: dir, env: {} });
-    expect(config.roles.judge.model).toBe("gpt-4o");
-  });
-
-  it("applies the environment: role variables beat the file, which beats OPENAI_*", async () => {
-    await writeConfig({
-      llm: {
-        base_url: "http://file-global/v1",
-        roles: { judge: { base_url: "http://file-judge/v1" }, rewriter: { model: "file-model" } },
-      },
-    });
-    const config = await loadLlmConfig({
-      cwd: dir,
-      env: {
-        OPENAI_BASE_URL: "http://env-global/v1",
-        OPENAI_API_KEY: "sk-global",
-        RAGJUDGE_JUDGE_MODEL: "env-judge-model",
-        RAGJUDGE_JUDGE_API_KEY: "sk-judge",
-        RAGJUDGE_EMBEDDER_BASE_URL: "http://env-embedder/v1",
-        RAGJUDGE_GENERATOR_MODEL: "  ",
-      },
-    });
-    expect(resolveModelConfig(config, "judge")).toMatchObject({
-      model: "env-judge-model",
-      base_url: "http://file-judge/v1",
-      api_key: "sk-judge",
-    });
-    expect(resolveModelConfig(config, "generator")).toMatchObject({
-      model: LLM_DEFAULTS.models.generator,
-      base_url: "http://env-global/v1",
-      api_key: "sk-global",
-    });
-    expect(resolveModelConfig(config, "rewriter").model).toBe("file-model");
-    expect(resolveModelConfig(config, "embedder").base_url).toBe("http://env-embedder/v1");
-  });
-
-  it("reports invalid JSON with the file name", async () => {
-    await writeConfig("{ nope");
-    await expect(loadLlmConfig({ cwd: dir, env: {} })).rejects.toThrow(
-      /ragjudge\.config\.json.*valid JSON/,
-    );
-  });
-
-  it("says YAML is unsupported instead of ignoring the file", async () => {
-    await writeConfig("llm:\n  seed: 1\n", "ragjudge.config.yaml");
-    await expect(loadLlmConfig({ cwd: dir, env: {} })).rejects.toThrow(/YAML is not supported/);
-  });
-
-  it("accepts an explicit path", async () => {
-    const path = join(dir, "custom.json");
-    await writeFile(path, JSON.stringify({ llm: { seed: 3 } }));
-    expect((await loadLlmConfig({ path, env: {} })).seed).toBe(3);
-  });
-});
-
 describe("redactLlmConfig", () => {
   it("removes every api_key value, at any depth, and leaves the rest", async () => {
-    await writeConfig({ llm: { api_key: "sk-file", roles: { judge: { api_key: "sk-judge" } } } });
-    const config = await loadLlmConfig({
-      cwd: dir,
-      env: { RAGJUDGE_EMBEDDER_API_KEY: "sk-embed" },
-    });
+    const config = parseLlmConfig(
+      applyLlmEnv(
+        { api_key: "sk-file", roles: { judge: { api_key: "sk-judge" } } },
+        { RAGJUDGE_EMBEDDER_API_KEY: "sk-embed" },
+      ),
+    );
     const redacted = redactLlmConfig(config);
     const text = JSON.stringify(redacted);
     for (const secret of ["sk-file", "sk-judge", "sk-embed"]) expect(text).not.toContain(secret);

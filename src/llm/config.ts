@@ -1,5 +1,3 @@
-import { access, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { z } from "zod";
 import { LlmConfigError } from "./errors.js";
 
@@ -144,12 +142,6 @@ export function resolveModelConfig(config: LlmConfig, role: LlmRole): ModelConfi
   };
 }
 
-export const CONFIG_FILE_NAMES = [
-  "ragjudge.config.json",
-  "ragjudge.config.yaml",
-  "ragjudge.config.yml",
-];
-
 type Env = Record<string, string | undefined>;
 
 /**
@@ -201,59 +193,6 @@ export function parseLlmConfig(section: unknown, source = "llm config"): LlmConf
       : issue.message
     : "a valid object";
   throw new LlmConfigError(field, expected, source);
-}
-
-export interface LoadLlmConfigOptions {
-  /** Directory searched for ragjudge.config.json; default process.cwd(). */
-  cwd?: string;
-  /** An explicit config file; overrides the search. */
-  path?: string;
-  /** Default process.env. */
-  env?: Env;
-}
-
-/**
- * Reads the `llm` section of ragjudge.config.json (if any), overlays the environment and validates.
- * YAML is not supported: no YAML parser is installed, so a ragjudge.config.yaml is reported as an
- * error instead of being silently ignored.
- */
-export async function loadLlmConfig(options: LoadLlmConfigOptions = {}): Promise<LlmConfig> {
-  const env = options.env ?? process.env;
-  const path = options.path ?? (await findConfigFile(options.cwd ?? process.cwd()));
-  let section: unknown;
-  if (path !== undefined) {
-    if (!path.endsWith(".json")) {
-      throw new LlmConfigError(
-        path,
-        "a .json file (YAML is not supported: no YAML parser is installed)",
-        path,
-      );
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readFile(path, "utf8"));
-    } catch (cause) {
-      throw new LlmConfigError("(file)", `valid JSON (${(cause as Error).message})`, path, {
-        cause,
-      });
-    }
-    if (!isRecord(parsed)) throw new LlmConfigError("(root)", "a JSON object", path);
-    section = parsed.llm;
-  }
-  return parseLlmConfig(applyLlmEnv(section, env), path ?? "environment");
-}
-
-async function findConfigFile(cwd: string): Promise<string | undefined> {
-  for (const name of CONFIG_FILE_NAMES) {
-    const candidate = join(cwd, name);
-    try {
-      await access(candidate);
-      return candidate;
-    } catch {
-      // not there: try the next name
-    }
-  }
-  return undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -28,15 +28,12 @@ export {
 } from "./client.js";
 export {
   applyLlmEnv,
-  CONFIG_FILE_NAMES,
   LLM_DEFAULTS,
   LLM_ROLES,
   type LlmConfig,
   type LlmConfigInput,
   LlmConfigSchema,
   type LlmRole,
-  type LoadLlmConfigOptions,
-  loadLlmConfig,
   type ModelConfig,
   parseLlmConfig,
   REDACTED,

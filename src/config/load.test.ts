@@ -1,0 +1,110 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LLM_DEFAULTS, LlmConfigSchema, resolveModelConfig } from "../llm/index.js";
+import { loadConfig } from "./load.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "ragjudge-config-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeConfig(content: unknown, name = "ragjudge.config.json") {
+  await writeFile(join(dir, name), typeof content === "string" ? content : JSON.stringify(content));
+}
+
+describe("loadConfig: the llm section", () => {
+  it("uses defaults when there is no file and no environment", async () => {
+    const config = (await loadConfig({ cwd: dir, env: {} })).llm;
+    expect(config).toEqual(LlmConfigSchema.parse({}));
+  });
+
+  it("reads the llm section of ragjudge.config.json", async () => {
+    await writeConfig({ gate: {}, llm: { roles: { judge: { model: "gpt-4o" } } } });
+    const config = (await loadConfig({ cwd: dir, env: {} })).llm;
+    expect(config.roles.judge.model).toBe("gpt-4o");
+  });
+
+  it("applies the environment: role variables beat the file, which beats OPENAI_*", async () => {
+    await writeConfig({
+      llm: {
+        base_url: "http://file-global/v1",
+        roles: { judge: { base_url: "http://file-judge/v1" }, rewriter: { model: "file-model" } },
+      },
+    });
+    const { llm: config } = await loadConfig({
+      cwd: dir,
+      env: {
+        OPENAI_BASE_URL: "http://env-global/v1",
+        OPENAI_API_KEY: "sk-global",
+        RAGJUDGE_JUDGE_MODEL: "env-judge-model",
+        RAGJUDGE_JUDGE_API_KEY: "sk-judge",
+        RAGJUDGE_EMBEDDER_BASE_URL: "http://env-embedder/v1",
+        RAGJUDGE_GENERATOR_MODEL: "  ",
+      },
+    });
+    expect(resolveModelConfig(config, "judge")).toMatchObject({
+      model: "env-judge-model",
+      base_url: "http://file-judge/v1",
+      api_key: "sk-judge",
+    });
+    expect(resolveModelConfig(config, "generator")).toMatchObject({
+      model: LLM_DEFAULTS.models.generator,
+      base_url: "http://env-global/v1",
+      api_key: "sk-global",
+    });
+    expect(resolveModelConfig(config, "rewriter").model).toBe("file-model");
+    expect(resolveModelConfig(config, "embedder").base_url).toBe("http://env-embedder/v1");
+  });
+
+  it("reports invalid JSON with the file name", async () => {
+    await writeConfig("{ nope");
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      /ragjudge\.config\.json.*valid JSON/,
+    );
+  });
+
+  it("reads ragjudge.config.yaml when there is no JSON file", async () => {
+    await writeConfig("llm:\n  seed: 7\njudges:\n  repeat: 3\n", "ragjudge.config.yaml");
+    const config = await loadConfig({ cwd: dir, env: {} });
+    expect(config.llm.seed).toBe(7);
+    expect(config.judges.repeat).toBe(3);
+  });
+
+  it("reports invalid YAML with the file name", async () => {
+    await writeConfig("llm: [unclosed\n", "ragjudge.config.yml");
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      /ragjudge\.config\.yml.*valid YAML/,
+    );
+  });
+
+  it("accepts an explicit path", async () => {
+    const path = join(dir, "custom.json");
+    await writeFile(path, JSON.stringify({ llm: { seed: 3 } }));
+    expect((await loadConfig({ path, env: {} })).llm.seed).toBe(3);
+  });
+});
+
+describe("loadConfig: other sections", () => {
+  it("names the field of an invalid gate, judges or rag setting", async () => {
+    await writeConfig({ gate: { checks: { citation_coverage: { threshold: 2 } } } });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      /gate\.checks\.citation_coverage\.threshold/,
+    );
+    await writeConfig({ judges: { rubric: { pass_min_accuracy: 11 } } });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      /judges\.rubric\.pass_min_accuracy/,
+    );
+  });
+
+  it("applies the gate section over the defaults", async () => {
+    await writeConfig({ gate: { checks: { min_answer_length: { min_chars: 40 } } } });
+    const config = await loadConfig({ cwd: dir, env: {} });
+    expect(config.gate.checks.min_answer_length.min_chars).toBe(40);
+    expect(config.gate.checks.require_citations.enabled).toBe(true);
+  });
+});
