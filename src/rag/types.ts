@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+// The contract between retrieval (rag/retrieval) and the loops (rag/loops). Field names follow
+// seed 001 (fused_results, source) and seed 004 (node_id, content, score, source).
+
+/** Named retrieval sources; `memory` is observational data of answers that passed before. */
+export const RETRIEVAL_SOURCES = ["lexical", "vector", "memory"] as const;
+export const RetrievalSourceSchema = z.enum(RETRIEVAL_SOURCES);
+export type RetrievalSource = z.infer<typeof RetrievalSourceSchema>;
+
+/** One retrieved chunk, as it flows through fusion, reranking, grading and generation. */
+export interface RetrievedHit {
+  /** Stable chunk id (also what answers cite). */
+  node_id: string;
+  content: string;
+  /** The final score after fusion and reranking, in [0, 1] (QualityChecker reads it as relevance). */
+  score: number;
+  /** The source that found it first (highest ranked); `sources` lists all that found it. */
+  source: RetrievalSource;
+  sources: RetrievalSource[];
+  /** Every score it earned on the way: e.g. { bm25, lexical_rank, rrf, rerank }. */
+  scores: Record<string, number>;
+  document_id: string;
+  title?: string;
+  position: number;
+  metadata: Record<string, unknown>;
+}
+
+export interface RetrieveRequest {
+  collection_id: string;
+  query: string;
+  sources: readonly RetrievalSource[];
+  top_k: number;
+  signal?: AbortSignal;
+}
+
+export interface RetrieveResult {
+  /** Seed 001's state field: the fused, reranked top-k. */
+  fused_results: RetrievedHit[];
+  /** Each source's own ranked hits before fusion, for traces. */
+  per_source: Partial<Record<RetrievalSource, RetrievedHit[]>>;
+}
+
+/** What the loops call to retrieve; rag/retrieval provides the real one over the database. */
+export type Retriever = (request: RetrieveRequest) => Promise<RetrieveResult>;
