@@ -10,6 +10,7 @@ import { benchGatePure } from "./gate-pure.js";
 import { benchJudges } from "./judges.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
+import { benchRewriteQuality } from "./rewrite-quality.js";
 
 const FAMILIES = ["gate", "judges", "retrieval", "rag"] as const;
 const only = process.argv.slice(2);
