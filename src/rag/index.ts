@@ -1,9 +1,15 @@
 // Public face of rag/: the retrieval contract, and the loops of the built-in RAG bot.
 // Append-only: each part of rag/ adds its own exports below.
 
+// The built-in bot: ingest and ask over the database, for the CLI and the HTTP API.
+export {
+  type AskOptions,
+  type BuiltinBot,
+  type BuiltinBotOptions,
+  createBuiltinBot,
+} from "./bot.js";
 // rag/ingest: files (Markdown, text, HTML, PDF, JSONL) into a collection's chunks.
 export * from "./ingest/index.js";
-
 // rag/loops: seed 001's quality loop, seed 000's answer loop, ask.
 export * from "./loops/index.js";
 // rag/retrieval: lexical, vector and memory sources, question_router, RRF, rerank, createRetriever.
@@ -43,11 +49,9 @@ export {
   retrievalTokens,
   type ScoredDocument,
   type SourceAvailability,
+  type StoredObservation,
   type TermStats,
   type VectorHit,
   VectorIndex,
 } from "./retrieval/index.js";
 export * from "./types.js";
-
-// The built-in bot: ingest and ask over the database, for the CLI and the HTTP API.
-export { type AskOptions, type BuiltinBot, type BuiltinBotOptions, createBuiltinBot } from "./bot.js";

@@ -65,15 +65,16 @@ export async function appendObservations(db: Db, rows: readonly NewObservation[]
   return Number(outcome?.inserted ?? 0);
 }
 
-/** Pages through a collection's observations in insertion order. */
+/** Pages through a collection's observations in insertion order, those after id `afterId`. */
 export async function* observationPages(
   db: Db,
   userId: string,
   collectionId: string,
-  pageSize = 5_000,
+  options: { pageSize?: number; afterId?: number } = {},
 ): AsyncGenerator<ObservationRow[]> {
   if (!isUuid(collectionId)) return;
-  let after = 0;
+  const pageSize = options.pageSize ?? 5_000;
+  let after = options.afterId ?? 0;
   for (;;) {
     const page = await db
       .select()

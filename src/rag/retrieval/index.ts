@@ -18,7 +18,12 @@ export {
   loadLexicalIndex,
   refreshLexicalIndex,
 } from "./lexical.js";
-export { type MemoryHit, MemoryIndex, type ObservationInput } from "./memory.js";
+export {
+  type MemoryHit,
+  MemoryIndex,
+  type ObservationInput,
+  type StoredObservation,
+} from "./memory.js";
 export {
   coverage,
   RERANK_DEFAULTS,

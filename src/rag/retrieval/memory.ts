@@ -12,6 +12,26 @@ export interface ObservationInput {
   score: number;
 }
 
+/** An observation as stored: its id orders them, so newer ones can be added to an index. */
+export interface StoredObservation extends ObservationInput {
+  id: number;
+}
+
+function observationTokens(observation: ObservationInput): string[] {
+  return retrievalTokens(`${observation.query}\n${observation.answer}`);
+}
+
+function lastIdOf(
+  observations: ReadonlyArray<ObservationInput | StoredObservation>,
+  from: number,
+): number {
+  let last = from;
+  for (const observation of observations) {
+    if ("id" in observation && observation.id > last) last = observation.id;
+  }
+  return last;
+}
+
 export interface MemoryHit {
   node_id: string;
   /** idf-weighted share of the query's terms the observation contains, times its score. */
@@ -26,6 +46,8 @@ export class MemoryIndex {
   private constructor(
     private readonly bm25: Bm25Index,
     private readonly observations: readonly ObservationInput[],
+    /** The largest stored id indexed (0 when built from inputs without ids). */
+    readonly lastId: number,
   ) {}
 
   get size(): number {
@@ -33,14 +55,27 @@ export class MemoryIndex {
   }
 
   static build(
-    observations: readonly ObservationInput[],
+    observations: ReadonlyArray<ObservationInput | StoredObservation>,
     params: Bm25Params = BM25_DEFAULTS,
   ): MemoryIndex {
     const builder = new Bm25Builder();
-    for (const observation of observations) {
-      builder.add(retrievalTokens(`${observation.query}\n${observation.answer}`));
-    }
-    return new MemoryIndex(builder.build(params), observations);
+    for (const observation of observations) builder.add(observationTokens(observation));
+    return new MemoryIndex(builder.build(params), [...observations], lastIdOf(observations, 0));
+  }
+
+  /**
+   * This index plus newer observations (observations are only ever appended): their postings
+   * are merged into a copy, nothing already indexed is tokenized again.
+   */
+  extend(newer: readonly StoredObservation[]): MemoryIndex {
+    if (newer.length === 0) return this;
+    const additions = this.bm25.additions();
+    for (const observation of newer) additions.add(observationTokens(observation));
+    return new MemoryIndex(
+      this.bm25.extend(() => true, additions),
+      [...this.observations, ...newer],
+      lastIdOf(newer, this.lastId),
+    );
   }
 
   /**

@@ -70,6 +70,13 @@ async function corpus(db: Db, userId: string, withEmbedder = false) {
   return result.collection_id;
 }
 
+/** The top hit's id. */
+function topId(result: { fused_results: RetrievedHit[] }): string {
+  const id = result.fused_results[0]?.node_id;
+  if (!id) throw new Error("no hit");
+  return id;
+}
+
 function expectWellFormed(hits: RetrievedHit[]) {
   for (let i = 0; i < hits.length; i++) {
     const hit = hits[i] as RetrievedHit;
@@ -234,6 +241,28 @@ describeEachStore("createRetriever", (use) => {
     const hit = result.fused_results.find((h) => h.node_id === shipyard?.node_id);
     expect(hit?.sources).toContain("memory");
     expect(hit?.scores.memory).toBeCloseTo(0.95, 6);
+
+    // A later observation is seen by the next retrieval (the memory index is extended).
+    const tram = topId(
+      await retrieve({ collection_id, query: "last tram 1971", sources: ["lexical"], top_k: 1 }),
+    );
+    await appendObservations(db, [
+      {
+        user_id: user.id,
+        collection_id,
+        query: "When were streetcars replaced?",
+        answer: "In 1971, by buses.",
+        node_id: tram,
+        score: 0.8,
+      },
+    ]);
+    const later = await retrieve({
+      collection_id,
+      query: "streetcars replaced",
+      sources: ["memory"],
+      top_k: 3,
+    });
+    expect(later.per_source.memory?.map((h) => h.node_id)).toEqual([tram]);
   });
 
   it("fuses the vector source when an embedder is configured", async () => {

@@ -22,7 +22,7 @@ import {
 } from "./config.js";
 import { VersionedIndexCache } from "./index-cache.js";
 import { type LexicalIndex, refreshLexicalIndex } from "./lexical.js";
-import { MemoryIndex, type ObservationInput } from "./memory.js";
+import { MemoryIndex, type StoredObservation } from "./memory.js";
 import { rerank } from "./rerank.js";
 import { questionRouter, type SourceAvailability } from "./router.js";
 import { type RankedList, reciprocalRankFusion } from "./rrf.js";
@@ -128,7 +128,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
         db,
         `${collectionId}\n${bm25Key}`,
         String(state.observation_count),
-        () => loadMemoryIndex(collectionId),
+        (previous) => loadMemoryIndex(collectionId, previous),
       );
       const hits = memory.search(terms, depth, {
         candidates: config.memory_candidates,
@@ -248,11 +248,17 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
     }));
   }
 
-  async function loadMemoryIndex(collectionId: string): Promise<MemoryIndex> {
-    const observations: ObservationInput[] = [];
-    for await (const page of observationPages(db, userId, collectionId)) {
+  /** Observations are append-only: an earlier index is extended with the newer ones. */
+  async function loadMemoryIndex(
+    collectionId: string,
+    previous: MemoryIndex | undefined,
+  ): Promise<MemoryIndex> {
+    const newer: StoredObservation[] = [];
+    const afterId = previous?.lastId ?? 0;
+    for await (const page of observationPages(db, userId, collectionId, { afterId })) {
       for (const row of page) {
-        observations.push({
+        newer.push({
+          id: row.id,
           query: row.query,
           answer: row.answer,
           node_id: row.node_id,
@@ -260,7 +266,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
         });
       }
     }
-    return MemoryIndex.build(observations, config.bm25);
+    return previous ? previous.extend(newer) : MemoryIndex.build(newer, config.bm25);
   }
 
   async function available(collectionId: string): Promise<SourceAvailability> {

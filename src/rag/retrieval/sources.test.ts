@@ -51,6 +51,22 @@ describe("MemoryIndex", () => {
     expect(memory.size).toBe(4);
   });
 
+  it("extends with newer observations as if built from all of them", () => {
+    const all = [
+      { id: 1, query: "last tram", answer: "1971 [a]", node_id: "a", score: 1 },
+      { id: 2, query: "bridge length", answer: "1,340 m [b]", node_id: "b", score: 0.8 },
+      { id: 5, query: "tram routes", answer: "three routes [c]", node_id: "c", score: 0.6 },
+    ];
+    const grown = MemoryIndex.build(all.slice(0, 1)).extend(all.slice(1));
+    const whole = MemoryIndex.build(all);
+    expect(grown.lastId).toBe(5);
+    expect(grown.extend([])).toBe(grown);
+    for (const terms of [["tram"], ["bridge", "length"], ["route"]]) {
+      const options = { candidates: 10, isKnown: () => true };
+      expect(grown.search(terms, 5, options)).toEqual(whole.search(terms, 5, options));
+    }
+  });
+
   it("finds nothing for an unrelated query", () => {
     expect(memory.search(["salt"], 10, { candidates: 10, isKnown: () => true })).toEqual([]);
   });
