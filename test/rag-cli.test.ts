@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, expect, inject, it } from "vitest";
@@ -47,6 +47,13 @@ it("answers offline with citations, the gate verdict, the loop trace and Mermaid
   expect(stdout).toMatch(/quality\s+grade_documents/);
   expect(stdout).toMatch(/answer\s+eval_answer/);
   expect(stdout.match(/flowchart/g)?.length).toBe(2);
+  // A passing answer's observations land beside the database, as JSON Lines.
+  const observations = readFileSync(
+    join(env.RAGJUDGE_HOME ?? "", "observational_data.jsonl"),
+    "utf8",
+  );
+  expect(observations.trim().split("\n").length).toBeGreaterThanOrEqual(1);
+  expect(JSON.parse(observations.trim().split("\n")[0] ?? "{}")).toHaveProperty("question");
 
   const json = await runCli(
     ["ask", "--collection", "lanting", "--json", "How long is the tram network?"],

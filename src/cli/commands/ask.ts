@@ -6,7 +6,7 @@ import {
   createBuiltinBot,
   qualityLoopMermaid,
 } from "../../rag/index.js";
-import { sessionClients } from "../llm-session.js";
+import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import { renderTable } from "../render/table.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
@@ -90,7 +90,7 @@ export async function askCommand(argv: string[]): Promise<number> {
       db: session.store.db,
       userId: session.user.id,
       llm: sessionClients(config, session, { noCache: values["no-cache"] }),
-      loops: config.rag.loops,
+      loops: sessionLoopsConfig(config, session),
       retrieval: config.rag.retrieval,
       gate: config.gate,
       judges: config.judges,

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../config/index.js";
 import { createApp, listen } from "../../server/index.js";
+import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 
@@ -35,7 +36,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw new UsageError("--port must be 0-65535");
   const config = await loadConfig(values.config ? { path: values.config } : {});
   const session = await openStoreSession();
-  const app = createApp({ db: session.store.db, llm: config.llm, config });
+  const rag = { ...config.rag, loops: sessionLoopsConfig(config, session) };
+  const app = createApp({ db: session.store.db, llm: config.llm, config: { ...config, rag } });
   const server = await listen(app, { host: values.host, port });
   process.stdout.write(
     `ragjudge API on ${server.url}/api/v1 (store: ${session.store.location})\n` +
