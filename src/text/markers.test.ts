@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { blankCitationMarkers, findCitationMarkers, stripCitationMarkers } from "./markers.js";
+import {
+  blankCitationMarkers,
+  findCitationMarkers,
+  findMarkersByPattern,
+  stripCitationMarkers,
+} from "./markers.js";
 
 describe("findCitationMarkers", () => {
   it("finds numeric, n-prefixed, listed, adjacent and full-width markers", () => {
@@ -45,5 +50,54 @@ describe("strip and blank", () => {
     const answer = "One [1]. Two [2].";
     const spans = findCitationMarkers(answer);
     expect(stripCitationMarkers(answer.slice(9), spans.slice(1), 9)).toBe("Two.");
+  });
+});
+
+describe("findCitationMarkers, randomized", () => {
+  it("reads ASCII text as the marker pattern does", () => {
+    let state = 17;
+    // Deterministic pseudo-random numbers (mulberry32), so a failure reproduces.
+    const random = () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pieces = [
+      "[",
+      "]",
+      "[1]",
+      "[n2]",
+      "[1, 2]",
+      "[doc#3]",
+      "[sic]",
+      "(",
+      ")",
+      "\n",
+      " ",
+      "1",
+      "a",
+      ",",
+      "[x](http://a.b/1)",
+      "TODO",
+      "-",
+      "x".repeat(150),
+      "12345, ".repeat(20),
+      // Inside 300 characters long, and 302: the longest marker, and one too long.
+      `[${"1, ".repeat(99)}123]`,
+      `[${"1, ".repeat(100)}12]`,
+    ];
+    let markers = 0;
+    for (let n = 0; n < 4000; n++) {
+      let text = "";
+      for (let i = 0, count = Math.floor(random() * 14); i < count; i++) {
+        text += pieces[Math.floor(random() * pieces.length)];
+      }
+      const found = findCitationMarkers(text);
+      markers += found.length;
+      expect(found, JSON.stringify(text)).toEqual(findMarkersByPattern(text));
+    }
+    expect(markers).toBeGreaterThan(2000);
   });
 });

@@ -2,6 +2,8 @@
 // text/ because sentence splitting and number extraction must step around them; resolving a marker
 // to evidence is the gate's business (gate/measures.ts).
 
+import { isAscii } from "./normalize.js";
+
 /** One bracketed marker; `refs` are its comma-separated references, trimmed, in order. */
 export interface MarkerSpan {
   start: number;
@@ -45,6 +47,14 @@ function mayContainMarker(text: string): boolean {
 /** Every citation marker in `text`, in order of position. Markdown links `[x](url)` are not markers. */
 export function findCitationMarkers(text: string): MarkerSpan[] {
   if (!mayContainMarker(text)) return [];
+  return isAscii(text) ? findAsciiMarkers(text) : findMarkersByPattern(text);
+}
+
+/**
+ * findCitationMarkers read with BRACKETED, the definition of a marker; for ASCII text
+ * findAsciiMarkers reads the same markers faster, and the tests compare the two.
+ */
+export function findMarkersByPattern(text: string): MarkerSpan[] {
   const spans: MarkerSpan[] = [];
   BRACKETED.lastIndex = 0;
   for (let match = BRACKETED.exec(text); match !== null; match = BRACKETED.exec(text)) {
@@ -53,6 +63,41 @@ export function findCitationMarkers(text: string): MarkerSpan[] {
     spans.push({ start: match.index, end: match.index + match[0].length, raw: match[0], refs });
   }
   return spans;
+}
+
+/**
+ * findCitationMarkers for ASCII text, read by hand: BRACKETED would match at each "[" the first
+ * "]" that follows within 301 characters with no bracket or line break between, unless a "("
+ * comes next. The regex's match arrays were most of the cost of finding an answer's markers.
+ */
+function findAsciiMarkers(text: string): MarkerSpan[] {
+  const spans: MarkerSpan[] = [];
+  let open = text.indexOf("[");
+  while (open >= 0) {
+    const limit = Math.min(text.length, open + 302);
+    let close = open + 1;
+    while (close < limit && !isAsciiMarkerStop(text.charCodeAt(close))) close++;
+    const matched =
+      close < limit &&
+      close > open + 1 &&
+      text.charCodeAt(close) === 93 /* ] */ &&
+      text.charCodeAt(close + 1) !== 40; /* ( */
+    if (!matched) {
+      open = text.indexOf("[", open + 1);
+      continue;
+    }
+    const refs = markerRefs(text.slice(open + 1, close));
+    if (refs !== undefined) {
+      spans.push({ start: open, end: close + 1, raw: text.slice(open, close + 1), refs });
+    }
+    open = text.indexOf("[", close + 1);
+  }
+  return spans;
+}
+
+/** "[", "]" or a line break: what ends the inside of a marker in ASCII text. */
+function isAsciiMarkerStop(unit: number): boolean {
+  return unit === 91 || unit === 93 || unit === 10;
 }
 
 /** `text` with each marker replaced by spaces of the same length, so offsets stay valid. */

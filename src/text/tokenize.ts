@@ -203,17 +203,22 @@ function spellsOneOf(text: string, start: number, end: number, words: readonly s
   return false;
 }
 
-// ASCII letters and digits: what the scanner below takes as word characters.
-const IS_WORD_UNIT = new Uint8Array(128);
-for (let unit = 48; unit <= 57; unit++) IS_WORD_UNIT[unit] = 1;
-for (let unit = 65; unit <= 90; unit++) IS_WORD_UNIT[unit] = 1;
-for (let unit = 97; unit <= 122; unit++) IS_WORD_UNIT[unit] = 1;
+/** Whether the UTF-16 unit is an ASCII letter: OR-ing 0x20 lower-cases exactly those into a-z. */
+function isAsciiLetterUnit(unit: number): boolean {
+  const lower = unit | 0x20;
+  return lower >= 97 && lower <= 122;
+}
+
+function isDigitUnit(unit: number): boolean {
+  return unit >= 48 && unit <= 57;
+}
 
 /**
  * Appends the content tokens of text[from, to) to `out`, in order (see contentForm). A word at a
- * time: skip separators, then read the word, with a table read per character; this loop is most
- * of the cost of tokenizing an answer. Since it reads every character anyway, it also reports
- * where each run of digits starts, in `digitRuns` (until the first non-ASCII character).
+ * time: skip separators, then read the word; this loop is most of the cost of tokenizing an
+ * answer, so each character costs a couple of comparisons. Since it reads every character
+ * anyway, it also reports where each run of digits starts, in `digitRuns` (until the first
+ * non-ASCII character).
  */
 function collectContentTokens(
   text: string,
@@ -225,7 +230,7 @@ function collectContentTokens(
   let i = from;
   while (i < to) {
     let unit = text.charCodeAt(i);
-    if (unit < 0x80 && IS_WORD_UNIT[unit] === 0) {
+    if (unit < 0x80 && !isAsciiLetterUnit(unit) && !isDigitUnit(unit)) {
       i++;
       continue;
     }
@@ -233,14 +238,16 @@ function collectContentTokens(
     let letters = false;
     let upper = false;
     let afterDigit = false;
-    while (unit < 0x80 && IS_WORD_UNIT[unit] === 1) {
-      if (unit >= 65) {
+    for (;;) {
+      if (isAsciiLetterUnit(unit)) {
         letters = true;
         if (unit <= 90) upper = true;
         afterDigit = false;
-      } else {
+      } else if (isDigitUnit(unit)) {
         if (!afterDigit) digitRuns?.push(i);
         afterDigit = true;
+      } else {
+        break;
       }
       unit = ++i < to ? text.charCodeAt(i) : 32;
     }
