@@ -11,8 +11,11 @@ export interface ParsedPdf {
 
 /** Extracts text page by page with PDF.js (through unpdf); no OCR, so scans yield no text. */
 export async function parsePdf(bytes: Uint8Array): Promise<ParsedPdf> {
-  // PDF.js may transfer the buffer it is given: hand it a copy.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+  // PDF.js may transfer the buffer it is given: hand it a copy. Files are untrusted: no eval.
+  const pdf = await getDocumentProxy(new Uint8Array(bytes), {
+    verbosity: 0,
+    isEvalSupported: false,
+  });
   try {
     const { text, totalPages } = await extractText(pdf, { mergePages: false });
     const info = await pdf
