@@ -35,4 +35,10 @@ export {
   parseFile,
 } from "./parse.js";
 export { parsePdf } from "./pdf.js";
-export { parseUploads, type Upload, type UploadProblem, UploadSchema, UploadsSchema } from "./uploads.js";
+export {
+  parseUploads,
+  type Upload,
+  type UploadProblem,
+  UploadSchema,
+  UploadsSchema,
+} from "./uploads.js";
