@@ -21,9 +21,11 @@ const ABBREVIATIONS = new Set(
   ).split(" "),
 );
 
-const CLOSERS = new Set(['"', "'", ")", "”", "’", "」", "』", "）", "》", "〉"]);
-const LATIN_TERMINATORS = new Set([".", "?", "!"]);
-const CJK_TERMINATORS = new Set(["。", "！", "？", "；", "｡"]);
+// Sets of UTF-16 units, not of one-character strings: the splitter asks at every candidate end.
+const CLOSERS = new Set([..."\"')”’」』）》〉"].map((ch) => ch.charCodeAt(0)));
+const LATIN_TERMINATORS = new Set([..."?!."].map((ch) => ch.charCodeAt(0)));
+const CJK_TERMINATOR_CHARS = ["。", "！", "？", "；", "｡"];
+const CJK_TERMINATORS = new Set(CJK_TERMINATOR_CHARS.map((ch) => ch.charCodeAt(0)));
 
 function isDigit(ch: string | undefined): boolean {
   return ch !== undefined && ch >= "0" && ch <= "9";
@@ -127,7 +129,7 @@ function firstMarkerFrom(markers: readonly MarkerSpan[], from: number, pos: numb
 /** Past closing quotes and brackets from `from`. */
 function skipClosers(text: string, from: number): number {
   let i = from;
-  while (i < text.length && CLOSERS.has(text[i] as string)) i++;
+  while (i < text.length && CLOSERS.has(text.charCodeAt(i))) i++;
   return i;
 }
 
@@ -175,7 +177,7 @@ class TerminatorFinder {
 }
 
 const ASCII_CANDIDATES = ["\n", ".", "?", "!"];
-const ALL_CANDIDATES = [...ASCII_CANDIDATES, ...CJK_TERMINATORS];
+const ALL_CANDIDATES = [...ASCII_CANDIDATES, ...CJK_TERMINATOR_CHARS];
 
 /**
  * Splits `text` into sentences at `.?!` (not in decimals, abbreviations, list numbers or domain
@@ -203,8 +205,8 @@ export function splitSentences(
       i = inside.end;
       continue;
     }
-    const ch = text[at] as string;
-    if (ch === "\n") {
+    const unit = text.charCodeAt(at);
+    if (unit === 10) {
       pushSentence(sentences, text, start, at, markers);
       start = at + 1;
       i = at + 1;
@@ -212,26 +214,21 @@ export function splitSentences(
     }
     let j = at + 1;
     let end = -1;
-    if (CJK_TERMINATORS.has(ch)) {
+    if (CJK_TERMINATORS.has(unit)) {
       while (
         j < n &&
-        (CJK_TERMINATORS.has(text[j] as string) || LATIN_TERMINATORS.has(text[j] as string))
+        (CJK_TERMINATORS.has(text.charCodeAt(j)) || LATIN_TERMINATORS.has(text.charCodeAt(j)))
       )
         j++;
       end = skipMarkers(text, skipClosers(text, j), markers, m);
     } else {
-      while (j < n && LATIN_TERMINATORS.has(text[j] as string)) j++;
-      if (!(ch === "." && j === at + 1 && isNonTerminalDot(text, at))) {
+      while (j < n && LATIN_TERMINATORS.has(text.charCodeAt(j))) j++;
+      if (!(unit === 46 /* . */ && j === at + 1 && isNonTerminalDot(text, at))) {
         const closed = skipClosers(text, j);
         const candidate = skipMarkers(text, closed, markers, m);
         const after = text.charCodeAt(candidate);
         // An English full stop ends a sentence before a space, the end, a marker or CJK text.
-        if (
-          candidate >= n ||
-          isSpace(after) ||
-          candidate > closed ||
-          CJK_TERMINATORS.has(text[candidate] as string)
-        ) {
+        if (candidate >= n || isSpace(after) || candidate > closed || CJK_TERMINATORS.has(after)) {
           end = candidate;
         }
       }
