@@ -99,6 +99,12 @@ if (wanted("rag")) {
     "RAG loops: 1,000 concurrent asks against the scripted LLM at 50 ms (goal >= 0.9 of ideal)",
     rag.concurrent,
   );
+  const rewrite = await benchRewriteQuality();
+  results.rewrite_quality = rewrite;
+  printRows(
+    "Seed 001 AC 4: 20 vague queries, quality before and after rewriting (offline rewriter)",
+    [rewrite],
+  );
 }
 
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
