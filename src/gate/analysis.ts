@@ -6,6 +6,7 @@ import {
   blankCitationMarkers,
   codePointLength,
   containsContentToken,
+  contentTokens,
   contentTokensIn,
   evidenceNumberValues,
   extractNumbers,
@@ -238,13 +239,15 @@ export class AnswerAnalysis {
   tokensOf(sentence: AnalysedSentence): string[] {
     const state = sentence as SentenceState;
     if (state.tokens === undefined) {
-      const digitRuns: number[] = [];
+      const digitRuns: number[] | undefined = this.linesArePlain ? [] : undefined;
       for (const each of this.sentenceList ?? []) {
         each.tokens = contentTokensIn(this.lines, each.from, each.to, digitRuns);
       }
-      if (this.linesArePlain) this.digitRuns = digitRuns;
+      this.digitRuns = digitRuns;
     }
-    return state.tokens as string[];
+    // A sentence of another analysis is read on its own.
+    state.tokens ??= contentTokens(sentence.plain);
+    return state.tokens;
   }
 
   /** Numbers and dates a sentence states. */

@@ -456,6 +456,7 @@ function nextDigit(text: string, from: number, to: number): number {
   }
   return -1;
 }
+
 // A month's prefix, without the \b of MAY_HOLD_MONTH: a test that may say yes too often; and
 // line breaks (see occursIn).
 const MONTH_PREFIX = /Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\n/g;

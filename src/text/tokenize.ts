@@ -175,8 +175,9 @@ export function contentForm(word: string): string | undefined {
 const MAX_STOPWORD_LENGTH = 15;
 const SIGNATURES = (MAX_STOPWORD_LENGTH + 1) * 26 * 26;
 const stopwordSignatures = new Uint8Array(SIGNATURES);
+const NO_STOPWORDS: readonly string[] = [];
 /** The stopwords of each signature (an array, not a Map: read for most words of every answer). */
-const stopwordsBySignature: (readonly string[])[] = Array.from({ length: SIGNATURES }, () => []);
+const stopwordsBySignature: (readonly string[])[] = new Array(SIGNATURES).fill(NO_STOPWORDS);
 
 /** Index of (length, first, last) for lower-case ASCII letters, or -1. */
 function signature(length: number, first: number, last: number): number {
@@ -189,7 +190,7 @@ for (const word of ENGLISH_STOPWORDS) {
   const key = signature(word.length, word.charCodeAt(0), word.charCodeAt(word.length - 1));
   if (key < 0) continue;
   stopwordSignatures[key] = 1;
-  stopwordsBySignature[key] = [...(stopwordsBySignature[key] ?? []), word];
+  stopwordsBySignature[key] = [...(stopwordsBySignature[key] ?? NO_STOPWORDS), word];
 }
 
 /** Whether text[start, end), lower-cased, is one of `words`. */
@@ -276,7 +277,7 @@ function isEnglishStopwordAt(text: string, start: number, end: number): boolean 
   return (
     key >= 0 &&
     stopwordSignatures[key] === 1 &&
-    spellsOneOf(text, start, end, stopwordsBySignature[key] ?? [])
+    spellsOneOf(text, start, end, stopwordsBySignature[key] ?? NO_STOPWORDS)
   );
 }
 
