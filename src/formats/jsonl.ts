@@ -2,8 +2,7 @@ import type { z } from "zod";
 import { describeIssues } from "./issues.js";
 
 export type JsonlLine<T> =
-  | { line: number; ok: true; value: T }
-  | { line: number; ok: false; error: string };
+  { line: number; ok: true; value: T } | { line: number; ok: false; error: string };
 
 const NEWLINE = 0x0a;
 

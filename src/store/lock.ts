@@ -66,7 +66,9 @@ export function acquireDirLock(dir: string): () => void {
       // Stale (holder died, or the file is half-written): remove it and try again.
       try {
         unlinkSync(path);
-      } catch {}
+      } catch {
+        // Another process removed it first; the next attempt decides.
+      }
     }
   }
   throw new Error(`Could not take the lock file ${path}`);

@@ -13,12 +13,7 @@ import { type Abstention, measureAnswer } from "./measures.js";
 import type { RougeL } from "./rouge.js";
 import type { TokenF1 } from "./squad.js";
 
-export {
-  addedSupport,
-  EvidenceText,
-  type Groundedness,
-  groundedness,
-} from "./groundedness.js";
+export { addedSupport, EvidenceText, type Groundedness, groundedness } from "./groundedness.js";
 export {
   type HeuristicBasis,
   type HeuristicRubric,

@@ -27,13 +27,7 @@ export {
 } from "./ingest.js";
 export { JsonlDocumentSchema, parseJsonlDocuments } from "./jsonl.js";
 export { parseMarkdown } from "./markdown.js";
-export {
-  EXTENSION_KINDS,
-  type IngestProblem,
-  kindOfPath,
-  parseBytes,
-  parseFile,
-} from "./parse.js";
+export { EXTENSION_KINDS, type IngestProblem, kindOfPath, parseBytes, parseFile } from "./parse.js";
 export { parsePdf } from "./pdf.js";
 export {
   parseUploads,

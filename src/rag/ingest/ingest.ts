@@ -26,9 +26,7 @@ import { type IngestProblem, kindOfPath, parseFile } from "./parse.js";
 
 /** A collection by name (created when missing, with `config`) or by id (must exist). */
 export type CollectionRef =
-  | string
-  | { name: string; config?: CollectionConfigInput }
-  | { id: string };
+  string | { name: string; config?: CollectionConfigInput } | { id: string };
 
 export interface IngestOptions {
   db: Db;

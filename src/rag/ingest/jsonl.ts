@@ -12,8 +12,7 @@ export const JsonlDocumentSchema = z.object({
 export type JsonlDocument = z.infer<typeof JsonlDocumentSchema>;
 
 export type JsonlDocumentLine =
-  | { line: number; ok: true; document: ParsedDocument }
-  | { line: number; ok: false; error: string };
+  { line: number; ok: true; document: ParsedDocument } | { line: number; ok: false; error: string };
 
 /**
  * Documents of a JSONL file. A line's source is `${path}#${id}`, or `${path}#L${line}` without an

@@ -34,8 +34,7 @@ export interface IngestProblem {
 }
 
 export type ParsedFileItem =
-  | { ok: true; document: ParsedDocument }
-  | ({ ok: false } & IngestProblem);
+  { ok: true; document: ParsedDocument } | ({ ok: false } & IngestProblem);
 
 /** The title a document gets when it names none: its file name without the extension. */
 export function titleFromPath(path: string): string {

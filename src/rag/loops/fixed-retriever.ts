@@ -5,8 +5,7 @@
 import type { RetrievalSource, RetrievedHit, RetrieveRequest, Retriever } from "../types.js";
 
 export type FixedHits =
-  | readonly RetrievedHit[]
-  | ((request: RetrieveRequest) => readonly RetrievedHit[]);
+  readonly RetrievedHit[] | ((request: RetrieveRequest) => readonly RetrievedHit[]);
 
 /** A Retriever returning `hits` (or hits(request)) filtered to the requested sources and top_k. */
 export function fixedRetriever(hits: FixedHits): Retriever {

@@ -32,7 +32,8 @@ function escapeLabel(text: string): string {
     .replaceAll(">", "#gt;");
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any machine's spec is drawable, whatever its state type
+// Any machine's spec is drawable, whatever its state type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySpec = MachineSpec<any, any, string, string>;
 
 function staticEdges(spec: AnySpec): DrawnEdge[] {
