@@ -56,3 +56,58 @@ describe("containsContentToken", () => {
     expect(surfaceForms("church")).toEqual(["church", "churchs", "churches"]);
   });
 });
+
+describe("containsContentToken, randomized", () => {
+  it("finds a token when the text holds one of its surface forms as a whole word", () => {
+    let state = 23;
+    // Deterministic pseudo-random numbers (mulberry32), so a failure reproduces.
+    const random = () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const words = [
+      "tonne",
+      "tonnes",
+      "tonneses",
+      "city",
+      "cities",
+      "citys",
+      "church",
+      "churches",
+      "box",
+      "boxes",
+      "bus",
+      "buses",
+      "glass",
+      "glasses",
+      "art",
+      "start",
+      "arts",
+      "é",
+      "1",
+    ];
+    const separators = [" ", "", "-", "'s ", ", "];
+    const tokens = ["tonne", "city", "church", "box", "bus", "glass", "art", "start"];
+    let found = 0;
+    for (let n = 0; n < 3000; n++) {
+      let text = "";
+      for (let i = 0, count = Math.floor(random() * 8); i < count; i++) {
+        text += words[Math.floor(random() * words.length)];
+        text += separators[Math.floor(random() * separators.length)];
+      }
+      for (const token of tokens) {
+        const expected =
+          containsWholeWord(text, token) ||
+          surfaceForms(token)
+            .slice(1)
+            .some((form) => containsWholeWord(text, form));
+        if (expected) found++;
+        expect(containsContentToken(text, token), JSON.stringify([text, token])).toBe(expected);
+      }
+    }
+    expect(found).toBeGreaterThan(3000);
+  });
+});

@@ -55,12 +55,25 @@ export function surfaceForms(token: string): string[] {
  */
 export function containsContentToken(haystack: string, token: string): boolean {
   if (token.charCodeAt(0) >= 0x0e00 && hasUnspacedScript(token)) return haystack.includes(token);
-  // A content token is its own first surface form (contentForm(t) === t): try it before paying
-  // for the others.
-  if (containsWholeWord(haystack, token)) return true;
-  const forms = surfaceForms(token);
-  for (let i = 1; i < forms.length; i++)
-    if (containsWholeWord(haystack, forms[i] as string)) return true;
+  // A content token is its own first surface form (contentForm(t) === t), and most other forms
+  // start with it ("tonne", "tonnes"): each occurrence of the token is checked for both where it
+  // stands, instead of searching the text again for every form.
+  let forms: string[] | undefined;
+  for (let at = haystack.indexOf(token); at >= 0; at = haystack.indexOf(token, at + 1)) {
+    if (continuesWord(haystack, at - 1)) continue;
+    if (!continuesWord(haystack, at + token.length)) return true;
+    forms ??= surfaceForms(token);
+    for (let i = 1; i < forms.length; i++) {
+      const form = forms[i] as string;
+      if (haystack.startsWith(form, at) && !continuesWord(haystack, at + form.length)) return true;
+    }
+  }
+  // A form that does not start with the token ("cities" for "city") is searched for itself.
+  forms ??= surfaceForms(token);
+  for (let i = 1; i < forms.length; i++) {
+    const form = forms[i] as string;
+    if (!form.startsWith(token) && containsWholeWord(haystack, form)) return true;
+  }
   return false;
 }
 

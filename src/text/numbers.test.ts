@@ -263,6 +263,78 @@ function randomText(random: () => number, pieces: readonly string[], parts: numb
   return text;
 }
 
+describe("statesNumberAsWritten near month names, randomized", () => {
+  it("never finds a value the full parse of the evidence lacks", () => {
+    const random = seededRandom(31);
+    // Month names in every spelling, the glue of dates (white space of several kinds, "," and
+    // "."), days with ordinals, and words that only look like months.
+    const pieces = [
+      "1",
+      "5",
+      "12",
+      "21",
+      "2021",
+      "1800",
+      "1,200",
+      "22.1%",
+      " ",
+      "  ",
+      " ".repeat(20),
+      "\t",
+      "\u2009",
+      "\u00a0",
+      ", ",
+      ",",
+      ". ",
+      ".",
+      "March",
+      " March",
+      "Mar",
+      "Mar.",
+      "May",
+      "Sept",
+      "Sept.",
+      " September",
+      "June",
+      "th",
+      "st",
+      "5th",
+      "12th ",
+      "21st",
+      "in",
+      "about",
+      "A",
+      "x",
+      "(",
+      "-",
+      "/",
+      "2021-03-05",
+      "年",
+      "月",
+      "Marché",
+      "éMarch",
+      "_March",
+      "No. ",
+    ];
+    let found = 0;
+    for (let n = 0; n < 8000; n++) {
+      const evidence = randomText(random, pieces, 2 + Math.floor(random() * 12));
+      const values = evidenceNumberValues(evidence);
+      const plain = evidence.normalize("NFKC");
+      for (const mention of extractNumbers(
+        randomText(random, pieces, 1 + Math.floor(random() * 3)),
+      )) {
+        if (!statesNumberAsWritten(plain, mention)) continue;
+        found++;
+        expect(values.has(mention.value), `${mention.raw} in ${JSON.stringify(evidence)}`).toBe(
+          true,
+        );
+      }
+    }
+    expect(found).toBeGreaterThan(100);
+  });
+});
+
 describe("extractNumbers, randomized", () => {
   it("reads what the grammar alone reads", () => {
     const random = seededRandom(2024);

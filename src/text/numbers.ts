@@ -673,12 +673,55 @@ function startsCleanly(text: string, at: number): boolean {
   while (j >= 0 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
   const previous = text.charCodeAt(j);
   if (previous === 0x5e74 /* 年 */ || previous === 0x6708 /* 月 */) return false;
-  // "March 5, 2021", "5 March 2021": a month name shortly before.
-  for (let k = Math.max(0, at - 24); k < at; k++) {
-    const unit = text.charCodeAt(k);
-    if (unit < 128 && IS_MONTH_INITIAL[unit] === 1 && isMonthPrefixAt(text, k)) return false;
-  }
+  if (monthDateBefore(text, at)) return false;
   return !isListEnumerator(text, at);
+}
+
+/**
+ * Whether a month name starting within the 24 characters before `at` may begin a date that runs
+ * on to `at` ("March 5, 2021", "5 March 2021", "Sept. 2021"): the nearest word before `at`, past
+ * what may separate a month from the day or year of a date (white space, "," and ".", a day
+ * with its ordinal suffix), starts like a month. Conservative, so it may say yes too often; and
+ * like a test of every position in those 24 characters, it sees no month further back. It reads
+ * back only to the nearest word, which is most of the cost saved: it runs for every number the
+ * answer copies from a hit.
+ */
+function monthDateBefore(text: string, at: number): boolean {
+  const stop = Math.max(0, at - 24);
+  let k = at - 1;
+  for (;;) {
+    while (k >= stop && isDateGlue(text.charCodeAt(k))) k--;
+    if (k < stop || !isAsciiLetterUnit(text.charCodeAt(k))) return false;
+    let start = k;
+    while (start > 0 && isAsciiLetterUnit(text.charCodeAt(start - 1))) start--;
+    // Letters right after digits are a day's ordinal suffix ("5th"): the month is further back.
+    if (start > 0 && isDigitUnit(text.charCodeAt(start - 1))) {
+      k = start - 1;
+      continue;
+    }
+    return start >= stop && isMonthPrefixAt(text, start);
+  }
+}
+
+/** A digit, "," or ".", or white space as the date patterns' \s reads it. */
+function isDateGlue(unit: number): boolean {
+  return isDigitUnit(unit) || unit === 44 || unit === 46 || isRegexSpaceUnit(unit);
+}
+
+/** Whether the UTF-16 unit matches \s in a regex without the "u" flag. */
+function isRegexSpaceUnit(unit: number): boolean {
+  if (unit < 0x80) return unit === 32 || (unit >= 9 && unit <= 13);
+  return (
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000 ||
+    unit === 0xfeff
+  );
 }
 
 /**
