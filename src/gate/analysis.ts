@@ -17,6 +17,7 @@ import {
   normalizeText,
   type Sentence,
   splitSentences,
+  type TextMarks,
   statesNumberAsWritten,
   stripCitationMarkers,
 } from "../text/index.js";
@@ -154,8 +155,8 @@ export class AnswerAnalysis {
   private lines = "";
   /** Whether `lines` needs no folding for number extraction (see extractNumbersIn). */
   private linesArePlain = false;
-  /** Where each run of digits in `lines` starts, once the tokens are read (see tokensOf). */
-  private digitRuns: number[] | undefined;
+  /** Where digits and capitalised words start in `lines`, once the tokens are read (tokensOf). */
+  private marks: TextMarks | undefined;
   private readonly hitEvidence: (HitEvidence | undefined)[];
   private allHits: EvidenceView | undefined;
   private views: Map<string, EvidenceView> | undefined;
@@ -239,11 +240,13 @@ export class AnswerAnalysis {
   tokensOf(sentence: AnalysedSentence): string[] {
     const state = sentence as SentenceState;
     if (state.tokens === undefined) {
-      const digitRuns: number[] | undefined = this.linesArePlain ? [] : undefined;
+      const marks: TextMarks | undefined = this.linesArePlain
+        ? { digitRuns: [], capitals: [] }
+        : undefined;
       for (const each of this.sentenceList ?? []) {
-        each.tokens = contentTokensIn(this.lines, each.from, each.to, digitRuns);
+        each.tokens = contentTokensIn(this.lines, each.from, each.to, marks);
       }
-      this.digitRuns = digitRuns;
+      this.marks = marks;
     }
     // A sentence of another analysis is read on its own.
     state.tokens ??= contentTokens(sentence.plain);
@@ -254,7 +257,7 @@ export class AnswerAnalysis {
   numbersOf(sentence: AnalysedSentence): NumberMention[] {
     const state = sentence as SentenceState;
     state.numbers ??= this.linesArePlain
-      ? extractNumbersIn(this.lines, state.from, state.to, this.digitRuns)
+      ? extractNumbersIn(this.lines, state.from, state.to, this.marks)
       : extractNumbers(sentence.plain);
     return state.numbers;
   }

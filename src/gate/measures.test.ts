@@ -74,11 +74,31 @@ describe("sentenceSupport", () => {
   });
 
   it("is compared with a threshold by supportReaches without reading every token", () => {
-    const evidence = new Set(["a", "c", "e"]);
-    const words = ["a", "b", "c", "d", "e", "f"];
+    const evidence = new Set(["a", "c", "e", "f", "g", "h", "i"]);
+    const words = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+    // Shares that floating point does not multiply back exactly (0.7 * 10, 1 / 3 * 3) included.
+    const mins = [0, 0.1, 0.25, 1 / 3, 0.3, 0.5, 0.6, 2 / 3, 0.7, 0.9, 1];
     for (let mask = 0; mask < 1 << words.length; mask++) {
       const tokens = words.filter((_, i) => mask & (1 << i));
-      for (const min of [0, 0.25, 0.5, 0.6, 1]) {
+      for (const min of mins) {
+        expect(supportReaches(tokens, evidence, min)).toBe(
+          sentenceSupport(tokens, evidence) >= min,
+        );
+      }
+    }
+  });
+});
+
+describe("supportReaches at shares floating point rounds", () => {
+  it("agrees with the division where share * count is not a whole number", () => {
+    // 0.28 * 25 is 7.000000000000001 while 7 / 25 is 0.28; likewise 0.56 * 25 and 14 / 25.
+    for (const [min, found] of [
+      [0.28, 7],
+      [0.56, 14],
+    ] as const) {
+      const tokens = Array.from({ length: 25 }, (_, i) => `t${i}`);
+      for (const count of [found - 1, found, found + 1]) {
+        const evidence = new Set(tokens.slice(0, count));
         expect(supportReaches(tokens, evidence, min)).toBe(
           sentenceSupport(tokens, evidence) >= min,
         );

@@ -130,13 +130,26 @@ export function supportReaches(
 ): boolean {
   const n = sentenceTokens.length;
   if (n === 0) return minShare <= 0;
+  const need = tokensNeeded(n, minShare);
   let found = 0;
   for (let i = 0; i < n; i++) {
     if (evidence.has(sentenceTokens[i] as string)) found++;
-    if (found / n >= minShare) return true;
-    if ((found + n - 1 - i) / n < minShare) return false;
+    if (found >= need) return true;
+    if (found + n - 1 - i < need) return false;
   }
-  return found / n >= minShare;
+  return found >= need;
+}
+
+/**
+ * The fewest of n tokens whose share found / n reaches minShare (n + 1 when no count does). The
+ * share grows with the count, so comparing counts with it is comparing shares, exactly as the
+ * division would (0.7 * 10 is not 7 in floating point; 7 / 10 >= 0.7 is what counts).
+ */
+function tokensNeeded(n: number, minShare: number): number {
+  let need = Math.min(n + 1, Math.max(0, Math.ceil(minShare * n)));
+  while (need > 0 && (need - 1) / n >= minShare) need--;
+  while (need <= n && need / n < minShare) need++;
+  return need;
 }
 
 /** The content tokens of a sentence that the evidence lacks, distinct, in order. */

@@ -34,5 +34,6 @@ export {
   forEachWord,
   hasUnspacedScript,
   stemToken,
+  type TextMarks,
   tokenize,
 } from "./tokenize.js";

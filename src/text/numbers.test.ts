@@ -7,7 +7,7 @@ import {
   extractNumbersIn,
   statesNumberAsWritten,
 } from "./numbers.js";
-import { contentTokensIn } from "./tokenize.js";
+import { contentTokensIn, type TextMarks } from "./tokenize.js";
 
 const values = (text: string) => extractNumbers(text).map((m) => m.value);
 
@@ -358,10 +358,10 @@ describe("extractNumbers, randomized", () => {
       );
       const text = lines.join("\n");
       // Where the digits are, as the gate learns it from tokenizing the lines.
-      const digitRuns: number[] = [];
+      const marks: TextMarks = { digitRuns: [], capitals: [] };
       let from = 0;
       for (const line of lines) {
-        contentTokensIn(text, from, from + line.length, digitRuns);
+        contentTokensIn(text, from, from + line.length, marks);
         from += line.length + 1;
       }
       from = 0;
@@ -370,7 +370,7 @@ describe("extractNumbers, randomized", () => {
         const found = extractNumbersIn(text, from, from + line.length);
         mentions += found.length;
         expect(found, JSON.stringify([text, from])).toEqual(expected);
-        expect(extractNumbersIn(text, from, from + line.length, digitRuns)).toEqual(expected);
+        expect(extractNumbersIn(text, from, from + line.length, marks)).toEqual(expected);
         from += line.length + 1;
       }
     }

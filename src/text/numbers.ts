@@ -3,6 +3,7 @@
 
 import { blankCitationMarkers } from "./markers.js";
 import { isAscii } from "./normalize.js";
+import type { TextMarks } from "./tokenize.js";
 
 export type NumberKind = "number" | "percent" | "date" | "year";
 
@@ -413,16 +414,26 @@ export function extractNumbers(text: string): NumberMention[] {
  * extractNumbers(plain.slice(from, to)), offsets relative to `from`, for text that needs no
  * folding: NFKC already, without citation markers (as ASCII text without "[" is). Read in place:
  * the gate keeps an answer's sentences in one string and reads each without copying it out.
- * `digitRuns`, when given, lists the start of every run of digits in the range, ascending (it
- * may list more), as contentTokensIn reports them: the scan then needs no search for digits.
+ * `marks`, when given, are contentTokensIn's for the range (they may cover more): the scan then
+ * searches the text neither for digits nor for month names, which start capitalised words.
  */
 export function extractNumbersIn(
   plain: string,
   from: number,
   to: number,
-  digitRuns?: readonly number[],
+  marks?: TextMarks,
 ): NumberMention[] {
-  return numbersOfPlain(plain, from, to, digitRuns);
+  return numbersOfPlain(plain, from, to, marks);
+}
+
+/** Whether one of the capitalised words marked in text[from, to) starts like a month. */
+function marksMonth(text: string, capitals: readonly number[], from: number, to: number): boolean {
+  for (let c = firstRunFrom(capitals, from); c < capitals.length; c++) {
+    const at = capitals[c] as number;
+    if (at >= to) return false;
+    if (isMonthPrefixAt(text, at)) return true;
+  }
+  return false;
 }
 
 /** Index of the first of the ascending `runs` at or after `from` (runs.length when none). */
@@ -480,8 +491,9 @@ function numbersOfPlain(
   text: string,
   from: number,
   to: number,
-  digitRuns?: readonly number[],
+  marks?: TextMarks,
 ): NumberMention[] {
+  const digitRuns = marks?.digitRuns;
   const found: NumberMention[] = [];
   // The full grammar reads the range alone, so that no match runs past its end.
   let range: string | undefined;
@@ -513,7 +525,11 @@ function numbersOfPlain(
     if (clean) for (const mention of digitFirstMentions(match)) found.push(mention);
     next = at + match[0].length;
   }
-  if (!occursIn(MONTH_PREFIX, text, from, to)) return found;
+  const mayHoldMonth =
+    marks === undefined
+      ? occursIn(MONTH_PREFIX, text, from, to)
+      : marksMonth(text, marks.capitals, from, to);
+  if (!mayHoldMonth) return found;
   range ??= from === 0 && to === text.length ? text : text.slice(from, to);
   return withMonthFirstDates(found, monthFirstMentions(range));
 }

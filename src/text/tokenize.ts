@@ -215,18 +215,26 @@ function isDigitUnit(unit: number): boolean {
 }
 
 /**
+ * Where a tokenizing pass saw runs of digits and capitalised words start, in ascending order:
+ * what number extraction would otherwise search the text for (see extractNumbersIn).
+ */
+export interface TextMarks {
+  digitRuns: number[];
+  capitals: number[];
+}
+
+/**
  * Appends the content tokens of text[from, to) to `out`, in order (see contentForm). A word at a
  * time: skip separators, then read the word; this loop is most of the cost of tokenizing an
  * answer, so each character costs a couple of comparisons. Since it reads every character
- * anyway, it also reports where each run of digits starts, in `digitRuns` (until the first
- * non-ASCII character).
+ * anyway, it also fills `marks` (until the first non-ASCII character).
  */
 function collectContentTokens(
   text: string,
   out: { push(token: string): unknown },
   from: number,
   to: number,
-  digitRuns?: number[],
+  marks?: TextMarks,
 ): void {
   let i = from;
   while (i < to) {
@@ -236,6 +244,7 @@ function collectContentTokens(
       continue;
     }
     const start = i;
+    if (unit >= 65 && unit <= 90) marks?.capitals.push(start);
     let letters = false;
     let upper = false;
     let afterDigit = false;
@@ -245,7 +254,7 @@ function collectContentTokens(
         if (unit <= 90) upper = true;
         afterDigit = false;
       } else if (isDigitUnit(unit)) {
-        if (!afterDigit) digitRuns?.push(i);
+        if (!afterDigit) marks?.digitRuns.push(i);
         afterDigit = true;
       } else {
         break;
@@ -331,17 +340,17 @@ export function contentTokens(text: string): string[] {
 
 /**
  * contentTokens(text.slice(from, to)), read in place: the gate keeps an answer's sentences in
- * one string and reads each without copying it out. When text[from, to) is ASCII, the start of
- * every run of digits in it is appended to `digitRuns`, for extractNumbersIn.
+ * one string and reads each without copying it out. When text[from, to) is ASCII, `marks` gets
+ * where its runs of digits and its capitalised words start, for extractNumbersIn.
  */
 export function contentTokensIn(
   text: string,
   from: number,
   to: number,
-  digitRuns?: number[],
+  marks?: TextMarks,
 ): string[] {
   const tokens: string[] = [];
-  collectContentTokens(text, tokens, from, to, digitRuns);
+  collectContentTokens(text, tokens, from, to, marks);
   return tokens;
 }
 
