@@ -766,13 +766,10 @@ export function statesNumberAsWritten(text: string, mention: NumberMention): boo
   const plain = digitsEnd === raw.length && mention.kind === "number";
   for (let at = text.indexOf(raw); at >= 0; at = text.indexOf(raw, at + 1)) {
     if (!startsCleanly(text, at)) continue;
-    if (
-      (plain || percent) &&
-      plainNumberLength(text, at) === digitsEnd &&
-      (percent || endsPlainNumber(text, at + raw.length))
-    ) {
-      return true;
-    }
+    // The text spells the whole of `raw` here, so its number reads as far as raw's unless
+    // something follows that extends it: nothing can follow a "%", and endsPlainNumber rules out
+    // the digits, separators and words that could.
+    if (percent || (plain && endsPlainNumber(text, at + raw.length))) return true;
     const quick = quickMentionAt(text, at);
     if (quick !== undefined) {
       if (supportsValue(quick, mention.value)) return true;
