@@ -1,0 +1,53 @@
+import type { TraceStep } from "../../rag/loops/state-machine.js";
+
+/** One retrieved source an answer stands on, as the evaluation stores and shows it. */
+export interface BotSource {
+  node_id: string;
+  content: string;
+  /** The retrieval source (lexical, vector, memory) or the external bot's own label. */
+  source?: string;
+  score?: number;
+  title?: string;
+  document_id?: string;
+}
+
+/** What a bot gives back for one question. */
+export interface BotAnswer {
+  answer: string;
+  /** node_ids the answer cites (each should be one of `contexts`). */
+  citations: string[];
+  /** The retrieved sources, best first. */
+  contexts: BotSource[];
+  /** The built-in bot's loop trace, or an external bot's tool calls, as it returned them. */
+  trace: TraceStep[] | unknown[];
+  latency_ms: number;
+  usage?: { prompt_tokens: number; completion_tokens: number; calls: number };
+}
+
+export interface BotAskOptions {
+  question: string;
+  signal: AbortSignal;
+}
+
+/**
+ * A RAG system under evaluation. `ask` throws BotError when the bot failed (after its own retries);
+ * `kind` says whether it was unreachable (a run fails fast on that) or answered badly.
+ */
+export interface Bot {
+  /** Shown in reports; never holds a secret. */
+  describe(): { kind: "builtin" | "http"; name: string };
+  ask(options: BotAskOptions): Promise<BotAnswer>;
+}
+
+export type BotErrorKind = "unreachable" | "timeout" | "http_status" | "invalid_response";
+
+export class BotError extends Error {
+  override readonly name = "BotError";
+  constructor(
+    readonly kind: BotErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/** Seed 003 questions.question_type. */
+export const QUESTION_TYPES = ["FACTUAL", "INFERENTIAL", "USER_DEFINED"] as const;
+export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
+export type QuestionType = z.infer<typeof QuestionTypeSchema>;
+
+export const QUESTION_LIMITS = {
+  questionChars: 10_000,
+  groundTruthChars: 50_000,
+  referenceContextChars: 20_000,
+  /** Questions in one set, and rows in one import. */
+  questionsPerSet: 10_000,
+  /** Bytes of one import file or request body. */
+  importBytes: 10 * 1024 * 1024,
+} as const;
+
+/**
+ * One question as a user writes it (import rows, API bodies, generator output). Field names are
+ * seed 003's `questions` columns; `ground_truth` may be empty (the reference judge then needs one).
+ */
+export const QuestionInputSchema = z.object({
+  question_type: QuestionTypeSchema.default("USER_DEFINED"),
+  question_text: z
+    .string()
+    .trim()
+    .min(1, "a non-empty question")
+    .max(QUESTION_LIMITS.questionChars),
+  ground_truth: z.string().trim().max(QUESTION_LIMITS.groundTruthChars).default(""),
+  /** The chunk a generated question came from (its evidence). */
+  reference_context: z.string().max(QUESTION_LIMITS.referenceContextChars).nullish(),
+});
+export type QuestionInput = z.infer<typeof QuestionInputSchema>;
+
+/** Seed 003 question_sets metadata. */
+export const QuestionSetMetaSchema = z.object({
+  name: z.string().trim().min(1, "a non-empty name").max(255),
+  description: z.string().max(10_000).nullish(),
+  collection_id: z.string().max(256).nullish(),
+});
+export type QuestionSetMeta = z.infer<typeof QuestionSetMetaSchema>;
