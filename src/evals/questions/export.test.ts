@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { exportQuestions } from "./export.js";
+import { parseQuestionFile } from "./import.js";
+import type { QuestionInput } from "./schema.js";
+
+const tricky: QuestionInput[] = [
+  {
+    question_type: "FACTUAL",
+    question_text: 'When was the quay built, and what is "Old Quay"?',
+    ground_truth: 'In 1786.\nIt is a promenade, 140 m long; see "history", line 2.\r\nEnd',
+    reference_context: "Two years later, in 1786, they paid for the first stone quay, a wall…",
+  },
+  {
+    question_type: "INFERENTIAL",
+    question_text: "新防洪堤比原来的防潮墙高多少？为什么要修建它？",
+    ground_truth: "高出1.5米，因为2016年的洪水，“白鹭”台风。",
+  },
+  { question_type: "USER_DEFINED", question_text: "=SUM(A1:A2), 'quoted'", ground_truth: "" },
+  {
+    question_type: "FACTUAL",
+    question_text: "Leading and trailing context spaces?",
+    ground_truth: "yes",
+    reference_context: "  kept as written  ",
+  },
+];
+
+describe("exportQuestions", () => {
+  it("writes CSV with seed 003's columns, CRLF rows and RFC 4180 quoting", () => {
+    const csv = exportQuestions(tricky.slice(0, 1), "csv");
+    expect(csv.split("\r\n")[0]).toBe("question_type,question_text,ground_truth,reference_context");
+    expect(csv).toContain('"When was the quay built, and what is ""Old Quay""?"');
+    expect(csv.endsWith("\r\n")).toBe(true);
+  });
+
+  it.each(["csv", "json", "jsonl"] as const)(
+    "round-trips commas, quotes, newlines and Chinese through parseQuestionFile (%s)",
+    (format) => {
+      expect(parseQuestionFile(exportQuestions(tricky, format), format)).toEqual(tricky);
+    },
+  );
+
+  it("round-trips as UTF-8 bytes too", () => {
+    const bytes = new TextEncoder().encode(exportQuestions(tricky, "csv"));
+    expect(parseQuestionFile(bytes, "csv")).toEqual(tricky);
+  });
+
+  it("leaves out fields beyond the question's own and fills defaults", () => {
+    const generated = [
+      {
+        question_text: "Q?",
+        reference_context: "   ",
+        source_chunk_id: "c1",
+        document_id: "d1",
+      },
+    ];
+    expect(JSON.parse(exportQuestions(generated, "json"))).toEqual([
+      { question_type: "USER_DEFINED", question_text: "Q?", ground_truth: "" },
+    ]);
+    expect(exportQuestions(generated, "jsonl")).toBe(
+      '{"question_type":"USER_DEFINED","question_text":"Q?","ground_truth":""}\n',
+    );
+  });
+
+  it("writes a header even for an empty set", () => {
+    expect(exportQuestions([], "csv")).toBe(
+      "question_type,question_text,ground_truth,reference_context\r\n",
+    );
+    expect(exportQuestions([], "json")).toBe("[]\n");
+    expect(exportQuestions([], "jsonl")).toBe("");
+  });
+});

@@ -1,0 +1,49 @@
+import { stringify } from "csv-stringify/sync";
+import type { QuestionFormat } from "./import.js";
+import type { QuestionInput } from "./schema.js";
+
+/** CSV columns, in seed 003's order; reference_context is empty for a question without one. */
+export const QUESTION_CSV_COLUMNS = [
+  "question_type",
+  "question_text",
+  "ground_truth",
+  "reference_context",
+] as const;
+
+type ExportedQuestion = Pick<QuestionInput, "question_text"> &
+  Partial<Pick<QuestionInput, "question_type" | "ground_truth" | "reference_context">>;
+
+/** The fields of a question set's file; extra fields (ids, source chunks) are left out. */
+function exportedRecord(question: ExportedQuestion): QuestionInput {
+  const record: QuestionInput = {
+    question_type: question.question_type ?? "USER_DEFINED",
+    question_text: question.question_text,
+    ground_truth: question.ground_truth ?? "",
+  };
+  // The importer reads a blank reference_context as none, so none is what is written.
+  if (question.reference_context?.trim()) record.reference_context = question.reference_context;
+  return record;
+}
+
+/**
+ * A question set as a file parseQuestionFile reads back unchanged: CSV (RFC 4180, CRLF, header
+ * row), a JSON array, or JSONL. Text is written as is, so a cell starting with "=" stays a string
+ * only in tools that do not evaluate formulas.
+ */
+export function exportQuestions(
+  questions: readonly ExportedQuestion[],
+  format: QuestionFormat,
+): string {
+  const records = questions.map(exportedRecord);
+  switch (format) {
+    case "csv":
+      return stringify(
+        records.map((r) => QUESTION_CSV_COLUMNS.map((column) => r[column] ?? "")),
+        { header: true, columns: [...QUESTION_CSV_COLUMNS], record_delimiter: "windows" },
+      );
+    case "json":
+      return `${JSON.stringify(records, null, 2)}\n`;
+    case "jsonl":
+      return records.map((r) => `${JSON.stringify(r)}\n`).join("");
+  }
+}

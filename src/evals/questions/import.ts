@@ -1,0 +1,350 @@
+import { CsvError, parse } from "csv-parse/sync";
+import { duplicateRowErrors, findDuplicates } from "./duplicates.js";
+import { QuestionImportError, type RowError } from "./errors.js";
+import {
+  QUESTION_LIMITS,
+  QUESTION_TYPES,
+  type QuestionInput,
+  QuestionInputSchema,
+} from "./schema.js";
+
+export const QUESTION_FORMATS = ["csv", "json", "jsonl"] as const;
+export type QuestionFormat = (typeof QUESTION_FORMATS)[number];
+
+const EXTENSIONS: Record<string, QuestionFormat> = {
+  csv: "csv",
+  json: "json",
+  jsonl: "jsonl",
+  ndjson: "jsonl",
+};
+
+/** The format of an uploaded file, by its extension (case-insensitive). */
+export function questionFormatOf(filename: string): QuestionFormat {
+  const dot = filename.lastIndexOf(".");
+  const format = dot < 0 ? undefined : EXTENSIONS[filename.slice(dot + 1).toLowerCase()];
+  if (format === undefined) {
+    throw QuestionImportError.file(
+      `cannot tell the format of "${filename}": expected a .csv, .json or .jsonl file`,
+    );
+  }
+  return format;
+}
+
+type Field = "question_type" | "question_text" | "ground_truth" | "reference_context";
+
+/** Header names and JSON keys, normalized (lower-case, spaces and hyphens as "_"). */
+const FIELD_ALIASES: Record<string, Field> = {
+  question_type: "question_type",
+  type: "question_type",
+  question_text: "question_text",
+  question: "question_text",
+  ground_truth: "ground_truth",
+  answer: "ground_truth",
+  expected: "ground_truth",
+  reference_context: "reference_context",
+};
+
+function fieldOf(name: string): Field | undefined {
+  const normalized = name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+  return Object.hasOwn(FIELD_ALIASES, normalized) ? FIELD_ALIASES[normalized] : undefined;
+}
+
+/** One data row before validation: its number as the user counts it, and its fields. */
+interface RawRow {
+  row: number;
+  value: unknown;
+}
+
+/**
+ * Parses an uploaded question file, all or nothing: every bad row (invalid value, duplicate
+ * question, undecodable bytes) is named in the QuestionImportError thrown, and nothing is
+ * returned unless every row is good. Rows are CSV data rows (header excluded), JSONL lines, or
+ * JSON array positions, all counted from 1. Unknown columns and keys are ignored.
+ */
+export function parseQuestionFile(
+  content: string | Uint8Array,
+  format: QuestionFormat,
+): QuestionInput[] {
+  const size = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.length;
+  if (size > QUESTION_LIMITS.importBytes) {
+    throw QuestionImportError.file(
+      `the file is ${size} bytes; an import may be at most ${QUESTION_LIMITS.importBytes} bytes`,
+    );
+  }
+  const text = typeof content === "string" ? stripBom(content) : decodeUtf8(content, format);
+  if (text.trim() === "") throw QuestionImportError.file("the file is empty: no questions");
+
+  const raw = rawRowsOf(text, format);
+  if (raw.rows.length === 0 && raw.errors.length === 0) {
+    throw QuestionImportError.file(
+      format === "csv" ? "the file has a header but no questions" : "the file holds no questions",
+    );
+  }
+  const count = raw.rows.length + raw.errors.length;
+  if (count > QUESTION_LIMITS.questionsPerSet) {
+    throw QuestionImportError.file(
+      `the file holds ${count} rows; an import may hold at most ${QUESTION_LIMITS.questionsPerSet}`,
+    );
+  }
+
+  const errors = [...raw.errors];
+  const parsed: { row: number; question: QuestionInput }[] = [];
+  for (const { row, value } of raw.rows) {
+    const result = questionOf(value);
+    if (Array.isArray(result)) errors.push(...result.map((e) => ({ row, ...e })));
+    else parsed.push({ row, question: result });
+  }
+  const duplicates = findDuplicates(parsed.map((p) => p.question));
+  errors.push(...duplicateRowErrors(duplicates, (i) => (parsed[i - 1] as { row: number }).row));
+
+  if (errors.length > 0) {
+    throw new QuestionImportError(errors.sort((a, b) => a.row - b.row));
+  }
+  return parsed.map((p) => p.question);
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** UTF-8 only; a bad byte is named by its row (CSV) or line (JSON, JSONL), every one of them. */
+function decodeUtf8(bytes: Uint8Array, format: QuestionFormat): string {
+  try {
+    // TextDecoder drops a leading BOM itself.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const lines = invalidUtf8Lines(bytes);
+    const rowOf = format === "csv" ? csvRowOfLine(bytes) : (line: number) => line;
+    const rows = [...new Set(lines.map(rowOf))].map((row) => ({
+      row,
+      field: "(row)",
+      message: "not valid UTF-8 (save the file as UTF-8)",
+    }));
+    throw new QuestionImportError(rows);
+  }
+}
+
+/** 1-based numbers of the lines holding invalid UTF-8. A 0x0A byte never occurs inside a
+ * multi-byte UTF-8 sequence, so lines can be checked one by one. */
+function invalidUtf8Lines(bytes: Uint8Array): number[] {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const lines: number[] = [];
+  let start = 0;
+  let line = 1;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] !== 0x0a) continue;
+    try {
+      decoder.decode(bytes.subarray(start, i));
+    } catch {
+      lines.push(line);
+    }
+    start = i + 1;
+    line++;
+  }
+  return lines;
+}
+
+/** Maps a physical line to its CSV data row, parsing leniently (a quoted field spans lines). */
+function csvRowOfLine(bytes: Uint8Array): (line: number) => number {
+  const text = new TextDecoder("utf-8").decode(bytes);
+  let lastLines: number[] = [];
+  try {
+    const records = parse(text, {
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as unknown as { info: { lines: number } }[];
+    lastLines = records.map((r) => r.info.lines);
+  } catch {
+    return (line) => line - 1;
+  }
+  // Record 0 is the header, so the record index is the data row.
+  return (line) => {
+    const index = lastLines.findIndex((last) => last >= line);
+    return index < 0 ? line - 1 : index;
+  };
+}
+
+interface RawRows {
+  rows: RawRow[];
+  /** Rows that could not even be read (a JSONL line that is not JSON, a CSV row too long). */
+  errors: RowError[];
+}
+
+function rawRowsOf(text: string, format: QuestionFormat): RawRows {
+  switch (format) {
+    case "csv":
+      return csvRows(text);
+    case "jsonl":
+      return jsonlRows(text);
+    case "json":
+      return jsonRows(text);
+  }
+}
+
+function csvRows(text: string): RawRows {
+  let records: string[][];
+  try {
+    records = parse(text, { skip_empty_lines: true, relax_column_count: true });
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    // `records` counts the header, so it is the number of the data row that failed.
+    const row = (error as CsvError & { records?: number }).records ?? 0;
+    const message = `not valid CSV: ${error.message}`;
+    if (row === 0) throw QuestionImportError.file(message);
+    throw new QuestionImportError([{ row, field: "(row)", message }]);
+  }
+  const [header = [], ...data] = records;
+  const columns = csvColumns(header);
+  const rows: RawRow[] = [];
+  const errors: RowError[] = [];
+  data.forEach((cells, index) => {
+    const row = index + 1;
+    const extra = cells.slice(header.length).some((cell) => cell.trim() !== "");
+    if (extra) {
+      errors.push({
+        row,
+        field: "(row)",
+        message: `${cells.length} fields but the header has ${header.length} (quote a value that holds a comma)`,
+      });
+      return;
+    }
+    const value: Record<string, string> = {};
+    for (const [column, field] of columns) value[field] = cells[column] ?? "";
+    rows.push({ row, value });
+  });
+  return { rows, errors };
+}
+
+/** Which CSV column gives which field; the header must name the question column. */
+function csvColumns(header: readonly string[]): [number, Field][] {
+  const columns: [number, Field][] = [];
+  const named = new Map<Field, string>();
+  header.forEach((name, column) => {
+    const field = fieldOf(name);
+    if (field === undefined) return;
+    const earlier = named.get(field);
+    if (earlier !== undefined) {
+      throw QuestionImportError.file(
+        `the header has two columns for ${field}: "${earlier}" and "${name}"`,
+      );
+    }
+    named.set(field, name);
+    columns.push([column, field]);
+  });
+  if (!named.has("question_text")) {
+    throw QuestionImportError.file(
+      `the first row must be a header with a question_text (or question) column; found: ${header
+        .map((h) => JSON.stringify(h))
+        .join(", ")}`,
+    );
+  }
+  return columns;
+}
+
+function jsonlRows(text: string): RawRows {
+  const rows: RawRow[] = [];
+  const errors: RowError[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    if (line.trim() === "") return;
+    try {
+      rows.push({ row: index + 1, value: JSON.parse(line) });
+    } catch (error) {
+      errors.push({ row: index + 1, field: "(row)", message: `not JSON: ${messageOf(error)}` });
+    }
+  });
+  return { rows, errors };
+}
+
+function jsonRows(text: string): RawRows {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw QuestionImportError.file(
+      `not valid JSON: ${messageOf(error)}${lineOfError(text, error)}`,
+    );
+  }
+  const list =
+    typeof value === "object" && value !== null && !Array.isArray(value) && "questions" in value
+      ? value.questions
+      : value;
+  if (!Array.isArray(list)) {
+    throw QuestionImportError.file(
+      'expected a JSON array of questions, or an object {"questions": [...]}',
+    );
+  }
+  return { rows: list.map((item, index) => ({ row: index + 1, value: item })), errors: [] };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** " (line N)" from a JSON.parse error's character position, when it gives one. */
+function lineOfError(text: string, error: unknown): string {
+  const position = /position (\d+)/.exec(messageOf(error))?.[1];
+  if (position === undefined || /line \d+/.test(messageOf(error))) return "";
+  let line = 1;
+  const end = Math.min(Number(position), text.length);
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) line++;
+  return ` (line ${line})`;
+}
+
+/** A validated question, or the problems of its row (field and message; the row is added later). */
+function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return [{ field: "(row)", message: "expected an object with a question_text field" }];
+  }
+  const problems: Omit<RowError, "row">[] = [];
+  const input: Partial<Record<Field, string>> = {};
+  const source = new Map<Field, string>();
+  for (const [key, cell] of Object.entries(value)) {
+    const field = fieldOf(key);
+    if (field === undefined || cell === null || cell === undefined) continue;
+    const earlier = source.get(field);
+    if (earlier !== undefined) {
+      problems.push({ field, message: `given twice, as "${earlier}" and "${key}"` });
+      continue;
+    }
+    source.set(field, key);
+    if (typeof cell === "object") {
+      problems.push({
+        field,
+        message: "expected text, got " + (Array.isArray(cell) ? "a list" : "an object"),
+      });
+      continue;
+    }
+    input[field] = String(cell);
+  }
+  if (problems.length > 0) return problems;
+
+  const writtenType = input.question_type;
+  if (input.question_type !== undefined) {
+    // "factual", "Factual" and "user defined" are accepted as written by hand.
+    const type = input.question_type
+      .trim()
+      .toUpperCase()
+      .replace(/[\s-]+/g, "_");
+    if (type === "") delete input.question_type;
+    else input.question_type = type;
+  }
+  if (input.reference_context !== undefined && input.reference_context.trim() === "") {
+    delete input.reference_context;
+  }
+
+  const result = QuestionInputSchema.safeParse(input);
+  if (result.success) return result.data;
+  return result.error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
+    const given = input[field as Field];
+    if (given === undefined) return { field, message: "missing: expected a non-empty question" };
+    if (field === "question_type") {
+      return { field, message: `"${writtenType}" is not one of ${QUESTION_TYPES.join(", ")}` };
+    }
+    return { field, message: issue.message };
+  });
+}
