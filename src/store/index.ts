@@ -43,7 +43,7 @@ export {
 export { llmResponseCache } from "./llm-cache.js";
 export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { StoreLockedError } from "./lock.js";
-export { MIGRATIONS_FOLDER } from "./migrate.js";
+export { JOBS_SCHEMA, MIGRATIONS_FOLDER } from "./migrate.js";
 export {
   appendObservations,
   listObservations,
@@ -56,6 +56,7 @@ export {
   type Db,
   openStore,
   redactDatabaseUrl,
+  type SqlExecutor,
   type Store,
   type StoreOptions,
   storeOptionsFromEnv,
@@ -70,3 +71,47 @@ export {
   LOCAL_USER_NAME,
   type User,
 } from "./users.js";
+export {
+  claimResult,
+  createEvaluation,
+  deleteEvaluation,
+  type EvaluationQuestion,
+  type EvaluationResultRow,
+  type EvaluationRow,
+  type EvaluationStatus,
+  evaluationStatuses,
+  FINAL_RESULT_STATUSES,
+  type FinishOutcome,
+  finishResult,
+  getEvaluation,
+  getEvaluationForWorker,
+  LIVE_STATUSES,
+  listEvaluationResults,
+  listEvaluations,
+  type NewEvaluation,
+  type ResultQuery,
+  type ResultStatus,
+  type ResultWrite,
+  recountEvaluation,
+  releaseResult,
+  resetResults,
+  strandedPendingEvaluations,
+  transitionEvaluation,
+  unfinishedQuestionIds,
+} from "./evaluations.js";
+export {
+  addQuestions,
+  createQuestionSet,
+  DuplicateQuestionsError,
+  deleteQuestion,
+  deleteQuestionSet,
+  getQuestionSet,
+  listQuestionSets,
+  listQuestions,
+  type NewQuestion,
+  QuestionSetNotFoundError,
+  type QuestionRow,
+  type QuestionSetRow,
+  updateQuestion,
+  updateQuestionSet,
+} from "./question-sets.js";

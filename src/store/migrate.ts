@@ -5,6 +5,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type pg from "pg";
+import PgBoss from "pg-boss";
 
 /** drizzle/ sits at the package root, two levels above both src/store and dist/store. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
@@ -14,10 +15,27 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.m
 const LOCK_SQL = "select pg_advisory_lock(hashtext('ragjudge:migrations'))";
 const UNLOCK_SQL = "select pg_advisory_unlock(hashtext('ragjudge:migrations'))";
 
+/** The schema pg-boss keeps its jobs in; created with ours so every process finds it ready. */
+export const JOBS_SCHEMA = "pgboss";
+const JOBS_SCHEMA_EXISTS = `select 1 from information_schema.tables where table_schema = '${JOBS_SCHEMA}' and table_name = 'version'`;
+
+/** pg-boss's own construction script (its migrations run on start when the version moves on). */
+async function ensureJobsSchema(
+  query: (text: string) => Promise<{ rows: unknown[] }>,
+  exec: (text: string) => Promise<unknown>,
+): Promise<void> {
+  const { rows } = await query(JOBS_SCHEMA_EXISTS);
+  if (rows.length === 0) await exec(PgBoss.getConstructionPlans(JOBS_SCHEMA));
+}
+
 export async function migratePgliteDatabase(client: PGlite): Promise<void> {
   await client.query(LOCK_SQL);
   try {
     await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    await ensureJobsSchema(
+      (text) => client.query(text),
+      (text) => client.exec(text),
+    );
   } finally {
     await client.query(UNLOCK_SQL);
   }
@@ -29,6 +47,10 @@ export async function migratePostgresDatabase(client: pg.Client): Promise<void> 
   await client.query(LOCK_SQL);
   try {
     await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    await ensureJobsSchema(
+      (text) => client.query(text),
+      (text) => client.query(text),
+    );
   } finally {
     await client.query(UNLOCK_SQL);
   }

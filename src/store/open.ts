@@ -12,8 +12,17 @@ import * as schema from "./schema.js";
 /** The database handle every repository takes; the same type for PGlite and node-postgres. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * Raw SQL on the store's connection(s), in pg-boss's `db` adapter shape: parameters go through the
+ * extended protocol; a text without parameters may hold several statements.
+ */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
 export interface Store {
   db: Db;
+  sql: SqlExecutor;
   kind: "pglite" | "postgres";
   /** The data directory or the server URL with its password removed. */
   location: string;
@@ -72,6 +81,7 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     if (options.migrate !== false) await migratePgliteDatabase(client);
     return {
       db: drizzlePglite({ client, schema }),
+      sql: pgliteExecutor(client),
       kind: "pglite",
       location: dataDir ?? "memory://",
       async close() {
@@ -88,6 +98,19 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   }
 }
 
+function pgliteExecutor(client: PGlite): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      if (values && values.length > 0) {
+        return client.query<Record<string, unknown>>(text, values);
+      }
+      // PGlite's query() takes one statement; exec() takes many and returns each one's result.
+      const results = await client.exec(text);
+      return results[results.length - 1] ?? { rows: [] };
+    },
+  };
+}
+
 async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
   if (options.migrate !== false) {
     const client = new pg.Client({ connectionString: url });
@@ -101,6 +124,10 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   return {
     db: drizzlePg({ client: pool, schema }),
+    sql: {
+      executeSql: (text, values) =>
+        values && values.length > 0 ? pool.query(text, values) : pool.query(text),
+    },
     kind: "postgres",
     location: redactDatabaseUrl(url),
     close: () => pool.end(),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigserial,
+  boolean,
   doublePrecision,
   index,
   integer,
@@ -201,4 +202,184 @@ export const observational_data = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("observational_data_collection_idx").on(t.collection_id, t.id)],
+);
+
+// Evaluation runs (seed 003 section 2). Column names are the seed's (gmt_*, question_text,
+// rag_answer, llm_judge_score...); user_id on every row scopes it, gmt_deleted soft-deletes.
+
+/** Seed 003 question_sets. */
+export const question_sets = pgTable(
+  "question_sets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    collection_id: uuid("collection_id"),
+    name: text("name").notNull(),
+    description: text("description"),
+    question_count: integer("question_count").notNull().default(0),
+    gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
+    gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
+    gmt_deleted: timestamp("gmt_deleted", { withTimezone: true }),
+  },
+  (t) => [
+    index("idx_question_sets_user_id").on(t.user_id, t.gmt_created),
+    index("idx_question_sets_collection_id").on(t.collection_id),
+  ],
+);
+
+/** Seed 003 questions; `question_key` is the normalized text duplicates are found by. */
+export const questions = pgTable(
+  "questions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    question_set_id: uuid("question_set_id")
+      .notNull()
+      .references(() => question_sets.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    question_type: text("question_type", {
+      enum: ["FACTUAL", "INFERENTIAL", "USER_DEFINED"],
+    }).notNull(),
+    question_text: text("question_text").notNull(),
+    ground_truth: text("ground_truth").notNull().default(""),
+    reference_context: text("reference_context"),
+    question_key: text("question_key").notNull(),
+    gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
+    gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
+    gmt_deleted: timestamp("gmt_deleted", { withTimezone: true }),
+  },
+  (t) => [
+    index("idx_questions_question_set_id").on(t.question_set_id, t.position),
+    uniqueIndex("questions_set_key_idx")
+      .on(t.question_set_id, t.question_key)
+      .where(sql`${t.gmt_deleted} is null`),
+  ],
+);
+
+/**
+ * Seed 003 evaluations. `config` snapshots the whole run configuration (bot, judges, models, prompt
+ * versions; never an API key). Counters move only when a result row changes to a final status.
+ */
+export const evaluations = pgTable(
+  "evaluations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    collection_id: uuid("collection_id"),
+    question_set_id: uuid("question_set_id"),
+    /** "builtin" or the external bot's URL (credentials removed). */
+    bot_id: text("bot_id").notNull(),
+    /** The judge model, or "offline". */
+    judge_llm_model_id: text("judge_llm_model_id").notNull(),
+    config: jsonb("config").notNull(),
+    status: text("status", {
+      enum: ["PENDING", "RUNNING", "PAUSED", "COMPLETED", "FAILED", "CANCELLED"],
+    })
+      .notNull()
+      .default("PENDING"),
+    /** Why the run FAILED (e.g. the bot is unreachable). */
+    status_reason: text("status_reason"),
+    progress: integer("progress").notNull().default(0),
+    total_questions: integer("total_questions").notNull().default(0),
+    completed_questions: integer("completed_questions").notNull().default(0),
+    scored_questions: integer("scored_questions").notNull().default(0),
+    bot_error_count: integer("bot_error_count").notNull().default(0),
+    judge_error_count: integer("judge_error_count").notNull().default(0),
+    /** Mean primary score (0-1) over SCORED results only. */
+    average_score: doublePrecision("average_score"),
+    started_at: timestamp("started_at", { withTimezone: true }),
+    finished_at: timestamp("finished_at", { withTimezone: true }),
+    gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
+    gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
+    gmt_deleted: timestamp("gmt_deleted", { withTimezone: true }),
+  },
+  (t) => [
+    index("idx_evaluations_user_id").on(t.user_id, t.gmt_created),
+    index("idx_evaluations_status").on(t.status),
+  ],
+);
+
+/**
+ * Seed 003 evaluation_results: one row per (evaluation, question), created PENDING at start with a
+ * copy of the question, so later edits to the set never change an old run.
+ */
+export const evaluation_results = pgTable(
+  "evaluation_results",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    evaluation_id: uuid("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    question_id: text("question_id").notNull(),
+    position: integer("position").notNull(),
+    question_type: text("question_type").notNull(),
+    question_text: text("question_text").notNull(),
+    ground_truth: text("ground_truth").notNull(),
+    reference_context: text("reference_context"),
+    status: text("status", {
+      enum: ["PENDING", "RUNNING", "SCORED", "BOT_ERROR", "JUDGE_ERROR"],
+    })
+      .notNull()
+      .default("PENDING"),
+    attempts: integer("attempts").notNull().default(0),
+    /** The job that holds a RUNNING row: only it may write the result (see store/evaluations.ts). */
+    job_id: text("job_id"),
+    latency_ms: doublePrecision("latency_ms"),
+    usage: jsonb("usage"),
+    rag_answer: text("rag_answer"),
+    rag_answer_sources: jsonb("rag_answer_sources"),
+    rag_citations: jsonb("rag_citations"),
+    rag_tool_calls: jsonb("rag_tool_calls"),
+    gate_status: text("gate_status"),
+    gate: jsonb("gate"),
+    /** Every configured judge's output, by judge name. */
+    judges: jsonb("judges"),
+    /** The reference judge's 1-5 score and reasoning (seed 003 section 5.1), when it ran. */
+    llm_judge_score: integer("llm_judge_score"),
+    llm_judge_reasoning: text("llm_judge_reasoning"),
+    /** The primary score on [0, 1] and whether the item passed every judge and the gate. */
+    score: doublePrecision("score"),
+    passed: boolean("passed"),
+    error: text("error"),
+    gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
+    gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("evaluation_results_question_idx").on(t.evaluation_id, t.question_id),
+    index("idx_evaluation_results_evaluation_id").on(t.evaluation_id, t.position),
+  ],
+);
+
+/** A question generation job (seed 003 POST /question-sets/generate): previewed, then saved. */
+export const question_generations = pgTable(
+  "question_generations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    collection_id: uuid("collection_id").notNull(),
+    config: jsonb("config").notNull(),
+    status: text("status", { enum: ["PENDING", "RUNNING", "COMPLETED", "FAILED"] })
+      .notNull()
+      .default("PENDING"),
+    progress: integer("progress").notNull().default(0),
+    questions: jsonb("questions"),
+    heuristic: boolean("heuristic"),
+    warnings: jsonb("warnings"),
+    error: text("error"),
+    gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
+    gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("question_generations_user_idx").on(t.user_id, t.gmt_created)],
 );

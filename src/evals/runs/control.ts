@@ -1,0 +1,196 @@
+import type { RagjudgeConfig } from "../../config/index.js";
+import { type Jobs, QUEUES } from "../../jobs/index.js";
+import {
+  createEvaluation,
+  type Db,
+  type EvaluationRow,
+  type EvaluationStatus,
+  findCollectionByName,
+  getCollection,
+  getEvaluation,
+  getQuestionSet,
+  isUuid,
+  listQuestions,
+  recountEvaluation,
+  resetResults,
+  transitionEvaluation,
+} from "../../store/index.js";
+import {
+  botIdOf,
+  type EvaluationRequest,
+  EvaluationRequestSchema,
+  evaluationSnapshot,
+  judgeModelIdOf,
+} from "./config.js";
+
+/** The evaluation, question set or collection is not the user's (or does not exist): HTTP 404. */
+export class EvaluationNotFoundError extends Error {
+  override readonly name = "EvaluationNotFoundError";
+  constructor(
+    readonly what: "evaluation" | "question set" | "collection",
+    readonly id: string,
+  ) {
+    super(`${what} ${id} not found`);
+  }
+}
+
+/** The run's status does not allow the operation (e.g. resuming a cancelled run): HTTP 409. */
+export class EvaluationStateError extends Error {
+  override readonly name = "EvaluationStateError";
+  constructor(
+    readonly operation: string,
+    readonly status: EvaluationStatus,
+  ) {
+    super(`cannot ${operation} an evaluation that is ${status}`);
+  }
+}
+
+/** The request is valid JSON but unusable (e.g. the reference judge on questions with no ground truth). */
+export class EvaluationRequestError extends Error {
+  override readonly name = "EvaluationRequestError";
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+export interface ControlDeps {
+  db: Db;
+  jobs: Pick<Jobs, "send">;
+}
+
+async function launch(deps: ControlDeps, evaluationId: string): Promise<void> {
+  await deps.jobs.send(QUEUES.evaluationLaunch, [{ evaluation_id: evaluationId }]);
+}
+
+async function resolveCollectionId(db: Db, userId: string, ref: string): Promise<string> {
+  const row = isUuid(ref) ? await getCollection(db, userId, ref) : undefined;
+  const found = row ?? (await findCollectionByName(db, userId, ref));
+  if (!found) throw new EvaluationNotFoundError("collection", ref);
+  return found.id;
+}
+
+/**
+ * Seed 003 flow 2: creates a PENDING evaluation with a snapshot of its configuration and a copy of
+ * its questions, and sends its launch job. Returns at once; workers do the rest.
+ */
+export async function startEvaluation(
+  deps: ControlDeps,
+  userId: string,
+  input: unknown,
+  config: Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag">,
+): Promise<EvaluationRow> {
+  const request: EvaluationRequest = EvaluationRequestSchema.parse(input);
+  const set = await getQuestionSet(deps.db, userId, request.question_set_id);
+  if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
+  const collectionRef = request.collection_id ?? set.collection_id ?? null;
+  if (request.bot.kind === "builtin" && !collectionRef) {
+    throw new EvaluationRequestError("collection_id", "the built-in bot needs a collection");
+  }
+  const collectionId = collectionRef
+    ? await resolveCollectionId(deps.db, userId, collectionRef)
+    : null;
+  const questions = await listQuestions(deps.db, userId, set.id);
+  if (questions.length === 0) {
+    throw new EvaluationRequestError("question_set_id", "the question set has no questions");
+  }
+  const snapshot = evaluationSnapshot(request, config, collectionId);
+  if (snapshot.judges.some((kind) => kind !== "offline") && !snapshot.models.judge) {
+    throw new EvaluationRequestError(
+      "judges",
+      "the review, rubric and reference judges need an LLM: configure the judge role (RAGJUDGE_JUDGE_MODEL)",
+    );
+  }
+  const row = await createEvaluation(deps.db, userId, {
+    name: request.name ?? `${set.name} · ${new Date().toISOString().slice(0, 16)}`,
+    collection_id: collectionId,
+    question_set_id: set.id,
+    bot_id: botIdOf(request.bot),
+    judge_llm_model_id: judgeModelIdOf(snapshot),
+    config: snapshot,
+    questions: questions.map((q) => ({
+      question_id: q.id,
+      question_type: q.question_type,
+      question_text: q.question_text,
+      ground_truth: q.ground_truth,
+      reference_context: q.reference_context,
+    })),
+  });
+  await launch(deps, row.id);
+  return row;
+}
+
+async function mustGet(db: Db, userId: string, id: string): Promise<EvaluationRow> {
+  const row = await getEvaluation(db, userId, id);
+  if (!row) throw new EvaluationNotFoundError("evaluation", id);
+  return row;
+}
+
+/** Moves a run or explains why it cannot move (404 or 409). */
+async function move(
+  deps: ControlDeps,
+  userId: string,
+  id: string,
+  operation: string,
+  from: readonly EvaluationStatus[],
+  to: EvaluationStatus,
+): Promise<EvaluationRow> {
+  const moved = await transitionEvaluation(deps.db, id, from, to, { userId });
+  if (moved) return moved;
+  const row = await mustGet(deps.db, userId, id);
+  throw new EvaluationStateError(operation, row.status);
+}
+
+/** Stops new work at once; workers abort the calls in flight and put their items back. */
+export function pauseEvaluation(deps: ControlDeps, userId: string, id: string) {
+  return move(deps, userId, id, "pause", ["PENDING", "RUNNING"], "PAUSED");
+}
+
+/** Final: nothing moves a cancelled run again. */
+export function cancelEvaluation(deps: ControlDeps, userId: string, id: string) {
+  return move(deps, userId, id, "cancel", ["PENDING", "RUNNING", "PAUSED"], "CANCELLED");
+}
+
+/** Re-enqueues only the unfinished items. */
+export async function resumeEvaluation(
+  deps: ControlDeps,
+  userId: string,
+  id: string,
+): Promise<EvaluationRow> {
+  await move(deps, userId, id, "resume", ["PAUSED"], "RUNNING");
+  // Items a crashed or aborted worker left RUNNING are taken again.
+  await resetResults(deps.db, id, ["RUNNING"]);
+  const row = (await recountEvaluation(deps.db, id)) ?? (await mustGet(deps.db, userId, id));
+  if (row.status === "RUNNING") await launch(deps, id);
+  return row;
+}
+
+/**
+ * Runs failed items again (`failed`: BOT_ERROR and JUDGE_ERROR), or every item (`all`), of a
+ * finished run. A cancelled run stays cancelled.
+ */
+export async function retryEvaluation(
+  deps: ControlDeps,
+  userId: string,
+  id: string,
+  scope: "failed" | "all",
+): Promise<EvaluationRow> {
+  const row = await mustGet(deps.db, userId, id);
+  if (row.status !== "COMPLETED" && row.status !== "FAILED") {
+    throw new EvaluationStateError("retry", row.status);
+  }
+  await move(deps, userId, id, "retry", ["COMPLETED", "FAILED"], "PENDING");
+  await resetResults(
+    deps.db,
+    id,
+    scope === "all"
+      ? ["SCORED", "BOT_ERROR", "JUDGE_ERROR", "RUNNING"]
+      : ["BOT_ERROR", "JUDGE_ERROR"],
+  );
+  await transitionEvaluation(deps.db, id, ["PENDING"], "PENDING", { status_reason: null });
+  const recounted = (await recountEvaluation(deps.db, id)) ?? row;
+  await launch(deps, id);
+  return recounted;
+}

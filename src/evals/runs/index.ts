@@ -1,0 +1,40 @@
+// Public face of evals/runs: evaluation runs (seed 003) — start, control, workers, summaries.
+export {
+  type BotConfig,
+  BotConfigSchema,
+  botIdOf,
+  type EvaluationRequest,
+  EvaluationRequestSchema,
+  type EvaluationSnapshot,
+  EvaluationSnapshotSchema,
+  evaluationSnapshot,
+  judgeModelIdOf,
+  publicUrl,
+} from "./config.js";
+export {
+  type ControlDeps,
+  cancelEvaluation,
+  EvaluationNotFoundError,
+  EvaluationRequestError,
+  EvaluationStateError,
+  pauseEvaluation,
+  resumeEvaluation,
+  retryEvaluation,
+  startEvaluation,
+} from "./control.js";
+export { gateInputOf, ItemAbortedError, type ItemQuestion, runItem } from "./run-item.js";
+export {
+  type EvaluationSummary,
+  type JudgeSummaryBlock,
+  type Progress,
+  progressOf,
+  type SummaryRow,
+  summarizeResults,
+} from "./summary.js";
+export {
+  type EvaluationWorker,
+  type EvaluationWorkerOptions,
+  type ItemJob,
+  type LaunchJob,
+  startEvaluationWorker,
+} from "./worker.js";

@@ -1,0 +1,241 @@
+import { type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
+import type { LlmClients } from "../../llm/index.js";
+import { createBuiltinBot } from "../../rag/index.js";
+import {
+  claimResult,
+  type EvaluationRow,
+  evaluationStatuses,
+  finishResult,
+  getEvaluationForWorker,
+  recountEvaluation,
+  releaseResult,
+  strandedPendingEvaluations,
+  transitionEvaluation,
+  unfinishedQuestionIds,
+} from "../../store/index.js";
+import { type Bot, BotError, builtinBotFor, createHttpBot } from "../bots/index.js";
+import { type EvaluationSnapshot, EvaluationSnapshotSchema } from "./config.js";
+import { ItemAbortedError, runItem } from "./run-item.js";
+
+export interface ItemJob {
+  evaluation_id: string;
+  question_id: string;
+}
+export interface LaunchJob {
+  evaluation_id: string;
+}
+
+export interface EvaluationWorkerOptions {
+  jobs: Jobs;
+  /** Items this process runs at once (default 16). */
+  concurrency?: number;
+  /** The configured roles' clients for a user (with that user's response cache unless noCache). */
+  clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
+  /** Sent as `Authorization: Bearer` to HTTP bots (RAGJUDGE_BOT_TOKEN); never stored. */
+  botToken?: string;
+  /** How often in-flight runs are checked for pause and cancel (ms, default 250). */
+  watchMs?: number;
+  /** Consecutive unreachable-bot errors, with nothing scored yet, that fail a run (default 3). */
+  failFastAfter?: number;
+  onError?(error: unknown): void;
+}
+
+export interface EvaluationWorker {
+  stop(): Promise<void>;
+}
+
+/** What a worker keeps per evaluation while it has items of it: the bot and the judge client. */
+interface RunContext {
+  row: EvaluationRow;
+  snapshot: EvaluationSnapshot;
+  bot: Bot;
+  clients: Partial<LlmClients>;
+}
+
+/**
+ * Seed 003's EvaluationTaskRunner as pg-boss workers: `evaluation-launch` starts a run (and fails
+ * it fast when its bot cannot be reached), `evaluation-item` runs one question. Any number of
+ * processes may run this against one database; each item's write is idempotent.
+ */
+export function startEvaluationWorker(options: EvaluationWorkerOptions): EvaluationWorker {
+  const { jobs } = options;
+  const db = jobs.store.db;
+  const onError = options.onError ?? (() => {});
+  const failFastAfter = options.failFastAfter ?? 3;
+  const contexts = new Map<string, Promise<RunContext>>();
+  let stopping = false;
+  /** In-flight items per evaluation, aborted when it leaves RUNNING. */
+  const inFlight = new Map<string, Set<AbortController>>();
+
+  function botOf(
+    row: EvaluationRow,
+    snapshot: EvaluationSnapshot,
+    clients: Partial<LlmClients>,
+  ): Bot {
+    if (snapshot.bot.kind === "http") {
+      return createHttpBot({
+        url: snapshot.bot.url,
+        timeoutMs: snapshot.bot.timeout_ms,
+        retries: snapshot.bot.retries,
+        ...(options.botToken ? { headers: { authorization: `Bearer ${options.botToken}` } } : {}),
+      });
+    }
+    const builtin = createBuiltinBot({
+      db,
+      userId: row.user_id,
+      llm: clients,
+      loops: snapshot.rag.loops,
+      retrieval: snapshot.rag.retrieval,
+      gate: snapshot.gate,
+      judges: snapshot.judges_config,
+    });
+    return builtinBotFor(builtin, snapshot.collection_id ?? "");
+  }
+
+  function contextFor(row: EvaluationRow): Promise<RunContext> {
+    let context = contexts.get(row.id);
+    if (!context) {
+      context = (async () => {
+        const snapshot = EvaluationSnapshotSchema.parse(row.config);
+        const clients = options.clientsFor(row.user_id, { noCache: snapshot.no_cache });
+        return { row, snapshot, clients, bot: botOf(row, snapshot, clients) };
+      })();
+      contexts.set(row.id, context);
+      context.catch(() => contexts.delete(row.id));
+    }
+    return context;
+  }
+
+  async function launch(evaluationId: string): Promise<void> {
+    let row = await getEvaluationForWorker(db, evaluationId);
+    if (!row) return;
+    if (row.status === "PENDING") {
+      const { bot } = await contextFor(row);
+      try {
+        await bot.probe?.(AbortSignal.timeout(10_000));
+      } catch (error) {
+        const reason =
+          error instanceof BotError || error instanceof Error ? error.message : String(error);
+        await transitionEvaluation(db, row.id, ["PENDING"], "FAILED", {
+          status_reason: `the bot cannot be reached: ${reason}`,
+        });
+        return;
+      }
+      row = (await transitionEvaluation(db, row.id, ["PENDING"], "RUNNING")) ?? row;
+    }
+    if (row.status !== "RUNNING") return;
+    const ids = await unfinishedQuestionIds(db, row.id);
+    if (ids.length === 0) {
+      await recountEvaluation(db, row.id);
+      return;
+    }
+    await jobs.send(
+      QUEUES.evaluationItem,
+      ids.map((question_id) => ({ evaluation_id: row.id, question_id }) satisfies ItemJob),
+    );
+  }
+
+  async function runOne(jobId: string, job: ItemJob): Promise<void> {
+    const row = await getEvaluationForWorker(db, job.evaluation_id);
+    // A paused run's items stay PENDING (resume enqueues them again); a final run's are done.
+    if (!row || row.status !== "RUNNING") return;
+    const claimed = await claimResult(db, job.evaluation_id, job.question_id, jobId);
+    if (!claimed) return;
+    const context = await contextFor(row);
+    const controller = new AbortController();
+    let set = inFlight.get(row.id);
+    if (!set) inFlight.set(row.id, (set = new Set()));
+    set.add(controller);
+    try {
+      const write = await runItem({
+        question: claimed,
+        bot: context.bot,
+        snapshot: context.snapshot,
+        ...(context.clients.judge ? { judgeClient: context.clients.judge } : {}),
+        signal: controller.signal,
+      });
+      const outcome = await finishResult(db, job.evaluation_id, job.question_id, jobId, write);
+      const counts = outcome.evaluation;
+      if (
+        counts &&
+        write.status === "BOT_ERROR" &&
+        write.error?.startsWith("bot unreachable") &&
+        counts.scored_questions === 0 &&
+        counts.bot_error_count >= failFastAfter &&
+        counts.bot_error_count === counts.completed_questions
+      ) {
+        await transitionEvaluation(db, row.id, ["RUNNING"], "FAILED", {
+          status_reason: `the bot is unreachable: ${write.error}`,
+        });
+      }
+      if (counts && counts.status !== "RUNNING") contexts.delete(row.id);
+    } catch (error) {
+      await releaseResult(db, job.evaluation_id, job.question_id, jobId);
+      // Aborted by pause or cancel: the item waits, PENDING, for resume. Aborted because this
+      // worker stops: fail the job so pg-boss hands it to another worker.
+      if (error instanceof ItemAbortedError && !stopping) return;
+      throw error;
+    } finally {
+      set.delete(controller);
+      if (set.size === 0) inFlight.delete(row.id);
+    }
+  }
+
+  // Pause and cancel are rows in the database, so they reach every machine: poll the statuses of
+  // the runs this process has items of, and abort their calls when they leave RUNNING.
+  const watcher = setInterval(() => {
+    const ids = [...inFlight.keys()];
+    if (ids.length === 0) return;
+    evaluationStatuses(db, ids)
+      .then((statuses) => {
+        for (const id of ids) {
+          if ((statuses.get(id) ?? "CANCELLED") === "RUNNING") continue;
+          for (const controller of inFlight.get(id) ?? []) controller.abort();
+          contexts.delete(id);
+        }
+      })
+      .catch(onError);
+  }, options.watchMs ?? 250);
+  watcher.unref();
+
+  // A run whose launch job was lost (a crash between creating it and sending the job) is found
+  // still PENDING and launched again; launching is idempotent.
+  const sweeper = setInterval(() => {
+    strandedPendingEvaluations(db, 30_000)
+      .then((ids) =>
+        ids.length > 0
+          ? jobs.send(
+              QUEUES.evaluationLaunch,
+              ids.map((evaluation_id) => ({ evaluation_id })),
+            )
+          : undefined,
+      )
+      .catch(onError);
+  }, 15_000);
+  sweeper.unref();
+
+  const loops: WorkLoop[] = [
+    startWorkLoop<LaunchJob>(jobs, {
+      queue: QUEUES.evaluationLaunch,
+      concurrency: 2,
+      handle: (job) => launch(job.data.evaluation_id),
+      onError,
+    }),
+    startWorkLoop<ItemJob>(jobs, {
+      queue: QUEUES.evaluationItem,
+      concurrency: options.concurrency ?? 16,
+      handle: (job) => runOne(job.id, job.data),
+      onError,
+    }),
+  ];
+
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(watcher);
+      clearInterval(sweeper);
+      for (const set of inFlight.values()) for (const controller of set) controller.abort();
+      await Promise.all(loops.map((loop) => loop.stop()));
+    },
+  };
+}

@@ -1,0 +1,452 @@
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { Db } from "./open.js";
+import { queryRows } from "./raw-query.js";
+import { evaluation_results, evaluations } from "./schema.js";
+
+export type EvaluationRow = typeof evaluations.$inferSelect;
+export type EvaluationResultRow = typeof evaluation_results.$inferSelect;
+export type EvaluationStatus = EvaluationRow["status"];
+export type ResultStatus = EvaluationResultRow["status"];
+
+/** A run's statuses that can still change; COMPLETED, FAILED and CANCELLED are final. */
+export const LIVE_STATUSES: readonly EvaluationStatus[] = ["PENDING", "RUNNING", "PAUSED"];
+export const FINAL_RESULT_STATUSES: readonly ResultStatus[] = [
+  "SCORED",
+  "BOT_ERROR",
+  "JUDGE_ERROR",
+];
+
+/** The copy of one question an evaluation takes at start. */
+export interface EvaluationQuestion {
+  question_id: string;
+  question_type: string;
+  question_text: string;
+  ground_truth: string;
+  reference_context?: string | null;
+}
+
+export interface NewEvaluation {
+  name: string;
+  collection_id?: string | null;
+  question_set_id?: string | null;
+  bot_id: string;
+  judge_llm_model_id: string;
+  config: unknown;
+  questions: EvaluationQuestion[];
+}
+
+/**
+ * Creates a PENDING evaluation and one PENDING result per question, in one transaction. The
+ * result insert does nothing on a repeated (evaluation, question): a question listed twice is kept
+ * once, and total_questions counts the rows written.
+ */
+export async function createEvaluation(
+  db: Db,
+  userId: string,
+  input: NewEvaluation,
+): Promise<EvaluationRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(evaluations)
+      .values({
+        user_id: userId,
+        name: input.name,
+        collection_id: input.collection_id ?? null,
+        question_set_id: input.question_set_id ?? null,
+        bot_id: input.bot_id,
+        judge_llm_model_id: input.judge_llm_model_id,
+        config: input.config,
+      })
+      .returning();
+    if (!row) throw new Error("insert into evaluations returned no row");
+    const rows = input.questions.map((q, position) => ({ ...q, position }));
+    const written = await queryRows<{ n: number }>(
+      tx as unknown as Db,
+      sql`with w as (
+            insert into evaluation_results
+              (user_id, evaluation_id, question_id, position, question_type, question_text,
+               ground_truth, reference_context)
+            select ${userId}::uuid, ${row.id}::uuid, r.question_id, r.position, r.question_type,
+                   r.question_text, r.ground_truth, r.reference_context
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
+              question_id text, position integer, question_type text, question_text text,
+              ground_truth text, reference_context text)
+            on conflict (evaluation_id, question_id) do nothing
+            returning 1)
+          select count(*)::int as n from w`,
+    );
+    const total = written[0]?.n ?? 0;
+    const [updated] = await tx
+      .update(evaluations)
+      .set({ total_questions: total })
+      .where(eq(evaluations.id, row.id))
+      .returning();
+    return updated ?? row;
+  });
+}
+
+export async function getEvaluation(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<EvaluationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(evaluations)
+    .where(
+      and(eq(evaluations.id, id), eq(evaluations.user_id, userId), isNull(evaluations.gmt_deleted)),
+    );
+  return row;
+}
+
+/** For workers: a job names its evaluation, whoever owns it. */
+export async function getEvaluationForWorker(
+  db: Db,
+  id: string,
+): Promise<EvaluationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(evaluations)
+    .where(and(eq(evaluations.id, id), isNull(evaluations.gmt_deleted)));
+  return row;
+}
+
+export async function listEvaluations(
+  db: Db,
+  userId: string,
+  options: { limit?: number; offset?: number } = {},
+): Promise<EvaluationRow[]> {
+  return db
+    .select()
+    .from(evaluations)
+    .where(and(eq(evaluations.user_id, userId), isNull(evaluations.gmt_deleted)))
+    .orderBy(desc(evaluations.gmt_created))
+    .limit(options.limit ?? 100)
+    .offset(options.offset ?? 0);
+}
+
+/** Soft delete; the results stay for audit until the row is purged. */
+export async function deleteEvaluation(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .update(evaluations)
+    .set({
+      gmt_deleted: new Date(),
+      // A deleted run stops: its queued items find it gone.
+      status: sql`case when ${evaluations.status} in ('PENDING','RUNNING','PAUSED') then 'CANCELLED' else ${evaluations.status} end`,
+    })
+    .where(
+      and(eq(evaluations.id, id), eq(evaluations.user_id, userId), isNull(evaluations.gmt_deleted)),
+    )
+    .returning({ id: evaluations.id });
+  return rows.length > 0;
+}
+
+export interface ResultQuery {
+  statuses?: ResultStatus[];
+  /** Only rows updated after this time (for streams). */
+  updatedAfter?: Date;
+  limit?: number;
+  offset?: number;
+}
+
+export async function listEvaluationResults(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  query: ResultQuery = {},
+): Promise<EvaluationResultRow[]> {
+  const conditions = [
+    eq(evaluation_results.evaluation_id, evaluationId),
+    eq(evaluation_results.user_id, userId),
+  ];
+  if (query.statuses && query.statuses.length > 0) {
+    conditions.push(inArray(evaluation_results.status, query.statuses));
+  }
+  if (query.updatedAfter) conditions.push(gt(evaluation_results.gmt_updated, query.updatedAfter));
+  return db
+    .select()
+    .from(evaluation_results)
+    .where(and(...conditions))
+    .orderBy(
+      query.updatedAfter ? asc(evaluation_results.gmt_updated) : asc(evaluation_results.position),
+    )
+    .limit(query.limit ?? 100_000)
+    .offset(query.offset ?? 0);
+}
+
+/** Question ids whose result is not final yet: what a (re)start must enqueue. */
+export async function unfinishedQuestionIds(db: Db, evaluationId: string): Promise<string[]> {
+  const rows = await db
+    .select({ question_id: evaluation_results.question_id })
+    .from(evaluation_results)
+    .where(
+      and(
+        eq(evaluation_results.evaluation_id, evaluationId),
+        inArray(evaluation_results.status, ["PENDING", "RUNNING"]),
+      ),
+    )
+    .orderBy(asc(evaluation_results.position));
+  return rows.map((row) => row.question_id);
+}
+
+/**
+ * Takes one question for a job. It succeeds when the run is RUNNING and the row is PENDING, or
+ * RUNNING under this same job (pg-boss retries an expired job under its id, so a crashed worker's
+ * item is taken over); a duplicate job for a row another job holds, or a final row, gets nothing.
+ */
+export async function claimResult(
+  db: Db,
+  evaluationId: string,
+  questionId: string,
+  jobId: string,
+): Promise<EvaluationResultRow | undefined> {
+  const rows = await queryRows<EvaluationResultRow>(
+    db,
+    sql`update evaluation_results r
+        set status = 'RUNNING', job_id = ${jobId}, attempts = r.attempts + 1, gmt_updated = now()
+        from evaluations e
+        where r.evaluation_id = ${evaluationId} and r.question_id = ${questionId}
+          and e.id = r.evaluation_id and e.status = 'RUNNING' and e.gmt_deleted is null
+          and (r.status = 'PENDING' or (r.status = 'RUNNING' and r.job_id = ${jobId}))
+        returning r.*`,
+  );
+  return rows[0];
+}
+
+/** Gives a claimed row back (its calls were aborted by pause or cancel); resume takes it again. */
+export async function releaseResult(
+  db: Db,
+  evaluationId: string,
+  questionId: string,
+  jobId: string,
+): Promise<void> {
+  await db
+    .update(evaluation_results)
+    .set({ status: "PENDING", job_id: null, gmt_updated: new Date() })
+    .where(
+      and(
+        eq(evaluation_results.evaluation_id, evaluationId),
+        eq(evaluation_results.question_id, questionId),
+        eq(evaluation_results.status, "RUNNING"),
+        eq(evaluation_results.job_id, jobId),
+      ),
+    );
+}
+
+/** Everything a finished item writes; status is one of the final ones. */
+export interface ResultWrite {
+  status: "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
+  latency_ms: number;
+  usage: unknown;
+  rag_answer: string | null;
+  rag_answer_sources: unknown;
+  rag_citations: unknown;
+  rag_tool_calls: unknown;
+  gate_status: string | null;
+  gate: unknown;
+  judges: unknown;
+  llm_judge_score: number | null;
+  llm_judge_reasoning: string | null;
+  score: number | null;
+  passed: boolean | null;
+  error: string | null;
+}
+
+export interface FinishOutcome {
+  /** False when the row was final already or held by another job: nothing changed. */
+  written: boolean;
+  evaluation?: Pick<
+    EvaluationRow,
+    | "status"
+    | "completed_questions"
+    | "total_questions"
+    | "scored_questions"
+    | "bot_error_count"
+    | "judge_error_count"
+  >;
+}
+
+/**
+ * Writes a final result and moves the run's counters in one statement, only if this job still
+ * holds the row: a second write of the same item (at-least-once delivery) changes nothing. The
+ * last item of a RUNNING run completes it; a PAUSED or CANCELLED run keeps its status.
+ */
+export async function finishResult(
+  db: Db,
+  evaluationId: string,
+  questionId: string,
+  jobId: string,
+  write: ResultWrite,
+): Promise<FinishOutcome> {
+  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+  const scored = write.status === "SCORED" && write.score !== null ? 1 : 0;
+  const rows = await queryRows<NonNullable<FinishOutcome["evaluation"]>>(
+    db,
+    sql`with w as (
+          update evaluation_results set
+            status = ${write.status}, job_id = null, latency_ms = ${write.latency_ms},
+            usage = ${json(write.usage)}::jsonb, rag_answer = ${write.rag_answer},
+            rag_answer_sources = ${json(write.rag_answer_sources)}::jsonb,
+            rag_citations = ${json(write.rag_citations)}::jsonb,
+            rag_tool_calls = ${json(write.rag_tool_calls)}::jsonb,
+            gate_status = ${write.gate_status}, gate = ${json(write.gate)}::jsonb,
+            judges = ${json(write.judges)}::jsonb, llm_judge_score = ${write.llm_judge_score},
+            llm_judge_reasoning = ${write.llm_judge_reasoning}, score = ${write.score},
+            passed = ${write.passed}, error = ${write.error}, gmt_updated = now()
+          where evaluation_id = ${evaluationId} and question_id = ${questionId}
+            and status = 'RUNNING' and job_id = ${jobId}
+          returning status)
+        update evaluations e set
+          completed_questions = e.completed_questions + 1,
+          scored_questions = e.scored_questions + ${scored},
+          bot_error_count = e.bot_error_count + ${write.status === "BOT_ERROR" ? 1 : 0},
+          judge_error_count = e.judge_error_count + ${write.status === "JUDGE_ERROR" ? 1 : 0},
+          average_score = case when ${scored} = 1
+            then (coalesce(e.average_score, 0) * e.scored_questions + ${write.score ?? 0})
+                 / (e.scored_questions + 1)
+            else e.average_score end,
+          progress = case when e.total_questions = 0 then 100
+            else floor(100.0 * (e.completed_questions + 1) / e.total_questions)::int end,
+          status = case when e.status = 'RUNNING' and e.completed_questions + 1 >= e.total_questions
+            then 'COMPLETED' else e.status end,
+          finished_at = case when e.status = 'RUNNING' and e.completed_questions + 1 >= e.total_questions
+            then now() else e.finished_at end,
+          gmt_updated = now()
+        where e.id = ${evaluationId} and exists (select 1 from w)
+        returning e.status, e.completed_questions, e.total_questions, e.scored_questions,
+          e.bot_error_count, e.judge_error_count`,
+  );
+  const evaluation = rows[0];
+  return evaluation ? { written: true, evaluation } : { written: false };
+}
+
+/**
+ * Recomputes the counters from the rows (after resume or retry reset some of them), and
+ * completes a RUNNING run that has nothing left to do.
+ */
+export async function recountEvaluation(
+  db: Db,
+  evaluationId: string,
+): Promise<EvaluationRow | undefined> {
+  const rows = await queryRows<EvaluationRow>(
+    db,
+    sql`with c as (
+          select count(*)::int as total,
+            count(*) filter (where status in ('SCORED','BOT_ERROR','JUDGE_ERROR'))::int as done,
+            count(*) filter (where status = 'SCORED' and score is not null)::int as scored,
+            count(*) filter (where status = 'BOT_ERROR')::int as bot_errors,
+            count(*) filter (where status = 'JUDGE_ERROR')::int as judge_errors,
+            avg(score) filter (where status = 'SCORED') as average
+          from evaluation_results where evaluation_id = ${evaluationId})
+        update evaluations e set
+          total_questions = c.total, completed_questions = c.done, scored_questions = c.scored,
+          bot_error_count = c.bot_errors, judge_error_count = c.judge_errors,
+          average_score = c.average,
+          progress = case when c.total = 0 then 100 else floor(100.0 * c.done / c.total)::int end,
+          status = case when e.status = 'RUNNING' and c.done >= c.total then 'COMPLETED'
+            else e.status end,
+          finished_at = case when e.status = 'RUNNING' and c.done >= c.total then now()
+            else e.finished_at end,
+          gmt_updated = now()
+        from c where e.id = ${evaluationId}
+        returning e.*`,
+  );
+  return rows[0];
+}
+
+/**
+ * Moves a run from one of `from` to `to`; returns the row when it moved. Every transition names its
+ * sources, so a CANCELLED (or other final) run never moves again.
+ */
+export async function transitionEvaluation(
+  db: Db,
+  evaluationId: string,
+  from: readonly EvaluationStatus[],
+  to: EvaluationStatus,
+  extra: { status_reason?: string | null; userId?: string } = {},
+): Promise<EvaluationRow | undefined> {
+  const now = new Date();
+  const conditions = [
+    eq(evaluations.id, evaluationId),
+    inArray(evaluations.status, [...from]),
+    isNull(evaluations.gmt_deleted),
+  ];
+  if (extra.userId) conditions.push(eq(evaluations.user_id, extra.userId));
+  const [row] = await db
+    .update(evaluations)
+    .set({
+      status: to,
+      gmt_updated: now,
+      ...(extra.status_reason !== undefined ? { status_reason: extra.status_reason } : {}),
+      ...(to === "RUNNING" ? { started_at: sql`coalesce(${evaluations.started_at}, now())` } : {}),
+      ...(to === "COMPLETED" || to === "FAILED" || to === "CANCELLED" ? { finished_at: now } : {}),
+      ...(to === "RUNNING" || to === "PENDING" ? { finished_at: null } : {}),
+    })
+    .where(and(...conditions))
+    .returning();
+  return row;
+}
+
+/** Puts rows back to PENDING, clearing their outputs; returns how many. */
+export async function resetResults(
+  db: Db,
+  evaluationId: string,
+  statuses: readonly ResultStatus[],
+): Promise<number> {
+  const rows = await db
+    .update(evaluation_results)
+    .set({
+      status: "PENDING",
+      job_id: null,
+      latency_ms: null,
+      usage: null,
+      rag_answer: null,
+      rag_answer_sources: null,
+      rag_citations: null,
+      rag_tool_calls: null,
+      gate_status: null,
+      gate: null,
+      judges: null,
+      llm_judge_score: null,
+      llm_judge_reasoning: null,
+      score: null,
+      passed: null,
+      error: null,
+      gmt_updated: new Date(),
+    })
+    .where(
+      and(
+        eq(evaluation_results.evaluation_id, evaluationId),
+        inArray(evaluation_results.status, [...statuses]),
+      ),
+    )
+    .returning({ id: evaluation_results.id });
+  return rows.length;
+}
+
+/** Statuses of the given runs, for workers watching for pause and cancel. */
+export async function evaluationStatuses(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, EvaluationStatus>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: evaluations.id, status: evaluations.status, deleted: evaluations.gmt_deleted })
+    .from(evaluations)
+    .where(inArray(evaluations.id, [...ids]));
+  return new Map(
+    rows.map((row) => [row.id, row.deleted ? ("CANCELLED" as const) : row.status] as const),
+  );
+}
+
+/** PENDING runs nobody launched within `olderThanMs` (their launch job was lost in a crash). */
+export async function strandedPendingEvaluations(db: Db, olderThanMs: number): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select id from evaluations
+        where status = 'PENDING' and gmt_deleted is null
+          and gmt_updated < now() - make_interval(secs => ${olderThanMs / 1000})
+        limit 100`,
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,187 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { loadConfig } from "../src/config/index.js";
+import {
+  cancelEvaluation,
+  pauseEvaluation,
+  resumeEvaluation,
+  retryEvaluation,
+  startEvaluation,
+  startEvaluationWorker,
+  summarizeResults,
+  type EvaluationWorker,
+} from "../src/evals/runs/index.js";
+import { type Jobs, startJobs } from "../src/jobs/index.js";
+import { createBuiltinBot } from "../src/rag/index.js";
+import {
+  createQuestionSet,
+  findOrCreateUser,
+  getEvaluation,
+  listEvaluationResults,
+  type Store,
+} from "../src/store/index.js";
+import { describeEachStore } from "./support/stores.js";
+
+const corpusDir = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
+
+const QUESTIONS = [
+  ["FACTUAL", "When did the Lanting Metro open Line 1?", "Line 1 opened in 2009."],
+  ["FACTUAL", "How many lines does the Lanting Metro have?", "The metro has four lines."],
+  ["INFERENTIAL", "Why was the flood of 2016 so damaging?", "Heavy rain and a high river."],
+  ["USER_DEFINED", "What festival is held in spring?", "The lantern festival."],
+] as const;
+
+describeEachStore("evaluation runs", (use, kind) => {
+  let jobs: Jobs;
+  let worker: EvaluationWorker | undefined;
+  let userId: string;
+  let collectionId: string;
+  let questionSetId: string;
+  const config = loadConfig({ cwd: "/nonexistent", env: {} });
+
+  beforeAll(async () => {
+    jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
+  });
+  afterAll(async () => {
+    await jobs.stop();
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+
+  beforeEach(async () => {
+    const store: Store = use();
+    userId = (await findOrCreateUser(store.db, "alice")).id;
+    const bot = createBuiltinBot({ db: store.db, userId });
+    await bot.ingestPaths([corpusDir], "lanting");
+    collectionId = await bot.resolveCollection("lanting");
+    const set = await createQuestionSet(
+      store.db,
+      userId,
+      { name: "lanting basics", collection_id: collectionId },
+      QUESTIONS.map(([question_type, question_text, ground_truth]) => ({
+        question_type,
+        question_text,
+        ground_truth,
+        question_key: question_text.toLowerCase(),
+      })),
+    );
+    questionSetId = set.id;
+  });
+
+  const deps = () => ({ db: use().db, jobs });
+  const startWorker = () =>
+    (worker = startEvaluationWorker({ jobs, clientsFor: () => ({}), watchMs: 50 }));
+
+  async function waitFor(id: string, statuses: string[], timeoutMs = 60_000) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const row = await getEvaluation(use().db, userId, id);
+      if (row && statuses.includes(row.status)) return row;
+      if (Date.now() > until)
+        throw new Error(`evaluation still ${row?.status} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it(`runs every question with the offline judges and the built-in bot [${kind}]`, async () => {
+    startWorker();
+    const config_ = await config;
+    const started = await startEvaluation(
+      deps(),
+      userId,
+      { question_set_id: questionSetId, judges: ["offline"] },
+      config_,
+    );
+    expect(started.status).toBe("PENDING");
+    expect(started.total_questions).toBe(4);
+    const done = await waitFor(started.id, ["COMPLETED", "FAILED"]);
+    expect(done.status).toBe("COMPLETED");
+    const rows = await listEvaluationResults(use().db, userId, done.id);
+    expect(rows.map((r) => r.status)).toEqual(["SCORED", "SCORED", "SCORED", "SCORED"]);
+    expect(done.completed_questions).toBe(rows.length);
+    expect(done.scored_questions).toBe(4);
+    for (const row of rows) {
+      expect(row.rag_answer?.length).toBeGreaterThan(0);
+      expect(row.gate_status).toMatch(/pass|partial|fail|skipped/);
+      const offline = (row.judges as { offline: { verdict: Record<string, unknown> } }).offline;
+      expect(offline.verdict).toHaveProperty("f1");
+      expect(row.attempts).toBe(1);
+      // Each citation is one of the stored sources.
+      const sources = (row.rag_answer_sources as Array<{ node_id: string }>).map((s) => s.node_id);
+      for (const cited of row.rag_citations as string[]) expect(sources).toContain(cited);
+    }
+    const summary = summarizeResults(rows);
+    expect(summary.scored).toBe(4);
+    expect(summary.average_score).toBeCloseTo(done.average_score ?? -1, 6);
+    expect(Object.keys(summary.by_question_type).sort()).toEqual([
+      "FACTUAL",
+      "INFERENTIAL",
+      "USER_DEFINED",
+    ]);
+    expect(summary.judges.offline?.count).toBe(4);
+  });
+
+  it(`keeps a cancelled run cancelled and refuses to resume or retry it [${kind}]`, async () => {
+    const config_ = await config;
+    // No worker yet: the run waits PENDING.
+    const started = await startEvaluation(
+      deps(),
+      userId,
+      { question_set_id: questionSetId },
+      config_,
+    );
+    const paused = await pauseEvaluation(deps(), userId, started.id);
+    expect(paused.status).toBe("PAUSED");
+    await expect(pauseEvaluation(deps(), userId, started.id)).rejects.toThrow(/PAUSED/);
+    const cancelled = await cancelEvaluation(deps(), userId, started.id);
+    expect(cancelled.status).toBe("CANCELLED");
+    await expect(resumeEvaluation(deps(), userId, started.id)).rejects.toThrow(/CANCELLED/);
+    await expect(retryEvaluation(deps(), userId, started.id, "all")).rejects.toThrow(/CANCELLED/);
+    startWorker();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const after = await getEvaluation(use().db, userId, started.id);
+    expect(after?.status).toBe("CANCELLED");
+    expect(after?.completed_questions).toBe(0);
+  });
+
+  it(`pauses before work, resumes only the unfinished items, and retries all [${kind}]`, async () => {
+    const config_ = await config;
+    const started = await startEvaluation(
+      deps(),
+      userId,
+      { question_set_id: questionSetId },
+      config_,
+    );
+    await pauseEvaluation(deps(), userId, started.id);
+    startWorker();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await getEvaluation(use().db, userId, started.id))?.completed_questions).toBe(0);
+    await resumeEvaluation(deps(), userId, started.id);
+    const done = await waitFor(started.id, ["COMPLETED"]);
+    expect(done.completed_questions).toBe(4);
+    const retried = await retryEvaluation(deps(), userId, started.id, "all");
+    expect(retried.completed_questions).toBe(0);
+    const again = await waitFor(started.id, ["COMPLETED"]);
+    const rows = await listEvaluationResults(use().db, userId, again.id);
+    expect(rows.every((r) => r.status === "SCORED" && r.attempts === 2)).toBe(true);
+    expect(again.completed_questions).toBe(4);
+  });
+
+  it(`another user's evaluation is not found [${kind}]`, async () => {
+    const config_ = await config;
+    const started = await startEvaluation(
+      deps(),
+      userId,
+      { question_set_id: questionSetId },
+      config_,
+    );
+    const bob = (await findOrCreateUser(use().db, "bob")).id;
+    await expect(pauseEvaluation(deps(), bob, started.id)).rejects.toThrow(/not found/);
+    expect(await getEvaluation(use().db, bob, started.id)).toBeUndefined();
+    await expect(
+      startEvaluation(deps(), bob, { question_set_id: questionSetId }, config_),
+    ).rejects.toThrow(/question set .* not found/);
+  });
+});
