@@ -1,3 +1,5 @@
+import type { GateAction, GateVerdict } from "../../gate/index.js";
+import type { AnswerExitReason, QualityExitReason } from "../../rag/index.js";
 import type { TraceStep } from "../../rag/loops/state-machine.js";
 
 /** One retrieved source an answer stands on, as the evaluation stores and shows it. */
@@ -22,6 +24,17 @@ export interface BotAnswer {
   trace: TraceStep[] | unknown[];
   latency_ms: number;
   usage?: { prompt_tokens: number; completion_tokens: number; calls: number };
+  /** HTTP attempts it took (an external bot only; 1 when the first succeeded). */
+  attempts?: number;
+  /** The built-in bot's own verdict on its answer; the runner re-runs the gate itself anyway. */
+  builtin?: BuiltinOutcome;
+}
+
+export interface BuiltinOutcome {
+  gate: GateVerdict;
+  action: GateAction;
+  quality_exit: QualityExitReason;
+  answer_exit: AnswerExitReason;
 }
 
 export interface BotAskOptions {
@@ -37,6 +50,11 @@ export interface Bot {
   /** Shown in reports; never holds a secret. */
   describe(): { kind: "builtin" | "http"; name: string };
   ask(options: BotAskOptions): Promise<BotAnswer>;
+  /**
+   * A cheap check, before a run's first question, that the bot can be reached at all; throws
+   * BotError("unreachable") so a run fails fast instead of recording one error per question.
+   */
+  probe?(signal: AbortSignal): Promise<void>;
 }
 
 export type BotErrorKind = "unreachable" | "timeout" | "http_status" | "invalid_response";

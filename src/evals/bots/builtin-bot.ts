@@ -1,0 +1,88 @@
+// The built-in RAG bot (rag/bot.ts) as a Bot: one collection, AskResult adapted to BotAnswer.
+
+import type { CallRecord } from "../../llm/index.js";
+import { type AskResult, type BuiltinBot, type RetrievedHit } from "../../rag/index.js";
+import { CollectionNotFoundError } from "../../store/index.js";
+import { type Bot, type BotAnswer, BotError, type BotSource } from "./types.js";
+
+/** Asks `bot` over `collection` (an id or a name). */
+export function builtinBotFor(bot: BuiltinBot, collection: string): Bot {
+  /** A missing collection fails every question alike, so the run should stop at once. */
+  const unreachableIfMissing = (error: unknown): never => {
+    if (error instanceof CollectionNotFoundError) {
+      throw new BotError("unreachable", `built-in bot: ${error.message}`);
+    }
+    throw error;
+  };
+  return {
+    describe: () => ({ kind: "builtin", name: `builtin:${collection}` }),
+    async ask({ question, signal }) {
+      const result = await bot.ask({ question, collection, signal }).catch(unreachableIfMissing);
+      return botAnswerFromAsk(result);
+    },
+    async probe(signal) {
+      signal.throwIfAborted();
+      await bot.resolveCollection(collection).catch(unreachableIfMissing);
+    },
+  };
+}
+
+/** AskResult -> BotAnswer; exported for the runner's tests and the API's replay of stored asks. */
+export function botAnswerFromAsk(result: AskResult): BotAnswer {
+  const answer: BotAnswer = {
+    answer: result.final_answer,
+    citations: result.citations,
+    contexts: result.hits.map(sourceOfHit),
+    trace: result.trace,
+    latency_ms: Math.round(result.duration_ms * 100) / 100,
+    builtin: {
+      gate: result.gate,
+      action: result.action,
+      quality_exit: result.quality_exit,
+      answer_exit: result.answer_exit,
+    },
+  };
+  const usage = usageOf(llmCallsOf(result));
+  if (usage) answer.usage = usage;
+  return answer;
+}
+
+function sourceOfHit(hit: RetrievedHit): BotSource {
+  const source: BotSource = {
+    node_id: hit.node_id,
+    content: hit.content,
+    source: hit.source,
+    score: hit.score,
+    document_id: hit.document_id,
+  };
+  if (hit.title !== undefined) source.title = hit.title;
+  return source;
+}
+
+/**
+ * The LLM calls the loops record: rewrites, generations and reviews. Retrieval's embedding calls
+ * are not recorded in AskResult, so they are not counted.
+ */
+function llmCallsOf(result: AskResult): CallRecord[] {
+  return [
+    ...result.quality.rewrites.flatMap((r) => (r.call ? [r.call] : [])),
+    ...result.answer.generations.flatMap((g) => (g.call ? [g.call] : [])),
+    ...result.answer.evaluations.flatMap((e) => e.calls),
+  ];
+}
+
+/**
+ * Cached calls count with their original tokens: the cache is ragjudge's, not the bot's, and an
+ * answer's usage should not change between a cold and a warm run. Undefined with no LLM call
+ * (offline), so "no usage" is not mistaken for "free".
+ */
+function usageOf(calls: CallRecord[]): BotAnswer["usage"] {
+  if (calls.length === 0) return undefined;
+  let prompt_tokens = 0;
+  let completion_tokens = 0;
+  for (const call of calls) {
+    prompt_tokens += call.usage.prompt_tokens;
+    completion_tokens += call.usage.completion_tokens;
+  }
+  return { prompt_tokens, completion_tokens, calls: calls.length };
+}

@@ -1,0 +1,189 @@
+// An external RAG system under evaluation, reached over HTTP (the contract is in docs/bots.md and
+// http-contract.ts). Retries what is likely transient (network errors, timeouts, 5xx, 429) and
+// nothing else; secrets in the URL or headers never reach describe(), errors or logs.
+
+import { z } from "zod";
+import { type BackoffPolicy, backoffDelay, parseRetryAfter, sleep } from "../../llm/index.js";
+import { bodySnippet, type HttpBotRequest, parseHttpBotReply } from "./http-contract.js";
+import { probeTcp } from "./tcp-probe.js";
+import { type Bot, type BotAnswer, BotError } from "./types.js";
+
+export const HTTP_BOT_DEFAULTS = {
+  timeoutMs: 60_000,
+  retries: 2,
+  /** maxMs also caps how long a Retry-After may make us wait. */
+  backoff: { baseMs: 1_000, maxMs: 30_000 } satisfies BackoffPolicy,
+  probeTimeoutMs: 5_000,
+} as const;
+
+const HttpBotOptionsSchema = z.object({
+  url: z
+    .string()
+    .refine(
+      (url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol),
+      "an http:// or https:// URL",
+    ),
+  /** Per attempt. */
+  timeoutMs: z.number().int().positive().default(HTTP_BOT_DEFAULTS.timeoutMs),
+  /** Retries after the first attempt. */
+  retries: z.number().int().min(0).max(10).default(HTTP_BOT_DEFAULTS.retries),
+  headers: z.record(z.string(), z.string()).default({}),
+  /** Shown in reports instead of the URL. */
+  name: z.string().trim().min(1).optional(),
+  backoff: z
+    .object({ baseMs: z.number().min(0), maxMs: z.number().min(0) })
+    .default(HTTP_BOT_DEFAULTS.backoff),
+  probeTimeoutMs: z.number().int().positive().default(HTTP_BOT_DEFAULTS.probeTimeoutMs),
+});
+export type HttpBotOptions = z.input<typeof HttpBotOptionsSchema>;
+
+export class HttpBotOptionsError extends Error {
+  override readonly name = "HttpBotOptionsError";
+  constructor(
+    readonly field: string,
+    readonly expected: string,
+  ) {
+    super(`http bot: ${field}: expected ${expected}`);
+  }
+}
+
+/** Query parameters whose values are credentials by their name (api_key, token, sig, ...). */
+const CREDENTIAL_PARAM = /key|token|secret|pass|auth|sig|credential/i;
+
+/** The URL as reports may show it: no user:password, credential query values replaced. */
+export function displayUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (CREDENTIAL_PARAM.test(name)) parsed.searchParams.set(name, "REDACTED");
+  }
+  return parsed.toString();
+}
+
+/** Every string that must not be echoed back: header values (and a bearer's bare token), URL credentials. */
+function secretsOf(url: URL, headers: Record<string, string>): string[] {
+  const secrets = [url.username, url.password];
+  for (const [name, value] of url.searchParams) {
+    if (CREDENTIAL_PARAM.test(name)) secrets.push(value);
+  }
+  for (const value of Object.values(headers)) secrets.push(value, value.split(/\s+/).at(-1) ?? "");
+  // Short values (e.g. "json") would redact ordinary words and cannot be meaningful secrets.
+  return [...new Set(secrets.filter((s) => s.length >= 6))].sort((a, b) => b.length - a.length);
+}
+
+type Attempt =
+  | { ok: true; answer: Omit<BotAnswer, "latency_ms" | "attempts"> }
+  | { ok: false; error: BotError; retryable: boolean; retryAfterMs?: number };
+
+/** Creates a Bot that POSTs `{question}` to `url` and validates the JSON reply. */
+export function createHttpBot(options: HttpBotOptions): Bot {
+  const parsed = HttpBotOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    // The message of a bad URL must not repeat the URL: it may hold credentials.
+    throw new HttpBotOptionsError(
+      issue?.path.map(String).join(".") || "(options)",
+      issue?.message ?? "valid options",
+    );
+  }
+  const config = parsed.data;
+  const url = new URL(config.url);
+  const name = config.name ?? displayUrl(config.url);
+  const secrets = secretsOf(url, config.headers);
+  const redact = (text: string) =>
+    secrets.reduce((out, secret) => out.replaceAll(secret, "[REDACTED]"), text);
+  const fail = (kind: BotError["kind"], message: string, status?: number) =>
+    new BotError(kind, redact(`${name}: ${message}`), status);
+
+  async function attempt(request: HttpBotRequest, caller: AbortSignal): Promise<Attempt> {
+    const timeout = AbortSignal.timeout(config.timeoutMs);
+    const signal = AbortSignal.any([caller, timeout]);
+    // Which signal fired tells the caller's cancellation (not ours to report) from our timeout.
+    const transportFailure = (cause: unknown): Attempt => {
+      if (caller.aborted) throw caller.reason;
+      const error = timeout.aborted
+        ? fail("timeout", `no reply within ${config.timeoutMs} ms`)
+        : fail("unreachable", networkReason(cause));
+      return { ok: false, error, retryable: true };
+    };
+    let response: Response;
+    let body: string;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          ...config.headers,
+        },
+        body: JSON.stringify(request),
+        signal,
+      });
+      body = await response.text();
+    } catch (error) {
+      return transportFailure(error);
+    }
+    if (!response.ok) {
+      const retryable = response.status >= 500 || response.status === 429;
+      const error = fail(
+        "http_status",
+        `HTTP ${response.status}${body.trim() ? `: ${bodySnippet(body)}` : ""}`,
+        response.status,
+      );
+      const retryAfterMs = retryable ? parseRetryAfter(response.headers) : undefined;
+      return { ok: false, error, retryable, ...(retryAfterMs !== undefined && { retryAfterMs }) };
+    }
+    const reply = parseHttpBotReply(body);
+    // A 2xx with the wrong shape is the bot's answer, not a hiccup: retrying would only hide it.
+    if (!reply.ok) {
+      return { ok: false, error: fail("invalid_response", reply.problem), retryable: false };
+    }
+    const { answer, citations, contexts, trace } = reply;
+    return { ok: true, answer: { answer, citations, contexts, trace } };
+  }
+
+  return {
+    describe: () => ({ kind: "http", name }),
+
+    async ask({ question, signal }) {
+      const started = performance.now();
+      for (let retry = 0; ; retry++) {
+        signal.throwIfAborted();
+        const result = await attempt({ question }, signal);
+        if (result.ok) {
+          const latency_ms = Math.round((performance.now() - started) * 100) / 100;
+          return { ...result.answer, latency_ms, attempts: retry + 1 };
+        }
+        if (!result.retryable || retry >= config.retries) {
+          if (retry > 0) result.error.message += ` (after ${retry + 1} attempts)`;
+          throw result.error;
+        }
+        const wait =
+          result.retryAfterMs !== undefined
+            ? Math.min(result.retryAfterMs, config.backoff.maxMs)
+            : backoffDelay(retry, config.backoff);
+        // llm's sleep rejects with its own abort error; the caller expects its own reason back.
+        await sleep(wait, signal).catch(() => {
+          throw signal.reason;
+        });
+      }
+    },
+
+    probe(signal) {
+      const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+      // URL keeps an IPv6 host in brackets; net.connect wants it bare.
+      const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+      return probeTcp({ host, port, timeoutMs: config.probeTimeoutMs, signal });
+    },
+  };
+}
+
+/** undici's "fetch failed" hides the reason in `cause` (ECONNREFUSED, ENOTFOUND, ECONNRESET, ...). */
+function networkReason(error: unknown): string {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string }) : undefined;
+  const code = cause?.code ?? (error as { code?: string } | undefined)?.code;
+  const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return `cannot connect: ${code ? `${code} (${message})` : message}`;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { parseHttpBotReply } from "./http-contract.js";
+
+const problem = (reply: unknown) => {
+  const parsed = parseHttpBotReply(typeof reply === "string" ? reply : JSON.stringify(reply));
+  return parsed.ok ? undefined : parsed.problem;
+};
+
+describe("parseHttpBotReply", () => {
+  it("names the innermost field at fault, not the union around it", () => {
+    expect(problem({})).toBe("reply field answer: required string");
+    expect(problem({ answer: 3 })).toBe("reply field answer: expected a string");
+    expect(problem({ answer: "a", contexts: [{ text: 4 }] })).toMatch(
+      /^reply field contexts\.0\.text: .*expected string/,
+    );
+    expect(problem({ answer: "a", contexts: [{ id: "x" }] })).toBe(
+      "reply field contexts.0: expected a `content` or `text` string",
+    );
+    expect(problem({ answer: "a", contexts: [3] })).toBe(
+      "reply field contexts.0: expected string or object",
+    );
+    expect(problem({ answer: "a", citations: [true] })).toBe(
+      "reply field citations.0: expected string or number or object",
+    );
+    expect(problem({ answer: "a", citations: [{}] })).toBe(
+      "reply field citations.0.node_id: expected string or number",
+    );
+    expect(problem([])).toMatch(/^reply field \(reply\): .*expected object/);
+  });
+
+  it("says when the body is not JSON, quoting its start", () => {
+    expect(problem("")).toMatch(/^reply is not JSON \(.*\): \(empty body\)$/);
+    expect(problem(`Internal error ${"x".repeat(300)}`)).toMatch(/: Internal error x+…$/);
+  });
+
+  it("accepts numeric ids as strings", () => {
+    const parsed = parseHttpBotReply(
+      JSON.stringify({ answer: "a", citations: [7], contexts: [{ node_id: 7, content: "c" }] }),
+    );
+    expect(parsed).toMatchObject({ ok: true, citations: ["7"], contexts: [{ node_id: "7" }] });
+  });
+});

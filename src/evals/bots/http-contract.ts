@@ -1,0 +1,122 @@
+// The external bot contract (docs/bots.md): what ragjudge POSTs to a bot and what it accepts back.
+// Lenient where bots written in other languages commonly differ (null for absent, numeric ids),
+// strict where a wrong shape would make scores meaningless (answer must be a string).
+
+import { z } from "zod";
+import type { BotSource } from "./types.js";
+
+export interface HttpBotRequest {
+  question: string;
+}
+
+/** Python bots send `null` for an absent field; treat it as absent. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  schema.nullish().transform((value) => value ?? undefined);
+
+const NodeIdSchema = z.union([z.string().min(1), z.number()]).transform(String);
+
+const ContextObjectSchema = z
+  .object({
+    node_id: optional(NodeIdSchema),
+    id: optional(NodeIdSchema),
+    content: optional(z.string()),
+    text: optional(z.string()),
+    source: optional(z.string()),
+    score: optional(z.number()),
+    title: optional(z.string()),
+    document_id: optional(NodeIdSchema),
+  })
+  .refine((context) => context.content !== undefined || context.text !== undefined, {
+    message: "expected a `content` or `text` string",
+  });
+
+export const HttpBotReplySchema = z.object({
+  answer: z.string({
+    error: (issue) => (issue.input === undefined ? "required string" : "expected a string"),
+  }),
+  citations: optional(z.array(z.union([NodeIdSchema, z.object({ node_id: NodeIdSchema })]))),
+  contexts: optional(z.array(z.union([z.string(), ContextObjectSchema]))),
+  tool_calls: optional(z.array(z.unknown())),
+});
+export type HttpBotReply = z.infer<typeof HttpBotReplySchema>;
+
+export type ParsedReply =
+  | { ok: true; answer: string; citations: string[]; contexts: BotSource[]; trace: unknown[] }
+  | { ok: false; problem: string };
+
+/**
+ * Parses a reply body into the parts of a BotAnswer, or says what is wrong with it, naming the
+ * field (e.g. `contexts.2.content: expected a string`).
+ */
+export function parseHttpBotReply(body: string): ParsedReply {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, problem: `reply is not JSON (${reason}): ${bodySnippet(body, 120)}` };
+  }
+  const result = HttpBotReplySchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const { path, message } = issue ? innermost(issue, []) : { path: [], message: "invalid" };
+    return { ok: false, problem: `reply field ${path.join(".") || "(reply)"}: ${message}` };
+  }
+  const reply = result.data;
+  return {
+    ok: true,
+    answer: reply.answer,
+    citations: (reply.citations ?? []).map((c) => (typeof c === "string" ? c : c.node_id)),
+    contexts: (reply.contexts ?? []).map(sourceOf),
+    trace: reply.tool_calls ?? [],
+  };
+}
+
+/** String contexts, and objects without an id, get `ctx-1..n` by position. */
+function sourceOf(context: NonNullable<HttpBotReply["contexts"]>[number], i: number): BotSource {
+  if (typeof context === "string") return { node_id: `ctx-${i + 1}`, content: context };
+  const source: BotSource = {
+    node_id: context.node_id ?? context.id ?? `ctx-${i + 1}`,
+    content: context.content ?? context.text ?? "",
+  };
+  if (context.source !== undefined) source.source = context.source;
+  if (context.score !== undefined) source.score = context.score;
+  if (context.title !== undefined) source.title = context.title;
+  if (context.document_id !== undefined) source.document_id = context.document_id;
+  return source;
+}
+
+/**
+ * A union's own message is "Invalid input"; the branch that got furthest into the value (the
+ * longest path) says what is actually wrong, e.g. `contexts.0.text` rather than `contexts.0`.
+ */
+function innermost(issue: z.core.$ZodIssue, prefix: string[]): { path: string[]; message: string } {
+  const path = [...prefix, ...issue.path.map(String)];
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) {
+    return { path, message: issue.message };
+  }
+  const branches = unionBranches(issue);
+  const deepest = branches.reduce((best, b) => (b.path.length > best.path.length ? b : best));
+  if (deepest.path.length > 0) return innermost(deepest, path);
+  const expected = [
+    ...new Set(branches.flatMap((b) => (b.code === "invalid_type" ? [b.expected] : []))),
+  ];
+  return { path, message: expected.length ? `expected ${expected.join(" or ")}` : issue.message };
+}
+
+/** The first issue of each branch, with unions nested at the same place opened up. */
+function unionBranches(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue[] {
+  return issue.errors.flatMap((branch) =>
+    branch
+      .slice(0, 1)
+      .flatMap((first) =>
+        first.code === "invalid_union" && first.path.length === 0 ? unionBranches(first) : [first],
+      ),
+  );
+}
+
+/** A reply body shortened to one line for an error message. */
+export function bodySnippet(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat || "(empty body)";
+}

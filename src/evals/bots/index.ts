@@ -1,0 +1,25 @@
+// Public face of evals/bots: the bots an evaluation run asks, built-in or reached over HTTP.
+
+export { botAnswerFromAsk, builtinBotFor } from "./builtin-bot.js";
+export {
+  createHttpBot,
+  displayUrl,
+  HTTP_BOT_DEFAULTS,
+  type HttpBotOptions,
+  HttpBotOptionsError,
+} from "./http-bot.js";
+export {
+  type HttpBotReply,
+  HttpBotReplySchema,
+  type HttpBotRequest,
+  parseHttpBotReply,
+} from "./http-contract.js";
+export {
+  type Bot,
+  type BotAnswer,
+  type BotAskOptions,
+  BotError,
+  type BotErrorKind,
+  type BotSource,
+  type BuiltinOutcome,
+} from "./types.js";
