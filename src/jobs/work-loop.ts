@@ -62,10 +62,29 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
   }, timing.heartbeatSeconds * 1000);
   heartbeat.unref();
 
+  // Completions are written in batches: one statement for the jobs that ended meanwhile. A job
+  // whose completion is lost in a crash runs again, and its idempotent write changes nothing.
+  let completing: string[] = [];
+  let flushing: Promise<void> | undefined;
+  function complete(id: string): Promise<void> {
+    completing.push(id);
+    if (!flushing) {
+      flushing = (async () => {
+        while (completing.length > 0) {
+          const ids = completing;
+          completing = [];
+          await boss.complete(options.queue, ids).catch(onError);
+        }
+        flushing = undefined;
+      })();
+    }
+    return flushing;
+  }
+
   async function run(job: PgBoss.Job<T>): Promise<void> {
     try {
       await options.handle({ id: job.id, data: job.data });
-      await boss.complete(options.queue, job.id);
+      await complete(job.id);
     } catch (error) {
       onError(error);
       await boss

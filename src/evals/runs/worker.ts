@@ -136,9 +136,11 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
   }
 
   async function runOne(jobId: string, job: ItemJob): Promise<void> {
-    const row = await getEvaluationForWorker(db, job.evaluation_id);
-    // A paused run's items stay PENDING (resume enqueues them again); a final run's are done.
-    if (!row || row.status !== "RUNNING") return;
+    // The claim itself checks that the run is RUNNING: a paused run's items stay PENDING (resume
+    // enqueues them again) and a final run's are done, so the cached row may be stale.
+    const cached = contexts.get(job.evaluation_id);
+    const row = cached ? (await cached).row : await getEvaluationForWorker(db, job.evaluation_id);
+    if (!row || (!cached && row.status !== "RUNNING")) return;
     const claimed = await claimResult(db, job.evaluation_id, job.question_id, jobId);
     if (!claimed) return;
     const context = await contextFor(row);
