@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../config/index.js";
+import {
+  EvaluationRequestSchema,
+  evaluationSnapshot,
+  judgeModelIdOf,
+  publicUrl,
+} from "./config.js";
+
+describe("evaluation snapshot", () => {
+  it("records models, prompt versions and the gate's rule version, and never a key", async () => {
+    const config = await loadConfig({
+      cwd: "/nonexistent",
+      env: {
+        OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+        OPENAI_API_KEY: "sk-secret-value-123456",
+        RAGJUDGE_JUDGE_MODEL: "judge-model",
+      },
+    });
+    const request = EvaluationRequestSchema.parse({
+      question_set_id: "7d0c1f4e-8f1a-4a43-9d51-0c7a7e2b5a10",
+      judges: ["offline", "reference"],
+    });
+    const snapshot = evaluationSnapshot(request, config, null);
+    expect(JSON.stringify(snapshot)).not.toContain("sk-secret");
+    expect(snapshot.models.judge).toMatchObject({ model: "judge-model" });
+    expect(Object.keys(snapshot.prompt_versions).sort()).toEqual(["reference", "review", "rubric"]);
+    expect(snapshot.rule_version).toMatch(/^gate-/);
+    expect(judgeModelIdOf(snapshot)).toBe("judge-model");
+  });
+
+  it("refuses credentials in an HTTP bot's URL, naming the field", () => {
+    const result = EvaluationRequestSchema.safeParse({
+      question_set_id: "7d0c1f4e-8f1a-4a43-9d51-0c7a7e2b5a10",
+      bot: { kind: "http", url: "http://user:pw@127.0.0.1:8787/ask" },
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(["bot", "url"]);
+  });
+
+  it("shows URLs without credentials or query", () => {
+    expect(publicUrl("https://u:p@bot.example/ask?key=1")).toBe("https://bot.example/ask");
+  });
+});

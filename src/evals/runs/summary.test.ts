@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { progressOf, type SummaryRow, summarizeResults } from "./summary.js";
+
+const row = (patch: Partial<SummaryRow>): SummaryRow => ({
+  status: "SCORED",
+  question_type: "FACTUAL",
+  score: 0.5,
+  passed: true,
+  gate_status: "pass",
+  judges: {},
+  latency_ms: 10,
+  usage: null,
+  ...patch,
+});
+
+const offline = (f1: number, passed: boolean) => ({
+  offline: {
+    outcome: "ok",
+    defaulted: false,
+    score: f1,
+    raw_score: f1 * 10,
+    passed,
+    verdict: {
+      f1,
+      exact_match: f1 === 1 ? 1 : 0,
+      rouge_l: f1,
+      groundedness: 1,
+      metrics: { accuracy: 8 },
+    },
+  },
+});
+
+describe("summarizeResults", () => {
+  it("averages over scored items only: errors are counted, never scored as zeros", () => {
+    const summary = summarizeResults([
+      row({ score: 1, judges: offline(1, true) }),
+      row({ score: 0.5, passed: false, judges: offline(0.5, false) }),
+      row({ status: "BOT_ERROR", score: null, passed: null, gate_status: null }),
+      row({ status: "JUDGE_ERROR", score: null, passed: null, question_type: "INFERENTIAL" }),
+      row({ status: "PENDING", score: null, passed: null, latency_ms: null }),
+    ]);
+    expect(summary.average_score).toBe(0.75);
+    expect(summary.pass_rate).toBe(0.5);
+    expect(summary.errors).toEqual({ bot: 1, judge: 1 });
+    expect(summary).toMatchObject({ total: 5, completed: 4, pending: 1, scored: 2 });
+    expect(summary.judges.offline?.metrics).toMatchObject({
+      f1: 0.75,
+      exact_match: 0.5,
+      accuracy: 8,
+    });
+    expect(summary.judges.offline?.distribution).toEqual({ "10": 1, "5": 1 });
+    expect(summary.by_question_type.FACTUAL).toMatchObject({ total: 4, scored: 2, pass_rate: 0.5 });
+    expect(summary.by_question_type.INFERENTIAL).toMatchObject({
+      total: 1,
+      scored: 0,
+      average_score: null,
+    });
+  });
+
+  it("leaves a defaulted judge result out of its judge's means", () => {
+    const defaulted = {
+      reference: { outcome: "judge_error", defaulted: true, score: 0, raw_score: 1, passed: false },
+    };
+    const ok = {
+      reference: {
+        outcome: "ok",
+        defaulted: false,
+        score: 1,
+        raw_score: 5,
+        passed: true,
+        verdict: { score: 5 },
+      },
+    };
+    const summary = summarizeResults([row({ judges: ok }), row({ judges: defaulted })]);
+    expect(summary.judges.reference).toMatchObject({ count: 1, mean_raw: 5, pass_rate: 1 });
+    expect(summary.judges.reference?.distribution).toEqual({ "5": 1 });
+  });
+
+  it("has no averages when nothing was scored", () => {
+    const summary = summarizeResults([row({ status: "BOT_ERROR", score: null })]);
+    expect(summary.average_score).toBeNull();
+    expect(summary.pass_rate).toBeNull();
+  });
+});
+
+describe("progressOf", () => {
+  const started = new Date("2026-01-01T00:00:00Z");
+  it("estimates the time left from the rate so far", () => {
+    const progress = progressOf(
+      { completed_questions: 25, total_questions: 100, started_at: started, status: "RUNNING" },
+      new Date("2026-01-01T00:00:10Z"),
+    );
+    expect(progress).toEqual({ completed: 25, total: 100, percent: 25, eta_seconds: 30 });
+  });
+  it("has no ETA before the first result or once the run stopped", () => {
+    const base = { total_questions: 10, started_at: started };
+    expect(
+      progressOf({ ...base, completed_questions: 0, status: "RUNNING" }).eta_seconds,
+    ).toBeNull();
+    expect(
+      progressOf({ ...base, completed_questions: 5, status: "PAUSED" }).eta_seconds,
+    ).toBeNull();
+  });
+});
