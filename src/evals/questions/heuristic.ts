@@ -48,8 +48,8 @@ const MAX_SENTENCE_CHARS = 320;
 
 /**
  * Questions from one chunk, best first: factual ones from the sentences holding a number, a date
- * or a name, inferential ones linking two such sentences of the chunk, interleaved when both types are
- * wanted. Sentences without such a fact give nothing.
+ * or a name, inferential ones linking two such sentences of the chunk, interleaved when both
+ * types are wanted. Sentences without such a fact give nothing.
  */
 export function heuristicQuestions(
   content: string,

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { QuestionImportError, type RowError } from "./errors.js";
 import { parseQuestionFile, questionFormatOf } from "./import.js";
@@ -282,5 +283,16 @@ describe("parseQuestionFile: limits", () => {
     expect(rowsOf(importError(() => parseQuestionFile(`question\nok?\n${long}\n`, "csv")))).toEqual(
       [{ row: 2, field: "question_text" }],
     );
+  });
+});
+
+describe("examples/questions", () => {
+  const examples = new URL("../../../examples/questions/", import.meta.url);
+
+  it.each(["lanting.csv", "lanting.json", "lanting.jsonl"])("%s imports cleanly", (name) => {
+    const bytes = readFileSync(new URL(name, examples));
+    const questions = parseQuestionFile(bytes, questionFormatOf(name));
+    expect(questions.length).toBeGreaterThan(1);
+    for (const q of questions) expect(q.ground_truth).not.toBe("");
   });
 });
