@@ -1,0 +1,249 @@
+import { describe, expect, it } from "vitest";
+import {
+  buildReport,
+  compareToBaseline,
+  type EvaluationReport,
+  renderJsonReport,
+  renderJunitReport,
+  renderMarkdownReport,
+  renderReport,
+  renderSummaryTable,
+  renderTableReport,
+  type ReportEvaluationRow,
+  type ReportResultRow,
+  xmlEscape,
+} from "./index.js";
+
+const EVALUATION: ReportEvaluationRow = {
+  id: "11111111-1111-4111-8111-111111111111",
+  name: "lanting <nightly> & co",
+  status: "COMPLETED",
+  status_reason: null,
+  collection_id: "c1",
+  question_set_id: "s1",
+  bot_id: "builtin",
+  judge_llm_model_id: "offline",
+  config: { judges: ["offline"], rule_version: "rv1" },
+  total_questions: 4,
+  completed_questions: 4,
+  gmt_created: new Date("2025-01-01T00:00:00Z"),
+  started_at: new Date("2025-01-01T00:00:01Z"),
+  finished_at: new Date("2025-01-01T00:00:09Z"),
+};
+
+function offlineJudge(score: number, passed: boolean, f1: number) {
+  return {
+    outcome: "ok",
+    score,
+    raw_score: 1 + 9 * score,
+    passed,
+    defaulted: false,
+    verdict: {
+      metrics: { accuracy: 8, completeness: 7, clarity: 9, weighted_score: 1 + 9 * score },
+      exact_match: 0,
+      f1,
+      rouge_l: f1 / 2,
+      groundedness: 0.9,
+      reason: "Heuristic (no LLM): fine",
+    },
+  };
+}
+
+function row(position: number, patch: Partial<ReportResultRow>): ReportResultRow {
+  return {
+    position,
+    question_id: `q${position}`,
+    question_type: "FACTUAL",
+    question_text: `Question ${position}?`,
+    ground_truth: `Truth ${position}.`,
+    status: "SCORED",
+    rag_answer: `Answer ${position} [n${position}].`,
+    rag_citations: [`n${position}`],
+    rag_answer_sources: [
+      { node_id: `n${position}`, content: `Source text ${position}`, source: "lexical", score: 1 },
+    ],
+    gate_status: "pass",
+    judges: { offline: offlineJudge(0.8, true, 0.6) },
+    score: 0.8,
+    passed: true,
+    error: null,
+    latency_ms: 120,
+    attempts: 1,
+    usage: null,
+    ...patch,
+  };
+}
+
+const ROWS: ReportResultRow[] = [
+  row(0, {}),
+  row(1, {
+    question_type: "INFERENTIAL",
+    question_text: 'Why "quotes" & <tags> | pipes\nand lines?',
+    gate_status: "fail",
+    judges: { offline: offlineJudge(0.2, false, 0.1) },
+    score: 0.2,
+    passed: false,
+  }),
+  row(2, {
+    status: "BOT_ERROR",
+    rag_answer: null,
+    rag_citations: null,
+    rag_answer_sources: null,
+    gate_status: null,
+    judges: null,
+    score: null,
+    passed: null,
+    error: "bot unreachable: connect ECONNREFUSED\u0001",
+  }),
+  row(3, { question_type: "USER_DEFINED", question_text: "澜汀大学成立于哪一年？" }),
+];
+
+const report = (): EvaluationReport => buildReport(EVALUATION, ROWS);
+
+describe("buildReport", () => {
+  it("keeps every result with its answer, citations, sources, gate and judge measures", () => {
+    const r = report();
+    expect(r.evaluation).toMatchObject({
+      id: EVALUATION.id,
+      status: "COMPLETED",
+      judges: ["offline"],
+      rule_version: "rv1",
+      finished_at: "2025-01-01T00:00:09.000Z",
+    });
+    expect(r.results).toHaveLength(4);
+    expect(r.results[0]).toMatchObject({
+      question: "Question 0?",
+      ground_truth: "Truth 0.",
+      answer: "Answer 0 [n0].",
+      citations: ["n0"],
+      sources: [{ node_id: "n0", content: "Source text 0", source: "lexical", score: 1 }],
+      gate: "pass",
+      status: "SCORED",
+      latency_ms: 120,
+    });
+    expect(r.results[0]?.judges.offline?.metrics).toMatchObject({
+      exact_match: 0,
+      f1: 0.6,
+      rouge_l: 0.3,
+      groundedness: 0.9,
+      accuracy: 8,
+    });
+    expect(r.results[2]).toMatchObject({ status: "BOT_ERROR", citations: [], sources: [] });
+    expect(r.summary).toMatchObject({ total: 4, scored: 3, errors: { bot: 1, judge: 0 } });
+    expect(r.summary.average_score).toBeCloseTo(0.6, 6);
+  });
+});
+
+describe("table", () => {
+  it("prints the summary, per-judge means with the offline measures, gate, types and errors", () => {
+    const text = renderSummaryTable(report());
+    expect(text).toMatch(/status\s+COMPLETED/);
+    expect(text).toMatch(/questions\s+4 total, 4 completed, 3 scored/);
+    expect(text).toMatch(/average score\s+0\.600/);
+    expect(text).toMatch(/pass rate\s+66\.7%/);
+    expect(text).toMatch(/judge\s+counted\s+mean score\s+mean raw\s+pass rate\s+exact_match\s+f1/);
+    expect(text).toMatch(
+      /offline\s+3\s+0\.600\s+6\.40\s+66\.7%\s+0\.000\s+0\.433\s+0\.217\s+0\.900/,
+    );
+    expect(text).toMatch(/fail\s+1\s+33\.3%/);
+    expect(text).toMatch(/INFERENTIAL\s+1\s+1\s+0\.200\s+0\.0%/);
+    expect(text).toMatch(/3\s+BOT_ERROR\s+bot unreachable/);
+    expect(text).not.toContain("Questions\n");
+  });
+
+  it("adds one compact row per question", () => {
+    const text = renderTableReport(report());
+    const questions = text.slice(text.indexOf("Questions\n"));
+    expect(questions).toMatch(/#\s+type\s+question\s+status\s+gate\s+score\s+passed\s+f1/);
+    expect(questions).toMatch(/1\s+FACTUAL\s+Question 0\?\s+SCORED\s+pass\s+0\.800\s+yes\s+0\.600/);
+    expect(questions).toMatch(/2\s+INFERENTIAL\s+Why "quotes" & <tags> \| pipes and lines\?/);
+    expect(questions).toMatch(/4\s+USER_DEFINED\s+澜汀大学成立于哪一年？/);
+    expect(renderReport(report(), "table")).toBe(text);
+  });
+});
+
+describe("json", () => {
+  it("holds the summary and every result in full", () => {
+    const parsed = JSON.parse(renderJsonReport(report())) as EvaluationReport;
+    expect(parsed.summary.total).toBe(4);
+    expect(parsed.results.map((r) => r.status)).toEqual([
+      "SCORED",
+      "SCORED",
+      "BOT_ERROR",
+      "SCORED",
+    ]);
+    expect(parsed.results[1]?.question).toBe('Why "quotes" & <tags> | pipes\nand lines?');
+    expect(parsed.results[1]?.judges.offline).toMatchObject({
+      score: 0.2,
+      passed: false,
+      metrics: { f1: 0.1, exact_match: 0, rouge_l: 0.05, groundedness: 0.9 },
+    });
+    expect(parsed.results[2]?.error).toContain("ECONNREFUSED");
+  });
+});
+
+describe("junit", () => {
+  it("has one test case per question: failure when not passed, error on bot and judge errors", () => {
+    const xml = renderJunitReport(report());
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+    expect(xml).toContain('tests="4" failures="1" errors="1" skipped="0"');
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml).toContain(
+      'name="#2 Why &quot;quotes&quot; &amp; &lt;tags&gt; | pipes&#10;and lines?"',
+    );
+    expect(xml).toMatch(
+      /<failure type="NOT_PASSED" message="score 0\.200; gate fail; failed: offline/,
+    );
+    expect(xml).toContain(
+      '<error type="BOT_ERROR" message="bot unreachable: connect ECONNREFUSED"/>',
+    );
+    expect(xml).toContain('name="#4 澜汀大学成立于哪一年？"');
+    expect(xml).toContain(
+      '<property name="evaluation_id" value="11111111-1111-4111-8111-111111111111"/>',
+    );
+    expect(xml).toContain('<testsuite name="lanting &lt;nightly&gt; &amp; co"');
+    // Balanced and free of raw control characters or stray ampersands.
+    // eslint-disable-next-line no-control-regex
+    expect(xml).not.toMatch(/[\u0000-\u0008]/);
+    expect(xml).not.toMatch(/&(?!(amp|lt|gt|quot|apos|#10|#13);)/);
+    expect(xml.match(/<testcase /g)?.length).toBe(
+      (xml.match(/<\/testcase>/g)?.length ?? 0) + (xml.match(/<testcase [^>]*\/>/g)?.length ?? 0),
+    );
+  });
+
+  it("escapes attribute text completely", () => {
+    expect(xmlEscape(`a<b>&"c'\n\u0007`)).toBe("a&lt;b&gt;&amp;&quot;c&apos;&#10;");
+  });
+});
+
+describe("markdown", () => {
+  it("renders GitHub tables with pipes and line breaks escaped", () => {
+    const md = renderMarkdownReport(report());
+    expect(md).toContain("# Evaluation: lanting &lt;nightly> &amp; co");
+    expect(md).toContain("## Summary");
+    expect(md).toContain("| average score | 0.600 |");
+    expect(md).toMatch(/\| judge \| counted \| mean score \|.*\n\| --- \| ---: \|/);
+    expect(md).toContain(
+      '| 2 | INFERENTIAL | Why "quotes" &amp; &lt;tags> \\| pipes and lines? | SCORED | fail |',
+    );
+    // Every table row has as many cells as its header.
+    for (const table of md.split("\n\n").filter((block) => block.startsWith("|"))) {
+      const lines = table.split("\n");
+      const cells = (line: string) => line.split(/(?<!\\)\|/).length;
+      for (const line of lines) expect(cells(line)).toBe(cells(lines[0] ?? ""));
+    }
+  });
+
+  it("shows the checks and regressions when a baseline was compared", () => {
+    const baseline = buildReport({ ...EVALUATION, id: "base" }, ROWS);
+    const worse = buildReport(
+      EVALUATION,
+      ROWS.map((r) => (r.position === 0 ? { ...r, passed: false, score: 0.5 } : r)),
+    );
+    const comparison = compareToBaseline(worse, baseline);
+    const md = renderMarkdownReport({ ...worse, baseline: comparison });
+    expect(md).toContain("## Regressions against the baseline");
+    expect(md).toContain("| 1 | Question 0? | passed -> not passed |");
+    expect(md).toMatch(/\| --baseline \| FAILED \| 1 regression\(s\)/);
+  });
+});
