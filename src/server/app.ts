@@ -2,13 +2,16 @@ import { Hono } from "hono";
 import type { RagjudgeConfig } from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
-import type { LlmConfig } from "../llm/index.js";
+import type { Jobs } from "../jobs/index.js";
+import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
 import { type Db, findUserByToken } from "../store/index.js";
 import type { Env, RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { gateRoutes } from "./routes/gate.js";
+import { evaluationRoutes } from "./routes/evaluations.js";
 import { judgeRoutes } from "./routes/judge.js";
+import { questionSetRoutes } from "./routes/question-sets.js";
 import { ragRoutes } from "./routes/rag.js";
 import { userClients } from "./user-clients.js";
 
@@ -20,6 +23,11 @@ export interface AppOptions {
   config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag">>;
   /** Largest accepted request body, in bytes (default 5 MiB). */
   maxBodyBytes?: number;
+  /**
+   * The job queue evaluations and question generation are sent to. Without it those routes answer
+   * 503; reading, pausing and cancelling still work.
+   */
+  jobs?: Jobs;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -39,6 +47,8 @@ export function createApp(options: AppOptions) {
     },
     clients: userClients(db, options.llm),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    llm: options.llm ?? LlmConfigSchema.parse({}),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
   };
   const app = new Hono<Env>();
 
@@ -72,5 +82,7 @@ export function createApp(options: AppOptions) {
   gateRoutes(app, deps);
   judgeRoutes(app, deps);
   ragRoutes(app, deps);
+  questionSetRoutes(app, deps);
+  evaluationRoutes(app, deps);
   return app;
 }

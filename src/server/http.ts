@@ -3,6 +3,8 @@ import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 import type { RagjudgeConfig } from "../config/index.js";
 import { fieldIssues } from "../formats/index.js";
+import type { Jobs } from "../jobs/index.js";
+import type { LlmConfig } from "../llm/index.js";
 import type { Db, User } from "../store/index.js";
 import type { UserClients } from "./user-clients.js";
 
@@ -16,11 +18,15 @@ export interface RouteDeps {
   config: Pick<RagjudgeConfig, "gate" | "judges" | "rag">;
   clients: UserClients;
   maxBodyBytes: number;
+  /** The LLM roles as configured (evaluation snapshots record their models, never keys). */
+  llm: LlmConfig;
+  /** The job queue; without it, routes that start background work answer 503. */
+  jobs?: Jobs;
 }
 
 export function errorJson(
   c: Context,
-  status: 400 | 404 | 409 | 413,
+  status: 400 | 404 | 409 | 413 | 503,
   error: string,
   message: string,
 ) {
@@ -35,6 +41,16 @@ export function validationError(c: Context, error: z.ZodError) {
       issues: fieldIssues(error),
     },
     400,
+  );
+}
+
+/** The 503 for a route that needs the job queue on a server started without one. */
+export function jobsUnavailable(c: Context) {
+  return errorJson(
+    c,
+    503,
+    "jobs_unavailable",
+    "This server has no job queue attached, so it cannot start background work (evaluations, question generation). Start it with `ragjudge serve`.",
   );
 }
 
@@ -58,6 +74,27 @@ export async function readBody<S extends z.ZodType>(
   } catch (error) {
     const message = `The body is not valid JSON: ${(error as Error).message}`;
     return { ok: false, response: errorJson(c, 400, "invalid_json", message) };
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, response: validationError(c, parsed.error) };
+}
+
+/** Like readBody, but an empty body reads as `{}` (for bodies whose every field has a default). */
+export async function readOptionalBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+): Promise<{ ok: true; value: z.infer<S> } | { ok: false; response: Response }> {
+  const text = await c.req.text();
+  let json: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      const message = `The body is not valid JSON: ${(error as Error).message}`;
+      return { ok: false, response: errorJson(c, 400, "invalid_json", message) };
+    }
   }
   const parsed = schema.safeParse(json);
   return parsed.success

@@ -15,7 +15,15 @@ export async function listen(
         resolve({
           server,
           url,
-          close: () => new Promise((done) => server.close(() => done())),
+          close: () =>
+            new Promise((done) => {
+              server.close(() => done());
+              // Event streams never go idle: after a grace period they are cut.
+              const force = setTimeout(() => {
+                if ("closeAllConnections" in server) server.closeAllConnections();
+              }, 2_000);
+              force.unref();
+            }),
         });
       },
     );

@@ -1,6 +1,17 @@
 import { z } from "zod";
+import { GenerateQuestionsRequestSchema } from "../evals/generation/index.js";
+import {
+  AddQuestionsSchema,
+  CreateQuestionSetSchema,
+  ImportQuestionSetSchema,
+  UpdateQuestionSchema,
+  UpdateQuestionSetSchema,
+} from "../evals/question-sets/index.js";
+import { EvaluationRequestSchema } from "../evals/runs/index.js";
 import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
+import { evaluationPaths, questionSetPaths } from "./openapi-evals.js";
+import { RetryRequestSchema } from "./routes/evaluations.js";
 import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
 import {
   ErrorSchema,
@@ -50,10 +61,20 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         GateResponse: json(GateResponseSchema),
         EvaluationRecord: json(EvaluationRecordSchema),
         Error: json(ErrorSchema),
+        CreateQuestionSet: json(CreateQuestionSetSchema, "input"),
+        ImportQuestionSet: json(ImportQuestionSetSchema, "input"),
+        UpdateQuestionSet: json(UpdateQuestionSetSchema, "input"),
+        AddQuestions: json(AddQuestionsSchema, "input"),
+        UpdateQuestion: json(UpdateQuestionSchema, "input"),
+        GenerateQuestionsRequest: json(GenerateQuestionsRequestSchema, "input"),
+        EvaluationRequest: json(EvaluationRequestSchema, "input"),
+        RetryRequest: json(RetryRequestSchema, "input"),
       },
     },
     security: [{ bearer: [] }],
     paths: {
+      ...questionSetPaths(),
+      ...evaluationPaths(),
       "/api/v1/gate": {
         post: {
           summary: "Gate one answer on its evidence and store the record",

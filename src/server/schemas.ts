@@ -13,6 +13,12 @@ export const ErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** A rejected import: every bad row of the file (1-based), the field at fault, and why. */
+  rows: z
+    .array(z.object({ row: z.number().int(), field: z.string(), message: z.string() }))
+    .optional(),
+  /** Questions already in the set (their index in the request's list). */
+  duplicates: z.array(z.object({ index: z.number().int(), question_text: z.string() })).optional(),
 });
 
 export const EvaluationRecordSchema = z.object({

@@ -20,3 +20,12 @@ export function userClients(db: Db, llm: LlmConfig | undefined): UserClients {
     return clients;
   };
 }
+
+/** For workers: a user's clients, with that user's response cache unless the run asks for none. */
+export type WorkerClients = (userId: string, options: { noCache: boolean }) => Partial<LlmClients>;
+
+export function workerClients(db: Db, llm: LlmConfig | undefined): WorkerClients {
+  const cached = userClients(db, llm);
+  const uncached = llm ? configuredClients(llm) : {};
+  return (userId, options) => (options.noCache ? uncached : cached(userId));
+}

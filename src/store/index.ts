@@ -115,3 +115,13 @@ export {
   updateQuestion,
   updateQuestionSet,
 } from "./question-sets.js";
+export {
+  claimQuestionGeneration,
+  createQuestionGeneration,
+  finishQuestionGeneration,
+  getQuestionGeneration,
+  type QuestionGenerationRow,
+  type QuestionGenerationStatus,
+  releaseQuestionGeneration,
+  setQuestionGenerationProgress,
+} from "./question-generations.js";

@@ -1,6 +1,9 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../config/index.js";
-import { createApp, listen } from "../../server/index.js";
+import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
+import { startEvaluationWorker } from "../../evals/runs/index.js";
+import { startJobs } from "../../jobs/index.js";
+import { createApp, listen, workerClients } from "../../server/index.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
@@ -13,6 +16,8 @@ Options:
   --host HOST   address to bind (default: 127.0.0.1; use 0.0.0.0 only behind a proxy you trust)
   --port PORT   port (default: 8787; 0 picks a free one)
   --config FILE configuration file (default: ./ragjudge.config.json if present)
+  --no-worker   run no evaluation or generation worker in this process: jobs wait for
+                \`ragjudge worker\` processes on the same database (server mode)
   -h, --help    show this help
 
 Requests need \`Authorization: Bearer <token>\`; the local user's token is in $RAGJUDGE_HOME/token.`;
@@ -24,6 +29,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       host: { type: "string", default: "127.0.0.1" },
       port: { type: "string", default: "8787" },
       config: { type: "string" },
+      "no-worker": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -37,11 +43,34 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const config = await loadConfig(values.config ? { path: values.config } : {});
   const session = await openStoreSession();
   const rag = { ...config.rag, loops: sessionLoopsConfig(config, session) };
-  const app = createApp({ db: session.store.db, llm: config.llm, config: { ...config, rag } });
+  const jobs = await startJobs(session.store);
+  const onError = (error: unknown) =>
+    console.error(`[ragjudge] worker: ${error instanceof Error ? error.message : String(error)}`);
+  const clientsFor = workerClients(session.store.db, config.llm);
+  const workers = values["no-worker"]
+    ? []
+    : [
+        startEvaluationWorker({
+          jobs,
+          clientsFor,
+          onError,
+          ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
+        }),
+        startQuestionGenerationWorker({ jobs, clientsFor, onError }),
+      ];
+  const app = createApp({
+    db: session.store.db,
+    llm: config.llm,
+    config: { ...config, rag },
+    jobs,
+  });
   const server = await listen(app, { host: values.host, port });
   process.stdout.write(
     `ragjudge API on ${server.url}/api/v1 (store: ${session.store.location})\n` +
       `Token for user "${session.user.name}": ${session.tokenPath}\n` +
+      (workers.length > 0
+        ? "Evaluations and question generation run in this process.\n"
+        : "No worker here (--no-worker): run `ragjudge worker` against the same database.\n") +
       `Try: curl -H "Authorization: Bearer $(cat ${session.tokenPath})" ${server.url}/api/v1/evaluation-records\n`,
   );
   await new Promise<void>((resolve) => {
@@ -49,7 +78,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  await Promise.all(workers.map((worker) => worker.stop()));
   await server.close();
+  await jobs.stop();
   await session.close();
   return 0;
 }

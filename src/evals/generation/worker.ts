@@ -1,0 +1,131 @@
+import { type Jobs, QUEUES, startWorkLoop } from "../../jobs/index.js";
+import type { LlmClients } from "../../llm/index.js";
+import {
+  claimQuestionGeneration,
+  type Db,
+  finishQuestionGeneration,
+  listChunks,
+  listDocuments,
+  releaseQuestionGeneration,
+  setQuestionGenerationProgress,
+} from "../../store/index.js";
+import { type DocumentChunks, generateQuestions } from "../questions/index.js";
+import {
+  type GenerationConfig,
+  GenerateQuestionsRequestSchema,
+  type GenerationJob,
+} from "./request.js";
+
+export interface QuestionGenerationWorkerOptions {
+  jobs: Jobs;
+  /** The configured roles' clients for a user; the generator role writes the questions. */
+  clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
+  /** Generations this process runs at once (default 2). */
+  concurrency?: number;
+  onError?(error: unknown): void;
+}
+
+export interface QuestionGenerationWorker {
+  stop(): Promise<void>;
+}
+
+/** A collection's documents with their chunks, in the store's order. */
+async function documentsOf(
+  db: Db,
+  userId: string,
+  collectionId: string,
+): Promise<DocumentChunks[]> {
+  const documents = await listDocuments(db, userId, collectionId);
+  const result: DocumentChunks[] = [];
+  for (const document of documents) {
+    const chunks = await listChunks(db, userId, document.id);
+    result.push({
+      document_id: document.id,
+      chunks: chunks.map((chunk) => ({ id: chunk.id, content: chunk.content })),
+    });
+  }
+  return result;
+}
+
+/**
+ * Seed 003's QuestionGenerationTask on pg-boss: generates a generation row's questions from its
+ * collection (with the generator LLM when one is configured, else the heuristic generator), keeps
+ * its progress current, and stores the preview (COMPLETED) or the error (FAILED). The questions
+ * are not saved to any set: the user previews them and saves with POST /question-sets.
+ */
+export function startQuestionGenerationWorker(
+  options: QuestionGenerationWorkerOptions,
+): QuestionGenerationWorker {
+  const { jobs } = options;
+  const db = jobs.store.db;
+  const stopping = new AbortController();
+
+  async function run(generationId: string): Promise<void> {
+    const row = await claimQuestionGeneration(db, generationId);
+    if (!row) return;
+    let config: GenerationConfig;
+    try {
+      config = GenerateQuestionsRequestSchema.parse(row.config);
+    } catch (error) {
+      await finishQuestionGeneration(db, row.id, {
+        status: "FAILED",
+        error: `invalid stored configuration: ${(error as Error).message}`,
+      });
+      return;
+    }
+    let progress = Promise.resolve();
+    let lastPercent = 0;
+    try {
+      const client = options.clientsFor(row.user_id, { noCache: false }).generator;
+      const result = await generateQuestions({
+        documents: await documentsOf(db, row.user_id, row.collection_id),
+        n: config.n,
+        ...(config.types ? { types: config.types } : {}),
+        ...(config.prompt !== undefined ? { prompt: config.prompt } : {}),
+        ...(config.language ? { language: config.language } : {}),
+        ...(client ? { client } : {}),
+        signal: stopping.signal,
+        onProgress: (done, total) => {
+          const percent = Math.min(99, Math.floor((100 * done) / total));
+          if (percent <= lastPercent) return;
+          lastPercent = percent;
+          progress = progress
+            .then(() => setQuestionGenerationProgress(db, row.id, percent))
+            .catch(options.onError ?? (() => {}));
+        },
+      });
+      await progress;
+      await finishQuestionGeneration(db, row.id, {
+        status: "COMPLETED",
+        questions: result.questions,
+        heuristic: result.heuristic,
+        warnings: result.warnings,
+      });
+    } catch (error) {
+      await progress;
+      if (stopping.signal.aborted) {
+        // This worker is stopping: the job fails and pg-boss hands it to another worker.
+        await releaseQuestionGeneration(db, row.id);
+        throw error;
+      }
+      await finishQuestionGeneration(db, row.id, {
+        status: "FAILED",
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  const loop = startWorkLoop<GenerationJob>(jobs, {
+    queue: QUEUES.questionGeneration,
+    concurrency: options.concurrency ?? 2,
+    handle: (job) => run(job.data.generation_id),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+
+  return {
+    async stop() {
+      stopping.abort();
+      await loop.stop();
+    },
+  };
+}

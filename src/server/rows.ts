@@ -1,0 +1,47 @@
+import type {
+  EvaluationResultRow,
+  EvaluationRow,
+  QuestionGenerationRow,
+  QuestionRow,
+  QuestionSetRow,
+} from "../store/index.js";
+
+// Rows as the API shows them: without the owner (the caller) and internal columns.
+
+export function publicQuestionSet({ user_id: _u, gmt_deleted: _d, ...set }: QuestionSetRow) {
+  return set;
+}
+
+export function publicQuestion({
+  user_id: _u,
+  gmt_deleted: _d,
+  question_key: _k,
+  ...question
+}: QuestionRow) {
+  return question;
+}
+
+/** The stored config is a snapshot that never holds a key (evals/runs/config.ts). */
+export function publicEvaluation({ user_id: _u, gmt_deleted: _d, ...evaluation }: EvaluationRow) {
+  return evaluation;
+}
+
+export function publicResult({ user_id: _u, job_id: _j, ...result }: EvaluationResultRow) {
+  return result;
+}
+
+export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow) {
+  const done = row.status === "COMPLETED";
+  return {
+    id: row.id,
+    collection_id: row.collection_id,
+    status: row.status,
+    progress: row.progress,
+    config: row.config,
+    ...(done ? { questions: row.questions ?? [], heuristic: row.heuristic ?? false } : {}),
+    warnings: row.warnings ?? [],
+    error: row.error,
+    gmt_created: row.gmt_created,
+    gmt_updated: row.gmt_updated,
+  };
+}

@@ -1,0 +1,99 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "./open.js";
+import { question_generations } from "./schema.js";
+
+export type QuestionGenerationRow = typeof question_generations.$inferSelect;
+export type QuestionGenerationStatus = QuestionGenerationRow["status"];
+
+export async function createQuestionGeneration(
+  db: Db,
+  userId: string,
+  input: { collection_id: string; config: unknown },
+): Promise<QuestionGenerationRow> {
+  const [row] = await db
+    .insert(question_generations)
+    .values({ user_id: userId, collection_id: input.collection_id, config: input.config })
+    .returning();
+  if (!row) throw new Error("insert into question_generations returned no row");
+  return row;
+}
+
+export async function getQuestionGeneration(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<QuestionGenerationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(question_generations)
+    .where(and(eq(question_generations.id, id), eq(question_generations.user_id, userId)));
+  return row;
+}
+
+/**
+ * For workers: takes a PENDING generation, or a RUNNING one again (pg-boss retries a job whose
+ * worker died); a finished one gets nothing.
+ */
+export async function claimQuestionGeneration(
+  db: Db,
+  id: string,
+): Promise<QuestionGenerationRow | undefined> {
+  const [row] = await db
+    .update(question_generations)
+    .set({ status: "RUNNING", progress: 0, gmt_updated: new Date() })
+    .where(
+      and(
+        eq(question_generations.id, id),
+        inArray(question_generations.status, ["PENDING", "RUNNING"]),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function setQuestionGenerationProgress(
+  db: Db,
+  id: string,
+  progress: number,
+): Promise<void> {
+  await db
+    .update(question_generations)
+    .set({ progress, gmt_updated: new Date() })
+    .where(and(eq(question_generations.id, id), eq(question_generations.status, "RUNNING")));
+}
+
+/** Stores the outcome of a RUNNING generation: its preview questions, or the error. */
+export async function finishQuestionGeneration(
+  db: Db,
+  id: string,
+  outcome:
+    | { status: "COMPLETED"; questions: unknown[]; heuristic: boolean; warnings: string[] }
+    | { status: "FAILED"; error: string },
+): Promise<QuestionGenerationRow | undefined> {
+  const [row] = await db
+    .update(question_generations)
+    .set({
+      ...(outcome.status === "COMPLETED"
+        ? {
+            status: "COMPLETED" as const,
+            progress: 100,
+            questions: outcome.questions,
+            heuristic: outcome.heuristic,
+            warnings: outcome.warnings,
+            error: null,
+          }
+        : { status: "FAILED" as const, error: outcome.error }),
+      gmt_updated: new Date(),
+    })
+    .where(and(eq(question_generations.id, id), eq(question_generations.status, "RUNNING")))
+    .returning();
+  return row;
+}
+
+/** Puts a RUNNING generation back to PENDING (its worker stopped before finishing). */
+export async function releaseQuestionGeneration(db: Db, id: string): Promise<void> {
+  await db
+    .update(question_generations)
+    .set({ status: "PENDING", progress: 0, gmt_updated: new Date() })
+    .where(and(eq(question_generations.id, id), eq(question_generations.status, "RUNNING")));
+}
