@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import {
@@ -126,6 +127,17 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   const { db, maxBodyBytes } = deps;
   const runConfig = { ...deps.config, llm: deps.llm };
   const row = (evaluation: EvaluationRow) => publicEvaluation(evaluation);
+
+  // The control functions take ids as they come: a malformed one is simply not found.
+  const checkId = createMiddleware(async (c, next) => {
+    const id = c.req.param("id");
+    if (id !== undefined && !isUuid(id)) {
+      return errorJson(c, 404, "not_found", `No such evaluation: ${id}.`);
+    }
+    await next();
+  });
+  app.use(`${BASE}/:id`, checkId);
+  app.use(`${BASE}/:id/*`, checkId);
 
   app.get(BASE, async (c) => {
     const query = queryOf(c, ListEvaluationsQuerySchema);
