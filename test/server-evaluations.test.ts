@@ -51,18 +51,21 @@ interface SseEvent {
 /** Reads a whole event stream (it ends after `end`). */
 async function readEvents(response: Response): Promise<SseEvent[]> {
   const text = await response.text();
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim() !== "")
-    .map((block) => {
-      const lines = block.split("\n");
-      const event = lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "message";
-      const data = lines
-        .filter((l) => l.startsWith("data: "))
-        .map((l) => l.slice(6))
-        .join("\n");
-      return { event, data: JSON.parse(data) as unknown };
-    });
+  return (
+    text
+      .split("\n\n")
+      // Comment-only blocks (keep-alives) carry no event.
+      .filter((block) => block.split("\n").some((line) => line.startsWith("data: ")))
+      .map((block) => {
+        const lines = block.split("\n");
+        const event = lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "message";
+        const data = lines
+          .filter((l) => l.startsWith("data: "))
+          .map((l) => l.slice(6))
+          .join("\n");
+        return { event, data: JSON.parse(data) as unknown };
+      })
+  );
 }
 
 describeEachStore("HTTP API: evaluations", (use) => {

@@ -40,6 +40,7 @@ import {
 import { publicEvaluation, publicResult } from "../rows.js";
 
 const BASE = "/api/v1/evaluations";
+const SSE_KEEPALIVE_MS = 15_000;
 
 export const RetryRequestSchema = z.object({
   scope: z.enum(["failed", "all"]).default("failed"),
@@ -254,12 +255,20 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
     }
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => controller.abort());
-      if (!first.done) await stream.writeSSE(sseMessage(first.value));
-      for await (const event of events) {
-        if (stream.aborted) break;
-        await stream.writeSSE(sseMessage(event));
+      // A comment now and then keeps proxies from closing a quiet stream (a long item).
+      const keepAlive = setInterval(() => {
+        stream.write(": keep-alive\n\n").catch(() => controller.abort());
+      }, SSE_KEEPALIVE_MS);
+      try {
+        if (!first.done) await stream.writeSSE(sseMessage(first.value));
+        for await (const event of events) {
+          if (stream.aborted) break;
+          await stream.writeSSE(sseMessage(event));
+        }
+      } finally {
+        clearInterval(keepAlive);
+        controller.abort();
       }
-      controller.abort();
     });
   });
 }
