@@ -4,12 +4,14 @@ import { LlmConfigError } from "../llm/index.js";
 import { AskInputError, LoopsConfigError } from "../rag/index.js";
 import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
+import { EVAL_HELP, evalCommand } from "./commands/eval.js";
 import { GATE_HELP, gateCommand } from "./commands/gate.js";
 import { INGEST_HELP, ingestCommand } from "./commands/ingest.js";
 import { JUDGE_HELP, judgeCommand } from "./commands/judge.js";
 import { SERVE_HELP, serveCommand } from "./commands/serve.js";
 import { startCommand } from "./commands/start.js";
 import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
+import { WORKER_HELP, workerCommand } from "./commands/worker.js";
 import { UsageError } from "./usage-error.js";
 
 const HELP = `ragjudge — decides whether a RAG system's answers deserve trust.
@@ -17,16 +19,20 @@ const HELP = `ragjudge — decides whether a RAG system's answers deserve trust.
 Usage: ragjudge <command> [options]
 
 Commands:
-  start            gate the bundled example answers into the embedded store (npm start)
+  start            evaluate the built-in bot on the bundled corpus and questions (npm start)
+  eval             run an evaluation of a bot on a question set; report, CI thresholds
   gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
   judge FILE.jsonl judge answers with LLM judges (review, rubric, reference) or offline ones
   ingest PATH...   ingest documents into a collection of the built-in RAG bot
   ask "question"   answer with the built-in agentic RAG bot, gated on its evidence
   serve            serve the HTTP API on 127.0.0.1
+  worker           run queued evaluation items (with serve or eval --no-worker)
   token create     create a user's API token
 
 Storage: the embedded database in $RAGJUDGE_HOME (default ./.ragjudge), or the PostgreSQL
 server in $DATABASE_URL. Run \`ragjudge <command> --help\` for a command's options.
+
+${EVAL_HELP}
 
 ${GATE_HELP}
 
@@ -38,16 +44,20 @@ ${ASK_HELP}
 
 ${SERVE_HELP}
 
+${WORKER_HELP}
+
 ${TOKEN_HELP}`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   start: () => startCommand(),
+  eval: evalCommand,
   gate: (argv) => gateCommand(argv),
   judge: (argv) => judgeCommand(argv),
   ingest: ingestCommand,
   ask: askCommand,
   serve: serveCommand,
   token: tokenCommand,
+  worker: workerCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -99,6 +99,7 @@ export {
   transitionEvaluation,
   unfinishedQuestionIds,
 } from "./evaluations.js";
+export { type EvaluationActivity, evaluationsUpdatedSince } from "./evaluation-activity.js";
 export {
   addQuestions,
   createQuestionSet,

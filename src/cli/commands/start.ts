@@ -1,22 +1,89 @@
 import { fileURLToPath } from "node:url";
-import { gateCommand } from "./gate.js";
+import { loadConfig, type RagjudgeConfig } from "../../config/index.js";
+import { buildReport, renderTableReport } from "../../evals/reports/index.js";
+import { startEvaluation } from "../../evals/runs/index.js";
+import { createBuiltinBot } from "../../rag/index.js";
+import { listEvaluationResults } from "../../store/index.js";
+import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
+import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
+import { findQuestionSetByName, readQuestionFile, storeQuestionFile } from "../question-file.js";
+import { openStoreSession } from "../store-session.js";
 
-/** The bundled example answers; see examples/gate/README.md for what each one shows. */
-export const EXAMPLE_ANSWERS = fileURLToPath(
-  new URL("../../../examples/gate/answers.jsonl", import.meta.url),
-);
+const example = (path: string) =>
+  fileURLToPath(new URL(`../../../examples/${path}`, import.meta.url));
+
+/** The bundled corpus (a made-up city, in English and Chinese) and its question set. */
+export const EXAMPLE_CORPUS = example("corpus");
+export const EXAMPLE_QUESTIONS = example("eval/lanting-questions.jsonl");
+/** The bundled example answers for the gate alone; see examples/gate/README.md. */
+export const EXAMPLE_ANSWERS = example("gate/answers.jsonl");
+
+const COLLECTION = "lanting";
 
 /**
- * The main job until evaluation runs exist: gate the bundled example into the embedded store
- * and print the verdicts. Failing answers are expected here, so the exit code is 0.
+ * The main job on the embedded store with no API key: ingest the bundled corpus (unchanged
+ * documents are skipped), import the bundled question set once, evaluate the built-in bot with
+ * the offline judges, and print the report. Low scores are findings here, not errors: exit 0.
  */
 export async function startCommand(): Promise<number> {
-  process.stdout.write(`Gating the bundled example answers (${EXAMPLE_ANSWERS})\n\n`);
-  const code = await gateCommand([EXAMPLE_ANSWERS]);
-  process.stdout.write(
-    "\nEvery verdict is stored with its checks, scores and config for audit and replay.\n" +
-      "See them over HTTP with `npx ragjudge serve`, then GET /api/v1/evaluation-records.\n" +
-      "Gate your own answers with `npx ragjudge gate FILE.jsonl` (docs/gate.md).\n",
-  );
-  return code === 2 ? 2 : 0;
+  const loaded = await loadConfig({});
+  const session = await openStoreSession();
+  const config: RagjudgeConfig = {
+    ...loaded,
+    rag: { ...loaded.rag, loops: sessionLoopsConfig(loaded, session) },
+  };
+  const out = process.stdout;
+  let runtime: Awaited<ReturnType<typeof startEvaluationRuntime>> | undefined;
+  try {
+    const userId = session.user.id;
+    const db = session.store.db;
+    const bot = createBuiltinBot({
+      db,
+      userId,
+      llm: sessionClients(config, session),
+      retrieval: config.rag.retrieval,
+    });
+    const ingested = await bot.ingestPaths([EXAMPLE_CORPUS], { name: COLLECTION });
+    const collectionId = await bot.resolveCollection(COLLECTION);
+    out.write(
+      `1. Collection "${COLLECTION}" from ${EXAMPLE_CORPUS}: ${ingested.documents.added} documents added, ${ingested.documents.unchanged} unchanged\n`,
+    );
+
+    const file = await readQuestionFile(EXAMPLE_QUESTIONS);
+    const existing = await findQuestionSetByName(db, userId, file.name);
+    const set = existing ?? (await storeQuestionFile(db, userId, file, collectionId));
+    out.write(
+      `2. Question set "${set.name}" (${set.id}): ${set.question_count} questions${existing ? ", already imported" : " imported"}\n`,
+    );
+
+    runtime = await startEvaluationRuntime(session, config, { worker: true, concurrency: 8 });
+    const started = await startEvaluation(
+      runtime.deps,
+      userId,
+      { question_set_id: set.id, collection_id: collectionId, judges: ["offline"] },
+      config,
+    );
+    out.write(
+      `3. Evaluating the built-in bot with the offline judges (evaluation ${started.id})\n\n`,
+    );
+    const { row, interrupted } = await followEvaluation(runtime, userId, started.id);
+    if (interrupted) {
+      process.stderr.write(`\nPaused. Resume with: npx ragjudge eval --resume ${row.id}\n`);
+      return 130;
+    }
+    const report = buildReport(row, await listEvaluationResults(db, userId, row.id));
+    out.write(`${renderTableReport(report)}\n`);
+    out.write(
+      `The run and every answer, source and score are kept in ${session.store.location}.\n` +
+        `See them over HTTP: \`npx ragjudge serve\`, then GET /api/v1/evaluations/${row.id}\n` +
+        `  (the token is in ${session.tokenPath}).\n` +
+        `Report again in any format: \`npx ragjudge eval --resume ${row.id} --format markdown\`\n` +
+        "Evaluate your own bot or questions: `npx ragjudge eval --help` (docs/evaluations.md);\n" +
+        `gate answers you already have: \`npx ragjudge gate ${EXAMPLE_ANSWERS}\` (docs/gate.md).\n`,
+    );
+    return row.status === "COMPLETED" ? 0 : 1;
+  } finally {
+    await runtime?.stop();
+    await session.close();
+  }
 }

@@ -156,9 +156,9 @@ function checks(report: EvaluationReport): ReportSection | undefined {
       "--baseline",
       baseline.regressions.length === 0 ? "ok" : "FAILED",
       `${baseline.regressions.length} regression(s), ${baseline.improvements.length} improvement(s) ` +
-        `over ${baseline.matched} matched question(s) vs ${baseline.baseline_id} ` +
-        `(average ${scoreCell(baseline.average_score.baseline)} -> ${scoreCell(baseline.average_score.current)}, ` +
-        `pass rate ${percentCell(baseline.pass_rate.baseline)} -> ${percentCell(baseline.pass_rate.current)})`,
+        `in ${baseline.matched} matched question(s); average ${scoreCell(baseline.average_score.baseline)} -> ` +
+        `${scoreCell(baseline.average_score.current)}, pass rate ${percentCell(baseline.pass_rate.baseline)} -> ` +
+        `${percentCell(baseline.pass_rate.current)}`,
     ]);
   }
   if (rows.length === 0) return undefined;

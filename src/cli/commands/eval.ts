@@ -1,0 +1,476 @@
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { isLlmConfigured, loadConfig, type RagjudgeConfig } from "../../config/index.js";
+import { QuestionImportError } from "../../evals/questions/index.js";
+import {
+  buildReport,
+  checkThresholds,
+  compareToBaseline,
+  type EvaluationReport,
+  REPORT_FORMATS,
+  type ReportFormat,
+  renderReport,
+  renderSummaryTable,
+  type Thresholds,
+  ThresholdsSchema,
+} from "../../evals/reports/index.js";
+import {
+  type BotConfig,
+  BotConfigSchema,
+  EvaluationNotFoundError,
+  EvaluationRequestError,
+  EvaluationStateError,
+  pauseEvaluation,
+  resumeEvaluation,
+  startEvaluation,
+} from "../../evals/runs/index.js";
+import { JUDGE_KINDS, type JudgeKind } from "../../judges/index.js";
+import { createBuiltinBot } from "../../rag/index.js";
+import {
+  type Db,
+  type EvaluationRow,
+  getEvaluation,
+  getQuestionSet,
+  isUuid,
+  listEvaluationResults,
+  type QuestionSetRow,
+} from "../../store/index.js";
+import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
+import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
+import { readQuestionFile, storeQuestionFile } from "../question-file.js";
+import { openStoreSession, type StoreSession } from "../store-session.js";
+import { UsageError } from "../usage-error.js";
+
+export const EVAL_HELP = `Usage: ragjudge eval --collection C --questions FILE|ID [options]
+       ragjudge eval --resume EVALUATION_ID [options]
+
+Runs an evaluation: asks the bot every question of a question set, gates each answer on its
+evidence, judges it, and reports. A question FILE (.jsonl, .json or .csv with question,
+ground_truth?, question_type?) is imported as a new question set named after the file, all or
+nothing; an existing question set is named by its id.
+
+Options:
+  --collection C          the collection the built-in bot answers from (name or id)
+  --questions FILE|ID     a question file to import, or a question set id
+  --bot builtin|URL       the bot under test (default: builtin; a URL speaks docs/bots.md's contract)
+  --judge LIST            offline, rubric, reference, review, comma-separated (default: offline)
+  --docs PATH             ingest PATH into the collection first, creating it (repeatable)
+  --name N                the evaluation's name (default: the question set's name and the time)
+  --format F              table, json, junit or markdown report (default: table)
+  --out FILE              write the report to FILE instead of standard output
+  --concurrency N         questions run at once by the embedded worker (default: 16)
+  --min-score X           fail (exit 1) when the average score is below X (0-1)
+  --min-pass-rate X       fail (exit 1) when the share of passed questions is below X (0-1)
+  --max-errors N          fail (exit 1) when more than N questions end in a bot or judge error
+  --baseline ID           fail (exit 1) on questions that regressed against an earlier evaluation
+  --tolerance X           score drop that counts as a regression (default: 0.05)
+  --resume ID             re-attach to an evaluation: resume it if paused, wait, report
+  --no-cache              neither read nor write the LLM response cache for this run
+  --no-worker             start no embedded worker; \`ragjudge worker\` processes run the items
+  --config FILE.json      configuration file (default: ./ragjudge.config.json if present)
+  -h, --help              show this help
+
+Progress goes to stderr. Ctrl-C pauses the run; \`ragjudge eval --resume ID\` continues it.
+Exit code: 0 done, 1 a threshold or baseline check failed or the run failed, 2 usage or input
+errors (every bad row of a question file is named), 130 interrupted (paused).`;
+
+const FORMATS: readonly string[] = REPORT_FORMATS;
+
+export interface EvalArgs {
+  collection?: string;
+  questions?: string;
+  bot: BotConfig;
+  judges: JudgeKind[];
+  docs: string[];
+  name?: string;
+  format: ReportFormat;
+  out?: string;
+  concurrency: number;
+  thresholds: Thresholds;
+  baseline?: string;
+  tolerance: number;
+  resume?: string;
+  noCache: boolean;
+  worker: boolean;
+  config?: string;
+}
+
+function parseKinds(text: string): JudgeKind[] {
+  const kinds = [
+    ...new Set(
+      text
+        .split(",")
+        .map((kind) => kind.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = kinds.filter((kind) => !(JUDGE_KINDS as readonly string[]).includes(kind));
+  if (kinds.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--judge takes ${JUDGE_KINDS.join(", ")} (got "${text}")`);
+  }
+  return kinds as JudgeKind[];
+}
+
+function numberFlag(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value)) {
+    throw new UsageError(`${flag} takes a number (got "${text}")`);
+  }
+  return value;
+}
+
+function parseBot(text: string): BotConfig {
+  if (text === "builtin") return { kind: "builtin" };
+  const parsed = BotConfigSchema.safeParse({ kind: "http", url: text });
+  if (!parsed.success) {
+    throw new UsageError(
+      `--bot takes "builtin" or an http(s) URL: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The command line, validated before anything is opened or written. */
+export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      collection: { type: "string" },
+      questions: { type: "string" },
+      bot: { type: "string", default: "builtin" },
+      judge: { type: "string", default: "offline" },
+      docs: { type: "string", multiple: true, default: [] },
+      name: { type: "string" },
+      format: { type: "string", default: "table" },
+      out: { type: "string" },
+      concurrency: { type: "string", default: "16" },
+      "min-score": { type: "string" },
+      "min-pass-rate": { type: "string" },
+      "max-errors": { type: "string" },
+      baseline: { type: "string" },
+      tolerance: { type: "string", default: "0.05" },
+      resume: { type: "string" },
+      "no-cache": { type: "boolean", default: false },
+      "no-worker": { type: "boolean", default: false },
+      config: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) return "help";
+  if (positionals.length > 0) {
+    throw new UsageError(`eval takes no positional arguments (got "${positionals[0]}")`);
+  }
+  if (!FORMATS.includes(values.format)) {
+    throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(", ")}`);
+  }
+  const concurrency = Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
+    throw new UsageError("--concurrency must be an integer from 1 to 1024");
+  }
+  const thresholds = ThresholdsSchema.safeParse({
+    min_score: numberFlag("--min-score", values["min-score"]),
+    min_pass_rate: numberFlag("--min-pass-rate", values["min-pass-rate"]),
+    max_errors: numberFlag("--max-errors", values["max-errors"]),
+  });
+  if (!thresholds.success) {
+    const issue = thresholds.error.issues[0];
+    const flag = `--${String(issue?.path[0] ?? "").replace(/_/g, "-")}`;
+    throw new UsageError(`${flag} takes ${issue?.message ?? "a valid number"}`);
+  }
+  const tolerance = numberFlag("--tolerance", values.tolerance) ?? 0.05;
+  if (tolerance < 0 || tolerance > 1)
+    throw new UsageError("--tolerance takes a number from 0 to 1");
+  if (values.baseline !== undefined && !isUuid(values.baseline)) {
+    throw new UsageError(`--baseline takes an evaluation id (got "${values.baseline}")`);
+  }
+  const args: EvalArgs = {
+    bot: parseBot(values.bot),
+    judges: parseKinds(values.judge),
+    docs: values.docs,
+    format: values.format as ReportFormat,
+    concurrency,
+    thresholds: thresholds.data,
+    tolerance,
+    noCache: values["no-cache"],
+    worker: !values["no-worker"],
+    ...(values.collection !== undefined ? { collection: values.collection } : {}),
+    ...(values.questions !== undefined ? { questions: values.questions } : {}),
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(values.out !== undefined ? { out: values.out } : {}),
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+    ...(values.config !== undefined ? { config: values.config } : {}),
+  };
+  if (values.resume !== undefined) {
+    if (!isUuid(values.resume)) {
+      throw new UsageError(`--resume takes an evaluation id (got "${values.resume}")`);
+    }
+    const conflicting = ["questions", "collection", "docs", "name"].filter((key) =>
+      key === "docs" ? values.docs.length > 0 : values[key as "questions"] !== undefined,
+    );
+    if (conflicting.length > 0) {
+      throw new UsageError(
+        `--resume continues an existing evaluation; drop --${conflicting.join(", --")}`,
+      );
+    }
+    return { ...args, resume: values.resume };
+  }
+  if (!args.questions) throw new UsageError("--questions FILE|ID is required (or --resume ID)");
+  if (args.bot.kind === "builtin" && !args.collection) {
+    throw new UsageError("--collection is required for the built-in bot");
+  }
+  if (args.docs.length > 0 && !args.collection) {
+    throw new UsageError("--docs needs --collection: the collection to ingest into");
+  }
+  return args;
+}
+
+/** The question set to run: an existing set's id, or a file imported now (all or nothing). */
+async function questionSetFor(
+  session: StoreSession,
+  args: EvalArgs,
+  prepare: () => Promise<string | null>,
+): Promise<QuestionSetRow> {
+  const ref = args.questions ?? "";
+  const db = session.store.db;
+  if (!existsSync(ref)) {
+    if (!isUuid(ref)) throw new UsageError(`--questions: no such file or question set "${ref}"`);
+    await prepare();
+    const set = await getQuestionSet(db, session.user.id, ref);
+    if (!set) throw new UsageError(`--questions: question set ${ref} not found`);
+    return set;
+  }
+  // Parse first: a bad file stops the command before anything is ingested or stored.
+  const file = await readQuestionFile(ref);
+  const collectionId = await prepare();
+  const set = await storeQuestionFile(db, session.user.id, file, collectionId);
+  process.stderr.write(
+    `Imported ${file.questions.length} questions from ${ref} as question set "${set.name}" (${set.id})\n`,
+  );
+  return set;
+}
+
+/** Ingests --docs, then checks the collection exists; returns its id (null without one). */
+async function prepareCollection(
+  session: StoreSession,
+  config: RagjudgeConfig,
+  args: EvalArgs,
+): Promise<string | null> {
+  if (!args.collection) return null;
+  const bot = createBuiltinBot({
+    db: session.store.db,
+    userId: session.user.id,
+    llm: sessionClients(config, session, { noCache: args.noCache }),
+    retrieval: config.rag.retrieval,
+  });
+  if (args.docs.length > 0) {
+    const result = await bot.ingestPaths(args.docs, { name: args.collection });
+    process.stderr.write(
+      `Ingested into "${args.collection}": ${result.documents.added} added, ${result.documents.unchanged} unchanged, ${result.documents.replaced} replaced (${result.chunks.added} chunks)\n`,
+    );
+    for (const problem of result.problems) {
+      process.stderr.write(
+        `${problem.source}${problem.line ? `:${problem.line}` : ""}: ${problem.message}\n`,
+      );
+    }
+  }
+  // Throws CollectionNotFoundError (exit 2) for the built-in bot's missing collection.
+  try {
+    return await bot.resolveCollection(args.collection);
+  } catch (error) {
+    if (args.bot.kind === "builtin") throw error;
+    return null;
+  }
+}
+
+/** The report with its CI checks; `failures` says why the exit code is 1. */
+async function reportOf(
+  db: Db,
+  userId: string,
+  row: EvaluationRow,
+  args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance">,
+): Promise<{ report: EvaluationReport; failures: string[] }> {
+  const report = buildReport(row, await listEvaluationResults(db, userId, row.id));
+  const failures: string[] = [];
+  const checks = checkThresholds(report.summary, args.thresholds);
+  if (checks.length > 0) report.thresholds = checks;
+  failures.push(...checks.filter((c) => !c.ok).map((c) => c.message));
+  if (args.baseline) {
+    const base = await getEvaluation(db, userId, args.baseline);
+    if (base) {
+      const baseline = buildReport(base, await listEvaluationResults(db, userId, base.id));
+      report.baseline = compareToBaseline(report, baseline, { tolerance: args.tolerance });
+      for (const change of report.baseline.regressions) {
+        failures.push(
+          `regression on #${change.current.position + 1} "${change.question.slice(0, 70)}": ${change.reason}`,
+        );
+      }
+    }
+  }
+  if (row.status === "FAILED") {
+    failures.unshift(`the evaluation FAILED: ${row.status_reason ?? "no reason recorded"}`);
+  } else if (row.status !== "COMPLETED") {
+    failures.unshift(`the evaluation is ${row.status}, not COMPLETED`);
+  }
+  return { report, failures };
+}
+
+/** Writes the report where asked and prints the summary; returns the exit code. */
+export async function finishEvaluation(
+  session: StoreSession,
+  row: EvaluationRow,
+  args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance" | "format" | "out">,
+): Promise<number> {
+  const { report, failures } = await reportOf(session.store.db, session.user.id, row, args);
+  const rendered = renderReport(report, args.format);
+  if (args.out) {
+    await writeFile(args.out, rendered);
+    process.stdout.write(
+      `${renderSummaryTable(report)}\nReport (${args.format}) written to ${args.out}\n`,
+    );
+  } else if (args.format === "table") {
+    process.stdout.write(rendered);
+  } else {
+    // Standard output holds the machine-readable report alone; the person reads stderr.
+    process.stderr.write(renderSummaryTable(report));
+    process.stdout.write(rendered);
+  }
+  for (const failure of failures) process.stderr.write(`FAILED: ${failure}\n`);
+  return failures.length > 0 ? 1 : 0;
+}
+
+export async function evalCommand(argv: string[]): Promise<number> {
+  const args = parseEvalArgs(argv);
+  if (args === "help") {
+    process.stdout.write(`${EVAL_HELP}\n`);
+    return 0;
+  }
+  const loaded = await loadConfig(args.config ? { path: args.config } : {});
+  if (args.judges.some((kind) => kind !== "offline") && !isLlmConfigured(loaded.llm, "judge")) {
+    throw new UsageError(
+      `--judge ${args.judges.join(",")} needs an LLM: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server wants one), ` +
+        "or RAGJUDGE_JUDGE_BASE_URL, or an llm section in ragjudge.config.json; or use --judge offline",
+    );
+  }
+  const session = await openStoreSession();
+  const config: RagjudgeConfig = {
+    ...loaded,
+    rag: { ...loaded.rag, loops: sessionLoopsConfig(loaded, session) },
+  };
+  let runtime: Awaited<ReturnType<typeof startEvaluationRuntime>> | undefined;
+  try {
+    const userId = session.user.id;
+    const db = session.store.db;
+    if (args.baseline && !(await getEvaluation(db, userId, args.baseline))) {
+      throw new UsageError(`--baseline: evaluation ${args.baseline} not found`);
+    }
+    let row: EvaluationRow;
+    if (args.resume) {
+      const found = await getEvaluation(db, userId, args.resume);
+      if (!found) throw new UsageError(`--resume: evaluation ${args.resume} not found`);
+      row = found;
+    } else {
+      const set = await questionSetFor(session, args, () =>
+        prepareCollection(session, config, args),
+      );
+      runtime = await startEvaluationRuntime(session, config, {
+        worker: args.worker,
+        concurrency: args.concurrency,
+      });
+      row = await startEvaluation(
+        runtime.deps,
+        userId,
+        {
+          question_set_id: set.id,
+          bot: args.bot,
+          judges: args.judges,
+          no_cache: args.noCache,
+          ...(args.collection ? { collection_id: args.collection } : {}),
+          ...(args.name ? { name: args.name } : {}),
+        },
+        config,
+      );
+      process.stderr.write(
+        `Evaluation ${row.id}: ${row.total_questions} questions, bot ${row.bot_id}, judges ${args.judges.join(",")}\n`,
+      );
+    }
+    const live = row.status === "PENDING" || row.status === "RUNNING" || row.status === "PAUSED";
+    if (live) {
+      runtime ??= await startEvaluationRuntime(session, config, {
+        worker: args.worker,
+        concurrency: args.concurrency,
+      });
+      if (args.resume) row = await reattach(runtime.deps, session, row);
+      const outcome = await followEvaluation(runtime, userId, row.id);
+      row = outcome.row;
+      if (outcome.interrupted) {
+        process.stderr.write(
+          `\nPaused evaluation ${row.id} at ${row.completed_questions}/${row.total_questions}.\n` +
+            `Resume with: ragjudge eval --resume ${row.id}\n`,
+        );
+        return 130;
+      }
+    }
+    if (row.status === "PAUSED") {
+      process.stderr.write(
+        `Evaluation ${row.id} was paused at ${row.completed_questions}/${row.total_questions}; ` +
+          `resume with: ragjudge eval --resume ${row.id}\n`,
+      );
+    }
+    return await finishEvaluation(session, row, args);
+  } catch (error) {
+    return handleRunError(error);
+  } finally {
+    await runtime?.stop();
+    await session.close();
+  }
+}
+
+/**
+ * --resume after a crash or Ctrl-C: a paused run is resumed. A run left RUNNING by a process that
+ * died is paused and resumed at once when the store is embedded (no other process can hold it), so
+ * its orphaned items restart now rather than when their jobs expire.
+ */
+async function reattach(
+  deps: Parameters<typeof resumeEvaluation>[0],
+  session: StoreSession,
+  row: EvaluationRow,
+): Promise<EvaluationRow> {
+  const userId = session.user.id;
+  if (row.status === "RUNNING" && session.store.kind === "pglite") {
+    await pauseEvaluation(deps, userId, row.id);
+    return resumeEvaluation(deps, userId, row.id);
+  }
+  if (row.status === "PAUSED") return resumeEvaluation(deps, userId, row.id);
+  return row;
+}
+
+function handleRunError(error: unknown): number {
+  if (QuestionImportError.isInstance(error)) {
+    if (error.rows.length === 0) {
+      process.stderr.write(`ragjudge eval: the question file was not imported: ${error.message}\n`);
+      return 2;
+    }
+    const bad = new Set(error.rows.map((row) => row.row)).size;
+    process.stderr.write(
+      `ragjudge eval: the question file was not imported (${bad} invalid row${bad === 1 ? "" : "s"}; nothing was stored):\n`,
+    );
+    for (const row of error.rows) {
+      process.stderr.write(
+        row.row > 0 ? `  row ${row.row}: ${row.field}: ${row.message}\n` : `  ${row.message}\n`,
+      );
+    }
+    return 2;
+  }
+  if (
+    error instanceof EvaluationRequestError ||
+    error instanceof EvaluationNotFoundError ||
+    error instanceof EvaluationStateError
+  ) {
+    process.stderr.write(`ragjudge eval: ${error.message}\n`);
+    return 2;
+  }
+  throw error;
+}

@@ -1,0 +1,111 @@
+import { parseArgs } from "node:util";
+import { loadConfig, type RagjudgeConfig } from "../../config/index.js";
+import { type EvaluationActivity, evaluationsUpdatedSince } from "../../store/index.js";
+import { startEvaluationRuntime } from "../evaluation-runtime.js";
+import { sessionLoopsConfig } from "../llm-session.js";
+import { openStoreSession } from "../store-session.js";
+import { UsageError } from "../usage-error.js";
+
+export const WORKER_HELP = `Usage: ragjudge worker [options]
+
+Runs evaluation items from the job queue until stopped (Ctrl-C or SIGTERM): the launch and item
+jobs that \`ragjudge eval --no-worker\` and the HTTP API enqueue. Any number of workers may serve one
+PostgreSQL database ($DATABASE_URL); each item's result is written once. Without DATABASE_URL it
+serves the embedded store in $RAGJUDGE_HOME (which one process at a time may open).
+
+Options:
+  --concurrency N     items run at once by this process (default: 16)
+  --config FILE.json  configuration file (default: ./ragjudge.config.json if present)
+  -h, --help          show this help
+
+Logs one line per evaluation state change on stdout.`;
+
+const FINAL = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
+
+/** One log line for a run's new state. */
+export function activityLine(run: EvaluationActivity, at: Date = new Date()): string {
+  const parts = [
+    at.toISOString(),
+    `evaluation ${run.id}`,
+    run.status,
+    `${run.completed_questions}/${run.total_questions}`,
+  ];
+  if (FINAL.has(run.status) || run.status === "PAUSED") {
+    if (run.average_score !== null) parts.push(`average ${run.average_score.toFixed(3)}`);
+    parts.push(`errors ${run.bot_error_count + run.judge_error_count}`);
+  }
+  if (run.status_reason) parts.push(`(${run.status_reason})`);
+  parts.push(JSON.stringify(run.name));
+  return parts.join("  ");
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+export async function workerCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      concurrency: { type: "string", default: "16" },
+      config: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${WORKER_HELP}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError("worker takes no positional arguments");
+  const concurrency = Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
+    throw new UsageError("--concurrency must be an integer from 1 to 1024");
+  }
+  const loaded = await loadConfig(values.config ? { path: values.config } : {});
+  const session = await openStoreSession();
+  const config: RagjudgeConfig = {
+    ...loaded,
+    rag: { ...loaded.rag, loops: sessionLoopsConfig(loaded, session) },
+  };
+  const stopped = new Promise<string>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+  let lastError = "";
+  const runtime = await startEvaluationRuntime(session, config, {
+    worker: true,
+    concurrency,
+    onError: (error) => {
+      // A failing item is retried by pg-boss; say so once per distinct message, not per retry.
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== lastError) log(`${new Date().toISOString()}  error  ${message}`);
+      lastError = message;
+    },
+  });
+  log(
+    `${new Date().toISOString()}  worker started  store ${session.store.location}  concurrency ${concurrency}`,
+  );
+
+  // Runs are rows any process may change: poll them and log each one's new status.
+  const seen = new Map<string, string>();
+  let latest = Date.now();
+  const watch = setInterval(() => {
+    // A little overlap: a transaction's now() may precede its commit; `seen` drops repeats.
+    evaluationsUpdatedSince(session.store.db, new Date(latest - 2000))
+      .then((runs) => {
+        for (const run of runs) {
+          if (seen.get(run.id) !== run.status) log(activityLine(run));
+          seen.set(run.id, run.status);
+          latest = Math.max(latest, run.gmt_updated.getTime());
+        }
+      })
+      .catch(() => {});
+  }, 500);
+
+  const signal = await stopped;
+  clearInterval(watch);
+  log(`${new Date().toISOString()}  ${signal}: stopping; unfinished items go back to the queue`);
+  await runtime.stop();
+  await session.close();
+  log(`${new Date().toISOString()}  worker stopped`);
+  return 0;
+}

@@ -1,0 +1,109 @@
+import { configuredClients, type RagjudgeConfig } from "../config/index.js";
+import {
+  type ControlDeps,
+  type EvaluationWorker,
+  pauseEvaluation,
+  progressOf,
+  startEvaluationWorker,
+} from "../evals/runs/index.js";
+import { type Jobs, startJobs } from "../jobs/index.js";
+import type { LlmClients } from "../llm/index.js";
+import { type Db, type EvaluationRow, getEvaluation, llmResponseCache } from "../store/index.js";
+import { createProgressReporter } from "./render/progress.js";
+import type { StoreSession } from "./store-session.js";
+
+/** The statuses a run stops at; PAUSED too, since nothing moves it on until someone resumes it. */
+const STOPPED = new Set(["COMPLETED", "FAILED", "CANCELLED", "PAUSED"]);
+
+/** The clients a worker gives each run: the configured roles, with the owner's response cache. */
+export function workerClients(
+  config: RagjudgeConfig,
+  db: Db,
+): (userId: string, options: { noCache: boolean }) => Partial<LlmClients> {
+  return (userId, { noCache }) =>
+    configuredClients(config.llm, noCache ? {} : { cache: llmResponseCache(db, userId) });
+}
+
+/** Jobs on the session's store, and (unless `worker` is false) an evaluation worker in-process. */
+export interface EvaluationRuntime {
+  jobs: Jobs;
+  deps: ControlDeps;
+  worker: EvaluationWorker | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startEvaluationRuntime(
+  session: StoreSession,
+  config: RagjudgeConfig,
+  options: { worker: boolean; concurrency: number; onError?: (error: unknown) => void },
+): Promise<EvaluationRuntime> {
+  const jobs = await startJobs(session.store);
+  const worker = options.worker
+    ? startEvaluationWorker({
+        jobs,
+        concurrency: options.concurrency,
+        clientsFor: workerClients(config, session.store.db),
+        ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
+        ...(options.onError ? { onError: options.onError } : {}),
+      })
+    : undefined;
+  return {
+    jobs,
+    deps: { db: session.store.db, jobs },
+    worker,
+    async stop() {
+      await worker?.stop();
+      await jobs.stop();
+    },
+  };
+}
+
+export interface FollowOutcome {
+  row: EvaluationRow;
+  /** Ctrl-C was pressed: the run was paused (when it was still live). */
+  interrupted: boolean;
+}
+
+/**
+ * Waits for a run to stop, drawing its progress on stderr. Ctrl-C pauses the run (its items go
+ * back to PENDING) instead of leaving it running with nobody to finish it.
+ */
+export async function followEvaluation(
+  runtime: EvaluationRuntime,
+  userId: string,
+  evaluationId: string,
+  options: { pollMs?: number; stream?: NodeJS.WriteStream } = {},
+): Promise<FollowOutcome> {
+  const stream = options.stream ?? process.stderr;
+  const reporter = createProgressReporter({ stream, tty: stream.isTTY === true });
+  let interrupted = false;
+  let wake: (() => void) | undefined;
+  const onSigint = () => {
+    interrupted = true;
+    wake?.();
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    for (;;) {
+      const row = await getEvaluation(runtime.deps.db, userId, evaluationId);
+      if (!row) throw new Error(`evaluation ${evaluationId} disappeared while running`);
+      reporter.update(progressOf(row), row.status);
+      if (STOPPED.has(row.status)) return { row, interrupted: false };
+      if (interrupted) {
+        const paused = await pauseEvaluation(runtime.deps, userId, evaluationId).catch(() => row);
+        return { row: paused, interrupted: true };
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.pollMs ?? 250);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+    reporter.done();
+  }
+}

@@ -1,0 +1,63 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import {
+  parseQuestionFile,
+  type QuestionInput,
+  questionFormatOf,
+  questionKey,
+} from "../evals/questions/index.js";
+import {
+  createQuestionSet,
+  type Db,
+  listQuestionSets,
+  type QuestionSetRow,
+} from "../store/index.js";
+
+/** A question file read and validated, not yet stored: a bad file throws QuestionImportError. */
+export interface ParsedQuestionFile {
+  /** The set's name: the file's name without its extension. */
+  name: string;
+  path: string;
+  questions: QuestionInput[];
+}
+
+export async function readQuestionFile(path: string): Promise<ParsedQuestionFile> {
+  const format = questionFormatOf(path);
+  const questions = parseQuestionFile(new Uint8Array(await readFile(path)), format);
+  const name = basename(path).replace(/\.[^.]+$/, "") || basename(path);
+  return { name, path, questions };
+}
+
+/** Stores a parsed file as a new question set, in one transaction. */
+export function storeQuestionFile(
+  db: Db,
+  userId: string,
+  file: ParsedQuestionFile,
+  collectionId: string | null,
+): Promise<QuestionSetRow> {
+  return createQuestionSet(
+    db,
+    userId,
+    {
+      name: file.name,
+      description: `Imported from ${basename(file.path)}`,
+      collection_id: collectionId,
+    },
+    file.questions.map((q) => ({
+      question_type: q.question_type,
+      question_text: q.question_text,
+      ground_truth: q.ground_truth,
+      reference_context: q.reference_context ?? null,
+      question_key: questionKey(q.question_text),
+    })),
+  );
+}
+
+/** The user's newest question set of this name, if any. */
+export async function findQuestionSetByName(
+  db: Db,
+  userId: string,
+  name: string,
+): Promise<QuestionSetRow | undefined> {
+  return (await listQuestionSets(db, userId)).find((set) => set.name === name);
+}
