@@ -123,7 +123,7 @@ export async function startEvaluation(
 }
 
 async function mustGet(db: Db, userId: string, id: string): Promise<EvaluationRow> {
-  const row = await getEvaluation(db, userId, id);
+  const row = isUuid(id) ? await getEvaluation(db, userId, id) : undefined;
   if (!row) throw new EvaluationNotFoundError("evaluation", id);
   return row;
 }
@@ -137,6 +137,8 @@ async function move(
   from: readonly EvaluationStatus[],
   to: EvaluationStatus,
 ): Promise<EvaluationRow> {
+  // A malformed id is as missing as another user's.
+  if (!isUuid(id)) throw new EvaluationNotFoundError("evaluation", id);
   const moved = await transitionEvaluation(deps.db, id, from, to, { userId });
   if (moved) return moved;
   const row = await mustGet(deps.db, userId, id);
