@@ -1,17 +1,18 @@
 import { parseArgs } from "node:util";
 import { loadConfig, type RagjudgeConfig } from "../../config/index.js";
+import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { type EvaluationActivity, evaluationsUpdatedSince } from "../../store/index.js";
-import { startEvaluationRuntime } from "../evaluation-runtime.js";
+import { startEvaluationRuntime, workerClients } from "../evaluation-runtime.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 
 export const WORKER_HELP = `Usage: ragjudge worker [options]
 
-Runs evaluation items from the job queue until stopped (Ctrl-C or SIGTERM): the launch and item
-jobs that \`ragjudge eval --no-worker\` and the HTTP API enqueue. Any number of workers may serve one
-PostgreSQL database ($DATABASE_URL); each item's result is written once. Without DATABASE_URL it
-serves the embedded store in $RAGJUDGE_HOME (which one process at a time may open).
+Runs queued jobs until stopped (Ctrl-C or SIGTERM): the evaluation launches and items that
+\`ragjudge eval --no-worker\` and the HTTP API enqueue, and question generations. Any number of
+workers may serve one PostgreSQL database ($DATABASE_URL); each item's result is written once.
+Without DATABASE_URL it serves the embedded store in $RAGJUDGE_HOME (one process at a time).
 
 Options:
   --concurrency N     items run at once by this process (default: 16)
@@ -71,15 +72,21 @@ export async function workerCommand(argv: string[]): Promise<number> {
     process.once("SIGTERM", () => resolve("SIGTERM"));
   });
   let lastError = "";
+  const onError = (error: unknown) => {
+    // A failing job is retried by pg-boss; say so once per distinct message, not per retry.
+    const message = error instanceof Error ? error.message : String(error);
+    if (message !== lastError) log(`${new Date().toISOString()}  error  ${message}`);
+    lastError = message;
+  };
   const runtime = await startEvaluationRuntime(session, config, {
     worker: true,
     concurrency,
-    onError: (error) => {
-      // A failing item is retried by pg-boss; say so once per distinct message, not per retry.
-      const message = error instanceof Error ? error.message : String(error);
-      if (message !== lastError) log(`${new Date().toISOString()}  error  ${message}`);
-      lastError = message;
-    },
+    onError,
+  });
+  const generation = startQuestionGenerationWorker({
+    jobs: runtime.jobs,
+    clientsFor: workerClients(config, session.store.db),
+    onError,
   });
   log(
     `${new Date().toISOString()}  worker started  store ${session.store.location}  concurrency ${concurrency}`,
@@ -104,6 +111,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const signal = await stopped;
   clearInterval(watch);
   log(`${new Date().toISOString()}  ${signal}: stopping; unfinished items go back to the queue`);
+  await generation.stop();
   await runtime.stop();
   await session.close();
   log(`${new Date().toISOString()}  worker stopped`);
