@@ -1,0 +1,196 @@
+import { parseArgs } from "node:util";
+import {
+  REPORT_FORMATS,
+  type ReportFormat,
+  type Thresholds,
+  ThresholdsSchema,
+} from "../../evals/reports/index.js";
+import { type BotConfig, BotConfigSchema } from "../../evals/runs/index.js";
+import { JUDGE_KINDS, type JudgeKind } from "../../judges/index.js";
+import { isUuid } from "../../store/index.js";
+import { UsageError } from "../usage-error.js";
+
+export const EVAL_HELP = `Usage: ragjudge eval --collection C --questions FILE|ID [options]
+       ragjudge eval --resume EVALUATION_ID [options]
+
+Runs an evaluation: asks the bot every question of a question set, gates each answer on its
+evidence, judges it, and reports. A question FILE (.jsonl, .json or .csv with question,
+ground_truth?, question_type?) is imported as a new question set named after the file, all or
+nothing; an existing question set is named by its id.
+
+Options:
+  --collection C          the collection the built-in bot answers from (name or id)
+  --questions FILE|ID     a question file to import, or a question set id
+  --bot builtin|URL       the bot under test (default: builtin; a URL speaks docs/bots.md's contract)
+  --judge LIST            offline, rubric, reference, review, comma-separated (default: offline)
+  --docs PATH             ingest PATH into the collection first, creating it (repeatable)
+  --name N                the evaluation's name (default: the question set's name and the time)
+  --format F              table, json, junit or markdown report (default: table)
+  --out FILE              write the report to FILE instead of standard output
+  --concurrency N         questions run at once by the embedded worker (default: 16)
+  --min-score X           fail (exit 1) when the average score is below X (0-1)
+  --min-pass-rate X       fail (exit 1) when the share of passed questions is below X (0-1)
+  --max-errors N          fail (exit 1) when more than N questions end in a bot or judge error
+  --baseline ID           fail (exit 1) on questions that regressed against an earlier evaluation
+  --tolerance X           score drop that counts as a regression (default: 0.05)
+  --resume ID             re-attach to an evaluation: resume it if paused, wait, report
+  --no-cache              neither read nor write the LLM response cache for this run
+  --no-worker             start no embedded worker; \`ragjudge worker\` processes run the items
+  --config FILE.json      configuration file (default: ./ragjudge.config.json if present)
+  -h, --help              show this help
+
+Progress goes to stderr. Ctrl-C pauses the run; \`ragjudge eval --resume ID\` continues it.
+Exit code: 0 done, 1 a threshold or baseline check failed or the run failed, 2 usage or input
+errors (every bad row of a question file is named), 130 interrupted (paused).`;
+
+const FORMATS: readonly string[] = REPORT_FORMATS;
+
+export interface EvalArgs {
+  collection?: string;
+  questions?: string;
+  bot: BotConfig;
+  judges: JudgeKind[];
+  docs: string[];
+  name?: string;
+  format: ReportFormat;
+  out?: string;
+  concurrency: number;
+  thresholds: Thresholds;
+  baseline?: string;
+  tolerance: number;
+  resume?: string;
+  noCache: boolean;
+  worker: boolean;
+  config?: string;
+}
+
+function parseKinds(text: string): JudgeKind[] {
+  const kinds = [
+    ...new Set(
+      text
+        .split(",")
+        .map((kind) => kind.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = kinds.filter((kind) => !(JUDGE_KINDS as readonly string[]).includes(kind));
+  if (kinds.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--judge takes ${JUDGE_KINDS.join(", ")} (got "${text}")`);
+  }
+  return kinds as JudgeKind[];
+}
+
+function numberFlag(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value)) {
+    throw new UsageError(`${flag} takes a number (got "${text}")`);
+  }
+  return value;
+}
+
+function parseBot(text: string): BotConfig {
+  if (text === "builtin") return { kind: "builtin" };
+  const parsed = BotConfigSchema.safeParse({ kind: "http", url: text });
+  if (!parsed.success) {
+    throw new UsageError(
+      `--bot takes "builtin" or an http(s) URL: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The command line, validated before anything is opened or written. */
+export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      collection: { type: "string" },
+      questions: { type: "string" },
+      bot: { type: "string", default: "builtin" },
+      judge: { type: "string", default: "offline" },
+      docs: { type: "string", multiple: true, default: [] },
+      name: { type: "string" },
+      format: { type: "string", default: "table" },
+      out: { type: "string" },
+      concurrency: { type: "string", default: "16" },
+      "min-score": { type: "string" },
+      "min-pass-rate": { type: "string" },
+      "max-errors": { type: "string" },
+      baseline: { type: "string" },
+      tolerance: { type: "string", default: "0.05" },
+      resume: { type: "string" },
+      "no-cache": { type: "boolean", default: false },
+      "no-worker": { type: "boolean", default: false },
+      config: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) return "help";
+  if (positionals.length > 0) {
+    throw new UsageError(`eval takes no positional arguments (got "${positionals[0]}")`);
+  }
+  if (!FORMATS.includes(values.format)) {
+    throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(", ")}`);
+  }
+  const concurrency = Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
+    throw new UsageError("--concurrency must be an integer from 1 to 1024");
+  }
+  const thresholds = ThresholdsSchema.safeParse({
+    min_score: numberFlag("--min-score", values["min-score"]),
+    min_pass_rate: numberFlag("--min-pass-rate", values["min-pass-rate"]),
+    max_errors: numberFlag("--max-errors", values["max-errors"]),
+  });
+  if (!thresholds.success) {
+    const issue = thresholds.error.issues[0];
+    const flag = `--${String(issue?.path[0] ?? "").replace(/_/g, "-")}`;
+    throw new UsageError(`${flag} takes ${issue?.message ?? "a valid number"}`);
+  }
+  const tolerance = numberFlag("--tolerance", values.tolerance) ?? 0.05;
+  if (tolerance < 0 || tolerance > 1)
+    throw new UsageError("--tolerance takes a number from 0 to 1");
+  if (values.baseline !== undefined && !isUuid(values.baseline)) {
+    throw new UsageError(`--baseline takes an evaluation id (got "${values.baseline}")`);
+  }
+  const args: EvalArgs = {
+    bot: parseBot(values.bot),
+    judges: parseKinds(values.judge),
+    docs: values.docs,
+    format: values.format as ReportFormat,
+    concurrency,
+    thresholds: thresholds.data,
+    tolerance,
+    noCache: values["no-cache"],
+    worker: !values["no-worker"],
+    ...(values.collection !== undefined ? { collection: values.collection } : {}),
+    ...(values.questions !== undefined ? { questions: values.questions } : {}),
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(values.out !== undefined ? { out: values.out } : {}),
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+    ...(values.config !== undefined ? { config: values.config } : {}),
+  };
+  if (values.resume !== undefined) {
+    if (!isUuid(values.resume)) {
+      throw new UsageError(`--resume takes an evaluation id (got "${values.resume}")`);
+    }
+    const conflicting = ["questions", "collection", "docs", "name"].filter((key) =>
+      key === "docs" ? values.docs.length > 0 : values[key as "questions"] !== undefined,
+    );
+    if (conflicting.length > 0) {
+      throw new UsageError(
+        `--resume continues an existing evaluation; drop --${conflicting.join(", --")}`,
+      );
+    }
+    return { ...args, resume: values.resume };
+  }
+  if (!args.questions) throw new UsageError("--questions FILE|ID is required (or --resume ID)");
+  if (args.bot.kind === "builtin" && !args.collection) {
+    throw new UsageError("--collection is required for the built-in bot");
+  }
+  if (args.docs.length > 0 && !args.collection) {
+    throw new UsageError("--docs needs --collection: the collection to ingest into");
+  }
+  return args;
+}
