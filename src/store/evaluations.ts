@@ -322,15 +322,23 @@ export async function finishResult(
 
 /**
  * Recomputes the counters from the rows (after resume or retry reset some of them), and
- * completes a RUNNING run that has nothing left to do.
+ * completes a RUNNING run that has nothing left to do. The run's row is locked first and counted
+ * in a later statement: a count taken before waiting for the lock would miss an item's final
+ * write committed meanwhile, then overwrite that write's increment.
  */
 export async function recountEvaluation(
   db: Db,
   evaluationId: string,
 ): Promise<EvaluationRow | undefined> {
-  const rows = await queryRows<EvaluationRow>(
-    db,
-    sql`with c as (
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await queryRows(t, sql`select id from evaluations where id = ${evaluationId} for update`);
+    return (await queryRows<EvaluationRow>(t, recountSql(evaluationId)))[0];
+  });
+}
+
+function recountSql(evaluationId: string) {
+  return sql`with c as (
           select count(*)::int as total,
             count(*) filter (where status in ('SCORED','BOT_ERROR','JUDGE_ERROR'))::int as done,
             count(*) filter (where status = 'SCORED' and score is not null)::int as scored,
@@ -349,9 +357,7 @@ export async function recountEvaluation(
             else e.finished_at end,
           gmt_updated = now()
         from c where e.id = ${evaluationId}
-        returning e.*`,
-  );
-  return rows[0];
+        returning e.*`;
 }
 
 /**
