@@ -1,10 +1,11 @@
-// `npm run bench [gate|judges|retrieval|rag ...]`: runs the benchmarks, prints one table per
+// `npm run bench [gate|judges|retrieval|rag|evals ...]`: runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { renderTable } from "../src/cli/render/table.js";
 import { createDatabase, startPostgresServer } from "../test/support/postgres-server.js";
+import { benchEvaluations } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
 import { benchJudges } from "./judges.js";
@@ -12,7 +13,7 @@ import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 
-const FAMILIES = ["gate", "judges", "retrieval", "rag"] as const;
+const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals"] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -104,6 +105,39 @@ if (wanted("rag")) {
   printRows(
     "Seed 001 AC 4: 20 vague queries, quality before and after rewriting (offline rewriter)",
     [rewrite],
+  );
+}
+
+if (wanted("evals")) {
+  const pglite = await benchEvaluations();
+  const server = await startPostgresServer();
+  let postgres: Awaited<ReturnType<typeof benchEvaluations>>;
+  try {
+    postgres = await benchEvaluations({ databaseUrl: await createDatabase(server.url, "bench") });
+  } finally {
+    server.stop();
+  }
+  results.evals = { pglite, postgres };
+  printRows(
+    "Evaluation runs: 2,000 questions, built-in bot + rubric + reference (4 LLM calls), 16 at once; " +
+      "ideal = questions x 3 critical-path calls x latency / 16; " +
+      "goals (embedded PGlite) >= 200 questions/s at 0 ms, >= 0.9 of ideal at 50 ms",
+    [...pglite.rows, ...postgres.rows],
+  );
+  printRows(
+    "Evaluation runs: memory and storage (goal: peak RSS < 400 MB; the PostgreSQL server's own memory is not counted)",
+    [pglite, postgres].map((run, i) => ({
+      store: i === 0 ? "pglite" : "postgres",
+      peak_rss_mb: run.peak_rss_mb,
+      runs_peak_rss_mb: run.runs_peak_rss_mb,
+      rss_goal_met: run.goals.rss_met,
+      create_home_peak_rss_mb: i === 0 ? run.create_home_peak_rss_mb : null,
+      db_bytes_per_result: run.db_bytes_per_result,
+      results_bytes_per_result: run.evaluation_results_bytes_per_result,
+      jobs_bytes_per_result: run.jobs_bytes_per_result,
+      result_rows: run.result_rows,
+      llm_server: run.llm_server,
+    })),
   );
 }
 

@@ -79,11 +79,13 @@ it("a recount waiting on an item's final write still counts that item", async ()
 
     // A recount (resume does one) starts now and waits for the evaluation row's lock.
     const recount = recountEvaluation(store.db, evaluation.id);
-    for (;;) {
+    let settled = false;
+    void recount.finally(() => (settled = true));
+    for (const until = Date.now() + 20_000; !settled && Date.now() < until;) {
       const [waiting] = await queryRows<{ n: number }>(
         store.db,
         sql`select count(*)::int as n from pg_stat_activity
-            where wait_event_type = 'Lock' and query like 'select id from evaluations%for update'`,
+            where datname = current_database() and wait_event_type = 'Lock'`,
       );
       if ((waiting?.n ?? 0) > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,0 +1,581 @@
+// Evaluation runs under failure (issue sections 8 and 9): a worker killed with SIGKILL mid-run in
+// both storage modes, two workers sharing one server database, failing and hanging bots, garbage
+// from the judge, and pause/resume/cancel issued concurrently. No assertion here is on speed: the
+// timeouts are generous because the machine is shared.
+
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { configuredClients, loadConfig, type RagjudgeConfig } from "../src/config/index.js";
+import {
+  cancelEvaluation,
+  EvaluationStateError,
+  pauseEvaluation,
+  resumeEvaluation,
+  startEvaluation,
+  startEvaluationWorker,
+} from "../src/evals/runs/index.js";
+import { type Jobs, startJobs } from "../src/jobs/index.js";
+import {
+  createQuestionSet,
+  type Db,
+  type EvaluationRow,
+  findOrCreateUser,
+  JOBS_SCHEMA,
+  type NewQuestion,
+  openStore,
+  queryRows,
+  type Store,
+} from "../src/store/index.js";
+import {
+  type ProgressLine,
+  type StartFile,
+  spawnEvalWorker,
+  WORKER_PROCESS_TIMING,
+  type WorkerLine,
+} from "./support/eval-worker-process.js";
+import { createDatabase } from "./support/postgres-server.js";
+import { promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
+import { openTestStore, STORE_KINDS } from "./support/stores.js";
+import { startTestBot, type TestBot } from "./support/test-bot.js";
+
+/**
+ * One reply every LLM judge accepts (rubric, reference and review read their own fields; zod
+ * ignores the rest). The rubric's accuracy follows a digit in the question, so scores differ.
+ */
+function judgeReply(prompt: string) {
+  const digit = Number(/item #(\d+)/.exec(prompt)?.[1] ?? 7) % 10;
+  return {
+    analysis: "The answer restates the record.",
+    accuracy: 1 + digit,
+    completeness: 8,
+    clarity: 9,
+    reason: "Supported by the first context.",
+    suggestion: "None.",
+    score: 4,
+    reasoning: "Matches the ground truth.",
+    reasonableness: { passed: true, problems: [] },
+    evidence: { passed: true, problems: [] },
+  };
+}
+
+function questions(n: number, label = "question"): NewQuestion[] {
+  return Array.from({ length: n }, (_, i) => ({
+    question_type: "FACTUAL",
+    question_text: `What does the record say about ${label} item #${i}?`,
+    ground_truth: `The record says something about ${label} ${i}.`,
+    question_key: `${label}-${i}`,
+  }));
+}
+
+const FINAL = ["SCORED", "BOT_ERROR", "JUDGE_ERROR"];
+
+interface ResultLine {
+  question_id: string;
+  status: string;
+  score: number | null;
+  attempts: number;
+  job_id: string | null;
+  error: string | null;
+  question_text: string;
+}
+
+async function resultRows(db: Db, evaluationId: string): Promise<ResultLine[]> {
+  return queryRows<ResultLine>(
+    db,
+    sql`select question_id, status, score, attempts, job_id, error, question_text
+        from evaluation_results where evaluation_id = ${evaluationId} order by position`,
+  );
+}
+
+async function evaluationRow(db: Db, id: string): Promise<EvaluationRow> {
+  const [row] = await queryRows<EvaluationRow>(db, sql`select * from evaluations where id = ${id}`);
+  if (!row) throw new Error(`evaluation ${id} not found`);
+  return row;
+}
+
+async function waitForStatus(
+  db: Db,
+  id: string,
+  statuses: string[],
+  timeoutMs = 120_000,
+): Promise<EvaluationRow> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await evaluationRow(db, id);
+    if (statuses.includes(row.status)) return row;
+    if (Date.now() > until) {
+      throw new Error(`evaluation ${id} still ${row.status} after ${timeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The counters a run's rows imply; the evaluation row must say the same. */
+function countersOf(rows: readonly ResultLine[]) {
+  const scored = rows.filter((r) => r.status === "SCORED" && r.score !== null);
+  return {
+    total_questions: rows.length,
+    completed_questions: rows.filter((r) => FINAL.includes(r.status)).length,
+    scored_questions: scored.length,
+    bot_error_count: rows.filter((r) => r.status === "BOT_ERROR").length,
+    judge_error_count: rows.filter((r) => r.status === "JUDGE_ERROR").length,
+    average_score:
+      scored.length === 0
+        ? null
+        : scored.reduce((sum, r) => sum + (r.score ?? 0), 0) / scored.length,
+  };
+}
+
+function expectCountersMatchRows(row: EvaluationRow, rows: readonly ResultLine[]) {
+  const expected = countersOf(rows);
+  const { average_score, ...counts } = expected;
+  expect({
+    total_questions: row.total_questions,
+    completed_questions: row.completed_questions,
+    scored_questions: row.scored_questions,
+    bot_error_count: row.bot_error_count,
+    judge_error_count: row.judge_error_count,
+  }).toEqual(counts);
+  if (average_score === null) expect(row.average_score).toBeNull();
+  else expect(row.average_score).toBeCloseTo(average_score, 9);
+}
+
+/** A COMPLETED run: one final row per question, each tried at least once, counters from the rows. */
+async function expectCompletedConsistently(db: Db, id: string, questionCount: number) {
+  const row = await evaluationRow(db, id);
+  const rows = await resultRows(db, id);
+  expect(row.status).toBe("COMPLETED");
+  expect(rows).toHaveLength(questionCount);
+  expect(new Set(rows.map((r) => r.question_id)).size).toBe(questionCount);
+  expect(rows.filter((r) => !FINAL.includes(r.status))).toEqual([]);
+  expect(rows.filter((r) => r.attempts < 1)).toEqual([]);
+  expect(rows.filter((r) => r.job_id !== null)).toEqual([]);
+  expectCountersMatchRows(row, rows);
+  return { row, rows };
+}
+
+/** The item jobs of a run, by state: every one of them must have ended. */
+async function itemJobStates(db: Db, id: string): Promise<Record<string, number>> {
+  const rows = await queryRows<{ state: string; n: number }>(
+    db,
+    sql`select state, count(*)::int as n from ${sql.raw(JOBS_SCHEMA)}.job
+        where name = 'evaluation-item' and data->>'evaluation_id' = ${id} group by state`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+}
+
+async function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const isProgress = (line: WorkerLine): line is Extract<WorkerLine, { event: "progress" }> =>
+  line.event === "progress";
+const progressOf = (line: WorkerLine, id: string): ProgressLine | undefined =>
+  isProgress(line) ? line.evaluations.find((e) => e.id === id) : undefined;
+
+let llm: ScriptedLlm;
+let config: RagjudgeConfig;
+const llmEnv = () => ({ OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "test-key" });
+
+beforeAll(async () => {
+  llm = await startScriptedLlm({ record: false });
+  llm.on({
+    when: (r) => promptText(r).includes("[garbage]"),
+    reply: { content: "I would rather not answer in JSON {" },
+  });
+  llm.on({ reply: (r) => ({ json: judgeReply(promptText(r)) }) });
+  config = await loadConfig({ cwd: "/nonexistent", env: llmEnv() });
+});
+afterAll(async () => {
+  await llm.close();
+});
+
+const HTTP_RUN = (url: string) => ({
+  bot: { kind: "http", url, timeout_ms: 10_000, retries: 1 },
+  judges: ["offline", "rubric"],
+  retry: { attempts: 2, base_ms: 50, max_ms: 200 },
+});
+
+describe("a worker killed with SIGKILL mid-run", () => {
+  let bot: TestBot;
+  beforeAll(async () => {
+    bot = await startTestBot({ delayMs: 200 });
+  });
+  afterAll(async () => {
+    await bot.close();
+  });
+
+  it("server mode: another worker process retries its items and completes the run", async () => {
+    const databaseUrl = await createDatabase(inject("postgresUrl"), "crash");
+    const store = await openStore({ databaseUrl });
+    const jobs = await startJobs(store, WORKER_PROCESS_TIMING);
+    const env = { DATABASE_URL: databaseUrl, ...llmEnv() };
+    try {
+      const user = await findOrCreateUser(store.db, "crash");
+      const set = await createQuestionSet(store.db, user.id, { name: "crash" }, questions(40));
+      const started = await startEvaluation(
+        { db: store.db, jobs },
+        user.id,
+        { question_set_id: set.id, ...HTTP_RUN(bot.url) },
+        config,
+      );
+      const first = spawnEvalWorker(["--concurrency", "4"], env);
+      await first.waitFor((line) => line.event === "ready");
+      for (;;) {
+        const row = await evaluationRow(store.db, started.id);
+        if (row.completed_questions >= 8) break;
+        expect(["PENDING", "RUNNING"]).toContain(row.status);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      first.kill("SIGKILL");
+      expect(await first.exited).toBe("SIGKILL");
+      const atKill = await evaluationRow(store.db, started.id);
+      expect(atKill.status).toBe("RUNNING");
+      expect(atKill.completed_questions).toBeLessThan(40);
+      // The items it held stay RUNNING under its job ids until their jobs expire.
+      const stranded = (await resultRows(store.db, started.id)).filter(
+        (r) => r.status === "RUNNING",
+      );
+      expect(stranded.length).toBeGreaterThan(0);
+
+      const second = spawnEvalWorker(["--concurrency", "4"], env);
+      try {
+        await waitForStatus(store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"]);
+      } finally {
+        second.kill("SIGTERM");
+        await second.exited;
+      }
+      const { rows } = await expectCompletedConsistently(store.db, started.id, 40);
+      expect(rows.every((r) => r.status === "SCORED")).toBe(true);
+      // The stranded items were taken over by their retried jobs: a second attempt each.
+      const byQuestion = new Map(rows.map((r) => [r.question_id, r]));
+      for (const r of stranded) expect(byQuestion.get(r.question_id)?.attempts).toBeGreaterThan(1);
+      const states = await itemJobStates(store.db, started.id);
+      expect(Object.keys(states)).toEqual(["completed"]);
+      expect(states.completed).toBe(40);
+    } finally {
+      await jobs.stop();
+      await store.close();
+    }
+  }, 240_000);
+
+  it("embedded mode: a restarted worker takes over the stale lock and completes the run", async () => {
+    const home = mkdtempSync(join(tmpdir(), "ragjudge-crash-"));
+    const startFile = join(home, "start.json");
+    writeFileSync(
+      startFile,
+      JSON.stringify({
+        user: "crash",
+        questions: questions(40),
+        request: HTTP_RUN(bot.url),
+      } satisfies StartFile),
+    );
+    const env = { RAGJUDGE_HOME: home, ...llmEnv() };
+    try {
+      const first = spawnEvalWorker(["--concurrency", "4", "--start", startFile], env);
+      const { evaluation_id: id } = (await first.waitFor((l) => l.event === "started")) as {
+        evaluation_id: string;
+      };
+      const mid = await first.waitFor((line) => (progressOf(line, id)?.completed ?? 0) >= 8);
+      expect(progressOf(mid, id)?.status).toBe("RUNNING");
+      first.kill("SIGKILL");
+      expect(await first.exited).toBe("SIGKILL");
+      // The lock names the dead process: stale, to be taken over.
+      expect(readFileSync(join(home, "lock"), "utf8").trim()).toBe(String(first.pid));
+
+      const second = spawnEvalWorker(["--concurrency", "4"], env);
+      try {
+        const done = await second.waitFor((line) => {
+          const status = progressOf(line, id)?.status;
+          return status !== undefined && status !== "RUNNING";
+        }, 180_000);
+        expect(progressOf(done, id)?.status).toBe("COMPLETED");
+      } finally {
+        second.kill("SIGTERM");
+        expect(await second.exited).toBe(0);
+      }
+      expect(existsSync(join(home, "lock"))).toBe(false);
+
+      const store = await openStore({ home });
+      try {
+        const { rows } = await expectCompletedConsistently(store.db, id, 40);
+        expect(rows.every((r) => r.status === "SCORED")).toBe(true);
+        expect(rows.some((r) => r.attempts > 1)).toBe(true);
+        const states = await itemJobStates(store.db, id);
+        expect(Object.keys(states)).toEqual(["completed"]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+describe("two worker processes on one server database", () => {
+  it("share 100 questions: none lost or duplicated, both did some", async () => {
+    const bot = await startTestBot({ delayMs: 100 });
+    const databaseUrl = await createDatabase(inject("postgresUrl"), "two");
+    const store = await openStore({ databaseUrl });
+    const jobs = await startJobs(store, WORKER_PROCESS_TIMING);
+    const env = { DATABASE_URL: databaseUrl, ...llmEnv() };
+    const workers = ["worker-a-token", "worker-b-token"].map((token) =>
+      spawnEvalWorker(["--concurrency", "4"], { ...env, RAGJUDGE_BOT_TOKEN: token }),
+    );
+    try {
+      await Promise.all(workers.map((w) => w.waitFor((line) => line.event === "ready")));
+      const user = await findOrCreateUser(store.db, "two");
+      const set = await createQuestionSet(store.db, user.id, { name: "two" }, questions(100));
+      const started = await startEvaluation(
+        { db: store.db, jobs },
+        user.id,
+        { question_set_id: set.id, ...HTTP_RUN(bot.url) },
+        config,
+      );
+      await waitForStatus(store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"], 240_000);
+      const { rows } = await expectCompletedConsistently(store.db, started.id, 100);
+      expect(rows.every((r) => r.status === "SCORED" && r.attempts === 1)).toBe(true);
+      expect(await itemJobStates(store.db, started.id)).toEqual({ completed: 100 });
+      // Every question was asked; the bot token tells which process asked.
+      expect(bot.byQuestion.size).toBe(100);
+      expect(bot.byAuthorization.get("Bearer worker-a-token") ?? 0).toBeGreaterThan(0);
+      expect(bot.byAuthorization.get("Bearer worker-b-token") ?? 0).toBeGreaterThan(0);
+    } finally {
+      for (const w of workers) w.kill("SIGTERM");
+      await Promise.all(workers.map((w) => w.exited));
+      await jobs.stop();
+      await store.close();
+      await bot.close();
+    }
+  }, 300_000);
+});
+
+/** An in-process worker on a test store of either kind. */
+function describeInProcess(
+  name: string,
+  suite: (ctx: () => { store: Store; jobs: Jobs; userId: string }) => void,
+) {
+  describe.each(STORE_KINDS)(`${name} [%s]`, (kind) => {
+    let store: Store;
+    let jobs: Jobs;
+    let userId: string;
+    beforeAll(async () => {
+      store = await openTestStore(kind);
+      jobs = await startJobs(store, { expireInSeconds: 5, heartbeatSeconds: 1 });
+      userId = (await findOrCreateUser(store.db, "faults")).id;
+    });
+    afterAll(async () => {
+      await jobs.stop();
+      await store.close();
+    });
+    suite(() => ({ store, jobs, userId }));
+  });
+}
+
+describeInProcess("faults in one run", (ctx) => {
+  it("completes with BOT_ERROR and JUDGE_ERROR items and averages SCORED rows only", async () => {
+    const { store, jobs, userId } = ctx();
+    const bot = await startTestBot({ delayMs: 20 });
+    const worker = startEvaluationWorker({
+      jobs,
+      clientsFor: () => configuredClients(config.llm),
+      watchMs: 50,
+    });
+    try {
+      const items = [
+        ...questions(4, "plain"),
+        ...questions(3, "failing [500]"),
+        ...questions(3, "hanging [hang]"),
+        ...questions(3, "judged [garbage]"),
+      ];
+      const set = await createQuestionSet(store.db, userId, { name: "faults" }, items);
+      const started = await startEvaluation(
+        { db: store.db, jobs },
+        userId,
+        {
+          question_set_id: set.id,
+          // Generous: in-process PGlite shares this event loop with the bot server, and a cold
+          // PGlite delayed 20 ms answers by over 1.5 s here (a 500 ms timeout failed every item).
+          bot: { kind: "http", url: bot.url, timeout_ms: 5_000, retries: 0 },
+          judges: ["rubric"],
+          no_cache: true,
+          retry: { attempts: 2, base_ms: 0, max_ms: 0 },
+        },
+        config,
+      );
+      await waitForStatus(store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"]);
+      const { row, rows } = await expectCompletedConsistently(store.db, started.id, items.length);
+      const statusOf = (label: string) =>
+        rows.filter((r) => r.question_text.includes(label)).map((r) => r.status);
+      expect(statusOf("plain")).toEqual(["SCORED", "SCORED", "SCORED", "SCORED"]);
+      expect(statusOf("[500]")).toEqual(["BOT_ERROR", "BOT_ERROR", "BOT_ERROR"]);
+      expect(statusOf("[hang]")).toEqual(["BOT_ERROR", "BOT_ERROR", "BOT_ERROR"]);
+      expect(statusOf("[garbage]")).toEqual(["JUDGE_ERROR", "JUDGE_ERROR", "JUDGE_ERROR"]);
+      for (const r of rows.filter((r) => r.question_text.includes("[500]"))) {
+        expect(r.error).toMatch(/HTTP 500/);
+      }
+      for (const r of rows.filter((r) => r.question_text.includes("[hang]"))) {
+        expect(r.error).toMatch(/timeout: .*no reply within 5000 ms/);
+      }
+      expect(rows.filter((r) => r.status !== "SCORED").every((r) => r.score === null)).toBe(true);
+      const scored = rows.filter((r) => r.status === "SCORED").map((r) => r.score ?? NaN);
+      expect(new Set(scored).size).toBeGreaterThan(1);
+      expect(row.average_score).toBeCloseTo(scored.reduce((a, b) => a + b, 0) / scored.length, 9);
+    } finally {
+      await worker.stop();
+      await bot.close();
+    }
+  }, 120_000);
+
+  it("fails fast, naming the connection error, when the bot's port is closed", async () => {
+    const { store, jobs, userId } = ctx();
+    const port = await closedPort();
+    const worker = startEvaluationWorker({ jobs, clientsFor: () => ({}), watchMs: 50 });
+    try {
+      const set = await createQuestionSet(store.db, userId, { name: "closed" }, questions(20));
+      const started = await startEvaluation(
+        { db: store.db, jobs },
+        userId,
+        { question_set_id: set.id, bot: { kind: "http", url: `http://127.0.0.1:${port}/ask` } },
+        config,
+      );
+      const row = await waitForStatus(store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"]);
+      expect(row.status).toBe("FAILED");
+      expect(row.status_reason).toMatch(/cannot be reached.*ECONNREFUSED/);
+      expect(row.completed_questions).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
+});
+
+describeInProcess("pause, resume and cancel racing a run", (ctx) => {
+  type Op = "pause" | "resume" | "cancel";
+  const opsOf = (ctx_: ReturnType<typeof ctx>, id: string) => ({
+    pause: () => pauseEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.userId, id),
+    resume: () => resumeEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.userId, id),
+    cancel: () => cancelEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.userId, id),
+  });
+  /** Runs the calls at once; returns which succeeded. A refused move is EvaluationStateError. */
+  async function burst(ops: Record<Op, () => Promise<EvaluationRow>>, calls: Op[]) {
+    const outcomes = await Promise.all(
+      calls.map((op) =>
+        ops[op]().then(
+          () => ({ op, ok: true }),
+          (error: unknown) => {
+            if (!(error instanceof EvaluationStateError)) throw error;
+            return { op, ok: false };
+          },
+        ),
+      ),
+    );
+    return outcomes.filter((o) => o.ok).map((o) => o.op);
+  }
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  async function startRun(bot: TestBot, n: number, label: string) {
+    const { store, jobs, userId } = ctx();
+    const set = await createQuestionSet(store.db, userId, { name: label }, questions(n, label));
+    return startEvaluation(
+      { db: store.db, jobs },
+      userId,
+      {
+        question_set_id: set.id,
+        bot: { kind: "http", url: bot.url, timeout_ms: 10_000, retries: 0 },
+        judges: ["offline"],
+      },
+      config,
+    );
+  }
+
+  it("pause/resume storms end consistent, and a paused run asks the bot nothing", async () => {
+    const c = ctx();
+    const bot = await startTestBot({ delayMs: 150 });
+    const worker = startEvaluationWorker({
+      jobs: c.jobs,
+      concurrency: 6,
+      clientsFor: () => ({}),
+      watchMs: 50,
+    });
+    try {
+      const started = await startRun(bot, 40, "storm");
+      await waitForStatus(c.store.db, started.id, ["RUNNING"]);
+      const ops = opsOf(c, started.id);
+      for (let round = 0; round < 6; round++) {
+        const calls: Op[] = Array.from({ length: 12 }, (_, i) => (i % 2 ? "pause" : "resume"));
+        await burst(ops, calls);
+        await sleep(100);
+      }
+      // Paused: once the calls in flight are aborted, nothing more reaches the bot.
+      await burst(ops, ["pause", "pause", "pause"]);
+      expect((await evaluationRow(c.store.db, started.id)).status).toBe("PAUSED");
+      await sleep(500);
+      const before = bot.requests;
+      await sleep(1_500);
+      expect(bot.requests).toBe(before);
+      expect(bot.inFlight).toBe(0);
+      const paused = await evaluationRow(c.store.db, started.id);
+      const pausedRows = await resultRows(c.store.db, started.id);
+      expect(pausedRows.filter((r) => r.status === "RUNNING")).toEqual([]);
+      expectCountersMatchRows(paused, pausedRows);
+
+      await burst(ops, ["resume", "resume", "resume", "resume"]);
+      await waitForStatus(c.store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"]);
+      await expectCompletedConsistently(c.store.db, started.id, 40);
+    } finally {
+      await worker.stop();
+      await bot.close();
+    }
+  }, 180_000);
+
+  it("a cancel in a storm is final: later resumes are refused, nothing is left RUNNING", async () => {
+    const c = ctx();
+    const bot = await startTestBot({ delayMs: 150 });
+    const worker = startEvaluationWorker({
+      jobs: c.jobs,
+      concurrency: 6,
+      clientsFor: () => ({}),
+      watchMs: 50,
+    });
+    try {
+      const started = await startRun(bot, 40, "cancel");
+      await waitForStatus(c.store.db, started.id, ["RUNNING"]);
+      const ops = opsOf(c, started.id);
+      let cancelled = false;
+      for (let round = 0; round < 6; round++) {
+        const calls: Op[] = ["pause", "resume", "pause", "resume", "resume", "pause"];
+        if (round >= 3) calls.push("cancel", "resume", "pause");
+        const ok = await burst(ops, calls);
+        if (ok.includes("cancel")) cancelled = true;
+        await sleep(100);
+      }
+      expect(cancelled).toBe(true);
+      expect(await burst(ops, ["resume", "resume", "pause", "cancel"])).toEqual([]);
+      // Settle: the worker aborts the items in flight and gives their rows back.
+      await sleep(1_000);
+      const row = await evaluationRow(c.store.db, started.id);
+      expect(row.status).toBe("CANCELLED");
+      const rows = await resultRows(c.store.db, started.id);
+      expect(rows.filter((r) => r.status === "RUNNING")).toEqual([]);
+      expectCountersMatchRows(row, rows);
+      const asked = bot.requests;
+      await sleep(1_000);
+      expect(bot.requests).toBe(asked);
+    } finally {
+      await worker.stop();
+      await bot.close();
+    }
+  }, 180_000);
+});
