@@ -11,6 +11,7 @@ import type { LlmClients } from "../llm/index.js";
 import { type Db, type EvaluationRow, getEvaluation, llmResponseCache } from "../store/index.js";
 import { createProgressReporter } from "./render/progress.js";
 import type { StoreSession } from "./store-session.js";
+import { sessionLoopsConfig } from "./llm-session.js";
 
 /** The statuses a run stops at; PAUSED too, since nothing moves it on until someone resumes it. */
 const STOPPED = new Set(["COMPLETED", "FAILED", "CANCELLED", "PAUSED"]);
@@ -43,6 +44,7 @@ export async function startEvaluationRuntime(
         jobs,
         concurrency: options.concurrency,
         clientsFor: workerClients(config, session.store.db),
+        observationsPath: sessionLoopsConfig(config, session).observations.path,
         ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
         ...(options.onError ? { onError: options.onError } : {}),
       })

@@ -54,6 +54,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
           jobs,
           clientsFor,
           onError,
+          observationsPath: rag.loops.observations.path,
           ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
         }),
         startQuestionGenerationWorker({ jobs, clientsFor, onError }),

@@ -33,6 +33,12 @@ export interface EvaluationWorkerOptions {
   clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
   /** Sent as `Authorization: Bearer` to HTTP bots (RAGJUDGE_BOT_TOKEN); never stored. */
   botToken?: string;
+  /**
+   * Where this worker appends the built-in bot's observational_data.jsonl (seed 000). The path in
+   * a run's snapshot is the starter's, which may not exist on this machine; default null: the
+   * observations go to the database only, where the `memory` source reads them.
+   */
+  observationsPath?: string | null;
   /** How often in-flight runs are checked for pause and cancel (ms, default 250). */
   watchMs?: number;
   /** Consecutive unreachable-bot errors, with nothing scored yet, that fail a run (default 3). */
@@ -84,7 +90,10 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       db,
       userId: row.user_id,
       llm: clients,
-      loops: snapshot.rag.loops,
+      loops: {
+        ...snapshot.rag.loops,
+        observations: { path: options.observationsPath ?? null },
+      },
       retrieval: snapshot.rag.retrieval,
       gate: snapshot.gate,
       judges: snapshot.judges_config,

@@ -88,6 +88,33 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
     return state;
   }
 
+  // Chunk rows already fetched, per collection and version: a run asks many similar questions,
+  // and a chunk's content never changes under its id within a version.
+  const chunkCache = new Map<string, { version: number; rows: Map<string, ChunkWithDocument> }>();
+  async function chunkRows(
+    collectionId: string,
+    version: number,
+    ids: readonly string[],
+  ): Promise<Map<string, ChunkWithDocument>> {
+    let cached = chunkCache.get(collectionId);
+    if (!cached || cached.version !== version || cached.rows.size > CHUNK_CACHE_ROWS) {
+      cached = { version, rows: new Map() };
+      chunkCache.set(collectionId, cached);
+    }
+    const known = cached.rows;
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      for (const row of await getChunksWithDocuments(db, userId, collectionId, missing))
+        known.set(row.id, row);
+    }
+    const rows = new Map<string, ChunkWithDocument>();
+    for (const id of ids) {
+      const row = known.get(id);
+      if (row) rows.set(id, row);
+    }
+    return rows;
+  }
+
   async function retrieve(request: RetrieveRequest): Promise<RetrieveResult> {
     const { signal } = request;
     signal?.throwIfAborted();
@@ -182,12 +209,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
     const wanted = new Set(top.map((hit) => hit.node_id));
     for (const hits of perSource.values())
       for (const hit of hits.slice(0, traceLimit)) wanted.add(hit.node_id);
-    const rows = new Map(
-      (await getChunksWithDocuments(db, userId, collectionId, [...wanted])).map((row) => [
-        row.id,
-        row,
-      ]),
-    );
+    const rows = await chunkRows(collectionId, state.version, [...wanted]);
 
     const fused_results: RetrievedHit[] = [];
     for (const candidate of top) {
@@ -285,6 +307,9 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
     },
   });
 }
+
+/** Chunk rows kept per collection before the cache starts over. */
+const CHUNK_CACHE_ROWS = 20_000;
 
 function toHit(
   row: ChunkWithDocument,
