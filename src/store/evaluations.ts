@@ -252,6 +252,22 @@ export interface ResultWrite {
   error: string | null;
 }
 
+/** A result's outputs, all absent: a reset row, or a bot error's write. */
+export const NO_OUTPUTS = {
+  usage: null,
+  rag_answer: null,
+  rag_answer_sources: null,
+  rag_citations: null,
+  rag_tool_calls: null,
+  gate_status: null,
+  gate: null,
+  judges: null,
+  llm_judge_score: null,
+  llm_judge_reasoning: null,
+  score: null,
+  passed: null,
+} as const satisfies Omit<ResultWrite, "status" | "latency_ms" | "error">;
+
 export interface FinishOutcome {
   /** False when the row was final already or held by another job: nothing changed. */
   written: boolean;
@@ -405,18 +421,7 @@ export async function resetResults(
       status: "PENDING",
       job_id: null,
       latency_ms: null,
-      usage: null,
-      rag_answer: null,
-      rag_answer_sources: null,
-      rag_citations: null,
-      rag_tool_calls: null,
-      gate_status: null,
-      gate: null,
-      judges: null,
-      llm_judge_score: null,
-      llm_judge_reasoning: null,
-      score: null,
-      passed: null,
+      ...NO_OUTPUTS,
       error: null,
       gmt_updated: new Date(),
     })

@@ -86,6 +86,7 @@ export {
   getEvaluation,
   getEvaluationForWorker,
   LIVE_STATUSES,
+  NO_OUTPUTS,
   listEvaluationResults,
   listEvaluations,
   type NewEvaluation,

@@ -12,7 +12,7 @@ import {
   type JudgeResult,
 } from "../../judges/index.js";
 import { backoffDelay, type LlmClient, sleep } from "../../llm/index.js";
-import type { ResultWrite } from "../../store/index.js";
+import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError } from "../bots/types.js";
 import type { EvaluationSnapshot } from "./config.js";
 
@@ -192,7 +192,7 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
     }
     const kind = error instanceof BotError ? error.kind : "error";
     return {
-      ...emptyWrite(),
+      ...NO_OUTPUTS,
       status: "BOT_ERROR",
       latency_ms: elapsed(),
       error: `bot ${kind}: ${error instanceof Error ? error.message : String(error)}`,
@@ -235,22 +235,5 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
       ? null
       : (gate?.status ?? "pass") !== "fail" && judged.every((r) => r.passed),
     error: errors.length > 0 ? errors.join("; ") : null,
-  };
-}
-
-function emptyWrite(): Omit<ResultWrite, "status" | "latency_ms" | "error"> {
-  return {
-    usage: null,
-    rag_answer: null,
-    rag_answer_sources: null,
-    rag_citations: null,
-    rag_tool_calls: null,
-    gate_status: null,
-    gate: null,
-    judges: null,
-    llm_judge_score: null,
-    llm_judge_reasoning: null,
-    score: null,
-    passed: null,
   };
 }
