@@ -38,6 +38,9 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
   const pollMs = options.pollMs ?? 500;
   const onError = options.onError ?? (() => {});
   const inFlight = new Map<string, Promise<void>>();
+  const minBatch = Math.max(1, Math.floor(options.concurrency / 4));
+  /** The last fetch found fewer jobs than it asked for: fetch for any free slot next time. */
+  let drained = true;
   let stopping = false;
   let wake: (() => void) | undefined;
   const wakeUp = () => {
@@ -50,7 +53,7 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
   });
 
   const heartbeat = setInterval(() => {
-    const ids = [...inFlight.keys()];
+    const ids = [...inFlight.keys(), ...completing];
     if (ids.length === 0) return;
     jobs.store.sql
       .executeSql(
@@ -62,29 +65,37 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
   }, timing.heartbeatSeconds * 1000);
   heartbeat.unref();
 
-  // Completions are written in batches: one statement for the jobs that ended meanwhile. A job
-  // whose completion is lost in a crash runs again, and its idempotent write changes nothing.
-  let completing: string[] = [];
-  let flushing: Promise<void> | undefined;
-  function complete(id: string): Promise<void> {
-    completing.push(id);
-    if (!flushing) {
-      flushing = (async () => {
-        while (completing.length > 0) {
-          const ids = completing;
-          completing = [];
-          await boss.complete(options.queue, ids).catch(onError);
-        }
-        flushing = undefined;
-      })();
-    }
+  // Completions are written in batches, off the job's slot: the ids that ended within 100 ms go
+  // in one statement. A job whose completion is lost in a crash runs again, and its idempotent
+  // write changes nothing. Until written, they stay in the heartbeat.
+  const completing = new Set<string>();
+  let flushTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+  let flushQueued = false;
+  function flushCompletions(): Promise<void> {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (flushQueued) return flushing;
+    flushQueued = true;
+    flushing = flushing.then(async () => {
+      flushQueued = false;
+      const ids = [...completing];
+      if (ids.length === 0) return;
+      await boss.complete(options.queue, ids).catch(onError);
+      for (const id of ids) completing.delete(id);
+    });
     return flushing;
+  }
+  function complete(id: string): void {
+    completing.add(id);
+    if (completing.size >= options.concurrency) void flushCompletions();
+    else flushTimer ??= setTimeout(() => void flushCompletions(), 100);
   }
 
   async function run(job: PgBoss.Job<T>): Promise<void> {
     try {
       await options.handle({ id: job.id, data: job.data });
-      await complete(job.id);
+      complete(job.id);
     } catch (error) {
       onError(error);
       await boss
@@ -110,7 +121,9 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
   const loop = (async () => {
     while (!stopping) {
       const free = options.concurrency - inFlight.size;
-      if (free <= 0) {
+      // Fetch when a quarter of the slots are free, not after every job: one fetch query then
+      // serves several jobs (on PGlite each query costs the whole process CPU).
+      if (free <= 0 || (inFlight.size > 0 && free < minBatch && !drained)) {
         await Promise.race(inFlight.values());
         continue;
       }
@@ -130,7 +143,8 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
       }
       // A short batch means the queue is drained for now: wait for a job to end, a local send, or
       // the poll interval (jobs sent by other processes).
-      if (fetched.length < free && !stopping) await sleep(pollMs);
+      drained = fetched.length < free;
+      if (drained && !stopping) await sleep(pollMs);
     }
   })();
 
@@ -142,6 +156,7 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
       wakeUp();
       await loop;
       await Promise.allSettled(inFlight.values());
+      await flushCompletions();
       clearInterval(heartbeat);
     },
   };

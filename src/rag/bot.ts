@@ -29,6 +29,16 @@ export interface BuiltinBotOptions {
   retrieval?: RetrievalConfig;
   gate?: GateConfig;
   judges?: JudgesConfig;
+  /**
+   * Record passing answers as observations in the database (the `memory` source); default true.
+   * Evaluation runs turn it off, so one question's answer cannot change the next one's retrieval.
+   */
+  observe?: boolean;
+  /**
+   * Reuse a resolved collection and its version for this long (ms, default 0). Evaluation runs
+   * set it: their collection does not change under them, and each read is a query per question.
+   */
+  collectionCacheMs?: number;
 }
 
 export interface AskOptions {
@@ -53,11 +63,21 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
     userId,
     ...(llm.embedder ? { embedder: llm.embedder } : {}),
     ...(options.retrieval ? { config: options.retrieval } : {}),
+    ...(options.collectionCacheMs ? { stateTtlMs: options.collectionCacheMs } : {}),
   });
-  const appendObservations = observationWriter(db, userId);
+  const appendObservations = options.observe === false ? undefined : observationWriter(db, userId);
 
+  const resolved = new Map<string, { at: number; id: string }>();
   /** Another user's collection, or a deleted one, is not found. */
   async function resolveCollection(ref: string): Promise<string> {
+    const cacheMs = options.collectionCacheMs ?? 0;
+    const cached = resolved.get(ref);
+    if (cached && performance.now() - cached.at < cacheMs) return cached.id;
+    const id = await lookupCollection(ref);
+    if (cacheMs > 0) resolved.set(ref, { at: performance.now(), id });
+    return id;
+  }
+  async function lookupCollection(ref: string): Promise<string> {
     const row = isUuid(ref) ? await getCollection(db, userId, ref) : undefined;
     const found = row ?? (await findCollectionByName(db, userId, ref));
     if (!found) throw new CollectionNotFoundError(ref);
@@ -100,7 +120,7 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
         {
           retrieve: retriever,
           questionRouter: retriever.routerFor(collection_id),
-          appendObservations,
+          ...(appendObservations ? { appendObservations } : {}),
           llm,
           ...(options.loops ? { config: options.loops } : {}),
           ...(options.gate ? { gate: options.gate } : {}),

@@ -34,9 +34,9 @@ export interface EvaluationWorkerOptions {
   /** Sent as `Authorization: Bearer` to HTTP bots (RAGJUDGE_BOT_TOKEN); never stored. */
   botToken?: string;
   /**
-   * Where this worker appends the built-in bot's observational_data.jsonl (seed 000). The path in
-   * a run's snapshot is the starter's, which may not exist on this machine; default null: the
-   * observations go to the database only, where the `memory` source reads them.
+   * Where this worker appends the built-in bot's observational_data.jsonl (seed 000) for passing
+   * answers. The path in a run's snapshot is the starter's, which may not exist on this machine;
+   * default null: no file. (Runs never add observations to the database; see botOf.)
    */
   observationsPath?: string | null;
   /** How often in-flight runs are checked for pause and cancel (ms, default 250). */
@@ -97,6 +97,11 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       retrieval: snapshot.rag.retrieval,
       gate: snapshot.gate,
       judges: snapshot.judges_config,
+      // A run measures the bot as it was: its own answers must not feed the memory source, or
+      // results would depend on the order the questions ran in.
+      observe: false,
+      // A second is the longest a change to the collection during a run goes unseen.
+      collectionCacheMs: 1_000,
     });
     return builtinBotFor(builtin, snapshot.collection_id ?? "");
   }

@@ -47,6 +47,12 @@ export interface RetrieverOptions {
   /** The `embedder` role's client; without it the vector source is unavailable. */
   embedder?: LlmClient;
   config?: RetrievalConfigInput;
+  /**
+   * How long a collection's version may be reused before it is read again (ms, default 0: every
+   * query reads it). Evaluation runs set it: their collection does not change under them, and the
+   * read is a query per routing and per retrieval.
+   */
+  stateTtlMs?: number;
 }
 
 /** The contract's Retriever, plus what the question router needs to know about a collection. */
@@ -82,9 +88,21 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
   // Indexes built with other BM25 parameters are other indexes.
   const bm25Key = `${config.bm25.k1}/${config.bm25.b}`;
 
-  async function collectionState(collectionId: string) {
+  const stateTtlMs = options.stateTtlMs ?? 0;
+  const states = new Map<string, { at: number; state: ReturnType<typeof readState> }>();
+  async function readState(collectionId: string) {
     const state = await getCollectionVersion(db, userId, collectionId);
     if (!state) throw new CollectionNotFoundError(collectionId);
+    return state;
+  }
+  function collectionState(collectionId: string) {
+    if (stateTtlMs <= 0) return readState(collectionId);
+    const now = performance.now();
+    const cached = states.get(collectionId);
+    if (cached && now - cached.at < stateTtlMs) return cached.state;
+    const state = readState(collectionId);
+    states.set(collectionId, { at: now, state });
+    state.catch(() => states.delete(collectionId));
     return state;
   }
 
