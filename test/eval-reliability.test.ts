@@ -159,7 +159,20 @@ async function expectCompletedConsistently(db: Db, id: string, questionCount: nu
 }
 
 /** The item jobs of a run, by state: every one of them must have ended. */
+/**
+ * The item jobs' states once the workers' completions have landed: a worker writes its job
+ * completions in batches up to 100 ms after the result, so poll until none is active (or 5 s).
+ */
 async function itemJobStates(db: Db, id: string): Promise<Record<string, number>> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const states = await readItemJobStates(db, id);
+    if (!states.active || Date.now() > until) return states;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function readItemJobStates(db: Db, id: string): Promise<Record<string, number>> {
   const rows = await queryRows<{ state: string; n: number }>(
     db,
     sql`select state, count(*)::int as n from ${sql.raw(JOBS_SCHEMA)}.job

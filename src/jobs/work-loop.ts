@@ -53,7 +53,7 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
   });
 
   const heartbeat = setInterval(() => {
-    const ids = [...inFlight.keys(), ...completing];
+    const ids = [...inFlight.keys(), ...buffer.map((job) => job.id), ...completing];
     if (ids.length === 0) return;
     jobs.store.sql
       .executeSql(
@@ -118,33 +118,46 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
       };
     });
 
+  /** Fetched jobs waiting for a slot: a small prefetch, so a slot that frees starts at once. */
+  const buffer: PgBoss.Job<T>[] = [];
+  function start(job: PgBoss.Job<T>): void {
+    const promise = run(job).finally(() => {
+      inFlight.delete(job.id);
+      wakeUp();
+    });
+    inFlight.set(job.id, promise);
+  }
+
   const loop = (async () => {
     while (!stopping) {
-      const free = options.concurrency - inFlight.size;
-      // Fetch when a quarter of the slots are free, not after every job: one fetch query then
-      // serves several jobs (on PGlite each query costs the whole process CPU).
-      if (free <= 0 || (inFlight.size > 0 && free < minBatch && !drained)) {
-        await Promise.race(inFlight.values());
+      while (inFlight.size < options.concurrency) {
+        const job = buffer.shift();
+        if (!job) break;
+        start(job);
+      }
+      // Room for the slots plus a prefetch of a quarter of them. Fetch once a quarter is free,
+      // not after every job: one fetch query then serves several jobs (on PGlite each query costs
+      // the whole process CPU). When the queue ran dry, any idle slot is worth a fetch.
+      const room = options.concurrency + minBatch - inFlight.size - buffer.length;
+      const idle = inFlight.size < options.concurrency;
+      if (room >= minBatch || (drained && idle && room > 0)) {
+        let fetched: PgBoss.Job<T>[] = [];
+        try {
+          fetched = (await boss.fetch<T>(options.queue, { batchSize: room })) ?? [];
+        } catch (error) {
+          if (stopping) break;
+          onError(error);
+        }
+        buffer.push(...fetched);
+        drained = fetched.length < room;
+        if (fetched.length > 0) continue;
+        // Nothing queued: wait for a job to end, a local send, or the poll interval (jobs sent by
+        // other processes).
+        if (!stopping) await sleep(pollMs);
         continue;
       }
-      let fetched: PgBoss.Job<T>[] = [];
-      try {
-        fetched = (await boss.fetch<T>(options.queue, { batchSize: free })) ?? [];
-      } catch (error) {
-        if (stopping) break;
-        onError(error);
-      }
-      for (const job of fetched) {
-        const promise = run(job).finally(() => {
-          inFlight.delete(job.id);
-          wakeUp();
-        });
-        inFlight.set(job.id, promise);
-      }
-      // A short batch means the queue is drained for now: wait for a job to end, a local send, or
-      // the poll interval (jobs sent by other processes).
-      drained = fetched.length < free;
-      if (drained && !stopping) await sleep(pollMs);
+      if (inFlight.size > 0) await Promise.race(inFlight.values());
+      else await sleep(pollMs);
     }
   })();
 
@@ -155,6 +168,9 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
       unsubscribe();
       wakeUp();
       await loop;
+      // Jobs fetched but never started go back to the queue at once, for another worker.
+      const unstarted = buffer.splice(0).map((job) => job.id);
+      if (unstarted.length > 0) await boss.fail(options.queue, unstarted).catch(onError);
       await Promise.allSettled(inFlight.values());
       await flushCompletions();
       clearInterval(heartbeat);
