@@ -160,6 +160,20 @@ async function expectCompletedConsistently(db: Db, id: string, questionCount: nu
 
 /** The item jobs of a run, by state: every one of them must have ended. */
 /**
+ * One job per question, none failed or still held. A job may wait in `retry` after the run
+ * completed: the killed worker had finished its item but not yet written the job's (batched)
+ * completion. Its row is final, so when fetched again its claim gets nothing and it completes.
+ */
+function expectJobsAccountedFor(states: Record<string, number>, questions: number): void {
+  expect(Object.keys(states).filter((state) => state !== "completed" && state !== "retry")).toEqual(
+    [],
+  );
+  expect((states.completed ?? 0) + (states.retry ?? 0)).toBe(questions);
+  // At most two batches of the killed worker's completions (a batch is flushed at 4, its concurrency).
+  expect(states.retry ?? 0).toBeLessThanOrEqual(8);
+}
+
+/**
  * The item jobs' states once the workers' completions have landed: a worker writes its job
  * completions in batches up to 100 ms after the result, so poll until none is active (or 5 s).
  */
@@ -275,9 +289,7 @@ describe("a worker killed with SIGKILL mid-run", () => {
       // The stranded items were taken over by their retried jobs: a second attempt each.
       const byQuestion = new Map(rows.map((r) => [r.question_id, r]));
       for (const r of stranded) expect(byQuestion.get(r.question_id)?.attempts).toBeGreaterThan(1);
-      const states = await itemJobStates(store.db, started.id);
-      expect(Object.keys(states)).toEqual(["completed"]);
-      expect(states.completed).toBe(40);
+      expectJobsAccountedFor(await itemJobStates(store.db, started.id), 40);
     } finally {
       await jobs.stop();
       await store.close();
@@ -326,8 +338,7 @@ describe("a worker killed with SIGKILL mid-run", () => {
         const { rows } = await expectCompletedConsistently(store.db, id, 40);
         expect(rows.every((r) => r.status === "SCORED")).toBe(true);
         expect(rows.some((r) => r.attempts > 1)).toBe(true);
-        const states = await itemJobStates(store.db, id);
-        expect(Object.keys(states)).toEqual(["completed"]);
+        expectJobsAccountedFor(await itemJobStates(store.db, id), 40);
       } finally {
         await store.close();
       }
