@@ -1,4 +1,4 @@
-import { configuredClients, type RagjudgeConfig } from "../config/index.js";
+import { type RagjudgeConfig, workerClients } from "../config/index.js";
 import {
   type ControlDeps,
   type EvaluationWorker,
@@ -7,23 +7,13 @@ import {
   startEvaluationWorker,
 } from "../evals/runs/index.js";
 import { type Jobs, startJobs } from "../jobs/index.js";
-import type { LlmClients } from "../llm/index.js";
-import { type Db, type EvaluationRow, getEvaluation, llmResponseCache } from "../store/index.js";
+import { type EvaluationRow, getEvaluation } from "../store/index.js";
 import { createProgressReporter } from "./render/progress.js";
 import type { StoreSession } from "./store-session.js";
 import { sessionLoopsConfig } from "./llm-session.js";
 
 /** The statuses a run stops at; PAUSED too, since nothing moves it on until someone resumes it. */
 const STOPPED = new Set(["COMPLETED", "FAILED", "CANCELLED", "PAUSED"]);
-
-/** The clients a worker gives each run: the configured roles, with the owner's response cache. */
-export function workerClients(
-  config: RagjudgeConfig,
-  db: Db,
-): (userId: string, options: { noCache: boolean }) => Partial<LlmClients> {
-  return (userId, { noCache }) =>
-    configuredClients(config.llm, noCache ? {} : { cache: llmResponseCache(db, userId) });
-}
 
 /** Jobs on the session's store, and (unless `worker` is false) an evaluation worker in-process. */
 export interface EvaluationRuntime {
@@ -43,7 +33,7 @@ export async function startEvaluationRuntime(
     ? startEvaluationWorker({
         jobs,
         concurrency: options.concurrency,
-        clientsFor: workerClients(config, session.store.db),
+        clientsFor: workerClients(session.store.db, config.llm),
         observationsPath: sessionLoopsConfig(config, session).observations.path,
         ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
         ...(options.onError ? { onError: options.onError } : {}),

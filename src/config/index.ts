@@ -5,3 +5,9 @@ export {
   loadConfig,
   type RagjudgeConfig,
 } from "./load.js";
+export {
+  type UserClients,
+  userClients,
+  type WorkerClients,
+  workerClients,
+} from "./user-clients.js";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { RagjudgeConfig } from "../config/index.js";
+import { type RagjudgeConfig, userClients } from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
@@ -13,7 +13,6 @@ import { evaluationRoutes } from "./routes/evaluations.js";
 import { judgeRoutes } from "./routes/judge.js";
 import { questionSetRoutes } from "./routes/question-sets.js";
 import { ragRoutes } from "./routes/rag.js";
-import { userClients } from "./user-clients.js";
 
 export interface AppOptions {
   db: Db;

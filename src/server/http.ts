@@ -6,7 +6,7 @@ import { fieldIssues } from "../formats/index.js";
 import type { Jobs } from "../jobs/index.js";
 import type { LlmConfig } from "../llm/index.js";
 import type { Db, User } from "../store/index.js";
-import type { UserClients } from "./user-clients.js";
+import type { UserClients } from "../config/index.js";
 
 /** Hono's environment for authenticated routes: the caller, set by the auth middleware. */
 export type Env = { Variables: { user: User } };

@@ -1,9 +1,3 @@
 export { type AppOptions, createApp, DEFAULT_MAX_BODY_BYTES } from "./app.js";
 export { listen } from "./listen.js";
 export { buildOpenApiDocument } from "./openapi.js";
-export {
-  type UserClients,
-  userClients,
-  type WorkerClients,
-  workerClients,
-} from "./user-clients.js";

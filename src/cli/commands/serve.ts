@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
-import { loadConfig } from "../../config/index.js";
+import { loadConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { createApp, listen, workerClients } from "../../server/index.js";
+import { createApp, listen } from "../../server/index.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
-import { loadConfig, type RagjudgeConfig } from "../../config/index.js";
+import { loadConfig, type RagjudgeConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { type EvaluationActivity, evaluationsUpdatedSince } from "../../store/index.js";
-import { startEvaluationRuntime, workerClients } from "../evaluation-runtime.js";
+import { startEvaluationRuntime } from "../evaluation-runtime.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
@@ -85,7 +85,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   });
   const generation = startQuestionGenerationWorker({
     jobs: runtime.jobs,
-    clientsFor: workerClients(config, session.store.db),
+    clientsFor: workerClients(session.store.db, config.llm),
     onError,
   });
   log(

@@ -1,4 +1,4 @@
-import { configuredClients } from "../config/index.js";
+import { configuredClients } from "./clients.js";
 import type { LlmClients, LlmConfig } from "../llm/index.js";
 import { type Db, llmResponseCache } from "../store/index.js";
 
