@@ -6,3 +6,6 @@ try {
   process.stderr.write(`ragjudge: ${(error as Error).stack ?? String(error)}\n`);
   process.exitCode = 1;
 }
+// The command is done and its store closed. Should a library leave a handle open (a pool client, a
+// timer), exit anyway rather than hang a script or CI job; the timer itself keeps nothing alive.
+setTimeout(() => process.exit(), 3_000).unref();
