@@ -10,6 +10,7 @@
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { type EvaluatorInput, evaluateGate } from "../src/gate/index.js";
+import { seededRandom } from "../test/support/seeded-random.js";
 
 export interface GatePureBench {
   /** Answers per second of wall-clock time. */
@@ -27,18 +28,6 @@ export interface GatePureBench {
   hitChars: number;
   /** Verdict of the fixture, so a regression that skips work is visible. */
   status: string;
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run measures the same text. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SUBJECTS = [

@@ -8,18 +8,7 @@ import {
 } from "../text/index.js";
 import { AnswerAnalysis } from "./analysis.js";
 import type { EvaluatorInput } from "./schema.js";
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../test/support/seeded-random.js";
 
 const WORDS = [
   "The",

@@ -6,6 +6,7 @@ import {
   surfaceForms,
 } from "./contains.js";
 import { contentTokenSet } from "./tokenize.js";
+import { seededRandom } from "../../test/support/seeded-random.js";
 
 describe("containsWholeWord", () => {
   it("matches whole words only", () => {
@@ -59,15 +60,8 @@ describe("containsContentToken", () => {
 
 describe("containsContentToken, randomized", () => {
   it("finds a token when the text holds one of its surface forms as a whole word", () => {
-    let state = 23;
-    // Deterministic pseudo-random numbers (mulberry32), so a failure reproduces.
-    const random = () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    // Seeded, so a failure reproduces.
+    const random = seededRandom(23);
     const words = [
       "tonne",
       "tonnes",

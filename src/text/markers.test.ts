@@ -5,6 +5,7 @@ import {
   findMarkersByPattern,
   stripCitationMarkers,
 } from "./markers.js";
+import { seededRandom } from "../../test/support/seeded-random.js";
 
 describe("findCitationMarkers", () => {
   it("finds numeric, n-prefixed, listed, adjacent and full-width markers", () => {
@@ -55,15 +56,8 @@ describe("strip and blank", () => {
 
 describe("findCitationMarkers, randomized", () => {
   it("reads ASCII text as the marker pattern does", () => {
-    let state = 17;
-    // Deterministic pseudo-random numbers (mulberry32), so a failure reproduces.
-    const random = () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    // Seeded, so a failure reproduces.
+    const random = seededRandom(17);
     const pieces = [
       "[",
       "]",

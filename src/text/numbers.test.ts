@@ -8,6 +8,7 @@ import {
   statesNumberAsWritten,
 } from "./numbers.js";
 import { contentTokensIn, type TextMarks } from "./tokenize.js";
+import { seededRandom } from "../../test/support/seeded-random.js";
 
 const values = (text: string) => extractNumbers(text).map((m) => m.value);
 
@@ -186,18 +187,6 @@ describe("statesNumberAsWritten, randomized", () => {
     expect(found).toBeGreaterThan(50);
   });
 });
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Pieces that exercise every shortcut of extractNumbers: separators, decimals, percentages,
 // multipliers, ordinals, dates in every form, month names, identifiers, list numbers, markers.

@@ -9,6 +9,7 @@ import {
   stemToken,
   tokenize,
 } from "./tokenize.js";
+import { seededRandom } from "../../test/support/seeded-random.js";
 
 describe("tokenize", () => {
   it("splits English on non-letters and lower-cases", () => {
@@ -107,18 +108,6 @@ describe("hasUnspacedScript", () => {
     expect(hasUnspacedScript("café Ελληνικά")).toBe(false);
   });
 });
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Stopwords (some plural-looking: "ours", "its"), plurals of every kind, digits, mixed case,
 // contractions, separators, and a few non-ASCII pieces that switch to the Unicode path.
