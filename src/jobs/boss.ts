@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import { JOBS_SCHEMA, type Store } from "../store/index.js";
 
@@ -62,15 +63,7 @@ export async function startJobs(store: Store, timing: Partial<JobsTiming> = {}):
     if (errors.length < 10) errors.push(error);
   });
   await boss.start();
-  for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, {
-      name,
-      retryLimit: 20,
-      retryDelay: 1,
-      retryBackoff: true,
-      expireInSeconds: t.expireInSeconds,
-    });
-  }
+  await ensureQueues(store, t);
   const listeners = new Set<(queue: QueueName) => void>();
   return {
     boss,
@@ -90,4 +83,28 @@ export async function startJobs(store: Store, timing: Partial<JobsTiming> = {}):
       await boss.stop({ graceful: false, wait: true, close: false });
     },
   };
+}
+
+/**
+ * Creates the queues that do not exist yet. pg-boss's create_queue adds a partition to its job
+ * table, and two processes creating the same queue at once deadlock (a worker and `eval
+ * --no-worker` starting together did, one run in four): so each creation runs in a transaction
+ * holding an advisory lock, and the second process finds the queue there.
+ */
+async function ensureQueues(store: Store, timing: JobsTiming): Promise<void> {
+  for (const name of Object.values(QUEUES)) {
+    const options = {
+      policy: "standard",
+      retryLimit: 20,
+      retryDelay: 1,
+      retryBackoff: true,
+      expireInSeconds: timing.expireInSeconds,
+    };
+    await store.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ragjudge:queues'))`);
+      await tx.execute(
+        sql`select ${sql.raw(JOBS_SCHEMA)}.create_queue(${name}, ${JSON.stringify(options)}::json)`,
+      );
+    });
+  }
 }
