@@ -72,4 +72,10 @@ export {
   REPAIR_PROMPT,
   responseFormatFor,
 } from "./structured.js";
-export { type AgentFetchOptions, createAgentFetch, type FetchLike } from "./transport.js";
+export {
+  type AgentFetch,
+  type AgentFetchOptions,
+  createAgentFetch,
+  type FetchInit,
+  type FetchLike,
+} from "./transport.js";
