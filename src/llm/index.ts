@@ -72,10 +72,4 @@ export {
   REPAIR_PROMPT,
   responseFormatFor,
 } from "./structured.js";
-export {
-  type AgentFetch,
-  type AgentFetchOptions,
-  createAgentFetch,
-  type FetchInit,
-  type FetchLike,
-} from "./transport.js";
+export { type AgentFetchOptions, createAgentFetch, type FetchLike } from "./transport.js";
