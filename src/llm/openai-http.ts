@@ -1,5 +1,5 @@
 import { parseRetryAfter } from "./backoff.js";
-import type { AgentFetch, FetchLike } from "./transport.js";
+import type { FetchLike } from "./transport.js";
 
 /** Why one HTTP attempt failed, in the terms the retry policy needs. */
 export type AttemptFailure =
@@ -37,18 +37,14 @@ export async function postOpenAI(
   if (signal?.aborted) return { ok: false, failure: { kind: "abort" } };
   // Serialized before the try: a body that cannot be serialized is a bug, not a connection error.
   const json = JSON.stringify(body);
-  // The agent fetch times requests out itself; any other fetch gets an AbortController.
-  const native = (endpoint.fetch as Partial<AgentFetch>).honoursTimeoutMs === true;
-  const controller = native ? undefined : new AbortController();
+  const controller = new AbortController();
   let timedOut = false;
-  const timer = controller
-    ? setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, options.timeoutMs)
-    : undefined;
-  const onAbort = () => controller?.abort();
-  if (controller) signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const onAbort = () => controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const response = await endpoint.fetch(`${endpoint.baseUrl}${path}`, {
       method: "POST",
@@ -59,8 +55,7 @@ export async function postOpenAI(
         "user-agent": "ragjudge",
       },
       body: json,
-      signal: controller ? controller.signal : signal,
-      timeoutMs: controller ? undefined : options.timeoutMs,
+      signal: controller.signal,
     });
     const text = response.status === 204 ? "" : await response.text();
     if (!response.ok) {
@@ -81,19 +76,16 @@ export async function postOpenAI(
     }
   } catch (error) {
     if (signal?.aborted) return { ok: false, failure: { kind: "abort" } };
-    if (timedOut || isTimeout(error)) return { ok: false, failure: { kind: "timeout" } };
+    if (timedOut || isTimeoutMessage(error)) return { ok: false, failure: { kind: "timeout" } };
     return { ok: false, failure: { kind: "connection", cause: error } };
   } finally {
-    if (controller) {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    }
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   }
 }
 
-/** The agent fetch's TimeoutError, or a fetch's own connect timeout (undici's). */
-function isTimeout(error: unknown): boolean {
-  if ((error as { name?: unknown } | undefined)?.name === "TimeoutError") return true;
+/** A fetch's own connect timeout (undici's ConnectTimeoutError) is a timeout too. */
+function isTimeoutMessage(error: unknown): boolean {
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   return /timed? ?out/i.test(`${String(error)}${cause === undefined ? "" : String(cause)}`);
 }
