@@ -1,5 +1,6 @@
+import OpenAI from "openai";
 import { z } from "zod";
-import { backoffDelay, sleep } from "./backoff.js";
+import { backoffDelay, parseRetryAfter, sleep } from "./backoff.js";
 import {
   CachedResponseSchema,
   type ResponseCache,
@@ -23,12 +24,6 @@ import {
   LlmTimeoutError,
 } from "./errors.js";
 import { type AdaptiveLimiter, defaultProviderLimiters, type ProviderLimiters } from "./limiter.js";
-import {
-  type AttemptFailure,
-  type AttemptOutcome,
-  type OpenAIEndpoint,
-  postOpenAI,
-} from "./openai-http.js";
 import { createAgentFetch, type FetchLike } from "./transport.js";
 
 export interface ChatMessage {
@@ -184,9 +179,37 @@ function defaultFetch(): FetchLike {
   return sharedFetch;
 }
 
+type Failure =
+  | { kind: "abort" }
+  | { kind: "timeout" }
+  | { kind: "connection"; cause: unknown }
+  | {
+      kind: "http";
+      status: number;
+      retryAfterMs: number | undefined;
+      detail: string;
+      cause: unknown;
+    };
+
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
-function isRetryable(failure: AttemptFailure): boolean {
+function classifyFailure(error: unknown, signal: AbortSignal | undefined): Failure {
+  if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: "abort" };
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: "timeout" };
+  if (error instanceof OpenAI.APIConnectionError) return { kind: "connection", cause: error };
+  if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+    return {
+      kind: "http",
+      status: error.status,
+      retryAfterMs: parseRetryAfter(error.headers),
+      detail: error.message.replace(/^\d{3}\s*/, "").slice(0, 500),
+      cause: error,
+    };
+  }
+  throw error;
+}
+
+function isRetryable(failure: Failure): boolean {
   if (failure.kind === "timeout" || failure.kind === "connection") return true;
   if (failure.kind === "http") return RETRYABLE_STATUS.has(failure.status) || failure.status >= 500;
   return false;
@@ -199,7 +222,7 @@ function formatKind(format: ResponseFormat | undefined): CallRecord["response_fo
 /**
  * An OpenAI-compatible client for one role. Each call goes through the provider's adaptive limiter,
  * retries with backoff (honouring Retry-After), records usage and latency, and consults the cache.
- * Requests go straight over the keep-alive transport (openai-http.ts), not through the openai SDK.
+ * The SDK's own retries are off (`maxRetries: 0`) so these are the only ones.
  */
 class OpenAICompatibleClient implements LlmClient {
   readonly role: LlmRole | undefined;
@@ -207,7 +230,7 @@ class OpenAICompatibleClient implements LlmClient {
   readonly provider: string;
   readonly structuredOutput: StructuredOutputMode;
   readonly #config: ModelConfig;
-  readonly #endpoint: OpenAIEndpoint;
+  readonly #sdk: OpenAI;
   readonly #limiter: AdaptiveLimiter;
   readonly #cache: ResponseCache | undefined;
   readonly #onCall: ((record: CallRecord) => void) | undefined;
@@ -231,11 +254,16 @@ class OpenAICompatibleClient implements LlmClient {
     this.model = config.model;
     this.provider = redactUrlCredentials(config.base_url);
     this.structuredOutput = config.structured_output;
-    this.#endpoint = {
-      baseUrl: config.base_url.replace(/\/+$/, ""),
-      apiKey: config.api_key,
+    this.#sdk = new OpenAI({
+      baseURL: config.base_url,
+      // Local servers (Ollama, llama.cpp) need no key, but the SDK insists on one.
+      apiKey: config.api_key ?? "not-set",
+      maxRetries: 0,
+      timeout: config.timeout_ms,
       fetch: deps.fetch ?? defaultFetch(),
-    };
+      // Pin the level so OPENAI_LOG=debug cannot turn on request logging behind our back.
+      logLevel: "warn",
+    });
     this.#limiter = (deps.limiters ?? defaultProviderLimiters).forProvider(
       config.base_url,
       config.max_concurrency,
@@ -288,11 +316,15 @@ class OpenAICompatibleClient implements LlmClient {
     for (;;) {
       const params =
         format === request.responseFormat ? requested : this.#requestParams(request, format);
-      const body = { model: this.model, messages: request.messages, ...params };
+      const body = {
+        model: this.model,
+        messages: request.messages as ChatMessage[],
+        ...params,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming;
       let outcome: unknown;
       try {
         outcome = await this.#withRetries(
-          (options) => postOpenAI(this.#endpoint, "/chat/completions", body, options),
+          (options) => this.#sdk.chat.completions.create(body, options),
           request,
           (n) => {
             attempts += n;
@@ -375,10 +407,8 @@ class OpenAICompatibleClient implements LlmClient {
     try {
       const outcome = await this.#withRetries(
         (options) =>
-          postOpenAI(
-            this.#endpoint,
-            "/embeddings",
-            { model: this.model, input: request.input, encoding_format: "float" },
+          this.#sdk.embeddings.create(
+            { model: this.model, input: [...request.input], encoding_format: "float" },
             options,
           ),
         request,
@@ -444,14 +474,11 @@ class OpenAICompatibleClient implements LlmClient {
    * Runs `send` under the provider's limiter until it succeeds, fails for good, or the retries run
    * out. The slot is released during backoff so waiting calls do not block others.
    */
-  async #withRetries(
-    send: (options: {
-      signal: AbortSignal | undefined;
-      timeoutMs: number;
-    }) => Promise<AttemptOutcome>,
+  async #withRetries<T>(
+    send: (options: { signal?: AbortSignal; timeout: number; maxRetries: 0 }) => Promise<T>,
     request: CallOptions,
     onAttempt: (n: number) => void,
-  ): Promise<unknown> {
+  ): Promise<T> {
     const { signal } = request;
     const timeout = Math.max(1, Math.round(request.timeoutMs ?? this.#config.timeout_ms));
     const maxRetries = request.maxRetries ?? this.#config.max_retries;
@@ -462,19 +489,22 @@ class OpenAICompatibleClient implements LlmClient {
       const slot = await this.#limiter.acquire(signal);
       attempts++;
       onAttempt(1);
-      let outcome: AttemptOutcome;
+      let failure: Failure;
       try {
-        outcome = await send({ signal, timeoutMs: timeout });
-      } catch (error) {
-        slot.release("error");
-        throw error;
-      }
-      if (outcome.ok) {
+        const result = await send(
+          signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 },
+        );
         slot.release("ok");
-        return outcome.body;
+        return result;
+      } catch (error) {
+        try {
+          failure = classifyFailure(error, signal);
+        } catch (unknownError) {
+          slot.release("error");
+          throw unknownError;
+        }
+        slot.release(failure.kind === "http" && failure.status === 429 ? "rate_limited" : "error");
       }
-      const { failure } = outcome;
-      slot.release(failure.kind === "http" && failure.status === 429 ? "rate_limited" : "error");
       if (failure.kind === "abort") throw new LlmAbortError();
       const retryAfter = failure.kind === "http" ? failure.retryAfterMs : undefined;
       const tooLong = retryAfter !== undefined && retryAfter > policy.maxMs;
@@ -486,7 +516,7 @@ class OpenAICompatibleClient implements LlmClient {
     }
   }
 
-  #finalError(failure: AttemptFailure, attempts: number, timeout: number, tooLong: boolean): Error {
+  #finalError(failure: Failure, attempts: number, timeout: number, tooLong: boolean): Error {
     switch (failure.kind) {
       case "abort":
         return new LlmAbortError();
@@ -504,10 +534,11 @@ class OpenAICompatibleClient implements LlmClient {
           attempts,
           isRetryable(failure),
           detail,
+          {
+            cause: failure.cause,
+          },
         );
       }
-      case "malformed":
-        return new LlmResponseError(this.provider, "a JSON body");
     }
   }
 
@@ -559,7 +590,7 @@ function downgrade(format: ResponseFormat | undefined): ResponseFormat | undefin
   return format.type === "json_schema" ? { type: "json_object" } : undefined;
 }
 
-/** A client for one resolved model config. Each call makes a new client. */
+/** A client for one resolved model config. Each call makes a new client (and a new SDK instance). */
 export function createLlmClient(config: ModelConfig, deps: LlmClientDeps = {}): LlmClient {
   return new OpenAICompatibleClient(config, deps);
 }

@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
 
-/** The subset of `fetch` the LLM client calls (openai-http.ts). */
+/** The subset of `fetch` the openai SDK calls. */
 export type FetchLike = (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface AgentFetchOptions {
@@ -11,18 +11,18 @@ export interface AgentFetchOptions {
 }
 
 /**
- * A `fetch` for the LLM client built on node:http keep-alive agents. Node's built-in fetch (undici)
+ * A `fetch` for the openai SDK built on node:http keep-alive agents. Node's built-in fetch (undici)
  * and its web Response/Headers cost about twice the CPU per call on loopback, which caps judge
- * throughput on a 2-core machine. This one buffers the whole body before resolving (so the
- * per-attempt timeout also covers a server that sends headers and then stalls) and resolves with a
- * BufferedResponse: enough of Response for non-streaming calls, nothing more.
+ * throughput on a 2-core machine. This one buffers the whole body before resolving (so the SDK's
+ * timeout also covers a server that sends headers and then stalls) and resolves with a
+ * BufferedResponse: enough of Response for the SDK's non-streaming calls, nothing more.
  */
 export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
   const maxSockets = options.maxSockets ?? 256;
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
 
-  // The client asks for the same few URLs over and over: parse each once.
+  // The SDK asks for the same few URLs over and over: parse each once.
   const targets = new Map<string, Target>();
   const targetOf = (href: string): Target => {
     let target = targets.get(href);
@@ -178,7 +178,7 @@ function decodeBody(raw: Buffer, encoding: string | undefined): Buffer {
 }
 
 /**
- * The read-only part of `Headers` (get, has, entries, forEach, iteration), over a Map:
+ * The read-only part of `Headers` the SDK uses (get, has, entries, forEach, iteration), over a Map:
  * a web Headers validates every name and value again, which costs more than the request itself.
  */
 export class BufferedHeaders {
@@ -227,8 +227,8 @@ export class BufferedHeaders {
 }
 
 /**
- * A fully buffered response with the members a non-streaming caller reads (status, ok, headers,
- * url, body, text, json). `body` is null: ragjudge never streams.
+ * A fully buffered response with the members the openai SDK reads (status, ok, headers, url, body,
+ * text, json). `body` is null: the SDK only streams when asked to, and ragjudge never asks.
  */
 export class BufferedResponse {
   readonly body = null;
