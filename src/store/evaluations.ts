@@ -45,7 +45,7 @@ export async function createEvaluation(
   userId: string,
   input: NewEvaluation,
 ): Promise<EvaluationRow> {
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(evaluations)
       .values({
@@ -83,6 +83,11 @@ export async function createEvaluation(
       .returning();
     return updated ?? row;
   });
+  // Each item's claim and write look its row up by (evaluation_id, question_id). Without fresh
+  // statistics (PGlite has no autovacuum; a server's runs a minute late) the planner may take the
+  // (evaluation_id, position) index instead and filter every row of the run: O(n) per item.
+  await db.execute(sql`analyze evaluation_results (evaluation_id, question_id, position, status)`);
+  return created;
 }
 
 export async function getEvaluation(
@@ -189,6 +194,12 @@ export async function unfinishedQuestionIds(db: Db, evaluationId: string): Promi
   return rows.map((row) => row.question_id);
 }
 
+export interface ResultClaim {
+  evaluationId: string;
+  questionId: string;
+  jobId: string;
+}
+
 /**
  * Takes one question for a job. It succeeds when the run is RUNNING and the row is PENDING, or
  * RUNNING under this same job (pg-boss retries an expired job under its id, so a crashed worker's
@@ -200,17 +211,34 @@ export async function claimResult(
   questionId: string,
   jobId: string,
 ): Promise<EvaluationResultRow | undefined> {
+  return (await claimResults(db, [{ evaluationId, questionId, jobId }]))[0];
+}
+
+/**
+ * claimResult for many jobs in one statement (aligned with `claims`). Two claims of one row in
+ * the batch update it once: the job named in the row afterwards holds it, the other gets nothing.
+ */
+export async function claimResults(
+  db: Db,
+  claims: readonly ResultClaim[],
+): Promise<(EvaluationResultRow | undefined)[]> {
+  if (claims.length === 0) return [];
+  const input = claims.map((c) => ({ e: c.evaluationId, q: c.questionId, j: c.jobId }));
   const rows = await queryRows<EvaluationResultRow>(
     db,
     sql`update evaluation_results r
-        set status = 'RUNNING', job_id = ${jobId}, attempts = r.attempts + 1, gmt_updated = now()
-        from evaluations e
-        where r.evaluation_id = ${evaluationId} and r.question_id = ${questionId}
+        set status = 'RUNNING', job_id = i.j, attempts = r.attempts + 1, gmt_updated = now()
+        from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as i(e uuid, q text, j text),
+          evaluations e
+        where r.evaluation_id = i.e and r.question_id = i.q
           and e.id = r.evaluation_id and e.status = 'RUNNING' and e.gmt_deleted is null
-          and (r.status = 'PENDING' or (r.status = 'RUNNING' and r.job_id = ${jobId}))
+          and (r.status = 'PENDING' or (r.status = 'RUNNING' and r.job_id = i.j))
         returning r.*`,
   );
-  return rows[0];
+  const held = new Map(
+    rows.map((row) => [`${row.evaluation_id} ${row.question_id} ${row.job_id}`, row]),
+  );
+  return claims.map((c) => held.get(`${c.evaluationId} ${c.questionId} ${c.jobId}`));
 }
 
 /** Gives a claimed row back (its calls were aborted by pause or cancel); resume takes it again. */
@@ -294,46 +322,103 @@ export async function finishResult(
   jobId: string,
   write: ResultWrite,
 ): Promise<FinishOutcome> {
-  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-  const scored = write.status === "SCORED" && write.score !== null ? 1 : 0;
-  const rows = await queryRows<NonNullable<FinishOutcome["evaluation"]>>(
-    db,
-    sql`with w as (
-          update evaluation_results set
-            status = ${write.status}, job_id = null, latency_ms = ${write.latency_ms},
-            usage = ${json(write.usage)}::jsonb, rag_answer = ${write.rag_answer},
-            rag_answer_sources = ${json(write.rag_answer_sources)}::jsonb,
-            rag_citations = ${json(write.rag_citations)}::jsonb,
-            rag_tool_calls = ${json(write.rag_tool_calls)}::jsonb,
-            gate_status = ${write.gate_status}, gate = ${json(write.gate)}::jsonb,
-            judges = ${json(write.judges)}::jsonb, llm_judge_score = ${write.llm_judge_score},
-            llm_judge_reasoning = ${write.llm_judge_reasoning}, score = ${write.score},
-            passed = ${write.passed}, error = ${write.error}, gmt_updated = now()
-          where evaluation_id = ${evaluationId} and question_id = ${questionId}
-            and status = 'RUNNING' and job_id = ${jobId}
-          returning status)
+  const [outcome] = await finishResults(db, [{ evaluationId, questionId, jobId, write }]);
+  return outcome ?? { written: false };
+}
+
+export interface ResultFinish extends ResultClaim {
+  write: ResultWrite;
+}
+
+/**
+ * finishResult for many items (aligned with `finishes`): one statement per evaluation, each
+ * writing its rows and moving its run's counters once. Evaluations go one at a time, in id
+ * order, so two workers' batches never hold two runs' rows in opposite orders.
+ */
+export async function finishResults(
+  db: Db,
+  finishes: readonly ResultFinish[],
+): Promise<FinishOutcome[]> {
+  const outcomes = new Map<ResultFinish, FinishOutcome>();
+  const byEvaluation = new Map<string, ResultFinish[]>();
+  for (const finish of finishes) {
+    const group = byEvaluation.get(finish.evaluationId) ?? [];
+    group.push(finish);
+    byEvaluation.set(finish.evaluationId, group);
+  }
+  for (const evaluationId of [...byEvaluation.keys()].sort()) {
+    const group = byEvaluation.get(evaluationId) ?? [];
+    const input = group.map(({ questionId, jobId, write }) => ({
+      ...write,
+      usage: write.usage ?? null,
+      question_id: questionId,
+      job_id: jobId,
+    }));
+    const rows = await queryRows<
+      NonNullable<FinishOutcome["evaluation"]> & { written: string[] | null }
+    >(
+      db,
+      sql`with i as (
+            select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as i(
+              question_id text, job_id text, status text, latency_ms float8, usage jsonb,
+              rag_answer text, rag_answer_sources jsonb, rag_citations jsonb,
+              rag_tool_calls jsonb, gate_status text, gate jsonb, judges jsonb,
+              llm_judge_score integer, llm_judge_reasoning text, score float8, passed boolean,
+              error text)),
+          w as (
+            update evaluation_results r set
+              status = i.status, job_id = null, latency_ms = i.latency_ms, usage = i.usage,
+              rag_answer = i.rag_answer, rag_answer_sources = i.rag_answer_sources,
+              rag_citations = i.rag_citations, rag_tool_calls = i.rag_tool_calls,
+              gate_status = i.gate_status, gate = i.gate, judges = i.judges,
+              llm_judge_score = i.llm_judge_score, llm_judge_reasoning = i.llm_judge_reasoning,
+              score = i.score, passed = i.passed, error = i.error, gmt_updated = now()
+            from i
+            where r.evaluation_id = ${evaluationId} and r.question_id = i.question_id
+              and r.status = 'RUNNING' and r.job_id = i.job_id
+            returning r.question_id, i.job_id, r.status, r.score),
+          c as (
+            select count(*)::int as done,
+              count(*) filter (where status = 'SCORED' and score is not null)::int as scored,
+              coalesce(sum(score) filter (where status = 'SCORED'), 0) as score_sum,
+              count(*) filter (where status = 'BOT_ERROR')::int as bot_errors,
+              count(*) filter (where status = 'JUDGE_ERROR')::int as judge_errors,
+              array_agg(question_id || ' ' || job_id) as written
+            from w)
         update evaluations e set
-          completed_questions = e.completed_questions + 1,
-          scored_questions = e.scored_questions + ${scored},
-          bot_error_count = e.bot_error_count + ${write.status === "BOT_ERROR" ? 1 : 0},
-          judge_error_count = e.judge_error_count + ${write.status === "JUDGE_ERROR" ? 1 : 0},
-          average_score = case when ${scored} = 1
-            then (coalesce(e.average_score, 0) * e.scored_questions + ${write.score ?? 0})
-                 / (e.scored_questions + 1)
+          completed_questions = e.completed_questions + c.done,
+          scored_questions = e.scored_questions + c.scored,
+          bot_error_count = e.bot_error_count + c.bot_errors,
+          judge_error_count = e.judge_error_count + c.judge_errors,
+          average_score = case when c.scored > 0
+            then (coalesce(e.average_score, 0) * e.scored_questions + c.score_sum)
+                 / (e.scored_questions + c.scored)
             else e.average_score end,
           progress = case when e.total_questions = 0 then 100
-            else floor(100.0 * (e.completed_questions + 1) / e.total_questions)::int end,
-          status = case when e.status = 'RUNNING' and e.completed_questions + 1 >= e.total_questions
+            else floor(100.0 * (e.completed_questions + c.done) / e.total_questions)::int end,
+          status = case when e.status = 'RUNNING' and e.completed_questions + c.done >= e.total_questions
             then 'COMPLETED' else e.status end,
-          finished_at = case when e.status = 'RUNNING' and e.completed_questions + 1 >= e.total_questions
+          finished_at = case when e.status = 'RUNNING'
+              and e.completed_questions + c.done >= e.total_questions
             then now() else e.finished_at end,
           gmt_updated = now()
-        where e.id = ${evaluationId} and exists (select 1 from w)
+        from c
+        where e.id = ${evaluationId} and c.done > 0
         returning e.status, e.completed_questions, e.total_questions, e.scored_questions,
-          e.bot_error_count, e.judge_error_count`,
-  );
-  const evaluation = rows[0];
-  return evaluation ? { written: true, evaluation } : { written: false };
+          e.bot_error_count, e.judge_error_count, c.written`,
+    );
+    const [row] = rows;
+    const written = new Set(row?.written ?? []);
+    for (const finish of group) {
+      if (!row || !written.has(`${finish.questionId} ${finish.jobId}`)) {
+        outcomes.set(finish, { written: false });
+        continue;
+      }
+      const { written: _ignored, ...evaluation } = row;
+      outcomes.set(finish, { written: true, evaluation });
+    }
+  }
+  return finishes.map((finish) => outcomes.get(finish) ?? { written: false });
 }
 
 /**

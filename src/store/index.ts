@@ -73,6 +73,7 @@ export {
 } from "./users.js";
 export {
   claimResult,
+  claimResults,
   createEvaluation,
   deleteEvaluation,
   type EvaluationQuestion,
@@ -83,6 +84,7 @@ export {
   FINAL_RESULT_STATUSES,
   type FinishOutcome,
   finishResult,
+  finishResults,
   getEvaluation,
   getEvaluationForWorker,
   LIVE_STATUSES,
@@ -92,6 +94,8 @@ export {
   type NewEvaluation,
   type ResultQuery,
   type ResultStatus,
+  type ResultClaim,
+  type ResultFinish,
   type ResultWrite,
   recountEvaluation,
   releaseResult,

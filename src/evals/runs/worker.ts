@@ -1,14 +1,16 @@
-import { type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
+import { groupCommit, type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
 import type { LlmClients } from "../../llm/index.js";
 import { createBuiltinBot } from "../../rag/index.js";
 import {
-  claimResult,
+  claimResults,
   type EvaluationRow,
   evaluationStatuses,
-  finishResult,
+  finishResults,
   getEvaluationForWorker,
   recountEvaluation,
   releaseResult,
+  type ResultClaim,
+  type ResultFinish,
   strandedPendingEvaluations,
   transitionEvaluation,
   unfinishedQuestionIds,
@@ -70,6 +72,11 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
   const failFastAfter = options.failFastAfter ?? 3;
   const contexts = new Map<string, Promise<RunContext>>();
   let stopping = false;
+  // Claims and result writes of items that end together go in one statement each (on PGlite
+  // every statement costs the whole process CPU; on a server, a round trip).
+  const lanes = jobs.store.kind === "pglite" ? 1 : 2;
+  const claim = groupCommit((claims: ResultClaim[]) => claimResults(db, claims), { lanes });
+  const finish = groupCommit((finishes: ResultFinish[]) => finishResults(db, finishes), { lanes });
   /** In-flight items per evaluation, aborted when it leaves RUNNING. */
   const inFlight = new Map<string, Set<AbortController>>();
 
@@ -155,7 +162,8 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     const cached = contexts.get(job.evaluation_id);
     const row = cached ? (await cached).row : await getEvaluationForWorker(db, job.evaluation_id);
     if (!row || (!cached && row.status !== "RUNNING")) return;
-    const claimed = await claimResult(db, job.evaluation_id, job.question_id, jobId);
+    const item = { evaluationId: job.evaluation_id, questionId: job.question_id, jobId };
+    const claimed = await claim(item);
     if (!claimed) return;
     const context = await contextFor(row);
     const controller = new AbortController();
@@ -170,7 +178,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
         ...(context.clients.judge ? { judgeClient: context.clients.judge } : {}),
         signal: controller.signal,
       });
-      const outcome = await finishResult(db, job.evaluation_id, job.question_id, jobId, write);
+      const outcome = await finish({ ...item, write });
       const counts = outcome.evaluation;
       if (
         counts &&

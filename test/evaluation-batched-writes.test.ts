@@ -1,0 +1,129 @@
+// Claims and final writes in batches (the worker's group commit): the same guarantees as one at a
+// time, on both stores.
+
+import { expect, it } from "vitest";
+import {
+  claimResults,
+  createEvaluation,
+  finishResults,
+  findOrCreateUser,
+  getEvaluation,
+  listEvaluationResults,
+  type ResultWrite,
+  type Store,
+  transitionEvaluation,
+} from "../src/store/index.js";
+import { describeEachStore } from "./support/stores.js";
+
+const write = (score: number, status: ResultWrite["status"] = "SCORED"): ResultWrite => ({
+  status,
+  latency_ms: 2,
+  usage: { bot: { calls: 1 } },
+  rag_answer: `answer ${score}`,
+  rag_answer_sources: [{ node_id: "n1", content: "c" }],
+  rag_citations: [],
+  rag_tool_calls: [],
+  gate_status: "pass",
+  gate: { status: "pass" },
+  judges: { offline: { score } },
+  llm_judge_score: null,
+  llm_judge_reasoning: null,
+  score: status === "SCORED" ? score : null,
+  passed: status === "SCORED",
+  error: status === "SCORED" ? null : "boom",
+});
+
+async function runningEvaluation(store: Store, userId: string, name: string, n: number) {
+  const row = await createEvaluation(store.db, userId, {
+    name,
+    bot_id: "builtin",
+    judge_llm_model_id: "offline",
+    config: {},
+    questions: Array.from({ length: n }, (_, i) => ({
+      question_id: `${name}-q${i}`,
+      question_type: "FACTUAL",
+      question_text: `question ${i}?`,
+      ground_truth: `truth ${i}`,
+      reference_context: null,
+    })),
+  });
+  await transitionEvaluation(store.db, row.id, ["PENDING"], "RUNNING");
+  return row.id;
+}
+
+describeEachStore("batched claims and result writes", (use) => {
+  it("a batch claims each free row once; a second job for a held row gets nothing", async () => {
+    const store = use();
+    const user = await findOrCreateUser(store.db, "batch");
+    const id = await runningEvaluation(store, user.id, "a", 3);
+    const claims = await claimResults(store.db, [
+      { evaluationId: id, questionId: "a-q0", jobId: "j0" },
+      { evaluationId: id, questionId: "a-q1", jobId: "j1" },
+      { evaluationId: id, questionId: "a-q1", jobId: "j1-duplicate" },
+      { evaluationId: id, questionId: "missing", jobId: "j9" },
+    ]);
+    expect(claims[0]).toMatchObject({ question_id: "a-q0", status: "RUNNING", job_id: "j0" });
+    expect(claims[3]).toBeUndefined();
+    // Exactly one of the two jobs for a-q1 holds it.
+    const holders = [claims[1], claims[2]].filter(Boolean);
+    expect(holders).toHaveLength(1);
+    expect(holders[0]?.attempts).toBe(1);
+    // The same job claims its row again (a retried job); another job does not.
+    const again = await claimResults(store.db, [
+      { evaluationId: id, questionId: "a-q0", jobId: "j0" },
+      { evaluationId: id, questionId: "a-q0", jobId: "other" },
+    ]);
+    expect(again[0]?.attempts).toBe(2);
+    expect(again[1]).toBeUndefined();
+  });
+
+  it("a batch writes rows of two runs, moves each run's counters once, and skips stale jobs", async () => {
+    const store = use();
+    const user = await findOrCreateUser(store.db, "batch");
+    const first = await runningEvaluation(store, user.id, "b", 3);
+    const second = await runningEvaluation(store, user.id, "c", 1);
+    await claimResults(store.db, [
+      { evaluationId: first, questionId: "b-q0", jobId: "j0" },
+      { evaluationId: first, questionId: "b-q1", jobId: "j1" },
+      { evaluationId: first, questionId: "b-q2", jobId: "j2" },
+      { evaluationId: second, questionId: "c-q0", jobId: "k0" },
+    ]);
+    const outcomes = await finishResults(store.db, [
+      { evaluationId: first, questionId: "b-q0", jobId: "j0", write: write(0.5) },
+      { evaluationId: second, questionId: "c-q0", jobId: "k0", write: write(1) },
+      { evaluationId: first, questionId: "b-q1", jobId: "j1", write: write(0, "BOT_ERROR") },
+      { evaluationId: first, questionId: "b-q2", jobId: "not-the-holder", write: write(0.9) },
+    ]);
+    expect(outcomes.map((outcome) => outcome.written)).toEqual([true, true, true, false]);
+    expect(outcomes[0]?.evaluation).toMatchObject({
+      status: "RUNNING",
+      completed_questions: 2,
+      scored_questions: 1,
+      bot_error_count: 1,
+    });
+    expect(outcomes[1]?.evaluation).toMatchObject({ status: "COMPLETED", completed_questions: 1 });
+
+    const run = await getEvaluation(store.db, user.id, first);
+    expect(run).toMatchObject({ completed_questions: 2, scored_questions: 1, progress: 66 });
+    expect(run?.average_score).toBeCloseTo(0.5);
+    const rows = await listEvaluationResults(store.db, user.id, first);
+    const byQuestion = new Map(rows.map((row) => [row.question_id, row]));
+    expect(byQuestion.get("b-q0")).toMatchObject({
+      status: "SCORED",
+      job_id: null,
+      score: 0.5,
+      rag_answer: "answer 0.5",
+      usage: { bot: { calls: 1 } },
+      judges: { offline: { score: 0.5 } },
+    });
+    expect(byQuestion.get("b-q1")).toMatchObject({ status: "BOT_ERROR", error: "boom" });
+    expect(byQuestion.get("b-q2")).toMatchObject({ status: "RUNNING", job_id: "j2" });
+
+    // Written twice (a job delivered again after its write): nothing moves.
+    const repeat = await finishResults(store.db, [
+      { evaluationId: first, questionId: "b-q0", jobId: "j0", write: write(0.1) },
+    ]);
+    expect(repeat).toEqual([{ written: false }]);
+    expect((await getEvaluation(store.db, user.id, first))?.completed_questions).toBe(2);
+  });
+});
