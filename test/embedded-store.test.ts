@@ -7,8 +7,10 @@ import {
   insertEvaluationRecords,
   listEvaluationRecords,
   openStore,
+  queryRows,
   StoreLockedError,
 } from "../src/store/index.js";
+import { sql } from "drizzle-orm";
 
 it("keeps rows in its data directory across reopen, and locks it while open", async () => {
   const home = mkdtempSync(join(tmpdir(), "ragjudge-embedded-"));
@@ -45,3 +47,13 @@ it("keeps rows in its data directory across reopen, and locks it while open", as
     await reopened.close();
   }
 }, 60_000);
+
+it("runs PostgreSQL with a small buffer pool, since it lives in this process's memory", async () => {
+  const store = await openStore({ memory: true });
+  try {
+    const [row] = await queryRows<{ shared_buffers: string }>(store.db, sql`show shared_buffers`);
+    expect(row?.shared_buffers).toBe("16MB");
+  } finally {
+    await store.close();
+  }
+});

@@ -64,6 +64,18 @@ export async function openStore(options: StoreOptions = storeOptionsFromEnv()): 
   return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options);
 }
 
+/**
+ * PGlite runs PostgreSQL inside this process's memory, so Postgres's server defaults are the
+ * process's RSS: 128 MB of shared buffers alone. The data directory sits in the OS page cache
+ * anyway; a small buffer pool costs little speed and keeps the process small.
+ */
+const PGLITE_SETTINGS = (
+  process.env.RAGJUDGE_PGLITE_SETTINGS ?? "shared_buffers=16MB wal_buffers=1MB"
+)
+  .split(/\s+/)
+  .filter(Boolean)
+  .flatMap((setting) => ["-c", setting]);
+
 async function openPglite(options: StoreOptions): Promise<Store> {
   let release = () => {};
   let dataDir: string | undefined;
@@ -75,6 +87,7 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   }
   try {
     const client = await PGlite.create({
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
       ...(dataDir ? { dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
