@@ -34,12 +34,34 @@ export interface RetrieveRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * How much the query's terms narrow the collection: the QualityChecker's specificity reads it.
+ * `chunks` is the collection's chunk count; each term lists the chunks containing it (0: absent).
+ */
+export interface QueryStats {
+  chunks: number;
+  terms: Array<{ term: string; chunks: number }>;
+}
+
 export interface RetrieveResult {
   /** Seed 001's state field: the fused, reranked top-k. */
   fused_results: RetrievedHit[];
   /** Each source's own ranked hits before fusion, for traces. */
   per_source: Partial<Record<RetrievalSource, RetrievedHit[]>>;
+  /** The query's term statistics, when the retriever has a lexical index (the database one does). */
+  query_stats?: QueryStats;
 }
 
 /** What the loops call to retrieve; rag/retrieval provides the real one over the database. */
-export type Retriever = (request: RetrieveRequest) => Promise<RetrieveResult>;
+export interface Retriever {
+  (request: RetrieveRequest): Promise<RetrieveResult>;
+  /**
+   * How many of the collection's chunks contain each retrieval term (the BM25 index's df): the
+   * offline rewriter weighs expansion terms by it. Optional: an in-memory retriever has none.
+   */
+  termStats?(
+    collection_id: string,
+    terms: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<QueryStats>;
+}

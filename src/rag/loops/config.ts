@@ -43,6 +43,8 @@ export const QualityConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** Seed 001 AC 1: relevance is the "Top-3平均分", the mean score of the first 3 hits. */
+    relevance_hits: z.number().int().min(1).default(3),
     /** Seed 001: diversity = distinct sources / 3 ("最多3个数据源"). */
     diversity_sources: z.number().int().min(1).default(3),
     /** Seed 001: document count score = min(n / 20, 1). */

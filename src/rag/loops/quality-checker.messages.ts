@@ -6,7 +6,8 @@ export type QualityIssueCode =
   | "low_priority_coverage"
   | "low_mean_relevance"
   | "single_source"
-  | "few_documents";
+  | "few_documents"
+  | "vague_query";
 
 export interface IssueValues {
   /** Coverage as a percentage, mean relevance to 2 decimals, counts as integers. */
@@ -38,5 +39,11 @@ export const QUALITY_ISSUE_MESSAGES: Record<QualityIssueCode, { en: Message; zh:
   few_documents: {
     en: (v) => `Too few documents (${v.value}<${v.threshold})`,
     zh: (v) => `文档数量不足(${v.value}<${v.threshold})`,
+  },
+  // Not in seed 001: `value` is the specificity, `threshold` the focus (see quality-checker.ts).
+  vague_query: {
+    en: (v) =>
+      `Query too vague (specificity ${v.value}, best document ahead of the next by ${v.threshold})`,
+    zh: (v) => `查询过于模糊(特异性${v.value}，最佳文档领先第二名${v.threshold})`,
   },
 };

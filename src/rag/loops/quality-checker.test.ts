@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { RetrievalSource, RetrievedHit } from "../types.js";
 import { parseLoopsConfig } from "./config.js";
 import { makeHit } from "./fixed-retriever.js";
-import { QualityChecker, resolvePrioritySource } from "./quality-checker.js";
+import {
+  QualityChecker,
+  queryClarity,
+  querySpecificity,
+  resolvePrioritySource,
+  retrievalFocus,
+} from "./quality-checker.js";
 
 function hits(
   count: number,
@@ -122,4 +128,104 @@ describe("QualityChecker (seed 001)", () => {
       /loops\.quality: expected no unknown keys \(found max_rewrite\)/,
     );
   });
+
+  it("grades relevance on the top 3 hits (AC 1's Top-3 average), not on every hit", () => {
+    const docs = hits(12, 0.1, () => ["lexical"]);
+    for (const doc of docs.slice(0, 3)) doc.score = 0.9;
+    expect(checker.gradeDocuments(docs).dimensions.mean_relevance).toBeCloseTo(0.9, 12);
+  });
 });
+
+describe("QualityChecker clarity signals", () => {
+  it("specificity: information of the query's terms over ln(chunks), absent terms ignored, capped", () => {
+    expect(querySpecificity(undefined)).toBe(1);
+    // ln(100/10) / ln(100) = 0.5: a term in one chunk in ten narrows half-way to one chunk.
+    expect(
+      querySpecificity({ chunks: 100, terms: [{ term: "metro", chunks: 10 }] }),
+    ).toBeCloseTo(0.5, 12);
+    expect(
+      querySpecificity({
+        chunks: 100,
+        terms: [
+          { term: "metro", chunks: 10 },
+          { term: "stuff", chunks: 0 },
+        ],
+      }),
+    ).toBeCloseTo(0.5, 12);
+    // Two such terms single out a chunk (ln 10 + ln 10 = ln 100): fully specific, and no more.
+    expect(
+      querySpecificity({
+        chunks: 100,
+        terms: [
+          { term: "metro", chunks: 10 },
+          { term: "opened", chunks: 10 },
+          { term: "line", chunks: 10 },
+        ],
+      }),
+    ).toBe(1);
+  });
+
+  it("focus: how far the best document leads the runner-up, by BM25, chunks of one document not competing", () => {
+    const hit = (node: string, doc: string, bm25: number) =>
+      makeHit({ node_id: node, content: node, document_id: doc, scores: { bm25 } });
+    expect(retrievalFocus([hit("a1", "a", 4), hit("b1", "b", 3)])).toBeCloseTo(0.25, 12);
+    expect(retrievalFocus([hit("a1", "a", 4), hit("a2", "a", 3.9), hit("b1", "b", 1)])).toBeCloseTo(
+      0.75,
+      12,
+    );
+    expect(retrievalFocus([hit("a1", "a", 4)])).toBe(1);
+    expect(retrievalFocus([hit("a1", "a", 2), hit("b1", "b", 2)])).toBe(0);
+    expect(retrievalFocus([])).toBe(0);
+    // Without BM25 on every hit, the hit scores.
+    const scored = [
+      makeHit({ node_id: "x", content: "x", document_id: "x", score: 0.8 }),
+      makeHit({ node_id: "y", content: "y", document_id: "y", score: 0.2 }),
+    ];
+    expect(retrievalFocus(scored)).toBeCloseTo(0.75, 12);
+  });
+
+  it("clarity: a specific query is clear whatever its runners-up; a vague one loses S to S²", () => {
+    expect(queryClarity(1, 0)).toBe(1);
+    expect(queryClarity(0.5, 1)).toBeCloseTo(0.5, 12);
+    expect(queryClarity(0.5, 0)).toBeCloseTo(0.25, 12);
+    expect(queryClarity(0.5, 0.5)).toBeCloseTo(0.375, 12);
+  });
+
+  it("grades a one-word query matching three unrelated documents low, with a vague_query issue", () => {
+    const lexical = (node: string, doc: string, bm25: number, score: number) =>
+      makeHit({ node_id: node, content: node, document_id: doc, score, scores: { bm25 } });
+    const docs = [lexical("faq", "faq", 3, 1), lexical("art", "art", 2.3, 0.98)];
+    docs.push(lexical("transport", "transport", 1.5, 0.96));
+    const lexicalChecker = new QualityChecker({ priority_source: "lexical" });
+    // The same hits for a question whose terms single out a chunk grade medium...
+    const specific = lexicalChecker.gradeDocuments(docs, {
+      query_stats: {
+        chunks: 20,
+        terms: [
+          { term: "metro", chunks: 3 },
+          { term: "opened", chunks: 2 },
+        ],
+      },
+    });
+    expect(specific.dimensions.clarity).toBe(1);
+    expect(specific.quality_grade).toBe("high");
+    expect(specific.quality_issues.map((i) => i.code)).not.toContain("vague_query");
+    // ...and for "metro" alone (in 3 of 20 chunks) low: the evidence is discounted by clarity.
+    const vague = lexicalChecker.gradeDocuments(docs, {
+      query_stats: { chunks: 20, terms: [{ term: "metro", chunks: 3 }] },
+    });
+    const s = Math.log(20 / 3) / Math.log(20);
+    const f = 1 - 2.3 / 3;
+    expect(vague.dimensions.specificity).toBeCloseTo(s, 12);
+    expect(vague.dimensions.focus).toBeCloseTo(f, 12);
+    expect(vague.dimensions.clarity).toBeCloseTo(s * (s + (1 - s) * f), 12);
+    expect(vague.quality_score).toBeCloseTo(specific.quality_score * vague.dimensions.clarity, 12);
+    expect(vague.quality_grade).toBe("low");
+    expect(vague.quality_issues.at(-1)).toEqual({
+      code: "vague_query",
+      en: "Query too vague (specificity 63%, best document ahead of the next by 23%)",
+      zh: "查询过于模糊(特异性63%，最佳文档领先第二名23%)",
+    });
+  });
+});
+

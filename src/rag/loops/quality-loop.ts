@@ -6,6 +6,7 @@
 import { type PromptLanguage, promptLanguage } from "../../judges/index.js";
 import type { LlmClient } from "../../llm/index.js";
 import {
+  type QueryStats,
   RETRIEVAL_SOURCES,
   type RetrievalSource,
   type RetrievedHit,
@@ -56,6 +57,8 @@ export interface QualityState {
   requested_sources: RetrievalSource[];
   fused_results: RetrievedHit[];
   per_source: RetrieveResult["per_source"];
+  /** The last retrieval's term statistics (specificity); null when the retriever gives none. */
+  query_stats: QueryStats | null;
   quality_grade: QualityGrade | null;
   quality_score: number;
   quality_issues: QualityIssue[];
@@ -105,9 +108,15 @@ export async function questionRouter(state: Readonly<QualityState>, ctx: Ctx) {
   const wanted = new Set<RetrievalSource>([...routed, ...state.requested_sources]);
   let sources = available.filter((source) => wanted.has(source));
   if (sources.length === 0) sources = [...available];
-  // "auto" follows what retrieval will actually use: a collection without embeddings has no
-  // vector source to cover, so coverage is measured on lexical instead.
-  const priority_source = resolvePrioritySource(ctx.config.priority_source, sources);
+  // "auto" follows what retrieval can actually use: a collection without embeddings has no
+  // vector source to cover, so coverage is measured on lexical instead. The router's answer, not
+  // the rewrite's requests: a rewrite asks for every source, and vector without an embedder
+  // returns nothing, which would grade every rewritten retrieval as a miss.
+  const usable = available.filter((source) => routed.includes(source));
+  const priority_source = resolvePrioritySource(
+    ctx.config.priority_source,
+    usable.length > 0 ? usable : sources,
+  );
   return { sources, priority_source };
 }
 
@@ -119,11 +128,18 @@ export async function retrieve(state: Readonly<QualityState>, ctx: Ctx) {
     top_k: ctx.config.top_k,
     signal: ctx.signal,
   });
-  return { fused_results: result.fused_results, per_source: result.per_source };
+  return {
+    fused_results: result.fused_results,
+    per_source: result.per_source,
+    query_stats: result.query_stats ?? null,
+  };
 }
 
 export async function gradeDocuments(state: Readonly<QualityState>, ctx: Ctx) {
-  const report = ctx.checker.gradeDocuments(state.fused_results, state.priority_source);
+  const report = ctx.checker.gradeDocuments(state.fused_results, {
+    priority: state.priority_source,
+    ...(state.query_stats ? { query_stats: state.query_stats } : {}),
+  });
   const record: GradeRecord = {
     query: state.query,
     sources: state.sources,
@@ -145,6 +161,7 @@ export async function gradeDocuments(state: Readonly<QualityState>, ctx: Ctx) {
 }
 
 export async function rewriteQuery(state: Readonly<QualityState>, ctx: Ctx) {
+  const termStats = ctx.retrieve.termStats?.bind(ctx.retrieve);
   const rewrite = await ctx.rewriter.rewrite({
     query: state.query,
     issues: state.quality_issues,
@@ -153,6 +170,12 @@ export async function rewriteQuery(state: Readonly<QualityState>, ctx: Ctx) {
     available_sources: state.available_sources,
     language: state.language,
     signal: ctx.signal,
+    ...(termStats
+      ? {
+          termStats: (terms: readonly string[], signal?: AbortSignal) =>
+            termStats(state.collection_id, terms, signal),
+        }
+      : {}),
   });
   const retry_count = state.retry_count + 1;
   return {
@@ -289,6 +312,7 @@ export function initialQualityState(
     requested_sources: [],
     fused_results: [],
     per_source: {},
+    query_stats: null,
     quality_grade: null,
     quality_score: 0,
     quality_issues: [],

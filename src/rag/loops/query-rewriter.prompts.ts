@@ -64,6 +64,8 @@ export const REWRITE_STRATEGIES: Record<
       "Too few documents → broaden the query's scope with synonyms and closely related terms.",
     no_documents: () =>
       "No documents were retrieved → use more general words and common synonyms; drop rare or misspelled terms.",
+    vague_query: () =>
+      "The query is too vague and its matches spread over unrelated documents → name the specific subject and what is asked about it, in the documents' own terms.",
   },
   zh: {
     low_priority_coverage: (source, hint) =>
@@ -72,6 +74,7 @@ export const REWRITE_STRATEGIES: Record<
     single_source: () => "数据源单一 → 明确要求多数据源检索：同时给出关键术语和自然描述。",
     few_documents: () => "文档数量不足 → 扩展查询范围，加入同义词和相关术语。",
     no_documents: () => "未检索到文档 → 使用更通用的词语和常见同义词，去掉生僻或拼错的词。",
+    vague_query: () => "查询过于模糊，结果分散在无关文档中 → 用文档中的术语写明具体对象和所问的内容。",
   },
 };
 

@@ -11,6 +11,7 @@ import {
   parseLlmConfig,
   resolveModelConfig,
 } from "../../llm/index.js";
+import { DEFAULT_LOOPS_CONFIG } from "./config.js";
 import { makeHit } from "./fixed-retriever.js";
 import { QualityChecker } from "./quality-checker.js";
 import {
@@ -80,7 +81,7 @@ describe("QueryRewriter (seed 001)", () => {
       [
         "Problems with the current query:",
         "- Priority-source (vector) coverage too low (0% < 50%)",
-        "- Mean relevance score too low (0.25)",
+        "- Mean relevance score too low (0.30)",
         "- Single data source (at least 2 recommended)",
         "- Too few documents (4<10)",
         "",
@@ -111,7 +112,7 @@ describe("QueryRewriter (seed 001)", () => {
     expect(rewrite.query).toBe("港口大火 海关大楼 损毁情况");
     expect(rewrite.requested_sources).toEqual([]);
     const user = server.requests[0]?.body.messages?.[1]?.content ?? "";
-    expect(user).toContain("当前查询的问题:\n- 平均相关性分数过低(0.25)");
+    expect(user).toContain("当前查询的问题:\n- 平均相关性分数过低(0.30)");
     expect(user).toContain(
       "请重写查询,改进策略:\n1. 相关性分数低 → 使用更精确的关键词。\n\n原查询: 海关大楼",
     );
@@ -127,9 +128,11 @@ describe("QueryRewriter (seed 001)", () => {
       available_sources: ["lexical", "vector"],
       language: "en",
     });
-    // harbour is in all three top documents, warehouses in two; zebras (4th) are never read.
+    // n1 matches the whole query, n2 half of it, n3 none: n1's own words lead (burned, survived,
+    // fire), then warehouses (n1, n2), then harbour (in every document, so the lowest idf).
+    // Zebras (4th) are never read.
     expect(rewrite).toMatchObject({
-      query: "customs house harbour warehouses ships burned survived",
+      query: "customs house burned survived fire warehouses harbour",
       by: "expansion",
       fallback_reason: "no rewriter model configured",
     });
@@ -156,6 +159,74 @@ describe("QueryRewriter (seed 001)", () => {
       "history customs house",
     );
     expect(expandQuery("what is it?", [])).toBe("what is it?");
+  });
+
+  it("weighs expansion terms by the collection's idf when the retriever gives termStats", async () => {
+    const lanting = [
+      makeHit({
+        node_id: "t1",
+        document_id: "transport",
+        title: "Getting around Lanting",
+        content: "Lanting Metro opened Line 1 in 2009; the Lanting metro has 33 stations.",
+        score: 0.9,
+      }),
+      makeHit({
+        node_id: "f1",
+        document_id: "faq",
+        title: "When does the Lanting Metro run?",
+        content: "Lanting trains run from 05:30 in Lanting.",
+        score: 0.8,
+      }),
+    ];
+    const asked: string[][] = [];
+    // "lanting" is in every chunk of the collection, the others in one or two of 50.
+    const termStats = async (terms: readonly string[]) => {
+      asked.push([...terms]);
+      return {
+        chunks: 50,
+        terms: terms.map((term) => ({
+          term,
+          chunks: term === "lanting" ? 50 : term === "metro" ? 3 : term === "stuff" ? 0 : 2,
+        })),
+      };
+    };
+    const rewrite = await new QueryRewriter().rewrite({
+      query: "metro stuff",
+      issues: [],
+      hits: lanting,
+      priority_source: "lexical",
+      available_sources: ["lexical"],
+      language: "en",
+      termStats,
+    });
+    // "stuff" is nowhere in the collection and goes; "lanting" (everywhere) and the numbers (they
+    // presume an answer) are not added; "run" is used twice, the rest once, ties in text order.
+    expect(asked[0]).toContain("lanting");
+    expect(rewrite.query).toBe("metro run getting around opened line");
+    expect(rewrite.query).not.toMatch(/lanting|2009|05|33/i);
+  });
+
+  it("replaces a query word the collection lacks by the form the hits use", () => {
+    const fire = [
+      makeHit({
+        node_id: "f3",
+        document_id: "d3",
+        content: "After the Great Fire the council required brick for every new building.",
+        score: 0.5,
+      }),
+      makeHit({
+        node_id: "f1",
+        document_id: "d1",
+        content: "The Great Fire destroyed 412 buildings, including the town hall.",
+        score: 0.45,
+      }),
+    ];
+    const query = expandQuery("How many buildings did the Great Fire destroy?", fire, {
+      ...DEFAULT_LOOPS_CONFIG.rewrite,
+      expansion_terms: 2,
+    });
+    // "destroy" becomes "destroyed", and the chunk that has it weighs most in the feedback.
+    expect(query).toBe("buildings great fire destroyed including town");
   });
 
   it("asks for the priority source on low coverage and every source when only one answered", () => {

@@ -5,7 +5,9 @@ import type { PromptLanguage } from "../../judges/index.js";
 import { renderPrompt } from "../../judges/index.js";
 import { type CallRecord, type LlmClient, LlmError } from "../../llm/index.js";
 import { contentForm, forEachWord, stripCitationMarkers } from "../../text/index.js";
-import type { RetrievalSource, RetrievedHit } from "../types.js";
+// tokens.ts is pure; the retrieval index would pull the store into the loops.
+import { retrievalTokens } from "../retrieval/tokens.js";
+import type { QueryStats, RetrievalSource, RetrievedHit } from "../types.js";
 import { DEFAULT_LOOPS_CONFIG, type LoopsConfig } from "./config.js";
 import type { QualityIssue } from "./quality-checker.js";
 import type { QualityIssueCode } from "./quality-checker.messages.js";
@@ -27,6 +29,8 @@ export interface RewriteRequest {
   available_sources: readonly RetrievalSource[];
   language: PromptLanguage;
   signal?: AbortSignal;
+  /** The collection's df of retrieval terms (Retriever.termStats), for the expansion's idf. */
+  termStats?: (terms: readonly string[], signal?: AbortSignal) => Promise<QueryStats>;
 }
 
 export interface Rewrite {
@@ -99,22 +103,63 @@ export function cleanRewriteReply(content: string, maxChars: number): string {
   return "";
 }
 
-interface Candidate {
-  surface: string;
-  weight: number;
-  count: number;
-  first: number;
+/** A word's retrieval terms (usually one): what the index would match it by. */
+function termsOf(word: string): string[] {
+  return retrievalTokens(word);
+}
+
+/** The feedback documents: the top hits' titled text. */
+function feedback(hits: readonly RetrievedHit[], config: RewriteConfig): string[] {
+  return hits
+    .slice(0, config.expansion_documents)
+    .map((hit) => `${hit.title ?? ""}\n${stripCitationMarkers(hit.content)}`);
+}
+
+// A term worth adding describes the topic: not a number (that presumes the answer), not a
+// two-letter Latin word (ids, units).
+const LETTER = /\p{L}/u;
+function describesTopic(term: string): boolean {
+  return LETTER.test(term) && !(term.length < 3 && term.charCodeAt(0) < 0x80);
 }
 
 /**
- * The deterministic rewrite: the query plus the content words that best characterise its top
- * documents (weighted by how many of them contain the word and how well each scored), or, when
- * nothing was retrieved, the query's own content words only (fewer terms match more documents).
+ * The terms expandQuery may add for these hits: the feedback documents', less the query's. The
+ * rewriter asks the retriever how common each is (termStats) before choosing.
+ */
+export function expansionCandidates(
+  query: string,
+  hits: readonly RetrievedHit[],
+  config: RewriteConfig = DEFAULT_LOOPS_CONFIG.rewrite,
+): string[] {
+  const inQuery = new Set(termsOf(query));
+  const seen = new Set<string>();
+  for (const text of feedback(hits, config)) {
+    for (const term of termsOf(text)) {
+      if (!inQuery.has(term) && describesTopic(term)) seen.add(term);
+    }
+  }
+  return [...seen];
+}
+
+/** Lucene's idf, as BM25 scores it (bm25.ts). */
+function idf(chunks: number, df: number): number {
+  return Math.log(1 + (chunks - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * The deterministic rewrite, pseudo-relevance feedback (a relevance model, as RM3): the query's
+ * terms the collection contains (a missing longer Latin word replaced by the form the hits use),
+ * plus the `expansion_terms` terms that best characterise the top `expansion_documents` hits,
+ * weighted by Σ (the hit's share of the kept query) × occurrences × idf. With `stats` (the
+ * collection's df of the candidates and the query's terms, from Retriever.termStats) idf is the
+ * collection's; without, it is taken over the documents among the hits. When nothing was
+ * retrieved, the query's own content words only (fewer terms match more documents).
  */
 export function expandQuery(
   query: string,
   hits: readonly RetrievedHit[],
   config: RewriteConfig = DEFAULT_LOOPS_CONFIG.rewrite,
+  stats?: QueryStats,
 ): string {
   const queryForms = new Set<string>();
   const queryWords: string[] = [];
@@ -128,33 +173,86 @@ export function expandQuery(
     const reduced = queryWords.join(" ");
     return reduced === "" ? query : cut(reduced, config.max_query_chars);
   }
-  const candidates = new Map<string, Candidate>();
-  let order = 0;
-  for (const hit of hits.slice(0, config.expansion_documents)) {
-    const seen = new Set<string>();
-    const weight = 1 + (Number.isFinite(hit.score) ? Math.max(hit.score, 0) : 0);
-    forEachWord(stripCitationMarkers(hit.content), (word) => {
-      const form = contentForm(word);
-      if (form === undefined || queryForms.has(form)) return;
-      // Two-letter Latin words are mostly noise (ids, units) in an expansion.
-      if (word.length < 3 && word.charCodeAt(0) < 0x80) return;
-      let candidate = candidates.get(form);
-      if (candidate === undefined) {
-        candidate = { surface: word, weight: 0, count: 0, first: order++ };
-        candidates.set(form, candidate);
-      }
-      candidate.count++;
-      if (!seen.has(form)) {
-        seen.add(form);
-        candidate.weight += weight;
-      }
-    });
+  const df = new Map(stats?.terms.map((t) => [t.term, t.chunks]));
+  // With hits, the query's words are its retrieval terms' words: numbers stay ("2016").
+  const searchWords: string[] = [];
+  const searchTerms = new Set<string>();
+  const allWords: string[] = [];
+  forEachWord(query, (word) => allWords.push(word));
+  for (const word of allWords) {
+    const fresh = termsOf(word).filter((term) => !searchTerms.has(term));
+    if (fresh.length === 0) continue;
+    for (const term of fresh) searchTerms.add(term);
+    searchWords.push(word);
   }
-  const terms = [...candidates.values()]
-    .sort((a, b) => b.weight - a.weight || b.count - a.count || a.first - b.first)
+  const hitTerms = new Map<string, Set<string>>();
+  for (const hit of hits) {
+    const terms = hitTerms.get(hit.document_id) ?? new Set<string>();
+    for (const term of termsOf(`${hit.title ?? ""}\n${hit.content}`)) terms.add(term);
+    hitTerms.set(hit.document_id, terms);
+  }
+  const documents = [...hitTerms.values()];
+  const found = (term: string) =>
+    stats && df.has(term) ? (df.get(term) ?? 0) > 0 : documents.some((d) => d.has(term));
+  // A word the collection lacks can only lower coverage. A longer Latin word becomes the form the
+  // hits use (destroy → destroyed, as the extractive generator matches them: only plurals are
+  // folded in the index); any other goes, unless nothing else is left.
+  const hitVocabulary = new Set(documents.flatMap((d) => [...d]));
+  const variantOf = (term: string): string | undefined => {
+    if (term.length < 4 || term.charCodeAt(0) >= 0x80) return undefined;
+    for (const candidate of hitVocabulary) {
+      if (candidate.length < 4 || !found(candidate)) continue;
+      if (candidate.startsWith(term) || term.startsWith(candidate)) return candidate;
+    }
+    return undefined;
+  };
+  const kept: string[] = [];
+  for (const word of searchWords) {
+    const terms = termsOf(word);
+    if (terms.some(found)) kept.push(word);
+    else {
+      const variant = terms.map(variantOf).find((v) => v !== undefined);
+      if (variant !== undefined && !kept.includes(variant)) kept.push(variant);
+    }
+  }
+  const base = kept.length > 0 ? kept : searchWords;
+
+  const baseTerms = [...new Set(base.flatMap(termsOf))];
+  const inQuery = new Set([...termsOf(query), ...baseTerms]);
+  const idfOf = (term: string) => {
+    const known = stats ? df.get(term) : undefined;
+    if (stats && known !== undefined) return idf(stats.chunks, known);
+    return idf(documents.length, documents.filter((d) => d.has(term)).length);
+  };
+  // Relevance-model weights (P(t|R) ∝ Σ_d P(t|d) P(q|d)): a term counts each time a feedback
+  // document uses it, times how much of the kept query that document matches (idf-weighted), so
+  // a hit that matched the query only through a word now dropped or repaired pulls less.
+  const baseWeight = baseTerms.reduce((sum, term) => sum + idfOf(term), 0);
+  const tf = new Map<string, { surface: string; count: number; first: number }>();
+  let order = 0;
+  for (const text of feedback(hits, config)) {
+    // Words first: forEachWord is not re-entrant, and termsOf tokenizes again.
+    const words: string[] = [];
+    forEachWord(text, (word) => words.push(word));
+    const has = new Set(words.flatMap(termsOf));
+    const matched = baseTerms.reduce((sum, term) => sum + (has.has(term) ? idfOf(term) : 0), 0);
+    const weight = baseWeight > 0 ? matched / baseWeight : 1;
+    for (const word of words) {
+      for (const term of termsOf(word)) {
+        if (inQuery.has(term) || !describesTopic(term)) continue;
+        const entry = tf.get(term);
+        if (entry) entry.count += weight;
+        else tf.set(term, { surface: word, count: weight, first: order++ });
+      }
+    }
+  }
+  const terms = [...tf]
+    .map(([term, entry]) => ({ ...entry, weight: entry.count * idfOf(term) }))
+    .sort((a, b) => b.weight - a.weight || a.first - b.first)
     .slice(0, config.expansion_terms)
-    .map((c) => c.surface);
-  return terms.length === 0 ? query : cut(`${query} ${terms.join(" ")}`, config.max_query_chars);
+    .map((entry) => entry.surface);
+  if (terms.length === 0) return base.length === 0 ? query : base.join(" ");
+  return cut([...base, ...terms].join(" "), config.max_query_chars);
 }
 
 function cut(text: string, max: number): string {
@@ -178,13 +276,25 @@ export class QueryRewriter {
       request.priority_source,
       request.available_sources,
     );
-    const expansion = (fallback_reason: string): Rewrite => ({
-      query: expandQuery(request.query, request.hits, this.#config),
-      requested_sources,
-      strategies,
-      by: "expansion",
-      fallback_reason,
-    });
+    const expansion = async (fallback_reason: string): Promise<Rewrite> => {
+      let stats: QueryStats | undefined;
+      if (request.termStats && request.hits.length > 0) {
+        const terms = [
+          ...new Set([
+            ...retrievalTokens(request.query),
+            ...expansionCandidates(request.query, request.hits, this.#config),
+          ]),
+        ];
+        stats = await request.termStats(terms, request.signal);
+      }
+      return {
+        query: expandQuery(request.query, request.hits, this.#config, stats),
+        requested_sources,
+        strategies,
+        by: "expansion",
+        fallback_reason,
+      };
+    };
     const client = this.#client;
     if (client === undefined) return expansion("no rewriter model configured");
     try {
@@ -200,7 +310,7 @@ export class QueryRewriter {
       });
       const query = cleanRewriteReply(result.content, this.#config.max_query_chars);
       if (query === "") {
-        return { ...expansion("the rewriter replied with no query"), call: result.call };
+        return { ...(await expansion("the rewriter replied with no query")), call: result.call };
       }
       return {
         query,

@@ -295,7 +295,12 @@ describeEachStore("createRetriever", (use) => {
       sources: ["vector"],
       top_k: 3,
     });
-    expect(none).toEqual({ fused_results: [], per_source: {} });
+    expect(none).toEqual({
+      fused_results: [],
+      per_source: {},
+      // The lexical index is read for the reranker anyway: the query's statistics come with it.
+      query_stats: { chunks: expect.any(Number), terms: [{ term: "streetcar", chunks: 0 }] },
+    });
   });
 
   it("stops when the request is aborted", async () => {

@@ -9,6 +9,7 @@ import {
   observationPages,
 } from "../../store/index.js";
 import type {
+  QueryStats,
   RetrievalSource,
   RetrievedHit,
   RetrieveRequest,
@@ -133,6 +134,23 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
     return rows;
   }
 
+  function lexicalIndexFor(collectionId: string, version: number): Promise<LexicalIndex> {
+    return lexicalIndexes.get(db, `${collectionId}\n${bm25Key}`, String(version), (previous) =>
+      refreshLexicalIndex(db, userId, collectionId, previous, config.bm25),
+    );
+  }
+
+  async function termStats(
+    collectionId: string,
+    terms: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<QueryStats> {
+    signal?.throwIfAborted();
+    const state = await collectionState(collectionId);
+    const lexical = await lexicalIndexFor(collectionId, state.version);
+    return queryStatsOf(lexical, terms);
+  }
+
   async function retrieve(request: RetrieveRequest): Promise<RetrieveResult> {
     const { signal } = request;
     signal?.throwIfAborted();
@@ -148,12 +166,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
         ? searchVector(embedder, collectionId, state.version, request.query, depth, signal)
         : undefined;
     // Built even when lexical is not requested: the reranker reads its term statistics.
-    const lexical = await lexicalIndexes.get(
-      db,
-      `${collectionId}\n${bm25Key}`,
-      String(state.version),
-      (previous) => refreshLexicalIndex(db, userId, collectionId, previous, config.bm25),
-    );
+    const lexical = await lexicalIndexFor(collectionId, state.version);
 
     const perSource = new Map<RetrievalSource, SourceHit[]>();
     if (wants.has("lexical")) {
@@ -259,7 +272,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
           : [];
       });
     }
-    return { fused_results, per_source };
+    return { fused_results, per_source, query_stats: queryStatsOf(lexical, terms) };
   }
 
   async function searchVector(
@@ -317,6 +330,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
   return Object.assign(retrieve, {
     config,
     available,
+    termStats,
     routerFor(collectionId: string) {
       return async (query: string, allowed: readonly RetrievalSource[]) => {
         const routed = questionRouter(query, await available(collectionId));
@@ -324,6 +338,13 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
       };
     },
   });
+}
+
+function queryStatsOf(lexical: LexicalIndex, terms: readonly string[]): QueryStats {
+  return {
+    chunks: lexical.bm25.size,
+    terms: terms.map((term) => ({ term, chunks: lexical.bm25.documentFrequency(term) })),
+  };
 }
 
 /** Chunk rows kept per collection before the cache starts over. */
