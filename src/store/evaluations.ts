@@ -168,15 +168,71 @@ export async function listEvaluationResults(
     conditions.push(inArray(evaluation_results.status, query.statuses));
   }
   if (query.updatedAfter) conditions.push(gt(evaluation_results.gmt_updated, query.updatedAfter));
-  return db
+  const rows = db
     .select()
     .from(evaluation_results)
     .where(and(...conditions))
     .orderBy(
       query.updatedAfter ? asc(evaluation_results.gmt_updated) : asc(evaluation_results.position),
     )
-    .limit(query.limit ?? 100_000)
     .offset(query.offset ?? 0);
+  // No limit means every row (a report of the whole run), never a silent cut-off.
+  return query.limit === undefined ? rows : rows.limit(query.limit);
+}
+
+/** The columns a run's summary reads (see evals/runs/summary.ts), without answers and traces. */
+export type SummaryColumns = Pick<
+  EvaluationResultRow,
+  | "status"
+  | "question_type"
+  | "score"
+  | "passed"
+  | "gate_status"
+  | "judges"
+  | "latency_ms"
+  | "usage"
+>;
+
+/**
+ * Every row of a run, summary columns only, read a page at a time in question order: a run of
+ * any size is summarized whole, at a fraction of its rows' size.
+ */
+export async function listSummaryRows(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  pageSize = 5_000,
+): Promise<SummaryColumns[]> {
+  const rows: SummaryColumns[] = [];
+  let after = -1;
+  for (;;) {
+    const page = await db
+      .select({
+        position: evaluation_results.position,
+        status: evaluation_results.status,
+        question_type: evaluation_results.question_type,
+        score: evaluation_results.score,
+        passed: evaluation_results.passed,
+        gate_status: evaluation_results.gate_status,
+        judges: evaluation_results.judges,
+        latency_ms: evaluation_results.latency_ms,
+        usage: evaluation_results.usage,
+      })
+      .from(evaluation_results)
+      .where(
+        and(
+          eq(evaluation_results.evaluation_id, evaluationId),
+          eq(evaluation_results.user_id, userId),
+          gt(evaluation_results.position, after),
+        ),
+      )
+      .orderBy(asc(evaluation_results.position))
+      .limit(pageSize);
+    for (const { position: _position, ...row } of page) rows.push(row);
+    const last = page.at(-1);
+    if (!last || page.length < pageSize) return rows;
+    after = last.position;
+  }
 }
 
 /** Question ids whose result is not final yet: what a (re)start must enqueue. */

@@ -5,6 +5,7 @@ import {
   getEvaluation,
   isUuid,
   listEvaluationResults,
+  listSummaryRows,
   listEvaluations,
   type ResultStatus,
 } from "../../store/index.js";
@@ -68,12 +69,17 @@ export async function evaluationDetail(
   options: { resultsLimit?: number } = {},
 ): Promise<EvaluationDetail> {
   const evaluation = await mustGetEvaluation(db, userId, id);
-  const rows = await listEvaluationResults(db, userId, evaluation.id);
+  const [summaryRows, results] = await Promise.all([
+    listSummaryRows(db, userId, evaluation.id),
+    listEvaluationResults(db, userId, evaluation.id, {
+      limit: options.resultsLimit ?? RESULTS_PAGE.default,
+    }),
+  ]);
   return {
     evaluation,
     progress: progressOf(evaluation),
-    summary: summarizeResults(rows),
-    results: rows.slice(0, options.resultsLimit ?? RESULTS_PAGE.default),
+    summary: summarizeResults(summaryRows),
+    results,
   };
 }
 

@@ -1,5 +1,5 @@
-// Claims and final writes in batches (the worker's group commit): the same guarantees as one at a
-// time, on both stores.
+// The evaluation store on both stores: claims and final writes in batches (the worker's group
+// commit) keep the guarantees of one at a time; a run's summary rows are read whole, by pages.
 
 import { expect, it } from "vitest";
 import {
@@ -9,6 +9,7 @@ import {
   findOrCreateUser,
   getEvaluation,
   listEvaluationResults,
+  listSummaryRows,
   type ResultWrite,
   type Store,
   transitionEvaluation,
@@ -125,5 +126,37 @@ describeEachStore("batched claims and result writes", (use) => {
     ]);
     expect(repeat).toEqual([{ written: false }]);
     expect((await getEvaluation(store.db, user.id, first))?.completed_questions).toBe(2);
+  });
+
+  it("reads every row's summary columns page by page, in question order, for its owner only", async () => {
+    const store = use();
+    const user = await findOrCreateUser(store.db, "batch");
+    const other = await findOrCreateUser(store.db, "someone-else");
+    const id = await runningEvaluation(store, user.id, "d", 7);
+    await claimResults(store.db, [{ evaluationId: id, questionId: "d-q5", jobId: "j5" }]);
+    await finishResults(store.db, [
+      { evaluationId: id, questionId: "d-q5", jobId: "j5", write: write(0.25) },
+    ]);
+    const rows = await listSummaryRows(store.db, user.id, id, 3);
+    expect(rows.map((row) => row.status)).toEqual([
+      "PENDING",
+      "PENDING",
+      "PENDING",
+      "PENDING",
+      "PENDING",
+      "SCORED",
+      "PENDING",
+    ]);
+    expect(rows[5]).toEqual({
+      status: "SCORED",
+      question_type: "FACTUAL",
+      score: 0.25,
+      passed: true,
+      gate_status: "pass",
+      judges: { offline: { score: 0.25 } },
+      latency_ms: 2,
+      usage: { bot: { calls: 1 } },
+    });
+    expect(await listSummaryRows(store.db, other.id, id, 3)).toEqual([]);
   });
 });
