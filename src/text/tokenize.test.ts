@@ -5,6 +5,7 @@ import {
   contentTokenSet,
   contentTokens,
   contentTokensIn,
+  forEachWord,
   hasUnspacedScript,
   stemToken,
   tokenize,
@@ -44,6 +45,20 @@ describe("tokenize", () => {
   it("reads full-width letters and mixed scripts", () => {
     expect(tokenize("ＡＢＣ metro 站")).toEqual(["abc", "metro", "站"]);
     expect(tokenize("Café Noël")).toEqual(["café", "noël"]);
+  });
+});
+
+describe("forEachWord", () => {
+  it("may be called again from inside its own visit (it used to restart forever on Chinese text)", () => {
+    const outer: string[] = [];
+    const inner: string[] = [];
+    forEachWord("澜汀 metro 大学", (word) => {
+      outer.push(word);
+      forEachWord("Café 洪水", (nested) => inner.push(nested));
+    });
+    expect(outer).toEqual(tokenize("澜汀 metro 大学"));
+    expect(outer).toContain("metro");
+    expect(inner).toEqual(outer.flatMap(() => tokenize("Café 洪水")));
   });
 });
 

@@ -44,8 +44,14 @@ function forEachUnicodeWord(
 ): void {
   const lower = text.slice(from, to).normalize("NFKC").toLowerCase();
   const unspaced = hasUnspacedScript(lower);
-  WORD_RUN.lastIndex = 0;
-  for (let match = WORD_RUN.exec(lower); match !== null; match = WORD_RUN.exec(lower)) {
+  // WORD_RUN is shared: keep this call's position locally, so a `visit` that tokenizes another
+  // text (a nested call) cannot move it.
+  let next = 0;
+  for (;;) {
+    WORD_RUN.lastIndex = next;
+    const match = WORD_RUN.exec(lower);
+    if (match === null) break;
+    next = WORD_RUN.lastIndex;
     const run = match[0];
     if (unspaced && hasUnspacedScript(run)) {
       for (const part of segmenterFor(localeOf(run)).segment(run)) {
