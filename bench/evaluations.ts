@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { configuredClients, loadConfig, type RagjudgeConfig } from "../src/config/index.js";
 import { startEvaluation, startEvaluationWorker } from "../src/evals/runs/index.js";
@@ -281,9 +281,8 @@ export async function benchEvaluations(
       jobs_bytes_per_result: Math.round(jobsBytes / resultRows),
       result_rows: resultRows,
       llm_server: "child process",
-      // With a server store the process's maxRSS still holds an earlier family's PGlite: use the
-      // RSS sampled during the runs.
-      goals: { rss_met: (kind === "pglite" ? peakRssMb : runsRss / 2 ** 20) < 400 },
+      // Each store runs in its own process (benchEvaluationsInChild): maxRSS is this run's.
+      goals: { rss_met: peakRssMb < 400 },
     };
   } finally {
     await jobs.stop();
@@ -312,4 +311,29 @@ function createHome(home: string): number {
 function round(value: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
+}
+
+/**
+ * Each store's run in a fresh child process, so its peak RSS is its own (not an earlier benchmark
+ * family's, nor the other store's PGlite). Its result is the child's last line of stdout.
+ */
+export function benchEvaluationsInChild(options: { databaseUrl?: string } = {}): EvaluationBench {
+  const child = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      import.meta.resolve("tsx"),
+      fileURLToPath(import.meta.url),
+      ...(options.databaseUrl ? [options.databaseUrl] : []),
+    ],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 2 ** 24 },
+  );
+  if (child.status !== 0) throw new Error(`the evaluation bench child exited ${child.status}`);
+  return JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "") as EvaluationBench;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const databaseUrl = process.argv[2];
+  const result = await benchEvaluations(databaseUrl ? { databaseUrl } : {});
+  console.log(JSON.stringify(result));
 }
