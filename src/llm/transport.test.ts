@@ -63,6 +63,32 @@ describe("createAgentFetch", () => {
     expect(headers?.["content-length"]).toBe(String(Buffer.byteLength('{"x":"é"}')));
   });
 
+  it("sends Host and keep-alive as node:http would, and a caller's Host as given", async () => {
+    await fetchLike(`${base}/echo`, { method: "POST", body: "{}" });
+    expect(seen.at(-1)?.host).toBe(new URL(base).host);
+    expect(seen.at(-1)?.connection).toBe("keep-alive");
+    await fetchLike(`${base}/echo`, {
+      method: "POST",
+      body: "{}",
+      headers: { Host: "example.test" },
+    });
+    expect(seen.at(-1)?.host).toBe("example.test");
+  });
+
+  it("sends every body intact, small and large, ASCII or not, across many requests", async () => {
+    const bodies = Array.from({ length: 120 }, (_, i) =>
+      JSON.stringify({ i, text: `${"é…字😀 ".repeat(i * 37)}end` }),
+    );
+    bodies.push(JSON.stringify({ big: "x…".repeat(60_000) }));
+    const echoed = await Promise.all(
+      bodies.map(async (body) => {
+        const response = await fetchLike(`${base}/echo`, { method: "POST", body });
+        return ((await response.json()) as { echo: string }).echo;
+      }),
+    );
+    expect(echoed).toEqual(bodies);
+  });
+
   it("decodes gzip bodies and drops the encoding headers", async () => {
     const response = await fetchLike(`${base}/gzip`, { method: "POST", body: "zipped" });
     expect(response.headers.get("content-encoding")).toBeNull();

@@ -34,6 +34,8 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
         port: url.port,
         path: `${url.pathname}${url.search}`,
+        // What node:http would send: brackets around IPv6, the port unless it is the default.
+        host: url.host,
       };
       if (targets.size < 1_000) targets.set(href, target);
     }
@@ -47,71 +49,21 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const secure = target.secure;
-    const headers = headerRecord(init.headers);
-    // Compressed bodies are decoded below; ask for the cheap ones only.
-    headers["accept-encoding"] = "gzip, deflate";
     const body = requestBody(init.body);
-    if (body !== undefined) {
-      headers["content-length"] = String(
-        typeof body === "string" ? Buffer.byteLength(body) : body.byteLength,
-      );
-    }
-
+    // Headers go to node:http as a flat [name, value, ...] list: it writes them as they are
+    // (validating each) instead of storing them one by one through setHeader first. In that form it
+    // adds no Host header, so it is added here, as node:http would have.
+    const headers = headerList(init.headers, target.host, body);
     return new Promise<Response>((resolve, reject) => {
-      let settled = false;
-      const fail = (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener("abort", onAbort);
-        reject(error);
-      };
-      const onAbort = () => {
-        request.destroy();
-        fail(abortError(signal));
-      };
-      const request = (secure ? https : http).request(
-        {
-          hostname: target.hostname,
-          port: target.port,
-          path: target.path,
-          method: init.method ?? "GET",
-          headers,
-          agent: secure ? httpsAgent : httpAgent,
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("error", fail);
-          response.on("aborted", () => fail(new TypeError("response aborted")));
-          response.on("end", () => {
-            if (settled) return;
-            try {
-              const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-              const encoding = response.headers["content-encoding"];
-              const decoded = decodeBody(raw, encoding);
-              const headers = new BufferedHeaders(response.rawHeaders);
-              if (decoded !== raw) {
-                headers.delete("content-encoding");
-                headers.delete("content-length");
-              }
-              const result = new BufferedResponse(
-                response.statusCode ?? 500,
-                response.statusMessage ?? "",
-                headers,
-                target.href,
-                decoded,
-              );
-              settled = true;
-              signal?.removeEventListener("abort", onAbort);
-              resolve(result as unknown as Response);
-            } catch (error) {
-              fail(error);
-            }
-          });
-        },
-      );
-      request.on("error", (cause) => fail(new TypeError("fetch failed", { cause })));
-      signal?.addEventListener("abort", onAbort, { once: true });
+      const request = (secure ? https : http).request({
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
+        method: init.method ?? "GET",
+        headers,
+        agent: secure ? httpsAgent : httpAgent,
+      });
+      new Exchange(request, signal, target.href, resolve, reject);
       request.end(body);
     });
   };
@@ -123,6 +75,80 @@ interface Target {
   hostname: string;
   port: string;
   path: string;
+  host: string;
+}
+
+/**
+ * One request's response handling: buffers the body, then settles once (response, error or abort).
+ * A class rather than a set of closures per request: fewer allocations on the hot path.
+ */
+class Exchange {
+  #settled = false;
+  readonly #chunks: Buffer[] = [];
+  readonly #onAbort: (() => void) | undefined;
+
+  constructor(
+    readonly request: http.ClientRequest,
+    readonly signal: AbortSignal | undefined,
+    readonly href: string,
+    readonly resolve: (response: Response) => void,
+    readonly reject: (error: unknown) => void,
+  ) {
+    request.on("response", (response: http.IncomingMessage) => this.#onResponse(response));
+    request.on("error", (cause: unknown) => this.#fail(new TypeError("fetch failed", { cause })));
+    if (signal) {
+      this.#onAbort = () => {
+        request.destroy();
+        this.#fail(abortError(signal));
+      };
+      signal.addEventListener("abort", this.#onAbort, { once: true });
+    }
+  }
+
+  #onResponse(response: http.IncomingMessage): void {
+    response.on("data", (chunk: Buffer) => this.#chunks.push(chunk));
+    response.on("error", (error: unknown) => this.#fail(error));
+    response.on("aborted", () => this.#fail(new TypeError("response aborted")));
+    response.on("end", () => this.#onEnd(response));
+  }
+
+  #onEnd(response: http.IncomingMessage): void {
+    if (this.#settled) return;
+    let result: BufferedResponse;
+    try {
+      const chunks = this.#chunks;
+      const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const decoded = decodeBody(raw, response.headers["content-encoding"]);
+      const headers = new BufferedHeaders(response.rawHeaders);
+      if (decoded !== raw) {
+        headers.delete("content-encoding");
+        headers.delete("content-length");
+      }
+      result = new BufferedResponse(
+        response.statusCode ?? 500,
+        response.statusMessage ?? "",
+        headers,
+        this.href,
+        decoded,
+      );
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#settle();
+    this.resolve(result as unknown as Response);
+  }
+
+  #settle(): void {
+    this.#settled = true;
+    if (this.#onAbort) this.signal?.removeEventListener("abort", this.#onAbort);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#settle();
+    this.reject(error);
+  }
 }
 
 function abortError(signal: AbortSignal | undefined): unknown {
@@ -131,29 +157,75 @@ function abortError(signal: AbortSignal | undefined): unknown {
   return new DOMException("This operation was aborted", "AbortError");
 }
 
-function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
+/**
+ * The request headers as node:http's flat list, names lower-cased (as fetch does), with the
+ * encodings this fetch decodes, the body's length, and Host unless the caller gave one.
+ */
+function headerList(
+  headers: RequestInit["headers"],
+  host: string,
+  body: Buffer | undefined,
+): string[] {
+  const out: string[] = [];
   if (headers instanceof Headers) {
-    headers.forEach((value, key) => {
-      out[key] = value;
-    });
+    for (const [key, value] of headers) out.push(key.toLowerCase(), value);
   } else if (Array.isArray(headers)) {
     for (const [key, value] of headers) {
-      if (key !== undefined && value !== undefined) out[key.toLowerCase()] = value;
+      if (key !== undefined && value !== undefined) out.push(key.toLowerCase(), value);
     }
-  } else {
+  } else if (headers) {
     for (const [key, value] of Object.entries(headers)) {
-      out[key.toLowerCase()] = typeof value === "string" ? value : value.join(", ");
+      out.push(key.toLowerCase(), typeof value === "string" ? value : value.join(", "));
     }
   }
+  let hasHost = false;
+  let kept = 0;
+  for (let i = 0; i < out.length; i += 2) {
+    const name = out[i] as string;
+    // Set below: the caller's value would be a second copy on the wire.
+    if (name === "accept-encoding" || (body !== undefined && name === "content-length")) continue;
+    if (name === "host") hasHost = true;
+    out[kept++] = name;
+    out[kept++] = out[i + 1] as string;
+  }
+  out.length = kept;
+  // Compressed bodies are decoded in Exchange; ask for the cheap ones only.
+  out.push("accept-encoding", "gzip, deflate");
+  if (body !== undefined) out.push("content-length", String(body.byteLength));
+  if (!hasHost) out.push("host", host);
   return out;
 }
 
-/** Strings are written as they are (no copy into a Buffer first); binary bodies as a view. */
-function requestBody(body: RequestInit["body"]): string | Buffer | undefined {
+/** Request bodies are encoded into slices of shared slabs, as Buffer's own pool does for small strings. */
+const SLAB_BYTES = 256 * 1024;
+let slab: Buffer | undefined;
+let slabOffset = 0;
+
+/**
+ * A string's UTF-8 bytes, encoded once. Passing the string on costs three passes over it
+ * (Buffer.byteLength for content-length, node:http prepending the header block to it, the socket
+ * encoding the result) and puts two more copies of a prompt-sized string on the JS heap per call.
+ * Buffer.from would allocate a backing store per body, which costs twice the encoding itself; a
+ * slice of a slab costs one allocation per few dozen bodies. A slab lives as long as any of its
+ * slices (until those requests are written and collected).
+ */
+function encodeUtf8(text: string): Buffer {
+  const maxBytes = text.length * 3; // UTF-16 code units -> at most 3 UTF-8 bytes each
+  if (maxBytes > SLAB_BYTES / 4) return Buffer.from(text, "utf8");
+  if (slab === undefined || slabOffset + maxBytes > slab.length) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabOffset = 0;
+  }
+  const written = slab.write(text, slabOffset, "utf8");
+  const bytes = slab.subarray(slabOffset, slabOffset + written);
+  slabOffset = (slabOffset + written + 7) & ~7;
+  return bytes;
+}
+
+/** String bodies as UTF-8 (see encodeUtf8); binary bodies as a view. */
+function requestBody(body: RequestInit["body"]): Buffer | undefined {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return body;
+  if (typeof body === "string") return encodeUtf8(body);
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   throw new TypeError("createAgentFetch sends string or binary bodies only");
