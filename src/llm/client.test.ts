@@ -338,6 +338,42 @@ describe("retries", () => {
     expect(LlmResponseError.isInstance(error)).toBe(true);
     expect(LlmError.isInstance(error)).toBe(true);
   });
+
+  it("checks every choice and the usage counts of a 2xx body", async () => {
+    const message = { role: "assistant", content: "ok" };
+    const invalid = [
+      [],
+      { choices: [] },
+      { model: 7, choices: [{ message }] },
+      { choices: [{ message }, { message: { content: 3 } }] },
+      { choices: [{ message, finish_reason: 1 }] },
+      { choices: [{ message: null }] },
+      { choices: [{ message }], usage: { prompt_tokens: -1 } },
+      { choices: [{ message }], usage: { total_tokens: 1.5 } },
+      { choices: [{ message }], usage: [] },
+    ];
+    for (const body of invalid) {
+      server.on({ reply: { rawBody: JSON.stringify(body) }, times: 1 });
+      const error = await client()
+        .chat({ messages: hello, noCache: true })
+        .catch((e: unknown) => e);
+      expect(LlmResponseError.isInstance(error), JSON.stringify(body)).toBe(true);
+    }
+    server.on({
+      reply: {
+        rawBody: JSON.stringify({
+          choices: [{ message: { content: null }, finish_reason: null }, { message: {} }],
+          usage: null,
+        }),
+      },
+    });
+    const result = await client().chat({ messages: hello });
+    expect(result).toMatchObject({
+      content: "",
+      finish_reason: null,
+      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    });
+  });
 });
 
 describe("cancellation", () => {

@@ -142,19 +142,65 @@ const UsageWireSchema = z
   })
   .nullish();
 
-/** The fields we read from a chat completion; servers differ in everything else. */
-const ChatCompletionWireSchema = z.object({
-  model: z.string().optional(),
-  choices: z
-    .array(
-      z.object({
-        message: z.object({ content: z.string().nullish() }),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .min(1),
-  usage: UsageWireSchema,
-});
+interface ChatCompletionWire {
+  model: string | undefined;
+  content: string;
+  finishReason: string | null;
+  usage: TokenUsage;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || typeof value === "string";
+}
+
+function isNullishString(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === "string";
+}
+
+function isOptionalCount(value: unknown): boolean {
+  return value === undefined || (Number.isSafeInteger(value) && (value as number) >= 0);
+}
+
+/**
+ * The fields we read from a chat completion (servers differ in everything else), checked by hand:
+ * this runs once per call, and a zod schema cost more here than the rest of the parsing. It
+ * accepts what UsageWireSchema and a `{model?, choices: [{message: {content?}, finish_reason?}]+,
+ * usage?}` schema accept: every choice is checked, only the first is read.
+ */
+function readChatCompletion(body: unknown): ChatCompletionWire | undefined {
+  if (!isRecord(body) || !isOptionalString(body.model)) return undefined;
+  const { choices, usage } = body;
+  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  for (const choice of choices as unknown[]) {
+    if (!isRecord(choice) || !isNullishString(choice.finish_reason)) return undefined;
+    const message = choice.message;
+    if (!isRecord(message) || !isNullishString(message.content)) return undefined;
+  }
+  if (usage !== undefined && usage !== null) {
+    if (
+      !isRecord(usage) ||
+      !isOptionalCount(usage.prompt_tokens) ||
+      !isOptionalCount(usage.completion_tokens) ||
+      !isOptionalCount(usage.total_tokens)
+    ) {
+      return undefined;
+    }
+  }
+  const first = choices[0] as {
+    message: { content?: string | null };
+    finish_reason?: string | null;
+  };
+  return {
+    model: body.model as string | undefined,
+    content: first.message.content ?? "",
+    finishReason: first.finish_reason ?? null,
+    usage: usageFrom(usage as z.infer<typeof UsageWireSchema>),
+  };
+}
 
 const EmbeddingWireSchema = z.object({
   data: z.array(z.object({ embedding: z.array(z.number()), index: z.number().int().min(0) })),
@@ -279,14 +325,16 @@ class OpenAICompatibleClient implements LlmClient {
 
   async chat(request: ChatRequest): Promise<ChatResult> {
     const started = performance.now();
-    const requested = this.#requestParams(request, request.responseFormat);
     const cache = request.noCache ? undefined : this.#cache;
     const key = cache
       ? // The provider is part of the key: one model name on two servers is two models.
         responseCacheKey({
           model: this.model,
           messages: request.messages,
-          params: { ...requested, provider: this.provider },
+          params: {
+            ...this.#requestParams(request, request.responseFormat),
+            provider: this.provider,
+          },
         })
       : undefined;
 
@@ -314,13 +362,7 @@ class OpenAICompatibleClient implements LlmClient {
     let attempts = 0;
     let downgraded = false;
     for (;;) {
-      const params =
-        format === request.responseFormat ? requested : this.#requestParams(request, format);
-      const body = {
-        model: this.model,
-        messages: request.messages as ChatMessage[],
-        ...params,
-      } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+      const body = this.#chatBody(request, format);
       let outcome: unknown;
       try {
         outcome = await this.#withRetries(
@@ -351,8 +393,8 @@ class OpenAICompatibleClient implements LlmClient {
         });
         throw error;
       }
-      const parsed = ChatCompletionWireSchema.safeParse(outcome);
-      if (!parsed.success) {
+      const completion = readChatCompletion(outcome);
+      if (completion === undefined) {
         const error = new LlmResponseError(
           this.provider,
           "a chat completion with choices[0].message",
@@ -368,10 +410,7 @@ class OpenAICompatibleClient implements LlmClient {
         });
         throw error;
       }
-      const choice = parsed.data.choices[0] as (typeof parsed.data.choices)[number];
-      const usage = usageFrom(parsed.data.usage);
-      const content = choice.message.content ?? "";
-      const finishReason = choice.finish_reason ?? null;
+      const { content, finishReason, usage } = completion;
       if (downgraded) this.#formatCeiling = formatKind(format);
       let cacheError: unknown;
       if (cache && key !== undefined) {
@@ -379,7 +418,7 @@ class OpenAICompatibleClient implements LlmClient {
         try {
           await cache.set(key, {
             content,
-            model: parsed.data.model ?? this.model,
+            model: completion.model ?? this.model,
             finish_reason: finishReason,
             usage,
             created_at: new Date().toISOString(),
@@ -459,6 +498,23 @@ class OpenAICompatibleClient implements LlmClient {
     if (maxTokens !== undefined) params.max_tokens = maxTokens;
     if (format !== undefined) params.response_format = format;
     return params;
+  }
+
+  /** The request body: the same fields, in the same order, as #requestParams after model and messages. */
+  #chatBody(
+    request: ChatRequest,
+    format: ResponseFormat | undefined,
+  ): OpenAI.ChatCompletionCreateParamsNonStreaming {
+    const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+      model: this.model,
+      messages: request.messages as ChatMessage[],
+      temperature: request.temperature ?? this.#config.temperature,
+      seed: request.seed ?? this.#config.seed,
+    };
+    const maxTokens = request.maxTokens ?? this.#config.max_tokens;
+    if (maxTokens !== undefined) body.max_tokens = maxTokens;
+    if (format !== undefined) body.response_format = format;
+    return body;
   }
 
   #applyCeiling(format: ResponseFormat | undefined): ResponseFormat | undefined {
