@@ -49,18 +49,22 @@ export function formatContext(
   options: FormatContextOptions,
 ): string {
   if (items.length === 0) return options.empty;
-  const lines: string[] = [];
+  // Concatenated, not joined: the prompt template joins the whole message into one flat string, so
+  // a flat copy of the context here would be a second copy of it.
+  let out = "";
   const count = Math.min(items.length, options.maxItems);
   for (let i = 0; i < count; i++) {
     const item = items[i] as ContextItem;
-    const content = typeof item === "string" ? item : item.content;
-    const labels: string[] = [];
-    if (typeof item !== "string") {
-      if (item.source) labels.push(`source: ${item.source}`);
-      if (item.node_id) labels.push(`id: ${item.node_id}`);
+    if (i > 0) out += "\n\n";
+    out += `[${i + 1}]`;
+    if (typeof item === "string") {
+      out += `\n${truncateChars(item, options.maxChars)}`;
+      continue;
     }
-    const header = labels.length > 0 ? `[${i + 1}] (${labels.join(", ")})` : `[${i + 1}]`;
-    lines.push(`${header}\n${truncateChars(content, options.maxChars)}`);
+    if (item.source && item.node_id) out += ` (source: ${item.source}, id: ${item.node_id})`;
+    else if (item.source) out += ` (source: ${item.source})`;
+    else if (item.node_id) out += ` (id: ${item.node_id})`;
+    out += `\n${truncateChars(item.content, options.maxChars)}`;
   }
-  return lines.join("\n\n");
+  return out;
 }

@@ -41,11 +41,15 @@ export async function reference(args: ReferenceInput & JudgeCallOptions): Promis
     messages,
     replySchema: ReferenceVerdictSchema,
     score: { min: 1, max: 5 },
-    judge: (verdict) => ({
-      verdict,
-      raw_score: verdict.score,
-      passed: verdict.score >= config.reference.pass_min_score,
-    }),
-    fallback: (error) => ({ score: 1, reasoning: `judge_error: ${error}` }),
+    judge(verdict) {
+      return {
+        verdict,
+        raw_score: verdict.score,
+        passed: verdict.score >= config.reference.pass_min_score,
+      };
+    },
+    fallback(error) {
+      return { score: 1, reasoning: `judge_error: ${error}` };
+    },
   });
 }

@@ -89,15 +89,13 @@ export async function runJudge<N extends JudgeName, R, V>(
     noCache,
     seed,
   });
-  const base = {
-    name: spec.name,
-    language: spec.language,
-    model: client.model,
-    calls: reply.calls,
-  };
   if (!reply.ok) {
     return {
-      ...base,
+      // The same key order as always (results are serialized as they are).
+      name: spec.name,
+      language: spec.language,
+      model: client.model,
+      calls: reply.calls,
       outcome: "judge_error",
       score: 0,
       raw_score: spec.score.min,
@@ -110,7 +108,10 @@ export async function runJudge<N extends JudgeName, R, V>(
   const { verdict, raw_score, passed } = spec.judge(reply.value);
   const span = spec.score.max - spec.score.min;
   return {
-    ...base,
+    name: spec.name,
+    language: spec.language,
+    model: client.model,
+    calls: reply.calls,
     outcome: "ok",
     score: round((raw_score - spec.score.min) / span, 4),
     raw_score,

@@ -72,11 +72,13 @@ export async function review(args: ReviewInput & JudgeCallOptions): Promise<Revi
     messages,
     replySchema: ReviewReplySchema,
     score: { min: 0, max: 1 },
-    judge: (reply) => {
+    judge(reply) {
       const verdict = reviewVerdict(reply, hasContext);
       return { verdict, raw_score: verdict.passed ? 1 : 0, passed: verdict.passed };
     },
-    fallback: () => ({ passed: false, suggestions: [] }),
+    fallback() {
+      return { passed: false, suggestions: [] };
+    },
   });
 }
 

@@ -122,7 +122,7 @@ export async function rubric(args: RubricInput & JudgeCallOptions): Promise<Rubr
     messages,
     replySchema: RubricReplySchema,
     score: { min: 1, max: 10 },
-    judge: (reply) => {
+    judge(reply) {
       const metrics = {
         accuracy: reply.accuracy,
         completeness: reply.completeness,
@@ -144,14 +144,16 @@ export async function rubric(args: RubricInput & JudgeCallOptions): Promise<Rubr
       };
     },
     // Seed 002: "若失敗則回傳預設低分並 Log 錯誤" — the lowest score, flagged as defaulted.
-    fallback: (error) => ({
-      metrics: { accuracy: 1, completeness: 1, clarity: 1, weighted_score: 1 },
-      analysis: "",
-      reason: `judge_error: ${error}`,
-      suggestion: "",
-      is_passing: false,
-      mode,
-    }),
+    fallback(error) {
+      return {
+        metrics: { accuracy: 1, completeness: 1, clarity: 1, weighted_score: 1 },
+        analysis: "",
+        reason: `judge_error: ${error}`,
+        suggestion: "",
+        is_passing: false,
+        mode,
+      };
+    },
   });
 }
 

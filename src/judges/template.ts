@@ -27,13 +27,15 @@ function compile(template: string): CompiledTemplate {
  */
 export function fillTemplate(template: string, values: Record<string, string>): string {
   const parts = compile(template);
-  let out = parts[0] as string;
-  for (let i = 1; i < parts.length; i += 2) {
-    const name = parts[i] as string;
-    out += Object.hasOwn(values, name) ? (values[name] as string) : `{${name}}`;
-    out += parts[i + 1] as string;
+  if (parts.length === 1) return parts[0] as string;
+  // Joined rather than concatenated: the message is then one flat string, which the request's
+  // JSON.stringify would otherwise have to copy into one first.
+  const out = parts.slice();
+  for (let i = 1; i < out.length; i += 2) {
+    const name = out[i] as string;
+    out[i] = Object.hasOwn(values, name) ? (values[name] as string) : `{${name}}`;
   }
-  return out;
+  return out.join("");
 }
 
 export function renderPrompt(
