@@ -19,9 +19,14 @@ const MAX_CANDIDATES = 16;
  */
 export function jsonCandidates(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(FENCE)) {
-    const inner = match[1]?.trim() ?? "";
-    if (inner.startsWith("{") || inner.startsWith("[")) out.push(balancedSpan(inner, 0) ?? inner);
+  // Most replies (json_object, json_schema) have no fence: skip the regex for them.
+  if (text.includes("```")) {
+    for (const match of text.matchAll(FENCE)) {
+      const inner = match[1]?.trim() ?? "";
+      if (inner.startsWith("{") || inner.startsWith("[")) {
+        out.push(balancedSpan(inner, 0) ?? inner);
+      }
+    }
   }
   for (let i = 0; i < text.length && out.length < MAX_CANDIDATES; i++) {
     const ch = text.charCodeAt(i);
