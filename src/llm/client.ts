@@ -142,65 +142,19 @@ const UsageWireSchema = z
   })
   .nullish();
 
-interface ChatCompletionWire {
-  model: string | undefined;
-  content: string;
-  finishReason: string | null;
-  usage: TokenUsage;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isOptionalString(value: unknown): boolean {
-  return value === undefined || typeof value === "string";
-}
-
-function isNullishString(value: unknown): boolean {
-  return value === undefined || value === null || typeof value === "string";
-}
-
-function isOptionalCount(value: unknown): boolean {
-  return value === undefined || (Number.isSafeInteger(value) && (value as number) >= 0);
-}
-
-/**
- * The fields we read from a chat completion (servers differ in everything else), checked by hand:
- * this runs once per call, and a zod schema cost more here than the rest of the parsing. It
- * accepts what UsageWireSchema and a `{model?, choices: [{message: {content?}, finish_reason?}]+,
- * usage?}` schema accept: every choice is checked, only the first is read.
- */
-function readChatCompletion(body: unknown): ChatCompletionWire | undefined {
-  if (!isRecord(body) || !isOptionalString(body.model)) return undefined;
-  const { choices, usage } = body;
-  if (!Array.isArray(choices) || choices.length === 0) return undefined;
-  for (const choice of choices as unknown[]) {
-    if (!isRecord(choice) || !isNullishString(choice.finish_reason)) return undefined;
-    const message = choice.message;
-    if (!isRecord(message) || !isNullishString(message.content)) return undefined;
-  }
-  if (usage !== undefined && usage !== null) {
-    if (
-      !isRecord(usage) ||
-      !isOptionalCount(usage.prompt_tokens) ||
-      !isOptionalCount(usage.completion_tokens) ||
-      !isOptionalCount(usage.total_tokens)
-    ) {
-      return undefined;
-    }
-  }
-  const first = choices[0] as {
-    message: { content?: string | null };
-    finish_reason?: string | null;
-  };
-  return {
-    model: body.model as string | undefined,
-    content: first.message.content ?? "",
-    finishReason: first.finish_reason ?? null,
-    usage: usageFrom(usage as z.infer<typeof UsageWireSchema>),
-  };
-}
+/** The fields we read from a chat completion; servers differ in everything else. */
+const ChatCompletionWireSchema = z.object({
+  model: z.string().optional(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullish() }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+  usage: UsageWireSchema,
+});
 
 const EmbeddingWireSchema = z.object({
   data: z.array(z.object({ embedding: z.array(z.number()), index: z.number().int().min(0) })),
@@ -393,8 +347,8 @@ class OpenAICompatibleClient implements LlmClient {
         });
         throw error;
       }
-      const completion = readChatCompletion(outcome);
-      if (completion === undefined) {
+      const parsed = ChatCompletionWireSchema.safeParse(outcome);
+      if (!parsed.success) {
         const error = new LlmResponseError(
           this.provider,
           "a chat completion with choices[0].message",
@@ -410,7 +364,10 @@ class OpenAICompatibleClient implements LlmClient {
         });
         throw error;
       }
-      const { content, finishReason, usage } = completion;
+      const choice = parsed.data.choices[0] as (typeof parsed.data.choices)[number];
+      const usage = usageFrom(parsed.data.usage);
+      const content = choice.message.content ?? "";
+      const finishReason = choice.finish_reason ?? null;
       if (downgraded) this.#formatCeiling = formatKind(format);
       let cacheError: unknown;
       if (cache && key !== undefined) {
@@ -418,7 +375,7 @@ class OpenAICompatibleClient implements LlmClient {
         try {
           await cache.set(key, {
             content,
-            model: completion.model ?? this.model,
+            model: parsed.data.model ?? this.model,
             finish_reason: finishReason,
             usage,
             created_at: new Date().toISOString(),
