@@ -12,7 +12,7 @@
 // < 400 MB.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -61,7 +61,7 @@ export interface EvaluationBenchRow {
 export interface EvaluationBench {
   rows: EvaluationBenchRow[];
   /**
-   * process.resourceUsage().maxRSS of this process (opening the existing home, ingest, warm-up and
+   * This process's peak resident memory (peakRssMb: opening the existing home, ingest, warm-up and
    * both runs), MB. The home is created (PGlite's initdb, migrations) by a short-lived child
    * first, as `ragjudge` creates it once on first start: initdb alone peaks near 800 MB.
    */
@@ -270,7 +270,7 @@ export async function benchEvaluations(
     const resultRows = count?.n ?? 1;
     const resultsBytes = await relationBytes(store.db, "evaluation_results");
     const jobsBytes = await relationBytes(store.db, "jobs");
-    const peakRssMb = process.resourceUsage().maxRSS / 1024;
+    const peakRssMb = peakRssMbOfThisProcess();
     return {
       rows,
       peak_rss_mb: round(peakRssMb, 1),
@@ -281,7 +281,7 @@ export async function benchEvaluations(
       jobs_bytes_per_result: Math.round(jobsBytes / resultRows),
       result_rows: resultRows,
       llm_server: "child process",
-      // Each store runs in its own process (benchEvaluationsInChild): maxRSS is this run's.
+      // Each store runs in its own process (benchEvaluationsInChild): the peak is this run's.
       goals: { rss_met: peakRssMb < 400 },
     };
   } finally {
@@ -298,7 +298,9 @@ function createHome(home: string): number {
   const code =
     `const { openStore } = await import(${JSON.stringify(store)});` +
     `const s = await openStore({ home: ${JSON.stringify(home)} }); await s.close();` +
-    "console.log(process.resourceUsage().maxRSS);";
+    // Its own peak (VmHWM), not getrusage's, which carries over this process's (see below).
+    `const { readFileSync } = await import("node:fs");` +
+    `console.log(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? process.resourceUsage().maxRSS);`;
   const child = spawnSync(
     process.execPath,
     ["--import", import.meta.resolve("tsx"), "--input-type=module", "-e", code],
@@ -306,6 +308,21 @@ function createHome(home: string): number {
   );
   if (child.status !== 0) throw new Error(`creating ${home} failed: ${child.stderr}`);
   return Number(child.stdout.trim().split("\n").at(-1)) / 1024;
+}
+
+/**
+ * Peak RSS, MB. On Linux, VmHWM of /proc/self/status: getrusage's maxRSS carries over the parent's
+ * peak through fork and exec, so a child of a big process would report its parent's.
+ */
+function peakRssMbOfThisProcess(): number {
+  try {
+    const status = readFileSync("/proc/self/status", "utf8");
+    const match = /VmHWM:\s+(\d+) kB/.exec(status);
+    if (match?.[1]) return Number(match[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
 }
 
 function round(value: number, digits: number): number {
