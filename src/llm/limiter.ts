@@ -84,14 +84,17 @@ export class AdaptiveLimiter {
 
   #grant(): Slot {
     this.#inFlight++;
-    return new GrantedSlot(this, this.#generation);
-  }
-
-  /** @internal Called once per slot, by GrantedSlot.release. */
-  _release(outcome: SlotOutcome, generation: number): void {
-    this.#inFlight--;
-    this.#onOutcome(outcome, generation);
-    this.#drain();
+    const generation = this.#generation;
+    let released = false;
+    return {
+      release: (outcome) => {
+        if (released) return;
+        released = true;
+        this.#inFlight--;
+        this.#onOutcome(outcome, generation);
+        this.#drain();
+      },
+    };
   }
 
   #onOutcome(outcome: SlotOutcome, generation: number): void {
@@ -118,22 +121,6 @@ export class AdaptiveLimiter {
       this.#queue.length = 0;
       this.#head = 0;
     }
-  }
-}
-
-/** A slot remembers the generation it started in, so only one 429 per window halves the limit. */
-class GrantedSlot implements Slot {
-  #released = false;
-
-  constructor(
-    readonly limiter: AdaptiveLimiter,
-    readonly generation: number,
-  ) {}
-
-  release(outcome: SlotOutcome): void {
-    if (this.#released) return;
-    this.#released = true;
-    this.limiter._release(outcome, this.generation);
   }
 }
 

@@ -6,8 +6,9 @@ import {
   ThresholdsSchema,
 } from "../../evals/reports/index.js";
 import { type BotConfig, BotConfigSchema } from "../../evals/runs/index.js";
-import { JUDGE_KINDS, type JudgeKind } from "../../judges/index.js";
+import type { JudgeKind } from "../../judges/index.js";
 import { isUuid } from "../../store/index.js";
+import { parseJudgeKinds } from "../judge-kinds.js";
 import { UsageError } from "../usage-error.js";
 
 export const EVAL_HELP = `Usage: ragjudge eval --collection C --questions FILE|ID [options]
@@ -62,22 +63,6 @@ export interface EvalArgs {
   noCache: boolean;
   worker: boolean;
   config?: string;
-}
-
-function parseKinds(text: string): JudgeKind[] {
-  const kinds = [
-    ...new Set(
-      text
-        .split(",")
-        .map((kind) => kind.trim())
-        .filter(Boolean),
-    ),
-  ];
-  const unknown = kinds.filter((kind) => !(JUDGE_KINDS as readonly string[]).includes(kind));
-  if (kinds.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--judge takes ${JUDGE_KINDS.join(", ")} (got "${text}")`);
-  }
-  return kinds as JudgeKind[];
 }
 
 function numberFlag(flag: string, text: string | undefined): number | undefined {
@@ -156,7 +141,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
   }
   const args: EvalArgs = {
     bot: parseBot(values.bot),
-    judges: parseKinds(values.judge),
+    judges: parseJudgeKinds(values.judge),
     docs: values.docs,
     format: values.format as ReportFormat,
     concurrency,

@@ -3,7 +3,6 @@ import { parseArgs } from "node:util";
 import { isLlmConfigured, loadConfig } from "../../config/index.js";
 import { type JsonlLine, parseJsonl } from "../../formats/index.js";
 import {
-  JUDGE_KINDS,
   type JudgeKind,
   type JudgeLine,
   type JudgeOutcome,
@@ -17,6 +16,7 @@ import { llmResponseCache } from "../../store/index.js";
 import { mapOrdered } from "../ordered-pool.js";
 import { renderTable } from "../render/table.js";
 import { openStoreSession } from "../store-session.js";
+import { parseJudgeKinds } from "../judge-kinds.js";
 import { UsageError } from "../usage-error.js";
 
 export const JUDGE_HELP = `Usage: ragjudge judge FILE.jsonl --judge review|rubric|reference|offline[,...] [options]
@@ -38,22 +38,6 @@ const FORMATS = ["table", "json", "jsonl"] as const;
 type LineResult =
   | { line: number; ok: true; id?: string; results: Partial<Record<JudgeKind, JudgeOutcome>> }
   | { line: number; ok: false; error: string };
-
-function parseKinds(text: string): JudgeKind[] {
-  const kinds = [
-    ...new Set(
-      text
-        .split(",")
-        .map((kind) => kind.trim())
-        .filter(Boolean),
-    ),
-  ];
-  const unknown = kinds.filter((kind) => !(JUDGE_KINDS as readonly string[]).includes(kind));
-  if (kinds.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--judge takes ${JUDGE_KINDS.join(", ")} (got "${text}")`);
-  }
-  return kinds as JudgeKind[];
-}
 
 function cell(outcome: JudgeOutcome | undefined): string {
   if (!outcome) return "-";
@@ -90,7 +74,7 @@ export async function judgeCommand(
   }
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError("judge takes exactly one FILE.jsonl (or -)");
-  const kinds = parseKinds(values.judge);
+  const kinds = parseJudgeKinds(values.judge);
   const config = await loadConfig(values.config ? { path: values.config } : {});
   const needsLlm = kinds.some((kind) => LLM_JUDGES.includes(kind));
   if (needsLlm && !isLlmConfigured(config.llm, "judge")) {
