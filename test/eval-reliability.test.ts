@@ -4,7 +4,6 @@
 // timeouts are generous because the machine is shared.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -37,7 +36,7 @@ import {
   WORKER_PROCESS_TIMING,
   type WorkerLine,
 } from "./support/eval-worker-process.js";
-import { createDatabase } from "./support/postgres-server.js";
+import { createDatabase, freePort } from "./support/postgres-server.js";
 import { promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { openTestStore, STORE_KINDS } from "./support/stores.js";
 import { startTestBot, type TestBot } from "./support/test-bot.js";
@@ -193,18 +192,6 @@ async function readItemJobStates(db: Db, id: string): Promise<Record<string, num
         where name = 'evaluation-item' and data->>'evaluation_id' = ${id} group by state`,
   );
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
-}
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const isProgress = (line: WorkerLine): line is Extract<WorkerLine, { event: "progress" }> =>
@@ -465,7 +452,7 @@ describeInProcess("faults in one run", (ctx) => {
 
   it("fails fast, naming the connection error, when the bot's port is closed", async () => {
     const { store, jobs, userId } = ctx();
-    const port = await closedPort();
+    const port = await freePort(); // nothing listens there
     const worker = startEvaluationWorker({ jobs, clientsFor: () => ({}), watchMs: 50 });
     try {
       const set = await createQuestionSet(store.db, userId, { name: "closed" }, questions(20));
@@ -524,7 +511,16 @@ describeInProcess("pause, resume and cancel racing a run", (ctx) => {
     );
   }
 
-  it("pause/resume storms end consistent, and a paused run asks the bot nothing", async () => {
+  /** A 40-question run against a slow bot, RUNNING under its own worker, for `body` to storm. */
+  async function withStormRun(
+    label: string,
+    body: (run: {
+      c: ReturnType<typeof ctx>;
+      bot: TestBot;
+      id: string;
+      ops: ReturnType<typeof opsOf>;
+    }) => Promise<void>,
+  ) {
     const c = ctx();
     const bot = await startTestBot({ delayMs: 150 });
     const worker = startEvaluationWorker({
@@ -534,9 +530,17 @@ describeInProcess("pause, resume and cancel racing a run", (ctx) => {
       watchMs: 50,
     });
     try {
-      const started = await startRun(bot, 40, "storm");
+      const started = await startRun(bot, 40, label);
       await waitForStatus(c.store.db, started.id, ["RUNNING"]);
-      const ops = opsOf(c, started.id);
+      await body({ c, bot, id: started.id, ops: opsOf(c, started.id) });
+    } finally {
+      await worker.stop();
+      await bot.close();
+    }
+  }
+
+  it("pause/resume storms end consistent, and a paused run asks the bot nothing", async () => {
+    await withStormRun("storm", async ({ c, bot, id, ops }) => {
       for (let round = 0; round < 6; round++) {
         const calls: Op[] = Array.from({ length: 12 }, (_, i) => (i % 2 ? "pause" : "resume"));
         await burst(ops, calls);
@@ -544,39 +548,25 @@ describeInProcess("pause, resume and cancel racing a run", (ctx) => {
       }
       // Paused: once the calls in flight are aborted, nothing more reaches the bot.
       await burst(ops, ["pause", "pause", "pause"]);
-      expect((await evaluationRow(c.store.db, started.id)).status).toBe("PAUSED");
+      expect((await evaluationRow(c.store.db, id)).status).toBe("PAUSED");
       await sleep(500);
       const before = bot.requests;
       await sleep(1_500);
       expect(bot.requests).toBe(before);
       expect(bot.inFlight).toBe(0);
-      const paused = await evaluationRow(c.store.db, started.id);
-      const pausedRows = await resultRows(c.store.db, started.id);
+      const paused = await evaluationRow(c.store.db, id);
+      const pausedRows = await resultRows(c.store.db, id);
       expect(pausedRows.filter((r) => r.status === "RUNNING")).toEqual([]);
       expectCountersMatchRows(paused, pausedRows);
 
       await burst(ops, ["resume", "resume", "resume", "resume"]);
-      await waitForStatus(c.store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"]);
-      await expectCompletedConsistently(c.store.db, started.id, 40);
-    } finally {
-      await worker.stop();
-      await bot.close();
-    }
+      await waitForStatus(c.store.db, id, ["COMPLETED", "FAILED", "CANCELLED"]);
+      await expectCompletedConsistently(c.store.db, id, 40);
+    });
   }, 180_000);
 
   it("a cancel in a storm is final: later resumes are refused, nothing is left RUNNING", async () => {
-    const c = ctx();
-    const bot = await startTestBot({ delayMs: 150 });
-    const worker = startEvaluationWorker({
-      jobs: c.jobs,
-      concurrency: 6,
-      clientsFor: () => ({}),
-      watchMs: 50,
-    });
-    try {
-      const started = await startRun(bot, 40, "cancel");
-      await waitForStatus(c.store.db, started.id, ["RUNNING"]);
-      const ops = opsOf(c, started.id);
+    await withStormRun("cancel", async ({ c, bot, id, ops }) => {
       let cancelled = false;
       for (let round = 0; round < 6; round++) {
         const calls: Op[] = ["pause", "resume", "pause", "resume", "resume", "pause"];
@@ -589,17 +579,14 @@ describeInProcess("pause, resume and cancel racing a run", (ctx) => {
       expect(await burst(ops, ["resume", "resume", "pause", "cancel"])).toEqual([]);
       // Settle: the worker aborts the items in flight and gives their rows back.
       await sleep(1_000);
-      const row = await evaluationRow(c.store.db, started.id);
+      const row = await evaluationRow(c.store.db, id);
       expect(row.status).toBe("CANCELLED");
-      const rows = await resultRows(c.store.db, started.id);
+      const rows = await resultRows(c.store.db, id);
       expect(rows.filter((r) => r.status === "RUNNING")).toEqual([]);
       expectCountersMatchRows(row, rows);
       const asked = bot.requests;
       await sleep(1_000);
       expect(bot.requests).toBe(asked);
-    } finally {
-      await worker.stop();
-      await bot.close();
-    }
+    });
   }, 180_000);
 });

@@ -28,7 +28,8 @@ export function findPostgresBinDir(): string {
   );
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free right now (the listener that found it is closed). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
