@@ -231,7 +231,7 @@ export function expandQuery(
   const tf = new Map<string, { surface: string; count: number; first: number }>();
   let order = 0;
   for (const text of feedback(hits, config)) {
-    // Words first: forEachWord is not re-entrant, and termsOf tokenizes again.
+    // Words first: they are read twice (the document's match weight, then its terms).
     const words: string[] = [];
     forEachWord(text, (word) => words.push(word));
     const has = new Set(words.flatMap(termsOf));
