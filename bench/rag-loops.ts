@@ -280,7 +280,8 @@ async function pgliteContext(): Promise<{
   close(): Promise<void>;
 }> {
   // Loaded here so the fixed-retrieval rows run without the database layers.
-  const { createRetriever, ingestDocuments } = await import("../src/rag/index.js");
+  const { createRetriever, ingestDocuments, LONG_LIVED_BOT_CACHE_MS } =
+    await import("../src/rag/index.js");
   const { findOrCreateUser, observationWriter, openStore } = await import("../src/store/index.js");
   const home = mkdtempSync(join(tmpdir(), "ragjudge-bench-loops-"));
   const store = await openStore({ memory: true, home });
@@ -297,7 +298,12 @@ async function pgliteContext(): Promise<{
       metadata: {},
     })),
   });
-  const retriever = createRetriever({ db: store.db, userId: user.id });
+  // Configured as the server's bot is: collection versions reused for LONG_LIVED_BOT_CACHE_MS.
+  const retriever = createRetriever({
+    db: store.db,
+    userId: user.id,
+    stateTtlMs: LONG_LIVED_BOT_CACHE_MS,
+  });
   return {
     collectionId: ingested.collection_id,
     ctx: {

@@ -8,4 +8,3 @@ export {
   startJobs,
 } from "./boss.js";
 export { startWorkLoop, type WorkJob, type WorkLoop, type WorkLoopOptions } from "./work-loop.js";
-export { groupCommit } from "./group-commit.js";

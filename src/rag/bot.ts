@@ -36,10 +36,15 @@ export interface BuiltinBotOptions {
   observe?: boolean;
   /**
    * Reuse a resolved collection and its version for this long (ms, default 0). Evaluation runs
-   * set it: their collection does not change under them, and each read is a query per question.
+   * and the server set it (LONG_LIVED_BOT_CACHE_MS): each read is a query per question, and under
+   * load each passing answer would otherwise make every next ask reload the memory index. What
+   * this bot ingests is seen at once; changes made by other processes within the period.
    */
   collectionCacheMs?: number;
 }
+
+/** collectionCacheMs of a bot that outlives one question: the server's, an evaluation worker's. */
+export const LONG_LIVED_BOT_CACHE_MS = 1_000;
 
 export interface AskOptions {
   question: string;
@@ -91,6 +96,18 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
     ...(llm.embedder ? { embedder: llm.embedder } : {}),
   });
 
+  /** The next ask reads the collection's version again, even after a failed (partial) ingest. */
+  async function changing(ingest: Promise<IngestResult>): Promise<IngestResult> {
+    try {
+      const result = await ingest;
+      retriever.forget(result.collection_id);
+      return result;
+    } catch (error) {
+      retriever.forget();
+      throw error;
+    }
+  }
+
   return {
     resolveCollection,
     ingestPaths(
@@ -98,13 +115,13 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
       collection: IngestOptions["collection"],
       extra: Pick<IngestOptions, "onProgress" | "signal"> = {},
     ): Promise<IngestResult> {
-      return ingestPaths({ ...common(collection), ...extra, paths });
+      return changing(ingestPaths({ ...common(collection), ...extra, paths }));
     },
     ingestDocuments(
       documents: ParsedDocument[],
       collection: IngestOptions["collection"],
     ): Promise<IngestResult> {
-      return ingestDocuments({ ...common(collection), documents });
+      return changing(ingestDocuments({ ...common(collection), documents }));
     },
     async ask(input: AskOptions): Promise<AskResult> {
       const collection_id = await resolveCollection(input.collection);

@@ -7,6 +7,7 @@ export {
   type BuiltinBot,
   type BuiltinBotOptions,
   createBuiltinBot,
+  LONG_LIVED_BOT_CACHE_MS,
 } from "./bot.js";
 // rag/ingest: files (Markdown, text, HTML, PDF, JSONL) into a collection's chunks.
 export * from "./ingest/index.js";

@@ -23,7 +23,7 @@ import {
   setChunkEmbeddings,
   writeDocuments,
 } from "./collections.js";
-import { appendObservations, listObservations } from "./observations.js";
+import { appendObservations, listObservations, observationWriter } from "./observations.js";
 import { findOrCreateUser } from "./users.js";
 
 function doc(id: string, source: string, hash: string, chunkCount = 2): NewDocument {
@@ -257,5 +257,40 @@ describeEachStore("observational data", (use) => {
     await expect(
       appendObservations(db, [{ ...base, user_id: alice.id, collection_id: "nope" }]),
     ).rejects.toBeInstanceOf(CollectionNotFoundError);
+  });
+
+  it("observationWriter: asks written together all land, and one naming a foreign collection fails alone", async () => {
+    const { db } = use();
+    const alice = await findOrCreateUser(db, "alice");
+    const bob = await findOrCreateUser(db, "bob");
+    const mine = await createCollection(db, alice.id, { name: "c" });
+    const theirs = await createCollection(db, bob.id, { name: "c" });
+    const write = observationWriter(db, alice.id);
+    const askRows = (i: number, collection_id: string) =>
+      [0, 1].map((n) => ({
+        collection_id,
+        query: `q${i}`,
+        answer: "a",
+        node_id: `d${i}#${n}`,
+        score: 1,
+      }));
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 8 }, (_, i) => write(askRows(i, mine.id))),
+      write(askRows(99, theirs.id)),
+      write([]),
+    ]);
+    expect(
+      outcomes.slice(0, 8).map((o) => (o.status === "fulfilled" ? o.value : o.reason)),
+    ).toEqual(Array(8).fill(2));
+    expect(outcomes[8]).toMatchObject({ status: "rejected", reason: { collection: theirs.id } });
+    expect(outcomes[9]).toEqual({ status: "fulfilled", value: 0 });
+    const stored = await listObservations(db, alice.id, mine.id);
+    expect(stored.map((o) => o.node_id).sort()).toEqual(
+      Array.from({ length: 8 }, (_, i) => [`d${i}#0`, `d${i}#1`])
+        .flat()
+        .sort(),
+    );
+    expect((await getCollectionVersion(db, alice.id, mine.id))?.observation_count).toBe(16);
+    expect(await listObservations(db, bob.id, theirs.id)).toEqual([]);
   });
 });

@@ -40,6 +40,7 @@ export {
   listEvaluationRecords,
   type NewEvaluationRecordRow,
 } from "./evaluation-records.js";
+export { groupCommit } from "./group-commit.js";
 export { llmResponseCache } from "./llm-cache.js";
 export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { StoreLockedError } from "./lock.js";

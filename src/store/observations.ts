@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { CollectionNotFoundError, isUuid } from "./collections.js";
+import { groupCommit } from "./group-commit.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { observational_data } from "./schema.js";
@@ -106,14 +107,20 @@ export async function listObservations(
   return all;
 }
 
-/** appendObservations with the database and the user bound: the rows the RAG loops write. */
+/**
+ * appendObservations with the database and the user bound: the rows the RAG loops write. Asks
+ * that pass while an earlier write is in the database share the next statement (group commit);
+ * a batch that fails is retried ask by ask, so one ask's bad rows fail that ask alone.
+ */
 export function observationWriter(
   db: Db,
   userId: string,
 ): (rows: ReadonlyArray<Omit<NewObservation, "user_id">>) => Promise<number> {
-  return (rows) =>
-    appendObservations(
-      db,
-      rows.map((row) => ({ ...row, user_id: userId })),
-    );
+  const append = groupCommit(async (asks: NewObservation[][]) => {
+    await appendObservations(db, asks.flat());
+    // All or nothing: when the statement returns, every row of every ask was written.
+    return asks.map((rows) => rows.length);
+  });
+  return async (rows) =>
+    rows.length === 0 ? 0 : append(rows.map((row) => ({ ...row, user_id: userId })));
 }

@@ -1,12 +1,13 @@
-import { groupCommit, type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
+import { type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
 import type { LlmClients } from "../../llm/index.js";
-import { createBuiltinBot } from "../../rag/index.js";
+import { createBuiltinBot, LONG_LIVED_BOT_CACHE_MS } from "../../rag/index.js";
 import {
   claimResults,
   type EvaluationRow,
   evaluationStatuses,
   finishResults,
   getEvaluationForWorker,
+  groupCommit,
   recountEvaluation,
   releaseResult,
   type ResultClaim,
@@ -108,7 +109,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       // results would depend on the order the questions ran in.
       observe: false,
       // A second is the longest a change to the collection during a run goes unseen.
-      collectionCacheMs: 1_000,
+      collectionCacheMs: LONG_LIVED_BOT_CACHE_MS,
     });
     return builtinBotFor(builtin, snapshot.collection_id ?? "");
   }

@@ -140,9 +140,10 @@ describe("QualityChecker clarity signals", () => {
   it("specificity: information of the query's terms over ln(chunks), absent terms ignored, capped", () => {
     expect(querySpecificity(undefined)).toBe(1);
     // ln(100/10) / ln(100) = 0.5: a term in one chunk in ten narrows half-way to one chunk.
-    expect(
-      querySpecificity({ chunks: 100, terms: [{ term: "metro", chunks: 10 }] }),
-    ).toBeCloseTo(0.5, 12);
+    expect(querySpecificity({ chunks: 100, terms: [{ term: "metro", chunks: 10 }] })).toBeCloseTo(
+      0.5,
+      12,
+    );
     expect(
       querySpecificity({
         chunks: 100,
@@ -228,4 +229,3 @@ describe("QualityChecker clarity signals", () => {
     });
   });
 });
-

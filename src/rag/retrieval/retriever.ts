@@ -67,6 +67,11 @@ export interface CollectionRetriever extends Retriever {
   routerFor(
     collectionId: string,
   ): (query: string, allowed: readonly RetrievalSource[]) => Promise<RetrievalSource[]>;
+  /**
+   * Drops the reused collection version (see stateTtlMs) of one collection, or of all: the next
+   * query reads it again. Whoever changes a collection through this process calls it.
+   */
+  forget(collectionId?: string): void;
   readonly config: RetrievalConfig;
 }
 
@@ -331,6 +336,10 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
     config,
     available,
     termStats,
+    forget(collectionId?: string) {
+      if (collectionId === undefined) states.clear();
+      else states.delete(collectionId);
+    },
     routerFor(collectionId: string) {
       return async (query: string, allowed: readonly RetrievalSource[]) => {
         const routed = questionRouter(query, await available(collectionId));

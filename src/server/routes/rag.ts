@@ -4,6 +4,7 @@ import {
   type BuiltinBot,
   CollectionConfigSchema,
   createBuiltinBot,
+  LONG_LIVED_BOT_CACHE_MS,
   parseUploads,
   qualityLoopMermaid,
   RetrievalSourceSchema,
@@ -48,6 +49,7 @@ export function ragRoutes(app: App, deps: RouteDeps) {
         retrieval: config.rag.retrieval,
         gate: config.gate,
         judges: config.judges,
+        collectionCacheMs: LONG_LIVED_BOT_CACHE_MS,
       });
       bots.set(userId, bot);
     }
