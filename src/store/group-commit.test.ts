@@ -18,15 +18,34 @@ function gatedWrite(fail: (item: number) => boolean = () => false) {
   return { write, batches, release };
 }
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe("groupCommit", () => {
-  it("writes the first item at once and the items asked for meanwhile as one batch", async () => {
+  it("writes the items of one turn as one batch, and those asked for meanwhile as the next", async () => {
     const { write, batches, release } = gatedWrite();
     const commit = groupCommit(write);
-    const results = [1, 2, 3, 4].map((item) => commit(item));
+    const first = [1, 2].map((item) => commit(item));
+    await nextTurn();
+    expect(batches).toEqual([[1, 2]]);
+    const later = [3, 4].map((item) => commit(item));
     await release();
     await release();
-    expect(await Promise.all(results)).toEqual([10, 20, 30, 40]);
-    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(await Promise.all([...first, ...later])).toEqual([10, 20, 30, 40]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+  });
+
+  it("writes a lone item after the current turn, without waiting for a timer", async () => {
+    const { write, batches, release } = gatedWrite();
+    const commit = groupCommit(write);
+    const result = commit(7);
+    expect(batches).toEqual([]);
+    await nextTurn();
+    expect(batches).toEqual([[7]]);
+    await release();
+    expect(await result).toBe(70);
   });
 
   it("caps a batch at maxBatch", async () => {
@@ -35,7 +54,7 @@ describe("groupCommit", () => {
     const results = [1, 2, 3, 4, 5].map((item) => commit(item));
     for (let i = 0; i < 3; i++) await release();
     expect(await Promise.all(results)).toEqual([10, 20, 30, 40, 50]);
-    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
   });
 
   it("retries a failed batch item by item, so only the bad item fails", async () => {
@@ -44,13 +63,19 @@ describe("groupCommit", () => {
     const results = [1, 2, 3, 4].map((item) => commit(item).catch((error: Error) => error.message));
     for (let i = 0; i < 5; i++) await release();
     expect(await Promise.all(results)).toEqual([10, 20, "bad item in 3", 40]);
-    expect(batches).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
+    expect(batches).toEqual([[1, 2, 3, 4], [1], [2], [3], [4]]);
   });
 
   it("runs up to `lanes` batches at once", async () => {
     const { write, batches, release } = gatedWrite();
     const commit = groupCommit(write, { lanes: 2 });
-    const results = [1, 2, 3, 4].map((item) => commit(item));
+    const results = [commit(1)];
+    await nextTurn();
+    results.push(commit(2)); // the first lane is busy: a second one starts
+    await nextTurn();
+    results.push(commit(3), commit(4)); // both busy: these wait for the first lane that frees
+    await nextTurn();
+    expect(batches).toEqual([[1], [2]]);
     await release();
     await release();
     await release();

@@ -1,8 +1,10 @@
 /**
- * Group commit: a write asked for while an earlier batch is being written waits and goes with the
- * others in the next batch, so a busy database sees one statement for many items and an idle one
- * sees each item at once (no timer delays it). A failed batch is retried item by item, so one bad
- * item fails alone.
+ * Group commit: writes asked for in the same turn of the event loop go together, and a write asked
+ * for while an earlier batch is being written waits and goes with the others in the next batch. So
+ * a busy database sees one statement for many items, and an idle one sees each item after the
+ * current turn (setImmediate, no timer). The turn matters for PGlite: a statement runs on this
+ * thread and ends before the next socket event is handled, so without it nothing would ever wait.
+ * A failed batch is retried item by item, so one bad item fails alone.
  */
 export function groupCommit<I, O>(
   write: (items: I[]) => Promise<O[]>,
@@ -12,6 +14,17 @@ export function groupCommit<I, O>(
   const lanes = options.lanes ?? 1;
   const queue: { item: I; resolve(value: O): void; reject(error: unknown): void }[] = [];
   let running = 0;
+  let starting = false;
+
+  /** Starts a lane after this turn, so the writes asked for during it share its first batch. */
+  function startLane(): void {
+    if (starting || running >= lanes) return;
+    starting = true;
+    setImmediate(() => {
+      starting = false;
+      if (queue.length > 0 && running < lanes) void drain();
+    });
+  }
 
   async function writeAlone(entry: (typeof queue)[number]): Promise<void> {
     try {
@@ -48,6 +61,6 @@ export function groupCommit<I, O>(
   return (item) =>
     new Promise<O>((resolve, reject) => {
       queue.push({ item, resolve, reject });
-      if (running < lanes) void drain();
+      startLane();
     });
 }
