@@ -6,10 +6,18 @@ import {
 } from "../src/evals/generation/index.js";
 import { HEURISTIC_WARNING, parseQuestionFile } from "../src/evals/questions/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
+import {
+  createLlmClient,
+  type LlmClient,
+  parseLlmConfig,
+  ProviderLimiters,
+  resolveModelConfig,
+} from "../src/llm/index.js";
 import { createBuiltinBot } from "../src/rag/index.js";
 import { createApp, listen } from "../src/server/index.js";
 import { createApiToken, findOrCreateUser, queryRows } from "../src/store/index.js";
 import { sql } from "drizzle-orm";
+import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { describeEachStore } from "./support/stores.js";
 
 const corpusDir = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
@@ -29,6 +37,26 @@ const QUESTIONS = [
   },
 ];
 
+/** `GET /question-sets/generations/{id}`, the fields these tests read. */
+interface Generation {
+  status: string;
+  progress: number;
+  heuristic?: boolean;
+  warnings: string[];
+  usage: {
+    calls: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    latency_ms: number;
+  } | null;
+  error: string | null;
+  questions?: Array<{
+    question_text: string;
+    reference_context: string;
+    question_type: string;
+  }>;
+}
+
 interface SetBody {
   id: string;
   name: string;
@@ -47,16 +75,29 @@ describeEachStore("HTTP API: question sets", (use) => {
   let server: Awaited<ReturnType<typeof listen>>;
   let jobs: Jobs;
   let worker: QuestionGenerationWorker;
+  let llm: ScriptedLlm;
+  let generator: LlmClient;
+  /** Users whose generations get the scripted generator LLM; everyone else gets the heuristic. */
+  const llmUsers = new Set<string>();
 
   beforeAll(async () => {
+    llm = await startScriptedLlm();
+    const llmConfig = parseLlmConfig({ base_url: llm.baseUrl, max_retries: 0 });
+    generator = createLlmClient(resolveModelConfig(llmConfig, "generator"), {
+      limiters: new ProviderLimiters(),
+    });
     jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
-    worker = startQuestionGenerationWorker({ jobs, clientsFor: () => ({}) });
+    worker = startQuestionGenerationWorker({
+      jobs,
+      clientsFor: (userId) => (llmUsers.has(userId) ? { generator } : {}),
+    });
     server = await listen(createApp({ db: use().db, jobs }), { port: 0 });
   });
   afterAll(async () => {
     await server.close();
     await worker.stop();
     await jobs.stop();
+    await llm.close();
   });
 
   async function userOf(name: string) {
@@ -72,6 +113,25 @@ describeEachStore("HTTP API: question sets", (use) => {
     });
   const json = async <T>(response: Response | Promise<Response>) =>
     (await (await response).json()) as T;
+  /** Polls a generation until it is COMPLETED or FAILED; no preview is shown before. */
+  async function finishedGeneration(token: string, id: string): Promise<Generation> {
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const generation = await json<Generation>(
+        call(token, "GET", `/question-sets/generations/${id}`),
+      );
+      if (generation.status === "COMPLETED" || generation.status === "FAILED") return generation;
+      expect(generation).not.toHaveProperty("questions");
+      expect(generation.usage).toBeNull();
+      if (Date.now() > until) throw new Error(`generation still ${generation.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const startGeneration = async (token: string, body: unknown) => {
+    const started = await call(token, "POST", "/question-sets/generate", body);
+    expect(started.status).toBe(202);
+    return ((await started.json()) as { id: string }).id;
+  };
   const countRows = async (table: "question_sets" | "questions") =>
     (
       await queryRows<{ n: number }>(use().db, sql.raw(`select count(*)::int as n from ${table}`))
@@ -357,34 +417,14 @@ describeEachStore("HTTP API: question sets", (use) => {
     const { id, status } = (await started.json()) as { id: string; status: string };
     expect(status).toBe("PENDING");
 
-    type Generation = {
-      status: string;
-      progress: number;
-      heuristic?: boolean;
-      warnings: string[];
-      error: string | null;
-      questions?: Array<{
-        question_text: string;
-        reference_context: string;
-        question_type: string;
-      }>;
-    };
-    let generation: Generation;
-    const until = Date.now() + 60_000;
-    for (;;) {
-      generation = await json<Generation>(
-        call(alice.token, "GET", `/question-sets/generations/${id}`),
-      );
-      if (generation.status === "COMPLETED" || generation.status === "FAILED") break;
-      expect(generation).not.toHaveProperty("questions");
-      if (Date.now() > until) throw new Error(`generation still ${generation.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const generation = await finishedGeneration(alice.token, id);
     expect(generation.error).toBeNull();
     expect(generation.status).toBe("COMPLETED");
     expect(generation.progress).toBe(100);
     expect(generation.heuristic).toBe(true);
     expect(generation.warnings).toContain(HEURISTIC_WARNING);
+    // No LLM, so no usage: null, not zeros.
+    expect(generation.usage).toBeNull();
     const questions = generation.questions ?? [];
     expect(questions.length).toBeGreaterThan(0);
     expect(questions.length).toBeLessThanOrEqual(4);
@@ -407,5 +447,60 @@ describeEachStore("HTTP API: question sets", (use) => {
     expect(set.questions.map((q) => q.question_text)).toEqual(
       questions.map((q) => q.question_text),
     );
+  });
+
+  it("records a generation's LLM usage: every call the generator LLM got, re-asks included", async () => {
+    const carol = await userOf("carol");
+    llmUsers.add(carol.id);
+    const bot = createBuiltinBot({ db: use().db, userId: carol.id });
+    await bot.ingestPaths([corpusDir], "lanting");
+    llm.reset();
+    // The first reply is unusable, so that chunk is asked again; every reply after has 3 questions.
+    llm.on({ times: 1, reply: { content: "Sorry, no JSON today." } });
+    let replies = 0;
+    llm.on({
+      reply: () => {
+        replies++;
+        const questions = [1, 2, 3].map((i) => ({
+          question_type: "FACTUAL",
+          question_text: `What does fact ${replies}.${i} say?`,
+          ground_truth: `Fact ${replies}.${i}.`,
+        }));
+        return { json: { questions } };
+      },
+    });
+
+    const id = await startGeneration(carol.token, { collection_id: "lanting", n: 4 });
+    const generation = await finishedGeneration(carol.token, id);
+    expect(generation.error).toBeNull();
+    expect(generation.status).toBe("COMPLETED");
+    expect(generation.heuristic).toBe(false);
+    expect(generation.questions).toHaveLength(4);
+    const chats = llm.requests.filter(isChat);
+    // Two chunks (3 questions each for 4), one of them asked twice.
+    expect(chats).toHaveLength(3);
+    expect(chats.filter((r) => promptText(r).includes("could not be used"))).toHaveLength(1);
+    expect(generation.usage?.calls).toBe(chats.length);
+    expect(generation.usage?.prompt_tokens).toBeGreaterThan(0);
+    expect(generation.usage?.completion_tokens).toBeGreaterThan(0);
+    expect(generation.usage?.latency_ms).toBeGreaterThan(0);
+    // The OpenAPI document shows the same shape.
+    const doc = await json<{
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    }>(fetch(`${server.url}/api/v1/openapi.json`));
+    expect(Object.keys(doc.components.schemas.QuestionGeneration?.properties ?? {})).toEqual(
+      expect.arrayContaining(["status", "questions", "usage"]),
+    );
+
+    // A generation that fails stores no usage (generateQuestions does not return its calls then).
+    llm.reset();
+    llm.on({ reply: { status: 500, message: "the model is down" } });
+    const failed = await finishedGeneration(
+      carol.token,
+      await startGeneration(carol.token, { collection_id: "lanting", n: 2 }),
+    );
+    expect(failed.status).toBe("FAILED");
+    expect(failed.error).toMatch(/500|down/);
+    expect(failed.usage).toBeNull();
   });
 });

@@ -73,3 +73,4 @@ export {
   responseFormatFor,
 } from "./structured.js";
 export { type AgentFetchOptions, createAgentFetch, type FetchLike } from "./transport.js";
+export { type CallUsage, CallUsageSchema, usageOfCalls } from "./usage.js";

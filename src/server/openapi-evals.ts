@@ -78,9 +78,17 @@ export function questionSetPaths(): Record<string, Record<string, Operation>> {
     [`${sets}/generations/{id}`]: {
       get: {
         summary:
-          "A generation's status and progress; when COMPLETED, the preview questions, heuristic and warnings",
+          "A generation's status and progress; when COMPLETED, the preview questions, heuristic, warnings and LLM usage",
         parameters: [pathId()],
-        responses: { "200": object("The generation"), "404": notFound("generation") },
+        responses: {
+          "200": {
+            description: "The generation",
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/QuestionGeneration" } },
+            },
+          },
+          "404": notFound("generation"),
+        },
       },
     },
     [`${sets}/{id}`]: {

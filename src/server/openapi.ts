@@ -18,6 +18,7 @@ import {
   EvaluationRecordSchema,
   GateResponseSchema,
   JudgeRequestSchema,
+  QuestionGenerationSchema,
 } from "./schemas.js";
 
 // Request shapes come from the same schemas the routes validate with, so the document cannot
@@ -67,6 +68,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         AddQuestions: json(AddQuestionsSchema, "input"),
         UpdateQuestion: json(UpdateQuestionSchema, "input"),
         GenerateQuestionsRequest: json(GenerateQuestionsRequestSchema, "input"),
+        QuestionGeneration: json(QuestionGenerationSchema),
         EvaluationRequest: json(EvaluationRequestSchema, "input"),
         RetryRequest: json(RetryRequestSchema, "input"),
       },

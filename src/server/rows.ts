@@ -30,6 +30,7 @@ export function publicResult({ user_id: _u, job_id: _j, ...result }: EvaluationR
   return result;
 }
 
+/** The shape is QuestionGenerationSchema (server/schemas.ts), which the OpenAPI document shows. */
 export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow) {
   const done = row.status === "COMPLETED";
   return {
@@ -40,6 +41,7 @@ export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow)
     config: row.config,
     ...(done ? { questions: row.questions ?? [], heuristic: row.heuristic ?? false } : {}),
     warnings: row.warnings ?? [],
+    usage: row.usage ?? null,
     error: row.error,
     gmt_created: row.gmt_created,
     gmt_updated: row.gmt_updated,

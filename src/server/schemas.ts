@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GenerateQuestionsRequestSchema } from "../evals/generation/index.js";
 import {
   EvaluationCheckSchema,
   GateActionSchema,
@@ -6,6 +7,7 @@ import {
   GateStatusSchema,
 } from "../gate/index.js";
 import { JUDGE_KINDS, JudgeLineSchema } from "../judges/index.js";
+import { CallUsageSchema } from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
@@ -54,4 +56,25 @@ export const JudgeRequestSchema = JudgeLineSchema.extend({
       message: "required by the reference judge",
     });
   }
+});
+
+/** `GET /api/v1/question-sets/generations/{id}`: a generation job (server/rows.ts). */
+export const QuestionGenerationSchema = z.object({
+  id: z.uuid(),
+  collection_id: z.uuid(),
+  status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
+  progress: z.number().int().min(0).max(100),
+  config: GenerateQuestionsRequestSchema,
+  /** Only when COMPLETED: the preview, not yet saved to any set. */
+  questions: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** Only when COMPLETED: true when no generator LLM was configured. */
+  heuristic: z.boolean().optional(),
+  warnings: z.array(z.string()),
+  usage: CallUsageSchema.nullable().describe(
+    "The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; " +
+      "null before, after a failure, and for the heuristic generator (no LLM)",
+  ),
+  error: z.string().nullable(),
+  gmt_created: z.string(),
+  gmt_updated: z.string(),
 });

@@ -62,12 +62,21 @@ export async function setQuestionGenerationProgress(
     .where(and(eq(question_generations.id, id), eq(question_generations.status, "RUNNING")));
 }
 
-/** Stores the outcome of a RUNNING generation: its preview questions, or the error. */
+/**
+ * Stores the outcome of a RUNNING generation: its preview questions and LLM usage (null without
+ * an LLM), or the error. A failure stores no usage: generateQuestions throws its calls away.
+ */
 export async function finishQuestionGeneration(
   db: Db,
   id: string,
   outcome:
-    | { status: "COMPLETED"; questions: unknown[]; heuristic: boolean; warnings: string[] }
+    | {
+        status: "COMPLETED";
+        questions: unknown[];
+        heuristic: boolean;
+        warnings: string[];
+        usage: unknown;
+      }
     | { status: "FAILED"; error: string },
 ): Promise<QuestionGenerationRow | undefined> {
   const [row] = await db
@@ -80,6 +89,7 @@ export async function finishQuestionGeneration(
             questions: outcome.questions,
             heuristic: outcome.heuristic,
             warnings: outcome.warnings,
+            usage: outcome.usage,
             error: null,
           }
         : { status: "FAILED" as const, error: outcome.error }),

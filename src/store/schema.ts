@@ -377,6 +377,8 @@ export const question_generations = pgTable(
     questions: jsonb("questions"),
     heuristic: boolean("heuristic"),
     warnings: jsonb("warnings"),
+    /** The generator LLM's calls, tokens and latency (llm/usage.ts); null without an LLM. */
+    usage: jsonb("usage"),
     error: text("error"),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),

@@ -1,6 +1,6 @@
 // The built-in RAG bot (rag/bot.ts) as a Bot: one collection, AskResult adapted to BotAnswer.
 
-import type { CallRecord } from "../../llm/index.js";
+import { type CallRecord, usageOfCalls } from "../../llm/index.js";
 import { type AskResult, type BuiltinBot, type RetrievedHit } from "../../rag/index.js";
 import { CollectionNotFoundError } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError, type BotSource } from "./types.js";
@@ -74,15 +74,11 @@ function llmCallsOf(result: AskResult): CallRecord[] {
 /**
  * Cached calls count with their original tokens: the cache is ragjudge's, not the bot's, and an
  * answer's usage should not change between a cold and a warm run. Undefined with no LLM call
- * (offline), so "no usage" is not mistaken for "free".
+ * (offline), so "no usage" is not mistaken for "free". The calls' latency stays out: the bot
+ * contract's usage is calls and tokens, and the answer has its own latency_ms.
  */
 function usageOf(calls: CallRecord[]): BotAnswer["usage"] {
   if (calls.length === 0) return undefined;
-  let prompt_tokens = 0;
-  let completion_tokens = 0;
-  for (const call of calls) {
-    prompt_tokens += call.usage.prompt_tokens;
-    completion_tokens += call.usage.completion_tokens;
-  }
-  return { prompt_tokens, completion_tokens, calls: calls.length };
+  const { latency_ms: _latency, ...usage } = usageOfCalls(calls);
+  return usage;
 }

@@ -1,5 +1,5 @@
 import { type Jobs, QUEUES, startWorkLoop } from "../../jobs/index.js";
-import type { LlmClients } from "../../llm/index.js";
+import { type LlmClients, usageOfCalls } from "../../llm/index.js";
 import {
   claimQuestionGeneration,
   type Db,
@@ -50,8 +50,9 @@ async function documentsOf(
 /**
  * Seed 003's QuestionGenerationTask on pg-boss: generates a generation row's questions from its
  * collection (with the generator LLM when one is configured, else the heuristic generator), keeps
- * its progress current, and stores the preview (COMPLETED) or the error (FAILED). The questions
- * are not saved to any set: the user previews them and saves with POST /question-sets.
+ * its progress current, and stores the preview with the LLM usage (COMPLETED) or the error
+ * (FAILED). The questions are not saved to any set: the user previews them and saves with
+ * POST /question-sets.
  */
 export function startQuestionGenerationWorker(
   options: QuestionGenerationWorkerOptions,
@@ -100,6 +101,8 @@ export function startQuestionGenerationWorker(
         questions: result.questions,
         heuristic: result.heuristic,
         warnings: result.warnings,
+        // Null, not zeros, for the heuristic generator: no LLM is not the same as a free one.
+        usage: result.heuristic ? null : usageOfCalls(result.calls),
       });
     } catch (error) {
       await progress;

@@ -1,0 +1,1 @@
+ALTER TABLE "question_generations" ADD COLUMN "usage" jsonb;
