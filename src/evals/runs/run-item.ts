@@ -5,13 +5,8 @@ import {
   type GateVerdict,
   LIMITS,
 } from "../../gate/index.js";
-import {
-  type JudgeKind,
-  type JudgeOutcome,
-  judgeLine,
-  type JudgeResult,
-} from "../../judges/index.js";
-import { backoffDelay, type LlmClient, sleep } from "../../llm/index.js";
+import { type JudgeKind, type JudgeOutcome, judgeLine } from "../../judges/index.js";
+import { backoffDelay, type LlmClient, sleep, usageOfCalls } from "../../llm/index.js";
 import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError } from "../bots/types.js";
 import type { EvaluationSnapshot } from "./config.js";
@@ -37,20 +32,6 @@ export interface RunItemOptions {
 export class ItemAbortedError extends Error {
   override readonly name = "ItemAbortedError";
 }
-
-const usageOfCalls = (results: readonly JudgeResult[]) => {
-  let prompt = 0;
-  let completion = 0;
-  let calls = 0;
-  for (const result of results) {
-    for (const call of result.calls) {
-      prompt += call.usage.prompt_tokens;
-      completion += call.usage.completion_tokens;
-      calls += 1;
-    }
-  }
-  return { prompt_tokens: prompt, completion_tokens: completion, calls };
-};
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ItemAbortedError("the run was paused or cancelled");
@@ -210,7 +191,7 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
     errors.some((e) => !e.startsWith("reference: the question has no ground truth"));
   const reference = results.reference?.outcome === "ok" ? results.reference : undefined;
   const referenceVerdict = reference?.verdict as { score?: number; reasoning?: string } | undefined;
-  const judgeUsage = usageOfCalls(judged);
+  const judgeUsage = usageOfCalls(judged.flatMap((result) => result.calls));
   const botUsage = answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, calls: 0 };
   const score = judgeError ? null : primaryScore(judged);
   return {
