@@ -300,7 +300,11 @@ describe("a worker killed with SIGKILL mid-run", () => {
       const { evaluation_id: id } = (await first.waitFor((l) => l.event === "started")) as {
         evaluation_id: string;
       };
-      const mid = await first.waitFor((line) => (progressOf(line, id)?.completed ?? 0) >= 8);
+      // Killed while items are claimed (the bot takes 200 ms), so some must be taken over.
+      const mid = await first.waitFor((line) => {
+        const progress = progressOf(line, id);
+        return (progress?.completed ?? 0) >= 8 && (progress?.running ?? 0) > 0;
+      });
       expect(progressOf(mid, id)?.status).toBe("RUNNING");
       first.kill("SIGKILL");
       expect(await first.exited).toBe("SIGKILL");

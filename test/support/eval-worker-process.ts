@@ -12,7 +12,7 @@
 //   --report-ms N      prints every run's progress every N ms (default 100)
 //
 // stdout is JSON lines: {"event":"ready"}, {"event":"started","evaluation_id"},
-// {"event":"progress","evaluations":[{id,status,completed,total}]}. SIGTERM stops cleanly (the
+// {"event":"progress","evaluations":[{id,status,completed,total,running}]}. SIGTERM stops cleanly (the
 // embedded database is closed and its lock released); SIGKILL is the crash under test.
 
 import { spawn } from "node:child_process";
@@ -48,6 +48,8 @@ export interface ProgressLine {
   status: string;
   completed: number;
   total: number;
+  /** Items claimed (RUNNING) in the committed state the line was read from. */
+  running: number;
 }
 
 export type WorkerLine =
@@ -93,8 +95,10 @@ async function main(): Promise<void> {
   const report = setInterval(() => {
     queryRows<ProgressLine>(
       store.db,
-      sql`select id, status, completed_questions as completed, total_questions as total
-          from evaluations order by gmt_created`,
+      sql`select e.id, e.status, e.completed_questions as completed, e.total_questions as total,
+                 (select count(*)::int from evaluation_results r
+                  where r.evaluation_id = e.id and r.status = 'RUNNING') as running
+          from evaluations e order by e.gmt_created`,
     )
       .then((evaluations) => print({ event: "progress", evaluations }))
       .catch(() => {});
