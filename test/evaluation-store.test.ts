@@ -1,6 +1,7 @@
 // The evaluation store on both stores: claims and final writes in batches (the worker's group
 // commit) keep the guarantees of one at a time; a run's summary rows are read whole, by pages.
 
+import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import {
   claimResults,
@@ -10,6 +11,7 @@ import {
   getEvaluation,
   listEvaluationResults,
   listSummaryRows,
+  queryRows,
   type ResultWrite,
   type Store,
   transitionEvaluation,
@@ -52,7 +54,7 @@ async function runningEvaluation(store: Store, userId: string, name: string, n: 
   return row.id;
 }
 
-describeEachStore("batched claims and result writes", (use) => {
+describeEachStore("batched claims and result writes", (use, kind) => {
   it("a batch claims each free row once; a second job for a held row gets nothing", async () => {
     const store = use();
     const user = await findOrCreateUser(store.db, "batch");
@@ -159,4 +161,27 @@ describeEachStore("batched claims and result writes", (use) => {
     });
     expect(await listSummaryRows(store.db, other.id, id, 3)).toEqual([]);
   });
+
+  it.runIf(kind === "postgres")(
+    "claims and result writes are named statements on a server: prepared once per connection",
+    async () => {
+      const store = use();
+      const user = await findOrCreateUser(store.db, "batch");
+      const id = await runningEvaluation(store, user.id, "e", 4);
+      for (const n of [0, 1, 2, 3]) {
+        const item = { evaluationId: id, questionId: `e-q${n}`, jobId: `j${n}` };
+        await claimResults(store.db, [item]);
+        await finishResults(store.db, [{ ...item, write: write(0.5) }]);
+      }
+      // One item at a time, so the pool hands out the same connection: its session's statements.
+      const prepared = await queryRows<{ statement: string }>(
+        store.db,
+        sql`select statement from pg_prepared_statements where name like 'rj\_%'`,
+      );
+      expect(prepared).toHaveLength(2);
+      expect(prepared.some((p) => /set status = 'RUNNING'/.test(p.statement))).toBe(true);
+      expect(prepared.some((p) => /update evaluations e set/.test(p.statement))).toBe(true);
+      expect((await getEvaluation(store.db, user.id, id))?.completed_questions).toBe(4);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "./open.js";
-import { queryRows } from "./raw-query.js";
+import { queryRows, queryRowsNamed } from "./raw-query.js";
 import { evaluation_results, evaluations } from "./schema.js";
 
 export type EvaluationRow = typeof evaluations.$inferSelect;
@@ -280,7 +280,7 @@ export async function claimResults(
 ): Promise<(EvaluationResultRow | undefined)[]> {
   if (claims.length === 0) return [];
   const input = claims.map((c) => ({ e: c.evaluationId, q: c.questionId, j: c.jobId }));
-  const rows = await queryRows<EvaluationResultRow>(
+  const rows = await queryRowsNamed<EvaluationResultRow>(
     db,
     sql`update evaluation_results r
         set status = 'RUNNING', job_id = i.j, attempts = r.attempts + 1, gmt_updated = now()
@@ -410,7 +410,7 @@ export async function finishResults(
       question_id: questionId,
       job_id: jobId,
     }));
-    const rows = await queryRows<
+    const rows = await queryRowsNamed<
       NonNullable<FinishOutcome["evaluation"]> & { written: string[] | null }
     >(
       db,

@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { acquireDirLock } from "./lock.js";
 import { migratePgliteDatabase, migratePostgresDatabase } from "./migrate.js";
+import { statementName } from "./raw-query.js";
 import * as schema from "./schema.js";
 
 /** The database handle every repository takes; the same type for PGlite and node-postgres. */
@@ -139,7 +140,10 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
     db: drizzlePg({ client: pool, schema }),
     sql: {
       executeSql: (text, values) =>
-        values && values.length > 0 ? pool.query(text, values) : pool.query(text),
+        // pg-boss's fetch, complete and heartbeat run thousands of times with one text: named.
+        values && values.length > 0
+          ? pool.query({ name: statementName(text), text, values })
+          : pool.query(text),
     },
     kind: "postgres",
     location: redactDatabaseUrl(url),
