@@ -335,9 +335,11 @@ function round(value: number, digits: number): number {
 /**
  * This bench and what it imports, compiled by tsc into bench/.build: the child runs on plain node,
  * as a deployed `ragjudge worker` does (bin/ragjudge.js runs dist/). Under tsx its loader alone
- * adds about 90 MB of RSS. Returns the compiled entry.
+ * adds about 90 MB of RSS. Returns the compiled entry; compiles once per process.
  */
+let compiled: string | undefined;
 function compileBench(): string {
+  if (compiled) return compiled;
   const root = fileURLToPath(new URL("..", import.meta.url));
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const built = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.bench.json")], {
@@ -349,7 +351,8 @@ function compileBench(): string {
   for (const dir of ["examples", "drizzle"]) {
     if (!existsSync(join(out, dir))) symlinkSync(join(root, dir), join(out, dir));
   }
-  return join(out, "bench", "evaluations.js");
+  compiled = join(out, "bench", "evaluations.js");
+  return compiled;
 }
 
 /**

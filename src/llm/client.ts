@@ -179,6 +179,11 @@ function defaultFetch(): FetchLike {
   return sharedFetch;
 }
 
+type RequestParams = Pick<
+  OpenAI.ChatCompletionCreateParamsNonStreaming,
+  "temperature" | "seed" | "max_tokens" | "response_format"
+>;
+
 type Failure =
   | { kind: "abort" }
   | { kind: "timeout" }
@@ -443,11 +448,9 @@ class OpenAICompatibleClient implements LlmClient {
     }
   }
 
-  #requestParams(
-    options: CallOptions,
-    format: ResponseFormat | undefined,
-  ): Record<string, unknown> {
-    const params: Record<string, unknown> = {
+  /** What a chat request sets beyond model and messages; the cache key holds the same. */
+  #requestParams(options: CallOptions, format: ResponseFormat | undefined): RequestParams {
+    const params: RequestParams = {
       temperature: options.temperature ?? this.#config.temperature,
       seed: options.seed ?? this.#config.seed,
     };
@@ -457,21 +460,16 @@ class OpenAICompatibleClient implements LlmClient {
     return params;
   }
 
-  /** The request body: the same fields, in the same order, as #requestParams after model and messages. */
+  /** The request body: model and messages, then the parameters the cache key holds. */
   #chatBody(
     request: ChatRequest,
     format: ResponseFormat | undefined,
   ): OpenAI.ChatCompletionCreateParamsNonStreaming {
-    const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+    return {
       model: this.model,
       messages: request.messages as ChatMessage[],
-      temperature: request.temperature ?? this.#config.temperature,
-      seed: request.seed ?? this.#config.seed,
+      ...this.#requestParams(request, format),
     };
-    const maxTokens = request.maxTokens ?? this.#config.max_tokens;
-    if (maxTokens !== undefined) body.max_tokens = maxTokens;
-    if (format !== undefined) body.response_format = format;
-    return body;
   }
 
   #applyCeiling(format: ResponseFormat | undefined): ResponseFormat | undefined {
