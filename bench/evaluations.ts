@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { configuredClients, loadConfig, type RagjudgeConfig } from "../src/config/index.js";
 import { startEvaluation, startEvaluationWorker } from "../src/evals/runs/index.js";
+import { tuneHeapGrowth } from "../src/cli/heap.js";
 import { startJobs } from "../src/jobs/index.js";
 import { parseLlmConfig } from "../src/llm/index.js";
 import { createBuiltinBot } from "../src/rag/index.js";
@@ -370,6 +371,8 @@ export function benchEvaluationsInChild(options: { databaseUrl?: string } = {}):
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // As bin/ragjudge.js does for every command.
+  tuneHeapGrowth();
   const databaseUrl = process.argv[2];
   const result = await benchEvaluations(databaseUrl ? { databaseUrl } : {});
   console.log(JSON.stringify(result));

@@ -1,6 +1,8 @@
+import { tuneHeapGrowth } from "./heap.js";
 import { main } from "./main.js";
 
 try {
+  tuneHeapGrowth();
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   process.stderr.write(`ragjudge: ${(error as Error).stack ?? String(error)}\n`);

@@ -5,6 +5,13 @@ import type { Jobs, QueueName } from "./boss.js";
 export interface WorkJob<T> {
   id: string;
   data: T;
+  /**
+   * Frees this job's slot before the handler ends, so the next job starts while this one finishes
+   * work that needs no slot (its durable write). The job still completes only when the handler
+   * resolves. At most `concurrency` released jobs may be pending at once; past that, the job keeps
+   * its slot until one of them ends.
+   */
+  release(): void;
 }
 
 export interface WorkLoopOptions<T> {
@@ -38,6 +45,8 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
   const pollMs = options.pollMs ?? 500;
   const onError = options.onError ?? (() => {});
   const inFlight = new Map<string, Promise<void>>();
+  /** Jobs in flight that hold a slot (the others have released theirs). */
+  let holding = 0;
   const minBatch = Math.max(1, Math.floor(options.concurrency / 4));
   /** The last fetch found fewer jobs than it asked for: fetch for any free slot next time. */
   let drained = true;
@@ -92,9 +101,9 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
     else flushTimer ??= setTimeout(() => void flushCompletions(), 100);
   }
 
-  async function run(job: PgBoss.Job<T>): Promise<void> {
+  async function run(job: PgBoss.Job<T>, release: () => void): Promise<void> {
     try {
-      await options.handle({ id: job.id, data: job.data });
+      await options.handle({ id: job.id, data: job.data, release });
       complete(job.id);
     } catch (error) {
       onError(error);
@@ -120,9 +129,37 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
 
   /** Fetched jobs waiting for a slot: a small prefetch, so a slot that frees starts at once. */
   const buffer: PgBoss.Job<T>[] = [];
+  /** Jobs started and not ended (counted before the handler runs, unlike inFlight). */
+  let running = 0;
+  /** Released jobs still running: at most `concurrency`; further releases wait here. */
+  const released = () => running - holding;
+  const waitingToRelease = new Set<() => void>();
   function start(job: PgBoss.Job<T>): void {
-    const promise = run(job).finally(() => {
+    running += 1;
+    holding += 1;
+    let held = true;
+    const free = () => {
+      if (!held) return;
+      held = false;
+      holding -= 1;
+      wakeUp();
+    };
+    const release = () => {
+      if (!held) return;
+      if (released() < options.concurrency) free();
+      else waitingToRelease.add(free);
+    };
+    const promise = run(job, release).finally(() => {
+      running -= 1;
       inFlight.delete(job.id);
+      waitingToRelease.delete(free);
+      free();
+      // A released job ended: one that asked to release at the cap may now.
+      const next = waitingToRelease.values().next().value;
+      if (next && released() < options.concurrency) {
+        waitingToRelease.delete(next);
+        next();
+      }
       wakeUp();
     });
     inFlight.set(job.id, promise);
@@ -130,7 +167,7 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
 
   const loop = (async () => {
     while (!stopping) {
-      while (inFlight.size < options.concurrency) {
+      while (holding < options.concurrency) {
         const job = buffer.shift();
         if (!job) break;
         start(job);
@@ -138,8 +175,8 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
       // Room for the slots plus a prefetch of a quarter of them. Fetch once a quarter is free,
       // not after every job: one fetch query then serves several jobs (on PGlite each query costs
       // the whole process CPU). When the queue ran dry, any idle slot is worth a fetch.
-      const room = options.concurrency + minBatch - inFlight.size - buffer.length;
-      const idle = inFlight.size < options.concurrency;
+      const room = options.concurrency + minBatch - holding - buffer.length;
+      const idle = holding < options.concurrency;
       if (room >= minBatch || (drained && idle && room > 0)) {
         let fetched: PgBoss.Job<T>[] = [];
         try {
@@ -156,8 +193,8 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
         if (!stopping) await sleep(pollMs);
         continue;
       }
-      if (inFlight.size > 0) await Promise.race(inFlight.values());
-      else await sleep(pollMs);
+      // A job that ends or releases its slot wakes this.
+      await sleep(pollMs);
     }
   })();
 

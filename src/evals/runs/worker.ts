@@ -157,7 +157,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     );
   }
 
-  async function runOne(jobId: string, job: ItemJob): Promise<void> {
+  async function runOne(jobId: string, job: ItemJob, release: () => void): Promise<void> {
     // The claim itself checks that the run is RUNNING: a paused run's items stay PENDING (resume
     // enqueues them again) and a final run's are done, so the cached row may be stale.
     const cached = contexts.get(job.evaluation_id);
@@ -179,6 +179,9 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
         ...(context.clients.judge ? { judgeClient: context.clients.judge } : {}),
         signal: controller.signal,
       });
+      // The bot and the judges are done: the next item may start while this one's result is
+      // written (group-committed with others'), which keeps the write off the items' critical path.
+      release();
       const outcome = await finish({ ...item, write });
       const counts = outcome.evaluation;
       if (
@@ -249,7 +252,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     startWorkLoop<ItemJob>(jobs, {
       queue: QUEUES.evaluationItem,
       concurrency: options.concurrency ?? 16,
-      handle: (job) => runOne(job.id, job.data),
+      handle: (job) => runOne(job.id, job.data, job.release),
       onError,
     }),
   ];
