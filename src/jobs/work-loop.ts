@@ -23,6 +23,11 @@ export interface WorkLoopOptions<T> {
    * backoff. Handlers write idempotently: a retried or duplicated job must change nothing twice.
    */
   handle(job: WorkJob<T>): Promise<void>;
+  /**
+   * Called with each fetched batch, before its jobs wait for slots: work for a whole batch (one
+   * claim statement for all of them) can start here, off the jobs' critical path.
+   */
+  onFetched?(jobs: { id: string; data: T }[]): void;
   /** How long to wait before fetching again when the queue was empty (ms). */
   pollMs?: number;
   onError?(error: unknown): void;
@@ -185,6 +190,7 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
           if (stopping) break;
           onError(error);
         }
+        if (fetched.length > 0) options.onFetched?.(fetched);
         buffer.push(...fetched);
         drained = fetched.length < room;
         if (fetched.length > 0) continue;

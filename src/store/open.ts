@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { acquireDirLock } from "./lock.js";
 import { migratePgliteDatabase, migratePostgresDatabase } from "./migrate.js";
+import { type PgliteThread, startPgliteThread } from "./pglite-thread.js";
 import { statementName } from "./raw-query.js";
 import * as schema from "./schema.js";
 
@@ -41,6 +42,11 @@ export interface StoreOptions {
   loadDataDir?: Blob | File;
   /** Run migrations on open (default true). */
   migrate?: boolean;
+  /**
+   * Embedded only: run PGlite on its own thread (default: yes for a database on disk, no in
+   * memory). See pglite-thread.ts.
+   */
+  thread?: boolean;
 }
 
 /** Reads the storage settings from the environment: DATABASE_URL and RAGJUDGE_HOME. */
@@ -87,14 +93,19 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     dataDir = join(home, "pgdata");
   }
   try {
-    const client = await PGlite.create({
-      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
-      ...(dataDir ? { dataDir } : {}),
-      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    });
-    if (options.migrate !== false) await migratePgliteDatabase(client);
+    const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS];
+    const client =
+      (options.thread ?? !options.memory)
+        ? await startPgliteThread({
+            startParams,
+            migrate: options.migrate !== false,
+            ...(dataDir ? { dataDir } : {}),
+            ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+          })
+        : await openPgliteHere(startParams, dataDir, options);
     return {
-      db: drizzlePglite({ client, schema }),
+      // The thread's proxy speaks the part of PGlite's API drizzle uses.
+      db: drizzlePglite({ client: client as PGlite, schema }),
       sql: pgliteExecutor(client),
       kind: "pglite",
       location: dataDir ?? "memory://",
@@ -112,7 +123,21 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   }
 }
 
-function pgliteExecutor(client: PGlite): SqlExecutor {
+async function openPgliteHere(
+  startParams: string[],
+  dataDir: string | undefined,
+  options: StoreOptions,
+): Promise<PGlite> {
+  const client = await PGlite.create({
+    startParams,
+    ...(dataDir ? { dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  if (options.migrate !== false) await migratePgliteDatabase(client);
+  return client;
+}
+
+function pgliteExecutor(client: PGlite | PgliteThread): SqlExecutor {
   return {
     async executeSql(text, values) {
       if (values && values.length > 0) {

@@ -1,0 +1,137 @@
+import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { openStore, type Store } from "./open.js";
+import { type PgliteThread, startPgliteThread } from "./pglite-thread.js";
+import { queryRows } from "./raw-query.js";
+
+// The proxy must behave as PGlite does for what drizzle, pg-boss and our queries use.
+describe("the database thread", () => {
+  let pg: PgliteThread;
+  beforeAll(async () => {
+    pg = await startPgliteThread({ startParams: PGlite.defaultStartParams, migrate: false });
+    await pg.exec("create table t (id int primary key, name text, at timestamptz default now())");
+  });
+  afterAll(async () => {
+    await pg.close();
+  });
+
+  it("answers queries in object and array mode, applying the caller's parsers here", async () => {
+    await pg.query("insert into t (id, name) values ($1, $2), ($3, $4)", [1, "a", 2, "b"]);
+    const objects = await pg.query<{ id: number; name: string; at: Date }>(
+      "select id, name, at from t order by id",
+    );
+    expect(objects.rows.map((row) => [row.id, row.name])).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
+    expect(objects.rows[0]?.at).toBeInstanceOf(Date);
+    expect(objects.fields.map((field) => field.name)).toEqual(["id", "name", "at"]);
+    // drizzle passes parsers that keep timestamps as text; they arrive as functions, which cannot
+    // cross threads, so the thread leaves those types as text and they run here.
+    const arrays = await pg.query<unknown[]>("select id, at from t order by id", [], {
+      rowMode: "array",
+      parsers: { 1184: (value: string) => `parsed:${value}` },
+    });
+    expect(arrays.rows[0]?.[0]).toBe(1);
+    expect(String(arrays.rows[0]?.[1])).toMatch(/^parsed:\d{4}-\d\d-\d\d /);
+  });
+
+  it("runs several statements with exec and returns each one's result", async () => {
+    const results = await pg.exec("select 1 as a; select 'x' as b");
+    expect(results.map((result) => result.rows)).toEqual([[{ a: 1 }], [{ b: "x" }]]);
+  });
+
+  it("keeps PostgreSQL's error fields (code, constraint) across the thread", async () => {
+    await pg.query("insert into t (id, name) values (10, 'x') on conflict do nothing");
+    const error = await pg
+      .query("insert into t (id, name) values (10, 'y')")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: "23505", constraint: "t_pkey" });
+    expect((error as Error).message).toMatch(/duplicate key/);
+  });
+
+  it("commits a transaction, rolls back one that throws or calls rollback, and serializes others behind it", async () => {
+    await pg.transaction(async (tx) => {
+      await tx.query("insert into t (id, name) values (20, 'kept')");
+    });
+    await expect(
+      pg.transaction(async (tx) => {
+        await tx.query("insert into t (id, name) values (21, 'lost')");
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    await pg.transaction(async (tx) => {
+      await tx.query("insert into t (id, name) values (22, 'lost too')");
+      await tx.rollback();
+      expect(tx.closed).toBe(true);
+      await expect(tx.query("select 1")).rejects.toThrow(/closed/);
+    });
+
+    // A query outside the transaction waits for it, as on PGlite itself.
+    const order: string[] = [];
+    let inside: () => void = () => {};
+    const entered = new Promise<void>((resolve) => (inside = resolve));
+    const transaction = pg.transaction(async (tx) => {
+      inside();
+      await tx.query("insert into t (id, name) values (23, 'first')");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      order.push("transaction");
+    });
+    await entered;
+    const outside = pg.query("select count(*)::int as n from t where id = 23").then((result) => {
+      order.push("outside");
+      return result.rows[0];
+    });
+    await transaction;
+    expect(await outside).toEqual({ n: 1 });
+    expect(order).toEqual(["transaction", "outside"]);
+
+    const ids = await pg.query<{ id: number }>(
+      "select id from t where id between 20 and 23 order by id",
+    );
+    expect(ids.rows.map((row) => row.id)).toEqual([20, 23]);
+  });
+
+  it("a failed commit rejects the transaction", async () => {
+    await pg.exec(
+      "create table d (id int primary key, parent int references d (id) deferrable initially deferred)",
+    );
+    await expect(
+      pg.transaction(async (tx) => {
+        await tx.query("insert into d values (1, 99)");
+      }),
+    ).rejects.toMatchObject({ code: "23503" });
+    expect((await pg.query("select * from d")).rows).toEqual([]);
+  });
+});
+
+it("a store on the thread runs drizzle and raw queries; after close, calls fail", async () => {
+  const template = readFileSync(inject("pgliteTemplate"));
+  const store: Store = await openStore({
+    memory: true,
+    thread: true,
+    loadDataDir: new Blob([template]),
+  });
+  const [row] = await queryRows<{ n: number }>(
+    store.db,
+    sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+  );
+  expect(row?.n).toBeGreaterThan(0);
+  const inserted = await store.db.transaction(async (tx) =>
+    queryRows<{ id: string }>(
+      tx,
+      sql`insert into users (name) values ('thread-user') returning id`,
+    ),
+  );
+  expect(inserted).toHaveLength(1);
+  expect(
+    await store.sql.executeSql("select name from users where name = $1", ["thread-user"]),
+  ).toMatchObject({
+    rows: [{ name: "thread-user" }],
+  });
+  await store.close();
+  await expect(store.sql.executeSql("select 1")).rejects.toThrow(/closed/);
+});
