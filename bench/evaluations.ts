@@ -306,7 +306,13 @@ function createHome(home: string): number {
     `console.log(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? process.resourceUsage().maxRSS);`;
   const child = spawnSync(
     process.execPath,
-    ["--import", import.meta.resolve("tsx"), "--input-type=module", "-e", code],
+    // Compiled (as `npm run bench` runs it), plain node, as a deployed worker; from source, tsx.
+    [
+      ...(import.meta.url.endsWith(".ts") ? ["--import", import.meta.resolve("tsx")] : []),
+      "--input-type=module",
+      "-e",
+      code,
+    ],
     { encoding: "utf8" },
   );
   if (child.status !== 0) throw new Error(`creating ${home} failed: ${child.stderr}`);
@@ -347,9 +353,10 @@ function compileBench(): string {
     encoding: "utf8",
   });
   if (built.status !== 0) throw new Error(`compiling the bench failed:\n${built.stdout}`);
-  // Paths the code resolves from its own location (the corpus, drizzle's migrations).
+  // Paths the code resolves from its own location (the corpus, drizzle's migrations, the built
+  // PGlite template in dist/).
   const out = join(root, "bench", ".build");
-  for (const dir of ["examples", "drizzle"]) {
+  for (const dir of ["examples", "drizzle", "dist"]) {
     if (!existsSync(join(out, dir))) symlinkSync(join(root, dir), join(out, dir));
   }
   compiled = join(out, "bench", "evaluations.js");

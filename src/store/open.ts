@@ -9,6 +9,7 @@ import { acquireDirLock } from "./lock.js";
 import { migratePgliteDatabase, migratePostgresDatabase } from "./migrate.js";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.js";
 import { statementName } from "./raw-query.js";
+import { templateFor } from "./template.js";
 import * as schema from "./schema.js";
 
 /** The database handle every repository takes; the same type for PGlite and node-postgres. */
@@ -38,8 +39,13 @@ export interface StoreOptions {
   home?: string;
   /** Embedded, in memory, no lock: for tests and benchmarks. */
   memory?: boolean;
-  /** A PGlite data-directory dump to start from (skips initdb, which takes seconds). */
+  /**
+   * A PGlite data-directory dump to start from (skips initdb, which takes seconds). Default for a
+   * new home: the package's template (template.ts), when built.
+   */
   loadDataDir?: Blob | File;
+  /** The template a new home starts from (default PGLITE_TEMPLATE); null: always run initdb. */
+  template?: string | null;
   /** Run migrations on open (default true). */
   migrate?: boolean;
   /**
@@ -92,6 +98,9 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     release = acquireDirLock(home);
     dataDir = join(home, "pgdata");
   }
+  const loadDataDir =
+    options.loadDataDir ??
+    (dataDir && options.template !== null ? templateFor(dataDir, options.template) : undefined);
   try {
     const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS];
     const client =
@@ -100,9 +109,9 @@ async function openPglite(options: StoreOptions): Promise<Store> {
             startParams,
             migrate: options.migrate !== false,
             ...(dataDir ? { dataDir } : {}),
-            ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+            ...(loadDataDir ? { loadDataDir } : {}),
           })
-        : await openPgliteHere(startParams, dataDir, options);
+        : await openPgliteHere(startParams, dataDir, loadDataDir, options);
     return {
       // The thread's proxy speaks the part of PGlite's API drizzle uses.
       db: drizzlePglite({ client: client as PGlite, schema }),
@@ -126,12 +135,13 @@ async function openPglite(options: StoreOptions): Promise<Store> {
 async function openPgliteHere(
   startParams: string[],
   dataDir: string | undefined,
+  loadDataDir: Blob | undefined,
   options: StoreOptions,
 ): Promise<PGlite> {
   const client = await PGlite.create({
     startParams,
     ...(dataDir ? { dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
   });
   if (options.migrate !== false) await migratePgliteDatabase(client);
   return client;

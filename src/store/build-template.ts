@@ -1,0 +1,5 @@
+// `npm run build` runs this after tsc: see PGLITE_TEMPLATE.
+import { buildPgliteTemplate, PGLITE_TEMPLATE } from "./template.js";
+
+await buildPgliteTemplate();
+process.stdout.write(`built ${PGLITE_TEMPLATE}\n`);

@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { afterAll, expect, inject, it } from "vitest";
+import { openStore } from "./open.js";
+import { queryRows } from "./raw-query.js";
+import { templateFor } from "./template.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ragjudge-template-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it("a template serves only a data directory that is missing or empty, and only when built", () => {
+  const template = join(dir, "t.tar.gz");
+  expect(templateFor(join(dir, "missing"), template)).toBeUndefined(); // not built
+  writeFileSync(template, "x");
+  expect(templateFor(join(dir, "missing"), template)).toBeInstanceOf(Blob);
+  const empty = join(dir, "empty");
+  mkdirSync(empty);
+  expect(templateFor(empty, template)).toBeInstanceOf(Blob);
+  const used = join(dir, "used");
+  mkdirSync(used);
+  writeFileSync(join(used, "PG_VERSION"), "17");
+  expect(templateFor(used, template)).toBeUndefined();
+});
+
+it("a new home starts from the template; an existing one keeps its own data", async () => {
+  // A migrated database with a marker table, dumped as the build dumps its template.
+  const source = await PGlite.create({
+    loadDataDir: new Blob([readFileSync(inject("pgliteTemplate"))]),
+  });
+  await source.exec(
+    "create table template_marker (id int); insert into template_marker values (7)",
+  );
+  const template = join(dir, "marked.tar.gz");
+  writeFileSync(template, Buffer.from(await (await source.dumpDataDir("gzip")).arrayBuffer()));
+  await source.close();
+
+  const home = join(dir, "home");
+  let store = await openStore({ home, template });
+  expect(await queryRows(store.db, sql`select id from template_marker`)).toEqual([{ id: 7 }]);
+  await store.db.execute(sql`insert into template_marker values (8)`);
+  await store.close();
+
+  // Reopened: its own data, not the template's again.
+  store = await openStore({ home, template });
+  expect(await queryRows(store.db, sql`select id from template_marker order by id`)).toEqual([
+    { id: 7 },
+    { id: 8 },
+  ]);
+  await store.close();
+
+  // template: null runs initdb as before.
+  store = await openStore({ home: join(dir, "plain"), template: null });
+  expect(
+    await queryRows(store.db, sql`select to_regclass('template_marker') is null as absent`),
+  ).toEqual([{ absent: true }]);
+  await store.close();
+});
