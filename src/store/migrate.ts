@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { PGlite } from "@electric-sql/pglite";
+import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -26,6 +26,30 @@ async function ensureJobsSchema(
 ): Promise<void> {
   const { rows } = await query(JOBS_SCHEMA_EXISTS);
   if (rows.length === 0) await exec(PgBoss.getConstructionPlans(JOBS_SCHEMA));
+}
+
+/**
+ * Creates a PGlite instance (in this thread; the store's thread, the template build and in-memory
+ * stores all start it here) and migrates it unless `migrate` is false.
+ */
+export async function createPglite(options: {
+  startParams?: string[];
+  dataDir?: string;
+  loadDataDir?: Blob;
+  migrate?: boolean;
+}): Promise<PGlite> {
+  const client = await PGlite.create({
+    ...(options.startParams ? { startParams: options.startParams } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  try {
+    if (options.migrate !== false) await migratePgliteDatabase(client);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return client;
 }
 
 export async function migratePgliteDatabase(client: PGlite): Promise<void> {

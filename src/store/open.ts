@@ -6,7 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { acquireDirLock } from "./lock.js";
-import { migratePgliteDatabase, migratePostgresDatabase } from "./migrate.js";
+import { createPglite, migratePostgresDatabase } from "./migrate.js";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.js";
 import { statementName } from "./raw-query.js";
 import { templateFor } from "./template.js";
@@ -98,20 +98,20 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     release = acquireDirLock(home);
     dataDir = join(home, "pgdata");
   }
-  const loadDataDir =
-    options.loadDataDir ??
-    (dataDir && options.template !== null ? templateFor(dataDir, options.template) : undefined);
   try {
-    const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS];
+    const loadDataDir =
+      options.loadDataDir ??
+      (dataDir && options.template !== null ? templateFor(dataDir, options.template) : undefined);
+    const pgliteOptions = {
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+      migrate: options.migrate !== false,
+      ...(dataDir ? { dataDir } : {}),
+      ...(loadDataDir ? { loadDataDir } : {}),
+    };
     const client =
       (options.thread ?? !options.memory)
-        ? await startPgliteThread({
-            startParams,
-            migrate: options.migrate !== false,
-            ...(dataDir ? { dataDir } : {}),
-            ...(loadDataDir ? { loadDataDir } : {}),
-          })
-        : await openPgliteHere(startParams, dataDir, loadDataDir, options);
+        ? await startPgliteThread(pgliteOptions)
+        : await createPglite(pgliteOptions);
     return {
       // The thread's proxy speaks the part of PGlite's API drizzle uses.
       db: drizzlePglite({ client: client as PGlite, schema }),
@@ -130,21 +130,6 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     release();
     throw error;
   }
-}
-
-async function openPgliteHere(
-  startParams: string[],
-  dataDir: string | undefined,
-  loadDataDir: Blob | undefined,
-  options: StoreOptions,
-): Promise<PGlite> {
-  const client = await PGlite.create({
-    startParams,
-    ...(dataDir ? { dataDir } : {}),
-    ...(loadDataDir ? { loadDataDir } : {}),
-  });
-  if (options.migrate !== false) await migratePgliteDatabase(client);
-  return client;
 }
 
 function pgliteExecutor(client: PGlite | PgliteThread): SqlExecutor {

@@ -1,12 +1,12 @@
 // The database thread's entry (see pglite-thread.ts): owns the PGlite instance and answers the
 // main thread's requests, one message each.
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { migratePgliteDatabase } from "./migrate.js";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import { createPglite } from "./migrate.js";
 import type { HostInit, HostReply, HostRequest, HostResult, WireError } from "./pglite-thread.js";
 
+if (!parentPort) throw new Error("pglite-host runs as a worker thread (see pglite-thread.ts)");
 const port = parentPort;
-if (!port) throw new Error("pglite-host runs as a worker thread (see pglite-thread.ts)");
 const init = workerData as HostInit;
 
 /** The error's PostgreSQL fields (code, constraint, …) survive the trip; its class does not. */
@@ -48,14 +48,14 @@ interface OpenTransaction {
 async function main(): Promise<void> {
   let pg: PGlite;
   try {
-    pg = await PGlite.create({
+    pg = await createPglite({
       startParams: init.startParams,
+      migrate: init.migrate,
       ...(init.dataDir ? { dataDir: init.dataDir } : {}),
       ...(init.loadDataDir ? { loadDataDir: new Blob([init.loadDataDir]) } : {}),
     });
-    if (init.migrate) await migratePgliteDatabase(pg);
   } catch (error) {
-    port?.postMessage({ id: 0, ok: false, error: wireError(error) } satisfies HostReply);
+    port.postMessage({ id: 0, ok: false, error: wireError(error) } satisfies HostReply);
     return;
   }
   const transactions = new Map<number, OpenTransaction>();
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     }
   }
 
-  port?.on("message", (request: HostRequest) => {
+  port.on("message", (request: HostRequest) => {
     handle(request).then(
       (result) => port.postMessage({ id: request.id, ok: true, result } satisfies HostReply),
       (error: unknown) =>
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
         } satisfies HostReply),
     );
   });
-  port?.postMessage({ id: 0, ok: true, result: null } satisfies HostReply);
+  port.postMessage({ id: 0, ok: true, result: null } satisfies HostReply);
 }
 
 await main();

@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
-import { migratePgliteDatabase } from "../../src/store/migrate.js";
+import { buildPgliteTemplate } from "../../src/store/template.js";
 import { startPostgresServer } from "./postgres-server.js";
 
 declare module "vitest" {
@@ -16,7 +15,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const [server, template] = await Promise.all([startPostgresServer(), buildPgliteTemplate()]);
+  const [server, template] = await Promise.all([startPostgresServer(), buildTestTemplate()]);
   project.provide("postgresUrl", server.url);
   project.provide("pgliteTemplate", template.path);
   return () => {
@@ -25,13 +24,9 @@ export default async function setup(project: TestProject) {
   };
 }
 
-async function buildPgliteTemplate(): Promise<{ dir: string; path: string }> {
-  const client = await PGlite.create();
-  await migratePgliteDatabase(client);
-  const dump = await client.dumpDataDir("none");
-  await client.close();
+async function buildTestTemplate(): Promise<{ dir: string; path: string }> {
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-pglite-"));
   const path = join(dir, "template.tar");
-  writeFileSync(path, Buffer.from(await dump.arrayBuffer()));
+  await buildPgliteTemplate(path, "none");
   return { dir, path };
 }
