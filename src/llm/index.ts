@@ -56,7 +56,9 @@ export {
 export {
   AdaptiveLimiter,
   defaultProviderLimiters,
+  type ProviderLimit,
   ProviderLimiters,
+  START_CONCURRENCY,
   type Slot,
   type SlotOutcome,
 } from "./limiter.js";

@@ -18,6 +18,7 @@ import {
   resumeEvaluation,
   startEvaluation,
 } from "../../evals/runs/index.js";
+import { defaultProviderLimiters } from "../../llm/index.js";
 import { createBuiltinBot } from "../../rag/index.js";
 import {
   type Db,
@@ -215,6 +216,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       if (args.resume) row = await reattach(runtime.deps, session, row);
       const outcome = await followEvaluation(runtime, userId, row.id);
       row = outcome.row;
+      if (runtime.worker) reportSettledLimits();
       if (outcome.interrupted) {
         process.stderr.write(
           `\nPaused evaluation ${row.id} at ${row.completed_questions}/${row.total_questions}.\n` +
@@ -235,6 +237,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
   } finally {
     await runtime?.stop();
     await session.close();
+  }
+}
+
+/** Where this process's per-provider LLM limits settled, so a user can size max_concurrency. */
+function reportSettledLimits(): void {
+  for (const { provider, limit, max, rate_limited } of defaultProviderLimiters.snapshot()) {
+    process.stderr.write(
+      `LLM concurrency for ${provider}: settled at ${limit} (max ${max}; ${rate_limited} answers were 429)\n`,
+    );
   }
 }
 
