@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { seededRandom } from "../test/support/seeded-random.js";
 
 export interface RateLimitedProviderOptions {
   maxConcurrent: number;
@@ -23,18 +24,6 @@ export interface RateLimitedProvider {
   baseUrl: string;
   stats(): { answered: number; rateLimited: number; latencySumMs: number; peakInFlight: number };
   close(): Promise<void>;
-}
-
-/** mulberry32: a small seeded PRNG (the bench's draws must repeat). */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export async function startRateLimitedProvider(
