@@ -4,7 +4,6 @@ export {
   type CachedResponse,
   CachedResponseSchema,
   type CacheKeyInput,
-  canonicalJson,
   type ResponseCache,
   responseCacheKey,
   type TokenUsage,

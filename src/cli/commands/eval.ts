@@ -47,7 +47,6 @@ async function questionSetFor(
   const ref = args.questions ?? "";
   const db = session.store.db;
   if (!existsSync(ref)) {
-    if (!isUuid(ref)) throw new UsageError(`--questions: no such file or question set "${ref}"`);
     await prepare();
     const set = await getQuestionSet(db, session.user.id, ref);
     if (!set) throw new UsageError(`--questions: question set ${ref} not found`);
@@ -157,6 +156,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (args === "help") {
     process.stdout.write(`${EVAL_HELP}\n`);
     return 0;
+  }
+  // Before the store opens: a mistyped file name is a usage error, not a wait for the database.
+  if (args.questions && !existsSync(args.questions) && !isUuid(args.questions)) {
+    throw new UsageError(`--questions: no such file or question set "${args.questions}"`);
   }
   const loaded = await loadConfig(args.config ? { path: args.config } : {});
   if (args.judges.some((kind) => kind !== "offline") && !isLlmConfigured(loaded.llm, "judge")) {
