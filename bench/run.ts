@@ -3,7 +3,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { renderTable } from "../src/cli/render/table.js";
+import { renderTable } from "../src/formats/index.js";
 import { createDatabase, startPostgresServer } from "../test/support/postgres-server.js";
 import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
