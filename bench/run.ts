@@ -1,4 +1,4 @@
-// `npm run bench [gate|judges|retrieval|rag|evals ...]`: runs the benchmarks, prints one table per
+// `npm run bench [gate|judges|retrieval|rag|evals|limiter|cli ...]`: runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
