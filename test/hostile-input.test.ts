@@ -1,0 +1,118 @@
+// Issue 12 §3: hostile input on both surfaces. The API and `ragjudge gate` read JSON through the
+// same strict parser (src/formats/strict-json.ts), so each refusal names the same field.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createApp, listen } from "../src/server/index.js";
+import {
+  createApiToken,
+  findOrCreateUser,
+  LOCAL_USER_NAME,
+  listEvaluationRecords,
+  openStore,
+} from "../src/store/index.js";
+import { runCli } from "./support/cli.js";
+import { describeEachStore } from "./support/stores.js";
+
+const answer = (messageId: string, extra: Record<string, unknown> = {}) => ({
+  conversation_id: "c1",
+  message_id: messageId,
+  retrieval_record: { id: "r1", query: "When was the duchy founded?" },
+  retrieval_hits: [
+    { node_id: "n1", content: "The Duchy of Normandy began in 911 under Rollo, a Viking leader." },
+  ],
+  generation_record: { id: "g1" },
+  generation_output: {
+    answer: "The duchy began in 911 under Rollo [n1].",
+    citations: [{ node_id: "n1" }],
+  },
+  ...extra,
+});
+
+const nestedArray = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+/** An answer whose first hit carries a `meta` nested `depth` levels below the line's root. */
+function deepHitLine(messageId: string, depth: number): string {
+  const line = JSON.stringify(
+    answer(messageId, { retrieval_hits: [{ node_id: "n1", content: "x", meta: "@" }] }),
+  );
+  // meta sits at depth 3 (root, retrieval_hits, the hit): the array adds the rest.
+  return line.replace('"@"', nestedArray(depth - 3));
+}
+
+async function gateFile(lines: (string | Buffer)[]) {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-hostile-"));
+  const path = join(dir, "answers.jsonl");
+  writeFileSync(
+    path,
+    Buffer.concat(lines.map((l) => Buffer.concat([Buffer.from(l), Buffer.from("\n")]))),
+  );
+  const home = join(dir, "home");
+  const run = await runCli(["gate", path], { env: { RAGJUDGE_HOME: home } });
+  const store = await openStore({ home });
+  try {
+    const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
+    const stored = (await listEvaluationRecords(store.db, user.id)).map((r) => r.message_id);
+    return { ...run, stored: stored.sort() };
+  } finally {
+    await store.close();
+  }
+}
+
+it("ragjudge gate stores the valid lines around a 100,000-deep line and names it (§3.9)", async () => {
+  const run = await gateFile([
+    JSON.stringify(answer("a")),
+    JSON.stringify(answer("b")),
+    JSON.stringify(answer("c")),
+    deepHitLine("deep", 100_000),
+    JSON.stringify(answer("d")),
+  ]);
+  expect(run.stderr).toMatch(/line 4: retrieval_hits\.0\.meta\.0\..*nested deeper than 64 levels/);
+  expect(run.stderr).not.toMatch(/RangeError|Maximum call stack/);
+  expect(run.stored).toEqual(["a", "b", "c", "d"]);
+  // Every valid line passes: the invalid line alone sets the exit code (2, bad input).
+  expect(run.code).toBe(2);
+}, 60_000);
+
+describeEachStore("API bodies", (use) => {
+  let server: Awaited<ReturnType<typeof listen>>;
+  let token = "";
+
+  beforeAll(async () => {
+    server = await listen(createApp({ db: use().db, maxBodyBytes: 4 * 1024 * 1024 }), { port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  async function post(path: string, body: string | Uint8Array) {
+    const { db } = use();
+    token ||= await createApiToken(db, (await findOrCreateUser(db, "alice")).id);
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it("refuses a 4,000-deep or 100,000-deep hit with a 400 naming the field (§2.7, §3.9)", async () => {
+    for (const depth of [4_000, 100_000]) {
+      const { status, body } = await post("/api/v1/gate", deepHitLine("deep", depth));
+      expect(status).toBe(400);
+      expect(body).toMatchObject({
+        error: "validation_failed",
+        issues: [
+          {
+            path: expect.stringMatching(/^retrieval_hits\.0\.meta\.0\.0\..*more levels\)$/),
+            message: "nested deeper than 64 levels (arrays and objects)",
+          },
+        ],
+      });
+    }
+    // 64 levels in all are accepted and read back.
+    const ok = await post("/api/v1/gate", deepHitLine("ok", 64));
+    expect(ok.status).toBe(201);
+  });
+});
