@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createApp, listen } from "../src/server/index.js";
 import {
   createApiToken,
@@ -75,6 +75,15 @@ it("ragjudge gate stores the valid lines around a 100,000-deep line and names it
   expect(run.code).toBe(2);
 }, 60_000);
 
+it("ragjudge gate names a NUL line's field and stores the other lines (§3.8)", async () => {
+  const nul = JSON.stringify(answer("nul")).replace("under Rollo [n1]", "under\\u0000Rollo [n1]");
+  const run = await gateFile([JSON.stringify(answer("a")), nul, JSON.stringify(answer("b"))]);
+  expect(run.stderr).toContain(
+    "line 2: generation_output.answer: contains a NUL character (\\u0000), which cannot be stored",
+  );
+  expect(run.stored).toEqual(["a", "b"]);
+}, 60_000);
+
 describeEachStore("API bodies", (use) => {
   let server: Awaited<ReturnType<typeof listen>>;
   let token = "";
@@ -84,6 +93,9 @@ describeEachStore("API bodies", (use) => {
   });
   afterAll(async () => {
     await server.close();
+  });
+  beforeEach(() => {
+    token = ""; // the store is emptied before each test
   });
 
   async function post(path: string, body: string | Uint8Array) {
@@ -114,5 +126,51 @@ describeEachStore("API bodies", (use) => {
     // 64 levels in all are accepted and read back.
     const ok = await post("/api/v1/gate", deepHitLine("ok", 64));
     expect(ok.status).toBe(201);
+  });
+
+  it("refuses NUL in answers, names and imports with a 400 naming the field (§3.8)", async () => {
+    const nulAnswer = JSON.stringify(answer("nul")).replace(
+      "under Rollo [n1]",
+      "under\\u0000Rollo [n1]",
+    );
+    const cases: [string, string, string][] = [
+      ["/api/v1/gate", nulAnswer, "generation_output.answer"],
+      ["/api/v1/collections", '{"name":"docs\\u0000"}', "name"],
+      [
+        "/api/v1/question-sets/import",
+        JSON.stringify({ name: "s", format: "csv", content: "question\nok?\nbad\u0000?\n" }),
+        "content",
+      ],
+      [
+        "/api/v1/question-sets",
+        '{"name":"s","questions":[{"question_text":"a\\u0000"}]}',
+        "questions.0.question_text",
+      ],
+    ];
+    for (const [path, body, field] of cases) {
+      const response = await post(path, body);
+      expect(response.status, path).toBe(400);
+      expect(response.body.issues, path).toEqual([
+        { path: field, message: "contains a NUL character (\\u0000), which cannot be stored" },
+      ]);
+    }
+    const created = await post("/api/v1/collections", '{"name":"docs"}');
+    expect(created.status).toBe(201);
+    const upload = await post(
+      `/api/v1/collections/${created.body.id as string}/documents`,
+      JSON.stringify({
+        documents: [
+          { name: "ok.txt", content: "Fine text." },
+          { name: "bin.txt", content_base64: Buffer.from("a\u0000b").toString("base64") },
+        ],
+      }),
+    );
+    expect(upload.status).toBe(400);
+    expect(upload.body.issues).toEqual([
+      {
+        path: "documents.1",
+        message: expect.stringMatching(/^bin\.txt: contains a NUL character/),
+      },
+    ]);
   });
 });
