@@ -173,4 +173,90 @@ describeEachStore("API bodies", (use) => {
       },
     ]);
   });
+
+  it("answers a request's catastrophic pattern at once, and refuses lookaround (§1.1)", async () => {
+    const evil = answer("evil", {
+      generation_output: { answer: `${"a".repeat(28)}!`, citations: [{ node_id: "n1" }] },
+      config: {
+        checks: {
+          no_empty_answer: { template_patterns: ["^(a+)+$"] },
+          honest_abstention: { abstention_patterns: ["^(a+)+$"] },
+        },
+      },
+    });
+    const gated = await post("/api/v1/gate", JSON.stringify(evil));
+    expect(gated.status).toBe(201);
+    expect(gated.body.checks).toContainEqual(
+      expect.objectContaining({ name: "no_empty_answer", status: "pass" }),
+    );
+    const lookahead = answer("look", {
+      config: { checks: { honest_abstention: { abstention_patterns: ["x(?=y)"] } } },
+    });
+    const refused = await post("/api/v1/gate", JSON.stringify(lookahead));
+    expect(refused.status).toBe(400);
+    expect(refused.body.issues).toEqual([
+      {
+        path: "config.checks.honest_abstention.abstention_patterns.0",
+        message: expect.stringMatching(/^must be a regular expression in RE2 syntax/),
+      },
+    ]);
+  });
+
+  it("refuses invalid UTF-8 and lone surrogates as the CLI does, naming the field (§3.10)", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from(JSON.stringify(answer("utf8")).split("under Rollo [n1]")[0] as string),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(` [n1].","citations":[{"node_id":"n1"}]}}`),
+    ]);
+    const badBytes = await post("/api/v1/gate", bytes);
+    expect(badBytes.status).toBe(400);
+    expect(badBytes.body.issues).toEqual([
+      {
+        path: "generation_output.answer",
+        message: expect.stringMatching(/^invalid UTF-8 at byte \d+/),
+      },
+    ]);
+    const surrogate = JSON.stringify(answer("lone")).replace("under Rollo [n1]", "\\ud800 [n1]");
+    const lone = await post("/api/v1/gate", surrogate);
+    expect(lone.status).toBe(400);
+    expect(lone.body.issues).toEqual([
+      {
+        path: "generation_output.answer",
+        message: expect.stringMatching(/^contains a lone surrogate/),
+      },
+    ]);
+    // Nothing was stored as U+FFFD.
+    const { db } = use();
+    const user = await findOrCreateUser(db, "alice");
+    expect(await listEvaluationRecords(db, user.id)).toEqual([]);
+  });
+
+  it("takes a question as text only: 123 or true is a 400 (§3.10)", async () => {
+    for (const question of [123, true]) {
+      const direct = await post(
+        "/api/v1/question-sets",
+        JSON.stringify({ name: "s", questions: [{ question_text: question }] }),
+      );
+      expect(direct.status).toBe(400);
+      expect(direct.body.issues).toEqual([
+        expect.objectContaining({ path: "questions.0.question_text" }),
+      ]);
+      const imported = await post(
+        "/api/v1/question-sets/import",
+        JSON.stringify({
+          name: "s",
+          format: "json",
+          content: JSON.stringify([{ question: "ok?" }, { question }]),
+        }),
+      );
+      expect(imported.status).toBe(400);
+      expect(imported.body.rows).toEqual([
+        {
+          row: 2,
+          field: "question_text",
+          message: `expected text, got a ${typeof question} (${String(question)})`,
+        },
+      ]);
+    }
+  });
 });
