@@ -7,6 +7,7 @@ import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
 import { type Db, findUserByToken } from "../store/index.js";
 import type { Env, RouteDeps } from "./http.js";
+import { errorLogSummary } from "./error-log.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { gateRoutes } from "./routes/gate.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
@@ -52,8 +53,8 @@ export function createApp(options: AppOptions) {
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
-    // Never echo internals (or a connection string) to the client.
-    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${error.message}`);
+    // Never echo internals (or a connection string) to the client, nor user content to the log.
+    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${errorLogSummary(error)}`);
     return c.json(
       { error: "internal_error", message: "The server failed to handle the request." },
       500,
