@@ -6,7 +6,7 @@ import type { Jobs } from "../jobs/index.js";
 import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
 import { type Db, findUserByToken } from "../store/index.js";
-import type { Env, RouteDeps } from "./http.js";
+import { bearerToken, type Env, requireJsonBody, type RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { gateRoutes } from "./routes/gate.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
@@ -67,8 +67,7 @@ export function createApp(options: AppOptions) {
   app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument()));
 
   app.use("/api/v1/*", async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+    const token = bearerToken(c.req.header("authorization"));
     const user = token ? await findUserByToken(db, token) : undefined;
     if (!user) {
       const message = "Send `Authorization: Bearer <token>` (see `ragjudge token`).";
@@ -77,6 +76,8 @@ export function createApp(options: AppOptions) {
     c.set("user", user);
     await next();
   });
+  // Every endpoint takes JSON: another media type is refused before any route reads it.
+  app.use("/api/v1/*", requireJsonBody);
 
   gateRoutes(app, deps);
   judgeRoutes(app, deps);
