@@ -121,7 +121,9 @@ export function evaluationSnapshot(
     judges_config: config.judges,
     gate: config.gate,
     rule_version: ruleVersion(config.gate),
-    rag: config.rag,
+    // Where the starter writes observations is a path on its machine: no business of the user's,
+    // and never used by a run (a worker writes to its own, see worker.ts).
+    rag: { ...config.rag, loops: { ...config.rag.loops, observations: { path: null } } },
     models: modelsOf(config.llm),
     prompt_versions: {
       review: promptVersion(REVIEW_PROMPTS),
