@@ -12,10 +12,12 @@ import { type JudgesConfig, JudgesConfigSchema } from "../judges/index.js";
 import {
   applyLlmEnv,
   LLM_DEFAULTS,
+  LLM_ROLES,
   type LlmConfig,
   LlmConfigError,
   type LlmRole,
   parseLlmConfig,
+  registerSecrets,
   resolveModelConfig,
 } from "../llm/index.js";
 import {
@@ -91,9 +93,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
   if (!retrieval.success) throw sectionError(source, "rag.retrieval", retrieval.error);
   const loops = LoopsConfigSchema.safeParse(file.rag?.loops ?? {});
   if (!loops.success) throw sectionError(source, "rag.loops", loops.error);
+  const llm = parseLlmConfig(applyLlmEnv(file.llm, env), source);
+  // Every role's key is redacted from error texts from now on, whichever layer makes them.
+  registerSecrets(LLM_ROLES.map((role) => resolveModelConfig(llm, role).api_key));
   return {
     rag: { loops: loops.data, retrieval: retrieval.data },
-    llm: parseLlmConfig(applyLlmEnv(file.llm, env), source),
+    llm,
     judges: judges.data,
     gate: resolveGateConfig(GateConfigSchema.parse({}), gate.data),
     source: path,

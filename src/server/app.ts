@@ -3,7 +3,7 @@ import { type RagjudgeConfig, userClients } from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
-import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
+import { errorText, type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
 import { type Db, findUserByToken } from "../store/index.js";
 import { bearerToken, type Env, requireJsonBody, type RouteDeps } from "./http.js";
@@ -53,7 +53,7 @@ export function createApp(options: AppOptions) {
 
   app.onError((error, c) => {
     // Never echo internals (or a connection string) to the client.
-    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${error.message}`);
+    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${errorText(error)}`);
     return c.json(
       { error: "internal_error", message: "The server failed to handle the request." },
       500,

@@ -7,6 +7,7 @@ import { createApp, listen } from "../../server/index.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
+import { errorText } from "../../llm/index.js";
 
 export const SERVE_HELP = `Usage: ragjudge serve [options]
 
@@ -44,8 +45,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const session = await openStoreSession();
   const rag = { ...config.rag, loops: sessionLoopsConfig(config, session) };
   const jobs = await startJobs(session.store);
-  const onError = (error: unknown) =>
-    console.error(`[ragjudge] worker: ${error instanceof Error ? error.message : String(error)}`);
+  const onError = (error: unknown) => console.error(`[ragjudge] worker: ${errorText(error)}`);
   const clientsFor = workerClients(session.store.db, config.llm);
   const workers = values["no-worker"]
     ? []

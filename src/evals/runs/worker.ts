@@ -16,9 +16,10 @@ import {
   transitionEvaluation,
   unfinishedQuestionIds,
 } from "../../store/index.js";
-import { type Bot, BotError, builtinBotFor, createHttpBot } from "../bots/index.js";
+import { type Bot, builtinBotFor, createHttpBot } from "../bots/index.js";
 import { type EvaluationSnapshot, EvaluationSnapshotSchema } from "./config.js";
 import { ItemAbortedError, runItem } from "./run-item.js";
+import { errorText } from "../../llm/index.js";
 
 export interface ItemJob {
   evaluation_id: string;
@@ -136,8 +137,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       try {
         await bot.probe?.(AbortSignal.timeout(10_000));
       } catch (error) {
-        const reason =
-          error instanceof BotError || error instanceof Error ? error.message : String(error);
+        const reason = errorText(error);
         await transitionEvaluation(db, row.id, ["PENDING"], "FAILED", {
           status_reason: `the bot cannot be reached: ${reason}`,
         });
