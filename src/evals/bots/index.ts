@@ -9,6 +9,15 @@ export {
   HttpBotOptionsError,
 } from "./http-bot.js";
 export {
+  type BotNetworkConfig,
+  BotNetworkConfigSchema,
+  type BotNetworkPolicy,
+  BotNetworkPolicyError,
+  checkBotUrl,
+  OPEN_BOT_NETWORK,
+  restrictedBotNetwork,
+} from "./network-policy.js";
+export {
   type HttpBotReply,
   HttpBotReplySchema,
   type HttpBotRequest,
