@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { type RagjudgeConfig, userClients } from "../config/index.js";
+import { BotNetworkConfigSchema } from "../evals/bots/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
@@ -8,6 +9,7 @@ import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
 import { type Db, findUserByToken } from "../store/index.js";
 import { bearerToken, type Env, requireJsonBody, type RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { botRoutes } from "./routes/bots.js";
 import { gateRoutes } from "./routes/gate.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { judgeRoutes } from "./routes/judge.js";
@@ -19,7 +21,7 @@ export interface AppOptions {
   /** LLM roles; a role that is not configured works offline (offline judge, extractive bot). */
   llm?: LlmConfig;
   /** The gate, judges and RAG sections of the configuration; defaults when absent. */
-  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag">>;
+  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">>;
   /** Largest accepted request body, in bytes (default 5 MiB). */
   maxBodyBytes?: number;
   /**
@@ -39,6 +41,8 @@ export function createApp(options: AppOptions) {
     config: {
       gate: options.config?.gate ?? DEFAULT_GATE_CONFIG,
       judges: options.config?.judges ?? DEFAULT_JUDGES_CONFIG,
+      // Where API users' HTTP bots may connect: public addresses only unless the operator allows more.
+      bots: options.config?.bots ?? BotNetworkConfigSchema.parse({}),
       rag: options.config?.rag ?? {
         loops: DEFAULT_LOOPS_CONFIG,
         retrieval: RetrievalConfigSchema.parse({}),
@@ -84,5 +88,6 @@ export function createApp(options: AppOptions) {
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
+  botRoutes(app, deps);
   return app;
 }

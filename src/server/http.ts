@@ -16,7 +16,7 @@ export type App = Hono<Env>;
 /** What every route module receives. */
 export interface RouteDeps {
   db: Db;
-  config: Pick<RagjudgeConfig, "gate" | "judges" | "rag">;
+  config: Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">;
   clients: UserClients;
   maxBodyBytes: number;
   /** The LLM roles as configured (evaluation snapshots record their models, never keys). */

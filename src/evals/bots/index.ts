@@ -18,6 +18,13 @@ export {
   restrictedBotNetwork,
 } from "./network-policy.js";
 export {
+  BotRegistrationError,
+  BotUrlSchema,
+  type RegisterBotInput,
+  RegisterBotSchema,
+  registerBot,
+} from "./registry.js";
+export {
   type HttpBotReply,
   HttpBotReplySchema,
   type HttpBotRequest,
