@@ -1,11 +1,12 @@
 import { tuneHeapGrowth } from "./heap.js";
 import { main } from "./main.js";
+import { redactSecrets } from "../llm/index.js";
 
 try {
   tuneHeapGrowth();
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  process.stderr.write(`ragjudge: ${(error as Error).stack ?? String(error)}\n`);
+  process.stderr.write(`ragjudge: ${redactSecrets((error as Error).stack ?? String(error))}\n`);
   process.exitCode = 1;
 }
 // The command is done and its store closed. Should a library leave a handle open (a pool client, a

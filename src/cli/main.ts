@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { JudgeInputError } from "../judges/index.js";
-import { LlmConfigError } from "../llm/index.js";
+import { errorText, LlmConfigError } from "../llm/index.js";
 import { AskInputError, LoopsConfigError } from "../rag/index.js";
 import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
@@ -90,7 +90,7 @@ export async function main(argv: string[]): Promise<number> {
     ];
     const userError = userErrors.some((type) => error instanceof type);
     if (userError || isParseArgsError(error)) {
-      process.stderr.write(`ragjudge ${name}: ${(error as Error).message}\n`);
+      process.stderr.write(`ragjudge ${name}: ${errorText(error)}\n`);
       return 2;
     }
     throw error;

@@ -11,7 +11,7 @@ import {
   LLM_JUDGES,
   summarizeJudgeResults,
 } from "../../judges/index.js";
-import { createLlmClient, type LlmClient, resolveModelConfig } from "../../llm/index.js";
+import { createLlmClient, errorText, type LlmClient, resolveModelConfig } from "../../llm/index.js";
 import { llmResponseCache } from "../../store/index.js";
 import { mapOrdered } from "../ordered-pool.js";
 import { renderTable } from "../../formats/index.js";
@@ -110,7 +110,7 @@ export async function judgeCommand(
           results,
         };
       } catch (error) {
-        return { line: parsed.line, ok: false, error: (error as Error).message };
+        return { line: parsed.line, ok: false, error: errorText(error) };
       }
     };
     for await (const result of mapOrdered(

@@ -6,7 +6,7 @@ import {
   LIMITS,
 } from "../../gate/index.js";
 import { type JudgeKind, type JudgeOutcome, judgeLine } from "../../judges/index.js";
-import { backoffDelay, type LlmClient, sleep, usageOfCalls } from "../../llm/index.js";
+import { backoffDelay, errorText, type LlmClient, sleep, usageOfCalls } from "../../llm/index.js";
 import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError } from "../bots/types.js";
 import type { EvaluationSnapshot } from "./config.js";
@@ -134,7 +134,7 @@ async function runJudges(
         if (error instanceof ItemAbortedError) throw error;
         const judged = (error as { judged?: JudgeOutcome }).judged;
         if (judged) results[kind] = judged;
-        errors.push(error instanceof Error ? error.message : String(error));
+        errors.push(errorText(error));
       }
     }),
   );
@@ -176,7 +176,7 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
       ...NO_OUTPUTS,
       status: "BOT_ERROR",
       latency_ms: elapsed(),
-      error: `bot ${kind}: ${error instanceof Error ? error.message : String(error)}`,
+      error: `bot ${kind}: ${errorText(error)}`,
     };
   }
 
