@@ -74,7 +74,11 @@ function pause(policy: EvaluationSnapshot["retry"], n: number, signal: AbortSign
  * database read that failed, say) may pass on a second try.
  */
 function botRetryable(error: unknown): boolean {
-  return !(error instanceof BotError) && !LlmError.isInstance(error);
+  // The loops wrap a node's error (LoopStepError): look down the cause chain.
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof BotError || LlmError.isInstance(e)) return false;
+  }
+  return true;
 }
 
 /** The gate's input for a bot's answer: its contexts are the retrieval hits. */
