@@ -14,6 +14,12 @@ export {
 } from "./markers.js";
 export { codePointLength, isAscii, normalizeText } from "./normalize.js";
 export {
+  chineseNumberValue,
+  englishNumberValue,
+  extractNumberWords,
+  type NumberWordMention,
+} from "./number-words.js";
+export {
   canonicalDecimal,
   evidenceNumberValues,
   extractNumbers,

@@ -44,10 +44,7 @@ const ARTICLES: ReadonlySet<string> = new Set(["a", "an", "the"]);
 
 /** The official script's normalize_answer, then get_tokens' split. */
 function officialTokens(text: string): string[] {
-  const normalized = text
-    .toLowerCase()
-    .replace(ASCII_PUNCTUATION, "")
-    .replace(ARTICLE, " ");
+  const normalized = text.toLowerCase().replace(ASCII_PUNCTUATION, "").replace(ARTICLE, " ");
   return normalized.split(PYTHON_WHITESPACE).filter((token) => token !== "");
 }
 
