@@ -3,6 +3,7 @@
 export {
   containsContentToken,
   containsWholeWord,
+  contentTokenIndexes,
   foldForSearch,
   surfaceForms,
 } from "./contains.js";

@@ -32,6 +32,8 @@ function measures(overrides: Partial<OfflineMeasures> = {}): OfflineMeasures {
     reference: null,
     references: 0,
     groundedness: grounded,
+    groundedness_score: 1,
+    anchored_numbers: [],
     support: grounded,
     abstention: "none",
     empty: false,

@@ -7,6 +7,7 @@ import { DEFAULT_JUDGES_CONFIG, type JudgesConfig } from "../config.js";
 import { ContextItemSchema } from "../context.js";
 import { type LanguageSetting, promptLanguage } from "../language.js";
 import { type JudgeResult, parseJudgeInput, round } from "../result.js";
+import type { AnchoredNumber } from "./anchoring.js";
 import type { Groundedness } from "./groundedness.js";
 import { type HeuristicRubric, heuristicRubric } from "./heuristic-rubric.js";
 import { type Abstention, measureAnswer } from "./measures.js";
@@ -14,6 +15,12 @@ import type { ReferenceMatch, ReferenceVerdictKind } from "./reference-match.js"
 import type { RougeL } from "./rouge.js";
 import type { TokenF1 } from "./squad.js";
 
+export {
+  ANCHOR_WINDOW,
+  type AnchoredNumber,
+  anchoredGroundedness,
+  anchorNumbers,
+} from "./anchoring.js";
 export { addedSupport, EvidenceText, type Groundedness, groundedness } from "./groundedness.js";
 export {
   type HeuristicBasis,
@@ -81,7 +88,11 @@ export interface OfflineVerdict extends HeuristicRubric {
   f1: number | null;
   /** ROUGE-L F-measure, the maximum over the references; null without one. */
   rouge_l: number | null;
-  /** Share of the answer's content tokens found in the contexts; null without contexts or claims. */
+  /**
+   * Support of the answer's claims in the contexts: content tokens found, and numbers weighted by
+   * whether the contexts state them beside the same things (anchoring); null without contexts or
+   * claims.
+   */
   groundedness: number | null;
   abstention: Abstention;
   /** The measures in full: precision and recall, token counts, what was unsupported. */
@@ -91,6 +102,7 @@ export interface OfflineVerdict extends HeuristicRubric {
     f1: TokenF1 | null;
     rouge_l: RougeL | null;
     groundedness: Groundedness | null;
+    anchored_numbers: AnchoredNumber[];
     support: Groundedness | null;
     ground_truth_coverage: number | null;
     ground_truth_in_contexts: number | null;
@@ -151,13 +163,14 @@ export function offline(input: OfflineInput, options: OfflineOptions = {}): Offl
       f1: measures.f1 && round(measures.f1.f1, 4),
       rouge_l: measures.rouge_l && round(measures.rouge_l.f_measure, 4),
       groundedness:
-        measures.groundedness?.score == null ? null : round(measures.groundedness.score, 4),
+        measures.groundedness_score === null ? null : round(measures.groundedness_score, 4),
       abstention: measures.abstention,
       details: {
         reference: measures.reference,
         f1: measures.f1,
         rouge_l: measures.rouge_l,
         groundedness: measures.groundedness,
+        anchored_numbers: measures.anchored_numbers,
         support: measures.support,
         ground_truth_coverage: measures.ground_truth_coverage,
         ground_truth_in_contexts: measures.ground_truth_in_contexts,

@@ -11,10 +11,12 @@ import {
   EvidenceText,
   type Groundedness,
   groundednessOf,
+  NUMBER_WEIGHT,
   type StatedFacts,
   statedFacts,
 } from "./groundedness.js";
 import { referencesOf } from "../references.js";
+import { type AnchoredNumber, anchoredGroundedness, anchorNumbers } from "./anchoring.js";
 import { matchReferences, type ReferenceMatch } from "./reference-match.js";
 import { type RougeL, rougeLOfTokens } from "./rouge.js";
 import { exactMatchOfTokens, squadTokens, type TokenF1, tokenF1OfTokens } from "./squad.js";
@@ -67,6 +69,14 @@ export interface OfflineMeasures {
    * contexts; null without contexts.
    */
   groundedness: Groundedness | null;
+  /**
+   * The answer's claims supported by the contexts, in one number: supported content tokens, and
+   * numbers weighted by their anchoring (anchoring.ts), over all of them; null without contexts
+   * or claims.
+   */
+  groundedness_score: number | null;
+  /** Each number the claims state, and how far the contexts state it beside the same things. */
+  anchored_numbers: AnchoredNumber[];
   /**
    * The same in the contexts and the ground truth together: the evidence accuracy is judged by.
    * Null with neither (or when the ground truth itself abstains and there are no contexts).
@@ -206,6 +216,11 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
   const hasContexts = contexts.some((context) => context.trim() !== "");
   const claimed = groundednessOf(claimFacts, contextEvidence, asked);
   const measured = hasContexts ? claimed : null;
+  const claimsText = abstention === "none" ? answer : split.claims;
+  const anchored = hasContexts ? anchorNumbers(claimsText, contexts) : [];
+  const groundednessScore = hasContexts
+    ? anchoredGroundedness(claimed.tokens, claimed.supported_tokens, anchored, NUMBER_WEIGHT)
+    : null;
 
   let exact: 0 | 1 | null = null;
   let f1: TokenF1 | null = null;
@@ -229,7 +244,7 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
     match = matchReferences(
       {
         question,
-        claims: abstention === "none" ? answer : split.claims,
+        claims: claimsText,
         abstained: abstention === "full",
         declines: abstention !== "none",
         references,
@@ -267,6 +282,8 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
     reference: match,
     references: references.length,
     groundedness: measured,
+    groundedness_score: groundednessScore,
+    anchored_numbers: anchored,
     support,
     abstention,
     empty: !LETTER_OR_DIGIT.test(answer),

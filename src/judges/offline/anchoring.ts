@@ -1,0 +1,155 @@
+// Number anchoring: a figure is supported where the evidence states it next to what the answer
+// says it is about. "Line 2 has 19 stations" finds 19 in the contexts, but beside "Line 1", not
+// "Line 2"; "opened in 1997" finds 1997 beside the tunnel, not the bridge. Finding a number
+// anywhere in the contexts, as the gate's numeric check does, misses these swaps, which are how
+// RAG answers most often go wrong with figures.
+//
+// For each number of an answer sentence: the words and other numbers of that sentence found within
+// ANCHOR_WINDOW characters of the number in a context sentence, over the most of them found
+// together anywhere in a context sentence (the best the evidence does for that sentence). 1 when
+// the number stands where the sentence's other facts do; towards 0 when it stands elsewhere; 0
+// when the contexts do not state it.
+
+import {
+  blankCitationMarkers,
+  contentTokenIndexes,
+  contentTokenSet,
+  extractNumbers,
+  extractNumberWords,
+  foldForSearch,
+  hasUnspacedScript,
+  splitSentences,
+  supportedValues,
+} from "../../text/index.js";
+
+/** Half the width of the window around a number, in characters (words are longer than Han). */
+export const ANCHOR_WINDOW = 60;
+export const ANCHOR_WINDOW_UNSPACED = 20;
+/** Numbers anchored per answer: enough for any answer a person reads. */
+const MAX_NUMBERS = 32;
+
+export interface AnchoredNumber {
+  raw: string;
+  value: string;
+  /** In [0, 1]: how far the contexts state it beside the rest of its sentence; 0 if not at all. */
+  anchoring: number;
+}
+
+interface Mention {
+  raw: string;
+  /** Every value the mention supports ("2021-03-05" also supports "2021"). */
+  values: readonly string[];
+  index: number;
+  end: number;
+}
+
+function mentionsOf(text: string): Mention[] {
+  const found: Mention[] = extractNumbers(text).map((m) => ({
+    raw: m.raw,
+    values: supportedValues(m),
+    index: m.index,
+    end: m.end,
+  }));
+  for (const word of extractNumberWords(text)) {
+    if (found.some((m) => word.index < m.end && word.end > m.index)) continue;
+    found.push({ raw: word.raw, values: [word.value], index: word.index, end: word.end });
+  }
+  return found;
+}
+
+function sameNumber(a: Mention, b: Mention): boolean {
+  return a.values.some((value) => b.values.includes(value));
+}
+
+/** A context sentence, folded once, with its numbers and the positions of words asked about. */
+class ContextSentence {
+  readonly folded: string;
+  readonly mentions: Mention[];
+  private readonly positions = new Map<string, number[]>();
+
+  constructor(text: string) {
+    const plain = text.normalize("NFKC");
+    this.folded = foldForSearch(plain);
+    this.mentions = mentionsOf(plain);
+  }
+
+  tokenAt(token: string): number[] {
+    let found = this.positions.get(token);
+    if (found === undefined) {
+      found = contentTokenIndexes(this.folded, token);
+      this.positions.set(token, found);
+    }
+    return found;
+  }
+
+  numberAt(mention: Mention): number[] {
+    return this.mentions.filter((m) => sameNumber(m, mention)).map((m) => m.index);
+  }
+}
+
+/** How many of `units` (each a sorted list of positions) have one within [from, to]. */
+function unitsWithin(units: readonly (readonly number[])[], from: number, to: number): number {
+  let count = 0;
+  for (const positions of units) {
+    if (positions.some((at) => at >= from && at <= to)) count++;
+  }
+  return count;
+}
+
+/** The anchoring of every number the answer states, in order (at most MAX_NUMBERS). */
+export function anchorNumbers(claims: string, contexts: readonly string[]): AnchoredNumber[] {
+  const sentences = contexts.flatMap((context) =>
+    splitSentences(blankCitationMarkers(context)).map((s) => new ContextSentence(s.text)),
+  );
+  const anchored: AnchoredNumber[] = [];
+  for (const sentence of splitSentences(blankCitationMarkers(claims))) {
+    const text = sentence.text.normalize("NFKC");
+    const mentions = mentionsOf(text);
+    if (mentions.length === 0) continue;
+    const tokens = [...contentTokenSet(text)];
+    const half = hasUnspacedScript(text) ? ANCHOR_WINDOW_UNSPACED : ANCHOR_WINDOW;
+    for (const mention of mentions) {
+      if (anchored.length >= MAX_NUMBERS) return anchored;
+      const others = mentions.filter((other) => other !== mention);
+      let near = -1;
+      let best = 0;
+      for (const context of sentences) {
+        const units = [
+          ...tokens.map((token) => context.tokenAt(token)),
+          ...others.map((other) => context.numberAt(other)),
+        ];
+        for (const at of context.numberAt(mention)) {
+          near = Math.max(
+            near,
+            unitsWithin(units, at - half, at + (mention.end - mention.index) + half),
+          );
+        }
+        // The most units any window of the same width holds: centred on each unit's position.
+        for (const positions of units) {
+          for (const at of positions)
+            best = Math.max(best, unitsWithin(units, at - half, at + half));
+        }
+      }
+      const anchoring = near < 0 ? 0 : best === 0 ? 1 : Math.min(1, near / best);
+      anchored.push({ raw: mention.raw, value: mention.values[0] as string, anchoring });
+    }
+  }
+  return anchored;
+}
+
+/**
+ * Groundedness of an answer in one number: its supported content tokens and its numbers weighted
+ * by their anchoring (a number as much as two words, as in NUMBER_WEIGHT), over all of them.
+ * Null when the answer states neither.
+ */
+export function anchoredGroundedness(
+  tokens: number,
+  supportedTokens: number,
+  numbers: readonly AnchoredNumber[],
+  numberWeight: number,
+): number | null {
+  const total = tokens + numberWeight * numbers.length;
+  if (total === 0) return null;
+  const anchored = numbers.reduce((sum, number) => sum + number.anchoring, 0);
+  return (supportedTokens + numberWeight * anchored) / total;
+}
