@@ -205,7 +205,7 @@ export function benchOfflineJudges(): OfflineJudgesBench {
   const attributionItems = SPLITS.flatMap((split) =>
     readLabelled(new URL(`attribution-${split}.jsonl`, FIXTURES), LabelledAttributionSchema),
   );
-  // A RAG-sized item: a 1 KB answer against 5 retrieved chunks of 500 characters and a reference.
+  // A RAG-sized item: an answer full of figures against 5 retrieved chunks of 500 characters.
   const chunk = (i: number) =>
     `Chunk ${i}. The Lanting Metro opened its Line 1 on 18 September 2009. Line 1 runs 22.6 km from Gull Point to Eastfield with 19 stations, most of them underground. Line 2 followed in 2015 with 14 stations over 16.8 km, crossing Line 1 at Old Quay interchange. In 2023 the two lines carried 438,000 passengers a day.`.slice(
       0,
@@ -213,10 +213,17 @@ export function benchOfflineJudges(): OfflineJudgesBench {
     );
   const rag = {
     question: "When did Line 1 of the Lanting Metro open, and how long is it?",
-    answer:
-      "Line 1 of the Lanting Metro opened on 18 September 2009 [1]. It runs 22.6 km from Gull Point to Eastfield with 19 stations, most of them underground [2]. ".repeat(
-        7,
-      ),
+    // Eight different sentences, about 620 characters, each with figures to anchor.
+    answer: [
+      "Line 1 of the Lanting Metro opened on 18 September 2009 [1].",
+      "It runs 22.6 km from Gull Point to Eastfield with 19 stations, most of them underground [2].",
+      "Line 2 followed in 2015 with 14 stations over 16.8 km.",
+      "The two lines carried 438,000 passengers a day in 2023, about 31% of all trips.",
+      "The Jade River Bridge opened in 1962 and is 1,340 metres long.",
+      "The Saltgate Tunnel opened in 1997 and carries 61,000 vehicles a day.",
+      "The Gull Island ferry leaves every 20 minutes and the crossing takes 35 minutes.",
+      "The airport handled 11.3 million passengers in 2023.",
+    ].join(" "),
     contexts: Array.from({ length: 5 }, (_, i) => chunk(i + 1)),
     ground_truths: [
       "18 September 2009; 22.6 km",
@@ -240,7 +247,7 @@ export function benchOfflineJudges(): OfflineJudgesBench {
       attributionItems.length,
     ),
     throughput(
-      "RAG-sized (1 KB answer, 5 x 500-char contexts, 2 references)",
+      "RAG-sized (620-char answer of 8 sentences with figures, 5 x 500-char contexts, 2 references)",
       () => {
         offline(rag);
       },

@@ -82,18 +82,72 @@ class ContextSentence {
     return found;
   }
 
-  numberAt(mention: Mention): number[] {
-    return this.mentions.filter((m) => sameNumber(m, mention)).map((m) => m.index);
+  /** Where this sentence states the mention's number: [start, end] of each. */
+  numberAt(mention: Mention): [number, number][] {
+    const spans: [number, number][] = [];
+    for (const m of this.mentions) if (sameNumber(m, mention)) spans.push([m.index, m.end]);
+    return spans;
   }
 }
 
-/** How many of `units` (each a sorted list of positions) have one within [from, to]. */
+/** How many of `units` (each a list of positions) have one within [from, to]. */
 function unitsWithin(units: readonly (readonly number[])[], from: number, to: number): number {
   let count = 0;
   for (const positions of units) {
-    if (positions.some((at) => at >= from && at <= to)) count++;
+    for (const at of positions) {
+      if (at >= from && at <= to) {
+        count++;
+        break;
+      }
+    }
   }
   return count;
+}
+
+/** The anchoring of each number of one answer sentence. */
+function anchorSentence(text: string, sentences: readonly ContextSentence[]): AnchoredNumber[] {
+  const mentions = mentionsOf(text);
+  if (mentions.length === 0) return [];
+  const tokens = [...contentTokenSet(text)];
+  const half = hasUnspacedScript(text) ? ANCHOR_WINDOW_UNSPACED : ANCHOR_WINDOW;
+  const near = mentions.map(() => -1);
+  const best = mentions.map(() => 0);
+  for (const context of sentences) {
+    const spans = mentions.map((mention) => context.numberAt(mention));
+    const units = [
+      ...tokens.map((token) => context.tokenAt(token)),
+      ...spans.map((list) => list.map(([start]) => start)),
+    ];
+    const first = tokens.length;
+    // The most units (other than the number itself) any window of the same width holds, centred
+    // on each unit's position: the best the evidence does for this sentence.
+    for (const positions of units) {
+      for (const at of positions) {
+        const from = at - half;
+        const to = at + half;
+        const count = unitsWithin(units, from, to);
+        for (let i = 0; i < mentions.length; i++) {
+          const own = (units[first + i] as number[]).some((p) => p >= from && p <= to) ? 1 : 0;
+          best[i] = Math.max(best[i] as number, count - own);
+        }
+      }
+    }
+    // The units around each place this sentence states the number, the number itself left out.
+    spans.forEach((list, i) => {
+      for (const [start, end] of list) {
+        near[i] = Math.max(near[i] as number, unitsWithin(units, start - half, end + half) - 1);
+      }
+    });
+  }
+  return mentions.map((mention, i) => {
+    const n = near[i] as number;
+    const b = best[i] as number;
+    return {
+      raw: mention.raw,
+      value: mention.values[0] as string,
+      anchoring: n < 0 ? 0 : b === 0 ? 1 : Math.min(1, n / b),
+    };
+  });
 }
 
 /** The anchoring of every number the answer states, in order (at most MAX_NUMBERS). */
@@ -102,36 +156,18 @@ export function anchorNumbers(claims: string, contexts: readonly string[]): Anch
     splitSentences(blankCitationMarkers(context)).map((s) => new ContextSentence(s.text)),
   );
   const anchored: AnchoredNumber[] = [];
+  // A sentence said twice is anchored once.
+  const seen = new Map<string, AnchoredNumber[]>();
   for (const sentence of splitSentences(blankCitationMarkers(claims))) {
     const text = sentence.text.normalize("NFKC");
-    const mentions = mentionsOf(text);
-    if (mentions.length === 0) continue;
-    const tokens = [...contentTokenSet(text)];
-    const half = hasUnspacedScript(text) ? ANCHOR_WINDOW_UNSPACED : ANCHOR_WINDOW;
-    for (const mention of mentions) {
+    let numbers = seen.get(text);
+    if (numbers === undefined) {
+      numbers = anchorSentence(text, sentences);
+      seen.set(text, numbers);
+    }
+    for (const number of numbers) {
       if (anchored.length >= MAX_NUMBERS) return anchored;
-      const others = mentions.filter((other) => other !== mention);
-      let near = -1;
-      let best = 0;
-      for (const context of sentences) {
-        const units = [
-          ...tokens.map((token) => context.tokenAt(token)),
-          ...others.map((other) => context.numberAt(other)),
-        ];
-        for (const at of context.numberAt(mention)) {
-          near = Math.max(
-            near,
-            unitsWithin(units, at - half, at + (mention.end - mention.index) + half),
-          );
-        }
-        // The most units any window of the same width holds: centred on each unit's position.
-        for (const positions of units) {
-          for (const at of positions)
-            best = Math.max(best, unitsWithin(units, at - half, at + half));
-        }
-      }
-      const anchoring = near < 0 ? 0 : best === 0 ? 1 : Math.min(1, near / best);
-      anchored.push({ raw: mention.raw, value: mention.values[0] as string, anchoring });
+      anchored.push(number);
     }
   }
   return anchored;
