@@ -64,7 +64,7 @@ const DENIAL_BEFORE =
   /(?:^|[^\p{L}\p{N}])(?:not|never|no|nor|isn'?t|wasn'?t|aren'?t|weren'?t|than|instead of|rather than|defeating|defeated|beat|beating|beats|followed by|unlike|against|except|besides|neither)(?:\s+[^\s]+){0,2}\s*$/u;
 const CHINESE_DENIAL_BEFORE =
   /(?:不是|并非|而非|并不是|击败了?|打败了?|战胜了?|比|除了|没有).{0,1}$/u;
-const OR_BEFORE = /(?:^|[^\p{L}\p{N}])(?:or|either)\s+(?:the\s+)?$|(?:或者|还是|或)$/u;
+const OR_BEFORE = /(?:^|[^\p{L}\p{N}])(?:or|either)(?:\s+the)?\s*$|(?:或者|还是|或)$/u;
 const OR_AFTER = /^\s*(?:or\b|或者|还是|或)/u;
 
 /** Unit words that mean the same thing, to their canonical form. */
@@ -402,7 +402,10 @@ function matchOne(
     missing.push(quantity.raw);
   }
   // Unit words were checked with their numbers ("7.4 km"): the words left are the other facts.
-  const unitWords = new Set(referenceQuantities.flatMap((quantity) => quantity.units));
+  const unitWords = new Set([
+    ...referenceQuantities.flatMap((quantity) => quantity.units),
+    ...referenceQuantities.map((quantity) => canonicalUnit(quantity.raw.toLowerCase())),
+  ]);
   const words = addedWords(reference, question).filter(
     (word) => !unitWords.has(canonicalUnit(word)),
   );
