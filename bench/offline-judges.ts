@@ -4,6 +4,7 @@
 // judged answers per second. Goals (issue 14): agreement >= 0.9 and the systems ranked as people
 // rank them; groundedness AUC >= 0.95 on the issue's held-out set.
 
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { offline, squadTokens } from "../src/judges/index.js";
@@ -118,6 +119,9 @@ export interface OfflineJudgesBench {
     seconds: number;
     answers_per_second: number;
     us_per_answer: number;
+    /** Process CPU per answer: less at the mercy of other work on the machine than wall time. */
+    cpu_us_per_answer: number;
+    load_average: number;
   }[];
   before: typeof BEFORE;
   goals: { agreement_met: boolean; ranking_met: boolean };
@@ -127,6 +131,8 @@ export interface OfflineJudgesBench {
 function throughput(workload: string, judge: () => void, perRound: number, minSeconds = 1.5) {
   judge(); // warm up: regexes, ICU segmenters
   let answers = 0;
+  const load = loadavg()[0] ?? 0;
+  const cpu = process.cpuUsage();
   const start = performance.now();
   let elapsed = 0;
   do {
@@ -134,12 +140,15 @@ function throughput(workload: string, judge: () => void, perRound: number, minSe
     answers += perRound;
     elapsed = (performance.now() - start) / 1000;
   } while (elapsed < minSeconds);
+  const used = process.cpuUsage(cpu);
   return {
     workload,
     answers,
     seconds: elapsed,
     answers_per_second: answers / elapsed,
     us_per_answer: (elapsed * 1e6) / answers,
+    cpu_us_per_answer: (used.user + used.system) / answers,
+    load_average: load,
   };
 }
 

@@ -61,18 +61,25 @@ function sameNumber(a: Mention, b: Mention): boolean {
   return a.values.some((value) => b.values.includes(value));
 }
 
-/** A context sentence, folded once, with its numbers and the positions of words asked about. */
-class ContextSentence {
+/**
+ * A context, folded once, with its sentences, its numbers, and the positions of the words asked
+ * about (cached: every answer sentence asks about the same context).
+ */
+class ContextText {
   readonly folded: string;
+  /** [start, end) of each sentence. */
+  readonly sentences: [number, number][];
   readonly mentions: Mention[];
   private readonly positions = new Map<string, number[]>();
 
   constructor(text: string) {
-    const plain = text.normalize("NFKC");
+    const plain = blankCitationMarkers(text).normalize("NFKC");
     this.folded = foldForSearch(plain);
+    this.sentences = splitSentences(plain).map((s) => [s.start, s.end]);
     this.mentions = mentionsOf(plain);
   }
 
+  /** Where the token stands, ascending. */
   tokenAt(token: string): number[] {
     let found = this.positions.get(token);
     if (found === undefined) {
@@ -82,12 +89,39 @@ class ContextSentence {
     return found;
   }
 
-  /** Where this sentence states the mention's number: [start, end] of each. */
+  /** Where the mention's number is stated: [start, end] of each, ascending. */
   numberAt(mention: Mention): [number, number][] {
     const spans: [number, number][] = [];
     for (const m of this.mentions) if (sameNumber(m, mention)) spans.push([m.index, m.end]);
     return spans;
   }
+}
+
+/** Index of the first of ascending `positions` at or after `from`. */
+function lowerBound(positions: readonly number[], from: number): number {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((positions[mid] as number) < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function anyWithin(positions: readonly number[], from: number, to: number): boolean {
+  const at = lowerBound(positions, from);
+  return at < positions.length && (positions[at] as number) < to;
+}
+
+/** The positions of ascending `positions` within [from, to). */
+function within(positions: readonly number[], from: number, to: number): number[] {
+  const lo = lowerBound(positions, from);
+  const out: number[] = [];
+  for (let i = lo; i < positions.length && (positions[i] as number) < to; i++) {
+    out.push(positions[i] as number);
+  }
+  return out;
 }
 
 /** How many of `units` (each a list of positions) have one within [from, to]. */
@@ -104,40 +138,87 @@ function unitsWithin(units: readonly (readonly number[])[], from: number, to: nu
   return count;
 }
 
+/**
+ * For each mention (units first..), the most units other than itself any window [c - half,
+ * c + half] centred on a unit's position holds: a sliding window over the positions in order.
+ */
+function bestWindows(
+  units: readonly (readonly number[])[],
+  first: number,
+  half: number,
+  best: number[],
+): void {
+  const events: [number, number][] = [];
+  units.forEach((positions, unit) => {
+    for (const at of positions) events.push([at, unit]);
+  });
+  events.sort((a, b) => a[0] - b[0]);
+  const counts = new Int32Array(units.length);
+  let distinct = 0;
+  let lo = 0;
+  let hi = 0;
+  for (const [center] of events) {
+    while (hi < events.length && (events[hi] as [number, number])[0] <= center + half) {
+      const unit = (events[hi] as [number, number])[1];
+      if (counts[unit] === 0) distinct++;
+      counts[unit] = (counts[unit] as number) + 1;
+      hi++;
+    }
+    while ((events[lo] as [number, number])[0] < center - half) {
+      const unit = (events[lo] as [number, number])[1];
+      counts[unit] = (counts[unit] as number) - 1;
+      if (counts[unit] === 0) distinct--;
+      lo++;
+    }
+    for (let i = 0; i < best.length; i++) {
+      const own = (counts[first + i] as number) > 0 ? 1 : 0;
+      if (distinct - own > (best[i] as number)) best[i] = distinct - own;
+    }
+  }
+}
+
 /** The anchoring of each number of one answer sentence. */
-function anchorSentence(text: string, sentences: readonly ContextSentence[]): AnchoredNumber[] {
+function anchorSentence(text: string, contexts: readonly ContextText[]): AnchoredNumber[] {
   const mentions = mentionsOf(text);
   if (mentions.length === 0) return [];
   const tokens = [...contentTokenSet(text)];
   const half = hasUnspacedScript(text) ? ANCHOR_WINDOW_UNSPACED : ANCHOR_WINDOW;
   const near = mentions.map(() => -1);
   const best = mentions.map(() => 0);
-  for (const context of sentences) {
-    const spans = mentions.map((mention) => context.numberAt(mention));
-    const units = [
-      ...tokens.map((token) => context.tokenAt(token)),
-      ...spans.map((list) => list.map(([start]) => start)),
-    ];
-    const first = tokens.length;
-    // The most units (other than the number itself) any window of the same width holds, centred
-    // on each unit's position: the best the evidence does for this sentence.
-    for (const positions of units) {
-      for (const at of positions) {
-        const from = at - half;
-        const to = at + half;
-        const count = unitsWithin(units, from, to);
-        for (let i = 0; i < mentions.length; i++) {
-          const own = (units[first + i] as number[]).some((p) => p >= from && p <= to) ? 1 : 0;
-          best[i] = Math.max(best[i] as number, count - own);
-        }
-      }
+  const first = tokens.length;
+  for (const context of contexts) {
+    const tokenPositions = tokens.map((token) => context.tokenAt(token));
+    const numberSpans = mentions.map((mention) => context.numberAt(mention));
+    if (tokenPositions.every((p) => p.length === 0) && numberSpans.every((s) => s.length === 0)) {
+      continue;
     }
-    // The units around each place this sentence states the number, the number itself left out.
-    spans.forEach((list, i) => {
-      for (const [start, end] of list) {
-        near[i] = Math.max(near[i] as number, unitsWithin(units, start - half, end + half) - 1);
+    for (const [from, to] of context.sentences) {
+      const stated = numberSpans.some((list) =>
+        list.some(([start]) => start >= from && start < to),
+      );
+      if (!stated) {
+        // A sentence holding no more units than every number's best so far changes nothing.
+        let present = 0;
+        for (const positions of tokenPositions) if (anyWithin(positions, from, to)) present++;
+        let floor = best[0] as number;
+        for (const b of best) floor = Math.min(floor, b);
+        if (present <= floor) continue;
       }
-    });
+      const spans = numberSpans.map((list) =>
+        list.filter(([start]) => start >= from && start < to),
+      );
+      const units = [
+        ...tokenPositions.map((positions) => within(positions, from, to)),
+        ...spans.map((list) => list.map(([start]) => start)),
+      ];
+      bestWindows(units, first, half, best);
+      // The units around each place this sentence states the number, the number itself left out.
+      spans.forEach((list, i) => {
+        for (const [start, end] of list) {
+          near[i] = Math.max(near[i] as number, unitsWithin(units, start - half, end + half) - 1);
+        }
+      });
+    }
   }
   return mentions.map((mention, i) => {
     const n = near[i] as number;
@@ -152,9 +233,7 @@ function anchorSentence(text: string, sentences: readonly ContextSentence[]): An
 
 /** The anchoring of every number the answer states, in order (at most MAX_NUMBERS). */
 export function anchorNumbers(claims: string, contexts: readonly string[]): AnchoredNumber[] {
-  const sentences = contexts.flatMap((context) =>
-    splitSentences(blankCitationMarkers(context)).map((s) => new ContextSentence(s.text)),
-  );
+  const texts = contexts.map((context) => new ContextText(context));
   const anchored: AnchoredNumber[] = [];
   // A sentence said twice is anchored once.
   const seen = new Map<string, AnchoredNumber[]>();
@@ -162,7 +241,7 @@ export function anchorNumbers(claims: string, contexts: readonly string[]): Anch
     const text = sentence.text.normalize("NFKC");
     let numbers = seen.get(text);
     if (numbers === undefined) {
-      numbers = anchorSentence(text, sentences);
+      numbers = anchorSentence(text, texts);
       seen.set(text, numbers);
     }
     for (const number of numbers) {
