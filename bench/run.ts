@@ -1,4 +1,4 @@
-// `npm run bench [gate|judges|offline|retrieval|rag|evals ...]`: runs the benchmarks, prints one table per
+// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter ...]`: runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,12 +9,13 @@ import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
 import { benchJudges } from "./judges.js";
+import { benchLimiter } from "./limiter.js";
 import { benchOfflineJudges } from "./offline-judges.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 
-const FAMILIES = ["gate", "judges", "offline", "retrieval", "rag", "evals"] as const;
+const FAMILIES = ["gate", "judges", "offline", "retrieval", "rag", "evals", "limiter"] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -157,6 +158,15 @@ if (wanted("evals")) {
       result_rows: run.result_rows,
       llm_server: run.llm_server,
     })),
+  );
+}
+
+if (wanted("limiter")) {
+  const limiter = await benchLimiter();
+  results.limiter = limiter;
+  printRows(
+    "Adaptive LLM limit against a provider allowing 20 calls in flight (429 + Retry-After beyond), lognormal latency, median 800 ms; 2,000 questions, 3 calls each, no max_concurrency set",
+    [limiter],
   );
 }
 

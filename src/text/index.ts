@@ -1,5 +1,6 @@
 // Public face of text/: tokenization and lexical measures shared by the gate and the judges.
 
+export { canonicalJson } from "./canonical-json.js";
 export {
   containsContentToken,
   containsWholeWord,
@@ -22,12 +23,12 @@ export {
 } from "./number-words.js";
 export {
   canonicalDecimal,
+  evidenceDigitValues,
   evidenceNumberValues,
+  evidenceWordValues,
   extractNumbers,
-  extractNumbersIn,
   type NumberKind,
   type NumberMention,
-  statesNumberAsWritten,
   supportedValues,
 } from "./numbers.js";
 export { type Sentence, splitSentences } from "./sentences.js";
@@ -41,6 +42,5 @@ export {
   forEachWord,
   hasUnspacedScript,
   stemToken,
-  type TextMarks,
   tokenize,
 } from "./tokenize.js";
