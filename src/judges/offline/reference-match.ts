@@ -19,9 +19,9 @@ import { squadTokens } from "./squad.js";
 
 /**
  * correct: states a reference and contradicts none of it. partial: states part of it (one fact of
- * two, a surname's clause with the given name wrong is not partial but incorrect), or only less
- * precisely (a year for a full date). incorrect: does not state it. contradicted: states something
- * else for what the reference states (another number, date or unit count) or denies it.
+ * two, one word of a two-word name), only less precisely (a year for a full date), or only as one
+ * of several guesses. incorrect: does not state it. contradicted: states something else for what
+ * the reference states (another number, date or count of the same unit) or denies it.
  * abstained: declines to answer.
  */
 export type ReferenceVerdictKind =
