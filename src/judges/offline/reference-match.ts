@@ -257,6 +257,9 @@ export interface MatchInput {
   referenceAbstains: readonly boolean[];
 }
 
+/** References of more tokens than this are never looked for word for word. */
+const MAX_CONTAINED_TOKENS = 64;
+
 /** Where a token sequence occurs in another, every start index. */
 function occurrences(haystack: readonly string[], needle: readonly string[]): number[] {
   const found: number[] = [];
@@ -281,7 +284,8 @@ interface Containment {
 function containment(claims: string, reference: string): Containment {
   const needle = squadTokens(reference);
   const result: Containment = { found: false, denied: false, hedged: false };
-  if (needle.length === 0) return result;
+  // A reference longer than a clause is judged by its facts; the search would cost n × m.
+  if (needle.length === 0 || needle.length > MAX_CONTAINED_TOKENS) return result;
   const plain = stripCitationMarkers(claims).normalize("NFKC");
   const starts = clauseStarts(plain);
   const joiner = hasUnspacedScript(plain) ? "" : " ";
