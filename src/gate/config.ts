@@ -12,7 +12,6 @@ import { type GateConfig, type GateConfigOverride, GateConfigSchema } from "./sc
  */
 export const RULES_VERSION = "gate-2";
 
-
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);

@@ -3,14 +3,20 @@
 // own messages can quote a value too (`invalid input syntax for type integer: "…"`). A log line
 // keeps what an operator needs (the error's class, SQLSTATE, constraint) and none of those.
 
+import { redactSecrets } from "../llm/index.js";
+
 const DB_FIELDS = ["table", "column", "constraint", "routine"] as const;
 
 function fieldsOf(error: unknown): Record<string, unknown> {
   return typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {};
 }
 
-/** One line describing `error` without query parameters or values. */
+/** One line describing `error` without query parameters or values, secrets redacted. */
 export function errorLogSummary(error: unknown): string {
+  return redactSecrets(unredactedSummary(error));
+}
+
+function unredactedSummary(error: unknown): string {
   if (!(error instanceof Error)) return typeof error;
   const wrapped = error.name === "DrizzleQueryError" || "params" in error;
   const cause = wrapped ? (error as Error & { cause?: unknown }).cause : error;

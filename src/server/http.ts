@@ -1,5 +1,6 @@
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
 import type { z } from "zod";
 import type { RagjudgeConfig } from "../config/index.js";
 import { fieldIssues, parseStrictJson } from "../formats/index.js";
@@ -15,7 +16,7 @@ export type App = Hono<Env>;
 /** What every route module receives. */
 export interface RouteDeps {
   db: Db;
-  config: Pick<RagjudgeConfig, "gate" | "judges" | "rag">;
+  config: Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">;
   clients: UserClients;
   maxBodyBytes: number;
   /** The LLM roles as configured (evaluation snapshots record their models, never keys). */
@@ -26,7 +27,7 @@ export interface RouteDeps {
 
 export function errorJson(
   c: Context,
-  status: 400 | 404 | 409 | 413 | 503,
+  status: 400 | 404 | 409 | 413 | 415 | 503,
   error: string,
   message: string,
 ) {
@@ -53,6 +54,36 @@ export function jobsUnavailable(c: Context) {
     "This server has no job queue attached, so it cannot start background work (evaluations, question generation). Start it with `ragjudge serve`.",
   );
 }
+
+/** The token of an `Authorization: Bearer <token>` header; the scheme is case-insensitive (RFC 9110 §11.1). */
+export function bearerToken(header: string | undefined): string {
+  const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
+  return match?.[1] ?? "";
+}
+
+/** `application/json`, with or without parameters (charset); case-insensitive, as media types are. */
+const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i;
+
+/**
+ * 415 for a request that carries a body of any other type than JSON: every endpoint reads JSON,
+ * and a form or text body accepted as JSON would let a plain HTML form post to the API.
+ * Requests without a body (GET, pause, an empty retry) pass.
+ */
+export const requireJsonBody = createMiddleware(async (c, next) => {
+  const length = c.req.header("content-length");
+  const hasBody =
+    (length !== undefined && length.trim() !== "0") ||
+    c.req.header("transfer-encoding") !== undefined;
+  if (hasBody && !JSON_MEDIA_TYPE.test(c.req.header("content-type") ?? "")) {
+    return errorJson(
+      c,
+      415,
+      "unsupported_media_type",
+      "Send the body as JSON with `content-type: application/json`.",
+    );
+  }
+  await next();
+});
 
 /** A body limit answering 413 with the limit in the message. */
 export function limitBody(maxBytes: number) {

@@ -54,7 +54,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
           clientsFor,
           onError,
           observationsPath: rag.loops.observations.path,
+          // Sent to the bots of runs started from the CLI only, never to an API user's bot.
           ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
+          botNetwork: config.bots,
         }),
         startQuestionGenerationWorker({ jobs, clientsFor, onError }),
       ];
