@@ -2,7 +2,7 @@ import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { type BotNetworkConfig, BotNetworkConfigSchema } from "../evals/bots/index.js";
+import { type BotNetworkConfig, BotNetworkConfigSchema } from "./bots.js";
 import {
   type GateConfig,
   GateConfigOverrideSchema,

@@ -1,6 +1,5 @@
 import { Hono } from "hono";
-import { type RagjudgeConfig, userClients } from "../config/index.js";
-import { BotNetworkConfigSchema } from "../evals/bots/index.js";
+import { BotNetworkConfigSchema, type RagjudgeConfig, userClients } from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";

@@ -9,8 +9,6 @@ export {
   HttpBotOptionsError,
 } from "./http-bot.js";
 export {
-  type BotNetworkConfig,
-  BotNetworkConfigSchema,
   type BotNetworkPolicy,
   BotNetworkPolicyError,
   checkBotUrl,
