@@ -1,5 +1,5 @@
-// The `bots` section of ragjudge.config.json: where HTTP bots named through the API may connect.
-// Enforced by evals/bots/network-policy.ts; documented in docs/security.md.
+// The `bots` section: which hosts HTTP bots named through the API may reach (docs/security.md).
+// The policy that applies it lives with the HTTP bot (evals/bots/network-policy.ts).
 
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
@@ -24,7 +24,7 @@ const HostPatternSchema = z
     error: "a host name (bot.internal, *.example.com) or an IP address",
   });
 
-/** Where HTTP bots named through the API may go; the default allows public addresses only. */
+/** The `bots` section of ragjudge.config.json: where HTTP bots named through the API may go. */
 export const BotNetworkConfigSchema = z
   .object({
     /**

@@ -3,10 +3,11 @@ import { BotNetworkConfigSchema, type RagjudgeConfig, userClients } from "../con
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
-import { errorText, type LlmConfig, LlmConfigSchema } from "../llm/index.js";
-import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
+import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
+import { DEFAULT_LOOPS_CONFIG, ModelFailureError, RetrievalConfigSchema } from "../rag/index.js";
 import { type Db, findUserByToken } from "../store/index.js";
 import { bearerToken, type Env, requireJsonBody, type RouteDeps } from "./http.js";
+import { errorLogSummary } from "./error-log.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { botRoutes } from "./routes/bots.js";
 import { gateRoutes } from "./routes/gate.js";
@@ -55,8 +56,17 @@ export function createApp(options: AppOptions) {
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
-    // Never echo internals (or a connection string) to the client.
-    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${errorText(error)}`);
+    // A configured model failed and no fallback was asked for: say which, not the provider's text.
+    const failed = ModelFailureError.findIn(error);
+    if (failed) {
+      const cause = failed.cause instanceof Error ? ` (${failed.cause.name})` : "";
+      return c.json(
+        { error: "model_failed", message: `The ${failed.role} model failed${cause}.` },
+        502,
+      );
+    }
+    // Never echo internals (or a connection string) to the client, nor user content to the log.
+    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${errorLogSummary(error)}`);
     return c.json(
       { error: "internal_error", message: "The server failed to handle the request." },
       500,

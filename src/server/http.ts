@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import type { z } from "zod";
 import type { RagjudgeConfig } from "../config/index.js";
-import { fieldIssues } from "../formats/index.js";
+import { fieldIssues, parseStrictJson } from "../formats/index.js";
 import type { Jobs } from "../jobs/index.js";
 import type { LlmConfig } from "../llm/index.js";
 import type { Db, User } from "../store/index.js";
@@ -94,40 +94,50 @@ export function limitBody(maxBytes: number) {
   });
 }
 
-/** Parses the JSON body and validates it; on failure, the 400 response to return. */
-export async function readBody<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-): Promise<{ ok: true; value: z.infer<S> } | { ok: false; response: Response }> {
-  let json: unknown;
-  try {
-    json = await c.req.json();
-  } catch (error) {
-    const message = `The body is not valid JSON: ${(error as Error).message}`;
-    return { ok: false, response: errorJson(c, 400, "invalid_json", message) };
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success
-    ? { ok: true, value: parsed.data }
-    : { ok: false, response: validationError(c, parsed.error) };
+type BodyResult<S extends z.ZodType> =
+  { ok: true; value: z.infer<S> } | { ok: false; response: Response };
+
+/**
+ * Parses the JSON body and validates it; on failure, the 400 response to return. The bytes are
+ * read by parseStrictJson, as `ragjudge gate` reads a JSONL line: invalid UTF-8, nesting deeper
+ * than 64 levels, NUL and lone surrogates are 400s naming the field, never stored as "�".
+ */
+export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<BodyResult<S>> {
+  return validateBody(c, schema, new Uint8Array(await c.req.arrayBuffer()));
 }
 
 /** Like readBody, but an empty body reads as `{}` (for bodies whose every field has a default). */
 export async function readOptionalBody<S extends z.ZodType>(
   c: Context,
   schema: S,
-): Promise<{ ok: true; value: z.infer<S> } | { ok: false; response: Response }> {
-  const text = await c.req.text();
-  let json: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      const message = `The body is not valid JSON: ${(error as Error).message}`;
-      return { ok: false, response: errorJson(c, 400, "invalid_json", message) };
-    }
+): Promise<BodyResult<S>> {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const blank = bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
+  if (blank) return validateBody(c, schema, Buffer.from("{}"));
+  return validateBody(c, schema, bytes);
+}
+
+function validateBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  bytes: Uint8Array,
+): BodyResult<S> {
+  const json = parseStrictJson(bytes);
+  if (!json.ok) {
+    const response =
+      json.kind === "malformed"
+        ? errorJson(c, 400, "invalid_json", `The body is not valid JSON: ${json.message}`)
+        : c.json(
+            {
+              error: "validation_failed",
+              message: "The request body is invalid.",
+              issues: [{ path: json.path, message: json.message }],
+            },
+            400,
+          );
+    return { ok: false, response };
   }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(json.value);
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, response: validationError(c, parsed.error) };

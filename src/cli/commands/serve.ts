@@ -3,11 +3,10 @@ import { loadConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { createApp, listen } from "../../server/index.js";
+import { createApp, errorLogSummary, listen } from "../../server/index.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
-import { errorText } from "../../llm/index.js";
 
 export const SERVE_HELP = `Usage: ragjudge serve [options]
 
@@ -45,7 +44,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const session = await openStoreSession();
   const rag = { ...config.rag, loops: sessionLoopsConfig(config, session) };
   const jobs = await startJobs(session.store);
-  const onError = (error: unknown) => console.error(`[ragjudge] worker: ${errorText(error)}`);
+  const onError = (error: unknown) => console.error(`[ragjudge] worker: ${errorLogSummary(error)}`);
   const clientsFor = workerClients(session.store.db, config.llm);
   const workers = values["no-worker"]
     ? []

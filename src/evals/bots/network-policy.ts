@@ -9,6 +9,9 @@ import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import { type BotNetworkConfig, BotNetworkConfigSchema } from "../../config/index.js";
 
+// The schema is the configuration's (config/bots.ts); bot code reads it from here.
+export { type BotNetworkConfig, BotNetworkConfigSchema };
+
 /**
  * `open` reaches anything (the CLI on one's own machine, where the user could fetch the URL
  * themselves); `restricted` applies the operator's BotNetworkConfig (bots named through the API).
