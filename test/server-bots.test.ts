@@ -3,7 +3,7 @@
 // 127.0.0.1 that records every request and its Authorization header.
 
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import type { BotNetworkConfig } from "../src/config/index.js";
+import type { BotNetworkConfig } from "../src/evals/bots/index.js";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { createApp, listen } from "../src/server/index.js";

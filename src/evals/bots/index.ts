@@ -9,6 +9,8 @@ export {
   HttpBotOptionsError,
 } from "./http-bot.js";
 export {
+  type BotNetworkConfig,
+  BotNetworkConfigSchema,
   type BotNetworkPolicy,
   BotNetworkPolicyError,
   checkBotUrl,

@@ -2,10 +2,14 @@
 // started through the API reach external bots by a registered bot's id (or a plain URL without
 // credentials); the operator's RAGJUDGE_BOT_TOKEN is never sent for them.
 
-import type { BotNetworkConfig } from "../../config/index.js";
 import { z } from "zod";
 import { type BotRow, createBot, type Db } from "../../store/index.js";
-import { BotNetworkPolicyError, checkBotUrl, restrictedBotNetwork } from "./network-policy.js";
+import {
+  type BotNetworkConfig,
+  BotNetworkPolicyError,
+  checkBotUrl,
+  restrictedBotNetwork,
+} from "./network-policy.js";
 
 /** An http(s) URL without user:password (URLs are stored and shown; secrets are not). */
 export const BotUrlSchema = z

@@ -1,6 +1,11 @@
-import type { BotNetworkConfig, RagjudgeConfig } from "../../config/index.js";
+import type { RagjudgeConfig } from "../../config/index.js";
 import { type Jobs, QUEUES } from "../../jobs/index.js";
-import { BotNetworkPolicyError, checkBotUrl, restrictedBotNetwork } from "../bots/index.js";
+import {
+  type BotNetworkConfig,
+  BotNetworkPolicyError,
+  checkBotUrl,
+  restrictedBotNetwork,
+} from "../bots/index.js";
 import {
   createEvaluation,
   type Db,

@@ -1,4 +1,3 @@
-import type { BotNetworkConfig } from "../../config/index.js";
 import { type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
 import type { LlmClients } from "../../llm/index.js";
 import { createBuiltinBot, LONG_LIVED_BOT_CACHE_MS } from "../../rag/index.js";
@@ -20,6 +19,7 @@ import {
 } from "../../store/index.js";
 import {
   type Bot,
+  type BotNetworkConfig,
   BotError,
   builtinBotFor,
   createHttpBot,
