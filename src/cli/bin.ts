@@ -1,12 +1,13 @@
 import { tuneHeapGrowth } from "./heap.js";
 import { EXIT } from "./exit-codes.js";
 import { main } from "./main.js";
+import { redactSecrets } from "../llm/index.js";
 
 try {
   tuneHeapGrowth();
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  process.stderr.write(`ragjudge: ${(error as Error).stack ?? String(error)}\n`);
+  process.stderr.write(`ragjudge: ${redactSecrets((error as Error).stack ?? String(error))}\n`);
   // A crash is not a quality verdict: CI must not read it as "a check failed".
   process.exitCode = EXIT.incomplete;
 }

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { JudgeInputError } from "../judges/index.js";
-import { LlmConfigError } from "../llm/index.js";
+import { errorText, LlmConfigError } from "../llm/index.js";
 import { AskInputError, LoopsConfigError, ModelFailureError } from "../rag/index.js";
 import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
@@ -94,12 +94,12 @@ export async function main(argv: string[]): Promise<number> {
     ];
     const userError = userErrors.some((type) => error instanceof type);
     if (userError || isParseArgsError(error)) {
-      process.stderr.write(`ragjudge ${name}: ${(error as Error).message}\n`);
+      process.stderr.write(`ragjudge ${name}: ${errorText(error)}\n`);
       return EXIT.usage;
     }
     const failed = ModelFailureError.findIn(error);
     if (failed) {
-      process.stderr.write(`ragjudge ${name}: ${failed.message}\n`);
+      process.stderr.write(`ragjudge ${name}: ${errorText(failed)}\n`);
       return EXIT.incomplete;
     }
     throw error;

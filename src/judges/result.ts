@@ -3,6 +3,7 @@ import {
   type CallRecord,
   failedCallOf,
   generateObject,
+  errorText,
   LlmAbortError,
   type LlmClient,
   LlmError,
@@ -12,7 +13,9 @@ import type { JudgesConfig } from "./config.js";
 import { JudgeInputError } from "./errors.js";
 import type { LanguageSetting, PromptLanguage } from "./language.js";
 
-export type JudgeName = "review" | "rubric" | "reference" | "offline";
+/** Every judge, by the name results, configuration, the CLI and the API use. */
+export const JUDGE_KINDS = ["review", "rubric", "reference", "offline"] as const;
+export type JudgeName = (typeof JUDGE_KINDS)[number];
 
 /** What every result has, scored or not. */
 interface JudgeResultBase<N extends JudgeName> {
@@ -88,7 +91,7 @@ export function judgeFailure<N extends JudgeName>(
 export function judgeErrorDetailOf(error: unknown): JudgeErrorDetail {
   if (!LlmError.isInstance(error)) {
     return {
-      message: error instanceof Error ? error.message : String(error),
+      message: errorText(error),
       cause: "error",
       retryable: false,
       raw: [],
@@ -98,7 +101,7 @@ export function judgeErrorDetailOf(error: unknown): JudgeErrorDetail {
     "retryable" in error
       ? Boolean(error.retryable)
       : error.name === "LlmTimeoutError" || error.name === "LlmConnectionError";
-  return { message: error.message, cause: error.name, retryable, raw: [] };
+  return { message: errorText(error), cause: error.name, retryable, raw: [] };
 }
 
 /** Options every judge accepts besides its input. */

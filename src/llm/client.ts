@@ -16,6 +16,7 @@ import {
   resolveModelConfig,
   type StructuredOutputMode,
 } from "./config.js";
+import { registerSecrets } from "./redact.js";
 import {
   LlmAbortError,
   LlmConnectionError,
@@ -24,7 +25,6 @@ import {
   LlmTimeoutError,
 } from "./errors.js";
 import { type AdaptiveLimiter, defaultProviderLimiters, type ProviderLimiters } from "./limiter.js";
-import { createAgentFetch, type FetchLike } from "./transport.js";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -126,8 +126,6 @@ export interface LlmClientDeps {
   limiters?: ProviderLimiters;
   /** Called once per call with its record; keep it cheap, it runs on the hot path. */
   onCall?: (record: CallRecord) => void;
-  /** Default: a shared node:http keep-alive fetch. */
-  fetch?: FetchLike;
   /** For tests: the jitter source. */
   random?: () => number;
 }
@@ -181,14 +179,6 @@ function usageFrom(wire: z.infer<typeof UsageWireSchema>): TokenUsage {
     completion_tokens: completion,
     total_tokens: wire?.total_tokens ?? prompt + completion,
   };
-}
-
-let sharedFetch: FetchLike | undefined;
-
-/** One keep-alive agent for the process: connection reuse is most of the per-call CPU saving. */
-function defaultFetch(): FetchLike {
-  sharedFetch ??= createAgentFetch();
-  return sharedFetch;
 }
 
 type RequestParams = Pick<
@@ -277,7 +267,6 @@ class OpenAICompatibleClient implements LlmClient {
       apiKey: config.api_key ?? "not-set",
       maxRetries: 0,
       timeout: config.timeout_ms,
-      fetch: deps.fetch ?? defaultFetch(),
       // Pin the level so OPENAI_LOG=debug cannot turn on request logging behind our back.
       logLevel: "warn",
     });
@@ -522,15 +511,23 @@ class OpenAICompatibleClient implements LlmClient {
       attempts++;
       onAttempt(1);
       let failure: Failure;
+      // The SDK's timeout ends when the headers arrive; this one also covers reading the body, so
+      // a server that answers and then stalls fails the attempt too.
+      const deadline = AbortSignal.timeout(timeout);
       try {
-        const result = await send(
-          signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 },
-        );
+        const result = await send({
+          signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+          timeout,
+          maxRetries: 0,
+        });
         slot.release("ok");
         return result;
       } catch (error) {
         try {
-          failure = classifyFailure(error, signal);
+          failure =
+            deadline.aborted && !signal?.aborted
+              ? { kind: "timeout" }
+              : classifyFailure(error, signal);
         } catch (unknownError) {
           slot.release("error");
           throw unknownError;
@@ -565,10 +562,9 @@ class OpenAICompatibleClient implements LlmClient {
           this.provider,
           attempts,
           isRetryable(failure),
+          // No cause: the SDK's error keeps the provider's raw body, which may echo the key, and
+          // a logged error prints its cause.
           detail,
-          {
-            cause: failure.cause,
-          },
         );
       }
     }
@@ -624,6 +620,8 @@ function downgrade(format: ResponseFormat | undefined): ResponseFormat | undefin
 
 /** A client for one resolved model config. Each call makes a new client (and a new SDK instance). */
 export function createLlmClient(config: ModelConfig, deps: LlmClientDeps = {}): LlmClient {
+  // Whatever this key's provider (or a proxy before it) echoes is redacted from every error text.
+  registerSecrets([config.api_key]);
   return new OpenAICompatibleClient(config, deps);
 }
 

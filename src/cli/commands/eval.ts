@@ -36,6 +36,7 @@ import { readQuestionFile, storeQuestionFile } from "../question-file.js";
 import { openStoreSession, type StoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 import { EVAL_HELP, type EvalArgs, parseEvalArgs } from "./eval-args.js";
+import { errorText } from "../../llm/index.js";
 
 export { EVAL_HELP };
 
@@ -294,7 +295,7 @@ function handleRunError(error: unknown): number {
     error instanceof EvaluationNotFoundError ||
     error instanceof EvaluationStateError
   ) {
-    process.stderr.write(`ragjudge eval: ${error.message}\n`);
+    process.stderr.write(`ragjudge eval: ${errorText(error)}\n`);
     return EXIT.usage;
   }
   throw error;

@@ -11,10 +11,10 @@ import {
   LLM_JUDGES,
   summarizeJudgeResults,
 } from "../../judges/index.js";
-import { createLlmClient, type LlmClient, resolveModelConfig } from "../../llm/index.js";
+import { createLlmClient, errorText, type LlmClient, resolveModelConfig } from "../../llm/index.js";
 import { llmResponseCache } from "../../store/index.js";
 import { mapOrdered } from "../ordered-pool.js";
-import { renderTable } from "../render/table.js";
+import { renderTable } from "../../formats/index.js";
 import { openStoreSession } from "../store-session.js";
 import { parseJudgeKinds } from "../judge-kinds.js";
 import { EXIT } from "../exit-codes.js";
@@ -22,7 +22,8 @@ import { UsageError } from "../usage-error.js";
 
 export const JUDGE_HELP = `Usage: ragjudge judge FILE.jsonl --judge review|rubric|reference|offline[,...] [options]
 
-Judges each line {question, answer, contexts?, ground_truth?}. review, rubric and reference call the
+Judges each line {question, answer, contexts?, ground_truth?, ground_truths?} (several acceptable
+references: reference judges score against the best match). review, rubric and reference call the
 configured judge LLM (ragjudge.config.json, OPENAI_BASE_URL, RAGJUDGE_JUDGE_*); offline needs none.
 
 Options:
@@ -113,7 +114,7 @@ export async function judgeCommand(
           results,
         };
       } catch (error) {
-        return { line: parsed.line, ok: false, error: (error as Error).message };
+        return { line: parsed.line, ok: false, error: errorText(error) };
       }
     };
     for await (const result of mapOrdered(

@@ -1,3 +1,4 @@
+import { redactSecrets } from "../../llm/index.js";
 import type { GateAction, GateVerdict } from "../../gate/index.js";
 import type { AnswerExitReason, QualityExitReason } from "../../rag/index.js";
 import type { TraceStep } from "../../rag/index.js";
@@ -72,6 +73,7 @@ export class BotError extends Error {
     message: string,
     readonly status?: number,
   ) {
-    super(message);
+    // A bot may echo the credentials it was sent; no message leaves here unredacted.
+    super(redactSecrets(message));
   }
 }

@@ -12,7 +12,14 @@ import {
   judgeFailure,
   judgeLine,
 } from "../../judges/index.js";
-import { backoffDelay, type LlmClient, LlmError, sleep, usageOfCalls } from "../../llm/index.js";
+import {
+  backoffDelay,
+  errorText,
+  type LlmClient,
+  LlmError,
+  sleep,
+  usageOfCalls,
+} from "../../llm/index.js";
 import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError } from "../bots/types.js";
 import type { EvaluationSnapshot } from "./config.js";
@@ -211,7 +218,7 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
       ...NO_OUTPUTS,
       status: "BOT_ERROR",
       latency_ms: elapsed(),
-      error: `bot ${kind}: ${error instanceof Error ? error.message : String(error)}`,
+      error: `bot ${kind}: ${errorText(error)}`,
     };
   }
 
