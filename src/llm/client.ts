@@ -25,7 +25,6 @@ import {
   LlmTimeoutError,
 } from "./errors.js";
 import { type AdaptiveLimiter, defaultProviderLimiters, type ProviderLimiters } from "./limiter.js";
-import { createAgentFetch, type FetchLike } from "./transport.js";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -127,8 +126,6 @@ export interface LlmClientDeps {
   limiters?: ProviderLimiters;
   /** Called once per call with its record; keep it cheap, it runs on the hot path. */
   onCall?: (record: CallRecord) => void;
-  /** Default: a shared node:http keep-alive fetch. */
-  fetch?: FetchLike;
   /** For tests: the jitter source. */
   random?: () => number;
 }
@@ -170,14 +167,6 @@ function usageFrom(wire: z.infer<typeof UsageWireSchema>): TokenUsage {
     completion_tokens: completion,
     total_tokens: wire?.total_tokens ?? prompt + completion,
   };
-}
-
-let sharedFetch: FetchLike | undefined;
-
-/** One keep-alive agent for the process: connection reuse is most of the per-call CPU saving. */
-function defaultFetch(): FetchLike {
-  sharedFetch ??= createAgentFetch();
-  return sharedFetch;
 }
 
 type RequestParams = Pick<
@@ -266,7 +255,6 @@ class OpenAICompatibleClient implements LlmClient {
       apiKey: config.api_key ?? "not-set",
       maxRetries: 0,
       timeout: config.timeout_ms,
-      fetch: deps.fetch ?? defaultFetch(),
       // Pin the level so OPENAI_LOG=debug cannot turn on request logging behind our back.
       logLevel: "warn",
     });
@@ -502,15 +490,23 @@ class OpenAICompatibleClient implements LlmClient {
       attempts++;
       onAttempt(1);
       let failure: Failure;
+      // The SDK's timeout ends when the headers arrive; this one also covers reading the body, so
+      // a server that answers and then stalls fails the attempt too.
+      const deadline = AbortSignal.timeout(timeout);
       try {
-        const result = await send(
-          signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 },
-        );
+        const result = await send({
+          signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+          timeout,
+          maxRetries: 0,
+        });
         slot.release("ok");
         return result;
       } catch (error) {
         try {
-          failure = classifyFailure(error, signal);
+          failure =
+            deadline.aborted && !signal?.aborted
+              ? { kind: "timeout" }
+              : classifyFailure(error, signal);
         } catch (unknownError) {
           slot.release("error");
           throw unknownError;

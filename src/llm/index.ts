@@ -73,6 +73,5 @@ export {
   REPAIR_PROMPT,
   responseFormatFor,
 } from "./structured.js";
-export { type AgentFetchOptions, createAgentFetch, type FetchLike } from "./transport.js";
 export { errorText, redactSecrets, registerSecrets } from "./redact.js";
 export { type CallUsage, CallUsageSchema, usageOfCalls } from "./usage.js";

@@ -9,12 +9,12 @@ import { z } from "zod";
 import {
   type BackoffPolicy,
   backoffDelay,
-  createAgentFetch,
   parseRetryAfter,
   registerSecrets,
   sleep,
 } from "../../llm/index.js";
 import { type HttpBotRequest, parseHttpBotReply } from "./http-contract.js";
+import { createAgentFetch } from "./http-fetch.js";
 import {
   type BotNetworkPolicy,
   BotNetworkPolicyError,

@@ -3,7 +3,11 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import zlib from "node:zlib";
 
-/** The subset of `fetch` the openai SDK calls. */
+// The HTTP bot's fetch. Node's built-in fetch (undici) takes no `lookup`, and the bot's network
+// policy must check, and pin, the address each new connection goes to (network-policy.ts); node:http
+// agents take one. LLM calls use the openai SDK's own fetch.
+
+/** The subset of `fetch` the HTTP bot calls. */
 export type FetchLike = (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface AgentFetchOptions {
@@ -19,11 +23,9 @@ export interface AgentFetchOptions {
 }
 
 /**
- * A `fetch` for the openai SDK built on node:http keep-alive agents. Node's built-in fetch (undici)
- * and its web Response/Headers cost about twice the CPU per call on loopback, which caps judge
- * throughput on a 2-core machine. This one buffers the whole body before resolving (so the SDK's
- * timeout also covers a server that sends headers and then stalls) and resolves with a
- * BufferedResponse: enough of Response for the SDK's non-streaming calls, nothing more.
+ * A `fetch` on node:http keep-alive agents with a `lookup` of the caller's. It buffers the whole
+ * body before resolving (so a timeout also covers a bot that sends headers and then stalls) and
+ * resolves with a BufferedResponse: enough of Response for the bot's calls, nothing more.
  */
 export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
   const maxSockets = options.maxSockets ?? 256;
