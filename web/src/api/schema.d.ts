@@ -762,6 +762,7 @@ export interface components {
           })
       )[];
       ground_truth?: string;
+      ground_truths?: string[];
       /**
        * @default [
        *       "offline"
@@ -1567,6 +1568,7 @@ export interface components {
       /** @description The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; null before, after a failure, and for the heuristic generator (no LLM) */
       usage: {
         calls: number;
+        attempts: number;
         prompt_tokens: number;
         completion_tokens: number;
         latency_ms: number;
