@@ -5,7 +5,8 @@ import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
 import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
-import { type Db, findUserByToken } from "../store/index.js";
+import type { Db } from "../store/index.js";
+import { authenticate } from "./auth.js";
 import type { Env, RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { gateRoutes } from "./routes/gate.js";
@@ -13,6 +14,8 @@ import { evaluationRoutes } from "./routes/evaluations.js";
 import { judgeRoutes } from "./routes/judge.js";
 import { questionSetRoutes } from "./routes/question-sets.js";
 import { ragRoutes } from "./routes/rag.js";
+import { loginLinkRoute, sessionLoginRoute, sessionRoutes } from "./routes/session.js";
+import { webAppRoutes } from "./web-app.js";
 
 export interface AppOptions {
   db: Db;
@@ -27,6 +30,12 @@ export interface AppOptions {
    * 503; reading, pausing and cancelling still work.
    */
   jobs?: Jobs;
+  /**
+   * The built web app (index.html and assets/); default dist/web. `false` serves the API alone.
+   */
+  webDir?: string | false;
+  /** The origin browsers use, when a proxy puts the server elsewhere (for the Origin check). */
+  origin?: string;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -48,6 +57,7 @@ export function createApp(options: AppOptions) {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     llm: options.llm ?? LlmConfigSchema.parse({}),
     ...(options.jobs ? { jobs: options.jobs } : {}),
+    ...(options.origin ? { origin: options.origin } : {}),
   };
   const app = new Hono<Env>();
 
@@ -66,22 +76,16 @@ export function createApp(options: AppOptions) {
   app.get("/api/v1/health", (c) => c.json({ status: "ok" }));
   app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument()));
 
-  app.use("/api/v1/*", async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
-    const user = token ? await findUserByToken(db, token) : undefined;
-    if (!user) {
-      const message = "Send `Authorization: Bearer <token>` (see `ragjudge token`).";
-      return c.json({ error: "unauthorized", message }, 401);
-    }
-    c.set("user", user);
-    await next();
-  });
+  sessionLoginRoute(app, deps);
+  app.use("/api/v1/*", authenticate(db, options.origin));
 
+  sessionRoutes(app, deps);
   gateRoutes(app, deps);
   judgeRoutes(app, deps);
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
+  loginLinkRoute(app, deps);
+  if (options.webDir !== false) webAppRoutes(app, options.webDir);
   return app;
 }
