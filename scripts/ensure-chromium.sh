@@ -15,5 +15,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq chromium >/dev/null
+# CJK fonts: the UI and the questions may be Chinese.
+apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
 [ -x "$browser" ] || { echo "ensure-chromium: chromium installed but $browser still missing" >&2; exit 1; }
