@@ -15,15 +15,28 @@ let setName = "";
 beforeAll(async () => {
   [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
   // The first user's data: a question set and a run on it.
-  const collection = await server.json<{ id: string }>("/api/v1/collections", { method: "POST", json: { name: "docs" } });
+  const collection = await server.json<{ id: string }>("/api/v1/collections", {
+    method: "POST",
+    json: { name: "docs" },
+  });
   await server.api(`/api/v1/collections/${collection.id}/documents`, {
     method: "POST",
-    json: { documents: [{ name: "metro.md", content: "# Metro\n\nThe Lanting Metro opened its Line 1 on 18 September 2009." }] },
+    json: {
+      documents: [
+        {
+          name: "metro.md",
+          content: "# Metro\n\nThe Lanting Metro opened its Line 1 on 18 September 2009.",
+        },
+      ],
+    },
   });
   setName = "first user's questions";
   const set = await server.json<{ id: string }>("/api/v1/question-sets", {
     method: "POST",
-    json: { name: setName, questions: [{ question_text: "When did Line 1 open?", ground_truth: "18 September 2009" }] },
+    json: {
+      name: setName,
+      questions: [{ question_text: "When did Line 1 open?", ground_truth: "18 September 2009" }],
+    },
   });
   const run = await server.json<{ id: string }>("/api/v1/evaluations", {
     method: "POST",
@@ -50,16 +63,23 @@ describe("login", { timeout: 60_000 }, () => {
     expect(page.url()).not.toContain("code=");
     await expect.poll(() => page.getByTestId("evaluation-row").count()).toBe(1);
     const cookies = await browser.context.cookies(server.origin);
-    expect(cookies.find((c) => c.name === "ragjudge_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    expect(cookies.find((c) => c.name === "ragjudge_session")).toMatchObject({
+      httpOnly: true,
+      sameSite: "Strict",
+    });
 
     // Sign out, then the used link only leads to the login page with its reason.
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/login/);
     await page.goto(server.loginUrl);
     await page.waitForURL(/\/login\?error=invalid_code/);
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain("expired or was already used");
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toContain("expired or was already used");
     // No token or session ever lands in the page's storage.
-    const stored = await page.evaluate<string>("JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })");
+    const stored = await page.evaluate<string>(
+      "JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })",
+    );
     expect(stored).not.toContain(server.token);
     await page.close();
   });
@@ -75,7 +95,9 @@ describe("login", { timeout: 60_000 }, () => {
     await page.getByLabel("API token").fill(server.token);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(new RegExp(`/evaluations/${evaluationId}$`));
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain(setName);
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toContain(setName);
     await page.close();
   });
 
@@ -92,7 +114,10 @@ describe("login", { timeout: 60_000 }, () => {
     const page = await browser.newPage();
     try {
       await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
-      const [response] = await Promise.all([page.waitForResponse(/\/cancel$/), page.getByRole("button", { name: "go" }).click()]);
+      const [response] = await Promise.all([
+        page.waitForResponse(/\/cancel$/),
+        page.getByRole("button", { name: "go" }).click(),
+      ]);
       expect(response.status()).toBe(403);
       expect(await response.json()).toMatchObject({ error: "forbidden_origin" });
     } finally {
@@ -122,7 +147,9 @@ describe("login", { timeout: 60_000 }, () => {
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("No such evaluation");
     await page.close();
     // The 404 above is the one error this test expects the browser to log.
-    const unexpected = browser.errors.filter((e) => !(e.includes(evaluationId) && e.includes("404")));
+    const unexpected = browser.errors.filter(
+      (e) => !(e.includes(evaluationId) && e.includes("404")),
+    );
     expect(unexpected).toEqual([]);
   });
 });

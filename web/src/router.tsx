@@ -14,7 +14,8 @@ import { EVALUATION_STATUSES, type EvaluationStatus } from "./api/types";
 // Seed 003 section 6.1's routes. Search values are validated here so every page reads typed
 // search params; pages other than the first are loaded when first visited.
 
-const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
+const text = (value: unknown) =>
+  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: AppShell,
@@ -61,7 +62,10 @@ export const evaluationListRoute = createRoute({
       ? { status: status as EvaluationStatus }
       : {};
   },
-  component: lazyRouteComponent(() => import("./pages/evaluation-list/EvaluationList"), "EvaluationList"),
+  component: lazyRouteComponent(
+    () => import("./pages/evaluation-list/EvaluationList"),
+    "EvaluationList",
+  ),
 });
 
 export const newEvaluationRoute = createRoute({
@@ -69,16 +73,23 @@ export const newEvaluationRoute = createRoute({
   path: "/new",
   validateSearch: (search: Record<string, unknown>): { question_set?: string } =>
     text(search.question_set) ? { question_set: text(search.question_set) } : {},
-  component: lazyRouteComponent(() => import("./pages/evaluation-new/NewEvaluationPage"), "NewEvaluationPage"),
+  component: lazyRouteComponent(
+    () => import("./pages/evaluation-new/NewEvaluationPage"),
+    "NewEvaluationPage",
+  ),
 });
 
 export const compareRoute = createRoute({
   getParentRoute: () => evaluationsRoute,
   path: "/compare",
-  validateSearch: (search: Record<string, unknown>): { base?: string; head?: string; changed?: boolean } => ({
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { base?: string; head?: string; changed?: boolean } => ({
     ...(text(search.base) ? { base: text(search.base) } : {}),
     ...(text(search.head) ? { head: text(search.head) } : {}),
-    ...(search.changed === true || search.changed === "true" || search.changed === "1" ? { changed: true } : {}),
+    ...(search.changed === true || search.changed === "true" || search.changed === "1"
+      ? { changed: true }
+      : {}),
   }),
   component: lazyRouteComponent(() => import("./pages/compare/ComparePage"), "ComparePage"),
 });
@@ -86,26 +97,38 @@ export const compareRoute = createRoute({
 export const questionSetListRoute = createRoute({
   getParentRoute: () => evaluationsRoute,
   path: "/question-sets",
-  component: lazyRouteComponent(() => import("./pages/question-sets/QuestionSetList"), "QuestionSetList"),
+  component: lazyRouteComponent(
+    () => import("./pages/question-sets/QuestionSetList"),
+    "QuestionSetList",
+  ),
 });
 
 export const newQuestionSetRoute = createRoute({
   getParentRoute: () => evaluationsRoute,
   path: "/question-sets/new",
-  component: lazyRouteComponent(() => import("./pages/question-sets/QuestionSetPage"), "NewQuestionSetPage"),
+  component: lazyRouteComponent(
+    () => import("./pages/question-sets/QuestionSetPage"),
+    "NewQuestionSetPage",
+  ),
 });
 
 export const questionSetRoute = createRoute({
   getParentRoute: () => evaluationsRoute,
   path: "/question-sets/$qsId",
-  component: lazyRouteComponent(() => import("./pages/question-sets/QuestionSetPage"), "QuestionSetPage"),
+  component: lazyRouteComponent(
+    () => import("./pages/question-sets/QuestionSetPage"),
+    "QuestionSetPage",
+  ),
 });
 
 export const evaluationDetailRoute = createRoute({
   getParentRoute: () => evaluationsRoute,
   path: "/$evalId",
   validateSearch: (search: Record<string, unknown>) => searchFromFilters(filtersFromSearch(search)),
-  component: lazyRouteComponent(() => import("./pages/evaluation-detail/EvaluationDetailPage"), "EvaluationDetailPage"),
+  component: lazyRouteComponent(
+    () => import("./pages/evaluation-detail/EvaluationDetailPage"),
+    "EvaluationDetailPage",
+  ),
 });
 
 export const collectionsRoute = createRoute({
@@ -113,7 +136,10 @@ export const collectionsRoute = createRoute({
   path: "/collections",
   validateSearch: (search: Record<string, unknown>): { id?: string } =>
     text(search.id) ? { id: text(search.id) } : {},
-  component: lazyRouteComponent(() => import("./pages/collections/CollectionsPage"), "CollectionsPage"),
+  component: lazyRouteComponent(
+    () => import("./pages/collections/CollectionsPage"),
+    "CollectionsPage",
+  ),
 });
 
 const routeTree = rootRoute.addChildren([

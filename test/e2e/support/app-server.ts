@@ -31,7 +31,10 @@ export interface AppServer {
   /** Calls the API as the local user (or with another token). */
   api(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
   /** Calls the API and returns its JSON, failing on an error status. */
-  json<T = Record<string, unknown>>(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<T>;
+  json<T = Record<string, unknown>>(
+    path: string,
+    init?: RequestInit & { json?: unknown; token?: string },
+  ): Promise<T>;
   /** A new user with an API token. */
   createUser(name: string): Promise<{ id: string; token: string }>;
   /** A fresh one-time login link for a user. */
@@ -71,7 +74,11 @@ export async function startAppServer(): Promise<AppServer> {
     const headers = new Headers(rest.headers);
     headers.set("authorization", `Bearer ${as ?? token}`);
     if (json !== undefined) headers.set("content-type", "application/json");
-    return fetch(`${origin}${path}`, { ...rest, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+    return fetch(`${origin}${path}`, {
+      ...rest,
+      headers,
+      ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+    });
   };
 
   return {
@@ -83,7 +90,8 @@ export async function startAppServer(): Promise<AppServer> {
     async json<T>(path: string, init?: RequestInit & { json?: unknown; token?: string }) {
       const response = await api(path, init);
       const text = await response.text();
-      if (!response.ok) throw new Error(`${init?.method ?? "GET"} ${path}: ${response.status} ${text}`);
+      if (!response.ok)
+        throw new Error(`${init?.method ?? "GET"} ${path}: ${response.status} ${text}`);
       return JSON.parse(text) as T;
     },
     async createUser(name) {
@@ -111,7 +119,10 @@ function waitForLoginUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";
-    const timer = setTimeout(() => reject(new Error(`ragjudge serve did not start in 60 s:\n${out}\n${err}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`ragjudge serve did not start in 60 s:\n${out}\n${err}`)),
+      60_000,
+    );
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const match = /(http:\/\/127\.0\.0\.1:\d+\/login\?code=\S+)/.exec(out);

@@ -28,7 +28,9 @@ export interface Browser {
 }
 
 /** Headless Chromium with a fresh profile directory, in English unless told otherwise. */
-export async function launchBrowser(options: { locale?: string; downloads?: boolean } = {}): Promise<Browser> {
+export async function launchBrowser(
+  options: { locale?: string; downloads?: boolean } = {},
+): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "ragjudge-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

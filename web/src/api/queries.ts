@@ -22,7 +22,11 @@ export function useCollections() {
     queryKey: collectionsKey,
     queryFn: async () => {
       const data = await must(api.GET("/api/v1/collections", {}));
-      return (data as unknown as { items: (Collection & { document_count?: number; chunk_count?: number })[] }).items;
+      return (
+        data as unknown as {
+          items: (Collection & { document_count?: number; chunk_count?: number })[];
+        }
+      ).items;
     },
   });
 }

@@ -5,7 +5,7 @@ describe("createSseParser", () => {
   it("yields whole messages across chunk boundaries and skips comments", () => {
     const seen: SseMessage[] = [];
     const feed = createSseParser((m) => seen.push(m));
-    feed("event: progress\ndata: {\"completed\"");
+    feed('event: progress\ndata: {"completed"');
     expect(seen).toEqual([]);
     feed(":1}\n\n: keep-alive\n\nevent: result\r\nid: r1:5\r\ndata: a\r\ndata: b\r\n\r\n");
     expect(seen).toEqual([

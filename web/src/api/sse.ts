@@ -16,7 +16,11 @@ export function createSseParser(onMessage: (message: SseMessage) => void) {
   let id: string | undefined;
   const dispatch = () => {
     if (data.length > 0) {
-      onMessage({ event: event || "message", data: data.join("\n"), ...(id !== undefined ? { id } : {}) });
+      onMessage({
+        event: event || "message",
+        data: data.join("\n"),
+        ...(id !== undefined ? { id } : {}),
+      });
     }
     event = "";
     data = [];

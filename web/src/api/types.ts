@@ -2,9 +2,22 @@
 // response, these are aliases of it; the rest describe what the server sends today and move to
 // the generated types as routes gain response schemas.
 
-export const EVALUATION_STATUSES = ["PENDING", "RUNNING", "PAUSED", "COMPLETED", "FAILED", "CANCELLED"] as const;
+export const EVALUATION_STATUSES = [
+  "PENDING",
+  "RUNNING",
+  "PAUSED",
+  "COMPLETED",
+  "FAILED",
+  "CANCELLED",
+] as const;
 export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
-export const RESULT_STATUSES = ["PENDING", "RUNNING", "SCORED", "BOT_ERROR", "JUDGE_ERROR"] as const;
+export const RESULT_STATUSES = [
+  "PENDING",
+  "RUNNING",
+  "SCORED",
+  "BOT_ERROR",
+  "JUDGE_ERROR",
+] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 export const JUDGE_KINDS = ["review", "rubric", "reference", "offline"] as const;
 export type JudgeKind = (typeof JUDGE_KINDS)[number];
@@ -162,7 +175,12 @@ export interface Generation {
   id: string;
   status: string;
   progress: number;
-  questions?: { question_type: string; question_text: string; ground_truth: string; reference_context?: string | null }[];
+  questions?: {
+    question_type: string;
+    question_text: string;
+    ground_truth: string;
+    reference_context?: string | null;
+  }[];
   heuristic?: boolean;
   warnings: string[];
   error: string | null;

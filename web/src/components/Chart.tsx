@@ -75,12 +75,21 @@ export function ChartWithTable({
     <figure className="chart-box" style={{ margin: 0 }} data-testid={testId}>
       <figcaption>
         <h3 id={`${id}-title`}>{title}</h3>
-        {note && <p className="muted" style={{ margin: 0, fontSize: "0.85rem" }}>{note}</p>}
+        {note && (
+          <p className="muted" style={{ margin: 0, fontSize: "0.85rem" }}>
+            {note}
+          </p>
+        )}
       </figcaption>
       <div style={{ height: 260 }}>
         <canvas ref={canvas} role="img" aria-labelledby={`${id}-title`} />
       </div>
-      <button type="button" aria-expanded={shown} aria-controls={`${id}-table`} onClick={() => setShown(!shown)}>
+      <button
+        type="button"
+        aria-expanded={shown}
+        aria-controls={`${id}-table`}
+        onClick={() => setShown(!shown)}
+      >
         {shown ? t("common.hideTable") : t("common.showTable")}
       </button>
       <div id={`${id}-table`} className={shown ? undefined : "visually-hidden"}>
@@ -89,7 +98,9 @@ export function ChartWithTable({
           <thead>
             <tr>
               {table.columns.map((c) => (
-                <th key={c} scope="col">{c}</th>
+                <th key={c} scope="col">
+                  {c}
+                </th>
               ))}
             </tr>
           </thead>

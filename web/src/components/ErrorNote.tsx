@@ -5,7 +5,8 @@ import { useI18n } from "../i18n/i18n";
 export function ErrorNote({ error }: { error: unknown }) {
   const { t } = useI18n();
   if (!error) return null;
-  const message = ApiError.isInstance(error) || error instanceof Error ? error.message : String(error);
+  const message =
+    ApiError.isInstance(error) || error instanceof Error ? error.message : String(error);
   return (
     <p className="notice bad" role="alert">
       {t("common.error", { message })}

@@ -26,11 +26,13 @@ export const en = {
   "common.no": "no",
   "common.all": "All",
   "login.title": "Sign in to ragjudge",
-  "login.intro": "Open the login link `ragjudge serve` printed, or paste an API token (from `ragjudge token create`, or the file $RAGJUDGE_HOME/token).",
+  "login.intro":
+    "Open the login link `ragjudge serve` printed, or paste an API token (from `ragjudge token create`, or the file $RAGJUDGE_HOME/token).",
   "login.token": "API token",
   "login.submit": "Sign in",
   "login.failed": "That token was not accepted.",
-  "login.codeFailed": "The login link has expired or was already used. Paste a token, or restart `ragjudge serve` for a new link.",
+  "login.codeFailed":
+    "The login link has expired or was already used. Paste a token, or restart `ragjudge serve` for a new link.",
   "status.PENDING": "Pending",
   "status.RUNNING": "Running",
   "status.PAUSED": "Paused",
@@ -72,7 +74,8 @@ export const en = {
   "new.botHttp": "My bot over HTTP",
   "new.botUrl": "Bot URL",
   "new.judges": "Judges",
-  "new.judgeModel": "Judge model: set by the server's configuration (llm.judge); the offline judge needs none.",
+  "new.judgeModel":
+    "Judge model: set by the server's configuration (llm.judge); the offline judge needs none.",
   "new.submit": "Start the evaluation",
   "new.choose": "Choose…",
   "new.pickJudge": "Choose at least one judge",
@@ -130,7 +133,8 @@ export const en = {
   "card.error": "Error",
   "card.latency": "{ms} ms",
   "chart.radar": "Rubric dimensions",
-  "chart.radarNote": "Means over scored results: accuracy, completeness and clarity on 1-10 scaled to 0-1; offline metrics on 0-1.",
+  "chart.radarNote":
+    "Means over scored results: accuracy, completeness and clarity on 1-10 scaled to 0-1; offline metrics on 0-1.",
   "chart.histogram": "Score histogram",
   "chart.histogramNote": "Number of scored results per primary-score bin of width 0.1 (0-1).",
   "chart.byType": "By question type",
@@ -185,7 +189,8 @@ export const en = {
   "table.duplicate": "Repeats row {n}",
   "table.count": "{n} questions",
   "upload.title": "Load a file",
-  "upload.hint": "CSV (columns question_text or question, ground_truth, question_type), JSON or JSONL. Parsed here in the browser; nothing is sent until you save.",
+  "upload.hint":
+    "CSV (columns question_text or question, ground_truth, question_type), JSON or JSONL. Parsed here in the browser; nothing is sent until you save.",
   "upload.choose": "Choose a file",
   "upload.drop": "or drop it here",
   "upload.badRows": "{n} bad rows in {file}: nothing was loaded.",
@@ -223,7 +228,8 @@ export const en = {
   "col.answer": "Answer",
   "col.sources": "Sources",
   "col.diagrams": "Loop diagrams (Mermaid source)",
-  "col.diagramsNote": "The diagrams are shown as Mermaid source: paste them into any Mermaid viewer to draw them.",
+  "col.diagramsNote":
+    "The diagrams are shown as Mermaid source: paste them into any Mermaid viewer to draw them.",
   "col.action": "Gate action: {action}",
 } as const;
 
@@ -255,7 +261,8 @@ export const zh: Record<MessageKey, string> = {
   "common.no": "否",
   "common.all": "全部",
   "login.title": "登录 ragjudge",
-  "login.intro": "打开 `ragjudge serve` 打印的登录链接，或粘贴 API 令牌（来自 `ragjudge token create` 或文件 $RAGJUDGE_HOME/token）。",
+  "login.intro":
+    "打开 `ragjudge serve` 打印的登录链接，或粘贴 API 令牌（来自 `ragjudge token create` 或文件 $RAGJUDGE_HOME/token）。",
   "login.token": "API 令牌",
   "login.submit": "登录",
   "login.failed": "令牌无效。",
@@ -359,7 +366,8 @@ export const zh: Record<MessageKey, string> = {
   "card.error": "错误",
   "card.latency": "{ms} 毫秒",
   "chart.radar": "评分维度",
-  "chart.radarNote": "已评分结果的平均值：准确性、完整性、清晰度（1-10 分缩放到 0-1）；离线指标为 0-1。",
+  "chart.radarNote":
+    "已评分结果的平均值：准确性、完整性、清晰度（1-10 分缩放到 0-1）；离线指标为 0-1。",
   "chart.histogram": "分数分布",
   "chart.histogramNote": "每个主分数区间（宽 0.1，范围 0-1）中已评分结果的数量。",
   "chart.byType": "按问题类型",
@@ -414,7 +422,8 @@ export const zh: Record<MessageKey, string> = {
   "table.duplicate": "与第 {n} 行重复",
   "table.count": "共 {n} 个问题",
   "upload.title": "载入文件",
-  "upload.hint": "CSV（列 question_text 或 question、ground_truth、question_type）、JSON 或 JSONL。在浏览器中解析；保存前不会上传任何内容。",
+  "upload.hint":
+    "CSV（列 question_text 或 question、ground_truth、question_type）、JSON 或 JSONL。在浏览器中解析；保存前不会上传任何内容。",
   "upload.choose": "选择文件",
   "upload.drop": "或拖放到这里",
   "upload.badRows": "{file} 中有 {n} 行有误：未载入任何内容。",

@@ -39,7 +39,11 @@ export function AppShell() {
         <span className="brand">{t("app.title")}</span>
         {!onLogin && (
           <nav aria-label="main">
-            <Link to="/evaluations/list" activeProps={{ className: "active" }} activeOptions={{ exact: false }}>
+            <Link
+              to="/evaluations/list"
+              activeProps={{ className: "active" }}
+              activeOptions={{ exact: false }}
+            >
               {t("nav.evaluations")}
             </Link>
             <Link to="/collections" activeProps={{ className: "active" }}>

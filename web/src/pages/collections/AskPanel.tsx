@@ -30,7 +30,9 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
   const [open, setOpen] = useState<string>();
   const ask = useMutation({
     mutationFn: async () =>
-      (await must(api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } as never }))) as unknown as AskResponse,
+      (await must(
+        api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } as never }),
+      )) as unknown as AskResponse,
     onSuccess: () => setOpen(undefined),
   });
   const answer = ask.data;
@@ -69,7 +71,13 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
               "text" in s ? (
                 <span key={i}>{s.text}</span>
               ) : (
-                <button key={i} type="button" className="citation" aria-expanded={open === s.citation} onClick={() => setOpen(open === s.citation ? undefined : s.citation)}>
+                <button
+                  key={i}
+                  type="button"
+                  className="citation"
+                  aria-expanded={open === s.citation}
+                  onClick={() => setOpen(open === s.citation ? undefined : s.citation)}
+                >
                   {s.citation}
                 </button>
               ),
@@ -107,8 +115,12 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
           <p className="muted">{t("col.diagramsNote")}</p>
           {Object.entries(answer.diagrams).map(([name, source]) => (
             <figure key={name} style={{ margin: "0 0 0.5rem" }}>
-              <figcaption><code>{name}</code></figcaption>
-              <pre className="code" data-testid="mermaid-source">{source}</pre>
+              <figcaption>
+                <code>{name}</code>
+              </figcaption>
+              <pre className="code" data-testid="mermaid-source">
+                {source}
+              </pre>
             </figure>
           ))}
         </div>

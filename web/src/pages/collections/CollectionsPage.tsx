@@ -17,7 +17,12 @@ function DocumentUpload({ collectionId }: { collectionId: string }) {
     mutationFn: async (files: File[]) => {
       setNames(files.map((f) => f.name));
       const documents = await Promise.all(files.map(uploadEntryOf));
-      return must(api.POST("/api/v1/collections/{id}/documents", { params: { path: { id: collectionId } }, body: { documents } as never }));
+      return must(
+        api.POST("/api/v1/collections/{id}/documents", {
+          params: { path: { id: collectionId } },
+          body: { documents } as never,
+        }),
+      );
     },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: collectionsKey }),
   });
@@ -25,8 +30,9 @@ function DocumentUpload({ collectionId }: { collectionId: string }) {
     if (files && files.length > 0) upload.mutate([...files]);
   };
   const issues =
-    ApiError.isInstance(upload.error) && Array.isArray((upload.error.body as { issues?: unknown })?.issues)
-      ? ((upload.error.body as { issues: { path: string; message: string }[] }).issues)
+    ApiError.isInstance(upload.error) &&
+    Array.isArray((upload.error.body as { issues?: unknown })?.issues)
+      ? (upload.error.body as { issues: { path: string; message: string }[] }).issues
       : undefined;
   return (
     <section aria-labelledby="upload-title">
@@ -47,12 +53,20 @@ function DocumentUpload({ collectionId }: { collectionId: string }) {
       >
         <label className="inline" style={{ justifyContent: "center" }}>
           {t("col.dropHere")}
-          <input type="file" multiple accept=".md,.markdown,.txt,.html,.htm,.pdf,.jsonl" onChange={(e) => send(e.target.files)} data-testid="document-files" />
+          <input
+            type="file"
+            multiple
+            accept=".md,.markdown,.txt,.html,.htm,.pdf,.jsonl"
+            onChange={(e) => send(e.target.files)}
+            data-testid="document-files"
+          />
         </label>
       </div>
       <div aria-live="polite">
         {upload.isPending && <p>{t("common.loading")}</p>}
-        {upload.isSuccess && <p className="notice good">{t("col.uploaded", { n: names.length })}</p>}
+        {upload.isSuccess && (
+          <p className="notice good">{t("col.uploaded", { n: names.length })}</p>
+        )}
         {issues ? (
           <div className="notice bad" role="alert">
             <strong>{upload.error?.message}</strong>
@@ -81,14 +95,19 @@ export function CollectionsPage() {
   const collections = useCollections();
   const [name, setName] = useState("");
   const create = useMutation({
-    mutationFn: async () => (await must(api.POST("/api/v1/collections", { body: { name } as never }))) as unknown as { id: string },
+    mutationFn: async () =>
+      (await must(api.POST("/api/v1/collections", { body: { name } as never }))) as unknown as {
+        id: string;
+      },
     onSuccess: (collection) => {
       setName("");
       void queryClient.invalidateQueries({ queryKey: collectionsKey });
       void navigate({ search: { id: collection.id } });
     },
   });
-  const selected = collections.data?.find((c) => c.id === search.id) ?? (search.id ? undefined : collections.data?.[0]);
+  const selected =
+    collections.data?.find((c) => c.id === search.id) ??
+    (search.id ? undefined : collections.data?.[0]);
 
   return (
     <main id="main" tabIndex={-1}>
@@ -108,7 +127,12 @@ export function CollectionsPage() {
             {collections.data.map((c) => (
               <tr key={c.id} aria-selected={c.id === selected?.id}>
                 <td>
-                  <button type="button" className={c.id === selected?.id ? "primary" : undefined} aria-pressed={c.id === selected?.id} onClick={() => void navigate({ search: { id: c.id } })}>
+                  <button
+                    type="button"
+                    className={c.id === selected?.id ? "primary" : undefined}
+                    aria-pressed={c.id === selected?.id}
+                    onClick={() => void navigate({ search: { id: c.id } })}
+                  >
                     {c.name}
                   </button>
                 </td>

@@ -11,7 +11,8 @@ export async function uploadEntryOf(file: File): Promise<UploadEntry> {
   if (file.name.toLowerCase().endsWith(".pdf")) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     let binary = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    for (let i = 0; i < bytes.length; i += 0x8000)
+      binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     return { name: file.name, content_base64: btoa(binary) };
   }
   return { name: file.name, content: await file.text() };

@@ -12,13 +12,18 @@ import { fetchAllResults } from "../evaluation-detail/queries";
 import { useEvaluations } from "../evaluation-list/queries";
 import { compareResults, countKinds } from "./deltas";
 
-const CompareCharts = lazy(() => import("./CompareCharts").then((m) => ({ default: m.CompareCharts })));
+const CompareCharts = lazy(() =>
+  import("./CompareCharts").then((m) => ({ default: m.CompareCharts })),
+);
 
 function useRun(id: string | undefined) {
   const detail = useQuery({
     queryKey: ["evaluation", id],
     enabled: id !== undefined,
-    queryFn: async () => (await must(api.GET("/api/v1/evaluations/{id}", { params: { path: { id: id ?? "" } } }))) as unknown as EvaluationDetail,
+    queryFn: async () =>
+      (await must(
+        api.GET("/api/v1/evaluations/{id}", { params: { path: { id: id ?? "" } } }),
+      )) as unknown as EvaluationDetail,
   });
   const results = useQuery({
     queryKey: ["evaluation", id, "all-results"],
@@ -37,7 +42,10 @@ export function ComparePage() {
   const base = useRun(search.base);
   const head = useRun(search.head);
   const deltas = useMemo(
-    () => (base.results.data && head.results.data ? compareResults(base.results.data, head.results.data) : undefined),
+    () =>
+      base.results.data && head.results.data
+        ? compareResults(base.results.data, head.results.data)
+        : undefined,
     [base.results.data, head.results.data],
   );
   const counts = deltas ? countKinds(deltas) : undefined;
@@ -67,19 +75,27 @@ export function ComparePage() {
           <input
             type="checkbox"
             checked={search.changed ?? false}
-            onChange={(e) => void navigate({ search: (s) => ({ ...s, changed: e.target.checked || undefined }) })}
+            onChange={(e) =>
+              void navigate({ search: (s) => ({ ...s, changed: e.target.checked || undefined }) })
+            }
           />
           {t("compare.onlyChanged")}
         </label>
       </div>
       {(!search.base || !search.head) && <p className="muted">{t("compare.pick")}</p>}
-      <ErrorNote error={base.detail.error ?? head.detail.error ?? base.results.error ?? head.results.error} />
+      <ErrorNote
+        error={base.detail.error ?? head.detail.error ?? base.results.error ?? head.results.error}
+      />
       {search.base && search.head && !deltas && <p>{t("common.loading")}</p>}
       {deltas && counts && (
         <>
           <p aria-live="polite" data-testid="compare-counts">
-            {t("compare.shared", { shared: deltas.length })} · <span className="delta-neg">{t("compare.regressions", { n: counts.regression })}</span> ·{" "}
-            <span className="delta-pos">{t("compare.improvements", { n: counts.improvement })}</span>
+            {t("compare.shared", { shared: deltas.length })} ·{" "}
+            <span className="delta-neg">{t("compare.regressions", { n: counts.regression })}</span>{" "}
+            ·{" "}
+            <span className="delta-pos">
+              {t("compare.improvements", { n: counts.improvement })}
+            </span>
           </p>
           {base.detail.data && head.detail.data && (
             <Suspense fallback={<p>{t("common.loading")}</p>}>
@@ -95,7 +111,9 @@ export function ComparePage() {
                 <th scope="col">B</th>
                 <th scope="col">{t("compare.delta")}</th>
                 <th scope="col">{t("compare.pass")}</th>
-                <th scope="col"><span className="visually-hidden">{t("compare.kind.changed")}</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("compare.kind.changed")}</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -103,14 +121,39 @@ export function ComparePage() {
                 <tr key={d.key} data-testid="compare-row" data-kind={d.kind}>
                   <td>{d.base.position + 1}</td>
                   <td>{d.question_text}</td>
-                  <td>{d.base.status === "SCORED" ? formatScore(d.base.score) : <StatusBadge status={d.base.status} />}</td>
-                  <td>{d.head.status === "SCORED" ? formatScore(d.head.score) : <StatusBadge status={d.head.status} />}</td>
-                  <td className={d.delta !== null && d.delta < 0 ? "delta-neg" : d.delta !== null && d.delta > 0 ? "delta-pos" : undefined}>{formatDelta(d.delta)}</td>
                   <td>
-                    {d.base.passed === null ? "—" : d.base.passed ? "✓" : "✗"} → {d.head.passed === null ? "—" : d.head.passed ? "✓" : "✗"}
+                    {d.base.status === "SCORED" ? (
+                      formatScore(d.base.score)
+                    ) : (
+                      <StatusBadge status={d.base.status} />
+                    )}
                   </td>
                   <td>
-                    <span className={`badge ${d.kind === "regression" ? "bad" : d.kind === "improvement" ? "ok" : d.kind === "changed" ? "warn" : ""}`}>
+                    {d.head.status === "SCORED" ? (
+                      formatScore(d.head.score)
+                    ) : (
+                      <StatusBadge status={d.head.status} />
+                    )}
+                  </td>
+                  <td
+                    className={
+                      d.delta !== null && d.delta < 0
+                        ? "delta-neg"
+                        : d.delta !== null && d.delta > 0
+                          ? "delta-pos"
+                          : undefined
+                    }
+                  >
+                    {formatDelta(d.delta)}
+                  </td>
+                  <td>
+                    {d.base.passed === null ? "—" : d.base.passed ? "✓" : "✗"} →{" "}
+                    {d.head.passed === null ? "—" : d.head.passed ? "✓" : "✗"}
+                  </td>
+                  <td>
+                    <span
+                      className={`badge ${d.kind === "regression" ? "bad" : d.kind === "improvement" ? "ok" : d.kind === "changed" ? "warn" : ""}`}
+                    >
                       {t(`compare.kind.${d.kind}` as MessageKey)}
                     </span>
                   </td>

@@ -34,7 +34,12 @@ function kindOf(base: EvaluationResult, head: EvaluationResult, delta: number | 
   return "unchanged";
 }
 
-const ORDER: Record<DeltaKind, number> = { regression: 0, changed: 1, improvement: 2, unchanged: 3 };
+const ORDER: Record<DeltaKind, number> = {
+  regression: 0,
+  changed: 1,
+  improvement: 2,
+  unchanged: 3,
+};
 
 /**
  * The shared questions' deltas, regressions first (largest drop first), then changed, then
@@ -52,7 +57,14 @@ export function compareResults(
     const h = heads.get(key);
     if (!h) continue;
     const delta = b.score !== null && h.score !== null ? h.score - b.score : null;
-    deltas.push({ key, question_text: b.question_text, base: b, head: h, delta, kind: kindOf(b, h, delta) });
+    deltas.push({
+      key,
+      question_text: b.question_text,
+      base: b,
+      head: h,
+      delta,
+      kind: kindOf(b, h, delta),
+    });
   }
   return deltas.sort((x, y) => {
     const byKind = ORDER[x.kind] - ORDER[y.kind];
@@ -67,7 +79,12 @@ export function compareResults(
 }
 
 export function countKinds(deltas: readonly QuestionDelta[]): Record<DeltaKind, number> {
-  const counts: Record<DeltaKind, number> = { regression: 0, improvement: 0, changed: 0, unchanged: 0 };
+  const counts: Record<DeltaKind, number> = {
+    regression: 0,
+    improvement: 0,
+    changed: 0,
+    unchanged: 0,
+  };
   for (const d of deltas) counts[d.kind]++;
   return counts;
 }

@@ -18,7 +18,17 @@ export function DetailCharts({ summary }: { summary: EvaluationSummary }) {
   const radarConfig = useMemo(
     () => ({
       type: "radar" as const,
-      data: { labels: radar.labels, datasets: [{ label: t("chart.value"), data: radar.values, borderColor: BLUE, backgroundColor: BLUE_FILL }] },
+      data: {
+        labels: radar.labels,
+        datasets: [
+          {
+            label: t("chart.value"),
+            data: radar.values,
+            borderColor: BLUE,
+            backgroundColor: BLUE_FILL,
+          },
+        ],
+      },
       options: { scales: { r: { min: 0, max: 1 } }, plugins: { legend: { display: false } } },
     }),
     [radar, t],
@@ -26,8 +36,16 @@ export function DetailCharts({ summary }: { summary: EvaluationSummary }) {
   const histogramConfig = useMemo(
     () => ({
       type: "bar" as const,
-      data: { labels: histogram?.series.labels ?? [], datasets: [{ label: t("chart.count"), data: histogram?.series.values ?? [], backgroundColor: BLUE }] },
-      options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+      data: {
+        labels: histogram?.series.labels ?? [],
+        datasets: [
+          { label: t("chart.count"), data: histogram?.series.values ?? [], backgroundColor: BLUE },
+        ],
+      },
+      options: {
+        plugins: { legend: { display: false } },
+        scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+      },
     }),
     [histogram, t],
   );
@@ -56,7 +74,10 @@ export function DetailCharts({ summary }: { summary: EvaluationSummary }) {
             title={t("chart.radar")}
             note={t("chart.radarNote")}
             config={radarConfig}
-            table={{ columns: [t("chart.dimension"), t("chart.value")], rows: radar.labels.map((l, i) => [l, radar.values[i] ?? 0]) }}
+            table={{
+              columns: [t("chart.dimension"), t("chart.value")],
+              rows: radar.labels.map((l, i) => [l, radar.values[i] ?? 0]),
+            }}
           />
         )}
         {histogram && (
@@ -65,7 +86,10 @@ export function DetailCharts({ summary }: { summary: EvaluationSummary }) {
             title={t("chart.histogram")}
             note={`${histogram.judge}: ${t("chart.histogramNote")}`}
             config={histogramConfig}
-            table={{ columns: [t("chart.bin"), t("chart.count")], rows: histogram.series.labels.map((l, i) => [l, histogram.series.values[i] ?? 0]) }}
+            table={{
+              columns: [t("chart.bin"), t("chart.count")],
+              rows: histogram.series.labels.map((l, i) => [l, histogram.series.values[i] ?? 0]),
+            }}
           />
         )}
         {byType.labels.length > 0 && (
@@ -75,7 +99,11 @@ export function DetailCharts({ summary }: { summary: EvaluationSummary }) {
             config={byTypeConfig}
             table={{
               columns: [t("chart.type"), t("chart.averageScore"), t("chart.passRate")],
-              rows: byType.labels.map((l, i) => [l, byType.scores[i] ?? "—", byType.passRates[i] ?? "—"]),
+              rows: byType.labels.map((l, i) => [
+                l,
+                byType.scores[i] ?? "—",
+                byType.passRates[i] ?? "—",
+              ]),
             }}
           />
         )}

@@ -10,7 +10,9 @@ import { fetchAllResults, useEvaluationDetail, useResults } from "./queries";
 import { ResultsList } from "./ResultsList";
 import { SummaryPanel } from "./SummaryPanel";
 
-const DetailCharts = lazy(() => import("./DetailCharts").then((m) => ({ default: m.DetailCharts })));
+const DetailCharts = lazy(() =>
+  import("./DetailCharts").then((m) => ({ default: m.DetailCharts })),
+);
 
 /** `/evaluations/{eval_id}`: summary, charts, filters (in the URL), and every result. */
 export function EvaluationDetailPage() {
@@ -56,7 +58,11 @@ export function EvaluationDetailPage() {
       <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
         <h1>{evaluation.name}</h1>
         <div className="row">
-          {live === "streaming" && <span className="badge run" aria-live="polite">{t("detail.live")}</span>}
+          {live === "streaming" && (
+            <span className="badge run" aria-live="polite">
+              {t("detail.live")}
+            </span>
+          )}
           <Link className="button" to="/evaluations/compare" search={{ head: evaluation.id }}>
             {t("detail.compareWith")}
           </Link>
@@ -72,8 +78,12 @@ export function EvaluationDetailPage() {
           <h2 id="results-title">{t("detail.results")}</h2>
           <div className="row" role="group" aria-label={t("detail.export")}>
             <span className="muted">{t("detail.export")}:</span>
-            <button type="button" onClick={() => void exportAs("csv")}>{t("detail.exportCsv")}</button>
-            <button type="button" onClick={() => void exportAs("json")}>{t("detail.exportJson")}</button>
+            <button type="button" onClick={() => void exportAs("csv")}>
+              {t("detail.exportCsv")}
+            </button>
+            <button type="button" onClick={() => void exportAs("json")}>
+              {t("detail.exportJson")}
+            </button>
           </div>
         </div>
         <ErrorNote error={exporting} />

@@ -29,26 +29,45 @@ export function FiltersBar({
   const set = (patch: Partial<ResultFilters>) => onChange({ ...filters, ...patch });
   const toggleStatus = (status: ResultStatus) => {
     const current = filters.status ?? [];
-    const next = current.includes(status) ? current.filter((s) => s !== status) : [...current, status];
+    const next = current.includes(status)
+      ? current.filter((s) => s !== status)
+      : [...current, status];
     set({ status: next.length > 0 ? next : undefined });
   };
   const number = (value: string) => (value === "" ? undefined : Number(value));
 
   return (
-    <fieldset className="row" style={{ border: "1px solid var(--border)", borderRadius: 6, padding: "0.5rem 0.75rem" }}>
+    <fieldset
+      className="row"
+      style={{ border: "1px solid var(--border)", borderRadius: 6, padding: "0.5rem 0.75rem" }}
+    >
       <legend>{t("filters.title")}</legend>
-      <div role="group" aria-label={t("filters.status")} className="row" style={{ gap: "0.4rem", alignItems: "center" }}>
+      <div
+        role="group"
+        aria-label={t("filters.status")}
+        className="row"
+        style={{ gap: "0.4rem", alignItems: "center" }}
+      >
         <span className="muted">{t("filters.status")}:</span>
         {RESULT_STATUSES.map((status) => (
           <label key={status} className="inline">
-            <input type="checkbox" checked={filters.status?.includes(status) ?? false} onChange={() => toggleStatus(status)} />
+            <input
+              type="checkbox"
+              checked={filters.status?.includes(status) ?? false}
+              onChange={() => toggleStatus(status)}
+            />
             {t(`status.${status}` as MessageKey)}
           </label>
         ))}
       </div>
       <label>
         {t("filters.passed")}
-        <select value={filters.outcome ?? ""} onChange={(e) => set({ outcome: (e.target.value || undefined) as ResultFilters["outcome"] })}>
+        <select
+          value={filters.outcome ?? ""}
+          onChange={(e) =>
+            set({ outcome: (e.target.value || undefined) as ResultFilters["outcome"] })
+          }
+        >
           <option value="">{t("common.all")}</option>
           <option value="passed">{t("filters.passedOnly")}</option>
           <option value="failed">{t("filters.failedOnly")}</option>
@@ -56,29 +75,55 @@ export function FiltersBar({
       </label>
       <label>
         {t("filters.gate")}
-        <select value={filters.gate ?? ""} onChange={(e) => set({ gate: e.target.value || undefined })}>
+        <select
+          value={filters.gate ?? ""}
+          onChange={(e) => set({ gate: e.target.value || undefined })}
+        >
           <option value="">{t("common.all")}</option>
           {GATE_VERDICTS.map((v) => (
-            <option key={v} value={v}>{v}</option>
+            <option key={v} value={v}>
+              {v}
+            </option>
           ))}
         </select>
       </label>
       <label>
         {t("filters.type")}
-        <select value={filters.type ?? ""} onChange={(e) => set({ type: e.target.value || undefined })}>
+        <select
+          value={filters.type ?? ""}
+          onChange={(e) => set({ type: e.target.value || undefined })}
+        >
           <option value="">{t("common.all")}</option>
           {types.map((v) => (
-            <option key={v} value={v}>{v}</option>
+            <option key={v} value={v}>
+              {v}
+            </option>
           ))}
         </select>
       </label>
       <label>
         {t("filters.minScore")}
-        <input type="number" min={0} max={1} step={0.05} style={{ width: "6em" }} value={filters.min ?? ""} onChange={(e) => set({ min: number(e.target.value) })} />
+        <input
+          type="number"
+          min={0}
+          max={1}
+          step={0.05}
+          style={{ width: "6em" }}
+          value={filters.min ?? ""}
+          onChange={(e) => set({ min: number(e.target.value) })}
+        />
       </label>
       <label>
         {t("filters.maxScore")}
-        <input type="number" min={0} max={1} step={0.05} style={{ width: "6em" }} value={filters.max ?? ""} onChange={(e) => set({ max: number(e.target.value) })} />
+        <input
+          type="number"
+          min={0}
+          max={1}
+          step={0.05}
+          style={{ width: "6em" }}
+          value={filters.max ?? ""}
+          onChange={(e) => set({ max: number(e.target.value) })}
+        />
       </label>
       <label style={{ flex: 1, minWidth: "14em" }}>
         {t("filters.search")}

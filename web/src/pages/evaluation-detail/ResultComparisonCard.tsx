@@ -7,7 +7,8 @@ import { splitCitations } from "./citations";
 
 function textOf(value: unknown): string | undefined {
   if (typeof value === "string" && value.trim() !== "") return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === "string") && value.length > 0) return value.join("\n");
+  if (Array.isArray(value) && value.every((v) => typeof v === "string") && value.length > 0)
+    return value.join("\n");
   return undefined;
 }
 
@@ -15,7 +16,8 @@ function textOf(value: unknown): string | undefined {
 function judgeWords(judge: StoredJudge): { reasoning?: string; suggestions?: string } {
   const v = judge.verdict ?? {};
   return {
-    reasoning: textOf(v.reasoning) ?? textOf(v.reason) ?? textOf(v.analysis) ?? textOf(v.explanation),
+    reasoning:
+      textOf(v.reasoning) ?? textOf(v.reason) ?? textOf(v.analysis) ?? textOf(v.explanation),
     suggestions: textOf(v.suggestions) ?? textOf(v.suggestion),
   };
 }
@@ -24,18 +26,29 @@ function judgeWords(judge: StoredJudge): { reasoning?: string; suggestions?: str
  * Seed 003's ResultComparisonCard: one question with its ground truth, the bot's answer (its
  * citations open the cited passage), the gate verdict with failing checks, and every judge.
  */
-export const ResultComparisonCard = memo(function ResultComparisonCard({ result }: { result: EvaluationResult }) {
+export const ResultComparisonCard = memo(function ResultComparisonCard({
+  result,
+}: {
+  result: EvaluationResult;
+}) {
   const { t } = useI18n();
   const [openCitation, setOpenCitation] = useState<string | undefined>();
   const sources = result.rag_answer_sources ?? [];
   const known = new Set([...sources.map((s) => s.node_id), ...(result.rag_citations ?? [])]);
-  const passage = openCitation === undefined ? undefined : sources.find((s) => s.node_id === openCitation);
-  const failing = (result.gate?.checks ?? []).filter((c) => c.status !== "pass" && c.status !== "skipped");
+  const passage =
+    openCitation === undefined ? undefined : sources.find((s) => s.node_id === openCitation);
+  const failing = (result.gate?.checks ?? []).filter(
+    (c) => c.status !== "pass" && c.status !== "skipped",
+  );
   const judges = Object.entries(result.judges ?? {});
   const passageId = `passage-${result.id}`;
 
   return (
-    <article className="card" data-testid="result-card" aria-label={`${result.position + 1}. ${result.question_text}`}>
+    <article
+      className="card"
+      data-testid="result-card"
+      aria-label={`${result.position + 1}. ${result.question_text}`}
+    >
       <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
         <div className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
           <strong>#{result.position + 1}</strong>
@@ -54,14 +67,25 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({ result 
             <span className="muted">{t("detail.notScored")}</span>
           )}
           {result.passed !== null && (
-            <span className={`badge ${result.passed ? "ok" : "bad"}`}>{result.passed ? t("card.passed") : t("card.failed")}</span>
+            <span className={`badge ${result.passed ? "ok" : "bad"}`}>
+              {result.passed ? t("card.passed") : t("card.failed")}
+            </span>
           )}
-          {result.latency_ms !== null && <span className="muted">{t("card.latency", { ms: formatMs(result.latency_ms) })}</span>}
+          {result.latency_ms !== null && (
+            <span className="muted">{t("card.latency", { ms: formatMs(result.latency_ms) })}</span>
+          )}
         </div>
       </div>
       {result.error && (
         <p className="notice bad">
-          <strong>{result.status === "BOT_ERROR" ? t("status.BOT_ERROR") : result.status === "JUDGE_ERROR" ? t("status.JUDGE_ERROR") : t("card.error")}:</strong>{" "}
+          <strong>
+            {result.status === "BOT_ERROR"
+              ? t("status.BOT_ERROR")
+              : result.status === "JUDGE_ERROR"
+                ? t("status.JUDGE_ERROR")
+                : t("card.error")}
+            :
+          </strong>{" "}
           {result.error}
         </p>
       )}
@@ -86,7 +110,11 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({ result 
                     className="citation"
                     aria-expanded={openCitation === segment.citation}
                     aria-controls={passageId}
-                    onClick={() => setOpenCitation(openCitation === segment.citation ? undefined : segment.citation)}
+                    onClick={() =>
+                      setOpenCitation(
+                        openCitation === segment.citation ? undefined : segment.citation,
+                      )
+                    }
                   >
                     {segment.citation}
                   </button>
@@ -94,14 +122,18 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({ result 
               )}
             </p>
           ) : (
-            <p className="muted" style={{ margin: 0 }}>{t("card.noAnswer")}</p>
+            <p className="muted" style={{ margin: 0 }}>
+              {t("card.noAnswer")}
+            </p>
           )}
           <div id={passageId} aria-live="polite">
             {openCitation !== undefined && (
               <div className="passage" data-testid="passage">
                 <strong>{t("card.passage", { id: openCitation })}</strong>
                 {passage?.title && <div className="muted">{passage.title}</div>}
-                <p style={{ whiteSpace: "pre-wrap", margin: "0.25rem 0 0" }}>{passage ? passage.content : t("card.citationNotFound")}</p>
+                <p style={{ whiteSpace: "pre-wrap", margin: "0.25rem 0 0" }}>
+                  {passage ? passage.content : t("card.citationNotFound")}
+                </p>
               </div>
             )}
           </div>
@@ -120,9 +152,13 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({ result 
                   ) : (
                     <>
                       {formatScore(judge.score)}
-                      {judge.raw_score !== undefined && <span className="muted"> ({judge.raw_score})</span>}{" "}
+                      {judge.raw_score !== undefined && (
+                        <span className="muted"> ({judge.raw_score})</span>
+                      )}{" "}
                       {judge.passed !== undefined && (
-                        <span className={`badge ${judge.passed ? "ok" : "bad"}`}>{judge.passed ? t("card.passed") : t("card.failed")}</span>
+                        <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
+                          {judge.passed ? t("card.passed") : t("card.failed")}
+                        </span>
                       )}
                     </>
                   )}
@@ -153,7 +189,10 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({ result 
             {failing.map((check) => (
               <li key={check.name}>
                 <code>{check.name}</code>: <StatusBadge status={check.status} />{" "}
-                {check.message ?? (check.detail ? <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span> : null)}
+                {check.message ??
+                  (check.detail ? (
+                    <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span>
+                  ) : null)}
               </li>
             ))}
           </ul>
@@ -165,8 +204,17 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({ result 
           <ol style={{ margin: 0 }}>
             {result.rag_tool_calls.map((step, i) => (
               <li key={i}>
-                <code>{step.machine ? `${step.machine}.` : ""}{step.node}</code>
-                {step.next && <> → <code>{step.next}</code></>} <span className="muted">{step.summary}</span>
+                <code>
+                  {step.machine ? `${step.machine}.` : ""}
+                  {step.node}
+                </code>
+                {step.next && (
+                  <>
+                    {" "}
+                    → <code>{step.next}</code>
+                  </>
+                )}{" "}
+                <span className="muted">{step.summary}</span>
               </li>
             ))}
           </ol>

@@ -37,7 +37,13 @@ export function ResultsList({
   }, [hasMore, loadingMore, lastIndex, results.length, loadMore]);
 
   return (
-    <div ref={scroller} className="results-scroller" data-testid="results-scroller" tabIndex={0} aria-label={t("detail.results")}>
+    <div
+      ref={scroller}
+      className="results-scroller"
+      data-testid="results-scroller"
+      tabIndex={0}
+      aria-label={t("detail.results")}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: "relative" }} role="list">
         {items.map((item) => {
           const result = results[item.index];
@@ -47,9 +53,19 @@ export function ResultsList({
               data-index={item.index}
               ref={virtualizer.measureElement}
               role="listitem"
-              style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start}px)` }}
+              style={{
+                position: "absolute",
+                top: 0,
+                left: 0,
+                width: "100%",
+                transform: `translateY(${item.start}px)`,
+              }}
             >
-              {result ? <ResultComparisonCard result={result} /> : <p className="muted">{t("common.loading")}</p>}
+              {result ? (
+                <ResultComparisonCard result={result} />
+              ) : (
+                <p className="muted">{t("common.loading")}</p>
+              )}
             </div>
           );
         })}

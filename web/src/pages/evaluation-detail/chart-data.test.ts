@@ -3,13 +3,30 @@ import type { EvaluationSummary } from "../../api/types";
 import { primaryDistribution, radarSeries, scoreHistogram } from "./chart-data";
 
 const summary = (judges: EvaluationSummary["judges"]): EvaluationSummary => ({
-  total: 2, completed: 2, pending: 0, running: 0, scored: 2,
-  errors: { bot: 0, judge: 0 }, average_score: 0.5, pass_rate: 0.5, gate: {}, judges,
-  by_question_type: {}, latency_ms: { mean: null, p50: null, p95: null },
+  total: 2,
+  completed: 2,
+  pending: 0,
+  running: 0,
+  scored: 2,
+  errors: { bot: 0, judge: 0 },
+  average_score: 0.5,
+  pass_rate: 0.5,
+  gate: {},
+  judges,
+  by_question_type: {},
+  latency_ms: { mean: null, p50: null, p95: null },
   usage: { prompt_tokens: 0, completion_tokens: 0, calls: 0 },
 });
-const block = (metrics: Record<string, number | null>, distribution: Record<string, number> = {}) => ({
-  count: 2, mean_score: 0.5, mean_raw: 5, pass_rate: 0.5, distribution, metrics,
+const block = (
+  metrics: Record<string, number | null>,
+  distribution: Record<string, number> = {},
+) => ({
+  count: 2,
+  mean_score: 0.5,
+  mean_raw: 5,
+  pass_rate: 0.5,
+  distribution,
+  metrics,
 });
 
 describe("radarSeries", () => {
@@ -36,6 +53,9 @@ describe("scoreHistogram", () => {
 describe("primaryDistribution", () => {
   it("orders numeric buckets numerically", () => {
     const d = primaryDistribution(summary({ offline: block({}, { "10": 3, "9": 1, "5": 2 }) }));
-    expect(d).toEqual({ judge: "offline", series: { labels: ["5", "9", "10"], values: [2, 1, 3] } });
+    expect(d).toEqual({
+      judge: "offline",
+      series: { labels: ["5", "9", "10"], values: [2, 1, 3] },
+    });
   });
 });

@@ -50,17 +50,25 @@ export function scoreHistogram(scores: readonly number[]): Series {
 }
 
 /** The first judge (in a fixed order) with a raw-score distribution: what the histogram bins. */
-export function primaryDistribution(summary: EvaluationSummary): { judge: JudgeKind; series: Series } | undefined {
+export function primaryDistribution(
+  summary: EvaluationSummary,
+): { judge: JudgeKind; series: Series } | undefined {
   for (const judge of JUDGE_ORDER) {
     const block = summary.judges[judge];
     if (!block || Object.keys(block.distribution).length === 0) continue;
-    const keys = Object.keys(block.distribution).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+    const keys = Object.keys(block.distribution).sort(
+      (a, b) => Number(a) - Number(b) || a.localeCompare(b),
+    );
     return { judge, series: { labels: keys, values: keys.map((k) => block.distribution[k] ?? 0) } };
   }
   return undefined;
 }
 
-export function byTypeSeries(summary: EvaluationSummary): { labels: string[]; scores: (number | null)[]; passRates: (number | null)[] } {
+export function byTypeSeries(summary: EvaluationSummary): {
+  labels: string[];
+  scores: (number | null)[];
+  passRates: (number | null)[];
+} {
   const labels = Object.keys(summary.by_question_type).sort();
   return {
     labels,

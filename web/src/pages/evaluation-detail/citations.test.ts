@@ -4,7 +4,9 @@ import { splitCitations } from "./citations";
 describe("splitCitations", () => {
   it("turns known bracketed ids into citations and leaves other brackets as text", () => {
     const known = new Set(["doc_1#0", "doc_2#1"]);
-    expect(splitCitations("Opened in 2009 [doc_1#0]. See [note] and [doc_1#0, doc_2#1]", known)).toEqual([
+    expect(
+      splitCitations("Opened in 2009 [doc_1#0]. See [note] and [doc_1#0, doc_2#1]", known),
+    ).toEqual([
       { text: "Opened in 2009 " },
       { citation: "doc_1#0" },
       { text: ". See [note] and " },

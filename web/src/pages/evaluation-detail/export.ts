@@ -35,7 +35,9 @@ export function resultsToCsv(results: readonly EvaluationResult[]): string {
     r.error ?? "",
   ]);
   // A leading = + - @ would make a spreadsheet run the cell as a formula.
-  const safe = rows.map((row) => row.map((cell) => (typeof cell === "string" && /^[=+\-@]/.test(cell) ? `'${cell}` : cell)));
+  const safe = rows.map((row) =>
+    row.map((cell) => (typeof cell === "string" && /^[=+\-@]/.test(cell) ? `'${cell}` : cell)),
+  );
   return Papa.unparse({ fields: [...EXPORT_COLUMNS], data: safe }, { newline: "\n" });
 }
 

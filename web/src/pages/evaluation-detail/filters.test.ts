@@ -73,7 +73,9 @@ describe("matchesFilters", () => {
 
   it("applies outcome, gate, type and text search together", () => {
     const failed = result({ passed: false, gate_status: "fail", question_type: "INFERENTIAL" });
-    expect(matchesFilters(failed, { outcome: "failed", gate: "fail", type: "INFERENTIAL" })).toBe(true);
+    expect(matchesFilters(failed, { outcome: "failed", gate: "fail", type: "INFERENTIAL" })).toBe(
+      true,
+    );
     expect(matchesFilters(failed, { outcome: "passed" })).toBe(false);
     expect(matchesFilters(failed, { q: "LINE 1" })).toBe(true);
     expect(matchesFilters(failed, { q: "tram" })).toBe(false);

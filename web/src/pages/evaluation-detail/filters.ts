@@ -79,11 +79,14 @@ export function matchesFilters(result: EvaluationResult, filters: ResultFilters)
   if (filters.outcome === "failed" && result.passed !== false) return false;
   if (filters.gate && result.gate_status !== filters.gate) return false;
   if (filters.type && result.question_type !== filters.type) return false;
-  if (filters.min !== undefined && (result.score === null || result.score < filters.min)) return false;
-  if (filters.max !== undefined && (result.score === null || result.score > filters.max)) return false;
+  if (filters.min !== undefined && (result.score === null || result.score < filters.min))
+    return false;
+  if (filters.max !== undefined && (result.score === null || result.score > filters.max))
+    return false;
   if (filters.q) {
     const needle = filters.q.toLowerCase();
-    const haystack = `${result.question_text}\n${result.ground_truth}\n${result.rag_answer ?? ""}`.toLowerCase();
+    const haystack =
+      `${result.question_text}\n${result.ground_truth}\n${result.rag_answer ?? ""}`.toLowerCase();
     if (!haystack.includes(needle)) return false;
   }
   return true;

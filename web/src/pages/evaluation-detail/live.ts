@@ -43,7 +43,12 @@ export function useLiveEvaluation(id: string, running: boolean): LiveState {
                 ...old,
                 status: progress.status,
                 completed_questions: progress.completed,
-                progress: { completed: progress.completed, total: progress.total, percent: progress.percent, eta_seconds: progress.eta_seconds },
+                progress: {
+                  completed: progress.completed,
+                  total: progress.total,
+                  percent: progress.percent,
+                  eta_seconds: progress.eta_seconds,
+                },
               }
             : old,
         );

@@ -32,7 +32,8 @@ export function EvaluationList() {
   const visible = (runs.data ?? []).filter((r) => !search.status || r.status === search.status);
 
   const run = (evaluation: Evaluation, what: RunAction) => {
-    if (what === "delete" && !window.confirm(t("list.confirmDelete", { name: evaluation.name }))) return;
+    if (what === "delete" && !window.confirm(t("list.confirmDelete", { name: evaluation.name })))
+      return;
     action.mutate({ id: evaluation.id, action: what });
   };
   const toggle = (id: string) =>
@@ -47,7 +48,11 @@ export function EvaluationList() {
             {t("list.filterStatus")}
             <select
               value={search.status ?? ""}
-              onChange={(e) => void navigate({ search: e.target.value ? { status: e.target.value as Evaluation["status"] } : {} })}
+              onChange={(e) =>
+                void navigate({
+                  search: e.target.value ? { status: e.target.value as Evaluation["status"] } : {},
+                })
+              }
             >
               <option value="">{t("common.all")}</option>
               {EVALUATION_STATUSES.map((s) => (
@@ -58,7 +63,11 @@ export function EvaluationList() {
             </select>
           </label>
           {selected.length === 2 ? (
-            <Link className="button" to="/evaluations/compare" search={{ base: selected[0], head: selected[1] }}>
+            <Link
+              className="button"
+              to="/evaluations/compare"
+              search={{ base: selected[0], head: selected[1] }}
+            >
               {t("list.compareSelected")}
             </Link>
           ) : (
@@ -79,7 +88,9 @@ export function EvaluationList() {
         <table>
           <thead>
             <tr>
-              <th scope="col"><span className="visually-hidden">{t("list.compareSelected")}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t("list.compareSelected")}</span>
+              </th>
               <th scope="col">{t("list.name")}</th>
               <th scope="col">{t("list.status")}</th>
               <th scope="col">{t("list.progress")}</th>
@@ -108,25 +119,48 @@ export function EvaluationList() {
                   <Link to="/evaluations/$evalId" params={{ evalId: e.id }}>
                     {e.name}
                   </Link>
-                  {e.status_reason && <div className="error-text" style={{ fontSize: "0.85rem" }}>{e.status_reason}</div>}
+                  {e.status_reason && (
+                    <div className="error-text" style={{ fontSize: "0.85rem" }}>
+                      {e.status_reason}
+                    </div>
+                  )}
                 </td>
-                <td><StatusBadge status={e.status} /></td>
                 <td>
-                  <ProgressBar percent={e.progress.percent} label={`${e.name}: ${t("list.progress")}`} />
-                  <span className="muted" style={{ fontSize: "0.8rem" }}>{e.progress.completed}/{e.progress.total}</span>
+                  <StatusBadge status={e.status} />
+                </td>
+                <td>
+                  <ProgressBar
+                    percent={e.progress.percent}
+                    label={`${e.name}: ${t("list.progress")}`}
+                  />
+                  <span className="muted" style={{ fontSize: "0.8rem" }}>
+                    {e.progress.completed}/{e.progress.total}
+                  </span>
                 </td>
                 <td>
                   {e.question_set_id ? (
-                    <Link to="/evaluations/question-sets/$qsId" params={{ qsId: e.question_set_id }}>
+                    <Link
+                      to="/evaluations/question-sets/$qsId"
+                      params={{ qsId: e.question_set_id }}
+                    >
                       {setName.get(e.question_set_id) ?? e.question_set_id.slice(0, 8)}
                     </Link>
-                  ) : "—"}
+                  ) : (
+                    "—"
+                  )}
                 </td>
                 <td>{e.bot_id}</td>
-                <td>{(e.config.judges ?? []).join(", ")} <span className="muted">({e.judge_llm_model_id})</span></td>
+                <td>
+                  {(e.config.judges ?? []).join(", ")}{" "}
+                  <span className="muted">({e.judge_llm_model_id})</span>
+                </td>
                 <td>{formatScore(e.average_score)}</td>
-                <td>{formatPercent((e as Evaluation & { pass_rate?: number | null }).pass_rate)}</td>
-                <td>{t("list.errorsCell", { bot: e.bot_error_count, judge: e.judge_error_count })}</td>
+                <td>
+                  {formatPercent((e as Evaluation & { pass_rate?: number | null }).pass_rate)}
+                </td>
+                <td>
+                  {t("list.errorsCell", { bot: e.bot_error_count, judge: e.judge_error_count })}
+                </td>
                 <td>{formatDate(e.gmt_created, language)}</td>
                 <td>
                   <div className="row" style={{ gap: "0.25rem" }}>

@@ -9,12 +9,16 @@ export function useEvaluations() {
   return useQuery({
     queryKey: evaluationsKey,
     queryFn: async () => {
-      const data = await must(api.GET("/api/v1/evaluations", { params: { query: { limit: 500 } } }));
+      const data = await must(
+        api.GET("/api/v1/evaluations", { params: { query: { limit: 500 } } }),
+      );
       return (data as unknown as { items: Evaluation[] }).items;
     },
     // While a run is live, keep its row moving.
     refetchInterval: (query) =>
-      query.state.data?.some((e) => e.status === "RUNNING" || e.status === "PENDING") ? 2000 : false,
+      query.state.data?.some((e) => e.status === "RUNNING" || e.status === "PENDING")
+        ? 2000
+        : false,
   });
 }
 
@@ -25,7 +29,9 @@ export function useRunAction() {
       const path = { params: { path: { id } } };
       if (action === "delete") return must(api.DELETE("/api/v1/evaluations/{id}", path));
       if (action === "retry")
-        return must(api.POST("/api/v1/evaluations/{id}/retry", { ...path, body: { scope: "failed" } }));
+        return must(
+          api.POST("/api/v1/evaluations/{id}/retry", { ...path, body: { scope: "failed" } }),
+        );
       if (action === "pause") return must(api.POST("/api/v1/evaluations/{id}/pause", path));
       if (action === "resume") return must(api.POST("/api/v1/evaluations/{id}/resume", path));
       return must(api.POST("/api/v1/evaluations/{id}/cancel", path));

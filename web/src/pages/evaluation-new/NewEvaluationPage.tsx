@@ -5,7 +5,13 @@ import { api, must } from "../../api/client";
 import { useCollections, useQuestionSets } from "../../api/queries";
 import { type Evaluation, JUDGE_KINDS } from "../../api/types";
 import { useI18n } from "../../i18n/i18n";
-import { type EvaluationForm, type FieldErrors, fieldErrorsOf, requestOf, validateForm } from "./field-errors";
+import {
+  type EvaluationForm,
+  type FieldErrors,
+  fieldErrorsOf,
+  requestOf,
+  validateForm,
+} from "./field-errors";
 
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (
@@ -36,12 +42,15 @@ export function NewEvaluationPage() {
   // A set made from a collection suggests that collection.
   useEffect(() => {
     const set = sets.data?.find((s) => s.id === form.question_set_id);
-    if (set?.collection_id && !form.collection_id) setForm((f) => ({ ...f, collection_id: set.collection_id ?? "" }));
+    if (set?.collection_id && !form.collection_id)
+      setForm((f) => ({ ...f, collection_id: set.collection_id ?? "" }));
   }, [sets.data, form.question_set_id, form.collection_id]);
 
   const start = useMutation({
     mutationFn: async () =>
-      (await must(api.POST("/api/v1/evaluations", { body: requestOf(form) as never }))) as unknown as Evaluation,
+      (await must(
+        api.POST("/api/v1/evaluations", { body: requestOf(form) as never }),
+      )) as unknown as Evaluation,
     onSuccess: (evaluation) => {
       void queryClient.invalidateQueries({ queryKey: ["evaluations"] });
       void navigate({ to: "/evaluations/$evalId", params: { evalId: evaluation.id } });
@@ -60,22 +69,37 @@ export function NewEvaluationPage() {
     setErrors(found);
     if (Object.keys(found).length === 0) start.mutate();
   };
-  const set = <K extends keyof EvaluationForm>(key: K, value: EvaluationForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof EvaluationForm>(key: K, value: EvaluationForm[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
   const described = (field: keyof FieldErrors) =>
     errors[field] ? { "aria-invalid": true, "aria-describedby": `err-${field}` } : {};
 
   return (
     <section aria-labelledby="new-title" style={{ maxWidth: 640 }}>
       <h1 id="new-title">{t("new.title")}</h1>
-      <form onSubmit={submit} noValidate style={{ display: "flex", flexDirection: "column", gap: "0.9rem" }}>
+      <form
+        onSubmit={submit}
+        noValidate
+        style={{ display: "flex", flexDirection: "column", gap: "0.9rem" }}
+      >
         <label>
           {t("new.name")}
-          <input name="name" value={form.name} onChange={(e) => set("name", e.target.value)} {...described("name")} />
+          <input
+            name="name"
+            value={form.name}
+            onChange={(e) => set("name", e.target.value)}
+            {...described("name")}
+          />
           <FieldError id="err-name" message={errors.name} />
         </label>
         <label>
           {t("new.questionSet")}
-          <select name="question_set_id" value={form.question_set_id} onChange={(e) => set("question_set_id", e.target.value)} {...described("question_set_id")}>
+          <select
+            name="question_set_id"
+            value={form.question_set_id}
+            onChange={(e) => set("question_set_id", e.target.value)}
+            {...described("question_set_id")}
+          >
             <option value="">{t("new.choose")}</option>
             {(sets.data ?? []).map((s) => (
               <option key={s.id} value={s.id}>
@@ -88,24 +112,46 @@ export function NewEvaluationPage() {
         <fieldset>
           <legend>{t("new.bot")}</legend>
           <label className="inline">
-            <input type="radio" name="bot" checked={form.bot === "builtin"} onChange={() => set("bot", "builtin")} />
+            <input
+              type="radio"
+              name="bot"
+              checked={form.bot === "builtin"}
+              onChange={() => set("bot", "builtin")}
+            />
             {t("new.botBuiltin")}
           </label>
           <label className="inline">
-            <input type="radio" name="bot" checked={form.bot === "http"} onChange={() => set("bot", "http")} />
+            <input
+              type="radio"
+              name="bot"
+              checked={form.bot === "http"}
+              onChange={() => set("bot", "http")}
+            />
             {t("new.botHttp")}
           </label>
           {form.bot === "http" && (
             <label style={{ width: "100%" }}>
               {t("new.botUrl")}
-              <input name="bot_url" type="url" placeholder="http://127.0.0.1:9000/ask" value={form.bot_url} onChange={(e) => set("bot_url", e.target.value)} {...described("bot_url")} />
+              <input
+                name="bot_url"
+                type="url"
+                placeholder="http://127.0.0.1:9000/ask"
+                value={form.bot_url}
+                onChange={(e) => set("bot_url", e.target.value)}
+                {...described("bot_url")}
+              />
               <FieldError id="err-bot_url" message={errors.bot_url} />
             </label>
           )}
         </fieldset>
         <label>
           {t("new.collection")}
-          <select name="collection_id" value={form.collection_id} onChange={(e) => set("collection_id", e.target.value)} {...described("collection_id")}>
+          <select
+            name="collection_id"
+            value={form.collection_id}
+            onChange={(e) => set("collection_id", e.target.value)}
+            {...described("collection_id")}
+          >
             <option value="">{t("new.choose")}</option>
             {(collections.data ?? []).map((c) => (
               <option key={c.id} value={c.id}>
@@ -124,15 +170,28 @@ export function NewEvaluationPage() {
                 name="judges"
                 value={judge}
                 checked={form.judges.includes(judge)}
-                onChange={() => set("judges", form.judges.includes(judge) ? form.judges.filter((j) => j !== judge) : [...form.judges, judge])}
+                onChange={() =>
+                  set(
+                    "judges",
+                    form.judges.includes(judge)
+                      ? form.judges.filter((j) => j !== judge)
+                      : [...form.judges, judge],
+                  )
+                }
               />
               {judge}
             </label>
           ))}
           <FieldError id="err-judges" message={errors.judges} />
-          <p className="muted" style={{ margin: "0.25rem 0 0" }}>{t("new.judgeModel")}</p>
+          <p className="muted" style={{ margin: "0.25rem 0 0" }}>
+            {t("new.judgeModel")}
+          </p>
         </fieldset>
-        {errors.form && <p className="notice bad" role="alert">{errors.form}</p>}
+        {errors.form && (
+          <p className="notice bad" role="alert">
+            {errors.form}
+          </p>
+        )}
         <div>
           <button className="primary" type="submit" disabled={start.isPending}>
             {t("new.submit")}

@@ -2,18 +2,34 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api/client";
 import { type EvaluationForm, fieldErrorsOf, requestOf, validateForm } from "./field-errors";
 
-const messages = { pickSet: "set", pickJudge: "judge", pickCollection: "collection", badUrl: "url" };
-const form: EvaluationForm = { name: "", question_set_id: "qs", collection_id: "c", bot: "builtin", bot_url: "", judges: ["offline"] };
+const messages = {
+  pickSet: "set",
+  pickJudge: "judge",
+  pickCollection: "collection",
+  badUrl: "url",
+};
+const form: EvaluationForm = {
+  name: "",
+  question_set_id: "qs",
+  collection_id: "c",
+  bot: "builtin",
+  bot_url: "",
+  judges: ["offline"],
+};
 
 describe("validateForm", () => {
   it("names each missing or bad field", () => {
     expect(validateForm(form, messages)).toEqual({});
-    expect(validateForm({ ...form, question_set_id: "", judges: [], collection_id: "" }, messages)).toEqual({
+    expect(
+      validateForm({ ...form, question_set_id: "", judges: [], collection_id: "" }, messages),
+    ).toEqual({
       question_set_id: "set",
       judges: "judge",
       collection_id: "collection",
     });
-    expect(validateForm({ ...form, bot: "http", collection_id: "", bot_url: "ftp://x" }, messages)).toEqual({ bot_url: "url" });
+    expect(
+      validateForm({ ...form, bot: "http", collection_id: "", bot_url: "ftp://x" }, messages),
+    ).toEqual({ bot_url: "url" });
   });
 });
 

@@ -1,6 +1,7 @@
 import { ApiError } from "../../api/client";
 
-export type FormField = "name" | "question_set_id" | "collection_id" | "bot_url" | "judges" | "form";
+export type FormField =
+  "name" | "question_set_id" | "collection_id" | "bot_url" | "judges" | "form";
 export type FieldErrors = Partial<Record<FormField, string>>;
 
 export interface EvaluationForm {
@@ -40,15 +41,20 @@ export function requestOf(form: EvaluationForm) {
     ...(form.name.trim() ? { name: form.name.trim() } : {}),
     question_set_id: form.question_set_id,
     ...(form.collection_id ? { collection_id: form.collection_id } : {}),
-    bot: form.bot === "http" ? { kind: "http" as const, url: form.bot_url.trim() } : { kind: "builtin" as const },
+    bot:
+      form.bot === "http"
+        ? { kind: "http" as const, url: form.bot_url.trim() }
+        : { kind: "builtin" as const },
     judges: form.judges,
   };
 }
 
 /** A server 400's issues placed beside the fields they name (`bot.url` → the URL field). */
 export function fieldErrorsOf(error: unknown): FieldErrors {
-  if (!ApiError.isInstance(error)) return { form: error instanceof Error ? error.message : String(error) };
-  const issues = (error.body as { issues?: { path?: unknown; message?: string }[] } | undefined)?.issues;
+  if (!ApiError.isInstance(error))
+    return { form: error instanceof Error ? error.message : String(error) };
+  const issues = (error.body as { issues?: { path?: unknown; message?: string }[] } | undefined)
+    ?.issues;
   if (!Array.isArray(issues) || issues.length === 0) return { form: error.message };
   const errors: FieldErrors = {};
   for (const issue of issues) {
@@ -64,7 +70,9 @@ export function fieldErrorsOf(error: unknown): FieldErrors {
             : path.startsWith("name")
               ? "name"
               : "form";
-    errors[field] = errors[field] ? `${errors[field]}; ${issue.message ?? ""}` : (issue.message ?? error.message);
+    errors[field] = errors[field]
+      ? `${errors[field]}; ${issue.message ?? ""}`
+      : (issue.message ?? error.message);
   }
   return errors;
 }

@@ -13,7 +13,11 @@ export function EvaluationsLayout() {
         <Link to="/evaluations/new" activeProps={{ className: "active" }}>
           {t("nav.new")}
         </Link>
-        <Link to="/evaluations/question-sets" activeProps={{ className: "active" }} activeOptions={{ exact: false }}>
+        <Link
+          to="/evaluations/question-sets"
+          activeProps={{ className: "active" }}
+          activeOptions={{ exact: false }}
+        >
           {t("nav.questionSets")}
         </Link>
         <Link to="/evaluations/compare" activeProps={{ className: "active" }}>

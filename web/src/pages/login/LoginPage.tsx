@@ -23,7 +23,10 @@ export function LoginPage() {
       setFailed(t("login.failed"));
       return;
     }
-    const next = search.next && search.next.startsWith("/") && !search.next.startsWith("//") ? search.next : "/evaluations/list";
+    const next =
+      search.next && search.next.startsWith("/") && !search.next.startsWith("//")
+        ? search.next
+        : "/evaluations/list";
     // A full navigation: the next page starts with the new session and an empty cache.
     window.location.assign(next);
   };

@@ -54,8 +54,13 @@ export function QuestionGenerationModal({
     queryKey: ["generation", generationId],
     enabled: generationId !== undefined,
     queryFn: async () =>
-      (await must(api.GET("/api/v1/question-sets/generations/{id}", { params: { path: { id: generationId ?? "" } } }))) as unknown as Generation,
-    refetchInterval: (query) => (query.state.data && ["COMPLETED", "FAILED"].includes(query.state.data.status) ? false : 700),
+      (await must(
+        api.GET("/api/v1/question-sets/generations/{id}", {
+          params: { path: { id: generationId ?? "" } },
+        }),
+      )) as unknown as Generation,
+    refetchInterval: (query) =>
+      query.state.data && ["COMPLETED", "FAILED"].includes(query.state.data.status) ? false : 700,
   });
   const done = generation.data?.status === "COMPLETED" ? generation.data : undefined;
 
@@ -68,7 +73,9 @@ export function QuestionGenerationModal({
     if (!done?.questions) return;
     onGenerated(
       done.questions.map((q) => ({
-        question_type: (["FACTUAL", "INFERENTIAL", "USER_DEFINED"].includes(q.question_type) ? q.question_type : "USER_DEFINED") as QuestionType,
+        question_type: (["FACTUAL", "INFERENTIAL", "USER_DEFINED"].includes(q.question_type)
+          ? q.question_type
+          : "USER_DEFINED") as QuestionType,
         question_text: q.question_text,
         ground_truth: q.ground_truth,
         reference_context: q.reference_context ?? null,
@@ -87,18 +94,30 @@ export function QuestionGenerationModal({
           <select required value={collectionId} onChange={(e) => setCollectionId(e.target.value)}>
             <option value="">{t("new.choose")}</option>
             {(collections.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>{c.name}</option>
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
             ))}
           </select>
         </label>
         <div className="row">
           <label>
             {t("gen.count")}
-            <input type="number" min={1} max={200} value={count} onChange={(e) => setCount(Number(e.target.value))} style={{ width: "6em" }} />
+            <input
+              type="number"
+              min={1}
+              max={200}
+              value={count}
+              onChange={(e) => setCount(Number(e.target.value))}
+              style={{ width: "6em" }}
+            />
           </label>
           <label>
             {t("gen.language")}
-            <select value={language} onChange={(e) => setLanguage(e.target.value as typeof language)}>
+            <select
+              value={language}
+              onChange={(e) => setLanguage(e.target.value as typeof language)}
+            >
               <option value="auto">{t("gen.languageAuto")}</option>
               <option value="en">English</option>
               <option value="zh">中文</option>
@@ -111,7 +130,11 @@ export function QuestionGenerationModal({
                 <input
                   type="checkbox"
                   checked={types.includes(type)}
-                  onChange={() => setTypes(types.includes(type) ? types.filter((x) => x !== type) : [...types, type])}
+                  onChange={() =>
+                    setTypes(
+                      types.includes(type) ? types.filter((x) => x !== type) : [...types, type],
+                    )
+                  }
                 />
                 {type}
               </label>
@@ -120,21 +143,35 @@ export function QuestionGenerationModal({
         </div>
         <label>
           {t("gen.prompt")}
-          <textarea rows={3} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="… {document_content} …" />
+          <textarea
+            rows={3}
+            value={prompt}
+            onChange={(e) => setPrompt(e.target.value)}
+            placeholder="… {document_content} …"
+          />
         </label>
         <ErrorNote error={start.error ?? generation.error} />
         {generation.data && !done && generation.data.status !== "FAILED" && (
           <div aria-live="polite">
-            <ProgressBar percent={generation.data.progress} label={t("gen.progress", { progress: generation.data.progress })} />
+            <ProgressBar
+              percent={generation.data.progress}
+              label={t("gen.progress", { progress: generation.data.progress })}
+            />
             <span>{t("gen.progress", { progress: generation.data.progress })}</span>
           </div>
         )}
-        {generation.data?.status === "FAILED" && <p className="notice bad" role="alert">{t("gen.failed", { error: generation.data.error ?? "" })}</p>}
+        {generation.data?.status === "FAILED" && (
+          <p className="notice bad" role="alert">
+            {t("gen.failed", { error: generation.data.error ?? "" })}
+          </p>
+        )}
         {done && (
           <div aria-live="polite" data-testid="generation-preview">
             {done.heuristic && <p className="notice">{t("gen.heuristic")}</p>}
             {done.warnings.map((w) => (
-              <p key={w} className="notice">{w}</p>
+              <p key={w} className="notice">
+                {w}
+              </p>
             ))}
             <ol style={{ maxHeight: 180, overflow: "auto" }}>
               {(done.questions ?? []).map((q, i) => (
@@ -149,11 +186,17 @@ export function QuestionGenerationModal({
               {t("gen.addToTable", { n: done.questions?.length ?? 0 })}
             </button>
           ) : (
-            <button type="submit" className="primary" disabled={!collectionId || types.length === 0 || start.isPending}>
+            <button
+              type="submit"
+              className="primary"
+              disabled={!collectionId || types.length === 0 || start.isPending}
+            >
               {t("gen.start")}
             </button>
           )}
-          <button type="button" onClick={onClose}>{t("common.close")}</button>
+          <button type="button" onClick={onClose}>
+            {t("common.close")}
+          </button>
         </div>
       </form>
     </Modal>

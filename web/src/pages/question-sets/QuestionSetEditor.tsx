@@ -41,29 +41,47 @@ export function QuestionSetEditor({
     onSave({ name: name.trim(), description, collection_id: collectionId, rows: table.rows });
   };
 
+  // The modal holds a form of its own, so it sits beside this form, never inside it.
   return (
-    <form onSubmit={submit} noValidate>
-      <div className="row">
-        <label style={{ minWidth: "20em" }}>
-          {t("qs.name")}
-          <input name="name" value={name} onChange={(e) => setName(e.target.value)} required />
-        </label>
-        <label style={{ flex: 1 }}>
-          {t("qs.description")}
-          <input name="description" value={description} onChange={(e) => setDescription(e.target.value)} />
-        </label>
-      </div>
-      <div className="row" style={{ alignItems: "flex-start", marginTop: "0.5rem" }}>
-        <div style={{ flex: 1, minWidth: 320 }}>
-          <FileUploadParser onParsed={(questions) => dispatch({ type: "append", questions })} />
+    <>
+      <form onSubmit={submit} noValidate>
+        <div className="row">
+          <label style={{ minWidth: "20em" }}>
+            {t("qs.name")}
+            <input name="name" value={name} onChange={(e) => setName(e.target.value)} required />
+          </label>
+          <label style={{ flex: 1 }}>
+            {t("qs.description")}
+            <input
+              name="description"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          </label>
         </div>
-        <div>
-          <h2>{t("gen.title")}</h2>
-          <button type="button" onClick={() => setGenerating(true)}>
-            {t("gen.open")}
+        <div className="row" style={{ alignItems: "flex-start", marginTop: "0.5rem" }}>
+          <div style={{ flex: 1, minWidth: 320 }}>
+            <FileUploadParser onParsed={(questions) => dispatch({ type: "append", questions })} />
+          </div>
+          <div>
+            <h2>{t("gen.title")}</h2>
+            <button type="button" onClick={() => setGenerating(true)}>
+              {t("gen.open")}
+            </button>
+          </div>
+        </div>
+        <EditableQuestionTable state={table} dispatch={dispatch} />
+        {problem && (
+          <p className="notice bad" role="alert">
+            {problem}
+          </p>
+        )}
+        <p>
+          <button className="primary" type="submit" disabled={saving}>
+            {t("qs.save")}
           </button>
-        </div>
-      </div>
+        </p>
+      </form>
       <QuestionGenerationModal
         open={generating}
         onClose={() => setGenerating(false)}
@@ -73,13 +91,6 @@ export function QuestionSetEditor({
           setCollectionId((current) => current ?? collection);
         }}
       />
-      <EditableQuestionTable state={table} dispatch={dispatch} />
-      {problem && <p className="notice bad" role="alert">{problem}</p>}
-      <p>
-        <button className="primary" type="submit" disabled={saving}>
-          {t("qs.save")}
-        </button>
-      </p>
-    </form>
+    </>
   );
 }

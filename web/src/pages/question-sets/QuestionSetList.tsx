@@ -27,20 +27,28 @@ export function QuestionSetList() {
               <th scope="col">{t("qs.description")}</th>
               <th scope="col">{t("qs.questions")}</th>
               <th scope="col">{t("qs.updated")}</th>
-              <th scope="col"><span className="visually-hidden">{t("qs.evaluate")}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t("qs.evaluate")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {sets.data.map((set) => (
               <tr key={set.id} data-testid="question-set-row">
                 <td>
-                  <Link to="/evaluations/question-sets/$qsId" params={{ qsId: set.id }}>{set.name}</Link>
+                  <Link to="/evaluations/question-sets/$qsId" params={{ qsId: set.id }}>
+                    {set.name}
+                  </Link>
                 </td>
                 <td className="muted">{set.description ?? ""}</td>
                 <td>{set.question_count ?? "—"}</td>
                 <td>{formatDate(set.gmt_updated, language)}</td>
                 <td>
-                  <Link to="/evaluations/new" search={{ question_set: set.id }} aria-label={`${t("qs.evaluate")}: ${set.name}`}>
+                  <Link
+                    to="/evaluations/new"
+                    search={{ question_set: set.id }}
+                    aria-label={`${t("qs.evaluate")}: ${set.name}`}
+                  >
                     {t("qs.evaluate")}
                   </Link>
                 </td>

@@ -10,7 +10,9 @@ import type { QuestionType } from "./parse-questions";
 import { QuestionSetEditor, type EditorValue } from "./QuestionSetEditor";
 import { savePlan } from "./save-plan";
 
-const QuestionSetTrend = lazy(() => import("./QuestionSetTrend").then((m) => ({ default: m.QuestionSetTrend })));
+const QuestionSetTrend = lazy(() =>
+  import("./QuestionSetTrend").then((m) => ({ default: m.QuestionSetTrend })),
+);
 
 const questionsOf = (rows: EditorValue["rows"]) =>
   rows.map((r) => ({
@@ -66,20 +68,44 @@ export function QuestionSetPage() {
   const set = useQuery({
     queryKey: ["question-set", qsId],
     queryFn: async () =>
-      (await must(api.GET("/api/v1/question-sets/{id}", { params: { path: { id: qsId } } }))) as unknown as SetWithQuestions,
+      (await must(
+        api.GET("/api/v1/question-sets/{id}", { params: { path: { id: qsId } } }),
+      )) as unknown as SetWithQuestions,
   });
   const save = useMutation({
     mutationFn: async (value: EditorValue) => {
       const before = set.data;
       if (!before) return;
       const path = { params: { path: { id: qsId } } };
-      await must(api.PUT("/api/v1/question-sets/{id}", { ...path, body: { name: value.name, description: value.description || null, collection_id: value.collection_id } as never }));
+      await must(
+        api.PUT("/api/v1/question-sets/{id}", {
+          ...path,
+          body: {
+            name: value.name,
+            description: value.description || null,
+            collection_id: value.collection_id,
+          } as never,
+        }),
+      );
       const plan = savePlan(before.questions, value.rows);
-      for (const id of plan.removed) await must(api.DELETE("/api/v1/question-sets/questions/{id}", { params: { path: { id } } }));
+      for (const id of plan.removed)
+        await must(
+          api.DELETE("/api/v1/question-sets/questions/{id}", { params: { path: { id } } }),
+        );
       for (const { id, ...fields } of plan.updated)
-        await must(api.PUT("/api/v1/question-sets/questions/{id}", { params: { path: { id } }, body: fields as never }));
+        await must(
+          api.PUT("/api/v1/question-sets/questions/{id}", {
+            params: { path: { id } },
+            body: fields as never,
+          }),
+        );
       if (plan.added.length > 0)
-        await must(api.POST("/api/v1/question-sets/{id}/questions", { ...path, body: { questions: plan.added } as never }));
+        await must(
+          api.POST("/api/v1/question-sets/{id}/questions", {
+            ...path,
+            body: { questions: plan.added } as never,
+          }),
+        );
     },
     onSuccess: () => setSaved(true),
     onSettled: () => {
@@ -103,7 +129,11 @@ export function QuestionSetPage() {
         <QuestionSetTrend questionSetId={data.id} />
       </Suspense>
       <ErrorNote error={save.error} />
-      {saved && !save.isPending && !save.error && <p className="notice good" role="status">{t("qs.saved")}</p>}
+      {saved && !save.isPending && !save.error && (
+        <p className="notice good" role="status">
+          {t("qs.saved")}
+        </p>
+      )}
       <QuestionSetEditor
         // A new key after each save starts the editor (and its undo history) from the stored set.
         key={data.gmt_updated + data.questions.length}

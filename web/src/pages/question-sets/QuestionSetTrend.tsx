@@ -21,7 +21,12 @@ export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
       data: {
         labels: points.map((p) => formatDate(p.gmt_created, language)),
         datasets: [
-          { label: t("chart.averageScore"), data: points.map((p) => p.average_score), borderColor: "rgb(11 92 173)", backgroundColor: "rgb(11 92 173)" },
+          {
+            label: t("chart.averageScore"),
+            data: points.map((p) => p.average_score),
+            borderColor: "rgb(11 92 173)",
+            backgroundColor: "rgb(11 92 173)",
+          },
           {
             label: t("chart.passRate"),
             data: points.map((p) => (p as { pass_rate?: number | null }).pass_rate ?? null),
@@ -42,7 +47,12 @@ export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
       config={config}
       table={{
         columns: [t("chart.run"), t("chart.created"), t("chart.averageScore"), t("chart.passRate")],
-        rows: points.map((p) => [p.name, formatDate(p.gmt_created, language), p.average_score ?? "—", (p as { pass_rate?: number | null }).pass_rate ?? "—"]),
+        rows: points.map((p) => [
+          p.name,
+          formatDate(p.gmt_created, language),
+          p.average_score ?? "—",
+          (p as { pass_rate?: number | null }).pass_rate ?? "—",
+        ]),
       }}
     />
   );

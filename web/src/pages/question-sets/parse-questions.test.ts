@@ -3,12 +3,23 @@ import { formatOfFile, parseQuestionFile } from "./parse-questions";
 
 describe("parseQuestionFile", () => {
   it("reads CSV with the server's column names and aliases", () => {
-    const csv = "question,answer,type\nWhen did Line 1 open?,18 September 2009,factual\n\"Why, then?\",\"Because\nof salt\",INFERENTIAL\n";
+    const csv =
+      'question,answer,type\nWhen did Line 1 open?,18 September 2009,factual\n"Why, then?","Because\nof salt",INFERENTIAL\n';
     expect(parseQuestionFile(csv, "csv")).toEqual({
       ok: true,
       questions: [
-        { question_type: "FACTUAL", question_text: "When did Line 1 open?", ground_truth: "18 September 2009", reference_context: null },
-        { question_type: "INFERENTIAL", question_text: "Why, then?", ground_truth: "Because\nof salt", reference_context: null },
+        {
+          question_type: "FACTUAL",
+          question_text: "When did Line 1 open?",
+          ground_truth: "18 September 2009",
+          reference_context: null,
+        },
+        {
+          question_type: "INFERENTIAL",
+          question_text: "Why, then?",
+          ground_truth: "Because\nof salt",
+          reference_context: null,
+        },
       ],
     });
   });
@@ -51,12 +62,21 @@ describe("parseQuestionFile", () => {
     const json = JSON.stringify({ questions: [{ question: "a" }, { question: "" }] });
     const bad = parseQuestionFile(json, "json");
     expect(bad.ok ? [] : bad.issues.map((i) => [i.unit, i.line])).toEqual([["item", 2]]);
-    expect(parseQuestionFile('[{"question":"a"}]', "json")).toMatchObject({ ok: true, questions: [{ question_text: "a" }] });
+    expect(parseQuestionFile('[{"question":"a"}]', "json")).toMatchObject({
+      ok: true,
+      questions: [{ question_text: "a" }],
+    });
   });
 
   it("refuses an empty file and a file with no questions", () => {
-    expect(parseQuestionFile("\uFEFF  ", "csv")).toMatchObject({ ok: false, issues: [{ unit: "file" }] });
-    expect(parseQuestionFile("question\n", "csv")).toMatchObject({ ok: false, issues: [{ message: "the file holds no questions" }] });
+    expect(parseQuestionFile("\uFEFF  ", "csv")).toMatchObject({
+      ok: false,
+      issues: [{ unit: "file" }],
+    });
+    expect(parseQuestionFile("question\n", "csv")).toMatchObject({
+      ok: false,
+      issues: [{ message: "the file holds no questions" }],
+    });
   });
 });
 

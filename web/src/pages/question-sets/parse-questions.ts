@@ -32,8 +32,7 @@ export interface RowIssue {
 }
 
 export type ParseOutcome =
-  | { ok: true; questions: ParsedQuestion[] }
-  | { ok: false; issues: RowIssue[] };
+  { ok: true; questions: ParsedQuestion[] } | { ok: false; issues: RowIssue[] };
 
 export type QuestionFileFormat = "csv" | "json" | "jsonl";
 
@@ -96,7 +95,8 @@ function questionOf(row: RawRow): ParsedQuestion | RowIssue[] {
   let question_type: QuestionType = "USER_DEFINED";
   if (type !== undefined && type !== null && type !== "") {
     const upper = typeof type === "string" ? type.trim().toUpperCase() : "";
-    if ((QUESTION_TYPES as readonly string[]).includes(upper)) question_type = upper as QuestionType;
+    if ((QUESTION_TYPES as readonly string[]).includes(upper))
+      question_type = upper as QuestionType;
     else at("question_type", `"${String(type)}" is not one of ${QUESTION_TYPES.join(", ")}`);
   }
 
@@ -192,11 +192,17 @@ function jsonlRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      issues.push({ line, unit: "line", field: "(row)", message: `not valid JSON: ${(error as Error).message}` });
+      issues.push({
+        line,
+        unit: "line",
+        field: "(row)",
+        message: `not valid JSON: ${(error as Error).message}`,
+      });
       return;
     }
     const fields = fieldsOfObject(value);
-    if (!fields) issues.push({ line, unit: "line", field: "(row)", message: "expected a JSON object" });
+    if (!fields)
+      issues.push({ line, unit: "line", field: "(row)", message: "expected a JSON object" });
     else rows.push({ line, unit: "line", fields });
   });
   return { rows, issues };
@@ -209,24 +215,46 @@ function jsonRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
   } catch (error) {
     return {
       rows: [],
-      issues: [{ line: 1, unit: "file", field: "(file)", message: `not valid JSON: ${(error as Error).message}` }],
+      issues: [
+        {
+          line: 1,
+          unit: "file",
+          field: "(file)",
+          message: `not valid JSON: ${(error as Error).message}`,
+        },
+      ],
     };
   }
   // A bare array, or {questions: [...]} as the server's export writes it.
   const list = Array.isArray(value)
     ? value
-    : (fieldsOfObject(value) === undefined ? undefined : (value as { questions?: unknown }).questions);
+    : fieldsOfObject(value) === undefined
+      ? undefined
+      : (value as { questions?: unknown }).questions;
   if (!Array.isArray(list)) {
     return {
       rows: [],
-      issues: [{ line: 1, unit: "file", field: "(file)", message: "expected an array of questions or {questions: [...]}" }],
+      issues: [
+        {
+          line: 1,
+          unit: "file",
+          field: "(file)",
+          message: "expected an array of questions or {questions: [...]}",
+        },
+      ],
     };
   }
   const rows: RawRow[] = [];
   const issues: RowIssue[] = [];
   list.forEach((item, index) => {
     const fields = fieldsOfObject(item);
-    if (!fields) issues.push({ line: index + 1, unit: "item", field: "(row)", message: "expected a JSON object" });
+    if (!fields)
+      issues.push({
+        line: index + 1,
+        unit: "item",
+        field: "(row)",
+        message: "expected a JSON object",
+      });
     else rows.push({ line: index + 1, unit: "item", fields });
   });
   return { rows, issues };
@@ -239,9 +267,13 @@ function jsonRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
 export function parseQuestionFile(text: string, format: QuestionFileFormat): ParseOutcome {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") {
-    return { ok: false, issues: [{ line: 1, unit: "file", field: "(file)", message: "the file is empty" }] };
+    return {
+      ok: false,
+      issues: [{ line: 1, unit: "file", field: "(file)", message: "the file is empty" }],
+    };
   }
-  const raw = format === "csv" ? csvRows(body) : format === "jsonl" ? jsonlRows(body) : jsonRows(body);
+  const raw =
+    format === "csv" ? csvRows(body) : format === "jsonl" ? jsonlRows(body) : jsonRows(body);
   const issues = [...raw.issues];
   const questions: ParsedQuestion[] = [];
   const firstLine = new Map<string, number>();
@@ -269,7 +301,12 @@ export function parseQuestionFile(text: string, format: QuestionFileFormat): Par
     issues.push({ line: 1, unit: "file", field: "(file)", message: "the file holds no questions" });
   }
   if (questions.length + issues.length > LIMITS.rows) {
-    issues.push({ line: 1, unit: "file", field: "(file)", message: `more than ${LIMITS.rows} rows` });
+    issues.push({
+      line: 1,
+      unit: "file",
+      field: "(file)",
+      message: `more than ${LIMITS.rows} rows`,
+    });
   }
   if (issues.length > 0) return { ok: false, issues: issues.sort((a, b) => a.line - b.line) };
   return { ok: true, questions };

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Question } from "../../api/types";
 import { savePlan } from "./save-plan";
 
-const q = (id: string, text: string): Question => ({ id, position: 0, question_type: "FACTUAL", question_text: text, ground_truth: "", reference_context: null });
+const q = (id: string, text: string): Question => ({
+  id,
+  position: 0,
+  question_type: "FACTUAL",
+  question_text: text,
+  ground_truth: "",
+  reference_context: null,
+});
 
 describe("savePlan", () => {
   it("adds new rows, updates changed ones and removes the missing", () => {
@@ -14,7 +21,9 @@ describe("savePlan", () => {
     ]);
     expect(plan).toEqual({
       added: [{ question_type: "INFERENTIAL", question_text: "d", ground_truth: "" }],
-      updated: [{ id: "2", question_type: "FACTUAL", question_text: "b", ground_truth: "new truth" }],
+      updated: [
+        { id: "2", question_type: "FACTUAL", question_text: "b", ground_truth: "new truth" },
+      ],
       removed: ["3"],
     });
   });

@@ -14,13 +14,24 @@ export function savePlan(saved: readonly Question[], rows: readonly TableRow[]):
   const plan: SavePlan = { added: [], updated: [], removed: [] };
   for (const row of rows) {
     const before = row.id ? byId.get(row.id) : undefined;
-    const fields = { question_type: row.question_type, question_text: row.question_text.trim(), ground_truth: row.ground_truth.trim() };
+    const fields = {
+      question_type: row.question_type,
+      question_text: row.question_text.trim(),
+      ground_truth: row.ground_truth.trim(),
+    };
     if (!before || !row.id) {
-      plan.added.push({ ...fields, ...(row.reference_context ? { reference_context: row.reference_context } : {}) });
+      plan.added.push({
+        ...fields,
+        ...(row.reference_context ? { reference_context: row.reference_context } : {}),
+      });
       continue;
     }
     kept.add(row.id);
-    if (before.question_type !== fields.question_type || before.question_text !== fields.question_text || before.ground_truth !== fields.ground_truth) {
+    if (
+      before.question_type !== fields.question_type ||
+      before.question_text !== fields.question_text ||
+      before.ground_truth !== fields.ground_truth
+    ) {
       plan.updated.push({ id: row.id, ...fields });
     }
   }

@@ -23,7 +23,12 @@ export interface TableState {
 
 export type TableAction =
   | { type: "add" }
-  | { type: "edit"; key: number; field: "question_type" | "question_text" | "ground_truth"; value: string }
+  | {
+      type: "edit";
+      key: number;
+      field: "question_type" | "question_text" | "ground_truth";
+      value: string;
+    }
   | { type: "remove"; key: number }
   | { type: "append"; questions: ParsedQuestion[] }
   | { type: "replace"; rows: Omit<TableRow, "key">[] }
@@ -44,7 +49,15 @@ export function tableReducer(state: TableState, action: TableAction): TableState
     case "add":
       return withChange(
         state,
-        [...state.rows, { key: state.nextKey, question_type: "USER_DEFINED", question_text: "", ground_truth: "" }],
+        [
+          ...state.rows,
+          {
+            key: state.nextKey,
+            question_type: "USER_DEFINED",
+            question_text: "",
+            ground_truth: "",
+          },
+        ],
         state.nextKey + 1,
       );
     case "edit": {
@@ -64,7 +77,10 @@ export function tableReducer(state: TableState, action: TableAction): TableState
       return withChange(state, rows);
     }
     case "remove":
-      return withChange(state, state.rows.filter((row) => row.key !== action.key));
+      return withChange(
+        state,
+        state.rows.filter((row) => row.key !== action.key),
+      );
     case "append": {
       const added = action.questions.map((q, i) => ({ ...q, key: state.nextKey + i }));
       return withChange(state, [...state.rows, ...added], state.nextKey + added.length);
@@ -88,7 +104,9 @@ function differsOnlyIn(a: TableRow[], b: TableRow[], key: number, field: keyof T
     const other = b[i];
     if (!other) return false;
     if (row.key !== key) return row === other;
-    return (Object.keys(row) as (keyof TableRow)[]).every((f) => f === field || row[f] === other[f]);
+    return (Object.keys(row) as (keyof TableRow)[]).every(
+      (f) => f === field || row[f] === other[f],
+    );
   });
 }
 
