@@ -10,7 +10,7 @@ export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
   const s = evaluation.summary;
   const gate = Object.entries(s.gate);
   return (
-    <section aria-labelledby="summary-title">
+    <section aria-labelledby="summary-title" data-testid="summary-panel">
       <h2 id="summary-title">{t("detail.summary")}</h2>
       <div className="row" style={{ alignItems: "center", marginBottom: "0.75rem" }}>
         <StatusBadge status={evaluation.status} />
