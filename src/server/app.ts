@@ -7,14 +7,21 @@ import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
 import type { Db } from "../store/index.js";
 import { authenticate } from "./auth.js";
+import { knownErrorResponse } from "./errors.js";
 import type { Env, RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { gateRoutes } from "./routes/gate.js";
-import { evaluationRoutes } from "./routes/evaluations.js";
-import { judgeRoutes } from "./routes/judge.js";
-import { questionSetRoutes } from "./routes/question-sets.js";
-import { ragRoutes } from "./routes/rag.js";
-import { loginLinkRoute, sessionLoginRoute, sessionRoutes } from "./routes/session.js";
+import { mountRoute } from "./route.js";
+import {
+  evaluationRoutes,
+  gateRoutes,
+  judgeRoutes,
+  loginLinkRoute,
+  metaApi,
+  questionSetRoutes,
+  ragRoutes,
+  sessionLoginRoute,
+  sessionRoutes,
+} from "./routes/index.js";
 import { webAppRoutes } from "./web-app.js";
 
 export interface AppOptions {
@@ -36,6 +43,11 @@ export interface AppOptions {
   webDir?: string | false;
   /** The origin browsers use, when a proxy puts the server elsewhere (for the Origin check). */
   origin?: string;
+  /**
+   * Check every JSON answer against the schema its route declares; a mismatch becomes a 500
+   * naming the field. Default: on when RAGJUDGE_VALIDATE_RESPONSES=1 (the tests set it).
+   */
+  validateResponses?: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -58,10 +70,14 @@ export function createApp(options: AppOptions) {
     llm: options.llm ?? LlmConfigSchema.parse({}),
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.origin ? { origin: options.origin } : {}),
+    validateResponses: options.validateResponses ?? process.env.RAGJUDGE_VALIDATE_RESPONSES === "1",
   };
   const app = new Hono<Env>();
 
+  // Routes throw typed errors; this maps them to statuses once.
   app.onError((error, c) => {
+    const known = knownErrorResponse(c, error);
+    if (known) return known;
     // Never echo internals (or a connection string) to the client.
     console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${error.message}`);
     return c.json(
@@ -73,10 +89,11 @@ export function createApp(options: AppOptions) {
     c.json({ error: "not_found", message: `No route ${c.req.method} ${c.req.path}` }, 404),
   );
 
-  app.get("/api/v1/health", (c) => c.json({ status: "ok" }));
-  app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument()));
-
+  // Public: reached without a login.
+  mountRoute(app, deps, metaApi.health, (c) => c.json({ status: "ok" as const }));
+  mountRoute(app, deps, metaApi.openapi, (c) => c.json(buildOpenApiDocument()));
   sessionLoginRoute(app, deps);
+
   app.use("/api/v1/*", authenticate(db, options.origin));
 
   sessionRoutes(app, deps);

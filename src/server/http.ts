@@ -12,7 +12,14 @@ import type { UserClients } from "../config/index.js";
 export type AuthVia = { via: "bearer" } | { via: "cookie"; token: string; expiresAt: Date };
 
 /** Hono's environment for authenticated routes: the caller, set by the auth middleware. */
-export type Env = { Variables: { user: User; auth: AuthVia } };
+export type Env = {
+  Variables: {
+    user: User;
+    auth: AuthVia;
+    /** The validated params, query and body (server/route.ts). */
+    input: Record<string, unknown>;
+  };
+};
 export type App = Hono<Env>;
 
 /** What every route module receives. */
@@ -27,6 +34,8 @@ export interface RouteDeps {
   jobs?: Jobs;
   /** The origin browsers reach the server at, when not the one requests are sent to (a proxy). */
   origin?: string;
+  /** Check every JSON answer against its route's declared schema (tests; a mismatch is a 500). */
+  validateResponses?: boolean;
 }
 
 export function errorJson(

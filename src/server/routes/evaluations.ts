@@ -1,5 +1,3 @@
-import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import {
@@ -7,37 +5,31 @@ import {
   evaluationResultsPage,
   listEvaluationsWithProgress,
   RESULT_STATUSES,
-  RESULTS_PAGE,
   type WatchEvent,
   watchEvaluation,
 } from "../../evals/monitor/index.js";
 import {
   cancelEvaluation,
   EvaluationNotFoundError,
-  EvaluationRequestError,
   EvaluationRequestSchema,
-  EvaluationStateError,
   pauseEvaluation,
   resumeEvaluation,
   retryEvaluation,
   startEvaluation,
 } from "../../evals/runs/index.js";
-import {
-  deleteEvaluation,
-  type EvaluationRow,
-  isUuid,
-  type ResultStatus,
-} from "../../store/index.js";
-import {
-  type App,
-  errorJson,
-  jobsUnavailable,
-  limitBody,
-  type RouteDeps,
-  readBody,
-  readOptionalBody,
-} from "../http.js";
+import { deleteEvaluation, type ResultStatus } from "../../store/index.js";
+import type { App, RouteDeps } from "../http.js";
+import { defineRoute, mountRoute, type ResponseSpec } from "../route.js";
 import { publicEvaluation, publicResult } from "../rows.js";
+import {
+  ErrorSchema,
+  EvaluationDetailSchema,
+  EvaluationEventSchema,
+  EvaluationListSchema,
+  EvaluationSchema,
+  ResultsPageSchema,
+} from "../schemas.js";
+import { IdParams, PAGE_LIMITS, pageLimit, pageOffset } from "./params.js";
 
 const BASE = "/api/v1/evaluations";
 const SSE_KEEPALIVE_MS = 15_000;
@@ -46,71 +38,159 @@ export const RetryRequestSchema = z.object({
   scope: z.enum(["failed", "all"]).default("failed"),
 });
 
-const pageNumber = (max: number) => z.coerce.number().int().min(0).max(max).optional();
-
 export const ListEvaluationsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  offset: pageNumber(1_000_000),
+  limit: pageLimit(PAGE_LIMITS.evaluations),
+  offset: pageOffset(1_000_000),
 });
+
+/** Comma-separated result statuses, e.g. `BOT_ERROR,JUDGE_ERROR`. */
+export const ResultStatusListSchema = z
+  .string()
+  .optional()
+  .describe(`comma-separated result statuses: ${RESULT_STATUSES.join(", ")}`)
+  .transform((value, ctx) => {
+    if (!value) return undefined;
+    const statuses = value.split(",").map((s) => s.trim().toUpperCase());
+    const unknown = statuses.filter((s) => !RESULT_STATUSES.includes(s as ResultStatus));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown status ${unknown.join(", ")}; expected ${RESULT_STATUSES.join(", ")}`,
+      });
+      return z.NEVER;
+    }
+    return statuses as ResultStatus[];
+  });
 
 export const ResultsQuerySchema = z.object({
-  /** Comma-separated result statuses. */
-  status: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (!value) return undefined;
-      const statuses = value.split(",").map((s) => s.trim().toUpperCase());
-      const unknown = statuses.filter((s) => !RESULT_STATUSES.includes(s as ResultStatus));
-      if (unknown.length > 0) {
-        ctx.addIssue({
-          code: "custom",
-          message: `unknown status ${unknown.join(", ")}; expected ${RESULT_STATUSES.join(", ")}`,
-        });
-        return z.NEVER;
-      }
-      return statuses as ResultStatus[];
-    }),
-  offset: pageNumber(10_000_000),
-  limit: z.coerce.number().int().min(1).max(RESULTS_PAGE.max).optional(),
+  status: ResultStatusListSchema,
+  offset: pageOffset(),
+  limit: pageLimit(PAGE_LIMITS.results),
 });
 
-function knownError(c: Context, error: unknown): Response | undefined {
-  if (error instanceof EvaluationNotFoundError)
-    return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
-  if (error instanceof EvaluationStateError)
-    return errorJson(
-      c,
-      409,
-      "invalid_state",
-      `Cannot ${error.operation}: the evaluation is ${error.status}.`,
-    );
-  if (error instanceof EvaluationRequestError) {
-    return c.json(
-      {
-        error: "invalid_request",
-        message: error.message,
-        issues: [{ path: error.field, message: error.message.slice(error.field.length + 2) }],
+const error = (description: string) => ({ description, schema: ErrorSchema });
+const noEvaluation = error("No such evaluation for this user (another user's id too)");
+const noJobs = error("The server runs without a job queue");
+
+function controlRoute(operation: "pause" | "resume" | "cancel", summary: string) {
+  const responses: Record<number, ResponseSpec> = {
+    200: { description: "The evaluation", schema: EvaluationSchema },
+    404: noEvaluation,
+    409: error("The evaluation's status does not allow this; the message says the status"),
+  };
+  if (operation === "resume") responses[503] = noJobs;
+  return defineRoute({
+    method: "post",
+    path: `${BASE}/:id/${operation}`,
+    tags: ["evaluations"],
+    summary,
+    params: IdParams,
+    resource: "evaluation",
+    // Pause and cancel are rows in the database: they need no queue. Resume sends jobs.
+    needsJobs: operation === "resume",
+    responses,
+  });
+}
+
+export const evaluationApi = {
+  list: defineRoute({
+    method: "get",
+    path: BASE,
+    tags: ["evaluations"],
+    summary: "List your evaluations with their progress, newest first",
+    query: ListEvaluationsQuerySchema,
+    responses: {
+      200: { description: "Your evaluations", schema: EvaluationListSchema },
+      400: error("A query parameter out of range"),
+    },
+  }),
+  start: defineRoute({
+    method: "post",
+    path: BASE,
+    tags: ["evaluations"],
+    summary: "Create and start an evaluation (it runs on the workers)",
+    body: EvaluationRequestSchema,
+    needsJobs: true,
+    responses: {
+      201: { description: "The evaluation, PENDING", schema: EvaluationSchema },
+      400: error("Invalid body (issues name the field)"),
+      404: error("No such question set or collection for this user"),
+      503: noJobs,
+    },
+  }),
+  get: defineRoute({
+    method: "get",
+    path: `${BASE}/:id`,
+    tags: ["evaluations"],
+    summary: "An evaluation with its progress, summary and first page of results",
+    params: IdParams,
+    resource: "evaluation",
+    responses: {
+      200: { description: "The evaluation", schema: EvaluationDetailSchema },
+      404: noEvaluation,
+    },
+  }),
+  delete: defineRoute({
+    method: "delete",
+    path: `${BASE}/:id`,
+    tags: ["evaluations"],
+    summary: "Delete an evaluation (a live one is cancelled)",
+    params: IdParams,
+    resource: "evaluation",
+    responses: { 204: { description: "Deleted" }, 404: noEvaluation },
+  }),
+  results: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/results`,
+    tags: ["evaluations"],
+    summary: "A page of an evaluation's results, in question order",
+    params: IdParams,
+    resource: "evaluation",
+    query: ResultsQuerySchema,
+    responses: {
+      200: { description: "{items, offset, limit}", schema: ResultsPageSchema },
+      400: error("Bad query"),
+      404: noEvaluation,
+    },
+  }),
+  pause: controlRoute("pause", "Pause a PENDING or RUNNING evaluation"),
+  resume: controlRoute("resume", "Resume a PAUSED evaluation"),
+  cancel: controlRoute("cancel", "Cancel a live evaluation"),
+  retry: defineRoute({
+    method: "post",
+    path: `${BASE}/:id/retry`,
+    tags: ["evaluations"],
+    summary: "Run a finished evaluation's failed items (or all) again",
+    params: IdParams,
+    resource: "evaluation",
+    body: RetryRequestSchema,
+    bodyOptional: true,
+    needsJobs: true,
+    responses: {
+      200: { description: "The evaluation", schema: EvaluationSchema },
+      400: error("Invalid body"),
+      404: noEvaluation,
+      409: error("The evaluation's status does not allow this; the message says the status"),
+      503: noJobs,
+    },
+  }),
+  events: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/events`,
+    tags: ["evaluations"],
+    summary:
+      "Server-Sent Events: progress, one result per finished item, end (works with the session cookie; read it with fetch)",
+    params: IdParams,
+    resource: "evaluation",
+    responses: {
+      200: {
+        description: "The stream",
+        content: { type: "text/event-stream", schema: EvaluationEventSchema },
       },
-      400,
-    );
-  }
-  return undefined;
-}
-
-async function answer(c: Context, work: () => Promise<Response>): Promise<Response> {
-  try {
-    return await work();
-  } catch (error) {
-    const response = knownError(c, error);
-    if (response) return response;
-    throw error;
-  }
-}
-
-function queryOf<S extends z.ZodType>(c: Context, schema: S) {
-  return schema.safeParse(c.req.query());
-}
+      404: noEvaluation,
+    },
+  }),
+};
 
 function sseMessage(event: WatchEvent) {
   const data = event.event === "result" ? publicResult(event.data) : event.data;
@@ -125,134 +205,82 @@ function sseMessage(event: WatchEvent) {
 
 /** Seed 003 section 4.1, evaluations, plus retry, result pages and a live event stream. */
 export function evaluationRoutes(app: App, deps: RouteDeps) {
-  const { db, maxBodyBytes } = deps;
+  const { db } = deps;
+  const api = evaluationApi;
   const runConfig = { ...deps.config, llm: deps.llm };
-  const row = (evaluation: EvaluationRow) => publicEvaluation(evaluation);
+  /** Routes marked needsJobs only run with a queue; pause and cancel need none. */
+  const queue = () => deps.jobs ?? { send: async () => {} };
 
-  // The control functions take ids as they come: a malformed one is simply not found.
-  const checkId = createMiddleware(async (c, next) => {
-    const id = c.req.param("id");
-    if (id !== undefined && !isUuid(id)) {
-      return errorJson(c, 404, "not_found", `No such evaluation: ${id}.`);
-    }
-    await next();
-  });
-  app.use(`${BASE}/:id`, checkId);
-  app.use(`${BASE}/:id/*`, checkId);
-
-  app.get(BASE, async (c) => {
-    const query = queryOf(c, ListEvaluationsQuerySchema);
-    if (!query.success)
-      return errorJson(c, 400, "invalid_query", query.error.issues[0]?.message ?? "");
-    const items = await listEvaluationsWithProgress(db, c.get("user").id, query.data);
+  mountRoute(app, deps, api.list, async (c, { query }) => {
+    const items = await listEvaluationsWithProgress(db, c.get("user").id, query);
     return c.json({
-      items: items.map(({ evaluation, progress }) => ({ ...row(evaluation), progress })),
+      items: items.map(({ evaluation, progress }) => ({
+        ...publicEvaluation(evaluation),
+        progress,
+      })),
     });
   });
 
-  app.post(BASE, limitBody(maxBodyBytes), async (c) => {
-    const { jobs } = deps;
-    if (!jobs) return jobsUnavailable(c);
-    const body = await readBody(c, EvaluationRequestSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
-      c.json(
-        row(await startEvaluation({ db, jobs }, c.get("user").id, body.value, runConfig)),
-        201,
-      ),
-    );
+  mountRoute(app, deps, api.start, async (c, { body }) => {
+    const started = await startEvaluation({ db, jobs: queue() }, c.get("user").id, body, runConfig);
+    return c.json(publicEvaluation(started), 201);
   });
 
-  app.get(`${BASE}/:id`, (c) =>
-    answer(c, async () => {
-      const detail = await evaluationDetail(db, c.get("user").id, c.req.param("id"));
-      return c.json({
-        ...row(detail.evaluation),
-        progress: detail.progress,
-        summary: detail.summary,
-        results: detail.results.map(publicResult),
-      });
-    }),
-  );
-
-  app.get(`${BASE}/:id/results`, async (c) => {
-    const query = queryOf(c, ResultsQuerySchema);
-    if (!query.success) {
-      const issue = query.error.issues[0];
-      return errorJson(c, 400, "invalid_query", `${issue?.path.join(".")}: ${issue?.message}`);
-    }
-    const { status, offset, limit } = query.data;
-    return answer(c, async () => {
-      const items = await evaluationResultsPage(db, c.get("user").id, c.req.param("id"), {
-        ...(status ? { statuses: status } : {}),
-        offset: offset ?? 0,
-        limit: limit ?? RESULTS_PAGE.default,
-      });
-      return c.json({
-        items: items.map(publicResult),
-        offset: offset ?? 0,
-        limit: limit ?? RESULTS_PAGE.default,
-      });
+  mountRoute(app, deps, api.get, async (c, { params }) => {
+    const detail = await evaluationDetail(db, c.get("user").id, params.id);
+    return c.json({
+      ...publicEvaluation(detail.evaluation),
+      progress: detail.progress,
+      summary: detail.summary,
+      results: detail.results.map(publicResult),
     });
   });
 
-  app.delete(`${BASE}/:id`, async (c) => {
-    const id = c.req.param("id");
-    if (!isUuid(id) || !(await deleteEvaluation(db, c.get("user").id, id))) {
-      return errorJson(c, 404, "not_found", `No such evaluation: ${id}.`);
+  mountRoute(app, deps, api.results, async (c, { params, query }) => {
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? PAGE_LIMITS.results.default;
+    const items = await evaluationResultsPage(db, c.get("user").id, params.id, {
+      ...(query.status ? { statuses: query.status } : {}),
+      offset,
+      limit,
+    });
+    return c.json({ items: items.map(publicResult), offset, limit });
+  });
+
+  mountRoute(app, deps, api.delete, async (c, { params }) => {
+    if (!(await deleteEvaluation(db, c.get("user").id, params.id))) {
+      throw new EvaluationNotFoundError("evaluation", params.id);
     }
     return c.body(null, 204);
   });
 
-  // Pause and cancel are rows in the database: they need no queue. Resume and retry send jobs.
-  const control = {
-    pause: pauseEvaluation,
-    cancel: cancelEvaluation,
-    resume: resumeEvaluation,
-  } as const;
-  for (const [operation, move] of Object.entries(control)) {
-    app.post(`${BASE}/:id/${operation}`, (c) => {
-      const jobs = deps.jobs ?? (operation === "resume" ? undefined : { send: async () => {} });
-      if (!jobs) return jobsUnavailable(c);
-      return answer(c, async () =>
-        c.json(row(await move({ db, jobs }, c.get("user").id, c.req.param("id")))),
-      );
-    });
-  }
-
-  app.post(`${BASE}/:id/retry`, limitBody(maxBodyBytes), async (c) => {
-    const { jobs } = deps;
-    if (!jobs) return jobsUnavailable(c);
-    const body = await readOptionalBody(c, RetryRequestSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
+  const moves = { pause: pauseEvaluation, resume: resumeEvaluation, cancel: cancelEvaluation };
+  for (const operation of ["pause", "resume", "cancel"] as const) {
+    mountRoute(app, deps, api[operation], async (c, { params }) =>
       c.json(
-        row(
-          await retryEvaluation(
-            { db, jobs },
-            c.get("user").id,
-            c.req.param("id"),
-            body.value.scope,
-          ),
+        publicEvaluation(
+          await moves[operation]({ db, jobs: queue() }, c.get("user").id, params.id),
         ),
       ),
     );
-  });
+  }
 
-  app.get(`${BASE}/:id/events`, async (c) => {
-    const userId = c.get("user").id;
-    const id = c.req.param("id");
+  mountRoute(app, deps, api.retry, async (c, { params, body }) =>
+    c.json(
+      publicEvaluation(
+        await retryEvaluation({ db, jobs: queue() }, c.get("user").id, params.id, body.scope),
+      ),
+    ),
+  );
+
+  mountRoute(app, deps, api.events, async (c, { params }) => {
     const controller = new AbortController();
-    const events = watchEvaluation(db, userId, id, { signal: controller.signal });
-    // The first step checks the id, so an unknown one is a plain 404, not an empty stream.
-    let first: IteratorResult<WatchEvent>;
-    try {
-      first = await events.next();
-    } catch (error) {
-      const response = knownError(c, error);
-      if (response) return response;
-      throw error;
-    }
+    const events = watchEvaluation(db, c.get("user").id, params.id, {
+      signal: controller.signal,
+    });
+    // The first step checks the id, so an unknown one is a plain 404 (app.onError), not an
+    // empty stream.
+    const first = await events.next();
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => controller.abort());
       // A comment now and then keeps proxies from closing a quiet stream (a long item).

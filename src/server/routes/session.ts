@@ -7,7 +7,9 @@ import {
   redeemLoginCode,
 } from "../../store/index.js";
 import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
-import { type App, limitBody, type RouteDeps, readBody } from "../http.js";
+import type { App, RouteDeps } from "../http.js";
+import { defineRoute, mountRoute } from "../route.js";
+import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas.js";
 import { PAGE_HEADERS } from "../web-app.js";
 
 /** Where a login lands unless it names a page of its own. */
@@ -42,19 +44,55 @@ export function loginLinkRoute(app: App, deps: RouteDeps) {
   });
 }
 
-export const SessionLoginSchema = z.object({ token: z.string().trim().min(1).max(1_000) });
+export const SessionLoginSchema = z.object({
+  token: z.string().trim().min(1).max(1_000).describe("an API token (see `ragjudge token`)"),
+});
+
+const error = (description: string) => ({ description, schema: ErrorSchema });
+
+export const sessionApi = {
+  login: defineRoute({
+    method: "post",
+    path: "/api/v1/session",
+    tags: ["session"],
+    summary: "Log the browser in with an API token: sets the HttpOnly session cookie",
+    public: true,
+    body: SessionLoginSchema,
+    responses: {
+      201: { description: "Logged in; the cookie is set", schema: SessionCreatedSchema },
+      400: error("Invalid body"),
+      401: error("Unknown API token"),
+      403: error("Sent from another origin"),
+    },
+  }),
+  get: defineRoute({
+    method: "get",
+    path: "/api/v1/session",
+    tags: ["session"],
+    summary: "Who is logged in, and how (cookie or bearer token)",
+    responses: { 200: { description: "The caller", schema: SessionSchema } },
+  }),
+  logout: defineRoute({
+    method: "delete",
+    path: "/api/v1/session",
+    tags: ["session"],
+    summary: "Log out: ends the cookie's session and clears the cookie",
+    responses: { 204: { description: "Logged out" } },
+  }),
+};
 
 /** `POST /api/v1/session` turns a pasted API token into a cookie; it needs no prior login. */
 export function sessionLoginRoute(app: App, deps: RouteDeps) {
-  app.post("/api/v1/session", limitBody(deps.maxBodyBytes), async (c) => {
-    // Anything may send this request; a browser on another site must not log anyone in.
+  // Anything may send this request; a browser on another site must not log anyone in.
+  app.post("/api/v1/session", async (c, next) => {
     const origin = c.req.header("origin");
     if (origin !== undefined && origin !== ownOrigin(c, deps.origin)) {
       return c.json({ error: "forbidden_origin", message: "Log in from the app's own page." }, 403);
     }
-    const body = await readBody(c, SessionLoginSchema);
-    if (!body.ok) return body.response;
-    const user = await findUserByToken(deps.db, body.value.token);
+    return next();
+  });
+  mountRoute(app, deps, sessionApi.login, async (c, { body }) => {
+    const user = await findUserByToken(deps.db, body.token);
     if (!user) {
       return c.json(
         { error: "unauthorized", message: "Unknown API token (see `ragjudge token`)." },
@@ -72,7 +110,7 @@ export function sessionLoginRoute(app: App, deps: RouteDeps) {
 
 /** `GET` and `DELETE /api/v1/session`, behind the auth middleware. */
 export function sessionRoutes(app: App, deps: RouteDeps) {
-  app.get("/api/v1/session", (c) => {
+  mountRoute(app, deps, sessionApi.get, (c) => {
     const { id, name } = c.get("user");
     const auth = c.get("auth");
     return c.json({
@@ -82,7 +120,7 @@ export function sessionRoutes(app: App, deps: RouteDeps) {
     });
   });
 
-  app.delete("/api/v1/session", async (c) => {
+  mountRoute(app, deps, sessionApi.logout, async (c) => {
     const auth = c.get("auth");
     if (auth.via === "cookie") await deleteWebSession(deps.db, auth.token);
     clearSessionCookie(c);
