@@ -4,6 +4,196 @@
  */
 
 export interface paths {
+    "/api/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: answers without a login */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document, generated from the route table */
+        get: operations["getOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is logged in, and how (cookie or bearer token) */
+        get: operations["getSession"];
+        put?: never;
+        /** Log the browser in with an API token: sets the HttpOnly session cookie */
+        post: operations["postSession"];
+        /** Log out: ends the cookie's session and clears the cookie */
+        delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Gate one answer on its evidence and store the record */
+        post: operations["postGate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evaluation-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your evaluation records, newest first */
+        get: operations["getEvaluationRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evaluation-records/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one stored evaluation record (another user's id is 404) */
+        get: operations["getEvaluationRecordsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Judge one answer with LLM judges (review, rubric, reference) or the offline judge */
+        post: operations["postJudge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your collections with their document and chunk counts */
+        get: operations["getCollections"];
+        put?: never;
+        /** Create a collection (its name is unique per user) */
+        post: operations["postCollections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one collection */
+        get: operations["getCollectionsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collections/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ingest documents (Markdown, text, HTML, PDF as base64, JSONL); all or nothing */
+        post: operations["postCollectionsByIdDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer with the built-in agentic RAG bot, gated on its evidence */
+        post: operations["postAsk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/question-sets": {
         parameters: {
             query?: never;
@@ -12,88 +202,10 @@ export interface paths {
             cookie?: never;
         };
         /** List your question sets */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description {items} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Missing or unknown API token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getQuestionSets"];
         put?: never;
         /** Create a question set with its whole question list, in one transaction */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateQuestionSet"];
-                };
-            };
-            responses: {
-                /** @description The set with its questions */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Invalid body, or questions repeating one another (issues name each index) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such collection for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body too large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["postQuestionSets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -110,57 +222,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a question set from a CSV, JSON or JSONL file's text; all or nothing */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ImportQuestionSet"];
-                };
-            };
-            responses: {
-                /** @description The set with its questions */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Every bad row of the file, in rows[]; nothing was written */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such collection for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body too large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["postQuestionSetsImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -177,57 +239,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start generating questions from a collection (a job); poll the generation */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["GenerateQuestionsRequest"];
-                };
-            };
-            responses: {
-                /** @description {id, status}: poll GET /api/v1/question-sets/generations/{id} */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Invalid body, a prompt without {document_content}, or an empty collection */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such collection for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The server runs without a job queue */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["postQuestionSetsGenerate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -241,41 +253,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A generation's status and progress; when COMPLETED, the preview questions, heuristic, warnings and LLM usage */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The generation */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["QuestionGeneration"];
-                    };
-                };
-                /** @description No such generation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** A question generation job: its progress, then its preview (not saved to any set) or error */
+        get: operations["getQuestionSetsGenerationsById"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/question-sets/questions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Edit one question */
+        put: operations["putQuestionSetsQuestionsById"];
+        post?: never;
+        /** Delete one question */
+        delete: operations["deleteQuestionSetsQuestionsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -289,113 +289,12 @@ export interface paths {
             cookie?: never;
         };
         /** A question set and all its questions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The set with its questions */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description No such question set for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getQuestionSetsById"];
         /** Update a question set's metadata */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateQuestionSet"];
-                };
-            };
-            responses: {
-                /** @description The set */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Invalid body */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such question set or collection for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["putQuestionSetsById"];
         post?: never;
         /** Delete a question set (evaluations keep their own copy of its questions) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description No such question set for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteQuestionSetsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -409,50 +308,7 @@ export interface paths {
             cookie?: never;
         };
         /** Download the set as a file the import reads back unchanged */
-        get: {
-            parameters: {
-                query?: {
-                    format?: "csv" | "json" | "jsonl";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file, as an attachment */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/csv": string;
-                        "application/json": Record<string, never>[];
-                        "application/x-ndjson": string;
-                    };
-                };
-                /** @description Unknown format */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such question set for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getQuestionSetsByIdExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -471,158 +327,8 @@ export interface paths {
         get?: never;
         put?: never;
         /** Append questions to a set; all or nothing */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AddQuestions"];
-                };
-            };
-            responses: {
-                /** @description {items}: the new questions */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Invalid body, or questions repeating one another in the list */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such question set for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Questions already in the set, named in duplicates[]; nothing was added */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["postQuestionSetsByIdQuestions"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/question-sets/questions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Edit one question */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateQuestion"];
-                };
-            };
-            responses: {
-                /** @description The question */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Invalid body */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such question for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Another question of the set has this text */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        /** Delete one question */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description No such question for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
         options?: never;
         head?: never;
         patch?: never;
@@ -636,91 +342,10 @@ export interface paths {
             cookie?: never;
         };
         /** List your evaluations with their progress, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description {items} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Missing or unknown API token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getEvaluations"];
         put?: never;
         /** Create and start an evaluation (it runs on the workers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["EvaluationRequest"];
-                };
-            };
-            responses: {
-                /** @description The evaluation, PENDING */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Invalid body (issues name the field) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such question set or collection for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The server runs without a job queue */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["postEvaluations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -735,69 +360,11 @@ export interface paths {
             cookie?: never;
         };
         /** An evaluation with its progress, summary and first page of results */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The evaluation */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description No such evaluation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getEvaluationsById"];
         put?: never;
         post?: never;
         /** Delete an evaluation (a live one is cancelled) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description No such evaluation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteEvaluationsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -811,98 +378,7 @@ export interface paths {
             cookie?: never;
         };
         /** A page of an evaluation's results, in question order */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Comma-separated: PENDING, RUNNING, SCORED, BOT_ERROR, JUDGE_ERROR */
-                    status?: string;
-                    offset?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description {items, offset, limit} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Bad query */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such evaluation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/evaluations/{id}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Server-Sent Events: `progress` (completed, total, percent, eta_seconds, status), `result` per finished item, then `end` */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The stream */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": unknown;
-                    };
-                };
-                /** @description No such evaluation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getEvaluationsByIdResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -921,46 +397,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pause a PENDING or RUNNING evaluation */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The evaluation */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description No such evaluation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The evaluation's status does not allow this; the message says the status */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["postEvaluationsByIdPause"];
         delete?: never;
         options?: never;
         head?: never;
@@ -977,55 +414,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Resume a PAUSED evaluation */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The evaluation */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description No such evaluation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The evaluation's status does not allow this; the message says the status */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The server runs without a job queue */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["postEvaluationsByIdResume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1041,47 +430,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an evaluation for good */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The evaluation */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description No such evaluation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The evaluation's status does not allow this; the message says the status */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** Cancel a live evaluation */
+        post: operations["postEvaluationsByIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1097,506 +447,23 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a finished evaluation's failed items (scope failed) or all its items (scope all) again */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["RetryRequest"];
-                };
-            };
-            responses: {
-                /** @description The evaluation */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description No such evaluation for this user (another user's id too) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The evaluation's status does not allow this; the message says the status */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The server runs without a job queue */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** Run a finished evaluation's failed items (or all) again */
+        post: operations["postEvaluationsByIdRetry"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v1/gate": {
+    "/api/v1/evaluations/{id}/events": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /** Gate one answer on its evidence and store the record */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["EvaluatorInput"];
-                };
-            };
-            responses: {
-                /** @description The verdict and the stored record's id */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["GateResponse"];
-                    };
-                };
-                /** @description Invalid JSON, or a field that fails validation (named in issues[].path) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body too large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/judge": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Judge one answer with LLM judges (review, rubric, reference) or the offline judge */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["JudgeRequest"];
-                };
-            };
-            responses: {
-                /** @description One result per judge, keyed by judge name, in the common JudgeResult shape */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results?: Record<string, never>;
-                        };
-                    };
-                };
-                /** @description Invalid JSON, or a field that fails validation */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description An LLM judge was asked for but no judge LLM is configured */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body too large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/collections": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List your collections */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description {items} */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-            };
-        };
-        put?: never;
-        /** Create a collection (its name is unique per user) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateCollection"];
-                };
-            };
-            responses: {
-                /** @description The collection */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Invalid body */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Name taken */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/collections/{id}/documents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Ingest documents (Markdown, text, HTML, PDF as base64, JSONL); all or nothing */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["Uploads"];
-                };
-            };
-            responses: {
-                /** @description Counts: documents added, unchanged, replaced; chunks added, removed, embedded */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description An unreadable file or line, named in issues[].path; nothing was ingested */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such collection for this user */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ask": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Answer with the built-in agentic RAG bot, gated on its evidence */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AskRequest"];
-                };
-            };
-            responses: {
-                /** @description The full state: hits with sources and scores, grades, rewrites, epochs, evaluations, the answer with citations, the gate verdict and action, the step trace and Mermaid diagrams of both loops */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Invalid body */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such collection for this user */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/evaluation-records": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List your evaluation records, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    before_seq?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of records */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items?: components["schemas"]["EvaluationRecord"][];
-                            next_before_seq?: number | null;
-                        };
-                    };
-                };
-                /** @description Missing or unknown API token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/evaluation-records/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read one stored evaluation record (another user's id is 404) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The record, with its input for replay */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EvaluationRecord"];
-                    };
-                };
-                /** @description Missing or unknown API token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such record for this user */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** Server-Sent Events: progress, one result per finished item, end (works with the session cookie; read it with fetch) */
+        get: operations["getEvaluationsByIdEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1821,6 +688,143 @@ export interface components {
             sources?: ("lexical" | "vector" | "memory")[];
             conversation_id?: string;
             message_id?: string;
+        };
+        CreateQuestionSet: {
+            name: string;
+            description?: string | null;
+            collection_id?: string | null;
+            /** @default [] */
+            questions: {
+                /**
+                 * @default USER_DEFINED
+                 * @enum {string}
+                 */
+                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+                question_text: string;
+                /** @default  */
+                ground_truth: string;
+                reference_context?: string | null;
+            }[];
+        };
+        ImportQuestionSet: {
+            name: string;
+            description?: string | null;
+            collection_id?: string | null;
+            /** @enum {string} */
+            format: "csv" | "json" | "jsonl";
+            content: string;
+        };
+        UpdateQuestionSet: {
+            name?: string;
+            description?: string | null;
+            collection_id?: string | null;
+        };
+        AddQuestions: {
+            questions: {
+                /**
+                 * @default USER_DEFINED
+                 * @enum {string}
+                 */
+                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+                question_text: string;
+                /** @default  */
+                ground_truth: string;
+                reference_context?: string | null;
+            }[];
+        };
+        UpdateQuestion: {
+            /** @enum {string} */
+            question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+            question_text?: string;
+            ground_truth?: string;
+            reference_context?: string | null;
+        };
+        GenerateQuestionsRequest: {
+            collection_id: string;
+            n: number;
+            types?: ("FACTUAL" | "INFERENTIAL")[];
+            prompt?: string;
+            /** @enum {string} */
+            language?: "en" | "zh" | "auto";
+        };
+        EvaluationRequest: {
+            name?: string;
+            collection_id?: string | null;
+            /** Format: uuid */
+            question_set_id: string;
+            /**
+             * @default {
+             *       "kind": "builtin"
+             *     }
+             */
+            bot: {
+                /** @enum {string} */
+                kind: "builtin";
+            } | {
+                /** @enum {string} */
+                kind: "http";
+                /** Format: uri */
+                url: string;
+                /** @default 60000 */
+                timeout_ms: number;
+                /** @default 2 */
+                retries: number;
+            };
+            /**
+             * @default [
+             *       "offline"
+             *     ]
+             */
+            judges: ("review" | "rubric" | "reference" | "offline")[];
+            /** @default false */
+            no_cache: boolean;
+            /**
+             * @default {
+             *       "attempts": 3,
+             *       "base_ms": 500,
+             *       "max_ms": 10000
+             *     }
+             */
+            retry: {
+                /** @default 3 */
+                attempts: number;
+                /** @default 500 */
+                base_ms: number;
+                /** @default 10000 */
+                max_ms: number;
+            };
+        };
+        RetryRequest: {
+            /**
+             * @default failed
+             * @enum {string}
+             */
+            scope: "failed" | "all";
+        };
+        SessionLogin: {
+            /** @description an API token (see `ragjudge token`) */
+            token: string;
+        };
+        Error: {
+            error: string;
+            message: string;
+            issues?: {
+                path: string;
+                message: string;
+            }[];
+            rows?: {
+                row: number;
+                field: string;
+                message: string;
+            }[];
+            duplicates?: {
+                index: number;
+                question_text: string;
+            }[];
+        };
+        Ok: {
+            /** @enum {string} */
+            status: "ok";
         };
         GateResponse: {
             /** Format: uuid */
@@ -2147,80 +1151,247 @@ export interface components {
             };
             created_at: string;
         };
-        Error: {
-            error: string;
-            message: string;
-            issues?: {
-                path: string;
-                message: string;
-            }[];
-            rows?: {
-                row: number;
-                field: string;
-                message: string;
-            }[];
-            duplicates?: {
-                index: number;
-                question_text: string;
-            }[];
+        EvaluationRecordList: {
+            items: components["schemas"]["EvaluationRecord"][];
+            next_before_seq: number | null;
         };
-        CreateQuestionSet: {
+        JudgeResult: {
             name: string;
-            description?: string | null;
-            collection_id?: string | null;
-            /** @default [] */
-            questions: {
-                /**
-                 * @default USER_DEFINED
-                 * @enum {string}
-                 */
-                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-                question_text: string;
-                /** @default  */
-                ground_truth: string;
-                reference_context?: string | null;
+            /** @enum {string} */
+            outcome: "ok" | "judge_error";
+            /** @description on [0, 1] */
+            score: number;
+            /** @description the judge's own scale: review 1/0, rubric 1-10, reference 1-5 */
+            raw_score: number;
+            passed: boolean;
+            /** @description a judge_error's default low score: never counted */
+            defaulted: boolean;
+            /** @description the judge's reply: reasoning, suggestions, per-dimension scores, metrics */
+            verdict: {
+                [key: string]: unknown;
+            };
+            error?: {
+                message: string;
+                raw: string[];
+            };
+            language?: string;
+            model?: string;
+            calls?: ({
+                model?: string;
+                latency_ms?: number;
+                attempts?: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            agreement?: {
+                [key: string]: unknown;
+            };
+            trials?: {
+                [key: string]: unknown;
             }[];
+        } & {
+            [key: string]: unknown;
         };
-        ImportQuestionSet: {
+        JudgeResponse: {
+            results: {
+                [key: string]: components["schemas"]["JudgeResult"];
+            };
+        };
+        Collection: {
+            /** Format: uuid */
+            id: string;
             name: string;
-            description?: string | null;
-            collection_id?: string | null;
-            /** @enum {string} */
-            format: "csv" | "json" | "jsonl";
-            content: string;
+            config: {
+                [key: string]: unknown;
+            };
+            version: number;
+            observation_count: number;
+            /** @description an ISO 8601 time */
+            created_at: string;
+            /** @description an ISO 8601 time */
+            deleted_at: string | null;
         };
-        UpdateQuestionSet: {
-            name?: string;
-            description?: string | null;
-            collection_id?: string | null;
+        CollectionSummary: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            config: {
+                [key: string]: unknown;
+            };
+            version: number;
+            observation_count: number;
+            /** @description an ISO 8601 time */
+            created_at: string;
+            /** @description an ISO 8601 time */
+            deleted_at: string | null;
+            document_count: number;
+            chunk_count: number;
         };
-        AddQuestions: {
-            questions: {
-                /**
-                 * @default USER_DEFINED
-                 * @enum {string}
-                 */
-                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-                question_text: string;
-                /** @default  */
-                ground_truth: string;
-                reference_context?: string | null;
-            }[];
+        CollectionList: {
+            items: components["schemas"]["CollectionSummary"][];
         };
-        UpdateQuestion: {
-            /** @enum {string} */
-            question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-            question_text?: string;
-            ground_truth?: string;
-            reference_context?: string | null;
-        };
-        GenerateQuestionsRequest: {
+        IngestResult: {
             collection_id: string;
-            n: number;
-            types?: ("FACTUAL" | "INFERENTIAL")[];
-            prompt?: string;
+            collection_created: boolean;
+            documents: {
+                added: number;
+                unchanged: number;
+                replaced: number;
+            };
+            chunks: {
+                added: number;
+                removed: number;
+                embedded: number;
+            };
+            problems: ({
+                message?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        };
+        AskResponse: {
+            question: string;
+            collection_id: string;
+            conversation_id: string;
+            message_id: string;
+            hits: ({
+                node_id: string;
+                content: string;
+                score: number;
+                source: string;
+                sources: string[];
+                scores: {
+                    [key: string]: number;
+                };
+                document_id: string;
+                title?: string;
+                position: number;
+                metadata: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description seed 001's quality loop state */
+            quality: {
+                [key: string]: unknown;
+            };
             /** @enum {string} */
-            language?: "en" | "zh" | "auto";
+            quality_exit: "quality" | "retry_limit" | "timeout";
+            /** @description seed 000's answer loop state */
+            answer: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            answer_exit: "passed" | "epoch_limit" | "timeout";
+            final_answer: string;
+            citations: string[];
+            gate: {
+                /** @enum {string} */
+                status: "pass" | "partial" | "fail" | "skipped";
+                /** @enum {string} */
+                action: "show" | "show_with_warning" | "refuse";
+                rule_version: string;
+                checks: {
+                    name: string;
+                    /** @enum {string} */
+                    status: "pass" | "fail" | "warn" | "skipped";
+                    detail: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                scores: {
+                    [key: string]: number;
+                };
+                config: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            action: "show" | "show_with_warning" | "refuse";
+            response: {
+                /** @enum {string} */
+                action: "show" | "show_with_warning" | "refuse";
+                answer: string | null;
+                notice: string | null;
+            };
+            observations: {
+                [key: string]: unknown;
+            } | null;
+            warnings: string[];
+            trace: ({
+                machine: string;
+                node: string;
+                started_ms: number;
+                duration_ms: number;
+                summary: string;
+                next: string;
+                router?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            duration_ms: number;
+            diagrams: {
+                quality_loop: string;
+                answer_loop: string;
+            };
+        };
+        QuestionSet: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            collection_id: string | null;
+            name: string;
+            description: string | null;
+            question_count: number;
+            /** @description an ISO 8601 time */
+            gmt_created: string;
+            /** @description an ISO 8601 time */
+            gmt_updated: string;
+        };
+        QuestionSetList: {
+            items: components["schemas"]["QuestionSet"][];
+        };
+        Question: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            question_set_id: string;
+            position: number;
+            /** @enum {string} */
+            question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+            question_text: string;
+            ground_truth: string;
+            reference_context: string | null;
+            /** @description an ISO 8601 time */
+            gmt_created: string;
+            /** @description an ISO 8601 time */
+            gmt_updated: string;
+        };
+        QuestionList: {
+            items: components["schemas"]["Question"][];
+        };
+        QuestionSetWithQuestions: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            collection_id: string | null;
+            name: string;
+            description: string | null;
+            question_count: number;
+            /** @description an ISO 8601 time */
+            gmt_created: string;
+            /** @description an ISO 8601 time */
+            gmt_updated: string;
+            questions: components["schemas"]["Question"][];
+        };
+        GenerationStarted: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
         };
         QuestionGeneration: {
             /** Format: uuid */
@@ -2254,59 +1425,265 @@ export interface components {
             gmt_created: string;
             gmt_updated: string;
         };
-        EvaluationRequest: {
-            name?: string;
-            collection_id?: string | null;
+        Evaluation: {
             /** Format: uuid */
-            question_set_id: string;
-            /**
-             * @default {
-             *       "kind": "builtin"
-             *     }
-             */
-            bot: {
-                /** @enum {string} */
-                kind: "builtin";
-            } | {
-                /** @enum {string} */
-                kind: "http";
-                /** Format: uri */
-                url: string;
-                /** @default 60000 */
-                timeout_ms: number;
-                /** @default 2 */
-                retries: number;
+            id: string;
+            name: string;
+            /** Format: uuid */
+            collection_id: string | null;
+            /** Format: uuid */
+            question_set_id: string | null;
+            /** @description "builtin" or the HTTP bot's URL (credentials removed) */
+            bot_id: string;
+            judge_llm_model_id: string;
+            /** @description the run's configuration snapshot: bot, judges, models, prompt versions; no key */
+            config: {
+                [key: string]: unknown;
             };
-            /**
-             * @default [
-             *       "offline"
-             *     ]
-             */
-            judges: ("review" | "rubric" | "reference" | "offline")[];
-            /** @default false */
-            no_cache: boolean;
-            /**
-             * @default {
-             *       "attempts": 3,
-             *       "base_ms": 500,
-             *       "max_ms": 10000
-             *     }
-             */
-            retry: {
-                /** @default 3 */
-                attempts: number;
-                /** @default 500 */
-                base_ms: number;
-                /** @default 10000 */
-                max_ms: number;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "PAUSED" | "COMPLETED" | "FAILED" | "CANCELLED";
+            status_reason: string | null;
+            progress: number;
+            total_questions: number;
+            completed_questions: number;
+            scored_questions: number;
+            bot_error_count: number;
+            judge_error_count: number;
+            /** @description mean primary score on [0, 1], SCORED only */
+            average_score: number | null;
+            /** @description an ISO 8601 time */
+            started_at: string | null;
+            /** @description an ISO 8601 time */
+            finished_at: string | null;
+            /** @description an ISO 8601 time */
+            gmt_created: string;
+            /** @description an ISO 8601 time */
+            gmt_updated: string;
+        };
+        Progress: {
+            completed: number;
+            total: number;
+            percent: number;
+            eta_seconds: number | null;
+        };
+        EvaluationSummary: {
+            total: number;
+            completed: number;
+            pending: number;
+            running: number;
+            scored: number;
+            errors: {
+                bot: number;
+                judge: number;
+            };
+            average_score: number | null;
+            pass_rate: number | null;
+            gate: {
+                [key: string]: number;
+            };
+            judges: {
+                [key: string]: {
+                    count: number;
+                    mean_score: number | null;
+                    mean_raw: number | null;
+                    pass_rate: number | null;
+                    distribution: {
+                        [key: string]: number;
+                    };
+                    metrics: {
+                        [key: string]: number | null;
+                    };
+                };
+            };
+            by_question_type: {
+                [key: string]: {
+                    total: number;
+                    scored: number;
+                    average_score: number | null;
+                    pass_rate: number | null;
+                };
+            };
+            latency_ms: {
+                mean: number | null;
+                p50: number | null;
+                p95: number | null;
+            };
+            usage: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                calls: number;
             };
         };
-        RetryRequest: {
-            /**
-             * @default failed
-             * @enum {string}
-             */
-            scope: "failed" | "all";
+        EvaluationResult: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            evaluation_id: string;
+            question_id: string;
+            position: number;
+            question_type: string;
+            question_text: string;
+            ground_truth: string;
+            reference_context: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
+            attempts: number;
+            latency_ms: number | null;
+            usage: {
+                [key: string]: unknown;
+            } | null;
+            rag_answer: string | null;
+            /** @description the sources the bot used */
+            rag_answer_sources: ({
+                node_id: string;
+                content: string;
+                source?: string;
+                score?: number;
+                title?: string;
+                document_id?: string;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description node_ids the answer cites */
+            rag_citations: string[] | null;
+            /** @description the built-in bot's loop trace */
+            rag_tool_calls: unknown[] | null;
+            gate_status: string | null;
+            /** @description the gate's verdict, or {error} when the answer could not be gated */
+            gate: ({
+                /** @enum {string} */
+                status?: "pass" | "partial" | "fail" | "skipped";
+                /** @enum {string} */
+                action?: "show" | "show_with_warning" | "refuse";
+                checks?: {
+                    name: string;
+                    /** @enum {string} */
+                    status: "pass" | "fail" | "warn" | "skipped";
+                    detail: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                scores?: {
+                    [key: string]: number;
+                };
+                error?: unknown;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            judges: {
+                [key: string]: components["schemas"]["JudgeResult"];
+            } | null;
+            llm_judge_score: number | null;
+            llm_judge_reasoning: string | null;
+            /** @description the primary score on [0, 1] */
+            score: number | null;
+            passed: boolean | null;
+            error: string | null;
+            /** @description an ISO 8601 time */
+            gmt_created: string;
+            /** @description an ISO 8601 time */
+            gmt_updated: string;
+        };
+        EvaluationListItem: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            collection_id: string | null;
+            /** Format: uuid */
+            question_set_id: string | null;
+            /** @description "builtin" or the HTTP bot's URL (credentials removed) */
+            bot_id: string;
+            judge_llm_model_id: string;
+            /** @description the run's configuration snapshot: bot, judges, models, prompt versions; no key */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "PAUSED" | "COMPLETED" | "FAILED" | "CANCELLED";
+            status_reason: string | null;
+            progress: components["schemas"]["Progress"];
+            total_questions: number;
+            completed_questions: number;
+            scored_questions: number;
+            bot_error_count: number;
+            judge_error_count: number;
+            /** @description mean primary score on [0, 1], SCORED only */
+            average_score: number | null;
+            /** @description an ISO 8601 time */
+            started_at: string | null;
+            /** @description an ISO 8601 time */
+            finished_at: string | null;
+            /** @description an ISO 8601 time */
+            gmt_created: string;
+            /** @description an ISO 8601 time */
+            gmt_updated: string;
+        };
+        EvaluationList: {
+            items: components["schemas"]["EvaluationListItem"][];
+        };
+        EvaluationDetail: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            collection_id: string | null;
+            /** Format: uuid */
+            question_set_id: string | null;
+            /** @description "builtin" or the HTTP bot's URL (credentials removed) */
+            bot_id: string;
+            judge_llm_model_id: string;
+            /** @description the run's configuration snapshot: bot, judges, models, prompt versions; no key */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "PAUSED" | "COMPLETED" | "FAILED" | "CANCELLED";
+            status_reason: string | null;
+            progress: components["schemas"]["Progress"];
+            total_questions: number;
+            completed_questions: number;
+            scored_questions: number;
+            bot_error_count: number;
+            judge_error_count: number;
+            /** @description mean primary score on [0, 1], SCORED only */
+            average_score: number | null;
+            /** @description an ISO 8601 time */
+            started_at: string | null;
+            /** @description an ISO 8601 time */
+            finished_at: string | null;
+            /** @description an ISO 8601 time */
+            gmt_created: string;
+            /** @description an ISO 8601 time */
+            gmt_updated: string;
+            summary: components["schemas"]["EvaluationSummary"];
+            /** @description the first page, in question order */
+            results: components["schemas"]["EvaluationResult"][];
+        };
+        ResultsPage: {
+            items: components["schemas"]["EvaluationResult"][];
+            offset: number;
+            limit: number;
+        };
+        Session: {
+            user: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            /** @enum {string} */
+            via: "bearer" | "cookie";
+            /** @description when the cookie's session ends; null for a bearer token */
+            expires_at: string | null;
+        };
+        SessionCreated: {
+            user: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            /** @description an ISO 8601 time */
+            expires_at: string;
         };
     };
     responses: never;
@@ -2316,4 +1693,1679 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+        };
+    };
+    getOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.0 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionLogin"];
+            };
+        };
+        responses: {
+            /** @description Logged in; the cookie is set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionCreated"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown API token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sent from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Logged out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postGate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluatorInput"];
+            };
+        };
+        responses: {
+            /** @description The verdict and the stored record's id */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateResponse"];
+                };
+            };
+            /** @description Invalid JSON, or a field that fails validation (named in issues[].path) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluationRecords: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-500 (default 50) */
+                limit?: number;
+                /** @description the page after this seq */
+                before_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationRecordList"];
+                };
+            };
+            /** @description A query parameter out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluationRecordsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record, with its input for replay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationRecord"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record for this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postJudge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JudgeRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per judge, keyed by judge name, in the common JudgeResult shape */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgeResponse"];
+                };
+            };
+            /** @description Invalid JSON, or a field that fails validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An LLM judge was asked for but no judge LLM is configured */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your collections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionList"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCollection"];
+            };
+        };
+        responses: {
+            /** @description The collection */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Name taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCollectionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such collection for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCollectionsByIdDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Uploads"];
+            };
+        };
+        responses: {
+            /** @description Counts: documents added, unchanged, replaced; chunks added, removed, embedded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            /** @description An unreadable file or line, named in issues[].path; nothing was ingested */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such collection for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAsk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AskRequest"];
+            };
+        };
+        responses: {
+            /** @description The full state: hits with sources and scores, grades, rewrites, epochs, evaluations, the answer with citations, the gate verdict and action, the step trace and Mermaid diagrams of both loops */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AskResponse"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such collection for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQuestionSets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your question sets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionSetList"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQuestionSets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuestionSet"];
+            };
+        };
+        responses: {
+            /** @description The set with its questions */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionSetWithQuestions"];
+                };
+            };
+            /** @description Invalid body, or questions repeating one another (issues name each index) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such collection for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQuestionSetsImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportQuestionSet"];
+            };
+        };
+        responses: {
+            /** @description The set with its questions */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionSetWithQuestions"];
+                };
+            };
+            /** @description Every bad row of the file, in rows[]; nothing was written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such collection for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQuestionSetsGenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateQuestionsRequest"];
+            };
+        };
+        responses: {
+            /** @description {id, status}: poll GET /api/v1/question-sets/generations/{id} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationStarted"];
+                };
+            };
+            /** @description Invalid body, a prompt without {document_content}, or an empty collection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such collection for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server runs without a job queue */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQuestionSetsGenerationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The generation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionGeneration"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such generation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putQuestionSetsQuestionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateQuestion"];
+            };
+        };
+        responses: {
+            /** @description The question */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such question for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another question of the set has this text */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteQuestionSetsQuestionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such question for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQuestionSetsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The set with its questions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionSetWithQuestions"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such question set for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putQuestionSetsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateQuestionSet"];
+            };
+        };
+        responses: {
+            /** @description The set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionSet"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such question set or collection for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteQuestionSetsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such question set for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQuestionSetsByIdExport: {
+        parameters: {
+            query?: {
+                /** @description the file format (default csv) */
+                format?: "csv" | "json" | "jsonl";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (content-disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such question set for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQuestionSetsByIdQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddQuestions"];
+            };
+        };
+        responses: {
+            /** @description {items}: the new questions */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionList"];
+                };
+            };
+            /** @description Invalid body, or questions repeating one another in the list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such question set for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Questions already in the set, named in duplicates[]; nothing was added */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluations: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-500 (default 100) */
+                limit?: number;
+                /** @description rows to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your evaluations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationList"];
+                };
+            };
+            /** @description A query parameter out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postEvaluations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluation, PENDING */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Invalid body (issues name the field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such question set or collection for this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server runs without a job queue */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationDetail"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such evaluation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEvaluationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such evaluation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluationsByIdResults: {
+        parameters: {
+            query?: {
+                /** @description comma-separated result statuses: PENDING, RUNNING, SCORED, BOT_ERROR, JUDGE_ERROR */
+                status?: string;
+                /** @description rows to skip (default 0) */
+                offset?: number;
+                /** @description page size, 1-500 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {items, offset, limit} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsPage"];
+                };
+            };
+            /** @description Bad query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such evaluation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postEvaluationsByIdPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such evaluation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The evaluation's status does not allow this; the message says the status */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postEvaluationsByIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such evaluation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The evaluation's status does not allow this; the message says the status */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server runs without a job queue */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postEvaluationsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such evaluation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The evaluation's status does not allow this; the message says the status */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postEvaluationsByIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RetryRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such evaluation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The evaluation's status does not allow this; the message says the status */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server runs without a job queue */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluationsByIdEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not logged in: no known token or session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such evaluation for this user (another user's id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

@@ -25,7 +25,7 @@ export function AppShell() {
   }, [navigate, queryClient]);
 
   const logout = async () => {
-    await api.DELETE("/api/v1/session" as never, {} as never);
+    await api.DELETE("/api/v1/session", {});
     queryClient.clear();
     await navigate({ to: "/login", search: {} });
   };

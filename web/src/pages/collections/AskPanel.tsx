@@ -31,7 +31,7 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
   const ask = useMutation({
     mutationFn: async () =>
       (await must(
-        api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } as never }),
+        api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } }),
       )) as unknown as AskResponse,
     onSuccess: () => setOpen(undefined),
   });

@@ -20,7 +20,7 @@ function DocumentUpload({ collectionId }: { collectionId: string }) {
       return must(
         api.POST("/api/v1/collections/{id}/documents", {
           params: { path: { id: collectionId } },
-          body: { documents } as never,
+          body: { documents },
         }),
       );
     },
@@ -96,7 +96,7 @@ export function CollectionsPage() {
   const [name, setName] = useState("");
   const create = useMutation({
     mutationFn: async () =>
-      (await must(api.POST("/api/v1/collections", { body: { name } as never }))) as unknown as {
+      (await must(api.POST("/api/v1/collections", { body: { name } }))) as unknown as {
         id: string;
       },
     onSuccess: (collection) => {

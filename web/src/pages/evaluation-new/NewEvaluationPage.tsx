@@ -49,6 +49,8 @@ export function NewEvaluationPage() {
   const start = useMutation({
     mutationFn: async () =>
       (await must(
+        // The document declares the body with its defaults filled (no_cache, retry): the server
+        // fills them, so the request leaves them out.
         api.POST("/api/v1/evaluations", { body: requestOf(form) as never }),
       )) as unknown as Evaluation,
     onSuccess: (evaluation) => {

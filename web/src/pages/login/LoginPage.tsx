@@ -16,8 +16,7 @@ export function LoginPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    // The session route joins the generated schema with the API's route declarations.
-    const { response } = await api.POST("/api/v1/session" as never, { body: { token } } as never);
+    const { response } = await api.POST("/api/v1/session", { body: { token } });
     setBusy(false);
     if (!response.ok) {
       setFailed(t("login.failed"));

@@ -30,7 +30,7 @@ export function QuestionGenerationModal({
   const collections = useCollections();
   const [collectionId, setCollectionId] = useState(defaultCollection ?? "");
   const [count, setCount] = useState(10);
-  const [types, setTypes] = useState<string[]>([...GENERATED_TYPES]);
+  const [types, setTypes] = useState<(typeof GENERATED_TYPES)[number][]>([...GENERATED_TYPES]);
   const [language, setLanguage] = useState<"auto" | "en" | "zh">("auto");
   const [prompt, setPrompt] = useState("");
   const [generationId, setGenerationId] = useState<string>();
@@ -45,7 +45,7 @@ export function QuestionGenerationModal({
             types,
             language,
             ...(prompt.trim() ? { prompt } : {}),
-          } as never,
+          },
         }),
       )) as unknown as Generation,
     onSuccess: (generation) => setGenerationId(generation.id),

@@ -36,7 +36,7 @@ export function NewQuestionSetPage() {
             description: value.description || null,
             collection_id: value.collection_id,
             questions: questionsOf(value.rows),
-          } as never,
+          },
         }),
       )) as unknown as QuestionSet,
     onSuccess: (set) => {
@@ -84,7 +84,7 @@ export function QuestionSetPage() {
             name: value.name,
             description: value.description || null,
             collection_id: value.collection_id,
-          } as never,
+          },
         }),
       );
       const plan = savePlan(before.questions, value.rows);
@@ -96,14 +96,14 @@ export function QuestionSetPage() {
         await must(
           api.PUT("/api/v1/question-sets/questions/{id}", {
             params: { path: { id } },
-            body: fields as never,
+            body: fields,
           }),
         );
       if (plan.added.length > 0)
         await must(
           api.POST("/api/v1/question-sets/{id}/questions", {
             ...path,
-            body: { questions: plan.added } as never,
+            body: { questions: plan.added },
           }),
         );
     },

@@ -1,10 +1,16 @@
 import type { Question } from "../../api/types";
+import type { QuestionType } from "./parse-questions";
 import type { TableRow } from "./table-state";
 
 /** The calls that turn a saved set's questions into the table's rows. */
 export interface SavePlan {
   added: Omit<TableRow, "key" | "id">[];
-  updated: { id: string; question_type: string; question_text: string; ground_truth: string }[];
+  updated: {
+    id: string;
+    question_type: QuestionType;
+    question_text: string;
+    ground_truth: string;
+  }[];
   removed: string[];
 }
 
