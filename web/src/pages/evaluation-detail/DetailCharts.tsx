@@ -84,7 +84,7 @@ export function DetailCharts({ summary }: { summary: EvaluationSummary }) {
           <ChartWithTable
             testId="chart-histogram"
             title={t("chart.histogram")}
-            note={`${histogram.judge}: ${t("chart.histogramNote")}`}
+            note={t("chart.histogramNote", { judge: histogram.judge })}
             config={histogramConfig}
             table={{
               columns: [t("chart.bin"), t("chart.count")],
