@@ -9,11 +9,12 @@ import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
 import { benchJudges } from "./judges.js";
+import { benchLimiter } from "./limiter.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 
-const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals"] as const;
+const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals", "limiter"] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -138,6 +139,15 @@ if (wanted("evals")) {
       result_rows: run.result_rows,
       llm_server: run.llm_server,
     })),
+  );
+}
+
+if (wanted("limiter")) {
+  const limiter = await benchLimiter();
+  results.limiter = limiter;
+  printRows(
+    "Adaptive LLM limit against a provider allowing 20 calls in flight (429 + Retry-After beyond), lognormal latency, median 800 ms; 2,000 questions, 3 calls each, no max_concurrency set",
+    [limiter],
   );
 }
 

@@ -1,5 +1,6 @@
 // Public face of text/: tokenization and lexical measures shared by the gate and the judges.
 
+export { canonicalJson } from "./canonical-json.js";
 export {
   containsContentToken,
   containsWholeWord,
