@@ -13,8 +13,9 @@ import { benchLimiter } from "./limiter.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
+import { benchWeb } from "./web.js";
 
-const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals", "limiter"] as const;
+const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals", "limiter", "web"] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -139,6 +140,22 @@ if (wanted("evals")) {
       result_rows: run.result_rows,
       llm_server: run.llm_server,
     })),
+  );
+}
+
+if (wanted("web")) {
+  const web = await benchWeb();
+  results.web = web;
+  printRows("Web app: JavaScript loaded by the first page (/evaluations/list; goal < 250 kB gzip)", [
+    web.first_page_js,
+  ]);
+  printRows(
+    "Web app: detail page of a 10,000-result run in headless Chromium (goals: first card < 1 s, filter change < 100 ms, no long task > 50 ms while scrolling)",
+    [{ ...web.detail_10k, goals_met: undefined, ...web.detail_10k.goals_met }],
+  );
+  printRows(
+    "Web app: SSE stream of a 2,000-question run at full speed (HTTP bot answering at once, offline judge); page lag = page shows the last result minus server COMPLETED",
+    [web.sse_2000],
   );
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestBot, type TestBot } from "../support/test-bot.js";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
+import { e2eDatabase } from "./support/database.js";
 import { lantingCollection, lantingQuestionSet, waitForRun } from "./support/fixtures.js";
 
 // Runs in the browser: starting one and following it live, the detail page's filters, citations
@@ -18,7 +19,7 @@ let httpRun = "";
 
 beforeAll(async () => {
   [server, browser, bot] = await Promise.all([
-    startAppServer(),
+    startAppServer({ databaseUrl: await e2eDatabase() }),
     launchBrowser(),
     startTestBot({ delayMs: 800 }),
   ]);

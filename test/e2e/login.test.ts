@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
+import { e2eDatabase } from "./support/database.js";
 
 // Logging in by the link `ragjudge serve` prints and by a pasted token, a foreign page refused,
 // and a second user who sees none of the first user's data.
@@ -13,7 +14,10 @@ let evaluationId = "";
 let setName = "";
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startAppServer({ databaseUrl: await e2eDatabase() }),
+    launchBrowser(),
+  ]);
   // The first user's data: a question set and a run on it.
   const collection = await server.json<{ id: string }>("/api/v1/collections", {
     method: "POST",

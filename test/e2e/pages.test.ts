@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestBot, type TestBot } from "../support/test-bot.js";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
+import { e2eDatabase } from "./support/database.js";
 import { lantingCollection, lantingQuestionSet, waitForRun } from "./support/fixtures.js";
 
 // Every page, with no console error; collections (drag-and-drop upload, the bot's answer); the
@@ -19,17 +20,17 @@ let setId = "";
 let runA = "";
 let runB = "";
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, fullPage = false) {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   // Let lazy charts draw before the picture.
   await page.waitForLoadState("networkidle");
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
 beforeAll(async () => {
   [server, browser, bot] = await Promise.all([
-    startAppServer(),
+    startAppServer({ databaseUrl: await e2eDatabase() }),
     launchBrowser(),
     startTestBot({ delayMs: 5 }),
   ]);
@@ -69,10 +70,15 @@ beforeEach(() => {
 describe("every page", { timeout: 90_000 }, () => {
   it("renders each page with no console error", async () => {
     const page = await browser.newPage();
-    const visit = async (path: string, ready: () => Promise<unknown>, shot: string) => {
+    const visit = async (
+      path: string,
+      ready: () => Promise<unknown>,
+      shot: string,
+      fullPage = false,
+    ) => {
       await page.goto(`${server.origin}${path}`);
       await expect.poll(ready, { timeout: 20_000 }).toBeTruthy();
-      await shoot(page, shot);
+      await shoot(page, shot, fullPage);
     };
     await visit(
       "/evaluations/list",

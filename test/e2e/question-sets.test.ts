@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
+import { e2eDatabase } from "./support/database.js";
 import { lantingCollection } from "./support/fixtures.js";
 
 // Seed 003's QuestionSetEditor in the browser: typing, a CSV parsed in the page, generation.
@@ -20,7 +21,10 @@ const sets = () =>
     .then((r) => r.items);
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startAppServer({ databaseUrl: await e2eDatabase() }),
+    launchBrowser(),
+  ]);
   await lantingCollection(server);
   const page = await browser.newPage();
   await page.goto(server.loginUrl);

@@ -4,7 +4,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { inject } from "vitest";
 import {
   createApiToken,
   createLoginCode,
@@ -12,7 +11,6 @@ import {
   openStore,
   type Store,
 } from "../../../src/store/index.js";
-import { createDatabase } from "../../support/postgres-server.js";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const BIN = join(ROOT, "src/cli/bin.ts");
@@ -43,27 +41,34 @@ export interface AppServer {
 }
 
 /**
- * Starts the real `ragjudge serve` (from source, with its worker) on a fresh database of the
- * test PostgreSQL server, in an empty temp home, with no LLM configured. The web app it serves
+ * Starts the real `ragjudge serve` (from source, with its worker) on the given (fresh) database,
+ * in an empty temp home, with no LLM configured. The web app it serves
  * is the one `npm run build` put in dist/web.
  */
-export async function startAppServer(): Promise<AppServer> {
+export async function startAppServer(options: {
+  databaseUrl: string;
+  args?: string[];
+}): Promise<AppServer> {
   if (!existsSync(WEB_INDEX)) {
     throw new Error(`${WEB_INDEX} is missing: run \`npm run build\` before the browser tests`);
   }
-  const databaseUrl = await createDatabase(inject("postgresUrl"), "e2e");
+  const { databaseUrl } = options;
   const home = mkdtempSync(join(tmpdir(), "ragjudge-e2e-"));
-  const child = spawn(process.execPath, ["--import", TSX, BIN, "serve", "--port", "0"], {
-    cwd: home,
-    env: {
-      ...process.env,
-      RAGJUDGE_HOME: home,
-      DATABASE_URL: databaseUrl,
-      OPENAI_BASE_URL: "",
-      OPENAI_API_KEY: "",
+  const child = spawn(
+    process.execPath,
+    ["--import", TSX, BIN, "serve", "--port", "0", ...(options.args ?? [])],
+    {
+      cwd: home,
+      env: {
+        ...process.env,
+        RAGJUDGE_HOME: home,
+        DATABASE_URL: databaseUrl,
+        OPENAI_BASE_URL: "",
+        OPENAI_API_KEY: "",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   const loginUrl = await waitForLoginUrl(child);
   const origin = new URL(loginUrl).origin;
   const token = readFileSync(join(home, "token"), "utf8").trim();

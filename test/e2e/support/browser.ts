@@ -29,13 +29,13 @@ export interface Browser {
 
 /** Headless Chromium with a fresh profile directory, in English unless told otherwise. */
 export async function launchBrowser(
-  options: { locale?: string; downloads?: boolean } = {},
+  options: { locale?: string; downloads?: boolean; extraArgs?: string[] } = {},
 ): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "ragjudge-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: [...FLAGS, ...(options.extraArgs ?? [])],
     locale: options.locale ?? "en-GB",
     viewport: { width: 1360, height: 900 },
     acceptDownloads: options.downloads ?? true,
