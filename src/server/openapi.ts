@@ -70,6 +70,9 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   ResultsPage: api.ResultsPageSchema,
   Session: api.SessionSchema,
   SessionCreated: api.SessionCreatedSchema,
+  EvaluationCharts: api.EvaluationChartsSchema,
+  EvaluationComparison: api.EvaluationComparisonSchema,
+  QuestionSetTrend: api.QuestionSetTrendSchema,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

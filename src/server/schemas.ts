@@ -380,7 +380,10 @@ export const EvaluationResultSchema = z.object({
   gmt_updated: Time,
 });
 
-export const EvaluationListItemSchema = EvaluationSchema.extend({ progress: ProgressSchema });
+export const EvaluationListItemSchema = EvaluationSchema.extend({
+  progress: ProgressSchema,
+  pass_rate: z.number().nullable().describe("share of SCORED results that passed"),
+});
 
 export const EvaluationListSchema = z.object({ items: z.array(EvaluationListItemSchema) });
 
@@ -394,6 +397,7 @@ export const ResultsPageSchema = z.object({
   items: z.array(EvaluationResultSchema),
   offset: z.number().int(),
   limit: z.number().int(),
+  total: z.number().int().describe("results matching the filters, in all pages"),
 });
 
 export const SessionSchema = z.object({
@@ -417,3 +421,98 @@ export const EvaluationEventSchema = z
   );
 
 export const FileDownloadSchema = z.string().describe("the file's text");
+
+const RadarDimensionSchema = z.object({
+  judge: z.enum(JUDGE_KINDS),
+  dimension: z.string().describe("accuracy, completeness, clarity, exact_match, f1, rouge_l, ..."),
+  mean: z.number().describe("the mean on the judge's own scale"),
+  scale: z.enum(["1-10", "1-5", "0-1"]),
+  value: z.number().describe("the mean mapped onto [0, 1]"),
+});
+
+export const EvaluationChartsSchema = z.object({
+  radar: z.array(RadarDimensionSchema).describe("rubric dimension averages, where present"),
+  histogram: z.object({
+    binned: z.string().describe("what is binned, in words"),
+    bins: z.array(
+      z.object({
+        from: z.number().describe("inclusive"),
+        to: z.number().describe("exclusive, except the last bin's 1"),
+        count: z.number().int(),
+      }),
+    ),
+    count: z.number().int().describe("results binned"),
+    not_scored: z.number().int().describe("pending, running and failed results, not binned"),
+  }),
+  by_question_type: z.array(
+    z.object({
+      question_type: z.string(),
+      total: z.number().int(),
+      scored: z.number().int(),
+      average_score: z.number().nullable(),
+      pass_rate: z.number().nullable(),
+    }),
+  ),
+});
+
+const CompareSideSchema = z.object({
+  question_id: z.string(),
+  position: z.number().int(),
+  status: z.enum(RESULT_STATUS_VALUES),
+  score: z.number().nullable(),
+  passed: z.boolean().nullable(),
+  gate_status: z.string().nullable(),
+});
+
+const ComparedRunSchema = z.object({
+  evaluation: EvaluationSchema,
+  summary: EvaluationSummarySchema,
+  radar: z.array(RadarDimensionSchema),
+});
+
+export const EvaluationComparisonSchema = z.object({
+  base: ComparedRunSchema,
+  head: ComparedRunSchema,
+  matched_by: z
+    .enum(["question_id", "question_text"])
+    .describe("question ids on one question set; normalized question text across sets"),
+  counts: z.object({
+    shared: z.number().int(),
+    only_base: z.number().int(),
+    only_head: z.number().int(),
+    regressions: z.number().int(),
+    improvements: z.number().int(),
+    unchanged: z.number().int(),
+    passed_to_failed: z.number().int(),
+    failed_to_passed: z.number().int(),
+    mean_score_delta: z.number().nullable(),
+  }),
+  items: z
+    .array(
+      z.object({
+        question_text: z.string(),
+        question_type: z.string(),
+        base: CompareSideSchema,
+        head: CompareSideSchema,
+        score_delta: z.number().nullable().describe("head − base, when both were scored"),
+        change: z.enum(["regression", "improvement", "unchanged"]),
+      }),
+    )
+    .describe("the shared questions, regressions first (largest drop first), then improvements"),
+});
+
+export const QuestionSetTrendSchema = z.object({
+  items: z.array(
+    z.object({
+      evaluation_id: Id,
+      name: z.string(),
+      status: z.enum(EVALUATION_STATUSES),
+      gmt_created: Time,
+      finished_at: Time.nullable(),
+      total_questions: z.number().int(),
+      scored: z.number().int(),
+      average_score: z.number().nullable(),
+      pass_rate: z.number().nullable(),
+    }),
+  ),
+});

@@ -117,6 +117,14 @@ export {
   WEB_SESSION_TTL_MS,
   type WebSession,
 } from "./web-sessions.js";
+export {
+  type CompareColumns,
+  evaluationPassCounts,
+  listCompareRows,
+  listEvaluationsOfQuestionSet,
+  queryEvaluationResults,
+  type ResultFilter,
+} from "./evaluation-queries.js";
 export { type EvaluationActivity, evaluationsUpdatedSince } from "./evaluation-activity.js";
 export {
   addQuestions,

@@ -1,10 +1,13 @@
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import {
+  compareEvaluations,
+  evaluationCharts,
   evaluationDetail,
-  evaluationResultsPage,
+  filteredResultsPage,
   listEvaluationsWithProgress,
   RESULT_STATUSES,
+  resultsCsv,
   type WatchEvent,
   watchEvaluation,
 } from "../../evals/monitor/index.js";
@@ -17,13 +20,17 @@ import {
   retryEvaluation,
   startEvaluation,
 } from "../../evals/runs/index.js";
-import { deleteEvaluation, type ResultStatus } from "../../store/index.js";
+import { deleteEvaluation, type ResultFilter } from "../../store/index.js";
 import type { App, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute, type ResponseSpec } from "../route.js";
 import { publicEvaluation, publicResult } from "../rows.js";
 import {
   ErrorSchema,
+  EVALUATION_STATUSES,
+  EvaluationChartsSchema,
+  EvaluationComparisonSchema,
   EvaluationDetailSchema,
+  FileDownloadSchema,
   EvaluationEventSchema,
   EvaluationListSchema,
   EvaluationSchema,
@@ -38,35 +45,96 @@ export const RetryRequestSchema = z.object({
   scope: z.enum(["failed", "all"]).default("failed"),
 });
 
+/** A comma-separated list of values from `allowed` (case-insensitive), e.g. `BOT_ERROR,SCORED`. */
+function commaList<T extends string>(allowed: readonly T[], what: string, upper = true) {
+  return z
+    .string()
+    .optional()
+    .describe(`comma-separated ${what}: ${allowed.join(", ")}`)
+    .transform((value, ctx) => {
+      if (!value) return undefined;
+      const items = value
+        .split(",")
+        .map((s) => (upper ? s.trim().toUpperCase() : s.trim().toLowerCase()))
+        .filter(Boolean);
+      const unknown = items.filter((s) => !allowed.includes(s as T));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `unknown ${what} ${unknown.join(", ")}; expected ${allowed.join(", ")}`,
+        });
+        return z.NEVER;
+      }
+      return items as T[];
+    });
+}
+
 export const ListEvaluationsQuerySchema = z.object({
+  status: commaList(EVALUATION_STATUSES, "evaluation statuses"),
   limit: pageLimit(PAGE_LIMITS.evaluations),
   offset: pageOffset(1_000_000),
 });
 
-/** Comma-separated result statuses, e.g. `BOT_ERROR,JUDGE_ERROR`. */
-export const ResultStatusListSchema = z
-  .string()
-  .optional()
-  .describe(`comma-separated result statuses: ${RESULT_STATUSES.join(", ")}`)
-  .transform((value, ctx) => {
-    if (!value) return undefined;
-    const statuses = value.split(",").map((s) => s.trim().toUpperCase());
-    const unknown = statuses.filter((s) => !RESULT_STATUSES.includes(s as ResultStatus));
-    if (unknown.length > 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `unknown status ${unknown.join(", ")}; expected ${RESULT_STATUSES.join(", ")}`,
-      });
-      return z.NEVER;
-    }
-    return statuses as ResultStatus[];
-  });
+const GATE_FILTERS = ["pass", "partial", "fail", "skipped", "none"] as const;
+const score = (edge: string) =>
+  z.coerce.number().min(0).max(1).optional().describe(`primary score ${edge} (0-1, inclusive)`);
 
-export const ResultsQuerySchema = z.object({
-  status: ResultStatusListSchema,
+/** The results list's filters, shared by its pages and its export. */
+export const ResultFilterQuerySchema = z.object({
+  status: commaList(RESULT_STATUSES, "result statuses"),
+  passed: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .describe("true: passed the gate and every judge; false: scored and failed"),
+  gate: commaList(GATE_FILTERS, "gate verdicts (none: not gated)", false),
+  question_type: z
+    .string()
+    .max(1_000)
+    .optional()
+    .transform((value) =>
+      value
+        ?.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .describe("comma-separated question types, e.g. FACTUAL,INFERENTIAL"),
+  score_min: score("at least"),
+  score_max: score("at most"),
+  q: z
+    .string()
+    .max(500)
+    .optional()
+    .describe("text in the question, ground truth or answer (case-insensitive)"),
+});
+
+export const ResultsQuerySchema = ResultFilterQuerySchema.extend({
   offset: pageOffset(),
   limit: pageLimit(PAGE_LIMITS.results),
 });
+
+export const ExportResultsQuerySchema = ResultFilterQuerySchema.extend({
+  format: z.enum(["csv", "json"]).default("csv").describe("the file format (default csv)"),
+});
+
+export const CompareQuerySchema = z.object({
+  base: z.string().describe("the baseline run's id"),
+  head: z.string().describe("the run compared with it"),
+});
+
+type ResultFilterQuery = z.output<typeof ResultFilterQuerySchema>;
+
+function resultFilter(query: ResultFilterQuery): ResultFilter {
+  return {
+    ...(query.status ? { statuses: query.status } : {}),
+    ...(query.passed !== undefined ? { passed: query.passed } : {}),
+    ...(query.gate ? { gate: query.gate } : {}),
+    ...(query.question_type?.length ? { questionTypes: query.question_type } : {}),
+    ...(query.score_min !== undefined ? { scoreMin: query.score_min } : {}),
+    ...(query.score_max !== undefined ? { scoreMax: query.score_max } : {}),
+    ...(query.q?.trim() ? { text: query.q } : {}),
+  };
+}
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const noEvaluation = error("No such evaluation for this user (another user's id too)");
@@ -93,6 +161,22 @@ function controlRoute(operation: "pause" | "resume" | "cancel", summary: string)
 }
 
 export const evaluationApi = {
+  // Before `/:id`: "compare" is not an id.
+  compare: defineRoute({
+    method: "get",
+    path: `${BASE}/compare`,
+    tags: ["evaluations"],
+    summary:
+      "Compare two runs question by question: score and pass deltas, regressions first, both radars",
+    description:
+      "Runs on the same question set match by question id; runs on different sets compare on the questions they share (by normalized text).",
+    query: CompareQuerySchema,
+    responses: {
+      200: { description: "The comparison", schema: EvaluationComparisonSchema },
+      400: error("base or head missing"),
+      404: noEvaluation,
+    },
+  }),
   list: defineRoute({
     method: "get",
     path: BASE,
@@ -143,13 +227,47 @@ export const evaluationApi = {
     method: "get",
     path: `${BASE}/:id/results`,
     tags: ["evaluations"],
-    summary: "A page of an evaluation's results, in question order",
+    summary: "A page of an evaluation's results matching the filters, in question order",
     params: IdParams,
     resource: "evaluation",
     query: ResultsQuerySchema,
     responses: {
-      200: { description: "{items, offset, limit}", schema: ResultsPageSchema },
+      200: {
+        description: "{items, offset, limit, total}: total counts every match",
+        schema: ResultsPageSchema,
+      },
       400: error("Bad query"),
+      404: noEvaluation,
+    },
+  }),
+  export: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/export`,
+    tags: ["evaluations"],
+    summary: "Download the results matching the filters as CSV or JSON",
+    params: IdParams,
+    resource: "evaluation",
+    query: ExportResultsQuerySchema,
+    responses: {
+      200: {
+        description:
+          "The file (content-disposition: attachment): CSV with one row per question and a score column per judge, or a JSON array of EvaluationResult",
+        content: { type: "text/csv", schema: FileDownloadSchema },
+      },
+      400: error("Bad query"),
+      404: noEvaluation,
+    },
+  }),
+  charts: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/charts`,
+    tags: ["evaluations"],
+    summary:
+      "A run's chart data: rubric dimension averages (radar), a score histogram, per question type",
+    params: IdParams,
+    resource: "evaluation",
+    responses: {
+      200: { description: "The chart data", schema: EvaluationChartsSchema },
       404: noEvaluation,
     },
   }),
@@ -211,12 +329,26 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   /** Routes marked needsJobs only run with a queue; pause and cancel need none. */
   const queue = () => deps.jobs ?? { send: async () => {} };
 
+  mountRoute(app, deps, api.compare, async (c, { query }) => {
+    const comparison = await compareEvaluations(db, c.get("user").id, query.base, query.head);
+    const run = ({ evaluation, ...rest }: (typeof comparison)["base"]) => ({
+      evaluation: publicEvaluation(evaluation),
+      ...rest,
+    });
+    return c.json({ ...comparison, base: run(comparison.base), head: run(comparison.head) });
+  });
+
   mountRoute(app, deps, api.list, async (c, { query }) => {
-    const items = await listEvaluationsWithProgress(db, c.get("user").id, query);
+    const items = await listEvaluationsWithProgress(db, c.get("user").id, {
+      ...(query.limit !== undefined ? { limit: query.limit } : {}),
+      ...(query.offset !== undefined ? { offset: query.offset } : {}),
+      ...(query.status ? { statuses: query.status } : {}),
+    });
     return c.json({
-      items: items.map(({ evaluation, progress }) => ({
+      items: items.map(({ evaluation, progress, pass_rate }) => ({
         ...publicEvaluation(evaluation),
         progress,
+        pass_rate,
       })),
     });
   });
@@ -239,13 +371,30 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   mountRoute(app, deps, api.results, async (c, { params, query }) => {
     const offset = query.offset ?? 0;
     const limit = query.limit ?? PAGE_LIMITS.results.default;
-    const items = await evaluationResultsPage(db, c.get("user").id, params.id, {
-      ...(query.status ? { statuses: query.status } : {}),
+    const page = await filteredResultsPage(db, c.get("user").id, params.id, resultFilter(query), {
       offset,
       limit,
     });
-    return c.json({ items: items.map(publicResult), offset, limit });
+    return c.json({ items: page.rows.map(publicResult), offset, limit, total: page.total });
   });
+
+  mountRoute(app, deps, api.export, async (c, { params, query }) => {
+    const { rows } = await filteredResultsPage(
+      db,
+      c.get("user").id,
+      params.id,
+      resultFilter(query),
+    );
+    const csv = query.format === "csv";
+    return c.body(csv ? resultsCsv(rows) : JSON.stringify(rows.map(publicResult)), 200, {
+      "content-type": csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="evaluation-${params.id.slice(0, 8)}-results.${query.format}"`,
+    });
+  });
+
+  mountRoute(app, deps, api.charts, async (c, { params }) =>
+    c.json(await evaluationCharts(db, c.get("user").id, params.id)),
+  );
 
   mountRoute(app, deps, api.delete, async (c, { params }) => {
     if (!(await deleteEvaluation(db, c.get("user").id, params.id))) {

@@ -21,6 +21,7 @@ import {
   UpdateQuestionSetSchema,
   updateQuestionSetMeta,
 } from "../../evals/question-sets/index.js";
+import { questionSetTrend } from "../../evals/monitor/index.js";
 import { QUESTION_FORMATS, QUESTION_LIMITS } from "../../evals/questions/index.js";
 import { listQuestionSets } from "../../store/index.js";
 import type { App, RouteDeps } from "../http.js";
@@ -35,6 +36,7 @@ import {
   QuestionSchema,
   QuestionSetListSchema,
   QuestionSetSchema,
+  QuestionSetTrendSchema,
   QuestionSetWithQuestionsSchema,
 } from "../schemas.js";
 import { IdParams } from "./params.js";
@@ -173,6 +175,18 @@ export const questionSetApi = {
       404: notFound("question set"),
     },
   }),
+  trend: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/trend`,
+    tags: ["question-sets"],
+    summary: "Every run made on the set, oldest first: created time, average score, pass rate",
+    params: IdParams,
+    resource: "question set",
+    responses: {
+      200: { description: "The runs in time order", schema: QuestionSetTrendSchema },
+      404: notFound("question set"),
+    },
+  }),
   update: defineRoute({
     method: "put",
     path: `${BASE}/:id`,
@@ -265,6 +279,23 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
     return c.body(file.body, 200, {
       "content-type": file.contentType,
       "content-disposition": `attachment; filename="${file.filename}"`,
+    });
+  });
+
+  mountRoute(app, deps, api.trend, async (c, { params }) => {
+    const points = await questionSetTrend(db, c.get("user").id, params.id);
+    return c.json({
+      items: points.map(({ evaluation: run, pass_rate, scored }) => ({
+        evaluation_id: run.id,
+        name: run.name,
+        status: run.status,
+        gmt_created: run.gmt_created,
+        finished_at: run.finished_at,
+        total_questions: run.total_questions,
+        scored,
+        average_score: run.average_score,
+        pass_rate,
+      })),
     });
   });
 

@@ -314,6 +314,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/question-sets/{id}/trend": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every run made on the set, oldest first: created time, average score, pass rate */
+    get: operations["getQuestionSetsByIdTrend"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/question-sets/{id}/questions": {
     parameters: {
       query?: never;
@@ -325,6 +342,26 @@ export interface paths {
     put?: never;
     /** Append questions to a set; all or nothing */
     post: operations["postQuestionSetsByIdQuestions"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/compare": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Compare two runs question by question: score and pass deltas, regressions first, both radars
+     * @description Runs on the same question set match by question id; runs on different sets compare on the questions they share (by normalized text).
+     */
+    get: operations["getEvaluationsCompare"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -374,8 +411,42 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A page of an evaluation's results, in question order */
+    /** A page of an evaluation's results matching the filters, in question order */
     get: operations["getEvaluationsByIdResults"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/{id}/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Download the results matching the filters as CSV or JSON */
+    get: operations["getEvaluationsByIdExport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/{id}/charts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A run's chart data: rubric dimension averages (radar), a score histogram, per question type */
+    get: operations["getEvaluationsByIdCharts"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1624,6 +1695,8 @@ export interface components {
       gmt_created: string;
       /** @description an ISO 8601 time */
       gmt_updated: string;
+      /** @description share of SCORED results that passed */
+      pass_rate: number | null;
     };
     EvaluationList: {
       items: components["schemas"]["EvaluationListItem"][];
@@ -1670,6 +1743,8 @@ export interface components {
       items: components["schemas"]["EvaluationResult"][];
       offset: number;
       limit: number;
+      /** @description results matching the filters, in all pages */
+      total: number;
     };
     Session: {
       user: {
@@ -1690,6 +1765,137 @@ export interface components {
       };
       /** @description an ISO 8601 time */
       expires_at: string;
+    };
+    EvaluationCharts: {
+      /** @description rubric dimension averages, where present */
+      radar: {
+        /** @enum {string} */
+        judge: "review" | "rubric" | "reference" | "offline";
+        /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
+        dimension: string;
+        /** @description the mean on the judge's own scale */
+        mean: number;
+        /** @enum {string} */
+        scale: "1-10" | "1-5" | "0-1";
+        /** @description the mean mapped onto [0, 1] */
+        value: number;
+      }[];
+      histogram: {
+        /** @description what is binned, in words */
+        binned: string;
+        bins: {
+          /** @description inclusive */
+          from: number;
+          /** @description exclusive, except the last bin's 1 */
+          to: number;
+          count: number;
+        }[];
+        /** @description results binned */
+        count: number;
+        /** @description pending, running and failed results, not binned */
+        not_scored: number;
+      };
+      by_question_type: {
+        question_type: string;
+        total: number;
+        scored: number;
+        average_score: number | null;
+        pass_rate: number | null;
+      }[];
+    };
+    EvaluationComparison: {
+      base: {
+        evaluation: components["schemas"]["Evaluation"];
+        summary: components["schemas"]["EvaluationSummary"];
+        radar: {
+          /** @enum {string} */
+          judge: "review" | "rubric" | "reference" | "offline";
+          /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
+          dimension: string;
+          /** @description the mean on the judge's own scale */
+          mean: number;
+          /** @enum {string} */
+          scale: "1-10" | "1-5" | "0-1";
+          /** @description the mean mapped onto [0, 1] */
+          value: number;
+        }[];
+      };
+      head: {
+        evaluation: components["schemas"]["Evaluation"];
+        summary: components["schemas"]["EvaluationSummary"];
+        radar: {
+          /** @enum {string} */
+          judge: "review" | "rubric" | "reference" | "offline";
+          /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
+          dimension: string;
+          /** @description the mean on the judge's own scale */
+          mean: number;
+          /** @enum {string} */
+          scale: "1-10" | "1-5" | "0-1";
+          /** @description the mean mapped onto [0, 1] */
+          value: number;
+        }[];
+      };
+      /**
+       * @description question ids on one question set; normalized question text across sets
+       * @enum {string}
+       */
+      matched_by: "question_id" | "question_text";
+      counts: {
+        shared: number;
+        only_base: number;
+        only_head: number;
+        regressions: number;
+        improvements: number;
+        unchanged: number;
+        passed_to_failed: number;
+        failed_to_passed: number;
+        mean_score_delta: number | null;
+      };
+      /** @description the shared questions, regressions first (largest drop first), then improvements */
+      items: {
+        question_text: string;
+        question_type: string;
+        base: {
+          question_id: string;
+          position: number;
+          /** @enum {string} */
+          status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
+          score: number | null;
+          passed: boolean | null;
+          gate_status: string | null;
+        };
+        head: {
+          question_id: string;
+          position: number;
+          /** @enum {string} */
+          status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
+          score: number | null;
+          passed: boolean | null;
+          gate_status: string | null;
+        };
+        /** @description head − base, when both were scored */
+        score_delta: number | null;
+        /** @enum {string} */
+        change: "regression" | "improvement" | "unchanged";
+      }[];
+    };
+    QuestionSetTrend: {
+      items: {
+        /** Format: uuid */
+        evaluation_id: string;
+        name: string;
+        /** @enum {string} */
+        status: "PENDING" | "RUNNING" | "PAUSED" | "COMPLETED" | "FAILED" | "CANCELLED";
+        /** @description an ISO 8601 time */
+        gmt_created: string;
+        /** @description an ISO 8601 time */
+        finished_at: string | null;
+        total_questions: number;
+        scored: number;
+        average_score: number | null;
+        pass_rate: number | null;
+      }[];
     };
   };
   responses: never;
@@ -2808,6 +3014,46 @@ export interface operations {
       };
     };
   };
+  getQuestionSetsByIdTrend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The runs in time order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QuestionSetTrend"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   postQuestionSetsByIdQuestions: {
     parameters: {
       query?: never;
@@ -2870,9 +3116,63 @@ export interface operations {
       };
     };
   };
+  getEvaluationsCompare: {
+    parameters: {
+      query: {
+        /** @description the baseline run's id */
+        base: string;
+        /** @description the run compared with it */
+        head: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The comparison */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationComparison"];
+        };
+      };
+      /** @description base or head missing */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   getEvaluations: {
     parameters: {
       query?: {
+        /** @description comma-separated evaluation statuses: PENDING, RUNNING, PAUSED, COMPLETED, FAILED, CANCELLED */
+        status?: string;
         /** @description page size, 1-500 (default 100) */
         limit?: number;
         /** @description rows to skip (default 0) */
@@ -3056,6 +3356,18 @@ export interface operations {
       query?: {
         /** @description comma-separated result statuses: PENDING, RUNNING, SCORED, BOT_ERROR, JUDGE_ERROR */
         status?: string;
+        /** @description true: passed the gate and every judge; false: scored and failed */
+        passed?: "true" | "false";
+        /** @description comma-separated gate verdicts (none: not gated): pass, partial, fail, skipped, none */
+        gate?: string;
+        /** @description comma-separated question types, e.g. FACTUAL,INFERENTIAL */
+        question_type?: string;
+        /** @description primary score at least (0-1, inclusive) */
+        score_min?: number;
+        /** @description primary score at most (0-1, inclusive) */
+        score_max?: number;
+        /** @description text in the question, ground truth or answer (case-insensitive) */
+        q?: string;
         /** @description rows to skip (default 0) */
         offset?: number;
         /** @description page size, 1-500 (default 50) */
@@ -3069,7 +3381,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {items, offset, limit} */
+      /** @description {items, offset, limit, total}: total counts every match */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3085,6 +3397,112 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getEvaluationsByIdExport: {
+    parameters: {
+      query?: {
+        /** @description comma-separated result statuses: PENDING, RUNNING, SCORED, BOT_ERROR, JUDGE_ERROR */
+        status?: string;
+        /** @description true: passed the gate and every judge; false: scored and failed */
+        passed?: "true" | "false";
+        /** @description comma-separated gate verdicts (none: not gated): pass, partial, fail, skipped, none */
+        gate?: string;
+        /** @description comma-separated question types, e.g. FACTUAL,INFERENTIAL */
+        question_type?: string;
+        /** @description primary score at least (0-1, inclusive) */
+        score_min?: number;
+        /** @description primary score at most (0-1, inclusive) */
+        score_max?: number;
+        /** @description text in the question, ground truth or answer (case-insensitive) */
+        q?: string;
+        /** @description the file format (default csv) */
+        format?: "csv" | "json";
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file (content-disposition: attachment): CSV with one row per question and a score column per judge, or a JSON array of EvaluationResult */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getEvaluationsByIdCharts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The chart data */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationCharts"];
         };
       };
       /** @description Not logged in: no known token or session cookie */
