@@ -46,6 +46,8 @@ export interface Evaluation {
   bot_error_count: number;
   judge_error_count: number;
   average_score: number | null;
+  /** In run listings: the share of scored results that passed. */
+  pass_rate?: number | null;
   started_at: string | null;
   finished_at: string | null;
   gmt_created: string;

@@ -136,13 +136,13 @@ export const en = {
   "chart.radarNote":
     "Means over scored results: accuracy, completeness and clarity on 1-10 scaled to 0-1; offline metrics on 0-1.",
   "chart.histogram": "Score histogram",
-  "chart.histogramNote":
-    "Scored results at each raw score the {judge} judge gave (offline and rubric: 1-10, reference: 1-5, review: passed or failed).",
-  "chart.histogramScoreNote": "Scored results per primary-score bin of width 0.1 on 0-1.",
   "chart.byType": "By question type",
   "chart.scatter": "Score, A against B",
   "chart.trend": "Runs on this set over time",
   "chart.dimension": "Dimension",
+  "chart.judge": "Judge",
+  "chart.mean": "Mean (judge's scale)",
+  "chart.notBinned": "{n} results not scored (errors, pending) are not binned.",
   "chart.value": "Value",
   "chart.bin": "Score bin",
   "chart.count": "Results",
@@ -371,13 +371,13 @@ export const zh: Record<MessageKey, string> = {
   "chart.radarNote":
     "已评分结果的平均值：准确性、完整性、清晰度（1-10 分缩放到 0-1）；离线指标为 0-1。",
   "chart.histogram": "分数分布",
-  "chart.histogramNote":
-    "{judge} 评判给出的各原始分数上的已评分结果数（offline 与 rubric：1-10，reference：1-5，review：通过或未通过）。",
-  "chart.histogramScoreNote": "每个主分数区间（宽 0.1，范围 0-1）中已评分结果的数量。",
   "chart.byType": "按问题类型",
   "chart.scatter": "分数：A 对 B",
   "chart.trend": "该问题集上各次评估的趋势",
   "chart.dimension": "维度",
+  "chart.judge": "评判",
+  "chart.mean": "平均值（评判自身量表）",
+  "chart.notBinned": "{n} 个未评分的结果（错误、等待中）不计入分布。",
   "chart.value": "数值",
   "chart.bin": "分数区间",
   "chart.count": "结果数",

@@ -34,6 +34,7 @@ export function EvaluationDetailPage() {
 
   const results = useResults(evalId, filters);
   const items = useMemo(() => results.data?.pages.flatMap((p) => p.items) ?? [], [results.data]);
+  const matching = results.data?.pages[0]?.total;
   const [exporting, setExporting] = useState<unknown>();
 
   const exportAs = async (format: "csv" | "json") => {
@@ -49,30 +50,32 @@ export function EvaluationDetailPage() {
   };
 
   if (detail.error) return <ErrorNote error={detail.error} />;
-  if (!detail.data) return <p>{t("common.loading")}</p>;
   const evaluation = detail.data;
-  const types = Object.keys(evaluation.summary.by_question_type).sort();
+  const types = evaluation ? Object.keys(evaluation.summary.by_question_type).sort() : [];
 
   return (
     <>
       <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
-        <h1>{evaluation.name}</h1>
+        <h1>{evaluation?.name ?? t("common.loading")}</h1>
         <div className="row">
           {live === "streaming" && (
             <span className="badge run" aria-live="polite">
               {t("detail.live")}
             </span>
           )}
-          <Link className="button" to="/evaluations/compare" search={{ head: evaluation.id }}>
+          <Link className="button" to="/evaluations/compare" search={{ head: evalId }}>
             {t("detail.compareWith")}
           </Link>
         </div>
       </div>
       {live === "polling" && <p className="notice">{t("detail.polling")}</p>}
-      <SummaryPanel evaluation={evaluation} />
-      <Suspense fallback={<p>{t("common.loading")}</p>}>
-        <DetailCharts summary={evaluation.summary} />
-      </Suspense>
+      {/* The results do not wait for the summary: the first cards show as soon as they come. */}
+      {evaluation && <SummaryPanel evaluation={evaluation} />}
+      {evaluation && (
+        <Suspense fallback={<p>{t("common.loading")}</p>}>
+          <DetailCharts evaluationId={evalId} summary={evaluation.summary} />
+        </Suspense>
+      )}
       <section aria-labelledby="results-title">
         <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
           <h2 id="results-title">{t("detail.results")}</h2>
@@ -89,7 +92,12 @@ export function EvaluationDetailPage() {
         <ErrorNote error={exporting} />
         <FiltersBar filters={filters} types={types} onChange={setFilters} />
         <p className="muted" aria-live="polite" data-testid="results-count">
-          {t("detail.resultsCount", { shown: items.length, total: evaluation.total_questions })}
+          {matching === undefined
+            ? t("common.loading")
+            : t("detail.resultsCount", {
+                shown: matching,
+                total: evaluation?.total_questions ?? "…",
+              })}
         </p>
         <ErrorNote error={results.error} />
         <ResultsList

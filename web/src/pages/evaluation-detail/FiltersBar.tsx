@@ -4,7 +4,8 @@ import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
 import { hasFilters, type ResultFilters } from "./filters";
 
-const GATE_VERDICTS = ["pass", "warn", "fail"];
+// The gate verdicts the API filters by ("none": the answer was not gated).
+const GATE_VERDICTS = ["pass", "partial", "fail", "skipped", "none"];
 
 /** The detail page's filters; every change goes to the URL through `onChange`. */
 export function FiltersBar({

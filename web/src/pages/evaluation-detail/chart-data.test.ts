@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluationSummary } from "../../api/types";
-import { primaryDistribution, radarSeries, scoreHistogram } from "./chart-data";
+import { radarSeries } from "./chart-data";
 
 const summary = (judges: EvaluationSummary["judges"]): EvaluationSummary => ({
   total: 2,
@@ -38,24 +38,6 @@ describe("radarSeries", () => {
     expect(radarSeries(s)).toEqual({
       labels: ["accuracy", "completeness", "clarity", "f1", "rouge_l", "exact_match"],
       values: [0.8, 0.6, 1, 0.4, 0.3, 0],
-    });
-  });
-});
-
-describe("scoreHistogram", () => {
-  it("bins by 0.1 with 1.0 in the last bin", () => {
-    const { labels, values } = scoreHistogram([0, 0.05, 0.1, 0.99, 1]);
-    expect(labels[0]).toBe("0.0–0.1");
-    expect(values).toEqual([2, 1, 0, 0, 0, 0, 0, 0, 0, 2]);
-  });
-});
-
-describe("primaryDistribution", () => {
-  it("orders numeric buckets numerically", () => {
-    const d = primaryDistribution(summary({ offline: block({}, { "10": 3, "9": 1, "5": 2 }) }));
-    expect(d).toEqual({
-      judge: "offline",
-      series: { labels: ["5", "9", "10"], values: [2, 1, 3] },
     });
   });
 });

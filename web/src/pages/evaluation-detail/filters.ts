@@ -1,4 +1,4 @@
-import { RESULT_STATUSES, type EvaluationResult, type ResultStatus } from "../../api/types";
+import { RESULT_STATUSES, type ResultStatus } from "../../api/types";
 
 // The detail page's filters live in the URL (a filtered view can be shared and survives a
 // reload). These functions are the only translation between the two.
@@ -67,27 +67,4 @@ export function searchFromFilters(filters: ResultFilters): Record<string, string
 
 export function hasFilters(filters: ResultFilters): boolean {
   return Object.keys(searchFromFilters(filters)).length > 0;
-}
-
-/**
- * Whether a result passes the filters. A score range only matches scored results: an error has
- * no score, and is never treated as a zero.
- */
-export function matchesFilters(result: EvaluationResult, filters: ResultFilters): boolean {
-  if (filters.status && !filters.status.includes(result.status)) return false;
-  if (filters.outcome === "passed" && result.passed !== true) return false;
-  if (filters.outcome === "failed" && result.passed !== false) return false;
-  if (filters.gate && result.gate_status !== filters.gate) return false;
-  if (filters.type && result.question_type !== filters.type) return false;
-  if (filters.min !== undefined && (result.score === null || result.score < filters.min))
-    return false;
-  if (filters.max !== undefined && (result.score === null || result.score > filters.max))
-    return false;
-  if (filters.q) {
-    const needle = filters.q.toLowerCase();
-    const haystack =
-      `${result.question_text}\n${result.ground_truth}\n${result.rag_answer ?? ""}`.toLowerCase();
-    if (!haystack.includes(needle)) return false;
-  }
-  return true;
 }

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api, must } from "../../api/client";
 import type { EvaluationDetail, EvaluationResult } from "../../api/types";
-import { matchesFilters, type ResultFilters, searchFromFilters } from "./filters";
+import { type ResultFilters, searchFromFilters } from "./filters";
 
 export const RESULTS_PAGE_SIZE = 200;
 
@@ -19,23 +19,38 @@ export function useEvaluationDetail(id: string, live: boolean) {
   });
 }
 
-/** One page of a run's results under the filters, in question order. */
+/** The API's query for the filters (the URL keeps shorter names). */
+export function resultsQueryOf(filters: ResultFilters) {
+  return {
+    ...(filters.status ? { status: filters.status.join(",") } : {}),
+    ...(filters.outcome
+      ? { passed: filters.outcome === "passed" ? ("true" as const) : ("false" as const) }
+      : {}),
+    ...(filters.gate ? { gate: filters.gate } : {}),
+    ...(filters.type ? { question_type: filters.type } : {}),
+    ...(filters.min !== undefined ? { score_min: filters.min } : {}),
+    ...(filters.max !== undefined ? { score_max: filters.max } : {}),
+    ...(filters.q ? { q: filters.q } : {}),
+  };
+}
+
+/** One page of a run's results under the filters (the server filters), in question order. */
 export async function fetchResultsPage(
   id: string,
   filters: ResultFilters,
   offset: number,
   limit = RESULTS_PAGE_SIZE,
 ) {
-  const query = { ...searchFromFilters(filters), offset, limit } as Record<string, string | number>;
   const data = await must(
     api.GET("/api/v1/evaluations/{id}/results", {
-      params: { path: { id }, query: query as never },
+      params: { path: { id }, query: { ...resultsQueryOf(filters), offset, limit } },
     }),
   );
-  const items = (data as unknown as { items: EvaluationResult[] }).items;
-  // The server filters what it can; the same test here keeps the list right either way.
-  return { items: items.filter((r) => matchesFilters(r, filters)), fetched: items.length };
+  return { items: data.items as unknown as EvaluationResult[], total: data.total };
 }
+
+/** The first page is small, so the first cards show soon; later pages are larger. */
+const FIRST_PAGE_SIZE = 50;
 
 /** Pages of results fetched as the list scrolls. */
 export function useResults(id: string, filters: ResultFilters) {
@@ -44,10 +59,15 @@ export function useResults(id: string, filters: ResultFilters) {
     initialPageParam: 0,
     queryFn: async ({ pageParam }) => ({
       offset: pageParam,
-      ...(await fetchResultsPage(id, filters, pageParam)),
+      ...(await fetchResultsPage(
+        id,
+        filters,
+        pageParam,
+        pageParam === 0 ? FIRST_PAGE_SIZE : RESULTS_PAGE_SIZE,
+      )),
     }),
     getNextPageParam: (last) =>
-      last.fetched < RESULTS_PAGE_SIZE ? undefined : last.offset + last.fetched,
+      last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined,
   });
 }
 
@@ -60,7 +80,7 @@ export async function fetchAllResults(
   for (let offset = 0; ;) {
     const page = await fetchResultsPage(id, filters, offset, 500);
     all.push(...page.items);
-    if (page.fetched < 500) return all;
-    offset += page.fetched;
+    offset += page.items.length;
+    if (page.items.length === 0 || offset >= page.total) return all;
   }
 }

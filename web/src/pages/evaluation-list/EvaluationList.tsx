@@ -155,9 +155,7 @@ export function EvaluationList() {
                   <span className="muted">({e.judge_llm_model_id})</span>
                 </td>
                 <td>{formatScore(e.average_score)}</td>
-                <td>
-                  {formatPercent((e as Evaluation & { pass_rate?: number | null }).pass_rate)}
-                </td>
+                <td>{formatPercent(e.pass_rate)}</td>
                 <td>
                   {t("list.errorsCell", { bot: e.bot_error_count, judge: e.judge_error_count })}
                 </td>

@@ -1,19 +1,27 @@
+import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
+import { api, must } from "../../api/client";
 import { ChartWithTable } from "../../components/Chart";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
-import { useEvaluations } from "../evaluation-list/queries";
 
 /** The score and pass rate of every run on a question set, oldest first. */
 export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
   const { t, language } = useI18n();
-  const runs = useEvaluations();
+  const trend = useQuery({
+    queryKey: ["question-set", questionSetId, "trend"],
+    queryFn: () =>
+      must(
+        api.GET("/api/v1/question-sets/{id}/trend", { params: { path: { id: questionSetId } } }),
+      ),
+  });
+  // Runs with something scored, oldest first.
   const points = useMemo(
     () =>
-      (runs.data ?? [])
-        .filter((r) => r.question_set_id === questionSetId && r.scored_questions > 0)
+      (trend.data?.items ?? [])
+        .filter((r) => r.scored > 0)
         .sort((a, b) => a.gmt_created.localeCompare(b.gmt_created)),
-    [runs.data, questionSetId],
+    [trend.data],
   );
   const config = useMemo(
     () => ({
@@ -29,7 +37,7 @@ export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
           },
           {
             label: t("chart.passRate"),
-            data: points.map((p) => (p as { pass_rate?: number | null }).pass_rate ?? null),
+            data: points.map((p) => p.pass_rate),
             borderColor: "rgb(30 107 52)",
             backgroundColor: "rgb(30 107 52)",
           },
@@ -51,7 +59,7 @@ export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
           p.name,
           formatDate(p.gmt_created, language),
           p.average_score ?? "—",
-          (p as { pass_rate?: number | null }).pass_rate ?? "—",
+          p.pass_rate ?? "—",
         ]),
       }}
     />
