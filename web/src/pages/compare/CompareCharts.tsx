@@ -1,24 +1,18 @@
 import { useMemo } from "react";
-import type { EvaluationDetail } from "../../api/types";
+import type { components } from "../../api/schema";
 import { ChartWithTable } from "../../components/Chart";
 import { useI18n } from "../../i18n/i18n";
-import { radarSeries } from "../evaluation-detail/chart-data";
-import type { QuestionDelta } from "./deltas";
+
+type Comparison = components["schemas"]["EvaluationComparison"];
+
+const label = (p: { dimension: string; judge: string }) => `${p.dimension} (${p.judge})`;
 
 /** The A-vs-B score scatter and both runs' radars overlaid. */
-export function CompareCharts({
-  deltas,
-  base,
-  head,
-}: {
-  deltas: QuestionDelta[];
-  base: EvaluationDetail;
-  head: EvaluationDetail;
-}) {
+export function CompareCharts({ comparison }: { comparison: Comparison }) {
   const { t } = useI18n();
   const scored = useMemo(
-    () => deltas.filter((d) => d.base.score !== null && d.head.score !== null),
-    [deltas],
+    () => comparison.items.filter((d) => d.base.score !== null && d.head.score !== null),
+    [comparison],
   );
   const scatter = useMemo(
     () => ({
@@ -29,9 +23,9 @@ export function CompareCharts({
             label: "A → B",
             data: scored.map((d) => ({ x: d.base.score ?? 0, y: d.head.score ?? 0 })),
             backgroundColor: scored.map((d) =>
-              d.kind === "regression"
+              d.change === "regression"
                 ? "rgb(179 38 30)"
-                : d.kind === "improvement"
+                : d.change === "improvement"
                   ? "rgb(30 107 52)"
                   : "rgb(74 85 97)",
             ),
@@ -48,37 +42,41 @@ export function CompareCharts({
     }),
     [scored],
   );
-  const radarA = radarSeries(base.summary);
-  const radarB = radarSeries(head.summary);
-  const labels = [...new Set([...radarA.labels, ...radarB.labels])];
-  const valueOf = (s: typeof radarA, label: string) => {
-    const i = s.labels.indexOf(label);
-    return i < 0 ? null : (s.values[i] ?? null);
-  };
-  const radar = useMemo(
-    () => ({
-      type: "radar" as const,
-      data: {
-        labels,
-        datasets: [
-          {
-            label: `A: ${base.name}`,
-            data: labels.map((l) => valueOf(radarA, l)),
-            borderColor: "rgb(74 85 97)",
-            backgroundColor: "rgb(74 85 97 / 20%)",
-          },
-          {
-            label: `B: ${head.name}`,
-            data: labels.map((l) => valueOf(radarB, l)),
-            borderColor: "rgb(11 92 173)",
-            backgroundColor: "rgb(11 92 173 / 20%)",
-          },
-        ],
+  const radar = useMemo(() => {
+    const labels = [
+      ...new Set([...comparison.base.radar.map(label), ...comparison.head.radar.map(label)]),
+    ];
+    const valueOf = (points: Comparison["base"]["radar"], l: string) =>
+      points.find((p) => label(p) === l)?.value ?? null;
+    const a = labels.map((l) => valueOf(comparison.base.radar, l));
+    const b = labels.map((l) => valueOf(comparison.head.radar, l));
+    return {
+      labels,
+      a,
+      b,
+      config: {
+        type: "radar" as const,
+        data: {
+          labels,
+          datasets: [
+            {
+              label: `A: ${comparison.base.evaluation.name}`,
+              data: a,
+              borderColor: "rgb(74 85 97)",
+              backgroundColor: "rgb(74 85 97 / 20%)",
+            },
+            {
+              label: `B: ${comparison.head.evaluation.name}`,
+              data: b,
+              borderColor: "rgb(11 92 173)",
+              backgroundColor: "rgb(11 92 173 / 20%)",
+            },
+          ],
+        },
+        options: { scales: { r: { min: 0, max: 1 } } },
       },
-      options: { scales: { r: { min: 0, max: 1 } } },
-    }),
-    [base, head],
-  );
+    };
+  }, [comparison]);
   return (
     <div className="charts">
       <ChartWithTable
@@ -95,15 +93,15 @@ export function CompareCharts({
           ]),
         }}
       />
-      {labels.length > 0 && (
+      {radar.labels.length > 0 && (
         <ChartWithTable
           testId="chart-radar-compare"
           title={t("chart.radar")}
           note={t("chart.radarNote")}
-          config={radar}
+          config={radar.config}
           table={{
             columns: [t("chart.dimension"), "A", "B"],
-            rows: labels.map((l) => [l, valueOf(radarA, l) ?? "—", valueOf(radarB, l) ?? "—"]),
+            rows: radar.labels.map((l, i) => [l, radar.a[i] ?? "—", radar.b[i] ?? "—"]),
           }}
         />
       )}

@@ -1,55 +1,41 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { lazy, Suspense, useMemo } from "react";
+import { lazy, Suspense } from "react";
 import { api, must } from "../../api/client";
-import type { EvaluationDetail } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDelta, formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
-import { fetchAllResults } from "../evaluation-detail/queries";
 import { useEvaluations } from "../evaluation-list/queries";
-import { compareResults, countKinds } from "./deltas";
+import { changedOnly } from "./changed";
 
 const CompareCharts = lazy(() =>
   import("./CompareCharts").then((m) => ({ default: m.CompareCharts })),
 );
 
-function useRun(id: string | undefined) {
-  const detail = useQuery({
-    queryKey: ["evaluation", id],
-    enabled: id !== undefined,
-    queryFn: async () =>
-      (await must(
-        api.GET("/api/v1/evaluations/{id}", { params: { path: { id: id ?? "" } } }),
-      )) as unknown as EvaluationDetail,
-  });
-  const results = useQuery({
-    queryKey: ["evaluation", id, "all-results"],
-    enabled: id !== undefined,
-    queryFn: () => fetchAllResults(id ?? "", {}),
-  });
-  return { detail, results };
-}
-
-/** `/evaluations/compare?base=&head=`: per-question deltas, regressions first. */
+/**
+ * `/evaluations/compare?base=&head=`: the server's per-question deltas (regressions first, largest
+ * drop first), matched by question id on one set or by question text across sets.
+ */
 export function ComparePage() {
   const { t } = useI18n();
   const search = useSearch({ from: "/evaluations/compare" });
   const navigate = useNavigate({ from: "/evaluations/compare" });
   const runs = useEvaluations();
-  const base = useRun(search.base);
-  const head = useRun(search.head);
-  const deltas = useMemo(
-    () =>
-      base.results.data && head.results.data
-        ? compareResults(base.results.data, head.results.data)
-        : undefined,
-    [base.results.data, head.results.data],
-  );
-  const counts = deltas ? countKinds(deltas) : undefined;
-  const shown = deltas?.filter((d) => !search.changed || d.kind !== "unchanged") ?? [];
+  const { base, head } = search;
+  const comparison = useQuery({
+    queryKey: ["compare", base, head],
+    enabled: base !== undefined && head !== undefined,
+    queryFn: () =>
+      must(
+        api.GET("/api/v1/evaluations/compare", {
+          params: { query: { base: base ?? "", head: head ?? "" } },
+        }),
+      ),
+  });
+  const data = comparison.data;
+  const shown = data ? (search.changed ? changedOnly(data.items) : data.items) : [];
 
   const pick = (which: "base" | "head", id: string) =>
     void navigate({ search: (s) => ({ ...s, [which]: id || undefined }) });
@@ -82,26 +68,26 @@ export function ComparePage() {
           {t("compare.onlyChanged")}
         </label>
       </div>
-      {(!search.base || !search.head) && <p className="muted">{t("compare.pick")}</p>}
-      <ErrorNote
-        error={base.detail.error ?? head.detail.error ?? base.results.error ?? head.results.error}
-      />
-      {search.base && search.head && !deltas && <p>{t("common.loading")}</p>}
-      {deltas && counts && (
+      {(!base || !head) && <p className="muted">{t("compare.pick")}</p>}
+      <ErrorNote error={comparison.error} />
+      {base && head && comparison.isPending && <p>{t("common.loading")}</p>}
+      {data && (
         <>
           <p aria-live="polite" data-testid="compare-counts">
-            {t("compare.shared", { shared: deltas.length })} ·{" "}
-            <span className="delta-neg">{t("compare.regressions", { n: counts.regression })}</span>{" "}
+            {t("compare.shared", { shared: data.counts.shared })} ·{" "}
+            <span className="delta-neg">
+              {t("compare.regressions", { n: data.counts.regressions })}
+            </span>{" "}
             ·{" "}
             <span className="delta-pos">
-              {t("compare.improvements", { n: counts.improvement })}
-            </span>
+              {t("compare.improvements", { n: data.counts.improvements })}
+            </span>{" "}
+            · {t("compare.meanDelta", { delta: formatDelta(data.counts.mean_score_delta) })}
+            {data.matched_by === "question_text" && <> · {t("compare.byText")}</>}
           </p>
-          {base.detail.data && head.detail.data && (
-            <Suspense fallback={<p>{t("common.loading")}</p>}>
-              <CompareCharts deltas={deltas} base={base.detail.data} head={head.detail.data} />
-            </Suspense>
-          )}
+          <Suspense fallback={<p>{t("common.loading")}</p>}>
+            <CompareCharts comparison={data} />
+          </Suspense>
           <table data-testid="compare-table">
             <thead>
               <tr>
@@ -118,7 +104,11 @@ export function ComparePage() {
             </thead>
             <tbody>
               {shown.map((d) => (
-                <tr key={d.key} data-testid="compare-row" data-kind={d.kind}>
+                <tr
+                  key={`${d.base.question_id}:${d.head.question_id}`}
+                  data-testid="compare-row"
+                  data-kind={d.change}
+                >
                   <td>{d.base.position + 1}</td>
                   <td>{d.question_text}</td>
                   <td>
@@ -137,14 +127,14 @@ export function ComparePage() {
                   </td>
                   <td
                     className={
-                      d.delta !== null && d.delta < 0
+                      d.score_delta !== null && d.score_delta < 0
                         ? "delta-neg"
-                        : d.delta !== null && d.delta > 0
+                        : d.score_delta !== null && d.score_delta > 0
                           ? "delta-pos"
                           : undefined
                     }
                   >
-                    {formatDelta(d.delta)}
+                    {formatDelta(d.score_delta)}
                   </td>
                   <td>
                     {d.base.passed === null ? "—" : d.base.passed ? "✓" : "✗"} →{" "}
@@ -152,9 +142,9 @@ export function ComparePage() {
                   </td>
                   <td>
                     <span
-                      className={`badge ${d.kind === "regression" ? "bad" : d.kind === "improvement" ? "ok" : d.kind === "changed" ? "warn" : ""}`}
+                      className={`badge ${d.change === "regression" ? "bad" : d.change === "improvement" ? "ok" : ""}`}
                     >
-                      {t(`compare.kind.${d.kind}` as MessageKey)}
+                      {t(`compare.kind.${d.change}` as MessageKey)}
                     </span>
                   </td>
                 </tr>

@@ -3,7 +3,8 @@ import { api, must } from "../../api/client";
 import type { EvaluationDetail, EvaluationResult } from "../../api/types";
 import { type ResultFilters, searchFromFilters } from "./filters";
 
-export const RESULTS_PAGE_SIZE = 200;
+// A page of results carries each answer with its sources: 100 keeps one parse short.
+export const RESULTS_PAGE_SIZE = 100;
 
 export const evaluationKey = (id: string) => ["evaluation", id] as const;
 export const resultsKey = (id: string) => ["evaluation", id, "results"] as const;
