@@ -98,6 +98,7 @@ describe("every page", { timeout: 90_000 }, () => {
       `/evaluations/${runA}`,
       () => page.getByTestId("chart-radar").isVisible(),
       "evaluation-detail",
+      true,
     );
     // Each chart's data is in the page as a table, hidden until asked for.
     const radar = page.getByTestId("chart-radar");

@@ -38,6 +38,8 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
   const answer = ask.data;
   const known = new Set(answer?.hits.map((h) => h.node_id) ?? []);
   const passage = answer?.hits.find((h) => h.node_id === open);
+  const failing =
+    answer?.gate.checks.filter((c) => c.status !== "pass" && c.status !== "skipped") ?? [];
   return (
     <section aria-labelledby="ask-title">
       <h2 id="ask-title">{t("col.ask")}</h2>
@@ -89,17 +91,15 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
               <p style={{ whiteSpace: "pre-wrap", margin: 0 }}>{passage.content}</p>
             </div>
           )}
-          {answer.gate.checks.some((c) => c.status !== "pass") && (
+          {failing.length > 0 && (
             <>
               <h3>{t("card.failingChecks")}</h3>
               <ul>
-                {answer.gate.checks
-                  .filter((c) => c.status !== "pass")
-                  .map((c) => (
-                    <li key={c.name}>
-                      <code>{c.name}</code> <StatusBadge status={c.status} />
-                    </li>
-                  ))}
+                {failing.map((c) => (
+                  <li key={c.name}>
+                    <code>{c.name}</code> <StatusBadge status={c.status} />
+                  </li>
+                ))}
               </ul>
             </>
           )}
