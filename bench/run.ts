@@ -146,12 +146,20 @@ if (wanted("evals")) {
 if (wanted("web")) {
   const web = await benchWeb();
   results.web = web;
-  printRows("Web app: JavaScript loaded by the first page (/evaluations/list; goal < 250 kB gzip)", [
-    web.first_page_js,
-  ]);
+  printRows(
+    "Web app: JavaScript loaded by the first page (/evaluations/list; goal < 250 kB gzip)",
+    [web.first_page_js],
+  );
   printRows(
     "Web app: detail page of a 10,000-result run in headless Chromium (goals: first card < 1 s, filter change < 100 ms, no long task > 50 ms while scrolling)",
-    [{ ...web.detail_10k, goals_met: undefined, ...web.detail_10k.goals_met }],
+    [
+      (({ goals_met, ...numbers }) => ({
+        ...numbers,
+        first_render_goal: goals_met.first_render,
+        filter_goal: goals_met.filter,
+        scroll_goal: goals_met.scroll,
+      }))(web.detail_10k),
+    ],
   );
   printRows(
     "Web app: SSE stream of a 2,000-question run at full speed (HTTP bot answering at once, offline judge); page lag = page shows the last result minus server COMPLETED",

@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, must } from "./client";
-import type { Collection, QuestionSet } from "./types";
 
 // Lists several pages read: one cache entry each, shared.
 
@@ -11,8 +10,7 @@ export function useQuestionSets() {
   return useQuery({
     queryKey: questionSetsKey,
     queryFn: async () => {
-      const data = await must(api.GET("/api/v1/question-sets", {}));
-      return (data as unknown as { items: QuestionSet[] }).items;
+      return (await must(api.GET("/api/v1/question-sets", {}))).items;
     },
   });
 }
@@ -21,12 +19,7 @@ export function useCollections() {
   return useQuery({
     queryKey: collectionsKey,
     queryFn: async () => {
-      const data = await must(api.GET("/api/v1/collections", {}));
-      return (
-        data as unknown as {
-          items: (Collection & { document_count?: number; chunk_count?: number })[];
-        }
-      ).items;
+      return (await must(api.GET("/api/v1/collections", {}))).items;
     },
   });
 }

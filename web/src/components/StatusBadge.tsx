@@ -9,6 +9,7 @@ const TONE: Record<string, string> = {
   PENDING: "",
   PAUSED: "warn",
   warn: "warn",
+  partial: "warn",
   FAILED: "bad",
   CANCELLED: "",
   BOT_ERROR: "bad",

@@ -95,10 +95,7 @@ export function CollectionsPage() {
   const collections = useCollections();
   const [name, setName] = useState("");
   const create = useMutation({
-    mutationFn: async () =>
-      (await must(api.POST("/api/v1/collections", { body: { name } }))) as unknown as {
-        id: string;
-      },
+    mutationFn: async () => must(api.POST("/api/v1/collections", { body: { name } })),
     onSuccess: (collection) => {
       setName("");
       void queryClient.invalidateQueries({ queryKey: collectionsKey });

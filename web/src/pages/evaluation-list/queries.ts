@@ -12,7 +12,7 @@ export function useEvaluations() {
       const data = await must(
         api.GET("/api/v1/evaluations", { params: { query: { limit: 500 } } }),
       );
-      return (data as unknown as { items: Evaluation[] }).items;
+      return data.items as Evaluation[];
     },
     // While a run is live, keep its row moving.
     refetchInterval: (query) =>

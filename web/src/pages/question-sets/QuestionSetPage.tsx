@@ -28,8 +28,8 @@ export function NewQuestionSetPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: async (value: EditorValue) =>
-      (await must(
+    mutationFn: (value: EditorValue) =>
+      must(
         api.POST("/api/v1/question-sets", {
           body: {
             name: value.name,
@@ -38,7 +38,7 @@ export function NewQuestionSetPage() {
             questions: questionsOf(value.rows),
           },
         }),
-      )) as unknown as QuestionSet,
+      ),
     onSuccess: (set) => {
       void queryClient.invalidateQueries({ queryKey: questionSetsKey });
       void navigate({ to: "/evaluations/question-sets/$qsId", params: { qsId: set.id } });
