@@ -152,7 +152,12 @@ describeEachStore("browser sessions", (use) => {
     const expired = await createLoginCode(use().db, alice.id, -1_000);
     const response = await request(`/login?code=${expired}`);
     expect(response.headers.get("location")).toBe("/login?error=invalid_code");
-    for (const next of ["//evil.example/x", "https://evil.example", "/\\evil.example"]) {
+    for (const next of [
+      "//evil.example/x",
+      "https://evil.example",
+      "/\\evil.example",
+      "/x\r\nSet-Cookie: a=b",
+    ]) {
       const login = await loginByLink(alice.id, next);
       expect(login.headers.get("location"), next).toBe("/evaluations");
     }

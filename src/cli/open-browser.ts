@@ -6,8 +6,10 @@ export function browserCommand(
   platform: NodeJS.Platform = process.platform,
 ): { command: string; args: string[] } {
   if (platform === "darwin") return { command: "open", args: [url] };
-  // `start` is a cmd.exe builtin; its first quoted argument is a window title, hence the "".
-  if (platform === "win32") return { command: "cmd", args: ["/c", "start", '""', url] };
+  // Not `cmd /c start`: cmd.exe would read the URL's `&` as a command separator.
+  if (platform === "win32") {
+    return { command: "rundll32", args: ["url.dll,FileProtocolHandler", url] };
+  }
   return { command: "xdg-open", args: [url] };
 }
 

@@ -10,6 +10,14 @@ const scoreOf = (judges: unknown, kind: string): number | "" => {
   return judge?.outcome === "ok" && typeof judge.score === "number" ? judge.score : "";
 };
 
+/**
+ * A text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) gets a leading
+ * apostrophe: answers and questions come from bots and users, and must not execute when opened.
+ */
+export function spreadsheetSafe(cell: string | number): string | number {
+  return typeof cell === "string" && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
 export function resultsCsv(rows: readonly EvaluationResultRow[]): string {
   const kinds = JUDGE_KINDS.filter((kind) =>
     rows.some((row) => (row.judges as Record<string, unknown> | null)?.[kind] !== undefined),
@@ -46,5 +54,5 @@ export function resultsCsv(rows: readonly EvaluationResultRow[]): string {
     row.latency_ms === null ? "" : Math.round(row.latency_ms),
     row.error ?? "",
   ]);
-  return stringify([header, ...records]);
+  return stringify([header, ...records.map((record) => record.map(spreadsheetSafe))]);
 }

@@ -340,7 +340,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.list, async (c, { query }) => {
     const items = await listEvaluationsWithProgress(db, c.get("user").id, {
-      ...(query.limit !== undefined ? { limit: query.limit } : {}),
+      limit: query.limit ?? PAGE_LIMITS.evaluations.default,
       ...(query.offset !== undefined ? { offset: query.offset } : {}),
       ...(query.status ? { statuses: query.status } : {}),
     });

@@ -17,7 +17,13 @@ export const DEFAULT_LANDING = "/evaluations";
 
 /** Only a path on this server: `//host` and `/\host` would send the browser elsewhere. */
 export function safeLanding(next: string | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) {
+  if (
+    !next ||
+    !next.startsWith("/") ||
+    next.startsWith("//") ||
+    next.startsWith("/\\") ||
+    [...next].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)
+  ) {
     return DEFAULT_LANDING;
   }
   if (next.startsWith("/api/") || next.startsWith("/login")) return DEFAULT_LANDING;
