@@ -2,11 +2,11 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
-import { download, resultsToCsv, resultsToJson } from "./export";
+import { exportResults } from "./export";
 import { filtersFromSearch, type ResultFilters, searchFromFilters } from "./filters";
 import { FiltersBar } from "./FiltersBar";
 import { useLiveEvaluation } from "./live";
-import { fetchAllResults, useEvaluationDetail, useResults } from "./queries";
+import { useEvaluationDetail, useResults } from "./queries";
 import { ResultsList } from "./ResultsList";
 import { SummaryPanel } from "./SummaryPanel";
 
@@ -39,10 +39,7 @@ export function EvaluationDetailPage() {
 
   const exportAs = async (format: "csv" | "json") => {
     try {
-      const all = await fetchAllResults(evalId, filters);
-      const name = `evaluation-${evalId.slice(0, 8)}.${format}`;
-      if (format === "csv") download(name, resultsToCsv(all), "text/csv;charset=utf-8");
-      else download(name, resultsToJson(all), "application/json");
+      await exportResults(evalId, filters, format);
       setExporting(undefined);
     } catch (error) {
       setExporting(error);

@@ -1,55 +1,27 @@
-import Papa from "papaparse";
-import type { EvaluationResult } from "../../api/types";
+import { ApiError, api } from "../../api/client";
+import type { ResultFilters } from "./filters";
+import { resultsQueryOf } from "./queries";
 
-// Export of the filtered results, made in the browser from the pages the API returns.
-
-export const EXPORT_COLUMNS = [
-  "position",
-  "question_type",
-  "question_text",
-  "ground_truth",
-  "status",
-  "score",
-  "passed",
-  "gate_status",
-  "rag_answer",
-  "citations",
-  "latency_ms",
-  "error",
-] as const;
-
-/** One CSV row per result; a missing score stays empty (an error is not a zero). */
-export function resultsToCsv(results: readonly EvaluationResult[]): string {
-  const rows = results.map((r) => [
-    r.position + 1,
-    r.question_type,
-    r.question_text,
-    r.ground_truth,
-    r.status,
-    r.score ?? "",
-    r.passed === null ? "" : String(r.passed),
-    r.gate_status ?? "",
-    r.rag_answer ?? "",
-    (r.rag_citations ?? []).join(" "),
-    r.latency_ms ?? "",
-    r.error ?? "",
-  ]);
-  // A leading = + - @ would make a spreadsheet run the cell as a formula.
-  const safe = rows.map((row) =>
-    row.map((cell) => (typeof cell === "string" && /^[=+\-@]/.test(cell) ? `'${cell}` : cell)),
-  );
-  return Papa.unparse({ fields: [...EXPORT_COLUMNS], data: safe }, { newline: "\n" });
-}
-
-export function resultsToJson(results: readonly EvaluationResult[]): string {
-  return JSON.stringify(results, null, 2);
-}
-
-export function download(filename: string, content: string, type: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
+/**
+ * The filtered results as a file, made by the server (`/export`: the same filters as the list,
+ * every page, spreadsheet-safe cells), saved through a download link.
+ */
+export async function exportResults(id: string, filters: ResultFilters, format: "csv" | "json") {
+  const { data, response } = await api.GET("/api/v1/evaluations/{id}/export", {
+    params: { path: { id }, query: { ...resultsQueryOf(filters), format } },
+    parseAs: "blob",
+  });
+  if (!response.ok || !data)
+    throw new ApiError(
+      response.status,
+      String(response.status),
+      `export failed: ${response.status} ${response.statusText}`,
+      undefined,
+    );
+  const url = URL.createObjectURL(data);
   const a = document.createElement("a");
   a.href = url;
-  a.download = filename;
+  a.download = `evaluation-${id.slice(0, 8)}.${format}`;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -71,17 +71,3 @@ export function useResults(id: string, filters: ResultFilters) {
       last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined,
   });
 }
-
-/** Every result under the filters, page by page (for the export). */
-export async function fetchAllResults(
-  id: string,
-  filters: ResultFilters,
-): Promise<EvaluationResult[]> {
-  const all: EvaluationResult[] = [];
-  for (let offset = 0; ;) {
-    const page = await fetchResultsPage(id, filters, offset, 500);
-    all.push(...page.items);
-    offset += page.items.length;
-    if (page.items.length === 0 || offset >= page.total) return all;
-  }
-}
