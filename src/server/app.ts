@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { type RagjudgeConfig, userClients } from "../config/index.js";
+import { BotNetworkConfigSchema, type RagjudgeConfig, userClients } from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
@@ -7,11 +7,13 @@ import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
 import type { Db } from "../store/index.js";
 import { authenticate } from "./auth.js";
+import { errorLogSummary } from "./error-log.js";
 import { knownErrorResponse } from "./errors.js";
-import type { Env, RouteDeps } from "./http.js";
+import { type Env, requireJsonBody, type RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { mountRoute } from "./route.js";
 import {
+  botRoutes,
   evaluationRoutes,
   gateRoutes,
   judgeRoutes,
@@ -29,7 +31,7 @@ export interface AppOptions {
   /** LLM roles; a role that is not configured works offline (offline judge, extractive bot). */
   llm?: LlmConfig;
   /** The gate, judges and RAG sections of the configuration; defaults when absent. */
-  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag">>;
+  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">>;
   /** Largest accepted request body, in bytes (default 5 MiB). */
   maxBodyBytes?: number;
   /**
@@ -60,6 +62,8 @@ export function createApp(options: AppOptions) {
     config: {
       gate: options.config?.gate ?? DEFAULT_GATE_CONFIG,
       judges: options.config?.judges ?? DEFAULT_JUDGES_CONFIG,
+      // Where API users' HTTP bots may connect: public addresses only unless the operator allows more.
+      bots: options.config?.bots ?? BotNetworkConfigSchema.parse({}),
       rag: options.config?.rag ?? {
         loops: DEFAULT_LOOPS_CONFIG,
         retrieval: RetrievalConfigSchema.parse({}),
@@ -78,8 +82,8 @@ export function createApp(options: AppOptions) {
   app.onError((error, c) => {
     const known = knownErrorResponse(c, error);
     if (known) return known;
-    // Never echo internals (or a connection string) to the client.
-    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${error.message}`);
+    // Never echo internals (or a connection string) to the client, nor user content to the log.
+    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${errorLogSummary(error)}`);
     return c.json(
       { error: "internal_error", message: "The server failed to handle the request." },
       500,
@@ -95,6 +99,8 @@ export function createApp(options: AppOptions) {
   sessionLoginRoute(app, deps);
 
   app.use("/api/v1/*", authenticate(db, options.origin));
+  // Every endpoint takes JSON: another media type is refused before any route reads it.
+  app.use("/api/v1/*", requireJsonBody);
 
   sessionRoutes(app, deps);
   gateRoutes(app, deps);
@@ -102,6 +108,7 @@ export function createApp(options: AppOptions) {
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
+  botRoutes(app, deps);
   loginLinkRoute(app, deps);
   if (options.webDir !== false) webAppRoutes(app, options.webDir);
   return app;

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { type Db, findUserBySession, findUserByToken, type WebSession } from "../store/index.js";
-import type { Env } from "./http.js";
+import { bearerToken, type Env } from "./http.js";
 
 // Who is calling: a script with `Authorization: Bearer <token>`, or the web app with its session
 // cookie. A cookie rides along on any request the browser makes, so cookie-authenticated requests
@@ -15,12 +15,6 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** The origin the app is served from: the configured one, or the one the request was sent to. */
 export function ownOrigin(c: Context, configured?: string): string {
   return configured ?? new URL(c.req.url).origin;
-}
-
-/** The bearer token of an `Authorization` header; the scheme is case-insensitive (RFC 9110). */
-export function bearerToken(header: string | undefined): string {
-  const match = /^bearer\s+(.+)$/i.exec(header?.trim() ?? "");
-  return match?.[1]?.trim() ?? "";
 }
 
 /** True when a state-changing request's Origin is this server's own; safe methods always pass. */

@@ -7,12 +7,15 @@ import {
   EvaluationRequestError,
   EvaluationStateError,
 } from "../evals/runs/index.js";
+import { BotRegistrationError } from "../evals/bots/index.js";
 import {
+  BotNameTakenError,
   CollectionNameTakenError,
   CollectionNotFoundError,
   DuplicateQuestionsError,
   QuestionSetNotFoundError,
 } from "../store/index.js";
+import { ModelFailureError } from "../rag/index.js";
 import { errorJson } from "./http.js";
 
 // The one place typed errors become HTTP answers (app.onError calls it): routes throw, and never
@@ -20,6 +23,26 @@ import { errorJson } from "./http.js";
 
 /** The answer for a typed error a service throws; undefined for an unexpected one (a 500). */
 export function knownErrorResponse(c: Context, error: unknown): Response | undefined {
+  // A configured model failed and no fallback was asked for: say which, not the provider's text.
+  const failed = ModelFailureError.findIn(error);
+  if (failed) {
+    const cause = failed.cause instanceof Error ? ` (${failed.cause.name})` : "";
+    return c.json(
+      { error: "model_failed", message: `The ${failed.role} model failed${cause}.` },
+      502,
+    );
+  }
+  if (error instanceof BotRegistrationError) {
+    return c.json(
+      {
+        error: "bot_not_allowed",
+        message: error.message,
+        issues: [{ path: error.field, message: error.message }],
+      },
+      400,
+    );
+  }
+  if (error instanceof BotNameTakenError) return errorJson(c, 409, "name_taken", error.message);
   if (error instanceof EvaluationNotFoundError)
     return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
   if (error instanceof QuestionSetNotFoundError)

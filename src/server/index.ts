@@ -3,3 +3,4 @@ export { listen } from "./listen.js";
 export { buildOpenApiDocument } from "./openapi.js";
 export { DEFAULT_LANDING, safeLanding } from "./routes/session.js";
 export { SESSION_COOKIE } from "./auth.js";
+export { errorLogSummary } from "./error-log.js";

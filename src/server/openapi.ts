@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RegisterBotSchema } from "../evals/bots/index.js";
 import { GenerateQuestionsRequestSchema } from "../evals/generation/index.js";
 import {
   AddQuestionsSchema,
@@ -37,6 +38,7 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   EvaluationRequest: EvaluationRequestSchema,
   RetryRequest: RetryRequestSchema,
   SessionLogin: SessionLoginSchema,
+  RegisterBot: RegisterBotSchema,
 };
 
 /** Response bodies, shown as the server sends them. */
@@ -73,6 +75,8 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   EvaluationCharts: api.EvaluationChartsSchema,
   EvaluationComparison: api.EvaluationComparisonSchema,
   QuestionSetTrend: api.QuestionSetTrendSchema,
+  Bot: api.BotSchema,
+  BotList: api.BotListSchema,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

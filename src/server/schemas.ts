@@ -100,24 +100,42 @@ const LlmCallSchema = z.looseObject({
   attempts: z.number().optional(),
 });
 
-/** One judge's result (judges/result.ts), as `POST /judge` and a result row's `judges` hold it. */
-export const JudgeResultSchema = z.looseObject({
+const judgeBase = {
   name: z.string(),
-  outcome: z.enum(["ok", "judge_error"]),
-  score: z.number().describe("on [0, 1]"),
-  raw_score: z.number().describe("the judge's own scale: review 1/0, rubric 1-10, reference 1-5"),
-  passed: z.boolean(),
-  defaulted: z.boolean().describe("a judge_error's default low score: never counted"),
-  verdict: z
-    .record(z.string(), z.unknown())
-    .describe("the judge's reply: reasoning, suggestions, per-dimension scores, metrics"),
-  error: z.object({ message: z.string(), raw: z.array(z.string()) }).optional(),
   language: z.string().optional(),
   model: z.string().optional(),
   calls: z.array(LlmCallSchema).optional(),
   agreement: z.record(z.string(), z.unknown()).optional(),
   trials: z.array(z.record(z.string(), z.unknown())).optional(),
-});
+};
+
+/** One judge's result (judges/result.ts): a score, or a failure with no numbers and its reason. */
+export const JudgeResultSchema = z.discriminatedUnion("outcome", [
+  z.looseObject({
+    ...judgeBase,
+    outcome: z.literal("ok"),
+    score: z.number().describe("on [0, 1]"),
+    raw_score: z.number().describe("the judge's own scale: review 1/0, rubric 1-10, reference 1-5"),
+    passed: z.boolean(),
+    verdict: z
+      .record(z.string(), z.unknown())
+      .describe("the judge's reply: reasoning, suggestions, per-dimension scores, metrics"),
+  }),
+  z.looseObject({
+    ...judgeBase,
+    outcome: z.literal("judge_error"),
+    score: z.number().nullable().describe("null: a failed judge has no score"),
+    raw_score: z.number().nullable(),
+    passed: z.boolean().nullable(),
+    verdict: z.unknown(),
+    error: z.looseObject({
+      message: z.string(),
+      cause: z.string().optional().describe("reply, error, or the LLM error's name"),
+      retryable: z.boolean().optional(),
+      raw: z.array(z.string()).optional(),
+    }),
+  }),
+]);
 
 export const JudgeResponseSchema = z.object({
   results: z.partialRecord(z.enum(JUDGE_KINDS), JudgeResultSchema),
@@ -516,3 +534,15 @@ export const QuestionSetTrendSchema = z.object({
     }),
   ),
 });
+
+/** A registered HTTP bot as its owner reads it (store/bots.ts BotRow): never the secret. */
+export const BotSchema = z.object({
+  id: Id,
+  name: z.string(),
+  url: z.string(),
+  secret_header: z.string(),
+  has_secret: z.boolean(),
+  gmt_created: Time,
+});
+
+export const BotListSchema = z.object({ items: z.array(BotSchema) });

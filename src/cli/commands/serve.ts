@@ -3,7 +3,7 @@ import { loadConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { createApp, listen, safeLanding } from "../../server/index.js";
+import { createApp, errorLogSummary, listen, safeLanding } from "../../server/index.js";
 import { createLoginCode } from "../../store/index.js";
 import { openInBrowser } from "../open-browser.js";
 import { sessionLoopsConfig } from "../llm-session.js";
@@ -52,8 +52,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const session = await openStoreSession();
   const rag = { ...config.rag, loops: sessionLoopsConfig(config, session) };
   const jobs = await startJobs(session.store);
-  const onError = (error: unknown) =>
-    console.error(`[ragjudge] worker: ${error instanceof Error ? error.message : String(error)}`);
+  const onError = (error: unknown) => console.error(`[ragjudge] worker: ${errorLogSummary(error)}`);
   const clientsFor = workerClients(session.store.db, config.llm);
   const workers = values["no-worker"]
     ? []
@@ -63,7 +62,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
           clientsFor,
           onError,
           observationsPath: rag.loops.observations.path,
+          // Sent to the bots of runs started from the CLI only, never to an API user's bot.
           ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
+          botNetwork: config.bots,
         }),
         startQuestionGenerationWorker({ jobs, clientsFor, onError }),
       ];

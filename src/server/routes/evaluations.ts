@@ -354,7 +354,13 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.start, async (c, { body }) => {
-    const started = await startEvaluation({ db, jobs: queue() }, c.get("user").id, body, runConfig);
+    const started = await startEvaluation(
+      { db, jobs: queue() },
+      c.get("user").id,
+      body,
+      runConfig,
+      { via: "api" },
+    );
     return c.json(publicEvaluation(started), 201);
   });
 

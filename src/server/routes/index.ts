@@ -1,4 +1,5 @@
 import type { AnyRouteSpec } from "../route.js";
+import { botApi } from "./bots.js";
 import { evaluationApi } from "./evaluations.js";
 import { gateApi } from "./gate.js";
 import { judgeApi } from "./judge.js";
@@ -7,6 +8,7 @@ import { questionSetApi } from "./question-sets.js";
 import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
 
+export { botRoutes } from "./bots.js";
 export { evaluationRoutes } from "./evaluations.js";
 export { gateRoutes } from "./gate.js";
 export { judgeRoutes } from "./judge.js";
@@ -24,4 +26,5 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(ragApi),
   ...Object.values(questionSetApi),
   ...Object.values(evaluationApi),
+  ...Object.values(botApi),
 ] as readonly AnyRouteSpec[];

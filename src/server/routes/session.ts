@@ -7,7 +7,7 @@ import {
   redeemLoginCode,
 } from "../../store/index.js";
 import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
-import type { App, RouteDeps } from "../http.js";
+import { type App, requireJsonBody, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas.js";
 import { PAGE_HEADERS } from "../web-app.js";
@@ -69,6 +69,7 @@ export const sessionApi = {
       400: error("Invalid body"),
       401: error("Unknown API token"),
       403: error("Sent from another origin"),
+      415: error("The body is not application/json"),
     },
   }),
   get: defineRoute({
@@ -97,6 +98,7 @@ export function sessionLoginRoute(app: App, deps: RouteDeps) {
     }
     return next();
   });
+  app.post("/api/v1/session", requireJsonBody);
   mountRoute(app, deps, sessionApi.login, async (c, { body }) => {
     const user = await findUserByToken(deps.db, body.token);
     if (!user) {

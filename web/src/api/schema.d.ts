@@ -540,6 +540,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/bots": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List your registered HTTP bots (never their secrets) */
+    get: operations["getBots"];
+    put?: never;
+    /** Register an HTTP bot with the secret sent to its URL only */
+    post: operations["postBots"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/bots/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read one of your bots (another user's id is 404) */
+    get: operations["getBotsById"];
+    put?: never;
+    post?: never;
+    /** Delete one of your bots; runs that name it fail at their probe */
+    delete: operations["deleteBotsById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -836,12 +872,14 @@ export interface components {
         | {
             /** @enum {string} */
             kind: "http";
-            /** Format: uri */
-            url: string;
             /** @default 60000 */
             timeout_ms: number;
             /** @default 2 */
             retries: number;
+            /** Format: uri */
+            url?: string;
+            /** Format: uuid */
+            bot_id?: string;
           };
       /**
        * @default [
@@ -877,6 +915,14 @@ export interface components {
     SessionLogin: {
       /** @description an API token (see `ragjudge token`) */
       token: string;
+    };
+    RegisterBot: {
+      name: string;
+      /** Format: uri */
+      url: string;
+      secret?: string;
+      /** @default authorization */
+      secret_header: string;
     };
     Error: {
       error: string;
@@ -1228,43 +1274,74 @@ export interface components {
       items: components["schemas"]["EvaluationRecord"][];
       next_before_seq: number | null;
     };
-    JudgeResult: {
-      name: string;
-      /** @enum {string} */
-      outcome: "ok" | "judge_error";
-      /** @description on [0, 1] */
-      score: number;
-      /** @description the judge's own scale: review 1/0, rubric 1-10, reference 1-5 */
-      raw_score: number;
-      passed: boolean;
-      /** @description a judge_error's default low score: never counted */
-      defaulted: boolean;
-      /** @description the judge's reply: reasoning, suggestions, per-dimension scores, metrics */
-      verdict: {
-        [key: string]: unknown;
-      };
-      error?: {
-        message: string;
-        raw: string[];
-      };
-      language?: string;
-      model?: string;
-      calls?: ({
-        model?: string;
-        latency_ms?: number;
-        attempts?: number;
-      } & {
-        [key: string]: unknown;
-      })[];
-      agreement?: {
-        [key: string]: unknown;
-      };
-      trials?: {
-        [key: string]: unknown;
-      }[];
-    } & {
-      [key: string]: unknown;
-    };
+    JudgeResult:
+      | ({
+          name: string;
+          language?: string;
+          model?: string;
+          calls?: ({
+            model?: string;
+            latency_ms?: number;
+            attempts?: number;
+          } & {
+            [key: string]: unknown;
+          })[];
+          agreement?: {
+            [key: string]: unknown;
+          };
+          trials?: {
+            [key: string]: unknown;
+          }[];
+          /** @enum {string} */
+          outcome: "ok";
+          /** @description on [0, 1] */
+          score: number;
+          /** @description the judge's own scale: review 1/0, rubric 1-10, reference 1-5 */
+          raw_score: number;
+          passed: boolean;
+          /** @description the judge's reply: reasoning, suggestions, per-dimension scores, metrics */
+          verdict: {
+            [key: string]: unknown;
+          };
+        } & {
+          [key: string]: unknown;
+        })
+      | ({
+          name: string;
+          language?: string;
+          model?: string;
+          calls?: ({
+            model?: string;
+            latency_ms?: number;
+            attempts?: number;
+          } & {
+            [key: string]: unknown;
+          })[];
+          agreement?: {
+            [key: string]: unknown;
+          };
+          trials?: {
+            [key: string]: unknown;
+          }[];
+          /** @enum {string} */
+          outcome: "judge_error";
+          /** @description null: a failed judge has no score */
+          score: number | null;
+          raw_score: number | null;
+          passed: boolean | null;
+          verdict: unknown;
+          error: {
+            message: string;
+            /** @description reply, error, or the LLM error's name */
+            cause?: string;
+            retryable?: boolean;
+            raw?: string[];
+          } & {
+            [key: string]: unknown;
+          };
+        } & {
+          [key: string]: unknown;
+        });
     JudgeResponse: {
       results: {
         [key: string]: components["schemas"]["JudgeResult"];
@@ -1897,6 +1974,19 @@ export interface components {
         pass_rate: number | null;
       }[];
     };
+    Bot: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      url: string;
+      secret_header: string;
+      has_secret: boolean;
+      /** @description an ISO 8601 time */
+      gmt_created: string;
+    };
+    BotList: {
+      items: components["schemas"]["Bot"][];
+    };
   };
   responses: never;
   parameters: never;
@@ -2019,6 +2109,15 @@ export interface operations {
       };
       /** @description Sent from another origin */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3782,6 +3881,173 @@ export interface operations {
         };
       };
       /** @description No such evaluation for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getBots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your bots */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BotList"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postBots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RegisterBot"];
+      };
+    };
+    responses: {
+      /** @description The bot, with `has_secret` instead of the secret */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Bot"];
+        };
+      };
+      /** @description An invalid field, or a URL the bot network policy refuses */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description You already have a bot of that name */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getBotsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bot */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Bot"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such bot for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteBotsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such bot for this user (another user's id too) */
       404: {
         headers: {
           [name: string]: unknown;
