@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts", "web/**/*.test.ts", "web/**/*.test.tsx"],
     globalSetup: ["test/support/global-setup.ts"],
     // PGlite is WebAssembly with a large heap: child processes isolate it better than threads.
     pool: "forks",
