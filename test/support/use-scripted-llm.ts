@@ -18,8 +18,9 @@ import { type ScriptedLlm, type ScriptedLlmOptions, startScriptedLlm } from "./s
 
 /**
  * Registers hooks that start a scripted server before the file's (or describe block's) tests,
- * close it after them, and before each test clear its rules and requests and restore the
- * latency and unsupported formats it started with. Call it at module or describe level.
+ * close it after them, and before each test put it back as it started: recorded requests
+ * cleared, only `options.rules` (fresh) as rules, the starting latency and unsupported formats.
+ * Call it at module or describe level.
  *
  * The returned object stands for the server once it runs: its fields work inside tests and
  * hooks registered after this call, and throw a clear error when read earlier.
@@ -36,6 +37,7 @@ export function useScriptedLlm(options: ScriptedLlmOptions = {}): ScriptedLlm {
   beforeEach(() => {
     const server = running();
     server.reset();
+    for (const rule of options.rules ?? []) server.on(rule);
     server.latencyMs = options.latencyMs ?? 0;
     server.unsupportedFormats.clear();
     for (const format of options.unsupportedFormats ?? []) server.unsupportedFormats.add(format);
