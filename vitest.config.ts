@@ -8,5 +8,7 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Every JSON answer a test's server sends is checked against its route's declared schema.
+    env: { RAGJUDGE_VALIDATE_RESPONSES: "1" },
   },
 });
