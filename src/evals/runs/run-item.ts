@@ -5,10 +5,16 @@ import {
   type GateVerdict,
   LIMITS,
 } from "../../gate/index.js";
-import { type JudgeKind, type JudgeOutcome, judgeLine } from "../../judges/index.js";
+import {
+  type JudgeKind,
+  type JudgeLine,
+  type JudgeOutcome,
+  judgeLine,
+} from "../../judges/index.js";
 import { backoffDelay, type LlmClient, sleep, usageOfCalls } from "../../llm/index.js";
 import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError } from "../bots/types.js";
+import { referencesOf } from "../questions/index.js";
 import type { EvaluationSnapshot } from "./config.js";
 
 /** The question copy an item runs on (an evaluation_results row). */
@@ -17,6 +23,8 @@ export interface ItemQuestion {
   question_id: string;
   question_text: string;
   ground_truth: string;
+  /** Every reference when the question has several (ground_truth is the first). */
+  ground_truths?: string[] | null;
 }
 
 export interface RunItemOptions {
@@ -88,7 +96,10 @@ async function runJudges(
   answer: BotAnswer,
 ): Promise<{ results: Partial<Record<JudgeKind, JudgeOutcome>>; errors: string[] }> {
   const { question, snapshot, signal } = options;
-  const line = {
+  const references = referencesOf(question);
+  // Judges that take one reference read ground_truth (the first); ground_truths carries them all
+  // for those that score against the best match (issue 14 §1).
+  const line: JudgeLine & { ground_truths?: string[] } = {
     question: question.question_text,
     answer: answer.answer,
     contexts: answer.contexts.map((c) => ({
@@ -96,7 +107,8 @@ async function runJudges(
       content: c.content,
       ...(c.source ? { source: c.source } : {}),
     })),
-    ...(question.ground_truth.trim() ? { ground_truth: question.ground_truth } : {}),
+    ...(references[0] !== undefined ? { ground_truth: references[0] } : {}),
+    ...(references.length > 1 ? { ground_truths: references } : {}),
   };
   const results: Partial<Record<JudgeKind, JudgeOutcome>> = {};
   const errors: string[] = [];
@@ -161,8 +173,9 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
   let answer: BotAnswer;
   try {
     answer = await withRetries(
-      // The HTTP bot retries inside (it honours Retry-After); the built-in one retries here.
-      snapshot.bot.kind === "http" ? { ...snapshot.retry, attempts: 1 } : snapshot.retry,
+      // The HTTP bot retries inside (it honours Retry-After); the built-in one retries here; a
+      // stored answer reads the same every time.
+      snapshot.bot.kind === "builtin" ? snapshot.retry : { ...snapshot.retry, attempts: 1 },
       signal,
       () => bot.ask({ question: question.question_text, signal }),
       (error) => !(error instanceof BotError && error.kind === "invalid_response"),
@@ -180,7 +193,12 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
     };
   }
 
-  const gateInput = gateInputOf(question, answer);
+  // Precomputed answers given without their contexts have no evidence to gate: the gate would
+  // fail every one of them for it, so it is not run (the judges still are).
+  const gateInput =
+    snapshot.bot.kind === "answers" && answer.contexts.length === 0
+      ? "not run: the answer came without contexts"
+      : gateInputOf(question, answer);
   const gate: GateVerdict | null =
     typeof gateInput === "string" ? null : evaluateGate(gateInput, snapshot.gate);
   const { results, errors } = await runJudges(snapshot.judges, options, answer);

@@ -16,7 +16,13 @@ import {
   transitionEvaluation,
   unfinishedQuestionIds,
 } from "../../store/index.js";
-import { type Bot, BotError, builtinBotFor, createHttpBot } from "../bots/index.js";
+import {
+  type Bot,
+  BotError,
+  builtinBotFor,
+  createHttpBot,
+  suppliedAnswerBot,
+} from "../bots/index.js";
 import { type EvaluationSnapshot, EvaluationSnapshotSchema } from "./config.js";
 import { ItemAbortedError, runItem } from "./run-item.js";
 
@@ -86,6 +92,8 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     snapshot: EvaluationSnapshot,
     clients: Partial<LlmClients>,
   ): Bot {
+    // A run of precomputed answers has no bot to reach: each item reads its own stored answer.
+    if (snapshot.bot.kind === "answers") return suppliedAnswerBot(null);
     if (snapshot.bot.kind === "http") {
       return createHttpBot({
         url: snapshot.bot.url,
@@ -206,7 +214,10 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     try {
       const write = await runItem({
         question: claimed,
-        bot: context.bot,
+        bot:
+          context.snapshot.bot.kind === "answers"
+            ? suppliedAnswerBot(claimed.supplied_answer)
+            : context.bot,
         snapshot: context.snapshot,
         ...(context.clients.judge ? { judgeClient: context.clients.judge } : {}),
         signal: controller.signal,

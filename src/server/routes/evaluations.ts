@@ -11,6 +11,7 @@ import {
   type WatchEvent,
   watchEvaluation,
 } from "../../evals/monitor/index.js";
+import { QuestionImportError } from "../../evals/questions/index.js";
 import {
   cancelEvaluation,
   EvaluationNotFoundError,
@@ -76,6 +77,10 @@ export const ResultsQuerySchema = z.object({
 });
 
 function knownError(c: Context, error: unknown): Response | undefined {
+  if (QuestionImportError.isInstance(error)) {
+    // Precomputed answers rejected whole: every bad item named (row = index in `answers` + 1).
+    return c.json({ error: "invalid_answers", message: error.message, rows: error.rows }, 400);
+  }
   if (error instanceof EvaluationNotFoundError)
     return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
   if (error instanceof EvaluationStateError)
