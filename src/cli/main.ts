@@ -3,6 +3,7 @@ import { JudgeInputError } from "../judges/index.js";
 import { LlmConfigError } from "../llm/index.js";
 import { AskInputError, LoopsConfigError } from "../rag/index.js";
 import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
+import { ARENA_HELP, arenaCommand } from "./commands/arena.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
 import { EVAL_HELP, evalCommand } from "./commands/eval.js";
 import { GATE_HELP, gateCommand } from "./commands/gate.js";
@@ -21,6 +22,7 @@ Usage: ragjudge <command> [options]
 Commands:
   start            evaluate the built-in bot on the bundled corpus and questions (npm start)
   eval             run an evaluation of a bot on a question set; report, CI thresholds
+  arena            compare systems on one question set: ratings, intervals, win matrix (seed 002)
   gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
   judge FILE.jsonl judge answers with LLM judges (review, rubric, reference) or offline ones
   ingest PATH...   ingest documents into a collection of the built-in RAG bot
@@ -33,6 +35,8 @@ Storage: the embedded database in $RAGJUDGE_HOME (default ./.ragjudge), or the P
 server in $DATABASE_URL. Run \`ragjudge <command> --help\` for a command's options.
 
 ${EVAL_HELP}
+
+${ARENA_HELP}
 
 ${GATE_HELP}
 
@@ -51,6 +55,7 @@ ${TOKEN_HELP}`;
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   start: () => startCommand(),
   eval: evalCommand,
+  arena: arenaCommand,
   gate: (argv) => gateCommand(argv),
   judge: (argv) => judgeCommand(argv),
   ingest: ingestCommand,

@@ -44,9 +44,9 @@ import { EVAL_HELP, type EvalArgs, parseEvalArgs } from "./eval-args.js";
 export { EVAL_HELP };
 
 /** The question set to run: an existing set's id, or a file imported now (all or nothing). */
-async function questionSetFor(
+export async function questionSetFor(
   session: StoreSession,
-  args: EvalArgs,
+  args: Pick<EvalArgs, "questions">,
   prepare: () => Promise<string | null>,
 ): Promise<QuestionSetRow> {
   const ref = args.questions ?? "";
