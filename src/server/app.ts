@@ -8,6 +8,7 @@ import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
 import { type Db, findUserByToken } from "../store/index.js";
 import type { Env, RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { arenaRoutes } from "./routes/arenas.js";
 import { gateRoutes } from "./routes/gate.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { judgeRoutes } from "./routes/judge.js";
@@ -83,5 +84,6 @@ export function createApp(options: AppOptions) {
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
+  arenaRoutes(app, deps);
   return app;
 }

@@ -7,9 +7,11 @@ import {
   UpdateQuestionSchema,
   UpdateQuestionSetSchema,
 } from "../evals/question-sets/index.js";
+import { ArenaRequestSchema } from "../evals/arena/index.js";
 import { EvaluationRequestSchema } from "../evals/runs/index.js";
 import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
+import { arenaPaths } from "./openapi-arenas.js";
 import { evaluationPaths, questionSetPaths } from "./openapi-evals.js";
 import { RetryRequestSchema } from "./routes/evaluations.js";
 import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
@@ -71,12 +73,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         QuestionGeneration: json(QuestionGenerationSchema),
         EvaluationRequest: json(EvaluationRequestSchema, "input"),
         RetryRequest: json(RetryRequestSchema, "input"),
+        ArenaRequest: json(ArenaRequestSchema, "input"),
       },
     },
     security: [{ bearer: [] }],
     paths: {
       ...questionSetPaths(),
       ...evaluationPaths(),
+      ...arenaPaths(),
       "/api/v1/gate": {
         post: {
           summary: "Gate one answer on its evidence and store the record",

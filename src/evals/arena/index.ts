@@ -59,6 +59,7 @@ export {
   completeArena,
   getArenaRow,
   listArenaRows,
+  refreshArena,
   startArena,
 } from "./service.js";
 export { computeStandings, type Standings } from "./standings.js";

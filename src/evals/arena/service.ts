@@ -333,6 +333,33 @@ async function compareRuns(
   };
 }
 
+/** Pairwise comparisons under way in this process, by arena id: one at a time per arena. */
+const comparing = new Map<string, Promise<ArenaRow>>();
+
+/**
+ * For readers (the API): the arena as it stands, completing it when its runs have all finished.
+ * A score-based comparison takes a moment and is done before answering; a pairwise one calls the
+ * judge LLM for every pair, so it runs in the background and a later read finds it COMPLETED.
+ */
+export async function refreshArena(
+  deps: Pick<ControlDeps, "db">,
+  userId: string,
+  id: string,
+  options: CompleteArenaOptions = {},
+): Promise<ArenaRow> {
+  const row = await mustGetArena(deps.db, userId, id);
+  if (row.status !== "RUNNING") return row;
+  if (ArenaSnapshotSchema.parse(row.config).judge !== "pairwise") {
+    return completeArena(deps, userId, id, options);
+  }
+  if (!comparing.has(row.id)) {
+    const work = completeArena(deps, userId, id, options).finally(() => comparing.delete(row.id));
+    work.catch(() => {}); // a failure is stored on the row (FAILED) or retried by the next read
+    comparing.set(row.id, work);
+  }
+  return row;
+}
+
 async function mustGetArena(db: ControlDeps["db"], userId: string, id: string): Promise<ArenaRow> {
   const row = isUuid(id) ? await getArena(db, userId, id) : undefined;
   if (!row) throw new ArenaNotFoundError(id);
