@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { renderTable } from "../src/cli/render/table.js";
 import { createDatabase, startPostgresServer } from "../test/support/postgres-server.js";
+import { benchArenaInChild } from "./arena.js";
 import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
@@ -13,7 +14,7 @@ import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 
-const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals"] as const;
+const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals", "arena"] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -138,6 +139,15 @@ if (wanted("evals")) {
       result_rows: run.result_rows,
       llm_server: run.llm_server,
     })),
+  );
+}
+
+if (wanted("arena")) {
+  const arena = benchArenaInChild();
+  results.arena = arena;
+  printRows(
+    "Arena: 5 contestants x 5,000 questions, 1,000 bootstrap rounds (collect, outcomes, Bradley-Terry, bootstrap, paired differences, length-controlled fit; goal < 5 s); peak RSS includes tsx",
+    [arena],
   );
 }
 

@@ -1,5 +1,5 @@
 import { fitBradleyTerry } from "./bradley-terry.js";
-import { halfTieWins, type PairOutcomes, tallyOutcomes } from "./outcomes.js";
+import { halfTieWins, type PairOutcomes } from "./outcomes.js";
 import { seededRandom } from "./prng.js";
 
 // The bootstrap over questions: each round draws as many questions as there are, with
@@ -37,19 +37,46 @@ export function bootstrapRatings(input: BootstrapInput): BootstrapDraws {
   const weights = new Uint32Array(questions);
   const ratings = Array.from({ length: count }, () => new Float64Array(rounds));
   const differences = scores ? pairs.map(() => new Float64Array(rounds)) : undefined;
+  // Outcomes as slots LOSS, TIE, WIN, MISSING -> 0..3, and paired differences with a presence
+  // mask: the round's sums are then branch-free adds (random outcomes defeat branch prediction).
+  const slots = pairs.map(({ outcomes }) => Uint8Array.from(outcomes, (o) => o + 1));
+  const paired = scores
+    ? pairs.map(({ a, b }) => {
+        const d = new Float64Array(questions);
+        const present = new Float64Array(questions);
+        for (let q = 0; q < questions; q++) {
+          const value = scores[a]![q]! - scores[b]![q]!;
+          if (!Number.isNaN(value)) {
+            d[q] = value;
+            present[q] = 1;
+          }
+        }
+        return { d, present };
+      })
+    : undefined;
+  const sums = new Float64Array(4);
   for (let round = 0; round < rounds; round++) {
     drawWeights(questions, random, weights);
-    const tallies = pairs.map(({ a, b, outcomes }) => ({
-      a,
-      b,
-      tally: tallyOutcomes(outcomes, weights),
-    }));
+    const tallies = pairs.map(({ a, b }, p) => {
+      const slot = slots[p]!;
+      sums.fill(0);
+      for (let q = 0; q < questions; q++) sums[slot[q]!]! += weights[q]!;
+      return { a, b, tally: { losses: sums[0]!, ties: sums[1]!, wins: sums[2]! } };
+    });
     const fit = fitBradleyTerry(halfTieWins(count, tallies));
     for (let i = 0; i < count; i++) ratings[i]![round] = fit.ratings[i]!;
-    if (scores && differences) {
-      pairs.forEach(({ a, b }, p) => {
-        differences[p]![round] = weightedMeanDifference(scores[a]!, scores[b]!, weights);
-      });
+    if (paired && differences) {
+      for (let p = 0; p < paired.length; p++) {
+        const { d, present } = paired[p]!;
+        let sum = 0;
+        let n = 0;
+        for (let q = 0; q < questions; q++) {
+          const w = weights[q]!;
+          sum += w * d[q]!;
+          n += w * present[q]!;
+        }
+        differences[p]![round] = n === 0 ? Number.NaN : sum / n;
+      }
     }
   }
   return differences ? { ratings, differences } : { ratings };

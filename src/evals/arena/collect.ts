@@ -29,6 +29,13 @@ export interface ContestantData {
   scored: number;
 }
 
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/g;
+
+/** Characters as a person counts them: a surrogate pair (an emoji, a rare CJK character) is one. */
+function codePoints(text: string): number {
+  return text.length - (text.match(HIGH_SURROGATE)?.length ?? 0);
+}
+
 interface StoredJudge {
   outcome?: string;
   defaulted?: boolean;
@@ -94,7 +101,7 @@ export function collectContestant(
     if (!row || row.status === "BOT_ERROR" || row.rag_answer === null) return;
     answers[q] = row.rag_answer;
     contexts[q] = contextsOf(row.rag_answer_sources);
-    lengths[q] = [...row.rag_answer].length;
+    lengths[q] = codePoints(row.rag_answer);
     answered++;
     if (judge !== null && row.status === "SCORED") {
       const stored = judgeOf(row.judges, judge);
