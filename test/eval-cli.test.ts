@@ -12,6 +12,7 @@ import {
   listQuestionSets,
   openStore,
 } from "../src/store/index.js";
+import { evalCommand } from "../src/cli/commands/eval.js";
 import { runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 
@@ -216,37 +217,19 @@ describe("ragjudge eval on the embedded store", () => {
     expect(same.stdout).toMatch(/--baseline\s+ok\s+0 regression\(s\), 0 improvement\(s\) in 3/);
   }, 60_000);
 
-  it("explains usage errors with exit code 2", async () => {
-    const cases: Array<[string[], RegExp]> = [
-      [
-        ["eval", "--questions", "x.jsonl", "--format", "yaml"],
-        /--format must be one of table, json, junit, markdown/,
-      ],
-      [["eval", "--questions", "x.jsonl"], /--collection is required for the built-in bot/],
-      [["eval", "--collection", "lanting"], /--questions FILE\|ID is required/],
-      [
-        ["eval", "--collection", "lanting", "--questions", "missing.jsonl"],
-        /no such file or question set "missing.jsonl"/,
-      ],
-      [
-        ["eval", "--collection", "lanting", "--questions", "x", "--min-score", "2"],
-        /--min-score takes a score from 0 to 1/,
-      ],
-      [
-        ["eval", "--collection", "lanting", "--questions", "x", "--bot", "ftp://x"],
-        /--bot takes "builtin" or an http\(s\) URL/,
-      ],
-      [
-        ["eval", "--collection", "lanting", "--questions", questionSetId, "--judge", "rubric"],
-        /needs an LLM/,
-      ],
-      [["eval", "--collection", "nowhere", "--questions", questionSetId], /collection.*nowhere/i],
-    ];
-    for (const [args, message] of cases) {
-      const result = await run(args);
-      expect(result.stderr, args.join(" ")).toMatch(message);
-      expect(result.code, args.join(" ")).toBe(2);
-    }
+  it("explains usage errors before the store opens, and exits 2 through the CLI", async () => {
+    // Argument errors are parseEvalArgs's (eval-args.test.ts); these two need evalCommand, and
+    // throw before it opens a store.
+    await expect(
+      evalCommand(["--collection", "lanting", "--questions", join(dir, "missing.jsonl")]),
+    ).rejects.toThrow(/no such file or question set ".*missing.jsonl"/);
+    await expect(
+      evalCommand(["--collection", "lanting", "--questions", questionSetId, "--judge", "rubric"]),
+    ).rejects.toThrow(/needs an LLM/);
+    // One process end to end: a usage error found with the store open is exit code 2.
+    const result = await run(["eval", "--collection", "nowhere", "--questions", questionSetId]);
+    expect(result.stderr).toMatch(/collection.*nowhere/i);
+    expect(result.code).toBe(2);
   }, 120_000);
 });
 

@@ -15,7 +15,6 @@ export {
   type GateCheck,
 } from "./checks.js";
 export {
-  canonicalJson,
   DEFAULT_GATE_CONFIG,
   RULES_VERSION,
   resolveGateConfig,

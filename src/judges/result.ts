@@ -4,7 +4,9 @@ import type { JudgesConfig } from "./config.js";
 import { JudgeInputError } from "./errors.js";
 import type { LanguageSetting, PromptLanguage } from "./language.js";
 
-export type JudgeName = "review" | "rubric" | "reference" | "offline";
+/** Every judge, by the name results, configuration, the CLI and the API use. */
+export const JUDGE_KINDS = ["review", "rubric", "reference", "offline"] as const;
+export type JudgeName = (typeof JUDGE_KINDS)[number];
 
 /**
  * One shape for every judge (like autoevals' Score). `verdict` is the judge's own output in the

@@ -4,7 +4,6 @@ export {
   type CachedResponse,
   CachedResponseSchema,
   type CacheKeyInput,
-  canonicalJson,
   type ResponseCache,
   responseCacheKey,
   type TokenUsage,
@@ -56,7 +55,9 @@ export {
 export {
   AdaptiveLimiter,
   defaultProviderLimiters,
+  type ProviderLimit,
   ProviderLimiters,
+  START_CONCURRENCY,
   type Slot,
   type SlotOutcome,
 } from "./limiter.js";

@@ -19,6 +19,7 @@ import {
   resumeEvaluation,
   startEvaluation,
 } from "../../evals/runs/index.js";
+import { defaultProviderLimiters } from "../../llm/index.js";
 import { createBuiltinBot } from "../../rag/index.js";
 import {
   type Db,
@@ -52,7 +53,6 @@ export async function questionSetFor(
   const ref = args.questions ?? "";
   const db = session.store.db;
   if (!existsSync(ref)) {
-    if (!isUuid(ref)) throw new UsageError(`--questions: no such file or question set "${ref}"`);
     await prepare();
     const set = await getQuestionSet(db, session.user.id, ref);
     if (!set) throw new UsageError(`--questions: question set ${ref} not found`);
@@ -185,6 +185,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${EVAL_HELP}\n`);
     return 0;
   }
+  // Before the store opens: a mistyped file name is a usage error, not a wait for the database.
+  if (args.questions && !existsSync(args.questions) && !isUuid(args.questions)) {
+    throw new UsageError(`--questions: no such file or question set "${args.questions}"`);
+  }
   const loaded = await loadConfig(args.config ? { path: args.config } : {});
   if (args.judges.some((kind) => kind !== "offline") && !isLlmConfigured(loaded.llm, "judge")) {
     throw new UsageError(
@@ -249,6 +253,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       if (args.resume) row = await reattach(runtime.deps, session, row);
       const outcome = await followEvaluation(runtime, userId, row.id);
       row = outcome.row;
+      if (runtime.worker) reportSettledLimits();
       if (outcome.interrupted) {
         process.stderr.write(
           `\nPaused evaluation ${row.id} at ${row.completed_questions}/${row.total_questions}.\n` +
@@ -269,6 +274,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
   } finally {
     await runtime?.stop();
     await session.close();
+  }
+}
+
+/** Where this process's per-provider LLM limits settled, so a user can size max_concurrency. */
+function reportSettledLimits(): void {
+  for (const { provider, limit, max, rate_limited } of defaultProviderLimiters.snapshot()) {
+    process.stderr.write(
+      `LLM concurrency for ${provider}: settled at ${limit} (max ${max}; ${rate_limited} answers were 429)\n`,
+    );
   }
 }
 

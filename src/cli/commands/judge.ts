@@ -14,7 +14,7 @@ import {
 import { createLlmClient, type LlmClient, resolveModelConfig } from "../../llm/index.js";
 import { llmResponseCache } from "../../store/index.js";
 import { mapOrdered } from "../ordered-pool.js";
-import { renderTable } from "../render/table.js";
+import { renderTable } from "../../formats/index.js";
 import { openStoreSession } from "../store-session.js";
 import { parseJudgeKinds } from "../judge-kinds.js";
 import { UsageError } from "../usage-error.js";

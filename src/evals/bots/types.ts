@@ -1,6 +1,6 @@
 import type { GateAction, GateVerdict } from "../../gate/index.js";
 import type { AnswerExitReason, QualityExitReason } from "../../rag/index.js";
-import type { TraceStep } from "../../rag/loops/state-machine.js";
+import type { TraceStep } from "../../rag/index.js";
 
 /** One retrieved source an answer stands on, as the evaluation stores and shows it. */
 export interface BotSource {

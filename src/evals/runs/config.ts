@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { RagjudgeConfig } from "../../config/index.js";
-import { canonicalJson, GateConfigSchema, ruleVersion } from "../../gate/index.js";
+import { GateConfigSchema, ruleVersion } from "../../gate/index.js";
+import { canonicalJson } from "../../text/index.js";
 import {
   JUDGE_KINDS,
   JudgesConfigSchema,
