@@ -186,6 +186,45 @@ describeEachStore("arenas over the API", (use) => {
     expect(foreignRun.status).toBe(404);
   });
 
+  it("runs a built-in contestant under its own loop settings, and refuses them for others", async () => {
+    const erin = await tokenOf("erin");
+    const setId = await questionSet(erin);
+    expect((await call(erin, "POST", "/collections", { name: "empty" })).status).toBe(201);
+    const started = await call<Arena>(erin, "POST", "/arenas", {
+      question_set_id: setId,
+      contestants: [
+        {
+          name: "chinese",
+          bot: { kind: "builtin" },
+          collection_id: "empty",
+          loops: { language: "zh" },
+        },
+        { name: "default", bot: { kind: "builtin" }, collection_id: "empty" },
+      ],
+    });
+    expect(started.status).toBe(201);
+    const languages = await Promise.all(
+      started.body.config.contestants.map(async (c) => {
+        const run = await call<{ config: { rag: { loops: { language: string } } } }>(
+          erin,
+          "GET",
+          `/evaluations/${c.evaluation_id}`,
+        );
+        return run.body.config.rag.loops.language;
+      }),
+    );
+    expect(languages).toEqual(["zh", "auto"]);
+    const refused = await call<{ issues: { path: string }[] }>(erin, "POST", "/arenas", {
+      question_set_id: setId,
+      contestants: [
+        { name: "a", answers: exact, loops: { language: "zh" } },
+        { name: "b", answers: wrong },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.issues.map((i) => i.path)).toContain("contestants.0.loops");
+  });
+
   it("names a contestant whose answers do not fit the set, and starts nothing", async () => {
     const carol = await tokenOf("carol");
     const setId = await questionSet(carol);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LoopsConfigSchema } from "../../rag/index.js";
 import { AnswerLineSchema } from "../answers/index.js";
 import { QUESTION_LIMITS } from "../questions/index.js";
 import { BotConfigSchema } from "../runs/index.js";
@@ -29,9 +30,15 @@ export const ContestantSchema = z
     bot: BotConfigSchema.optional(),
     /** The built-in bot's collection (id or name); default the question set's. */
     collection_id: z.string().trim().min(1).max(256).optional(),
+    /** The built-in bot's own loop settings (seeds 000/001), in place of the configured ones. */
+    loops: LoopsConfigSchema.optional(),
   })
   .refine((c) => [c.evaluation_id, c.answers, c.bot].filter((x) => x !== undefined).length === 1, {
     error: "exactly one of evaluation_id, answers or bot",
+  })
+  .refine((c) => c.loops === undefined || c.bot?.kind === "builtin", {
+    path: ["loops"],
+    error: "loop settings are the built-in bot's",
   });
 export type Contestant = z.infer<typeof ContestantSchema>;
 

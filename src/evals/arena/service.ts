@@ -120,7 +120,7 @@ export async function startArena(
         ...(c.bot ? { bot: c.bot } : {}),
         ...(c.collection_id ? { collection_id: c.collection_id } : {}),
       },
-      configFor(i),
+      c.loops ? { ...configFor(i), rag: { ...configFor(i).rag, loops: c.loops } } : configFor(i),
     ).catch((error: unknown) => {
       throw error instanceof Error ? new ArenaContestantError(i, c.name, error) : error;
     });
