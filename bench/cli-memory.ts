@@ -33,7 +33,9 @@ function peakRssKb(pid: number): number {
   }
 }
 
-export async function benchCliMemory(options: { questions?: number } = {}): Promise<CliMemoryBench> {
+export async function benchCliMemory(
+  options: { questions?: number } = {},
+): Promise<CliMemoryBench> {
   const questions = options.questions ?? 2_000;
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-bench-cli-"));
   const file = join(dir, "questions.jsonl");

@@ -104,7 +104,12 @@ export async function benchLimiter(
     const started = await startEvaluation(
       { db: store.db, jobs },
       user.id,
-      { question_set_id: set.id, collection_id: collectionId, judges: ["reference"], no_cache: true },
+      {
+        question_set_id: set.id,
+        collection_id: collectionId,
+        judges: ["reference"],
+        no_cache: true,
+      },
       config,
     );
     let row: EvaluationRow | undefined;

@@ -68,9 +68,7 @@ export async function startRateLimitedProvider(
             object: "chat.completion",
             created: 0,
             model: "provider-model",
-            choices: [
-              { index: 0, message: { role: "assistant", content }, finish_reason: "stop" },
-            ],
+            choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
             usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
           }),
         );

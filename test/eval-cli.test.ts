@@ -14,6 +14,7 @@ import {
 } from "../src/store/index.js";
 import { evalCommand } from "../src/cli/commands/eval.js";
 import { runCli } from "./support/cli.js";
+import { startScriptedLlm } from "./support/scripted-llm.js";
 import { createDatabase } from "./support/postgres-server.js";
 
 const CORPUS = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
@@ -188,6 +189,31 @@ describe("ragjudge eval on the embedded store", () => {
       /FAILED: pass rate [\d.]+ \(3 scored\) is below --min-pass-rate 1\.01/,
     );
   }, 60_000);
+
+  it("exits 3, not 0, when an LLM outage leaves no question scored", async () => {
+    const llm = await startScriptedLlm();
+    llm.on({ reply: { status: 503, message: "upstream overloaded" } });
+    const config = write(
+      "outage.config.json",
+      JSON.stringify({ llm: { backoff_ms: 0, max_backoff_ms: 0, max_retries: 1 } }),
+    );
+    try {
+      const result = await run(
+        [
+          ...["eval", "--collection", "lanting", "--questions", questionSetId],
+          ...["--judge", "rubric", "--config", config],
+        ],
+        { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "test-key" },
+      );
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/INCOMPLETE: no question was scored: 3 bot error\(s\)/);
+      // The embedder fails first (retrieval); the client tried twice (max_retries 1), the item once.
+      expect(result.stdout).toMatch(/BOT_ERROR\s+bot error: .*HTTP 503 .* after 2 attempt\(s\)/);
+      expect(llm.requests.length).toBe(3 * 2);
+    } finally {
+      await llm.close();
+    }
+  }, 120_000);
 
   it("exits 1 on regressions against a baseline run, matched by question text", async () => {
     // The same questions in another set, with ground truths the answers cannot match.

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_GATE_CONFIG,
-  RULES_VERSION,
-  resolveGateConfig,
-  ruleVersion,
-} from "./config.js";
+import { DEFAULT_GATE_CONFIG, RULES_VERSION, resolveGateConfig, ruleVersion } from "./config.js";
 import { GateConfigSchema } from "./schema.js";
 
 describe("resolveGateConfig", () => {

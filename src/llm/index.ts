@@ -74,4 +74,5 @@ export {
   responseFormatFor,
 } from "./structured.js";
 export { type AgentFetchOptions, createAgentFetch, type FetchLike } from "./transport.js";
+export { errorText, redactSecrets, registerSecrets } from "./redact.js";
 export { type CallUsage, CallUsageSchema, usageOfCalls } from "./usage.js";

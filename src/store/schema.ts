@@ -399,6 +399,29 @@ export const question_generations = pgTable(
 );
 
 /**
+ * An HTTP bot a user registered, with the credential ragjudge sends to that bot's URL and nowhere
+ * else (issue 12). `secret` is read by evaluation workers only: no API response, run snapshot or
+ * log carries it. It is stored as given, since it must be sent as given; the database is the
+ * operator's to protect.
+ */
+export const bots = pgTable(
+  "bots",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    /** The header the secret goes in; `authorization` sends `Bearer <secret>`. */
+    secret_header: text("secret_header").notNull().default("authorization"),
+    secret: text("secret"),
+    gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("bots_user_name_idx").on(t.user_id, t.name)],
+);
+
+/**
  * Seed 002 section 3.2's Auto-Arena: contestants compared on one question set. `config` snapshots
  * the request (contestants, judge, tolerance, rounds, seed; never a key); `results` holds the
  * ratings, matrix and charts' data once computed. Each contestant is an evaluation run (reused or

@@ -204,7 +204,6 @@ function digitsMayStartAt(text: string, index: number): boolean {
   return true;
 }
 
-
 /**
  * Numbers and dates in `text`, in order: DIGIT_FIRST read at every digit where a number may start
  * (not inside an identifier such as A380 or a longer number, not a list enumerator at the start
@@ -351,4 +350,3 @@ export function evidenceNumberValues(text: string): Set<string> {
   for (const value of evidenceWordValues(text)) values.add(value);
   return values;
 }
-

@@ -40,8 +40,8 @@ Options:
   --config FILE.json      configuration file (default: ./ragjudge.config.json if present)
   -h, --help              show this help
 
-Exit code: 0 done, 1 the arena failed (a contestant's run failed), 2 usage or input errors (every
-bad line of an answers file is named), 130 interrupted.`;
+Exit code: 0 done, 2 usage or input errors (every bad line of an answers file is named), 3 the
+arena could not be completed (a contestant's run failed or was cancelled), 130 interrupted.`;
 
 export type ArenaContestantArg =
   | { name: string; kind: "answers"; file: string }

@@ -17,6 +17,7 @@ import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import { readAnswersFile } from "../question-file.js";
 import { openStoreSession, type StoreSession } from "../store-session.js";
+import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../usage-error.js";
 import { ARENA_HELP, type ArenaArgs, parseArenaArgs } from "./arena-args.js";
 import { questionSetFor } from "./eval.js";
@@ -56,7 +57,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
   const args = parseArenaArgs(argv);
   if (args === "help") {
     process.stdout.write(`${ARENA_HELP}\n`);
-    return 0;
+    return EXIT.done;
   }
   const loaded = await loadConfig(args.config ? { path: args.config } : {});
   if (args.judge !== "offline" && !isLlmConfigured(loaded.llm, "judge")) {
@@ -125,7 +126,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
       const outcome = await followEvaluation(runtime, userId, run.id);
       if (outcome.interrupted) {
         process.stderr.write(`\nPaused evaluation ${run.id}; the arena ${row.id} stays open.\n`);
-        return 130;
+        return EXIT.interrupted;
       }
     }
     const judgeClient = sessionClients(config, session, { noCache: args.noCache }).judge;
@@ -143,7 +144,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
       process.stderr.write(
         `ragjudge arena: the arena is ${row.status}: ${row.status_reason ?? "its runs have not finished"}\n`,
       );
-      return 1;
+      return EXIT.incomplete;
     }
     const rendered = renderArena(row, args.format);
     if (args.out) {
@@ -153,7 +154,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
     } else {
       process.stdout.write(rendered);
     }
-    return 0;
+    return EXIT.done;
   } catch (error) {
     return reportInputError(error);
   } finally {
@@ -172,11 +173,11 @@ function reportInputError(error: unknown): number {
     if (rows.length === 0) process.stderr.write(`  ${error.reason.message}\n`);
     for (const row of rows)
       process.stderr.write(`  line ${row.row}: ${row.field}: ${row.message}\n`);
-    return 2;
+    return EXIT.usage;
   }
   if (QuestionImportError.isInstance(error)) {
     process.stderr.write(`ragjudge arena: the question file was not imported: ${error.message}\n`);
-    return 2;
+    return EXIT.usage;
   }
   if (
     error instanceof ArenaContestantError ||
@@ -184,7 +185,7 @@ function reportInputError(error: unknown): number {
     error instanceof EvaluationNotFoundError
   ) {
     process.stderr.write(`ragjudge arena: ${error.message}\n`);
-    return 2;
+    return EXIT.usage;
   }
   throw error;
 }

@@ -31,6 +31,7 @@ import {
   type QuestionSetRow,
 } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
+import { EXIT, incompleteReason } from "../exit-codes.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import {
   type ParsedAnswersFile,
@@ -41,6 +42,7 @@ import {
 import { openStoreSession, type StoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 import { EVAL_HELP, type EvalArgs, parseEvalArgs } from "./eval-args.js";
+import { errorText } from "../../llm/index.js";
 
 export { EVAL_HELP };
 
@@ -147,11 +149,6 @@ async function reportOf(
       }
     }
   }
-  if (row.status === "FAILED") {
-    failures.unshift(`the evaluation FAILED: ${row.status_reason ?? "no reason recorded"}`);
-  } else if (row.status !== "COMPLETED") {
-    failures.unshift(`the evaluation is ${row.status}, not COMPLETED`);
-  }
   return { report, failures };
 }
 
@@ -176,14 +173,19 @@ export async function finishEvaluation(
     process.stdout.write(rendered);
   }
   for (const failure of failures) process.stderr.write(`FAILED: ${failure}\n`);
-  return failures.length > 0 ? 1 : 0;
+  const incomplete = incompleteReason(report);
+  if (incomplete) {
+    process.stderr.write(`INCOMPLETE: ${incomplete}\n`);
+    return EXIT.incomplete;
+  }
+  return failures.length > 0 ? EXIT.checkFailed : EXIT.done;
 }
 
 export async function evalCommand(argv: string[]): Promise<number> {
   const args = parseEvalArgs(argv);
   if (args === "help") {
     process.stdout.write(`${EVAL_HELP}\n`);
-    return 0;
+    return EXIT.done;
   }
   // Before the store opens: a mistyped file name is a usage error, not a wait for the database.
   if (args.questions && !existsSync(args.questions) && !isUuid(args.questions)) {
@@ -259,7 +261,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
           `\nPaused evaluation ${row.id} at ${row.completed_questions}/${row.total_questions}.\n` +
             `Resume with: ragjudge eval --resume ${row.id}\n`,
         );
-        return 130;
+        return EXIT.interrupted;
       }
     }
     if (row.status === "PAUSED") {
@@ -312,7 +314,7 @@ function handleRunError(error: unknown, answersPath?: string): number {
     const unit = answersPath?.toLowerCase().endsWith(".jsonl") ? "line" : "row";
     if (error.rows.length === 0) {
       process.stderr.write(`ragjudge eval: ${what} was not imported: ${error.message}\n`);
-      return 2;
+      return EXIT.usage;
     }
     const bad = new Set(error.rows.map((row) => row.row)).size;
     process.stderr.write(
@@ -323,15 +325,15 @@ function handleRunError(error: unknown, answersPath?: string): number {
         row.row > 0 ? `  ${unit} ${row.row}: ${row.field}: ${row.message}\n` : `  ${row.message}\n`,
       );
     }
-    return 2;
+    return EXIT.usage;
   }
   if (
     error instanceof EvaluationRequestError ||
     error instanceof EvaluationNotFoundError ||
     error instanceof EvaluationStateError
   ) {
-    process.stderr.write(`ragjudge eval: ${error.message}\n`);
-    return 2;
+    process.stderr.write(`ragjudge eval: ${errorText(error)}\n`);
+    return EXIT.usage;
   }
   throw error;
 }

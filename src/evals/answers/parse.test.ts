@@ -84,6 +84,22 @@ describe("parseAnswersFile", () => {
   });
 });
 
+it("refuses a NUL character, which the database cannot store, by line and field", () => {
+  const error = importError(() =>
+    parseAnswersFile(
+      jsonl([
+        { question: "Q1?", answer: "a\u0000b" },
+        { question: "Q2?", answer: "ok", contexts: ["c\u0000"] },
+      ]),
+      "jsonl",
+    ),
+  );
+  expect(error.rows.map((r) => [r.row, r.field])).toEqual([
+    [1, "answer"],
+    [2, "contexts.0"],
+  ]);
+});
+
 describe("matchAnswersToSet", () => {
   const questions = [
     { id: "q1", question_text: "When did Line 1 open?", position: 0 },

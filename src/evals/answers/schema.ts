@@ -8,12 +8,18 @@ export const ANSWER_LIMITS = {
   citations: 100,
 } as const;
 
+/** PostgreSQL text and jsonb cannot hold NUL: refused where it is given, by field. */
+const noNul = <T extends z.ZodString>(schema: T) =>
+  schema.refine((text) => !text.includes("\u0000"), {
+    error: "contains a NUL character (\\u0000), which cannot be stored",
+  });
+
 /** A retrieved passage the answer stood on: its text, or the text with its id and label. */
 export const AnswerContextSchema = z.union([
-  z.string().max(ANSWER_LIMITS.contextChars),
+  noNul(z.string().max(ANSWER_LIMITS.contextChars)),
   z.object({
-    node_id: z.string().trim().min(1).max(256).optional(),
-    content: z.string().max(ANSWER_LIMITS.contextChars),
+    node_id: noNul(z.string().trim().min(1).max(256)).optional(),
+    content: noNul(z.string().max(ANSWER_LIMITS.contextChars)),
     title: z.string().max(1_000).optional(),
     source: z.string().max(256).optional(),
     score: z.number().optional(),
@@ -27,17 +33,26 @@ export type AnswerContext = z.infer<typeof AnswerContextSchema>;
  * set is imported from the same lines.
  */
 export const AnswerLineSchema = z.object({
-  question: z.string().trim().min(1, "a non-empty question").max(QUESTION_LIMITS.questionChars),
+  question: noNul(
+    z.string().trim().min(1, "a non-empty question").max(QUESTION_LIMITS.questionChars),
+  ),
   /** The system's answer; an empty one (it said nothing) is judged like any other. */
-  answer: z.string({ error: "the system's answer, as text" }).max(ANSWER_LIMITS.answerChars),
-  ground_truth: z.string().trim().max(QUESTION_LIMITS.groundTruthChars).optional(),
+  answer: noNul(z.string({ error: "the system's answer, as text" }).max(ANSWER_LIMITS.answerChars)),
+  ground_truth: noNul(z.string().trim().max(QUESTION_LIMITS.groundTruthChars)).optional(),
   ground_truths: z
-    .array(z.string().trim().min(1, "a non-empty reference").max(QUESTION_LIMITS.groundTruthChars))
+    .array(
+      noNul(
+        z.string().trim().min(1, "a non-empty reference").max(QUESTION_LIMITS.groundTruthChars),
+      ),
+    )
     .max(QUESTION_LIMITS.referencesPerQuestion)
     .optional(),
   contexts: z.array(AnswerContextSchema).max(ANSWER_LIMITS.contexts).default([]),
   /** node_ids of `contexts` the answer cites. */
-  citations: z.array(z.string().trim().min(1).max(256)).max(ANSWER_LIMITS.citations).default([]),
+  citations: z
+    .array(noNul(z.string().trim().min(1).max(256)))
+    .max(ANSWER_LIMITS.citations)
+    .default([]),
   question_type: QuestionTypeSchema.optional(),
 });
 export type AnswerLine = z.infer<typeof AnswerLineSchema>;

@@ -20,6 +20,7 @@ import {
   EvaluationNotFoundError,
   EvaluationRequestError,
   EvaluationSnapshotSchema,
+  type StartOptions,
   startEvaluation,
 } from "../runs/index.js";
 import { collectContestant, type ContestantData, RADAR_DIMENSIONS } from "./collect.js";
@@ -37,7 +38,8 @@ import { computeStandings, type Standings } from "./standings.js";
 // evaluation run on the arena's question set (an existing one reused, or one started here), and
 // the arena compares their stored results once every run has finished.
 
-type RunConfig = Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag">;
+type RunConfig = Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag"> &
+  Partial<Pick<RagjudgeConfig, "bots">>;
 
 export class ArenaNotFoundError extends Error {
   override readonly name = "ArenaNotFoundError";
@@ -76,6 +78,8 @@ export async function startArena(
   input: unknown,
   config: RunConfig,
   configFor: (index: number) => RunConfig = () => config,
+  /** `api` for an arena an API user asks for: its HTTP bots pass the operator's network policy. */
+  options: StartOptions = {},
 ): Promise<ArenaRow> {
   const request = ArenaRequestSchema.parse(input);
   const set = await getQuestionSet(deps.db, userId, request.question_set_id);
@@ -121,8 +125,11 @@ export async function startArena(
         ...(c.collection_id ? { collection_id: c.collection_id } : {}),
       },
       c.loops ? { ...configFor(i), rag: { ...configFor(i).rag, loops: c.loops } } : configFor(i),
+      options,
     ).catch((error: unknown) => {
-      throw error instanceof Error ? new ArenaContestantError(i, c.name, error) : error;
+      // Another user's bot is a 404 like any other id; the rest is this contestant's fault.
+      if (error instanceof EvaluationNotFoundError || !(error instanceof Error)) throw error;
+      throw new ArenaContestantError(i, c.name, error);
     });
     contestants.push({
       name: c.name,

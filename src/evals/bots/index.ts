@@ -10,6 +10,22 @@ export {
 } from "./http-bot.js";
 export { suppliedAnswerBot } from "./supplied-bot.js";
 export {
+  type BotNetworkConfig,
+  BotNetworkConfigSchema,
+  type BotNetworkPolicy,
+  BotNetworkPolicyError,
+  checkBotUrl,
+  OPEN_BOT_NETWORK,
+  restrictedBotNetwork,
+} from "./network-policy.js";
+export {
+  BotRegistrationError,
+  BotUrlSchema,
+  type RegisterBotInput,
+  RegisterBotSchema,
+  registerBot,
+} from "./registry.js";
+export {
   type HttpBotReply,
   HttpBotReplySchema,
   type HttpBotRequest,

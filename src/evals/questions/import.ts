@@ -1,4 +1,5 @@
 import { CsvError, parse } from "csv-parse/sync";
+import { parseStrictJson } from "../../formats/index.js";
 import { duplicateRowErrors, findDuplicates } from "./duplicates.js";
 import { QuestionImportError, type RowError } from "./errors.js";
 import {
@@ -274,24 +275,23 @@ function jsonlRows(text: string): RawRows {
   const errors: RowError[] = [];
   text.split(/\r?\n/).forEach((line, index) => {
     if (line.trim() === "") return;
-    try {
-      rows.push({ row: index + 1, value: JSON.parse(line) });
-    } catch (error) {
-      errors.push({ row: index + 1, field: "(row)", message: `not JSON: ${messageOf(error)}` });
-    }
+    const json = parseStrictJson(line);
+    if (json.ok) rows.push({ row: index + 1, value: json.value });
+    else if (json.kind === "malformed") {
+      errors.push({ row: index + 1, field: "(row)", message: `not JSON: ${json.message}` });
+    } else errors.push({ row: index + 1, field: json.path, message: json.message });
   });
   return { rows, errors };
 }
 
 function jsonRows(text: string): RawRows {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw QuestionImportError.file(
-      `not valid JSON: ${messageOf(error)}${lineOfError(text, error)}`,
-    );
+  const json = parseStrictJson(text);
+  if (!json.ok && json.kind === "malformed") {
+    const error = new SyntaxError(json.message);
+    throw QuestionImportError.file(`not valid JSON: ${json.message}${lineOfError(text, error)}`);
   }
+  if (!json.ok) throw QuestionImportError.file(`${json.path}: ${json.message}`);
+  const value = json.value;
   const list =
     typeof value === "object" && value !== null && !Array.isArray(value) && "questions" in value
       ? value.questions
@@ -316,6 +316,12 @@ function lineOfError(text: string, error: unknown): string {
   const end = Math.min(Number(position), text.length);
   for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) line++;
   return ` (line ${line})`;
+}
+
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value} (${JSON.stringify(value)})`;
 }
 
 /** A validated question, or the problems of its row (field and message; the row is added later). */
@@ -343,14 +349,20 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
       else if (references.length > 0) input.ground_truths = references;
       continue;
     }
-    if (typeof cell === "object") {
+    if (typeof cell !== "string") {
+      // Types are strict on every surface: 123 or true is not a question (issue 12 §3.10).
+      problems.push({ field, message: `expected text, got ${kindOf(cell)}` });
+      continue;
+    }
+    if (cell.includes("\u0000")) {
+      // PostgreSQL text cannot hold NUL (a CSV cell can).
       problems.push({
         field,
-        message: "expected text, got " + (Array.isArray(cell) ? "a list" : "an object"),
+        message: "contains a NUL character (\\u0000), which cannot be stored",
       });
       continue;
     }
-    input[field] = String(cell);
+    input[field] = cell;
   }
   if (problems.length > 0) return problems;
 
@@ -402,5 +414,8 @@ export function referenceListOf(cell: unknown): string[] | string {
   if (!Array.isArray(value)) return "expected a list of reference strings";
   const bad = value.findIndex((item) => typeof item !== "string");
   if (bad >= 0) return `item ${bad + 1}: expected a string`;
+  if ((value as string[]).some((item) => item.includes("\u0000"))) {
+    return "contains a NUL character (\\u0000), which cannot be stored";
+  }
   return (value as string[]).map((item) => item.trim()).filter((item) => item !== "");
 }

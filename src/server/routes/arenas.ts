@@ -108,7 +108,11 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
     if (!body.ok) return body.response;
     return answer(c, async () =>
       c.json(
-        publicArena(await startArena({ db, jobs }, c.get("user").id, body.value, runConfig)),
+        publicArena(
+          await startArena({ db, jobs }, c.get("user").id, body.value, runConfig, undefined, {
+            via: "api",
+          }),
+        ),
         201,
       ),
     );
