@@ -16,7 +16,16 @@ import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 
-const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals", "limiter", "cli", "arena"] as const;
+const FAMILIES = [
+  "gate",
+  "judges",
+  "retrieval",
+  "rag",
+  "evals",
+  "limiter",
+  "cli",
+  "arena",
+] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
