@@ -53,6 +53,7 @@ export {
 export { groupCommit } from "./group-commit.js";
 export { llmResponseCache } from "./llm-cache.js";
 export { ensureLocalUser, type LocalUser } from "./local-user.js";
+export { isConnectionError } from "./connection-errors.js";
 export { StoreLockedError } from "./lock.js";
 export { JOBS_SCHEMA, MIGRATIONS_FOLDER } from "./migrate.js";
 export {

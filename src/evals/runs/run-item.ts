@@ -137,7 +137,7 @@ async function runJudges(
   const references = referencesOf(question);
   // Judges that take one reference read ground_truth (the first); ground_truths carries them all
   // for those that score against the best match (issue 14 §1).
-  const line: JudgeLine & { ground_truths?: string[] } = {
+  const line: JudgeLine = {
     question: question.question_text,
     answer: answer.answer,
     contexts: answer.contexts.map((c) => ({
