@@ -25,12 +25,14 @@ import {
   transitionEvaluation,
 } from "../../store/index.js";
 import {
+  AnswersRejectedError,
   matchAnswersToSet,
   questionsOfAnswers,
   type SuppliedAnswer,
   validateAnswerLines,
 } from "../answers/index.js";
 import { createQuestionSetWithQuestions } from "../question-sets/index.js";
+import { QuestionImportError } from "../questions/index.js";
 import {
   type BotConfig,
   botIdOf,
@@ -209,11 +211,16 @@ async function questionsToRun(
     if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
     const questions = await listQuestions(db, userId, set.id);
     if (!request.answers) return { set, questions };
-    return { set, questions, supplied: matchAnswersToSet(questions, request.answers) };
+    const answers = request.answers;
+    return {
+      set,
+      questions,
+      supplied: rejectingAnswers(() => matchAnswersToSet(questions, answers)),
+    };
   }
   const answers = request.answers ?? [];
-  // Repeats are named before anything is written (validateAnswerLines throws QuestionImportError).
-  validateAnswerLines(answers.map((value, i) => ({ row: i + 1, value })));
+  // Repeats are named before anything is written.
+  rejectingAnswers(() => validateAnswerLines(answers.map((value, i) => ({ row: i + 1, value }))));
   const created = await createQuestionSetWithQuestions(db, userId, {
     name: request.name ?? `answers · ${new Date().toISOString().slice(0, 16)}`,
     description: "Imported with precomputed answers",
@@ -223,8 +230,18 @@ async function questionsToRun(
   return {
     set: created.set,
     questions: created.questions,
-    supplied: matchAnswersToSet(created.questions, answers),
+    supplied: rejectingAnswers(() => matchAnswersToSet(created.questions, answers)),
   };
+}
+
+/** Bad `answers` throw a QuestionImportError; it is re-thrown as the answers' own error type. */
+function rejectingAnswers<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (QuestionImportError.isInstance(error)) throw AnswersRejectedError.of(error);
+    throw error;
+  }
 }
 
 async function mustGet(db: Db, userId: string, id: string): Promise<EvaluationRow> {

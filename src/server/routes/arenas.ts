@@ -1,134 +1,94 @@
-import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import {
-  ArenaContestantError,
-  ArenaNotFoundError,
   ArenaRequestSchema,
   listArenaRows,
   refreshArena,
   startArena,
 } from "../../evals/arena/index.js";
-import { QuestionImportError } from "../../evals/questions/index.js";
-import { EvaluationNotFoundError, EvaluationRequestError } from "../../evals/runs/index.js";
-import { isUuid } from "../../store/index.js";
-import {
-  type App,
-  errorJson,
-  jobsUnavailable,
-  limitBody,
-  type RouteDeps,
-  readBody,
-} from "../http.js";
+import type { App, RouteDeps } from "../http.js";
+import { defineRoute, mountRoute } from "../route.js";
 import { publicArena } from "../rows.js";
+import { ArenaListSchema, ArenaSchema, ErrorSchema } from "../schemas.js";
+import { IdParams, pageLimit, pageOffset } from "./params.js";
 
-// Seed 002 section 3.2's Auto-Arena over HTTP. Thin: parse, call one evals/arena function, answer.
+// Seed 002 section 3.2's Auto-Arena over HTTP. Thin: parse, call one evals/arena function, answer;
+// typed errors (no such arena, a contestant that does not fit) are mapped in errors.ts.
 
 const BASE = "/api/v1/arenas";
+const error = (description: string) => ({ description, schema: ErrorSchema });
 
 export const ListArenasQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  limit: pageLimit({ default: 100, max: 500 }),
+  offset: pageOffset(1_000_000),
 });
 
-function knownError(c: Context, error: unknown): Response | undefined {
-  if (error instanceof ArenaNotFoundError)
-    return errorJson(c, 404, "not_found", `No such arena: ${error.id}.`);
-  if (error instanceof EvaluationNotFoundError) {
-    return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
-  }
-  if (error instanceof ArenaContestantError) {
-    const reason = error.reason;
-    return c.json(
-      {
-        error: "invalid_contestant",
-        message: error.message,
-        contestant: error.contestant,
-        ...(QuestionImportError.isInstance(reason) ? { rows: reason.rows } : {}),
-        ...(reason instanceof EvaluationRequestError
-          ? {
-              issues: [
-                { path: reason.field, message: reason.message.slice(reason.field.length + 2) },
-              ],
-            }
-          : {}),
+export const arenaApi = {
+  list: defineRoute({
+    method: "get",
+    path: BASE,
+    tags: ["arenas"],
+    summary: "List your arenas, newest first",
+    query: ListArenasQuerySchema,
+    responses: {
+      200: { description: "Your arenas", schema: ArenaListSchema },
+      400: error("A query parameter out of range"),
+    },
+  }),
+  start: defineRoute({
+    method: "post",
+    path: BASE,
+    tags: ["arenas"],
+    summary:
+      "Start an arena: contestants (runs reused, answers or bots run now) on one question set",
+    body: ArenaRequestSchema,
+    needsJobs: true,
+    responses: {
+      201: {
+        description: "The arena, RUNNING until its contestants' runs finish",
+        schema: ArenaSchema,
       },
-      400,
-    );
-  }
-  if (error instanceof EvaluationRequestError) {
-    return c.json(
-      {
-        error: "invalid_request",
-        message: error.message,
-        issues: [{ path: error.field, message: error.message.slice(error.field.length + 2) }],
-      },
-      400,
-    );
-  }
-  return undefined;
-}
-
-async function answer(c: Context, work: () => Promise<Response>): Promise<Response> {
-  try {
-    return await work();
-  } catch (error) {
-    const response = knownError(c, error);
-    if (response) return response;
-    throw error;
-  }
-}
+      400: error("Invalid body, or a contestant that does not fit the set (named with its rows)"),
+      404: error("No such question set or evaluation for this user"),
+      415: error("The body is not application/json"),
+      503: error("The server runs without a job queue"),
+    },
+  }),
+  get: defineRoute({
+    method: "get",
+    path: `${BASE}/:id`,
+    tags: ["arenas"],
+    summary: "An arena; its results (ratings, intervals, matrix) once COMPLETED",
+    params: IdParams,
+    resource: "arena",
+    responses: {
+      200: { description: "The arena with its config snapshot and results", schema: ArenaSchema },
+      404: error("No such arena for this user (another user's id too)"),
+    },
+  }),
+};
 
 export function arenaRoutes(app: App, deps: RouteDeps) {
-  const { db, maxBodyBytes } = deps;
+  const { db } = deps;
   const runConfig = { ...deps.config, llm: deps.llm };
 
-  app.use(
-    `${BASE}/:id`,
-    createMiddleware(async (c, next) => {
-      const id = c.req.param("id");
-      if (id !== undefined && !isUuid(id))
-        return errorJson(c, 404, "not_found", `No such arena: ${id}.`);
-      await next();
-    }),
-  );
-
-  app.get(BASE, async (c) => {
-    const query = ListArenasQuerySchema.safeParse(c.req.query());
-    if (!query.success)
-      return errorJson(c, 400, "invalid_query", query.error.issues[0]?.message ?? "");
-    const rows = await listArenaRows(db, c.get("user").id, query.data);
+  mountRoute(app, deps, arenaApi.list, async (c, { query }) => {
+    const rows = await listArenaRows(db, c.get("user").id, query);
     return c.json({ items: rows.map(publicArena) });
   });
 
-  app.post(BASE, limitBody(maxBodyBytes), async (c) => {
-    const { jobs } = deps;
-    if (!jobs) return jobsUnavailable(c);
-    const body = await readBody(c, ArenaRequestSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
-      c.json(
-        publicArena(
-          await startArena({ db, jobs }, c.get("user").id, body.value, runConfig, undefined, {
-            via: "api",
-          }),
-        ),
-        201,
-      ),
-    );
+  mountRoute(app, deps, arenaApi.start, async (c, { body }) => {
+    // needsJobs has answered 503 already when there is no queue.
+    const jobs = deps.jobs ?? { send: async () => {} };
+    const row = await startArena({ db, jobs }, c.get("user").id, body, runConfig, undefined, {
+      via: "api",
+    });
+    return c.json(publicArena(row), 201);
   });
 
-  app.get(`${BASE}/:id`, (c) =>
-    answer(c, async () => {
-      const userId = c.get("user").id;
-      const judgeClient = deps.clients(userId).judge;
-      const row = await refreshArena(
-        { db },
-        userId,
-        c.req.param("id"),
-        judgeClient ? { judgeClient } : {},
-      );
-      return c.json(publicArena(row));
-    }),
-  );
+  mountRoute(app, deps, arenaApi.get, async (c, { params }) => {
+    const userId = c.get("user").id;
+    const judgeClient = deps.clients(userId).judge;
+    const row = await refreshArena({ db }, userId, params.id, judgeClient ? { judgeClient } : {});
+    return c.json(publicArena(row));
+  });
 }
