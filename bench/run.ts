@@ -1,10 +1,11 @@
-// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter|cli|web ...]`: runs the benchmarks, prints one table per
+// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter|cli|arena|web ...]`: runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { renderTable } from "../src/formats/index.js";
 import { createDatabase, startPostgresServer } from "../test/support/postgres-server.js";
+import { benchArenaInChild } from "./arena.js";
 import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
@@ -26,6 +27,7 @@ const FAMILIES = [
   "evals",
   "limiter",
   "cli",
+  "arena",
   "web",
 ] as const;
 const only = process.argv.slice(2);
@@ -212,6 +214,15 @@ if (wanted("cli")) {
   printRows(
     "ragjudge eval as a user runs it (bin/ragjudge.js, a fresh embedded home, 2,000 questions imported, built-in bot + rubric + reference; goal: peak RSS < 400 MB)",
     [cli],
+  );
+}
+
+if (wanted("arena")) {
+  const arena = benchArenaInChild();
+  results.arena = arena;
+  printRows(
+    "Arena: 5 contestants x 5,000 questions, 1,000 bootstrap rounds (collect, outcomes, Bradley-Terry, bootstrap, paired differences, length-controlled fit; goal < 5 s); peak RSS includes tsx",
+    [arena],
   );
 }
 

@@ -3,6 +3,7 @@ import { JudgeInputError } from "../judges/index.js";
 import { errorText, LlmConfigError } from "../llm/index.js";
 import { AskInputError, LoopsConfigError, ModelFailureError } from "../rag/index.js";
 import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
+import { ARENA_HELP, arenaCommand } from "./commands/arena.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
 import { EVAL_HELP, evalCommand } from "./commands/eval.js";
 import { GATE_HELP, gateCommand } from "./commands/gate.js";
@@ -22,6 +23,7 @@ Usage: ragjudge <command> [options]
 Commands:
   start            evaluate the built-in bot on the bundled corpus and questions (npm start)
   eval             run an evaluation of a bot on a question set; report, CI thresholds
+  arena            compare systems on one question set: ratings, intervals, win matrix (seed 002)
   gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
   judge FILE.jsonl judge answers with LLM judges (review, rubric, reference) or offline ones
   ingest PATH...   ingest documents into a collection of the built-in RAG bot
@@ -37,6 +39,8 @@ Exit codes (every command): 0 done; 1 a quality check failed; 2 usage or input e
 could not be completed (provider outage, every judge failed, a crash); 130 interrupted.
 
 ${EVAL_HELP}
+
+${ARENA_HELP}
 
 ${GATE_HELP}
 
@@ -55,6 +59,7 @@ ${TOKEN_HELP}`;
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   start: () => startCommand(),
   eval: evalCommand,
+  arena: arenaCommand,
   gate: (argv) => gateCommand(argv),
   judge: (argv) => judgeCommand(argv),
   ingest: ingestCommand,

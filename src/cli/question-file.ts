@@ -1,10 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import { type AnswerLine, parseAnswersFile } from "../evals/answers/index.js";
 import {
   parseQuestionFile,
   type QuestionInput,
   questionFormatOf,
   questionKey,
+  storedReferences,
 } from "../evals/questions/index.js";
 import {
   createQuestionSet,
@@ -28,6 +30,20 @@ export async function readQuestionFile(path: string): Promise<ParsedQuestionFile
   return { name, path, questions };
 }
 
+/** An answers file read and validated (issue 14 §1): a bad file throws QuestionImportError. */
+export interface ParsedAnswersFile {
+  name: string;
+  path: string;
+  lines: AnswerLine[];
+}
+
+export async function readAnswersFile(path: string): Promise<ParsedAnswersFile> {
+  const format = questionFormatOf(path);
+  const lines = parseAnswersFile(new Uint8Array(await readFile(path)), format);
+  const name = basename(path).replace(/\.[^.]+$/, "") || basename(path);
+  return { name, path, lines };
+}
+
 /** Stores a parsed file as a new question set, in one transaction. */
 export function storeQuestionFile(
   db: Db,
@@ -46,7 +62,7 @@ export function storeQuestionFile(
     file.questions.map((q) => ({
       question_type: q.question_type,
       question_text: q.question_text,
-      ground_truth: q.ground_truth,
+      ...storedReferences(q),
       reference_context: q.reference_context ?? null,
       question_key: questionKey(q.question_text),
     })),

@@ -13,6 +13,7 @@ import { type Env, requireJsonBody, type RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { mountRoute } from "./route.js";
 import {
+  arenaRoutes,
   botRoutes,
   evaluationRoutes,
   gateRoutes,
@@ -109,6 +110,7 @@ export function createApp(options: AppOptions) {
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
   botRoutes(app, deps);
+  arenaRoutes(app, deps);
   loginLinkRoute(app, deps);
   if (options.webDir !== false) webAppRoutes(app, options.webDir);
   return app;

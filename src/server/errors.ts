@@ -7,6 +7,8 @@ import {
   EvaluationRequestError,
   EvaluationStateError,
 } from "../evals/runs/index.js";
+import { AnswersRejectedError } from "../evals/answers/index.js";
+import { ArenaContestantError, ArenaNotFoundError } from "../evals/arena/index.js";
 import { BotRegistrationError } from "../evals/bots/index.js";
 import {
   BotNameTakenError,
@@ -43,6 +45,27 @@ export function knownErrorResponse(c: Context, error: unknown): Response | undef
     );
   }
   if (error instanceof BotNameTakenError) return errorJson(c, 409, "name_taken", error.message);
+  if (error instanceof ArenaNotFoundError)
+    return errorJson(c, 404, "not_found", `No such arena: ${error.id}.`);
+  if (error instanceof ArenaContestantError) {
+    const reason = error.reason;
+    return c.json(
+      {
+        error: "invalid_contestant",
+        message: error.message,
+        contestant: error.contestant,
+        ...(QuestionImportError.isInstance(reason) ? { rows: reason.rows } : {}),
+        ...(reason instanceof EvaluationRequestError
+          ? {
+              issues: [
+                { path: reason.field, message: reason.message.slice(reason.field.length + 2) },
+              ],
+            }
+          : {}),
+      },
+      400,
+    );
+  }
   if (error instanceof EvaluationNotFoundError)
     return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
   if (error instanceof QuestionSetNotFoundError)
@@ -87,6 +110,10 @@ export function knownErrorResponse(c: Context, error: unknown): Response | undef
       { error: "invalid_questions", message: error.message, issues: error.issues },
       400,
     );
+  }
+  if (AnswersRejectedError.isAnswers(error)) {
+    // A run's precomputed answers rejected whole: every bad item named (row = index + 1).
+    return c.json({ error: "invalid_answers", message: error.message, rows: error.rows }, 400);
   }
   if (QuestionImportError.isInstance(error)) {
     return c.json(

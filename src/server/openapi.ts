@@ -8,6 +8,7 @@ import {
   UpdateQuestionSchema,
   UpdateQuestionSetSchema,
 } from "../evals/question-sets/index.js";
+import { ArenaRequestSchema } from "../evals/arena/index.js";
 import { EvaluationRequestSchema } from "../evals/runs/index.js";
 import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
@@ -39,6 +40,7 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   RetryRequest: RetryRequestSchema,
   SessionLogin: SessionLoginSchema,
   RegisterBot: RegisterBotSchema,
+  ArenaRequest: ArenaRequestSchema,
 };
 
 /** Response bodies, shown as the server sends them. */
@@ -77,6 +79,8 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   QuestionSetTrend: api.QuestionSetTrendSchema,
   Bot: api.BotSchema,
   BotList: api.BotListSchema,
+  Arena: api.ArenaSchema,
+  ArenaList: api.ArenaListSchema,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -1,5 +1,6 @@
 import { publicSnapshot } from "../evals/runs/index.js";
 import type {
+  ArenaRow,
   EvaluationResultRow,
   EvaluationRow,
   QuestionGenerationRow,
@@ -47,4 +48,9 @@ export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow)
     gmt_created: row.gmt_created,
     gmt_updated: row.gmt_updated,
   };
+}
+
+/** The arena's config is a snapshot of contestants as evaluation ids: no key, no answers. */
+export function publicArena({ user_id: _u, ...arena }: ArenaRow) {
+  return arena;
 }

@@ -20,6 +20,8 @@ export const ErrorSchema = z.object({
   rows: z
     .array(z.object({ row: z.number().int(), field: z.string(), message: z.string() }))
     .optional(),
+  /** The arena contestant at fault (by name). */
+  contestant: z.string().optional(),
   /** Questions already in the set (their index in the request's list). */
   duplicates: z.array(z.object({ index: z.number().int(), question_text: z.string() })).optional(),
 });
@@ -546,3 +548,35 @@ export const BotSchema = z.object({
 });
 
 export const BotListSchema = z.object({ items: z.array(BotSchema) });
+
+/** Seed 002 section 3.2's Auto-Arena: the request snapshot in `config`, the results once done. */
+export const ArenaSchema = z.object({
+  id: Id,
+  name: z.string(),
+  question_set_id: Id,
+  status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
+  status_reason: Nullable(z.string()),
+  config: z
+    .looseObject({
+      question_set_id: z.string(),
+      contestants: z.array(
+        z.looseObject({
+          name: z.string(),
+          evaluation_id: z.string(),
+          source: z.enum(["evaluation", "answers", "builtin", "http"]),
+          bot_id: z.string(),
+        }),
+      ),
+      judge: z.string(),
+    })
+    .describe("The request as run: contestants as evaluation ids (never a key or the answers)"),
+  results: Nullable(
+    z
+      .record(z.string(), z.unknown())
+      .describe("Ratings with intervals, the win matrix and the charts' data, once COMPLETED"),
+  ),
+  gmt_created: Time,
+  gmt_updated: Time,
+});
+
+export const ArenaListSchema = z.object({ items: z.array(ArenaSchema) });

@@ -22,7 +22,10 @@ export interface EvaluationQuestion {
   question_type: string;
   question_text: string;
   ground_truth: string;
+  ground_truths?: string[] | null;
   reference_context?: string | null;
+  /** The precomputed answer a run of bot kind `answers` judges. */
+  supplied_answer?: unknown;
 }
 
 export interface NewEvaluation {
@@ -65,12 +68,14 @@ export async function createEvaluation(
       sql`with w as (
             insert into evaluation_results
               (user_id, evaluation_id, question_id, position, question_type, question_text,
-               ground_truth, reference_context)
+               ground_truth, ground_truths, reference_context, supplied_answer)
             select ${userId}::uuid, ${row.id}::uuid, r.question_id, r.position, r.question_type,
-                   r.question_text, r.ground_truth, r.reference_context
+                   r.question_text, r.ground_truth, r.ground_truths, r.reference_context,
+                   r.supplied_answer
             from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
               question_id text, position integer, question_type text, question_text text,
-              ground_truth text, reference_context text)
+              ground_truth text, ground_truths jsonb, reference_context text,
+              supplied_answer jsonb)
             on conflict (evaluation_id, question_id) do nothing
             returning 1)
           select count(*)::int as n from w`,

@@ -163,3 +163,11 @@ export {
   releaseQuestionGeneration,
   setQuestionGenerationProgress,
 } from "./question-generations.js";
+export {
+  type ArenaRow,
+  type ArenaStatus,
+  createArena,
+  finishArena,
+  getArena,
+  listArenas,
+} from "./arenas.js";

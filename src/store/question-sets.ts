@@ -10,6 +10,8 @@ export interface NewQuestion {
   question_type: QuestionRow["question_type"];
   question_text: string;
   ground_truth: string;
+  /** Every reference when there are several (ground_truth is the first); null otherwise. */
+  ground_truths?: string[] | null;
   reference_context?: string | null;
   question_key: string;
 }
@@ -76,6 +78,7 @@ async function insertQuestions(
       question_type: item.question_type,
       question_text: item.question_text,
       ground_truth: item.ground_truth,
+      ground_truths: item.ground_truths ?? null,
       reference_context: item.reference_context ?? null,
       question_key: item.question_key,
     }));

@@ -273,6 +273,11 @@ export const questions = pgTable(
     }).notNull(),
     question_text: text("question_text").notNull(),
     ground_truth: text("ground_truth").notNull().default(""),
+    /**
+     * Every acceptable reference when there are several (`ground_truth` is then the first); null
+     * when `ground_truth` is the only one (or there is none).
+     */
+    ground_truths: jsonb("ground_truths").$type<string[]>(),
     reference_context: text("reference_context"),
     question_key: text("question_key").notNull(),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
@@ -352,7 +357,14 @@ export const evaluation_results = pgTable(
     question_type: text("question_type").notNull(),
     question_text: text("question_text").notNull(),
     ground_truth: text("ground_truth").notNull(),
+    /** The question's references when it has several (see questions.ground_truths). */
+    ground_truths: jsonb("ground_truths").$type<string[]>(),
     reference_context: text("reference_context"),
+    /**
+     * A precomputed answer ({answer, contexts, citations}) for a run of bot kind `answers`: the run
+     * judges it instead of asking a bot. Kept across retries (it is input, not output).
+     */
+    supplied_answer: jsonb("supplied_answer"),
     status: text("status", {
       enum: ["PENDING", "RUNNING", "SCORED", "BOT_ERROR", "JUDGE_ERROR"],
     })
@@ -434,4 +446,31 @@ export const bots = pgTable(
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("bots_user_name_idx").on(t.user_id, t.name)],
+);
+
+/**
+ * Seed 002 section 3.2's Auto-Arena: contestants compared on one question set. `config` snapshots
+ * the request (contestants, judge, tolerance, rounds, seed; never a key); `results` holds the
+ * ratings, matrix and charts' data once computed. Each contestant is an evaluation run (reused or
+ * started by the arena), listed in `config`.
+ */
+export const arenas = pgTable(
+  "arenas",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    question_set_id: uuid("question_set_id").notNull(),
+    status: text("status", { enum: ["PENDING", "RUNNING", "COMPLETED", "FAILED"] })
+      .notNull()
+      .default("PENDING"),
+    status_reason: text("status_reason"),
+    config: jsonb("config").notNull(),
+    results: jsonb("results"),
+    gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
+    gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("idx_arenas_user_id").on(t.user_id, t.gmt_created)],
 );

@@ -12,17 +12,22 @@ import { parseJudgeKinds } from "../judge-kinds.js";
 import { UsageError } from "../usage-error.js";
 
 export const EVAL_HELP = `Usage: ragjudge eval --collection C --questions FILE|ID [options]
+       ragjudge eval --answers FILE [--questions FILE|ID] [options]
        ragjudge eval --resume EVALUATION_ID [options]
 
 Runs an evaluation: asks the bot every question of a question set, gates each answer on its
 evidence, judges it, and reports. A question FILE (.jsonl, .json or .csv with question,
 ground_truth?, question_type?) is imported as a new question set named after the file, all or
-nothing; an existing question set is named by its id.
+nothing; an existing question set is named by its id. --answers judges precomputed answers
+instead of asking a bot: each line of FILE (.jsonl, .json or .csv) holds {question, answer,
+ground_truth? | ground_truths?, contexts?, citations?}; its questions become a new question set
+(or, with --questions, are matched to that set's), all or nothing.
 
 Options:
   --collection C          the collection the built-in bot answers from (name or id)
   --questions FILE|ID     a question file to import, or a question set id
   --bot builtin|URL       the bot under test (default: builtin; a URL speaks docs/bots.md's contract)
+  --answers FILE          judge the precomputed answers in FILE (no bot, no collection needed)
   --judge LIST            offline, rubric, reference, review, comma-separated (default: offline)
   --docs PATH             ingest PATH into the collection first, creating it (repeatable)
   --name N                the evaluation's name (default: the question set's name and the time)
@@ -51,6 +56,8 @@ const FORMATS: readonly string[] = REPORT_FORMATS;
 export interface EvalArgs {
   collection?: string;
   questions?: string;
+  /** A file of precomputed answers to judge instead of asking a bot. */
+  answers?: string;
   bot: BotConfig;
   judges: JudgeKind[];
   docs: string[];
@@ -95,7 +102,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     options: {
       collection: { type: "string" },
       questions: { type: "string" },
-      bot: { type: "string", default: "builtin" },
+      answers: { type: "string" },
+      bot: { type: "string" },
       judge: { type: "string", default: "offline" },
       docs: { type: "string", multiple: true, default: [] },
       name: { type: "string" },
@@ -142,7 +150,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     throw new UsageError(`--baseline takes an evaluation id (got "${values.baseline}")`);
   }
   const args: EvalArgs = {
-    bot: parseBot(values.bot),
+    bot: values.answers !== undefined ? { kind: "answers" } : parseBot(values.bot ?? "builtin"),
     judges: parseJudgeKinds(values.judge),
     docs: values.docs,
     format: values.format as ReportFormat,
@@ -153,6 +161,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     worker: !values["no-worker"],
     ...(values.collection !== undefined ? { collection: values.collection } : {}),
     ...(values.questions !== undefined ? { questions: values.questions } : {}),
+    ...(values.answers !== undefined ? { answers: values.answers } : {}),
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
@@ -162,7 +171,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     if (!isUuid(values.resume)) {
       throw new UsageError(`--resume takes an evaluation id (got "${values.resume}")`);
     }
-    const conflicting = ["questions", "collection", "docs", "name"].filter((key) =>
+    const conflicting = ["questions", "answers", "collection", "docs", "name"].filter((key) =>
       key === "docs" ? values.docs.length > 0 : values[key as "questions"] !== undefined,
     );
     if (conflicting.length > 0) {
@@ -172,7 +181,16 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     }
     return { ...args, resume: values.resume };
   }
-  if (!args.questions) throw new UsageError("--questions FILE|ID is required (or --resume ID)");
+  if (args.answers !== undefined) {
+    if (values.bot !== undefined) {
+      throw new UsageError("--answers judges precomputed answers: drop --bot");
+    }
+    if (args.docs.length > 0) throw new UsageError("--answers asks no bot: drop --docs");
+    return args;
+  }
+  if (!args.questions) {
+    throw new UsageError("--questions FILE|ID is required (or --answers FILE, or --resume ID)");
+  }
   if (args.bot.kind === "builtin" && !args.collection) {
     throw new UsageError("--collection is required for the built-in bot");
   }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { isLlmConfigured, loadConfig, type RagjudgeConfig } from "../../config/index.js";
+import { questionsOfAnswers } from "../../evals/answers/index.js";
 import { QuestionImportError } from "../../evals/questions/index.js";
 import {
   buildReport,
@@ -32,7 +33,12 @@ import {
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
 import { EXIT, incompleteReason } from "../exit-codes.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
-import { readQuestionFile, storeQuestionFile } from "../question-file.js";
+import {
+  type ParsedAnswersFile,
+  readAnswersFile,
+  readQuestionFile,
+  storeQuestionFile,
+} from "../question-file.js";
 import { openStoreSession, type StoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 import { EVAL_HELP, type EvalArgs, parseEvalArgs } from "./eval-args.js";
@@ -41,9 +47,9 @@ import { errorText } from "../../llm/index.js";
 export { EVAL_HELP };
 
 /** The question set to run: an existing set's id, or a file imported now (all or nothing). */
-async function questionSetFor(
+export async function questionSetFor(
   session: StoreSession,
-  args: EvalArgs,
+  args: Pick<EvalArgs, "questions">,
   prepare: () => Promise<string | null>,
 ): Promise<QuestionSetRow> {
   const ref = args.questions ?? "";
@@ -60,6 +66,28 @@ async function questionSetFor(
   const set = await storeQuestionFile(db, session.user.id, file, collectionId);
   process.stderr.write(
     `Imported ${file.questions.length} questions from ${ref} as question set "${set.name}" (${set.id})\n`,
+  );
+  return set;
+}
+
+/**
+ * The question set of `--answers`: the set named by --questions (the answers are matched to it
+ * when the run starts), or a new one imported from the answers file's own questions.
+ */
+async function answersQuestionSet(
+  session: StoreSession,
+  args: EvalArgs,
+  answers: ParsedAnswersFile,
+): Promise<QuestionSetRow> {
+  if (args.questions) return questionSetFor(session, args, async () => null);
+  const set = await storeQuestionFile(
+    session.store.db,
+    session.user.id,
+    { name: answers.name, path: answers.path, questions: questionsOfAnswers(answers.lines) },
+    null,
+  );
+  process.stderr.write(
+    `Imported ${answers.lines.length} questions from ${answers.path} as question set "${set.name}" (${set.id})\n`,
   );
   return set;
 }
@@ -188,9 +216,14 @@ export async function evalCommand(argv: string[]): Promise<number> {
       if (!found) throw new UsageError(`--resume: evaluation ${args.resume} not found`);
       row = found;
     } else {
-      const set = await questionSetFor(session, args, () =>
-        prepareCollection(session, config, args),
-      );
+      // Parse first: a bad answers file stops the command before anything is stored.
+      if (args.answers && !existsSync(args.answers)) {
+        throw new UsageError(`--answers: no such file "${args.answers}"`);
+      }
+      const answers = args.answers ? await readAnswersFile(args.answers) : undefined;
+      const set = answers
+        ? await answersQuestionSet(session, args, answers)
+        : await questionSetFor(session, args, () => prepareCollection(session, config, args));
       runtime = await startEvaluationRuntime(session, config, {
         worker: args.worker,
         concurrency: args.concurrency,
@@ -201,6 +234,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
         {
           question_set_id: set.id,
           bot: args.bot,
+          ...(answers ? { answers: answers.lines } : {}),
           judges: args.judges,
           no_cache: args.noCache,
           ...(args.collection ? { collection_id: args.collection } : {}),
@@ -238,7 +272,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     }
     return await finishEvaluation(session, row, args);
   } catch (error) {
-    return handleRunError(error);
+    return handleRunError(error, args.answers);
   } finally {
     await runtime?.stop();
     await session.close();
@@ -273,19 +307,22 @@ async function reattach(
   return row;
 }
 
-function handleRunError(error: unknown): number {
+function handleRunError(error: unknown, answersPath?: string): number {
   if (QuestionImportError.isInstance(error)) {
+    const what = answersPath ? "the answers file" : "the question file";
+    // A JSONL row is a line of the file: say so, so an editor's line number finds it.
+    const unit = answersPath?.toLowerCase().endsWith(".jsonl") ? "line" : "row";
     if (error.rows.length === 0) {
-      process.stderr.write(`ragjudge eval: the question file was not imported: ${error.message}\n`);
+      process.stderr.write(`ragjudge eval: ${what} was not imported: ${error.message}\n`);
       return EXIT.usage;
     }
     const bad = new Set(error.rows.map((row) => row.row)).size;
     process.stderr.write(
-      `ragjudge eval: the question file was not imported (${bad} invalid row${bad === 1 ? "" : "s"}; nothing was stored):\n`,
+      `ragjudge eval: ${what} was not imported (${bad} invalid ${unit}${bad === 1 ? "" : "s"}; nothing was stored):\n`,
     );
     for (const row of error.rows) {
       process.stderr.write(
-        row.row > 0 ? `  row ${row.row}: ${row.field}: ${row.message}\n` : `  ${row.message}\n`,
+        row.row > 0 ? `  ${unit} ${row.row}: ${row.field}: ${row.message}\n` : `  ${row.message}\n`,
       );
     }
     return EXIT.usage;

@@ -54,7 +54,7 @@ export interface BotAskOptions {
  */
 export interface Bot {
   /** Shown in reports; never holds a secret. */
-  describe(): { kind: "builtin" | "http"; name: string };
+  describe(): { kind: "builtin" | "http" | "answers"; name: string };
   ask(options: BotAskOptions): Promise<BotAnswer>;
   /**
    * A cheap check, before a run's first question, that the bot can be reached at all; throws

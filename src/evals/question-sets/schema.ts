@@ -45,9 +45,11 @@ export const UpdateQuestionSchema = z
     question_type: QuestionTypeSchema.optional(),
     question_text: input.question_text.optional(),
     ground_truth: z.string().trim().max(QUESTION_LIMITS.groundTruthChars).optional(),
+    ground_truths: input.ground_truths,
     reference_context: input.reference_context,
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
-    error: "at least one of question_type, question_text, ground_truth, reference_context",
+    error:
+      "at least one of question_type, question_text, ground_truth, ground_truths, reference_context",
   });
 export type UpdateQuestion = z.infer<typeof UpdateQuestionSchema>;

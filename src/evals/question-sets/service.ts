@@ -26,6 +26,7 @@ import {
   type QuestionFormat,
   type QuestionInput,
   questionKey,
+  storedReferences,
 } from "../questions/index.js";
 import { QuestionNotFoundError, QuestionSetRequestError } from "./errors.js";
 import type {
@@ -65,7 +66,7 @@ function newQuestion(question: QuestionInput): NewQuestion {
   return {
     question_type: question.question_type,
     question_text: question.question_text,
-    ground_truth: question.ground_truth,
+    ...storedReferences(question),
     reference_context: question.reference_context ?? null,
     question_key: questionKey(question.question_text),
   };
@@ -230,10 +231,14 @@ export async function editQuestion(
   patch: UpdateQuestion,
 ): Promise<QuestionRow> {
   if (!isUuid(id)) throw new QuestionNotFoundError(id);
-  const { question_text, ...rest } = patch;
+  const { question_text, ground_truth, ground_truths, ...rest } = patch;
   const fields: Partial<NewQuestion> = Object.fromEntries(
     Object.entries(rest).filter(([, value]) => value !== undefined),
   );
+  // The references move together: a new ground_truth alone replaces the list too.
+  if (ground_truth !== undefined || ground_truths !== undefined) {
+    Object.assign(fields, storedReferences({ ground_truth, ground_truths }));
+  }
   if (question_text !== undefined) {
     fields.question_text = question_text;
     fields.question_key = questionKey(question_text);

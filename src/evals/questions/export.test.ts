@@ -22,12 +22,20 @@ const tricky: QuestionInput[] = [
     ground_truth: "yes",
     reference_context: "  kept as written  ",
   },
+  {
+    question_type: "FACTUAL",
+    question_text: "When did Line 1 open?",
+    ground_truth: "18 September 2009",
+    ground_truths: ["18 September 2009", "September 18, 2009", '2009年9月18日, "quoted"'],
+  },
 ];
 
 describe("exportQuestions", () => {
   it("writes CSV with seed 003's columns, CRLF rows and RFC 4180 quoting", () => {
     const csv = exportQuestions(tricky.slice(0, 1), "csv");
-    expect(csv.split("\r\n")[0]).toBe("question_type,question_text,ground_truth,reference_context");
+    expect(csv.split("\r\n")[0]).toBe(
+      "question_type,question_text,ground_truth,reference_context,ground_truths",
+    );
     expect(csv).toContain('"When was the quay built, and what is ""Old Quay""?"');
     expect(csv.endsWith("\r\n")).toBe(true);
   });
@@ -63,7 +71,7 @@ describe("exportQuestions", () => {
 
   it("writes a header even for an empty set", () => {
     expect(exportQuestions([], "csv")).toBe(
-      "question_type,question_text,ground_truth,reference_context\r\n",
+      "question_type,question_text,ground_truth,reference_context,ground_truths\r\n",
     );
     expect(exportQuestions([], "json")).toBe("[]\n");
     expect(exportQuestions([], "jsonl")).toBe("");

@@ -1,5 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import type { QuestionFormat } from "./import.js";
+import { storedReferences } from "./references.js";
 import type { QuestionInput } from "./schema.js";
 
 /** CSV columns, in seed 003's order; reference_context is empty for a question without one. */
@@ -8,18 +9,23 @@ export const QUESTION_CSV_COLUMNS = [
   "question_text",
   "ground_truth",
   "reference_context",
+  "ground_truths",
 ] as const;
 
 type ExportedQuestion = Pick<QuestionInput, "question_text"> &
-  Partial<Pick<QuestionInput, "question_type" | "ground_truth" | "reference_context">>;
+  Partial<Pick<QuestionInput, "question_type" | "ground_truth" | "reference_context">> & {
+    ground_truths?: readonly string[] | null;
+  };
 
 /** The fields of a question set's file; extra fields (ids, source chunks) are left out. */
 function exportedRecord(question: ExportedQuestion): QuestionInput {
+  const { ground_truth, ground_truths } = storedReferences(question);
   const record: QuestionInput = {
     question_type: question.question_type ?? "USER_DEFINED",
     question_text: question.question_text,
-    ground_truth: question.ground_truth ?? "",
+    ground_truth,
   };
+  if (ground_truths) record.ground_truths = ground_truths;
   // The importer reads a blank reference_context as none, so none is what is written.
   if (question.reference_context?.trim()) record.reference_context = question.reference_context;
   return record;
@@ -38,7 +44,16 @@ export function exportQuestions(
   switch (format) {
     case "csv":
       return stringify(
-        records.map((r) => QUESTION_CSV_COLUMNS.map((column) => r[column] ?? "")),
+        records.map((r) =>
+          QUESTION_CSV_COLUMNS.map((column) =>
+            // A CSV cell holds the list as JSON, which the importer reads back.
+            column === "ground_truths"
+              ? r.ground_truths
+                ? JSON.stringify(r.ground_truths)
+                : ""
+              : (r[column] ?? ""),
+          ),
+        ),
         { header: true, columns: [...QUESTION_CSV_COLUMNS], record_delimiter: "windows" },
       );
     case "json":

@@ -31,7 +31,8 @@ export function questionFormatOf(filename: string): QuestionFormat {
   return format;
 }
 
-type Field = "question_type" | "question_text" | "ground_truth" | "reference_context";
+type Field =
+  "question_type" | "question_text" | "ground_truth" | "ground_truths" | "reference_context";
 
 /** Header names and JSON keys, normalized (lower-case, spaces and hyphens as "_"). */
 const FIELD_ALIASES: Record<string, Field> = {
@@ -42,6 +43,8 @@ const FIELD_ALIASES: Record<string, Field> = {
   ground_truth: "ground_truth",
   answer: "ground_truth",
   expected: "ground_truth",
+  ground_truths: "ground_truths",
+  references: "ground_truths",
   reference_context: "reference_context",
 };
 
@@ -54,7 +57,7 @@ function fieldOf(name: string): Field | undefined {
 }
 
 /** One data row before validation: its number as the user counts it, and its fields. */
-interface RawRow {
+export interface RawRow {
   row: number;
   value: unknown;
 }
@@ -69,28 +72,7 @@ export function parseQuestionFile(
   content: string | Uint8Array,
   format: QuestionFormat,
 ): QuestionInput[] {
-  const size = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.length;
-  if (size > QUESTION_LIMITS.importBytes) {
-    throw QuestionImportError.file(
-      `the file is ${size} bytes; an import may be at most ${QUESTION_LIMITS.importBytes} bytes`,
-    );
-  }
-  const text = typeof content === "string" ? stripBom(content) : decodeUtf8(content, format);
-  if (text.trim() === "") throw QuestionImportError.file("the file is empty: no questions");
-
-  const raw = rawRowsOf(text, format);
-  if (raw.rows.length === 0 && raw.errors.length === 0) {
-    throw QuestionImportError.file(
-      format === "csv" ? "the file has a header but no questions" : "the file holds no questions",
-    );
-  }
-  const count = raw.rows.length + raw.errors.length;
-  if (count > QUESTION_LIMITS.questionsPerSet) {
-    throw QuestionImportError.file(
-      `the file holds ${count} rows; an import may hold at most ${QUESTION_LIMITS.questionsPerSet}`,
-    );
-  }
-
+  const raw = readImportRows(content, format);
   const errors = [...raw.errors];
   const parsed: { row: number; question: QuestionInput }[] = [];
   for (const { row, value } of raw.rows) {
@@ -105,6 +87,41 @@ export function parseQuestionFile(
     throw new QuestionImportError(errors.sort((a, b) => a.row - b.row));
   }
   return parsed.map((p) => p.question);
+}
+
+/**
+ * The rows of an import file before validation (for questions, or answers to judge): size,
+ * encoding and emptiness checked, every unreadable row named. CSV rows are objects keyed by the
+ * header's names as written.
+ */
+export function readImportRows(
+  content: string | Uint8Array,
+  format: QuestionFormat,
+  /** A CSV header's field name; the question's must map to "question_text". */
+  fieldOfHeader: (name: string) => string | undefined = fieldOf,
+): RawRows {
+  const size = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.length;
+  if (size > QUESTION_LIMITS.importBytes) {
+    throw QuestionImportError.file(
+      `the file is ${size} bytes; an import may be at most ${QUESTION_LIMITS.importBytes} bytes`,
+    );
+  }
+  const text = typeof content === "string" ? stripBom(content) : decodeUtf8(content, format);
+  if (text.trim() === "") throw QuestionImportError.file("the file is empty: no questions");
+
+  const raw = rawRowsOf(text, format, fieldOfHeader);
+  if (raw.rows.length === 0 && raw.errors.length === 0) {
+    throw QuestionImportError.file(
+      format === "csv" ? "the file has a header but no questions" : "the file holds no questions",
+    );
+  }
+  const count = raw.rows.length + raw.errors.length;
+  if (count > QUESTION_LIMITS.questionsPerSet) {
+    throw QuestionImportError.file(
+      `the file holds ${count} rows; an import may hold at most ${QUESTION_LIMITS.questionsPerSet}`,
+    );
+  }
+  return raw;
 }
 
 function stripBom(text: string): string {
@@ -169,16 +186,20 @@ function csvRowOfLine(bytes: Uint8Array): (line: number) => number {
   };
 }
 
-interface RawRows {
+export interface RawRows {
   rows: RawRow[];
   /** Rows that could not even be read (a JSONL line that is not JSON, a CSV row too long). */
   errors: RowError[];
 }
 
-function rawRowsOf(text: string, format: QuestionFormat): RawRows {
+function rawRowsOf(
+  text: string,
+  format: QuestionFormat,
+  fieldOfHeader: (name: string) => string | undefined,
+): RawRows {
   switch (format) {
     case "csv":
-      return csvRows(text);
+      return csvRows(text, fieldOfHeader);
     case "jsonl":
       return jsonlRows(text);
     case "json":
@@ -186,7 +207,7 @@ function rawRowsOf(text: string, format: QuestionFormat): RawRows {
   }
 }
 
-function csvRows(text: string): RawRows {
+function csvRows(text: string, fieldOfHeader: (name: string) => string | undefined): RawRows {
   let records: string[][];
   try {
     records = parse(text, { skip_empty_lines: true, relax_column_count: true });
@@ -199,7 +220,7 @@ function csvRows(text: string): RawRows {
     throw new QuestionImportError([{ row, field: "(row)", message }]);
   }
   const [header = [], ...data] = records;
-  const columns = csvColumns(header);
+  const columns = csvColumns(header, fieldOfHeader);
   const rows: RawRow[] = [];
   const errors: RowError[] = [];
   data.forEach((cells, index) => {
@@ -221,11 +242,14 @@ function csvRows(text: string): RawRows {
 }
 
 /** Which CSV column gives which field; the header must name the question column. */
-function csvColumns(header: readonly string[]): [number, Field][] {
-  const columns: [number, Field][] = [];
-  const named = new Map<Field, string>();
+function csvColumns(
+  header: readonly string[],
+  fieldOfHeader: (name: string) => string | undefined,
+): [number, string][] {
+  const columns: [number, string][] = [];
+  const named = new Map<string, string>();
   header.forEach((name, column) => {
-    const field = fieldOf(name);
+    const field = fieldOfHeader(name);
     if (field === undefined) return;
     const earlier = named.get(field);
     if (earlier !== undefined) {
@@ -306,7 +330,9 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
     return [{ field: "(row)", message: "expected an object with a question_text field" }];
   }
   const problems: Omit<RowError, "row">[] = [];
-  const input: Partial<Record<Field, string>> = {};
+  const input: Partial<Record<Exclude<Field, "ground_truths">, string>> & {
+    ground_truths?: string[];
+  } = {};
   const source = new Map<Field, string>();
   for (const [key, cell] of Object.entries(value)) {
     const field = fieldOf(key);
@@ -317,6 +343,12 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
       continue;
     }
     source.set(field, key);
+    if (field === "ground_truths") {
+      const references = referenceListOf(cell);
+      if (typeof references === "string") problems.push({ field, message: references });
+      else if (references.length > 0) input.ground_truths = references;
+      continue;
+    }
     if (typeof cell !== "string") {
       // Types are strict on every surface: 123 or true is not a question (issue 12 §3.10).
       problems.push({ field, message: `expected text, got ${kindOf(cell)}` });
@@ -352,11 +384,38 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
   if (result.success) return result.data;
   return result.error.issues.map((issue) => {
     const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
-    const given = input[field as Field];
+    const given = field.startsWith("ground_truths")
+      ? input.ground_truths
+      : input[field as Exclude<Field, "ground_truths">];
     if (given === undefined) return { field, message: "missing: expected a non-empty question" };
     if (field === "question_type") {
       return { field, message: `"${writtenType}" is not one of ${QUESTION_TYPES.join(", ")}` };
     }
     return { field, message: issue.message };
   });
+}
+
+/**
+ * A `ground_truths` value: a JSON list of strings, or (a CSV cell) its JSON text; any other text
+ * is one reference. Returns the problem as a string.
+ */
+export function referenceListOf(cell: unknown): string[] | string {
+  let value = cell;
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (text === "") return [];
+    if (!text.startsWith("[")) return [text];
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return `not a JSON list of references: ${messageOf(error)}`;
+    }
+  }
+  if (!Array.isArray(value)) return "expected a list of reference strings";
+  const bad = value.findIndex((item) => typeof item !== "string");
+  if (bad >= 0) return `item ${bad + 1}: expected a string`;
+  if ((value as string[]).some((item) => item.includes("\u0000"))) {
+    return "contains a NUL character (\\u0000), which cannot be stored";
+  }
+  return (value as string[]).map((item) => item.trim()).filter((item) => item !== "");
 }

@@ -42,11 +42,16 @@ export {
   type HeuristicQuestion,
   heuristicQuestions,
 } from "./heuristic.js";
+export { referencesOf, type ReferenceFields, storedReferences } from "./references.js";
 export {
   parseQuestionFile,
+  referenceListOf,
   QUESTION_FORMATS,
   type QuestionFormat,
   questionFormatOf,
+  type RawRow,
+  type RawRows,
+  readImportRows,
 } from "./import.js";
 export {
   QUESTION_LIMITS,

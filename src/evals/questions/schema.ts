@@ -9,6 +9,8 @@ export const QUESTION_LIMITS = {
   questionChars: 10_000,
   groundTruthChars: 50_000,
   referenceContextChars: 20_000,
+  /** Acceptable references (ground_truths) of one question. */
+  referencesPerQuestion: 50,
   /** Questions in one set, and rows in one import. */
   questionsPerSet: 10_000,
   /** Bytes of one import file or request body. */
@@ -27,6 +29,14 @@ export const QuestionInputSchema = z.object({
     .min(1, "a non-empty question")
     .max(QUESTION_LIMITS.questionChars),
   ground_truth: z.string().trim().max(QUESTION_LIMITS.groundTruthChars).default(""),
+  /**
+   * Several acceptable references (issue 14 §1); stored with `ground_truth` as the first of them
+   * (see references.ts). A reference judge scores against the best-matching one.
+   */
+  ground_truths: z
+    .array(z.string().trim().min(1, "a non-empty reference").max(QUESTION_LIMITS.groundTruthChars))
+    .max(QUESTION_LIMITS.referencesPerQuestion)
+    .optional(),
   /** The chunk a generated question came from (its evidence). */
   reference_context: z.string().max(QUESTION_LIMITS.referenceContextChars).nullish(),
 });

@@ -13,7 +13,9 @@ import {
 import { LLM_ROLES, type LlmConfig, resolveModelConfig } from "../../llm/index.js";
 import { LoopsConfigSchema, RetrievalConfigSchema } from "../../rag/index.js";
 import { isLlmConfigured } from "../../config/index.js";
+import { AnswerLineSchema } from "../answers/index.js";
 import { BotUrlSchema } from "../bots/index.js";
+import { QUESTION_LIMITS } from "../questions/index.js";
 
 export const JudgeKindSchema = z.enum(JUDGE_KINDS);
 
@@ -37,6 +39,8 @@ export const BotConfigSchema = z.discriminatedUnion("kind", [
       error: "exactly one of url and bot_id",
       path: ["url"],
     }),
+  // Precomputed answers (issue 14 §1), stored per question at the run's start.
+  z.object({ kind: z.literal("answers") }),
 ]);
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 
@@ -44,6 +48,7 @@ export type BotConfig = z.infer<typeof BotConfigSchema>;
 export const SnapshotBotSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("builtin") }),
   z.object({ ...HttpBotFields, url: BotUrlSchema, bot_id: z.uuid().optional() }),
+  z.object({ kind: z.literal("answers") }),
 ]);
 export type SnapshotBot = z.infer<typeof SnapshotBotSchema>;
 
@@ -63,17 +68,40 @@ export const RetryPolicySchema = z.object({
 });
 
 /** What a user asks for when starting a run (API body, CLI flags). */
-export const EvaluationRequestSchema = z.object({
-  name: z.string().trim().min(1).max(255).optional(),
-  /** The collection the built-in bot answers from (id or name); optional for an HTTP bot. */
-  collection_id: z.string().trim().min(1).max(256).nullish(),
-  question_set_id: z.uuid({ error: "a question set id" }),
-  bot: BotConfigSchema.default({ kind: "builtin" }),
-  judges: z.array(JudgeKindSchema).min(1).default(["offline"]),
-  /** Bypass the LLM response cache for this run. */
-  no_cache: z.boolean().default(false),
-  retry: RetryPolicySchema.default({ attempts: 3, base_ms: 500, max_ms: 10_000 }),
-});
+export const EvaluationRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(255).optional(),
+    /** The collection the built-in bot answers from (id or name); optional for an HTTP bot. */
+    collection_id: z.string().trim().min(1).max(256).nullish(),
+    /** The set to run; without it, `answers` brings its own questions (a new set). */
+    question_set_id: z.uuid({ error: "a question set id" }).optional(),
+    /**
+     * Precomputed answers to judge instead of asking a bot (the bot is then `{kind: "answers"}`).
+     * With `question_set_id` they are matched to its questions by text; every question needs one.
+     */
+    answers: z.array(AnswerLineSchema).min(1).max(QUESTION_LIMITS.questionsPerSet).optional(),
+    bot: BotConfigSchema.default({ kind: "builtin" }),
+    judges: z.array(JudgeKindSchema).min(1).default(["offline"]),
+    /** Bypass the LLM response cache for this run. */
+    no_cache: z.boolean().default(false),
+    retry: RetryPolicySchema.default({ attempts: 3, base_ms: 500, max_ms: 10_000 }),
+  })
+  .superRefine((request, ctx) => {
+    if (!request.question_set_id && !request.answers) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["question_set_id"],
+        message: "a question set id, or answers that bring their own questions",
+      });
+    }
+    if (request.bot.kind === "answers" && !request.answers) {
+      ctx.addIssue({ code: "custom", path: ["answers"], message: "the answers to judge" });
+    }
+  })
+  // Answers are the system under test: no bot is asked.
+  .transform((request) =>
+    request.answers ? { ...request, bot: { kind: "answers" as const } } : request,
+  );
 export type EvaluationRequest = z.infer<typeof EvaluationRequestSchema>;
 
 /**
@@ -179,9 +207,9 @@ export function publicSnapshot(config: unknown): unknown {
   };
 }
 
-/** Seed 003 evaluations.bot_id: "builtin" or the bot's public URL. */
+/** Seed 003 evaluations.bot_id: "builtin", "answers" or the bot's public URL. */
 export function botIdOf(bot: SnapshotBot): string {
-  return bot.kind === "builtin" ? "builtin" : publicUrl(bot.url);
+  return bot.kind === "http" ? publicUrl(bot.url) : bot.kind;
 }
 
 /** Seed 003 evaluations.judge_llm_model_id: the judge model when an LLM judge runs. */

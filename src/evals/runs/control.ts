@@ -18,10 +18,21 @@ import {
   getQuestionSet,
   isUuid,
   listQuestions,
+  type QuestionRow,
+  type QuestionSetRow,
   recountEvaluation,
   resetResults,
   transitionEvaluation,
 } from "../../store/index.js";
+import {
+  AnswersRejectedError,
+  matchAnswersToSet,
+  questionsOfAnswers,
+  type SuppliedAnswer,
+  validateAnswerLines,
+} from "../answers/index.js";
+import { createQuestionSetWithQuestions } from "../question-sets/index.js";
+import { QuestionImportError } from "../questions/index.js";
 import {
   type BotConfig,
   botIdOf,
@@ -102,8 +113,8 @@ async function resolveBot(
   via: SubmittedVia,
   network: BotNetworkConfig | undefined,
 ): Promise<SnapshotBot> {
-  if (bot.kind === "builtin") return bot;
-  let resolved: SnapshotBot;
+  if (bot.kind === "builtin" || bot.kind === "answers") return bot;
+  let resolved: SnapshotBot & { kind: "http" };
   let field: string;
   if (bot.bot_id !== undefined) {
     const registered = await getBot(db, userId, bot.bot_id);
@@ -141,8 +152,7 @@ export async function startEvaluation(
 ): Promise<EvaluationRow> {
   const via = options.via ?? "cli";
   const request: EvaluationRequest = EvaluationRequestSchema.parse(input);
-  const set = await getQuestionSet(deps.db, userId, request.question_set_id);
-  if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
+  const { set, questions, supplied } = await questionsToRun(deps.db, userId, request);
   const collectionRef = request.collection_id ?? set.collection_id ?? null;
   if (request.bot.kind === "builtin" && !collectionRef) {
     throw new EvaluationRequestError("collection_id", "the built-in bot needs a collection");
@@ -150,7 +160,6 @@ export async function startEvaluation(
   const collectionId = collectionRef
     ? await resolveCollectionId(deps.db, userId, collectionRef)
     : null;
-  const questions = await listQuestions(deps.db, userId, set.id);
   if (questions.length === 0) {
     throw new EvaluationRequestError("question_set_id", "the question set has no questions");
   }
@@ -174,11 +183,65 @@ export async function startEvaluation(
       question_type: q.question_type,
       question_text: q.question_text,
       ground_truth: q.ground_truth,
+      ground_truths: q.ground_truths ?? null,
       reference_context: q.reference_context,
+      ...(supplied ? { supplied_answer: supplied.get(q.id) ?? null } : {}),
     })),
   });
   await launch(deps, row.id);
   return row;
+}
+
+/**
+ * The set and questions a run covers, and for precomputed answers the answer of each question:
+ * answers with a question set are matched to it by text; answers alone bring a new set (their
+ * questions and references, imported all or nothing).
+ */
+async function questionsToRun(
+  db: Db,
+  userId: string,
+  request: EvaluationRequest,
+): Promise<{
+  set: QuestionSetRow;
+  questions: QuestionRow[];
+  supplied?: Map<string, SuppliedAnswer>;
+}> {
+  if (request.question_set_id) {
+    const set = await getQuestionSet(db, userId, request.question_set_id);
+    if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
+    const questions = await listQuestions(db, userId, set.id);
+    if (!request.answers) return { set, questions };
+    const answers = request.answers;
+    return {
+      set,
+      questions,
+      supplied: rejectingAnswers(() => matchAnswersToSet(questions, answers)),
+    };
+  }
+  const answers = request.answers ?? [];
+  // Repeats are named before anything is written.
+  rejectingAnswers(() => validateAnswerLines(answers.map((value, i) => ({ row: i + 1, value }))));
+  const created = await createQuestionSetWithQuestions(db, userId, {
+    name: request.name ?? `answers · ${new Date().toISOString().slice(0, 16)}`,
+    description: "Imported with precomputed answers",
+    ...(request.collection_id ? { collection_id: request.collection_id } : {}),
+    questions: questionsOfAnswers(answers),
+  });
+  return {
+    set: created.set,
+    questions: created.questions,
+    supplied: rejectingAnswers(() => matchAnswersToSet(created.questions, answers)),
+  };
+}
+
+/** Bad `answers` throw a QuestionImportError; it is re-thrown as the answers' own error type. */
+function rejectingAnswers<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (QuestionImportError.isInstance(error)) throw AnswersRejectedError.of(error);
+    throw error;
+  }
 }
 
 async function mustGet(db: Db, userId: string, id: string): Promise<EvaluationRow> {

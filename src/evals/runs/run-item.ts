@@ -7,6 +7,7 @@ import {
 } from "../../gate/index.js";
 import {
   type JudgeKind,
+  type JudgeLine,
   type JudgeOutcome,
   judgeErrorDetailOf,
   judgeFailure,
@@ -22,6 +23,7 @@ import {
 } from "../../llm/index.js";
 import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError } from "../bots/types.js";
+import { referencesOf } from "../questions/index.js";
 import type { EvaluationSnapshot } from "./config.js";
 
 /** The question copy an item runs on (an evaluation_results row). */
@@ -30,6 +32,8 @@ export interface ItemQuestion {
   question_id: string;
   question_text: string;
   ground_truth: string;
+  /** Every reference when the question has several (ground_truth is the first). */
+  ground_truths?: string[] | null;
 }
 
 export interface RunItemOptions {
@@ -130,7 +134,10 @@ async function runJudges(
   answer: BotAnswer,
 ): Promise<Partial<Record<JudgeKind, ItemJudge>>> {
   const { question, snapshot, signal } = options;
-  const line = {
+  const references = referencesOf(question);
+  // Judges that take one reference read ground_truth (the first); ground_truths carries them all
+  // for those that score against the best match (issue 14 §1).
+  const line: JudgeLine = {
     question: question.question_text,
     answer: answer.answer,
     contexts: answer.contexts.map((c) => ({
@@ -138,7 +145,8 @@ async function runJudges(
       content: c.content,
       ...(c.source ? { source: c.source } : {}),
     })),
-    ...(question.ground_truth.trim() ? { ground_truth: question.ground_truth } : {}),
+    ...(references[0] !== undefined ? { ground_truth: references[0] } : {}),
+    ...(references.length > 1 ? { ground_truths: references } : {}),
   };
   const results: Partial<Record<JudgeKind, ItemJudge>> = {};
   await Promise.all(
@@ -203,8 +211,9 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
   let answer: BotAnswer;
   try {
     answer = await withRetries(
-      // The HTTP bot retries inside (it honours Retry-After); the built-in one retries here.
-      snapshot.bot.kind === "http" ? { ...snapshot.retry, attempts: 1 } : snapshot.retry,
+      // The HTTP bot retries inside (it honours Retry-After); the built-in one retries here; a
+      // stored answer reads the same every time.
+      snapshot.bot.kind === "builtin" ? snapshot.retry : { ...snapshot.retry, attempts: 1 },
       signal,
       () => bot.ask({ question: question.question_text, signal }),
       botRetryable,
@@ -222,7 +231,12 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
     };
   }
 
-  const gateInput = gateInputOf(question, answer);
+  // Precomputed answers given without their contexts have no evidence to gate: the gate would
+  // fail every one of them for it, so it is not run (the judges still are).
+  const gateInput =
+    snapshot.bot.kind === "answers" && answer.contexts.length === 0
+      ? "not run: the answer came without contexts"
+      : gateInputOf(question, answer);
   const gate: GateVerdict | null =
     typeof gateInput === "string" ? null : evaluateGate(gateInput, snapshot.gate);
   const results = await runJudges(snapshot.judges, options, answer);

@@ -25,6 +25,7 @@ import {
   createHttpBot,
   OPEN_BOT_NETWORK,
   restrictedBotNetwork,
+  suppliedAnswerBot,
 } from "../bots/index.js";
 import { type EvaluationSnapshot, EvaluationSnapshotSchema } from "./config.js";
 import { ItemAbortedError, runItem } from "./run-item.js";
@@ -138,6 +139,8 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     snapshot: EvaluationSnapshot,
     clients: Partial<LlmClients>,
   ): Promise<Bot> {
+    // A run of precomputed answers has no bot to reach: each item reads its own stored answer.
+    if (snapshot.bot.kind === "answers") return suppliedAnswerBot(null);
     if (snapshot.bot.kind === "http") return httpBotOf(row, snapshot, snapshot.bot);
     const builtin = createBuiltinBot({
       db,
@@ -250,7 +253,10 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     try {
       const write = await runItem({
         question: claimed,
-        bot: context.bot,
+        bot:
+          context.snapshot.bot.kind === "answers"
+            ? suppliedAnswerBot(claimed.supplied_answer)
+            : context.bot,
         snapshot: context.snapshot,
         ...(context.clients.judge ? { judgeClient: context.clients.judge } : {}),
         signal: controller.signal,

@@ -1,4 +1,5 @@
 import type { AnyRouteSpec } from "../route.js";
+import { arenaApi } from "./arenas.js";
 import { botApi } from "./bots.js";
 import { evaluationApi } from "./evaluations.js";
 import { gateApi } from "./gate.js";
@@ -8,6 +9,7 @@ import { questionSetApi } from "./question-sets.js";
 import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
 
+export { arenaRoutes } from "./arenas.js";
 export { botRoutes } from "./bots.js";
 export { evaluationRoutes } from "./evaluations.js";
 export { gateRoutes } from "./gate.js";
@@ -27,4 +29,5 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(questionSetApi),
   ...Object.values(evaluationApi),
   ...Object.values(botApi),
+  ...Object.values(arenaApi),
 ] as readonly AnyRouteSpec[];

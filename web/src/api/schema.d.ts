@@ -576,6 +576,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/arenas": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List your arenas, newest first */
+    get: operations["getArenas"];
+    put?: never;
+    /** Start an arena: contestants (runs reused, answers or bots run now) on one question set */
+    post: operations["postArenas"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/arenas/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An arena; its results (ratings, intervals, matrix) once COMPLETED */
+    get: operations["getArenasById"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -811,6 +846,7 @@ export interface components {
         question_text: string;
         /** @default  */
         ground_truth: string;
+        ground_truths?: string[];
         reference_context?: string | null;
       }[];
     };
@@ -837,6 +873,7 @@ export interface components {
         question_text: string;
         /** @default  */
         ground_truth: string;
+        ground_truths?: string[];
         reference_context?: string | null;
       }[];
     };
@@ -845,6 +882,7 @@ export interface components {
       question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
       question_text?: string;
       ground_truth?: string;
+      ground_truths?: string[];
       reference_context?: string | null;
     };
     GenerateQuestionsRequest: {
@@ -859,7 +897,28 @@ export interface components {
       name?: string;
       collection_id?: string | null;
       /** Format: uuid */
-      question_set_id: string;
+      question_set_id?: string;
+      answers?: {
+        question: string;
+        answer: string;
+        ground_truth?: string;
+        ground_truths?: string[];
+        /** @default [] */
+        contexts: (
+          | string
+          | {
+              node_id?: string;
+              content: string;
+              title?: string;
+              source?: string;
+              score?: number;
+            }
+        )[];
+        /** @default [] */
+        citations: string[];
+        /** @enum {string} */
+        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+      }[];
       /**
        * @default {
        *       "kind": "builtin"
@@ -881,6 +940,10 @@ export interface components {
             url?: string;
             /** Format: uuid */
             bot_id?: string;
+          }
+        | {
+            /** @enum {string} */
+            kind: "answers";
           };
       /**
        * @default [
@@ -925,6 +988,163 @@ export interface components {
       /** @default authorization */
       secret_header: string;
     };
+    ArenaRequest: {
+      name?: string;
+      /** Format: uuid */
+      question_set_id: string;
+      contestants: {
+        name: string;
+        /** Format: uuid */
+        evaluation_id?: string;
+        answers?: {
+          question: string;
+          answer: string;
+          ground_truth?: string;
+          ground_truths?: string[];
+          /** @default [] */
+          contexts: (
+            | string
+            | {
+                node_id?: string;
+                content: string;
+                title?: string;
+                source?: string;
+                score?: number;
+              }
+          )[];
+          /** @default [] */
+          citations: string[];
+          /** @enum {string} */
+          question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        }[];
+        bot?:
+          | {
+              /** @enum {string} */
+              kind: "builtin";
+            }
+          | {
+              /** @enum {string} */
+              kind: "http";
+              /** @default 60000 */
+              timeout_ms: number;
+              /** @default 2 */
+              retries: number;
+              /** Format: uri */
+              url?: string;
+              /** Format: uuid */
+              bot_id?: string;
+            }
+          | {
+              /** @enum {string} */
+              kind: "answers";
+            };
+        collection_id?: string;
+        loops?: {
+          /**
+           * @default auto
+           * @enum {string}
+           */
+          language: "auto" | "en" | "zh";
+          /** @default {} */
+          quality: {
+            /** @default auto */
+            priority_source: "auto" | ("lexical" | "vector" | "memory");
+            /** @default {} */
+            weights: {
+              /** @default 0.4 */
+              priority_coverage: number;
+              /** @default 0.3 */
+              mean_relevance: number;
+              /** @default 0.2 */
+              source_diversity: number;
+              /** @default 0.1 */
+              document_count: number;
+            };
+            /** @default {} */
+            grades: {
+              /** @default 0.7 */
+              high: number;
+              /** @default 0.5 */
+              medium: number;
+            };
+            /** @default {} */
+            issues: {
+              /** @default 0.5 */
+              min_priority_coverage: number;
+              /** @default 0.6 */
+              min_mean_relevance: number;
+              /** @default 2 */
+              min_sources: number;
+              /** @default 10 */
+              min_documents: number;
+            };
+            /** @default 3 */
+            relevance_hits: number;
+            /** @default 3 */
+            diversity_sources: number;
+            /** @default 20 */
+            full_document_count: number;
+            /** @default 2 */
+            max_rewrites: number;
+            /** @default 0.5 */
+            early_exit_score: number;
+            /** @default 10000 */
+            budget_ms: number;
+            /** @default 20 */
+            top_k: number;
+          };
+          /** @default {} */
+          rewrite: {
+            /** @default 0.3 */
+            temperature: number;
+            /** @default 3 */
+            expansion_documents: number;
+            /** @default 5 */
+            expansion_terms: number;
+            /** @default 500 */
+            max_query_chars: number;
+          };
+          /** @default {} */
+          answer: {
+            /** @default 3 */
+            gener_epoch: number;
+            /** @default 60000 */
+            budget_ms: number;
+            /** @default 8 */
+            max_context_items: number;
+            /** @default 1500 */
+            max_context_chars: number;
+            /** @default 3 */
+            extractive_sentences: number;
+            /** @default false */
+            llm_fallback: boolean;
+          };
+          /** @default {} */
+          observations: {
+            /** @default .ragjudge/observational_data.jsonl */
+            path: string | null;
+          };
+        };
+      }[];
+      /**
+       * @default offline
+       * @enum {string}
+       */
+      judge: "offline" | "rubric" | "reference" | "pairwise";
+      /** @default 0.05 */
+      tolerance: number;
+      /** @default 1000 */
+      rounds: number;
+      /** @default 42 */
+      seed: number;
+      /**
+       * @default auto
+       * @enum {string}
+       */
+      language: "en" | "zh" | "auto";
+      /** @default false */
+      no_cache: boolean;
+    };
     Error: {
       error: string;
       message: string;
@@ -937,6 +1157,7 @@ export interface components {
         field: string;
         message: string;
       }[];
+      contestant?: string;
       duplicates?: {
         index: number;
         question_text: string;
@@ -1988,6 +2209,43 @@ export interface components {
     };
     BotList: {
       items: components["schemas"]["Bot"][];
+    };
+    Arena: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** Format: uuid */
+      question_set_id: string;
+      /** @enum {string} */
+      status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
+      status_reason: string | null;
+      /** @description The request as run: contestants as evaluation ids (never a key or the answers) */
+      config: {
+        question_set_id: string;
+        contestants: ({
+          name: string;
+          evaluation_id: string;
+          /** @enum {string} */
+          source: "evaluation" | "answers" | "builtin" | "http";
+          bot_id: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+        judge: string;
+      } & {
+        [key: string]: unknown;
+      };
+      /** @description Ratings with intervals, the win matrix and the charts' data, once COMPLETED */
+      results: {
+        [key: string]: unknown;
+      } | null;
+      /** @description an ISO 8601 time */
+      gmt_created: string;
+      /** @description an ISO 8601 time */
+      gmt_updated: string;
+    };
+    ArenaList: {
+      items: components["schemas"]["Arena"][];
     };
   };
   responses: never;
@@ -4050,6 +4308,158 @@ export interface operations {
         };
       };
       /** @description No such bot for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getArenas: {
+    parameters: {
+      query?: {
+        /** @description page size, 1-500 (default 100) */
+        limit?: number;
+        /** @description rows to skip (default 0) */
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your arenas */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ArenaList"];
+        };
+      };
+      /** @description A query parameter out of range */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postArenas: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ArenaRequest"];
+      };
+    };
+    responses: {
+      /** @description The arena, RUNNING until its contestants' runs finish */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Arena"];
+        };
+      };
+      /** @description Invalid body, or a contestant that does not fit the set (named with its rows) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or evaluation for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server runs without a job queue */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getArenasById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The arena with its config snapshot and results */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Arena"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such arena for this user (another user's id too) */
       404: {
         headers: {
           [name: string]: unknown;

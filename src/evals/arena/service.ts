@@ -1,0 +1,386 @@
+import { isLlmConfigured, type RagjudgeConfig } from "../../config/index.js";
+import { type LlmClient, resolveModelConfig } from "../../llm/index.js";
+import {
+  type ArenaRow,
+  createArena,
+  finishArena,
+  getArena,
+  getEvaluation,
+  getQuestionSet,
+  isUuid,
+  listArenas,
+  listEvaluationResults,
+  listQuestions,
+  type QuestionRow,
+} from "../../store/index.js";
+import { matchAnswersToSet } from "../answers/index.js";
+import { QuestionImportError, referencesOf } from "../questions/index.js";
+import {
+  type ControlDeps,
+  EvaluationNotFoundError,
+  EvaluationRequestError,
+  EvaluationSnapshotSchema,
+  type StartOptions,
+  startEvaluation,
+} from "../runs/index.js";
+import { collectContestant, type ContestantData, RADAR_DIMENSIONS } from "./collect.js";
+import { type PairOutcomes, scoreOutcomes } from "./outcomes.js";
+import { type PairwiseRun, runPairwise } from "./pairwise-run.js";
+import {
+  type ArenaRequest,
+  ArenaRequestSchema,
+  type ArenaSnapshot,
+  ArenaSnapshotSchema,
+} from "./request.js";
+import { computeStandings, type Standings } from "./standings.js";
+
+// Seed 002 section 3.2's Auto-Arena (`run_arena`) over the store: every contestant is an
+// evaluation run on the arena's question set (an existing one reused, or one started here), and
+// the arena compares their stored results once every run has finished.
+
+type RunConfig = Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag"> &
+  Partial<Pick<RagjudgeConfig, "bots">>;
+
+export class ArenaNotFoundError extends Error {
+  override readonly name = "ArenaNotFoundError";
+  constructor(readonly id: string) {
+    super(`arena ${id} not found`);
+  }
+}
+
+/** One contestant could not join (its answers do not fit the set, its run is on another set...). */
+export class ArenaContestantError extends Error {
+  override readonly name = "ArenaContestantError";
+  constructor(
+    readonly index: number,
+    readonly contestant: string,
+    readonly reason: Error,
+  ) {
+    super(`contestant "${contestant}": ${reason.message}`);
+  }
+}
+
+const FINAL = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
+
+/** The judge each contestant's own run uses: the arena's score judge, or offline for pairwise. */
+function runJudgeOf(request: Pick<ArenaRequest, "judge">) {
+  return request.judge === "pairwise" ? "offline" : request.judge;
+}
+
+/**
+ * Checks every contestant before any run starts (all or nothing), then starts the runs that are
+ * needed and stores the arena, RUNNING until completeArena compares the finished runs.
+ * `configFor(i)` lets a built-in contestant run under its own configuration (models, loops).
+ */
+export async function startArena(
+  deps: ControlDeps,
+  userId: string,
+  input: unknown,
+  config: RunConfig,
+  configFor: (index: number) => RunConfig = () => config,
+  /** `api` for an arena an API user asks for: its HTTP bots pass the operator's network policy. */
+  options: StartOptions = {},
+): Promise<ArenaRow> {
+  const request = ArenaRequestSchema.parse(input);
+  const set = await getQuestionSet(deps.db, userId, request.question_set_id);
+  if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
+  const questions = await listQuestions(deps.db, userId, set.id);
+  if (questions.length === 0) {
+    throw new EvaluationRequestError("question_set_id", "the question set has no questions");
+  }
+  const judge = runJudgeOf(request);
+  const needsLlm = request.judge !== "offline";
+  const judgeConfigured = isLlmConfigured(config.llm, "judge");
+  if (needsLlm && !judgeConfigured) {
+    throw new EvaluationRequestError(
+      "judge",
+      `the ${request.judge} judge needs an LLM: configure the judge role (RAGJUDGE_JUDGE_MODEL), or use the offline judge`,
+    );
+  }
+  await checkContestants(deps, userId, request, set.id, set.collection_id, questions);
+
+  const name = request.name ?? `arena · ${set.name} · ${new Date().toISOString().slice(0, 16)}`;
+  const contestants: ArenaSnapshot["contestants"] = [];
+  for (const [i, c] of request.contestants.entries()) {
+    if (c.evaluation_id) {
+      const row = await getEvaluation(deps.db, userId, c.evaluation_id);
+      contestants.push({
+        name: c.name,
+        evaluation_id: c.evaluation_id,
+        source: "evaluation",
+        bot_id: row?.bot_id ?? "",
+      });
+      continue;
+    }
+    const row = await startEvaluation(
+      deps,
+      userId,
+      {
+        name: `${name} · ${c.name}`,
+        question_set_id: set.id,
+        judges: [judge],
+        no_cache: request.no_cache,
+        ...(c.answers ? { answers: c.answers } : {}),
+        ...(c.bot ? { bot: c.bot } : {}),
+        ...(c.collection_id ? { collection_id: c.collection_id } : {}),
+      },
+      c.loops ? { ...configFor(i), rag: { ...configFor(i).rag, loops: c.loops } } : configFor(i),
+      options,
+    ).catch((error: unknown) => {
+      // Another user's bot is a 404 like any other id; the rest is this contestant's fault.
+      if (error instanceof EvaluationNotFoundError || !(error instanceof Error)) throw error;
+      throw new ArenaContestantError(i, c.name, error);
+    });
+    contestants.push({
+      name: c.name,
+      evaluation_id: row.id,
+      source: c.answers ? "answers" : c.bot?.kind === "http" ? "http" : "builtin",
+      bot_id: row.bot_id,
+    });
+  }
+  const snapshot: ArenaSnapshot = {
+    question_set_id: set.id,
+    contestants,
+    judge: request.judge,
+    judge_model:
+      request.judge === "pairwise" ? resolveModelConfig(config.llm, "judge").model : null,
+    tolerance: request.tolerance,
+    rounds: request.rounds,
+    seed: request.seed,
+    language: request.language,
+    no_cache: request.no_cache,
+  };
+  return createArena(deps.db, userId, { name, question_set_id: set.id, config: snapshot });
+}
+
+async function checkContestants(
+  deps: ControlDeps,
+  userId: string,
+  request: ArenaRequest,
+  setId: string,
+  setCollection: string | null,
+  questions: readonly QuestionRow[],
+): Promise<void> {
+  for (const [i, c] of request.contestants.entries()) {
+    const fail = (field: string, message: string) =>
+      new ArenaContestantError(
+        i,
+        c.name,
+        new EvaluationRequestError(`contestants.${i}.${field}`, message),
+      );
+    if (c.evaluation_id) {
+      const row = await getEvaluation(deps.db, userId, c.evaluation_id);
+      if (!row) throw new EvaluationNotFoundError("evaluation", c.evaluation_id);
+      if (row.question_set_id !== setId) {
+        throw fail("evaluation_id", `evaluation ${row.id} ran on another question set`);
+      }
+      const judges = EvaluationSnapshotSchema.safeParse(row.config).data?.judges ?? [];
+      if (request.judge !== "pairwise" && !judges.includes(request.judge)) {
+        throw fail(
+          "evaluation_id",
+          `evaluation ${row.id} has no ${request.judge} scores (its judges: ${judges.join(", ") || "none"})`,
+        );
+      }
+    } else if (c.answers) {
+      try {
+        matchAnswersToSet(questions, c.answers);
+      } catch (error) {
+        if (!QuestionImportError.isInstance(error)) throw error;
+        throw new ArenaContestantError(i, c.name, error);
+      }
+    } else if (c.bot?.kind === "builtin" && !c.collection_id && !setCollection) {
+      throw fail("collection_id", "the built-in bot needs a collection (the set has none)");
+    }
+  }
+}
+
+export interface CompleteArenaOptions {
+  /** The judge role's client: the pairwise judge needs it. */
+  judgeClient?: LlmClient;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The arena's stored results (the JSON the CLI and API print). */
+export interface ArenaResults extends Omit<Standings, "contestants"> {
+  judge: ArenaSnapshot["judge"];
+  questions: number;
+  tolerance: number | null;
+  contestants: (Standings["contestants"][number] & {
+    evaluation_id: string;
+    answered: number;
+    scored: number;
+    radar: ContestantData["radar"];
+  })[];
+  /** Pairwise judge only. */
+  flip_rate?: PairwiseRun["flip_rate"];
+  judge_errors?: PairwiseRun["errors"];
+  examples?: PairwiseRun["examples"];
+}
+
+/**
+ * Compares the contestants once every run has finished; returns the row as it stands (RUNNING
+ * while runs are still going; FAILED when one of them failed or was cancelled).
+ */
+export async function completeArena(
+  deps: Pick<ControlDeps, "db">,
+  userId: string,
+  id: string,
+  options: CompleteArenaOptions = {},
+): Promise<ArenaRow> {
+  const row = await mustGetArena(deps.db, userId, id);
+  if (row.status !== "RUNNING") return row;
+  const snapshot = ArenaSnapshotSchema.parse(row.config);
+  const runs = await Promise.all(
+    snapshot.contestants.map((c) => getEvaluation(deps.db, userId, c.evaluation_id)),
+  );
+  const broken = runs.findIndex(
+    (run) => !run || run.status === "FAILED" || run.status === "CANCELLED",
+  );
+  if (broken >= 0) {
+    const run = runs[broken];
+    const reason = `contestant "${snapshot.contestants[broken]!.name}": its evaluation ${run ? `is ${run.status}${run.status_reason ? ` (${run.status_reason})` : ""}` : "was deleted"}`;
+    return (await finishArena(deps.db, row.id, { status: "FAILED", status_reason: reason })) ?? row;
+  }
+  if (!runs.every((run) => run && FINAL.has(run.status))) return row;
+
+  try {
+    const results = await compareRuns(deps, userId, snapshot, options);
+    return (await finishArena(deps.db, row.id, { status: "COMPLETED", results })) ?? row;
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    return (await finishArena(deps.db, row.id, { status: "FAILED", status_reason: reason })) ?? row;
+  }
+}
+
+async function compareRuns(
+  deps: Pick<ControlDeps, "db">,
+  userId: string,
+  snapshot: ArenaSnapshot,
+  options: CompleteArenaOptions,
+): Promise<ArenaResults> {
+  const questions = await listQuestions(deps.db, userId, snapshot.question_set_id);
+  const ids = questions.map((q) => q.id);
+  const names = snapshot.contestants.map((c) => c.name);
+  const scoreJudge = snapshot.judge === "pairwise" ? null : snapshot.judge;
+  const data = await Promise.all(
+    snapshot.contestants.map(async (c) =>
+      collectContestant(
+        ids,
+        await listEvaluationResults(deps.db, userId, c.evaluation_id),
+        scoreJudge,
+      ),
+    ),
+  );
+  let pairs: PairOutcomes[];
+  let pairwise: PairwiseRun | undefined;
+  if (snapshot.judge === "pairwise") {
+    if (!options.judgeClient)
+      throw new Error("the pairwise judge needs the judge LLM, which is not configured");
+    pairwise = await runPairwise({
+      names,
+      data,
+      questions: questions.map((q) => ({
+        id: q.id,
+        text: q.question_text,
+        references: referencesOf(q),
+      })),
+      client: options.judgeClient,
+      language: snapshot.language,
+      noCache: snapshot.no_cache,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    pairs = pairwise.pairs;
+  } else {
+    pairs = [];
+    for (let a = 0; a < names.length; a++) {
+      for (let b = a + 1; b < names.length; b++) {
+        pairs.push({
+          a,
+          b,
+          outcomes: scoreOutcomes(data[a]!.scores, data[b]!.scores, snapshot.tolerance),
+        });
+      }
+    }
+  }
+  const standings = computeStandings({
+    names,
+    pairs,
+    lengths: data.map((d) => d.lengths),
+    ...(scoreJudge ? { scores: data.map((d) => d.scores) } : {}),
+    rounds: snapshot.rounds,
+    seed: snapshot.seed,
+  });
+  const index = new Map(names.map((n, i) => [n, i]));
+  return {
+    ...standings,
+    judge: snapshot.judge,
+    questions: questions.length,
+    tolerance: scoreJudge ? snapshot.tolerance : null,
+    contestants: standings.contestants.map((c) => {
+      const i = index.get(c.name)!;
+      const d = data[i]!;
+      return {
+        ...c,
+        evaluation_id: snapshot.contestants[i]!.evaluation_id,
+        answered: d.answered,
+        scored: scoreJudge ? d.scored : d.answered,
+        radar: d.radar,
+      };
+    }),
+    ...(pairwise
+      ? {
+          flip_rate: pairwise.flip_rate,
+          judge_errors: pairwise.errors,
+          examples: pairwise.examples,
+        }
+      : {}),
+  };
+}
+
+/** Pairwise comparisons under way in this process, by arena id: one at a time per arena. */
+const comparing = new Map<string, Promise<ArenaRow>>();
+
+/**
+ * For readers (the API): the arena as it stands, completing it when its runs have all finished.
+ * A score-based comparison takes a moment and is done before answering; a pairwise one calls the
+ * judge LLM for every pair, so it runs in the background and a later read finds it COMPLETED.
+ */
+export async function refreshArena(
+  deps: Pick<ControlDeps, "db">,
+  userId: string,
+  id: string,
+  options: CompleteArenaOptions = {},
+): Promise<ArenaRow> {
+  const row = await mustGetArena(deps.db, userId, id);
+  if (row.status !== "RUNNING") return row;
+  if (ArenaSnapshotSchema.parse(row.config).judge !== "pairwise") {
+    return completeArena(deps, userId, id, options);
+  }
+  if (!comparing.has(row.id)) {
+    const work = completeArena(deps, userId, id, options).finally(() => comparing.delete(row.id));
+    work.catch(() => {}); // a failure is stored on the row (FAILED) or retried by the next read
+    comparing.set(row.id, work);
+  }
+  return row;
+}
+
+async function mustGetArena(db: ControlDeps["db"], userId: string, id: string): Promise<ArenaRow> {
+  const row = isUuid(id) ? await getArena(db, userId, id) : undefined;
+  if (!row) throw new ArenaNotFoundError(id);
+  return row;
+}
+
+export { mustGetArena as getArenaRow };
+
+export function listArenaRows(
+  db: ControlDeps["db"],
+  userId: string,
+  options: { limit?: number; offset?: number } = {},
+) {
+  return listArenas(db, userId, options);
+}
+
+export { RADAR_DIMENSIONS };

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import {
+  ArenaRequestSchema,
+  listArenaRows,
+  refreshArena,
+  startArena,
+} from "../../evals/arena/index.js";
+import type { App, RouteDeps } from "../http.js";
+import { defineRoute, mountRoute } from "../route.js";
+import { publicArena } from "../rows.js";
+import { ArenaListSchema, ArenaSchema, ErrorSchema } from "../schemas.js";
+import { IdParams, pageLimit, pageOffset } from "./params.js";
+
+// Seed 002 section 3.2's Auto-Arena over HTTP. Thin: parse, call one evals/arena function, answer;
+// typed errors (no such arena, a contestant that does not fit) are mapped in errors.ts.
+
+const BASE = "/api/v1/arenas";
+const error = (description: string) => ({ description, schema: ErrorSchema });
+
+export const ListArenasQuerySchema = z.object({
+  limit: pageLimit({ default: 100, max: 500 }),
+  offset: pageOffset(1_000_000),
+});
+
+export const arenaApi = {
+  list: defineRoute({
+    method: "get",
+    path: BASE,
+    tags: ["arenas"],
+    summary: "List your arenas, newest first",
+    query: ListArenasQuerySchema,
+    responses: {
+      200: { description: "Your arenas", schema: ArenaListSchema },
+      400: error("A query parameter out of range"),
+    },
+  }),
+  start: defineRoute({
+    method: "post",
+    path: BASE,
+    tags: ["arenas"],
+    summary:
+      "Start an arena: contestants (runs reused, answers or bots run now) on one question set",
+    body: ArenaRequestSchema,
+    needsJobs: true,
+    responses: {
+      201: {
+        description: "The arena, RUNNING until its contestants' runs finish",
+        schema: ArenaSchema,
+      },
+      400: error("Invalid body, or a contestant that does not fit the set (named with its rows)"),
+      404: error("No such question set or evaluation for this user"),
+      415: error("The body is not application/json"),
+      503: error("The server runs without a job queue"),
+    },
+  }),
+  get: defineRoute({
+    method: "get",
+    path: `${BASE}/:id`,
+    tags: ["arenas"],
+    summary: "An arena; its results (ratings, intervals, matrix) once COMPLETED",
+    params: IdParams,
+    resource: "arena",
+    responses: {
+      200: { description: "The arena with its config snapshot and results", schema: ArenaSchema },
+      404: error("No such arena for this user (another user's id too)"),
+    },
+  }),
+};
+
+export function arenaRoutes(app: App, deps: RouteDeps) {
+  const { db } = deps;
+  const runConfig = { ...deps.config, llm: deps.llm };
+
+  mountRoute(app, deps, arenaApi.list, async (c, { query }) => {
+    const rows = await listArenaRows(db, c.get("user").id, query);
+    return c.json({ items: rows.map(publicArena) });
+  });
+
+  mountRoute(app, deps, arenaApi.start, async (c, { body }) => {
+    // needsJobs has answered 503 already when there is no queue.
+    const jobs = deps.jobs ?? { send: async () => {} };
+    const row = await startArena({ db, jobs }, c.get("user").id, body, runConfig, undefined, {
+      via: "api",
+    });
+    return c.json(publicArena(row), 201);
+  });
+
+  mountRoute(app, deps, arenaApi.get, async (c, { params }) => {
+    const userId = c.get("user").id;
+    const judgeClient = deps.clients(userId).judge;
+    const row = await refreshArena({ db }, userId, params.id, judgeClient ? { judgeClient } : {});
+    return c.json(publicArena(row));
+  });
+}

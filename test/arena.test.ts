@@ -1,0 +1,373 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
+import { type Jobs, startJobs } from "../src/jobs/index.js";
+import { parseLlmConfig } from "../src/llm/index.js";
+import { createApp, listen } from "../src/server/index.js";
+import { createApiToken, findOrCreateUser } from "../src/store/index.js";
+import { runCli } from "./support/cli.js";
+import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
+import { describeEachStore } from "./support/stores.js";
+
+// Issue 14 §2: the arena over the API (stored, per user) and the CLI, with the scripted judge.
+
+const QUESTIONS = [
+  ["When did Line 1 open?", "18 September 2009"],
+  ["How long is the stone quay?", "140 metres"],
+  ["How many buildings burned in 1869?", "412 buildings"],
+  ["Who led the salt merchants?", "Wei Chenghai"],
+  ["澜汀大学成立于哪一年？", "1952年"],
+  ["What river flows through Lanting?", "the Jade River"],
+] as const;
+
+const exact = QUESTIONS.map(([question, truth]) => ({ question, answer: `${truth}.` }));
+const wrong = QUESTIONS.map(([question]) => ({ question, answer: "Nobody knows; perhaps 1066." }));
+const half = QUESTIONS.map(([question, truth], i) => ({
+  question,
+  answer: i % 2 === 0 ? `${truth}.` : "I am not sure.",
+}));
+/** The question whose pairwise verdicts the scripted judge garbles: a judge error, not a tie. */
+const GARBLED = "What river flows through Lanting?";
+
+interface Arena {
+  id: string;
+  status: string;
+  status_reason: string | null;
+  config: { contestants: { name: string; evaluation_id: string; source: string }[] };
+  results: {
+    contestants: {
+      name: string;
+      rating: number;
+      ci: [number, number];
+      win_rate: number;
+      wins: number;
+      ties: number;
+      losses: number;
+    }[];
+    matrix: { names: string[]; cells: ({ wins: number; ties: number; losses: number } | null)[][] };
+    pairs: { a: string; b: string; wins: number; ties: number; losses: number; missing: number }[];
+    flip_rate?: Record<string, { judged: number; flipped: number; rate: number }>;
+    judge_errors?: { question_id: string; message: string }[];
+  } | null;
+}
+
+describeEachStore("arenas over the API", (use) => {
+  let server: Awaited<ReturnType<typeof listen>>;
+  let jobs: Jobs;
+  let worker: EvaluationWorker;
+  let llm: ScriptedLlm;
+
+  beforeAll(async () => {
+    // A judge that always prefers the answer shown first, and garbles one question.
+    llm = await startScriptedLlm({
+      rules: [
+        {
+          when: (r) => isChat(r) && promptText(r).includes(GARBLED),
+          reply: { content: "the first one, I think" },
+        },
+        { when: isChat, reply: { auto: { reasoning: "A reads better.", verdict: "A" } } },
+      ],
+    });
+    jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
+    worker = startEvaluationWorker({ jobs, clientsFor: () => ({}), watchMs: 50 });
+    const llmConfig = parseLlmConfig({
+      base_url: llm.baseUrl,
+      api_key: "sk-arena-secret",
+      roles: { judge: { model: "first-position-judge" } },
+    });
+    server = await listen(createApp({ db: use().db, jobs, llm: llmConfig }), { port: 0 });
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await server.close();
+    await jobs.stop();
+    await llm.close();
+  });
+
+  async function tokenOf(name: string) {
+    const user = await findOrCreateUser(use().db, name);
+    return createApiToken(use().db, user.id);
+  }
+  const call = async <T>(token: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.url}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  };
+  async function finished(token: string, id: string): Promise<Arena> {
+    const until = Date.now() + 90_000;
+    for (;;) {
+      const { body } = await call<Arena>(token, "GET", `/arenas/${id}`);
+      if (body.status !== "RUNNING") return body;
+      if (Date.now() > until) throw new Error("arena still RUNNING");
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  }
+  async function questionSet(token: string) {
+    const { body } = await call<{ id: string }>(token, "POST", "/question-sets", {
+      name: "arena set",
+      questions: QUESTIONS.map(([question_text, ground_truth]) => ({
+        question_text,
+        ground_truth,
+      })),
+    });
+    return body.id;
+  }
+
+  it("compares by offline scores: stored results, reused runs, and another user's ids are 404", async () => {
+    const alice = await tokenOf("alice");
+    const setId = await questionSet(alice);
+    const reused = await call<{ id: string }>(alice, "POST", "/evaluations", {
+      question_set_id: setId,
+      answers: half,
+    });
+    const started = await call<Arena>(alice, "POST", "/arenas", {
+      question_set_id: setId,
+      rounds: 200,
+      contestants: [
+        { name: "exact", answers: exact },
+        { name: "wrong", answers: wrong },
+        { name: "half", evaluation_id: reused.body.id },
+      ],
+    });
+    expect(started.status).toBe(201);
+    expect(started.body.config.contestants.map((c) => [c.name, c.source])).toEqual([
+      ["exact", "answers"],
+      ["wrong", "answers"],
+      ["half", "evaluation"],
+    ]);
+    // The snapshot keeps evaluation ids, never the answers themselves.
+    expect(JSON.stringify(started.body.config)).not.toContain("Nobody knows");
+    expect(started.body.config.contestants[2]?.evaluation_id).toBe(reused.body.id);
+
+    const arena = await finished(alice, started.body.id);
+    expect(arena.status).toBe("COMPLETED");
+    const results = arena.results!;
+    expect(results.contestants.map((c) => c.name)).toEqual(["exact", "half", "wrong"]);
+    const top = results.contestants[0]!;
+    expect(top.ci[0]).toBeLessThanOrEqual(top.rating);
+    expect(top.ci[1]).toBeGreaterThanOrEqual(top.rating);
+    expect(top.win_rate).toBeCloseTo(
+      (top.wins + top.ties / 2) / (top.wins + top.ties + top.losses),
+      4,
+    );
+    const exactVsWrong = results.matrix.cells[0]![1]!;
+    expect(exactVsWrong.wins).toBe(6);
+    expect(results.matrix.cells[1]![0]).toEqual({
+      wins: exactVsWrong.losses,
+      ties: exactVsWrong.ties,
+      losses: exactVsWrong.wins,
+    });
+
+    const bob = await tokenOf("bob");
+    expect((await call(bob, "GET", `/arenas/${arena.id}`)).status).toBe(404);
+    expect((await call<{ items: unknown[] }>(bob, "GET", "/arenas")).body.items).toEqual([]);
+    expect((await call(bob, "GET", "/arenas/not-a-uuid")).status).toBe(404);
+    const foreignSet = await call(bob, "POST", "/arenas", {
+      question_set_id: setId,
+      contestants: [
+        { name: "a", answers: exact },
+        { name: "b", answers: wrong },
+      ],
+    });
+    expect(foreignSet.status).toBe(404);
+    const bobSet = await questionSet(bob);
+    const foreignRun = await call(bob, "POST", "/arenas", {
+      question_set_id: bobSet,
+      contestants: [
+        { name: "a", answers: exact },
+        { name: "b", evaluation_id: reused.body.id },
+      ],
+    });
+    expect(foreignRun.status).toBe(404);
+  });
+
+  it("runs a built-in contestant under its own loop settings, and refuses them for others", async () => {
+    const erin = await tokenOf("erin");
+    const setId = await questionSet(erin);
+    expect((await call(erin, "POST", "/collections", { name: "empty" })).status).toBe(201);
+    const started = await call<Arena>(erin, "POST", "/arenas", {
+      question_set_id: setId,
+      contestants: [
+        {
+          name: "chinese",
+          bot: { kind: "builtin" },
+          collection_id: "empty",
+          loops: { language: "zh" },
+        },
+        { name: "default", bot: { kind: "builtin" }, collection_id: "empty" },
+      ],
+    });
+    expect(started.status).toBe(201);
+    const languages = await Promise.all(
+      started.body.config.contestants.map(async (c) => {
+        const run = await call<{ config: { rag: { loops: { language: string } } } }>(
+          erin,
+          "GET",
+          `/evaluations/${c.evaluation_id}`,
+        );
+        return run.body.config.rag.loops.language;
+      }),
+    );
+    expect(languages).toEqual(["zh", "auto"]);
+    const refused = await call<{ issues: { path: string }[] }>(erin, "POST", "/arenas", {
+      question_set_id: setId,
+      contestants: [
+        { name: "a", answers: exact, loops: { language: "zh" } },
+        { name: "b", answers: wrong },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.issues.map((i) => i.path)).toContain("contestants.0.loops");
+  });
+
+  it("names a contestant whose answers do not fit the set, and starts nothing", async () => {
+    const carol = await tokenOf("carol");
+    const setId = await questionSet(carol);
+    const before = await call<{ items: unknown[] }>(carol, "GET", "/evaluations");
+    const bad = await call<{ contestant: string; rows: { row: number; field: string }[] }>(
+      carol,
+      "POST",
+      "/arenas",
+      {
+        question_set_id: setId,
+        contestants: [
+          { name: "ok", answers: exact },
+          { name: "stray", answers: [...exact, { question: "Elsewhere?", answer: "x" }] },
+        ],
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.contestant).toBe("stray");
+    expect(bad.body.rows).toEqual([
+      { row: 7, field: "question", message: "not a question of the set" },
+    ]);
+    const after = await call<{ items: unknown[] }>(carol, "GET", "/evaluations");
+    expect(after.body.items.length).toBe(before.body.items.length);
+  });
+
+  it("pairwise: a judge that always prefers the first position makes every pair a tie, flip rate 1.0; errors kept apart", async () => {
+    llm.requests.length = 0;
+    const dave = await tokenOf("dave");
+    const setId = await questionSet(dave);
+    const started = await call<Arena>(dave, "POST", "/arenas", {
+      question_set_id: setId,
+      judge: "pairwise",
+      rounds: 200,
+      contestants: [
+        { name: "exact", answers: exact },
+        { name: "wrong", answers: wrong },
+        { name: "half", answers: half },
+      ],
+    });
+    expect(started.status).toBe(201);
+    const arena = await finished(dave, started.body.id);
+    expect(arena.status).toBe("COMPLETED");
+    const results = arena.results!;
+    // 3 pairs x 5 judged questions, each judged in both orders.
+    for (const pair of results.pairs) {
+      expect([pair.wins, pair.ties, pair.losses, pair.missing]).toEqual([0, 5, 0, 1]);
+    }
+    expect(results.flip_rate).toEqual({
+      "first-position-judge": { judged: 15, flipped: 15, rate: 1 },
+    });
+    expect(results.judge_errors).toHaveLength(3);
+    expect(results.contestants.every((c) => c.ties === 10 && c.wins === 0 && c.losses === 0)).toBe(
+      true,
+    );
+    // Both orders were asked: the first answer's text appears first in one and second in the other.
+    const prompts = llm.requests.filter(isChat).map(promptText);
+    const exactFirst = prompts.filter(
+      (p) => p.includes("Answer A\n18 September 2009.") && p.includes("Answer B\nNobody knows"),
+    );
+    const wrongFirst = prompts.filter(
+      (p) => p.includes("Answer A\nNobody knows") && p.includes("Answer B\n18 September 2009."),
+    );
+    expect(exactFirst.length).toBeGreaterThan(0);
+    expect(wrongFirst.length).toBeGreaterThan(0);
+    expect(JSON.stringify(arena)).not.toContain("sk-arena-secret");
+  });
+});
+
+describe("ragjudge arena", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-arena-"));
+  const env = { RAGJUDGE_HOME: join(dir, "home") };
+  const write = (name: string, rows: unknown[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, rows.map((row) => JSON.stringify(row)).join("\n") + "\n");
+    return path;
+  };
+  const questions = write(
+    "questions.jsonl",
+    QUESTIONS.map(([question, ground_truth]) => ({ question, ground_truth })),
+  );
+
+  it("names the bad line of an answers file by contestant and stores nothing", async () => {
+    const bad = write("bad.jsonl", [exact[0], { question: "When did Line 1 open?" }]);
+    const run = await runCli(
+      [
+        "arena",
+        "--questions",
+        questions,
+        "--answers",
+        `good=${write("good.jsonl", exact)}`,
+        "--answers",
+        `bad=${bad}`,
+      ],
+      { env },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('contestant "bad"');
+    expect(run.stderr).toContain("line 2: answer: missing");
+  }, 60_000);
+
+  it("prints the same JSON under a seed, and writes one self-contained HTML file", async () => {
+    const args = [
+      "arena",
+      "--questions",
+      questions,
+      "--answers",
+      `exact=${write("exact.jsonl", exact)}`,
+      "--answers",
+      `half=${write("half.jsonl", half)}`,
+      "--answers",
+      `wrong=${write("wrong.jsonl", wrong)}`,
+      "--rounds",
+      "300",
+      "--seed",
+      "7",
+    ];
+    const first = await runCli([...args, "--format", "json"], { env });
+    expect(first.code).toBe(0);
+    const again = await runCli([...args, "--format", "json"], { env });
+    const strip = (text: string) => {
+      const {
+        id: _id,
+        name: _name,
+        contestants,
+        ...rest
+      } = JSON.parse(text) as Record<string, unknown> & {
+        contestants: { evaluation_id?: string }[];
+      };
+      return { ...rest, contestants: contestants.map(({ evaluation_id: _e, ...c }) => c) };
+    };
+    expect(strip(again.stdout)).toEqual(strip(first.stdout));
+    const parsed = strip(first.stdout) as { contestants: { name: string; ci: number[] }[] };
+    expect(parsed.contestants.map((c) => c.name)).toEqual(["exact", "half", "wrong"]);
+
+    const out = join(dir, "arena.html");
+    const html = await runCli([...args, "--format", "html", "--out", out], { env });
+    expect(html.code).toBe(0);
+    const page = readFileSync(out, "utf8");
+    expect(page.startsWith("<!doctype html>")).toBe(true);
+    expect(page).toContain('aria-label="Ratings with 95% intervals"');
+    expect(page).toContain('aria-label="Win matrix heat map"');
+    expect(page).toContain('aria-label="Rubric dimensions radar"');
+    // Self-contained: no script, no external stylesheet, image or font.
+    expect(page).not.toMatch(/<script|<link|src=|url\(|@import/i);
+  }, 180_000);
+});
