@@ -41,6 +41,22 @@ export {
   type NewEvaluationRecordRow,
 } from "./evaluation-records.js";
 export { groupCommit } from "./group-commit.js";
+export {
+  type CalibrationRow,
+  calibrationRows,
+  deleteHumanLabel,
+  getEvaluationResult,
+  type HumanLabelRow,
+  LABEL_SCALES,
+  type LabelScale,
+  type LabelTarget,
+  labelTargets,
+  listHumanLabels,
+  listResultLabels,
+  type NewHumanLabel,
+  nextUnlabelledResult,
+  upsertHumanLabels,
+} from "./human-labels.js";
 export { llmResponseCache } from "./llm-cache.js";
 export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { StoreLockedError } from "./lock.js";
