@@ -246,3 +246,18 @@ export async function calibrationRows(
         order by r.position`,
   );
 }
+
+/** How many labels a run has on each scale. */
+export async function labelCounts(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+): Promise<Partial<Record<LabelScale, number>>> {
+  const rows = await queryRows<{ scale: LabelScale; n: number }>(
+    db,
+    sql`select scale, count(*)::int as n from human_labels
+        where evaluation_id = ${evaluationId}::uuid and user_id = ${userId}::uuid
+        group by scale`,
+  );
+  return Object.fromEntries(rows.map((row) => [row.scale, row.n]));
+}

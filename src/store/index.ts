@@ -48,6 +48,7 @@ export {
   getEvaluationResult,
   type HumanLabelRow,
   LABEL_SCALES,
+  labelCounts,
   type LabelScale,
   type LabelTarget,
   labelTargets,
