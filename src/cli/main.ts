@@ -3,11 +3,18 @@ import { JudgeInputError } from "../judges/index.js";
 import { LlmConfigError } from "../llm/index.js";
 import { AskInputError, LoopsConfigError } from "../rag/index.js";
 import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
+import {
+  CalibrationNotFoundError,
+  CalibrationRequestError,
+  LabelImportError,
+} from "../evals/calibration/index.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
+import { CALIBRATE_HELP, calibrateCommand } from "./commands/calibrate.js";
 import { EVAL_HELP, evalCommand } from "./commands/eval.js";
 import { GATE_HELP, gateCommand } from "./commands/gate.js";
 import { INGEST_HELP, ingestCommand } from "./commands/ingest.js";
 import { JUDGE_HELP, judgeCommand } from "./commands/judge.js";
+import { LABEL_HELP, labelCommand } from "./commands/label.js";
 import { SERVE_HELP, serveCommand } from "./commands/serve.js";
 import { startCommand } from "./commands/start.js";
 import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
@@ -23,6 +30,8 @@ Commands:
   eval             run an evaluation of a bot on a question set; report, CI thresholds
   gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
   judge FILE.jsonl judge answers with LLM judges (review, rubric, reference) or offline ones
+  label import     import people's scores of a run's answers (the manual golden set)
+  calibrate        how far a run's judge agrees with people; golden-set verdict, few-shot examples
   ingest PATH...   ingest documents into a collection of the built-in RAG bot
   ask "question"   answer with the built-in agentic RAG bot, gated on its evidence
   serve            serve the HTTP API on 127.0.0.1
@@ -37,6 +46,10 @@ ${EVAL_HELP}
 ${GATE_HELP}
 
 ${JUDGE_HELP}
+
+${LABEL_HELP}
+
+${CALIBRATE_HELP}
 
 ${INGEST_HELP}
 
@@ -53,6 +66,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   eval: evalCommand,
   gate: (argv) => gateCommand(argv),
   judge: (argv) => judgeCommand(argv),
+  label: labelCommand,
+  calibrate: calibrateCommand,
   ingest: ingestCommand,
   ask: askCommand,
   serve: serveCommand,
@@ -87,6 +102,9 @@ export async function main(argv: string[]): Promise<number> {
       AskInputError,
       LoopsConfigError,
       CollectionNotFoundError,
+      CalibrationNotFoundError,
+      CalibrationRequestError,
+      LabelImportError,
     ];
     const userError = userErrors.some((type) => error instanceof type);
     if (userError || isParseArgsError(error)) {

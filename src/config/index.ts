@@ -11,3 +11,4 @@ export {
   type WorkerClients,
   workerClients,
 } from "./user-clients.js";
+export { writeConfigSetting } from "./write-setting.js";

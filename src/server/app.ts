@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from "./openapi.js";
 import { gateRoutes } from "./routes/gate.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { judgeRoutes } from "./routes/judge.js";
+import { labelRoutes } from "./routes/labels.js";
 import { questionSetRoutes } from "./routes/question-sets.js";
 import { ragRoutes } from "./routes/rag.js";
 
@@ -83,5 +84,6 @@ export function createApp(options: AppOptions) {
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
+  labelRoutes(app, deps);
   return app;
 }

@@ -10,8 +10,11 @@ import {
 import { EvaluationRequestSchema } from "../evals/runs/index.js";
 import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
+import { LabelInputSchema } from "../evals/calibration/index.js";
+import { calibrationPaths } from "./openapi-calibration.js";
 import { evaluationPaths, questionSetPaths } from "./openapi-evals.js";
 import { RetryRequestSchema } from "./routes/evaluations.js";
+import { ImportLabelsSchema } from "./routes/labels.js";
 import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
 import {
   ErrorSchema,
@@ -71,12 +74,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         QuestionGeneration: json(QuestionGenerationSchema),
         EvaluationRequest: json(EvaluationRequestSchema, "input"),
         RetryRequest: json(RetryRequestSchema, "input"),
+        LabelInput: json(LabelInputSchema, "input"),
+        ImportLabels: json(ImportLabelsSchema, "input"),
       },
     },
     security: [{ bearer: [] }],
     paths: {
       ...questionSetPaths(),
       ...evaluationPaths(),
+      ...calibrationPaths(),
       "/api/v1/gate": {
         post: {
           summary: "Gate one answer on its evidence and store the record",
