@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { renderTable } from "../src/cli/render/table.js";
 import { createDatabase, startPostgresServer } from "../test/support/postgres-server.js";
+import { benchCalibration } from "./calibration.js";
 import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
@@ -13,7 +14,7 @@ import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 
-const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals"] as const;
+const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals", "calibration"] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -138,6 +139,15 @@ if (wanted("evals")) {
       result_rows: run.result_rows,
       llm_server: run.llm_server,
     })),
+  );
+}
+
+if (wanted("calibration")) {
+  const rows = await benchCalibration();
+  results.calibration = rows;
+  printRows(
+    "Calibrate on 100,000 results (90% labelled, synthetic, seeded): the statistics alone, and `ragjudge calibrate`'s path on PGlite (goal < 2 s)",
+    rows,
   );
 }
 

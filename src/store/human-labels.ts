@@ -69,7 +69,11 @@ export async function listHumanLabels(
     .innerJoin(evaluation_results, eq(evaluation_results.id, human_labels.evaluation_result_id))
     .where(and(...conditions))
     .orderBy(asc(evaluation_results.position), asc(human_labels.scale));
-  return rows.map((row) => ({ ...row.label, position: row.position, question_id: row.question_id }));
+  return rows.map((row) => ({
+    ...row.label,
+    position: row.position,
+    question_id: row.question_id,
+  }));
 }
 
 /** The labels of one result of one of the user's evaluations. */
@@ -217,8 +221,13 @@ export interface CalibrationRow {
 
 /**
  * A run's SCORED and JUDGE_ERROR results with the named judge's raw score and verdict (read out
- * of the stored JSON in the database, so 100,000 rows stay small) and the person's score on
- * `scale` and pass/fail label, when present.
+ * of the stored JSON in the database) and the person's score on `scale` and pass/fail label, when
+ * present. Without `details`, question, answer and notes are left out (empty and null;
+ * calibrationDetails reads them for the few results a report lists), the rows come in no particular
+ * order, and the columns come back as one row of comma-joined lists: returning 100,000 rows one by
+ * one costs seconds on PGlite, one row of six strings a fraction of that. The lists are aligned
+ * because one aggregate node feeds every string_agg the same rows in the same order (no ORDER BY,
+ * so no sort of the run). A judge error's raw_score is null. With `details`, in question order.
  */
 export async function calibrationRows(
   db: Db,
@@ -226,24 +235,103 @@ export async function calibrationRows(
   evaluationId: string,
   judge: string,
   scale: LabelScale,
+  options: { details?: boolean } = {},
 ): Promise<CalibrationRow[]> {
-  return queryRows<CalibrationRow>(
-    db,
-    sql`select r.id::text as result_id, r.position, r.question_text,
-          left(r.rag_answer, 2000) as answer,
-          r.judges -> ${judge} ->> 'outcome' as outcome,
-          (r.judges -> ${judge} ->> 'defaulted')::boolean as defaulted,
-          case when jsonb_typeof(r.judges -> ${judge} -> 'raw_score') = 'number'
-            then (r.judges -> ${judge} ->> 'raw_score')::float8 end as raw_score,
-          case when jsonb_typeof(r.judges -> ${judge} -> 'passed') = 'boolean'
-            then (r.judges -> ${judge} ->> 'passed')::boolean end as judge_passed,
-          s.score as human_score, p.passed as human_passed, s.note, p.note as pass_note
-        from evaluation_results r
+  const from = sql`from evaluation_results r
+          cross join lateral (select r.judges -> ${judge} as j) x
           left join human_labels s on s.evaluation_result_id = r.id and s.scale = ${scale}
           left join human_labels p on p.evaluation_result_id = r.id and p.scale = 'pass_fail'
         where r.evaluation_id = ${evaluationId}::uuid and r.user_id = ${userId}::uuid
-          and r.status in ('SCORED', 'JUDGE_ERROR')
-        order by r.position`,
+          and r.status in ('SCORED', 'JUDGE_ERROR')`;
+  const judged = sql`x.j ->> 'outcome' = 'ok'
+          and coalesce((x.j ->> 'defaulted')::boolean, false) = false
+          and jsonb_typeof(x.j -> 'raw_score') = 'number'`;
+  if (options.details) {
+    return queryRows<CalibrationRow>(
+      db,
+      sql`select r.id::text as result_id, r.position, r.question_text,
+            left(r.rag_answer, 8000) as answer,
+            case when ${judged} then 'ok' else 'judge_error' end as outcome,
+            not (${judged}) as defaulted,
+            case when ${judged} then (x.j ->> 'raw_score')::float8 end as raw_score,
+            case when jsonb_typeof(x.j -> 'passed') = 'boolean'
+              then (x.j ->> 'passed')::boolean end as judge_passed,
+            s.score as human_score, p.passed as human_passed, s.note, p.note as pass_note
+          ${from}
+          order by r.position`,
+    );
+  }
+  const [columns] = await queryRows<
+    Record<"ids" | "positions" | "raw" | "passed" | "human" | "human_passed", string | null>
+  >(
+    db,
+    sql`select
+          string_agg(r.id::text, ',') as ids,
+          string_agg(r.position::text, ',') as positions,
+          string_agg(case when ${judged} then x.j ->> 'raw_score' else '' end, ',') as raw,
+          string_agg(case when jsonb_typeof(x.j -> 'passed') = 'boolean'
+            then (case when (x.j ->> 'passed')::boolean then '1' else '0' end) else '' end, ',') as passed,
+          string_agg(coalesce(s.score::text, ''), ',') as human,
+          string_agg(case when p.passed is null then '' when p.passed then '1' else '0' end, ',') as human_passed
+        ${from}`,
+  );
+  if (!columns?.ids) return [];
+  const list = (text: string | null) => (text ?? "").split(",");
+  const [ids, positions, raw, passed, human, humanPassed] = [
+    list(columns.ids),
+    list(columns.positions),
+    list(columns.raw),
+    list(columns.passed),
+    list(columns.human),
+    list(columns.human_passed),
+  ];
+  const flag = (value: string | undefined) => (value === "1" ? true : value === "0" ? false : null);
+  return ids.map((id, i) => {
+    const score = raw[i] ?? "";
+    return {
+      result_id: id,
+      position: Number(positions[i]),
+      question_text: "",
+      answer: null,
+      outcome: score === "" ? "judge_error" : "ok",
+      defaulted: score === "",
+      raw_score: score === "" ? null : Number(score),
+      judge_passed: flag(passed[i]),
+      human_score: human[i] ? Number(human[i]) : null,
+      human_passed: flag(humanPassed[i]),
+      note: null,
+      pass_note: null,
+    };
+  });
+}
+
+/** The question, answer and label notes of some results of a run (those a calibration report lists). */
+export async function calibrationDetails(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  resultIds: readonly string[],
+): Promise<Map<string, { question_text: string; answer: string | null; note: string | null }>> {
+  if (resultIds.length === 0) return new Map();
+  const rows = await queryRows<{
+    id: string;
+    question_text: string;
+    answer: string | null;
+    note: string | null;
+  }>(
+    db,
+    sql`select r.id::text as id, r.question_text, left(r.rag_answer, 2000) as answer,
+          (select string_agg(l.note, ' / ' order by l.scale) from human_labels l
+           where l.evaluation_result_id = r.id and l.note is not null) as note
+        from evaluation_results r
+        where r.evaluation_id = ${evaluationId}::uuid and r.user_id = ${userId}::uuid
+          and r.id = any(${`{${resultIds.join(",")}}`}::uuid[])`,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { question_text: row.question_text, answer: row.answer, note: row.note },
+    ]),
   );
 }
 

@@ -43,6 +43,7 @@ export {
 export { groupCommit } from "./group-commit.js";
 export {
   type CalibrationRow,
+  calibrationDetails,
   calibrationRows,
   deleteHumanLabel,
   getEvaluationResult,

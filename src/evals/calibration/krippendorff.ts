@@ -1,6 +1,8 @@
 // Krippendorff's α (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability"): agreement
 // among any number of coders, with missing values, for a chosen level of measurement.
 
+import { denseRanks } from "./rank-correlation.js";
+
 export type AlphaMetric = "nominal" | "ordinal" | "interval";
 
 /**
@@ -47,16 +49,20 @@ export function pairedAlpha(
   b: ArrayLike<number>,
   metric: AlphaMetric,
 ): number | null {
-  if (a.length !== b.length) throw new RangeError("paired arrays differ in length");
-  const valueSet = new Set<number>();
-  for (let i = 0; i < a.length; i++) valueSet.add(a[i] as number).add(b[i] as number);
-  const values = [...valueSet].sort((x, y) => x - y);
-  const index = new Map(values.map((v, i) => [v, i]));
-  const k = values.length;
+  const n = a.length;
+  if (b.length !== n) throw new RangeError("paired arrays differ in length");
+  const both = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    both[i] = a[i] as number;
+    both[n + i] = b[i] as number;
+  }
+  const { ranks, distinct: k } = denseRanks(both);
+  const values = new Array<number>(k);
+  for (let i = 0; i < 2 * n; i++) values[(ranks[i] as number) - 1] = both[i] as number;
   const o = new Float64Array(k * k);
-  for (let i = 0; i < a.length; i++) {
-    const x = index.get(a[i] as number) as number;
-    const y = index.get(b[i] as number) as number;
+  for (let i = 0; i < n; i++) {
+    const x = (ranks[i] as number) - 1;
+    const y = (ranks[n + i] as number) - 1;
     o[x * k + y] = (o[x * k + y] as number) + 1;
     o[y * k + x] = (o[y * k + x] as number) + 1;
   }

@@ -5,18 +5,21 @@ import { pairedLength } from "./agreement.js";
 
 /** Average ranks (1-based; tied values share the mean of their ranks). */
 export function averageRanks(values: ArrayLike<number>): Float64Array {
-  const n = values.length;
-  const order = sortedOrder(values);
-  const ranks = new Float64Array(n);
-  for (let start = 0; start < n;) {
-    let end = start + 1;
-    const v = values[order[start] as number] as number;
-    while (end < n && values[order[end] as number] === v) end++;
-    // Positions start..end-1 hold ranks start+1..end: their mean.
-    const rank = (start + 1 + end) / 2;
-    for (let i = start; i < end; i++) ranks[order[i] as number] = rank;
-    start = end;
+  const { ranks: dense, distinct } = denseRanks(values);
+  // Counting by distinct value: no comparison sort, O(n + k).
+  const counts = new Float64Array(distinct + 1);
+  for (let i = 0; i < dense.length; i++)
+    counts[dense[i] as number] = (counts[dense[i] as number] as number) + 1;
+  const average = new Float64Array(distinct + 1);
+  let below = 0;
+  for (let r = 1; r <= distinct; r++) {
+    const c = counts[r] as number;
+    // Positions below+1 .. below+c share their mean rank.
+    average[r] = below + (c + 1) / 2;
+    below += c;
   }
+  const ranks = new Float64Array(dense.length);
+  for (let i = 0; i < dense.length; i++) ranks[i] = average[dense[i] as number] as number;
   return ranks;
 }
 
@@ -61,89 +64,103 @@ export function spearmanRho(x: ArrayLike<number>, y: ArrayLike<number>): number 
 export function kendallTauB(x: ArrayLike<number>, y: ArrayLike<number>): number | null {
   const n = pairedLength(x, y);
   if (n < 2) return null;
-  const yRank = denseRanks(y);
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort(
-    (i, j) => (x[i] as number) - (x[j] as number) || (yRank[i] as number) - (yRank[j] as number),
-  );
+  const { ranks: xRank, distinct: xSize } = denseRanks(x);
+  const { ranks: yRank, distinct: ySize } = denseRanks(y);
+  if (xSize < 2 || ySize < 2) return null;
+  // Order by (x, y): stable counting sorts by y, then by x (LSD radix on the dense ranks).
+  const order = countingOrder(xRank, xSize, countingOrder(yRank, ySize));
 
-  const size = maxOf(yRank) + 1;
-  const tree = new Float64Array(size + 1);
+  const tree = new Float64Array(ySize + 1);
   let discordant = 0;
-  // Walk groups of equal x; within a group, count earlier groups' items with a larger y.
+  // Walk groups of equal x; each item is discordant with the earlier groups' items of larger y.
   for (let i = 0; i < n;) {
     let k = i;
-    const xi = x[order[i] as number] as number;
-    while (k < n && x[order[k] as number] === xi) {
-      let idx = yRank[order[k] as number] as number; // items with y ≤ this one: prefix sum
-      let atMost = 0;
-      while (idx > 0) {
+    const group = xRank[order[i] as number] as number;
+    while (k < n && xRank[order[k] as number] === group) {
+      let atMost = 0; // earlier items with y ≤ this one's: a prefix sum of the tree
+      for (let idx = yRank[order[k] as number] as number; idx > 0; idx -= idx & -idx) {
         atMost += tree[idx] as number;
-        idx -= idx & -idx;
       }
       discordant += i - atMost;
       k++;
     }
     for (; i < k; i++) {
-      for (let idx = yRank[order[i] as number] as number; idx <= size; idx += idx & -idx) {
+      for (let idx = yRank[order[i] as number] as number; idx <= ySize; idx += idx & -idx) {
         tree[idx] = (tree[idx] as number) + 1;
       }
     }
   }
 
   let tiedX = 0;
-  let tiedY = 0;
   let tiedBoth = 0;
   let runX = 1;
   let runXY = 1;
   for (let i = 1; i <= n; i++) {
-    const sameX = i < n && x[order[i] as number] === x[order[i - 1] as number];
-    const sameXY = sameX && yRank[order[i] as number] === yRank[order[i - 1] as number];
+    const a = order[i] as number;
+    const b = order[i - 1] as number;
+    const sameX = i < n && xRank[a] === xRank[b];
     if (sameX) runX++;
     else {
       tiedX += (runX * (runX - 1)) / 2;
       runX = 1;
     }
-    if (sameXY) runXY++;
+    if (sameX && yRank[a] === yRank[b]) runXY++;
     else {
       tiedBoth += (runXY * (runXY - 1)) / 2;
       runXY = 1;
     }
   }
-  const yCounts = new Float64Array(size);
+  const yCounts = new Float64Array(ySize + 1);
   for (let i = 0; i < n; i++)
-    yCounts[(yRank[i] as number) - 1] = (yCounts[(yRank[i] as number) - 1] as number) + 1;
+    yCounts[yRank[i] as number] = (yCounts[yRank[i] as number] as number) + 1;
+  let tiedY = 0;
   for (const c of yCounts) tiedY += (c * (c - 1)) / 2;
 
   const pairs = (n * (n - 1)) / 2;
-  if (pairs === tiedX || pairs === tiedY) return null;
   const concordantMinusDiscordant = pairs - tiedX - tiedY + tiedBoth - 2 * discordant;
   return concordantMinusDiscordant / Math.sqrt(pairs - tiedX) / Math.sqrt(pairs - tiedY);
 }
 
-/** 1-based dense ranks: equal values share a rank, ranks have no gaps. */
-function denseRanks(values: ArrayLike<number>): Int32Array {
-  const order = sortedOrder(values);
-  const ranks = new Int32Array(values.length);
-  let rank = 0;
-  let previous: number | undefined;
-  for (const i of order) {
-    const v = values[i] as number;
-    if (previous === undefined || v !== previous) rank++;
-    ranks[i] = rank;
-    previous = v;
+/** 1-based dense ranks (equal values share a rank, no gaps) and how many distinct values. */
+export function denseRanks(values: ArrayLike<number>): { ranks: Int32Array; distinct: number } {
+  // A native numeric sort of a copy, its distinct values, then a binary search per value: no
+  // comparator calls and no hashing of doubles.
+  const sorted = Float64Array.from(values).sort();
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i] as number;
   }
-  return ranks;
+  const ranks = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    let lo = 0;
+    let hi = distinct - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((sorted[mid] as number) < v) lo = mid + 1;
+      else hi = mid;
+    }
+    ranks[i] = lo + 1;
+  }
+  return { ranks, distinct };
 }
 
-function sortedOrder(values: ArrayLike<number>): Uint32Array {
-  const order = new Uint32Array(values.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  return order.sort((i, j) => (values[i] as number) - (values[j] as number));
-}
-
-function maxOf(values: Int32Array): number {
-  let max = 0;
-  for (const v of values) if (v > max) max = v;
-  return max;
+/**
+ * The indices of `input` (default 0..n-1) stably reordered by `keys` (1..k): a counting sort,
+ * O(n + k).
+ */
+function countingOrder(keys: Int32Array, k: number, input?: Uint32Array): Uint32Array {
+  const n = keys.length;
+  const starts = new Uint32Array(k + 2);
+  for (let i = 0; i < n; i++)
+    starts[(keys[i] as number) + 1] = (starts[(keys[i] as number) + 1] as number) + 1;
+  for (let r = 1; r <= k + 1; r++) starts[r] = (starts[r] as number) + (starts[r - 1] as number);
+  const order = new Uint32Array(n);
+  for (let p = 0; p < n; p++) {
+    const i = input ? (input[p] as number) : p;
+    const key = keys[i] as number;
+    order[starts[key] as number] = i;
+    starts[key] = (starts[key] as number) + 1;
+  }
+  return order;
 }

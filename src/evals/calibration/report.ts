@@ -75,6 +75,22 @@ const clip = ([low, high]: [number, number]): [number, number] => [
   Math.min(1, high),
 ];
 
+interface Candidate {
+  row: CalibrationRow;
+  difference: number | null;
+  humanScore: number | null;
+  humanPass: boolean | null;
+  passDiffers: boolean;
+}
+
+/** Disagreement order: the larger score gap first, then a pass/fail disagreement, then question order. */
+function before(a: Candidate, b: Candidate): boolean {
+  const gap = Math.abs(a.difference ?? 0) - Math.abs(b.difference ?? 0);
+  if (gap !== 0) return gap > 0;
+  if (a.passDiffers !== b.passDiffers) return a.passDiffers;
+  return a.row.position < b.row.position;
+}
+
 /** Below this many labels the intervals are wide and the verdict can flip with a few more. */
 export const FEW_LABELS = 30;
 
@@ -95,7 +111,7 @@ export function buildCalibrationReport(input: {
   const labelledPassJudge: boolean[] = [];
   const labelledPassHuman: boolean[] = [];
   const unlabelledPass: number[] = [];
-  const candidates: Disagreement[] = [];
+  const top: Candidate[] = [];
   let judged = 0;
   let judgePasses = 0;
   let judgeVerdicts = 0;
@@ -137,18 +153,14 @@ export function buildCalibrationReport(input: {
     const passDiffers =
       humanPass !== null && row.judge_passed !== null && humanPass !== row.judge_passed;
     if ((difference !== null && difference !== 0) || passDiffers) {
-      candidates.push({
-        result_id: row.result_id,
-        position: row.position,
-        question: row.question_text,
-        answer: row.answer,
-        judge_score: raw,
-        human_score: humanScore,
-        difference,
-        judge_passed: row.judge_passed,
-        human_passed: humanPass,
-        note: row.note ?? row.pass_note,
-      });
+      // Only the largest few become report rows: a bounded, ordered list, not a sort of all.
+      const candidate = { row, difference, humanScore, humanPass, passDiffers };
+      if (top.length < options.disagreements || before(candidate, top.at(-1) as Candidate)) {
+        let at = top.length;
+        while (at > 0 && before(candidate, top[at - 1] as Candidate)) at--;
+        top.splice(at, 0, candidate);
+        if (top.length > options.disagreements) top.pop();
+      }
     }
   }
 
@@ -188,13 +200,6 @@ export function buildCalibrationReport(input: {
       "no prediction-powered rate: it needs at least 2 labelled and 1 unlabelled judged results",
     );
   }
-
-  candidates.sort(
-    (a, b) =>
-      Math.abs(b.difference ?? 0) - Math.abs(a.difference ?? 0) ||
-      Number(b.judge_passed !== b.human_passed) - Number(a.judge_passed !== a.human_passed) ||
-      a.position - b.position,
-  );
 
   return {
     evaluation: input.evaluation,
@@ -236,7 +241,18 @@ export function buildCalibrationReport(input: {
       { scores: agreement, baseline, passFail, passFailBaseline: passBaseline },
       options,
     ),
-    disagreements: candidates.slice(0, options.disagreements),
+    disagreements: top.map(({ row, difference, humanScore, humanPass }) => ({
+      result_id: row.result_id,
+      position: row.position,
+      question: row.question_text,
+      answer: row.answer,
+      judge_score: row.raw_score,
+      human_score: humanScore,
+      difference,
+      judge_passed: row.judge_passed,
+      human_passed: humanPass,
+      note: row.note ?? row.pass_note,
+    })),
     warnings,
   };
 }

@@ -2,7 +2,13 @@
 
 import { DEFAULT_GATE_CONFIG, isAbstention } from "../../gate/index.js";
 import type { RubricFewshot } from "../../judges/index.js";
-import { calibrationRows, type Db, getEvaluationResult, labelCounts } from "../../store/index.js";
+import {
+  calibrationDetails,
+  calibrationRows,
+  type Db,
+  getEvaluationResult,
+  labelCounts,
+} from "../../store/index.js";
 import { CalibrationRequestError } from "./errors.js";
 import { type FewshotRole, pickFewshot } from "./fewshot.js";
 import { ownEvaluation } from "./labels.js";
@@ -30,7 +36,7 @@ export async function calibrateEvaluation(
   const scale = scaleOfJudge(judge);
   const rows = await calibrationRows(db, userId, evaluation.id, judge, scale ?? "1-10");
   const { judge: _judge, ...options } = request;
-  return buildCalibrationReport({
+  const report = buildCalibrationReport({
     evaluation: { id: evaluation.id, name: evaluation.name },
     judge,
     scale,
@@ -38,6 +44,20 @@ export async function calibrateEvaluation(
     rows,
     options,
   });
+  // The rows were read without questions and answers; the listed disagreements get theirs.
+  const details = await calibrationDetails(
+    db,
+    userId,
+    evaluation.id,
+    report.disagreements.map((d) => d.result_id),
+  );
+  for (const disagreement of report.disagreements) {
+    const detail = details.get(disagreement.result_id);
+    disagreement.question = detail?.question_text ?? disagreement.question;
+    disagreement.answer = detail?.answer ?? null;
+    disagreement.note = detail?.note ?? null;
+  }
+  return report;
 }
 
 /** Characters of context kept per example, so a few examples do not crowd out the answer. */
@@ -68,7 +88,7 @@ export async function suggestFewshot(
       `few-shot examples need human scores on the rubric's 1-10 scale; ${judge} is not on it`,
     );
   }
-  const rows = await calibrationRows(db, userId, evaluation.id, judge, "1-10");
+  const rows = await calibrationRows(db, userId, evaluation.id, judge, "1-10", { details: true });
   const patterns = DEFAULT_GATE_CONFIG.checks.honest_abstention.abstention_patterns;
   const { picks, warnings } = pickFewshot(rows, {
     scale: SCALE_RANGES["1-10"],
