@@ -126,6 +126,13 @@ describe("ragjudge label import and calibrate, end to end on a stored run", () =
     expect(report.agreement?.kappa_quadratic).toBe(1);
     expect(report.verdict).toMatchObject({ passed: true, failed: [] });
     expect(calibrated.code).toBe(0);
+
+    // The labels are exported with the results.
+    const csv = await run(["eval", "--resume", evaluationId, "--format", "csv"]);
+    expect(csv.code).toBe(0);
+    const [header, first] = csv.stdout.split("\n");
+    expect(header).toContain("human_score_1-10");
+    expect(first).toContain(String(Math.round(results[0]?.judges.offline?.raw_score ?? 5)));
   });
 
   it("writes person-scored few-shot examples into judges.rubric.fewshot", async () => {
