@@ -36,6 +36,12 @@ Options:
 Exit code: 0 when the verdict passes (or examples were written), 1 when it fails, 2 for usage
 errors.`;
 
+const ROLE_TEXT = {
+  confident_low: "scored low by a person, though the answer does not abstain",
+  lowest: "the lowest score people gave",
+  spanning: "spanning the scale",
+} as const;
+
 function fraction(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
@@ -103,7 +109,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       else {
         for (const example of suggestion.examples) {
           process.stdout.write(
-            `${example.score}/10 (${example.role.replace("_", " ")}): ${example.question}\n` +
+            `${example.score}/10 (${ROLE_TEXT[example.role]}): ${example.question}\n` +
               `  answer: ${example.answer.replace(/\s+/g, " ").slice(0, 160)}\n` +
               (example.note ? `  note: ${example.note}\n` : ""),
           );

@@ -38,7 +38,7 @@ describe("pickFewshot", () => {
     expect(warnings).toEqual([]);
     // Targets after the fabrication: 9 and 5.5 (the top but one, and the middle).
     expect(picks.map((p) => [p.row.position, p.role])).toEqual([
-      [1, "confident_fabrication"],
+      [1, "confident_low"],
       [3, "spanning"],
       [4, "spanning"],
     ]);

@@ -3,7 +3,7 @@
 
 import type { CalibrationRow } from "../../store/index.js";
 
-export type FewshotRole = "confident_fabrication" | "lowest" | "spanning";
+export type FewshotRole = "confident_low" | "lowest" | "spanning";
 
 export interface FewshotPick {
   row: CalibrationRow;
@@ -11,8 +11,9 @@ export interface FewshotPick {
 }
 
 /**
- * Picks `count` person-scored results: first the answer people scored lowest-third that does not
- * abstain and that the judge over-scored the most (a confident fabrication); then the ones nearest
+ * Picks `count` person-scored results: first an answer people scored in the lowest third that does
+ * not abstain and that the judge over-scored the most (seed 002's fabricated example: a confident
+ * answer that deserves a low score); then the ones nearest
  * to evenly spaced targets from the top of the scale down to its middle. Ties go to labels with a
  * note, then to the judge's larger miss, then to question order. Pure.
  */
@@ -45,7 +46,7 @@ export function pickFewshot(
       (a, b) => miss(b) - miss(a) || a.human_score - b.human_score || a.position - b.position,
     )[0];
   if (fabrication) {
-    picks.push({ row: fabrication, role: "confident_fabrication" });
+    picks.push({ row: fabrication, role: "confident_low" });
     used.add(fabrication.result_id);
   } else {
     warnings.push(
