@@ -95,7 +95,7 @@ const TEMPLATES = [
  * generator's chat carries no response_format, so `auto` answers it in prose (with the JSON in a
  * fence): an answer the review then passes, so there is no regeneration.
  */
-const UNIVERSAL_REPLY = {
+export const UNIVERSAL_REPLY = {
   reasonableness: { passed: true, problems: [] },
   evidence: { passed: true, problems: [] },
   analysis: "The answer is supported by the retrieved context.",

@@ -15,6 +15,7 @@ import {
   retrievalTokens,
 } from "../src/rag/index.js";
 import { findOrCreateUser, openStore, type Store } from "../src/store/index.js";
+import { seededRandom } from "../test/support/seeded-random.js";
 
 export interface RetrievalBenchRow {
   measure: string;
@@ -48,17 +49,6 @@ const CHINESE_WORDS =
   "城市 港口 盐场 码头 大学 研究 洪水 防洪 地铁 轮渡 大桥 隧道 艺术 节日 游客 经济 工业 造船 海洋 历史 商人 人口 学校 图书馆 交通 乘客 车站 市政府 台风 水位 预警 系统 居民 街区 工作室 市集 音乐会 龙舟 比赛 海鲜 鱼丸 小吃 传统 文化 建筑 仓库 砖墙 修复 发展 计划 物流 就业 服务业 制造业 产值 集装箱 航运 船员 技术".split(
     " ",
   );
-
-/** mulberry32: small, fast, and the same sequence on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class SyntheticCorpus {
   readonly words: string[];
@@ -184,7 +174,7 @@ export async function benchRetrieval(
         : await openStore({ home });
     const { db } = store;
     const user = await findOrCreateUser(db, "bench-retrieval");
-    const corpus = new SyntheticCorpus(prng(options.seed ?? 42));
+    const corpus = new SyntheticCorpus(seededRandom(options.seed ?? 42));
 
     // Ingest. Text bytes are counted as generated; generation is cheap next to ingest.
     let bytes = 0;

@@ -1,20 +1,31 @@
-// `npm run bench [gate|judges|retrieval|rag|evals ...]`: runs the benchmarks, prints one table per
+// `npm run bench [gate|judges|retrieval|rag|evals|limiter|cli|calibration ...]`: runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { renderTable } from "../src/cli/render/table.js";
+import { renderTable } from "../src/formats/index.js";
 import { createDatabase, startPostgresServer } from "../test/support/postgres-server.js";
 import { benchCalibration } from "./calibration.js";
 import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
 import { benchJudges } from "./judges.js";
+import { benchLimiter } from "./limiter.js";
+import { benchCliMemory } from "./cli-memory.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 
-const FAMILIES = ["gate", "judges", "retrieval", "rag", "evals", "calibration"] as const;
+const FAMILIES = [
+  "gate",
+  "judges",
+  "retrieval",
+  "rag",
+  "evals",
+  "limiter",
+  "cli",
+  "calibration",
+] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -148,6 +159,24 @@ if (wanted("calibration")) {
   printRows(
     "Calibrate on 100,000 results (90% labelled, synthetic, seeded): the statistics alone, and `ragjudge calibrate`'s path on PGlite (goal < 2 s)",
     rows,
+  );
+}
+
+if (wanted("limiter")) {
+  const limiter = await benchLimiter();
+  results.limiter = limiter;
+  printRows(
+    "Adaptive LLM limit against a provider allowing 20 calls in flight (429 + Retry-After beyond), lognormal latency, median 800 ms; 2,000 questions, 3 calls each, no max_concurrency set",
+    [limiter],
+  );
+}
+
+if (wanted("cli")) {
+  const cli = await benchCliMemory();
+  results.cli_memory = cli;
+  printRows(
+    "ragjudge eval as a user runs it (bin/ragjudge.js, a fresh embedded home, 2,000 questions imported, built-in bot + rubric + reference; goal: peak RSS < 400 MB)",
+    [cli],
   );
 }
 

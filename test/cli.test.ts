@@ -9,7 +9,7 @@ import {
   openStore,
 } from "../src/store/index.js";
 import { runCli as runCliIn } from "./support/cli.js";
-import { createDatabase } from "./support/postgres-server.js";
+import { createDatabase, freePort } from "./support/postgres-server.js";
 
 const runCli = (args: string[], env: Record<string, string> = {}) => runCliIn(args, { env });
 
@@ -114,4 +114,16 @@ it("explains usage errors with exit code 2", async () => {
   const { code, stderr } = await runCli(["gate", "--format", "yaml", "x.jsonl"]);
   expect(code).toBe(2);
   expect(stderr).toContain("--format must be one of table, json, jsonl, junit");
+});
+
+it("exits 3, not 1, when the command crashes (a database that cannot be reached)", async () => {
+  const port = await freePort(); // nothing listens there
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-crash-"));
+  const file = join(dir, "answers.jsonl");
+  writeFileSync(file, `${JSON.stringify(good)}\n`);
+  const { code, stderr } = await runCli(["gate", file], {
+    DATABASE_URL: `postgres://ragjudge@127.0.0.1:${port}/none`,
+  });
+  expect(stderr).toMatch(/ECONNREFUSED/);
+  expect(code).toBe(3);
 });

@@ -12,7 +12,9 @@ import {
   listQuestionSets,
   openStore,
 } from "../src/store/index.js";
+import { evalCommand } from "../src/cli/commands/eval.js";
 import { runCli } from "./support/cli.js";
+import { startScriptedLlm } from "./support/scripted-llm.js";
 import { createDatabase } from "./support/postgres-server.js";
 
 const CORPUS = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
@@ -188,6 +190,31 @@ describe("ragjudge eval on the embedded store", () => {
     );
   }, 60_000);
 
+  it("exits 3, not 0, when an LLM outage leaves no question scored", async () => {
+    const llm = await startScriptedLlm();
+    llm.on({ reply: { status: 503, message: "upstream overloaded" } });
+    const config = write(
+      "outage.config.json",
+      JSON.stringify({ llm: { backoff_ms: 0, max_backoff_ms: 0, max_retries: 1 } }),
+    );
+    try {
+      const result = await run(
+        [
+          ...["eval", "--collection", "lanting", "--questions", questionSetId],
+          ...["--judge", "rubric", "--config", config],
+        ],
+        { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "test-key" },
+      );
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/INCOMPLETE: no question was scored: 3 bot error\(s\)/);
+      // The embedder fails first (retrieval); the client tried twice (max_retries 1), the item once.
+      expect(result.stdout).toMatch(/BOT_ERROR\s+bot error: .*HTTP 503 .* after 2 attempt\(s\)/);
+      expect(llm.requests.length).toBe(3 * 2);
+    } finally {
+      await llm.close();
+    }
+  }, 120_000);
+
   it("exits 1 on regressions against a baseline run, matched by question text", async () => {
     // The same questions in another set, with ground truths the answers cannot match.
     const wrong = jsonl(
@@ -216,37 +243,19 @@ describe("ragjudge eval on the embedded store", () => {
     expect(same.stdout).toMatch(/--baseline\s+ok\s+0 regression\(s\), 0 improvement\(s\) in 3/);
   }, 60_000);
 
-  it("explains usage errors with exit code 2", async () => {
-    const cases: Array<[string[], RegExp]> = [
-      [
-        ["eval", "--questions", "x.jsonl", "--format", "yaml"],
-        /--format must be one of table, json, junit, markdown/,
-      ],
-      [["eval", "--questions", "x.jsonl"], /--collection is required for the built-in bot/],
-      [["eval", "--collection", "lanting"], /--questions FILE\|ID is required/],
-      [
-        ["eval", "--collection", "lanting", "--questions", "missing.jsonl"],
-        /no such file or question set "missing.jsonl"/,
-      ],
-      [
-        ["eval", "--collection", "lanting", "--questions", "x", "--min-score", "2"],
-        /--min-score takes a score from 0 to 1/,
-      ],
-      [
-        ["eval", "--collection", "lanting", "--questions", "x", "--bot", "ftp://x"],
-        /--bot takes "builtin" or an http\(s\) URL/,
-      ],
-      [
-        ["eval", "--collection", "lanting", "--questions", questionSetId, "--judge", "rubric"],
-        /needs an LLM/,
-      ],
-      [["eval", "--collection", "nowhere", "--questions", questionSetId], /collection.*nowhere/i],
-    ];
-    for (const [args, message] of cases) {
-      const result = await run(args);
-      expect(result.stderr, args.join(" ")).toMatch(message);
-      expect(result.code, args.join(" ")).toBe(2);
-    }
+  it("explains usage errors before the store opens, and exits 2 through the CLI", async () => {
+    // Argument errors are parseEvalArgs's (eval-args.test.ts); these two need evalCommand, and
+    // throw before it opens a store.
+    await expect(
+      evalCommand(["--collection", "lanting", "--questions", join(dir, "missing.jsonl")]),
+    ).rejects.toThrow(/no such file or question set ".*missing.jsonl"/);
+    await expect(
+      evalCommand(["--collection", "lanting", "--questions", questionSetId, "--judge", "rubric"]),
+    ).rejects.toThrow(/needs an LLM/);
+    // One process end to end: a usage error found with the store open is exit code 2.
+    const result = await run(["eval", "--collection", "nowhere", "--questions", questionSetId]);
+    expect(result.stderr).toMatch(/collection.*nowhere/i);
+    expect(result.code).toBe(2);
   }, 120_000);
 });
 

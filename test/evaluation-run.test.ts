@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import {
@@ -17,7 +18,9 @@ import {
   createQuestionSet,
   findOrCreateUser,
   getEvaluation,
+  JOBS_SCHEMA,
   listEvaluationResults,
+  queryRows,
   type Store,
 } from "../src/store/index.js";
 import { describeEachStore } from "./support/stores.js";
@@ -85,6 +88,31 @@ describeEachStore("evaluation runs", (use, kind) => {
     }
   }
 
+  /** Resolves once a worker has handled the run's launch job: what it did with the run is done. */
+  async function launchHandled(id: string, timeoutMs = 60_000) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const [row] = await queryRows<{ n: number }>(
+        use().db,
+        sql`select count(*)::int as n from ${sql.identifier(JOBS_SCHEMA)}.job
+            where name = 'evaluation-launch' and data->>'evaluation_id' = ${id}
+              and state = 'completed'`,
+      );
+      if ((row?.n ?? 0) > 0) return;
+      if (Date.now() > until) throw new Error(`launch job of ${id} not handled in ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function itemJobsOf(id: string): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(
+      use().db,
+      sql`select count(*)::int as n from ${sql.identifier(JOBS_SCHEMA)}.job
+          where name = 'evaluation-item' and data->>'evaluation_id' = ${id}`,
+    );
+    return row?.n ?? 0;
+  }
+
   it(`runs every question with the offline judges and the built-in bot [${kind}]`, async () => {
     startWorker();
     const config_ = await config;
@@ -140,7 +168,8 @@ describeEachStore("evaluation runs", (use, kind) => {
     await expect(resumeEvaluation(deps(), userId, started.id)).rejects.toThrow(/CANCELLED/);
     await expect(retryEvaluation(deps(), userId, started.id, "all")).rejects.toThrow(/CANCELLED/);
     startWorker();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await launchHandled(started.id);
+    expect(await itemJobsOf(started.id)).toBe(0);
     const after = await getEvaluation(use().db, userId, started.id);
     expect(after?.status).toBe("CANCELLED");
     expect(after?.completed_questions).toBe(0);
@@ -156,8 +185,10 @@ describeEachStore("evaluation runs", (use, kind) => {
     );
     await pauseEvaluation(deps(), userId, started.id);
     startWorker();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect((await getEvaluation(use().db, userId, started.id))?.completed_questions).toBe(0);
+    await launchHandled(started.id);
+    expect(await itemJobsOf(started.id)).toBe(0);
+    const paused = await getEvaluation(use().db, userId, started.id);
+    expect(paused).toMatchObject({ status: "PAUSED", completed_questions: 0 });
     await resumeEvaluation(deps(), userId, started.id);
     const done = await waitFor(started.id, ["COMPLETED"]);
     expect(done.completed_questions).toBe(4);

@@ -170,3 +170,44 @@ it("judges offline with no LLM and no database, saying the scores are heuristic"
   expect(wrong?.results.offline.passed).toBe(false);
   expect(right?.results.offline.raw_score).toBeGreaterThan(wrong?.results.offline.raw_score ?? 10);
 });
+
+it("during an LLM outage judges every line as judge_error, counts requests apart from calls, exits 3", async () => {
+  llm.reset();
+  llm.on({ when: isChat, reply: { status: 503, message: "upstream overloaded" } });
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-judge-outage-"));
+  const config = join(dir, "ragjudge.config.json");
+  writeFileSync(
+    config,
+    JSON.stringify({ llm: { backoff_ms: 0, max_backoff_ms: 0, max_retries: 3 } }),
+  );
+  const args = ["judge", fixture(LINES), "--judge", "rubric", "--no-cache", "--config", config];
+  const table = await runCli(args, env);
+  expect(table.code).toBe(3);
+  expect(table.stdout).toMatch(/1\s+q1\s+judge_error/);
+  expect(table.stdout).toMatch(/2\s+q2\s+judge_error/);
+  expect(table.stdout).toMatch(/rubric\s+2\s+0\s+2\s/);
+  // 2 logical calls, each 1 request + 3 retries.
+  expect(table.stdout).toContain("LLM calls: 2 (0 from cache, 2 failed); HTTP requests: 8;");
+  expect(llm.requests.filter(isChat)).toHaveLength(8);
+  expect(table.stderr).toMatch(/nothing could be judged: 2 judge error\(s\)/);
+
+  const json = await runCli([...args, "--format", "json"], env);
+  expect(json.code).toBe(3);
+  const parsed = JSON.parse(json.stdout) as {
+    summary: { rubric: { judge_errors: number; counted: number; mean_score: number | null } };
+    usage: { calls: number; attempts: number; failed_calls: number };
+    results: { ok: boolean; results: { rubric: Record<string, unknown> } }[];
+  };
+  expect(parsed.summary.rubric).toMatchObject({ judge_errors: 2, counted: 0, mean_score: null });
+  expect(parsed.usage).toMatchObject({ calls: 2, attempts: 8, failed_calls: 2 });
+  for (const line of parsed.results) {
+    expect(line.ok).toBe(true);
+    expect(line.results.rubric).toMatchObject({
+      outcome: "judge_error",
+      score: null,
+      raw_score: null,
+      verdict: null,
+      error: { cause: "LlmHttpError", retryable: true },
+    });
+  }
+});

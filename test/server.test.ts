@@ -56,6 +56,51 @@ describeEachStore("HTTP API", (use) => {
     expect((await call("/api/v1/evaluation-records", "rj_wrong")).status).toBe(401);
   });
 
+  it("reads the Authorization scheme case-insensitively", async () => {
+    await tokens();
+    for (const scheme of ["bearer", "BEARER", "Bearer"]) {
+      const response = await fetch(`${server.url}/api/v1/evaluation-records`, {
+        headers: { authorization: `${scheme} ${alice}` },
+      });
+      expect(response.status, scheme).toBe(200);
+    }
+    const basic = await fetch(`${server.url}/api/v1/evaluation-records`, {
+      headers: { authorization: `Basic ${alice}` },
+    });
+    expect(basic.status).toBe(401);
+  });
+
+  it("refuses a body that is not application/json with 415, and stores nothing", async () => {
+    await tokens();
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "",
+    ]) {
+      const response = await fetch(`${server.url}/api/v1/gate`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${alice}`, ...(type ? { "content-type": type } : {}) },
+        body: new TextEncoder().encode(JSON.stringify(INPUT)),
+      });
+      expect(response.status, type || "(no content-type)").toBe(415);
+      expect(((await response.json()) as { error: string }).error).toBe("unsupported_media_type");
+    }
+    const list = (await (await call("/api/v1/evaluation-records", alice)).json()) as {
+      items: Array<{ message_id: string }>;
+    };
+    expect(list.items.filter((item) => item.message_id === "m415")).toEqual([]);
+    const charset = await fetch(`${server.url}/api/v1/gate`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${alice}`,
+        "content-type": "Application/JSON; charset=utf-8",
+      },
+      body: JSON.stringify({ ...INPUT, message_id: "m415" }),
+    });
+    expect(charset.status).toBe(201);
+  });
+
   it("gates an answer, stores it, and serves the record to its owner only", async () => {
     await tokens();
     const posted = await call("/api/v1/gate", alice, {

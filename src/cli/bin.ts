@@ -1,12 +1,15 @@
 import { tuneHeapGrowth } from "./heap.js";
+import { EXIT } from "./exit-codes.js";
 import { main } from "./main.js";
+import { redactSecrets } from "../llm/index.js";
 
 try {
   tuneHeapGrowth();
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  process.stderr.write(`ragjudge: ${(error as Error).stack ?? String(error)}\n`);
-  process.exitCode = 1;
+  process.stderr.write(`ragjudge: ${redactSecrets((error as Error).stack ?? String(error))}\n`);
+  // A crash is not a quality verdict: CI must not read it as "a check failed".
+  process.exitCode = EXIT.incomplete;
 }
 // The command is done and its store closed. Should a library leave a handle open (a pool client, a
 // timer), exit anyway rather than hang a script or CI job; the timer itself keeps nothing alive.

@@ -10,11 +10,11 @@ import { setFlagsFromString } from "node:v8";
 export const DEFAULT_HEAP_GROWING_PERCENT = 50;
 
 /**
- * Sets V8's heap growing factor for this process from RAGJUDGE_HEAP_GROWING_PERCENT (default
- * DEFAULT_HEAP_GROWING_PERCENT; 0 keeps V8's own heuristics). A `--heap-growing-percent` given to
- * node itself wins. Returns the value set, or null when it left V8's setting alone.
+ * The heap growing percent this process should run with, from RAGJUDGE_HEAP_GROWING_PERCENT (default
+ * DEFAULT_HEAP_GROWING_PERCENT); null when V8's setting is left alone: for 0, or when
+ * `--heap-growing-percent` was given to node itself (it wins).
  */
-export function tuneHeapGrowth(
+export function heapGrowingPercent(
   env: NodeJS.ProcessEnv = process.env,
   execArgv: readonly string[] = process.execArgv,
 ): number | null {
@@ -26,7 +26,12 @@ export function tuneHeapGrowth(
     );
   }
   const percent = Number(raw);
-  if (percent === 0) return null;
-  setFlagsFromString(`--heap-growing-percent=${percent}`);
+  return percent === 0 ? null : percent;
+}
+
+/** Sets V8's heap growing factor for this process (heapGrowingPercent); returns the value set. */
+export function tuneHeapGrowth(): number | null {
+  const percent = heapGrowingPercent();
+  if (percent !== null) setFlagsFromString(`--heap-growing-percent=${percent}`);
   return percent;
 }

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { JudgeInputError } from "../judges/index.js";
-import { LlmConfigError } from "../llm/index.js";
-import { AskInputError, LoopsConfigError } from "../rag/index.js";
+import { errorText, LlmConfigError } from "../llm/index.js";
+import { AskInputError, LoopsConfigError, ModelFailureError } from "../rag/index.js";
 import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
 import {
   CalibrationNotFoundError,
@@ -19,6 +19,7 @@ import { SERVE_HELP, serveCommand } from "./commands/serve.js";
 import { startCommand } from "./commands/start.js";
 import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
 import { WORKER_HELP, workerCommand } from "./commands/worker.js";
+import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./usage-error.js";
 
 const HELP = `ragjudge — decides whether a RAG system's answers deserve trust.
@@ -40,6 +41,9 @@ Commands:
 
 Storage: the embedded database in $RAGJUDGE_HOME (default ./.ragjudge), or the PostgreSQL
 server in $DATABASE_URL. Run \`ragjudge <command> --help\` for a command's options.
+
+Exit codes (every command): 0 done; 1 a quality check failed; 2 usage or input error; 3 the run
+could not be completed (provider outage, every judge failed, a crash); 130 interrupted.
 
 ${EVAL_HELP}
 
@@ -108,8 +112,13 @@ export async function main(argv: string[]): Promise<number> {
     ];
     const userError = userErrors.some((type) => error instanceof type);
     if (userError || isParseArgsError(error)) {
-      process.stderr.write(`ragjudge ${name}: ${(error as Error).message}\n`);
-      return 2;
+      process.stderr.write(`ragjudge ${name}: ${errorText(error)}\n`);
+      return EXIT.usage;
+    }
+    const failed = ModelFailureError.findIn(error);
+    if (failed) {
+      process.stderr.write(`ragjudge ${name}: ${errorText(failed)}\n`);
+      return EXIT.incomplete;
     }
     throw error;
   }

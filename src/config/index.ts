@@ -1,3 +1,4 @@
+export { type BotNetworkConfig, BotNetworkConfigSchema } from "./bots.js";
 export { configuredClients } from "./clients.js";
 export {
   isLlmConfigured,

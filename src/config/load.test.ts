@@ -108,3 +108,34 @@ describe("loadConfig: other sections", () => {
     expect(config.gate.checks.require_citations.enabled).toBe(true);
   });
 });
+
+describe("loadConfig: the bots section", () => {
+  it("defaults to public addresses only, and reads the file and the environment", async () => {
+    expect((await loadConfig({ cwd: dir, env: {} })).bots).toEqual({
+      allow_hosts: [],
+      allow_networks: [],
+      allow_public: true,
+    });
+    await writeConfig({ bots: { allow_hosts: ["bot.internal"], allow_networks: ["10.0.0.0/8"] } });
+    const { bots } = await loadConfig({
+      cwd: dir,
+      env: {
+        RAGJUDGE_BOTS_ALLOW_NETWORKS: "127.0.0.1/32, fd00::/8",
+        RAGJUDGE_BOTS_ALLOW_HOSTS: "*.corp.example",
+        RAGJUDGE_BOTS_ALLOW_PUBLIC: "false",
+      },
+    });
+    expect(bots).toEqual({
+      allow_hosts: ["bot.internal", "*.corp.example"],
+      allow_networks: ["10.0.0.0/8", "127.0.0.1/32", "fd00::/8"],
+      allow_public: false,
+    });
+  });
+
+  it("names the entry at fault", async () => {
+    await writeConfig({ bots: { allow_networks: ["10.0.0.0/8", "not-a-cidr"] } });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      /bots\.allow_networks\.1: expected a CIDR/,
+    );
+  });
+});

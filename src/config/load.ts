@@ -2,6 +2,7 @@ import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { type BotNetworkConfig, BotNetworkConfigSchema } from "./bots.js";
 import {
   type GateConfig,
   GateConfigOverrideSchema,
@@ -12,10 +13,12 @@ import { type JudgesConfig, JudgesConfigSchema } from "../judges/index.js";
 import {
   applyLlmEnv,
   LLM_DEFAULTS,
+  LLM_ROLES,
   type LlmConfig,
   LlmConfigError,
   type LlmRole,
   parseLlmConfig,
+  registerSecrets,
   resolveModelConfig,
 } from "../llm/index.js";
 import {
@@ -32,6 +35,8 @@ export interface RagjudgeConfig {
   gate: GateConfig;
   /** The built-in RAG bot: its loops (seeds 000 and 001) and its retrieval. */
   rag: { loops: LoopsConfig; retrieval: RetrievalConfig };
+  /** Where HTTP bots named through the API may connect (docs/security.md). */
+  bots: BotNetworkConfig;
   /** The file read, if any. */
   source: string | undefined;
 }
@@ -40,6 +45,7 @@ const FileSchema = z.looseObject({
   llm: z.unknown().optional(),
   judges: z.unknown().optional(),
   gate: z.unknown().optional(),
+  bots: z.unknown().optional(),
   rag: z
     .object({ loops: z.unknown().optional(), retrieval: z.unknown().optional() })
     .strict()
@@ -91,13 +97,43 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
   if (!retrieval.success) throw sectionError(source, "rag.retrieval", retrieval.error);
   const loops = LoopsConfigSchema.safeParse(file.rag?.loops ?? {});
   if (!loops.success) throw sectionError(source, "rag.loops", loops.error);
+  const bots = BotNetworkConfigSchema.safeParse(applyBotsEnv(file.bots, env));
+  if (!bots.success) throw sectionError(source, "bots", bots.error);
+  const llm = parseLlmConfig(applyLlmEnv(file.llm, env), source);
+  // Every role's key is redacted from error texts from now on, whichever layer makes them.
+  registerSecrets(LLM_ROLES.map((role) => resolveModelConfig(llm, role).api_key));
   return {
     rag: { loops: loops.data, retrieval: retrieval.data },
-    llm: parseLlmConfig(applyLlmEnv(file.llm, env), source),
+    llm,
     judges: judges.data,
+    bots: bots.data,
     gate: resolveGateConfig(GateConfigSchema.parse({}), gate.data),
     source: path,
   };
+}
+
+/**
+ * RAGJUDGE_BOTS_ALLOW_HOSTS and RAGJUDGE_BOTS_ALLOW_NETWORKS (comma-separated) add to the file's
+ * lists; RAGJUDGE_BOTS_ALLOW_PUBLIC (true/false) replaces its flag. A malformed file section is
+ * left for the schema to name.
+ */
+function applyBotsEnv(section: unknown, env: Record<string, string | undefined>): unknown {
+  if (section !== undefined && (typeof section !== "object" || section === null)) return section;
+  const out: Record<string, unknown> = { ...(section as Record<string, unknown> | undefined) };
+  const list = (name: string) =>
+    (env[name] ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean);
+  const add = (key: string, values: string[]) => {
+    if (values.length === 0) return;
+    out[key] = [...(Array.isArray(out[key]) ? (out[key] as unknown[]) : []), ...values];
+  };
+  add("allow_hosts", list("RAGJUDGE_BOTS_ALLOW_HOSTS"));
+  add("allow_networks", list("RAGJUDGE_BOTS_ALLOW_NETWORKS"));
+  const allowPublic = env.RAGJUDGE_BOTS_ALLOW_PUBLIC?.trim().toLowerCase();
+  if (allowPublic === "true" || allowPublic === "false") out.allow_public = allowPublic === "true";
+  return out;
 }
 
 /** Searched in this order; the first that exists is read. */

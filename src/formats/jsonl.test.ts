@@ -32,7 +32,7 @@ it("joins a line split across chunks, even inside a multi-byte character", async
   expect(lines).toEqual([{ line: 1, ok: true, value: { id: "中文", n: 2 } }]);
 });
 
-it("reports invalid UTF-8 against its line and keeps the others", async () => {
+it("reports invalid UTF-8 against its line and field, and keeps the others", async () => {
   const bad = Buffer.concat([
     Buffer.from('{"id":"'),
     Buffer.from([0xc3, 0x28]),
@@ -40,7 +40,7 @@ it("reports invalid UTF-8 against its line and keeps the others", async () => {
   ]);
   const lines = await collect(parseJsonl(chunks(bad, '{"id":"ok","n":2}\n'), Row));
   expect(lines).toEqual([
-    { line: 1, ok: false, error: "invalid UTF-8 in this line" },
+    { line: 1, ok: false, error: "id: invalid UTF-8 at byte 7 (save the text as UTF-8)" },
     { line: 2, ok: true, value: { id: "ok", n: 2 } },
   ]);
 });

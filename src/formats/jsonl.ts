@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { describeIssues } from "./issues.js";
+import { describeStrictJsonError, parseStrictJson } from "./strict-json.js";
 
 export type JsonlLine<T> =
   { line: number; ok: true; value: T } | { line: number; ok: false; error: string };
@@ -12,7 +13,7 @@ const NEWLINE = 0x0a;
  */
 export async function* readLines(
   source: AsyncIterable<Uint8Array | string>,
-): AsyncGenerator<{ line: number; text?: string; error?: string }> {
+): AsyncGenerator<{ line: number; text?: string; error?: string; bytes?: Uint8Array }> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let pending: Uint8Array[] = [];
   let line = 0;
@@ -25,7 +26,8 @@ export async function* readLines(
         .replace(/^\uFEFF/, "");
       return { line, text };
     } catch {
-      return { line, error: "invalid UTF-8 in this line" };
+      // The bytes go along, so a JSON reader can name the field holding the bad byte.
+      return { line, error: "invalid UTF-8 in this line", bytes };
     }
   };
   for await (const chunk of source) {
@@ -48,24 +50,26 @@ export async function* readLines(
   }
 }
 
-/** Parses and validates each line with `schema`; a bad line yields an error naming the field. */
+/**
+ * Parses and validates each line with `schema`; a bad line yields an error naming the field. Lines
+ * are read by parseStrictJson, as HTTP bodies are: strict UTF-8, at most 64 levels deep, no NUL
+ * and no lone surrogate.
+ */
 export async function* parseJsonl<S extends z.ZodType>(
   source: AsyncIterable<Uint8Array | string>,
   schema: S,
 ): AsyncGenerator<JsonlLine<z.infer<S>>> {
-  for await (const { line, text, error } of readLines(source)) {
-    if (error !== undefined || text === undefined) {
+  for await (const { line, text, error, bytes } of readLines(source)) {
+    const json = text !== undefined ? parseStrictJson(text) : bytes && parseStrictJson(bytes);
+    if (json === undefined) {
       yield { line, ok: false, error: error ?? "unreadable line" };
       continue;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (parseError) {
-      yield { line, ok: false, error: `malformed JSON: ${(parseError as Error).message}` };
+    if (!json.ok) {
+      yield { line, ok: false, error: describeStrictJsonError(json) };
       continue;
     }
-    const result = schema.safeParse(json);
+    const result = schema.safeParse(json.value);
     yield result.success
       ? { line, ok: true, value: result.data }
       : { line, ok: false, error: describeIssues(result.error) };

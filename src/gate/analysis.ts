@@ -3,22 +3,19 @@
 // nothing.
 
 import {
-  blankCitationMarkers,
   codePointLength,
   containsContentToken,
   contentTokens,
   contentTokensIn,
-  evidenceNumberValues,
+  evidenceDigitValues,
+  evidenceWordValues,
   extractNumbers,
-  extractNumbersIn,
   isAscii,
   type MarkerSpan,
   type NumberMention,
   normalizeText,
   type Sentence,
   splitSentences,
-  type TextMarks,
-  statesNumberAsWritten,
   stripCitationMarkers,
 } from "../text/index.js";
 import {
@@ -66,8 +63,8 @@ export interface Evidence extends TokenLookup {
 class HitEvidence implements Evidence {
   private ascii: boolean | undefined;
   private folded: string | undefined;
-  private plain: string | undefined;
-  private numbers: Set<string> | undefined;
+  private digitValues: Set<string> | undefined;
+  private wordValues: Set<string> | undefined;
 
   constructor(private readonly content: string) {}
 
@@ -89,12 +86,13 @@ class HitEvidence implements Evidence {
     return containsContentToken(this.folded, token);
   }
 
-  /** Whether the hit states the number: spelled as in the answer, else in any spelling. */
+  /** Whether the hit states the number or date, in any spelling. */
   states(mention: NumberMention): boolean {
-    this.plain ??= blankCitationMarkers(this.nfkc());
-    if (statesNumberAsWritten(this.plain, mention)) return true;
-    this.numbers ??= evidenceNumberValues(this.plain);
-    return this.numbers.has(mention.value);
+    this.digitValues ??= evidenceDigitValues(this.nfkc());
+    if (this.digitValues.has(mention.value)) return true;
+    // Spelled-out numbers are read only when digits did not settle it: most claims copy digits.
+    this.wordValues ??= evidenceWordValues(this.nfkc());
+    return this.wordValues.has(mention.value);
   }
 }
 
@@ -153,10 +151,6 @@ export class AnswerAnalysis {
   private sentenceList: SentenceState[] | undefined;
   /** Every sentence's `plain`, one per line: tokens and numbers are read from it in place. */
   private lines = "";
-  /** Whether `lines` needs no folding for number extraction (see extractNumbersIn). */
-  private linesArePlain = false;
-  /** Where digits and capitalised words start in `lines`, once the tokens are read (tokensOf). */
-  private marks: TextMarks | undefined;
   private readonly hitEvidence: (HitEvidence | undefined)[];
   private allHits: EvidenceView | undefined;
   private views: Map<string, EvidenceView> | undefined;
@@ -227,7 +221,6 @@ export class AnswerAnalysis {
         return state;
       });
       this.lines = list.map((s) => s.plain).join("\n");
-      this.linesArePlain = isAscii(this.lines) && !this.lines.includes("[");
       this.sentenceList = list;
     }
     return this.sentenceList;
@@ -235,18 +228,14 @@ export class AnswerAnalysis {
 
   /**
    * Content tokens of a sentence (markers excluded). The first call reads every sentence's, in
-   * one pass over `lines` that also notes where digits are, for numbersOf.
+   * one pass over `lines`.
    */
   tokensOf(sentence: AnalysedSentence): string[] {
     const state = sentence as SentenceState;
     if (state.tokens === undefined) {
-      const marks: TextMarks | undefined = this.linesArePlain
-        ? { digitRuns: [], capitals: [] }
-        : undefined;
       for (const each of this.sentenceList ?? []) {
-        each.tokens = contentTokensIn(this.lines, each.from, each.to, marks);
+        each.tokens = contentTokensIn(this.lines, each.from, each.to);
       }
-      this.marks = marks;
     }
     // A sentence of another analysis is read on its own.
     state.tokens ??= contentTokens(sentence.plain);
@@ -256,9 +245,7 @@ export class AnswerAnalysis {
   /** Numbers and dates a sentence states. */
   numbersOf(sentence: AnalysedSentence): NumberMention[] {
     const state = sentence as SentenceState;
-    state.numbers ??= this.linesArePlain
-      ? extractNumbersIn(this.lines, state.from, state.to, this.marks)
-      : extractNumbers(sentence.plain);
+    state.numbers ??= extractNumbers(sentence.plain);
     return state.numbers;
   }
 

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  canonicalJson,
-  DEFAULT_GATE_CONFIG,
-  RULES_VERSION,
-  resolveGateConfig,
-  ruleVersion,
-} from "./config.js";
+import { DEFAULT_GATE_CONFIG, RULES_VERSION, resolveGateConfig, ruleVersion } from "./config.js";
 import { GateConfigSchema } from "./schema.js";
 
 describe("resolveGateConfig", () => {
@@ -78,9 +72,19 @@ describe("ruleVersion", () => {
   });
 
   it("is stable for equal configurations, however built", () => {
-    const reordered = JSON.parse(
-      canonicalJson({ actions: DEFAULT_GATE_CONFIG.actions, checks: DEFAULT_GATE_CONFIG.checks }),
-    );
+    // The same configuration with every object's keys in reverse order.
+    const reversed = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reversed)
+        : value !== null && typeof value === "object"
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([key, child]) => [key, reversed(child)]),
+            )
+          : value;
+    const reordered = reversed(DEFAULT_GATE_CONFIG) as typeof DEFAULT_GATE_CONFIG;
+    expect(Object.keys(reordered)).toEqual(Object.keys(DEFAULT_GATE_CONFIG).reverse());
     expect(ruleVersion(GateConfigSchema.parse({}))).toBe(ruleVersion(DEFAULT_GATE_CONFIG));
     expect(ruleVersion(reordered)).toBe(ruleVersion(DEFAULT_GATE_CONFIG));
   });
@@ -98,13 +102,5 @@ describe("ruleVersion", () => {
       ruleVersion(disabled),
     ]);
     expect(versions.size).toBe(3);
-  });
-});
-
-describe("canonicalJson", () => {
-  it("sorts keys at every depth and keeps array order", () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe(
-      '{"a":{"c":null,"d":[2,1]},"b":1}',
-    );
   });
 });

@@ -3,15 +3,14 @@
 // downstream (rule_version) stay valid and the hot path parses nothing twice.
 
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../text/index.js";
 import { type GateConfig, type GateConfigOverride, GateConfigSchema } from "./schema.js";
 
 /**
  * Version of the rules themselves: bump it whenever a check's semantics change (tokenization,
  * matching, aggregation), so records judged by different code never share a rule_version.
  */
-export const RULES_VERSION = "gate-1";
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export const RULES_VERSION = "gate-2";
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
@@ -77,22 +76,6 @@ export function resolveGateConfig(base: GateConfig, override?: GateConfigOverrid
     parsedBases.set(resolved, resolved);
   }
   return resolved;
-}
-
-/** JSON with object keys sorted at every depth, so equal values serialize identically. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value as Json));
-}
-
-function sortKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const sorted: { [key: string]: Json } = {};
-  for (const key of Object.keys(value).sort()) {
-    const child = value[key];
-    if (child !== undefined) sorted[key] = sortKeys(child);
-  }
-  return sorted;
 }
 
 const versions = new WeakMap<GateConfig, string>();

@@ -14,13 +14,7 @@ export {
   GATE_CHECKS,
   type GateCheck,
 } from "./checks.js";
-export {
-  canonicalJson,
-  DEFAULT_GATE_CONFIG,
-  RULES_VERSION,
-  resolveGateConfig,
-  ruleVersion,
-} from "./config.js";
+export { DEFAULT_GATE_CONFIG, RULES_VERSION, resolveGateConfig, ruleVersion } from "./config.js";
 export { aggregateStatus, evaluateGate } from "./evaluate.js";
 export * from "./gate-stream.js";
 export {

@@ -1,6 +1,7 @@
 // Seed 004 §5 "utils": measurements the checks build on. Nothing here decides pass or fail.
 
 import { findCitationMarkers, isAscii, type MarkerSpan } from "../text/index.js";
+import { compilePatternList, type PatternMatcher, type PatternMode } from "./patterns.js";
 import type { Citation, RetrievalHit } from "./schema.js";
 
 /** The distinct node_ids of citations or hits. */
@@ -159,48 +160,45 @@ export function missingTokens(sentenceTokens: readonly string[], evidence: Token
   return [...missing];
 }
 
-/**
- * How a pattern list is applied: `anywhere` in the text; `whole`, matching all of it; `lines`,
- * anywhere with ^ and $ at line breaks, which tests many short texts joined by "\n" at once.
- */
-export type PatternMode = "anywhere" | "whole" | "lines";
-
-const compiled = new Map<string, RegExp>();
+const compiled = new Map<string, PatternMatcher>();
 const MAX_COMPILED = 512;
 // Resolved configs are frozen and shared, so the same pattern array comes back on every call:
 // looking it up by identity avoids joining the patterns into a key each time.
-const compiledByList = new WeakMap<readonly string[], Partial<Record<PatternMode, RegExp>>>();
+const compiledByList = new WeakMap<
+  readonly string[],
+  Partial<Record<PatternMode, PatternMatcher>>
+>();
 
 /**
- * One case-insensitive regex for a pattern list, compiled once per distinct list. The flag is
- * "i" without "u": V8 runs \b under /iu some forty times slower, and the patterns need no astral
- * characters.
+ * One case-insensitive matcher for a pattern list, compiled once per distinct list, under the
+ * linear-time engine of patterns.ts (the patterns may come from a request).
  */
-export function patternRegex(patterns: readonly string[], mode: PatternMode = "anywhere"): RegExp {
+export function patternRegex(
+  patterns: readonly string[],
+  mode: PatternMode = "anywhere",
+): PatternMatcher {
   let byMode = compiledByList.get(patterns);
   if (byMode === undefined) {
     byMode = {};
     compiledByList.set(patterns, byMode);
   }
-  let regex = byMode[mode];
-  if (regex === undefined) {
-    regex = compilePatterns(patterns, mode);
-    byMode[mode] = regex;
+  let matcher = byMode[mode];
+  if (matcher === undefined) {
+    matcher = compilePatterns(patterns, mode);
+    byMode[mode] = matcher;
   }
-  return regex;
+  return matcher;
 }
 
-function compilePatterns(patterns: readonly string[], mode: PatternMode): RegExp {
+function compilePatterns(patterns: readonly string[], mode: PatternMode): PatternMatcher {
   const key = `${mode}\u0000${patterns.join("\u0000")}`;
-  let regex = compiled.get(key);
-  if (regex === undefined) {
-    const alternatives = patterns.map((p) => `(?:${p})`).join("|") || "(?!)";
-    if (mode === "whole") regex = new RegExp(`^(?:${alternatives})$`, "i");
-    else regex = new RegExp(alternatives, mode === "lines" ? "im" : "i");
+  let matcher = compiled.get(key);
+  if (matcher === undefined) {
+    matcher = compilePatternList(patterns, mode);
     if (compiled.size >= MAX_COMPILED) compiled.clear();
-    compiled.set(key, regex);
+    compiled.set(key, matcher);
   }
-  return regex;
+  return matcher;
 }
 
 /** Whether any of `patterns` (case-insensitive regexes) occurs in the text. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { patternSyntaxError } from "./patterns.js";
 
 // Field names follow seed 004 (EVALUATOR_PIPELINE_GUIDE) section 3 so a reader can trace them.
 
@@ -50,18 +51,19 @@ export type GateAction = z.infer<typeof GateActionSchema>;
 /** The status a check gives when its assertion is violated. */
 export const SeveritySchema = z.enum(["fail", "warn"]);
 
-/** A case-insensitive regular expression as the gate compiles it (flag "i"). */
-const pattern = z.string().refine(
-  (source) => {
-    try {
-      new RegExp(source, "i");
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { error: 'must be a valid regular expression (compiled with flag "i")' },
-);
+/**
+ * A case-insensitive regular expression in RE2 syntax, as the gate compiles it (patterns.ts):
+ * matching takes linear time, so lookaround and backreferences are refused.
+ */
+const pattern = z.string().superRefine((source, ctx) => {
+  const problem = patternSyntaxError(source);
+  if (problem !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be a regular expression in RE2 syntax (no lookaround or backreferences): ${problem}`,
+    });
+  }
+});
 
 const check = <T extends z.ZodRawShape>(severity: "fail" | "warn", shape: T) =>
   z.object({

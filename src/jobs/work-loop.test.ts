@@ -64,8 +64,8 @@ it("a released job frees its slot at once, completes only when its handler ends,
       ...(["b", "c"] as const).filter((l) => !started.includes(l)),
     ] as ["a", "b" | "c", "b" | "c"];
     // Its release waits: one released job (a) is pending, the cap for concurrency 1. So the third
-    // job waits for a slot.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // job, fetched (active in pg-boss) and ready to start, waits for a slot.
+    await waitFor(async () => (await jobStates())[third] === "active", "the third job's fetch");
     expect(started).toEqual(["a", second]);
     expect((await jobStates()).a).toBe("active");
 

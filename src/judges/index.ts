@@ -76,7 +76,15 @@ export {
 } from "./reference.js";
 export { REFERENCE_PROMPTS } from "./reference.prompts.js";
 export { type Agreement, agreementOf, type RepeatedJudgeResult, repeatJudge } from "./repeat.js";
-export type { JudgeCallOptions, JudgeName, JudgeResult } from "./result.js";
+export { judgeErrorDetailOf, judgeFailure } from "./result.js";
+export type {
+  JudgeCallOptions,
+  JudgeErrorDetail,
+  JudgeFailure,
+  JudgeName,
+  JudgeResult,
+  JudgeScore,
+} from "./result.js";
 export {
   type ReviewInput,
   ReviewInputSchema,

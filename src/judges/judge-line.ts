@@ -5,12 +5,12 @@ import { ContextItemSchema } from "./context.js";
 import { offline } from "./offline/index.js";
 import { reference } from "./reference.js";
 import { type Agreement, repeatJudge } from "./repeat.js";
-import type { JudgeCallOptions, JudgeResult } from "./result.js";
+import { JUDGE_KINDS, type JudgeCallOptions, type JudgeName, type JudgeResult } from "./result.js";
 import { review } from "./review.js";
 import { rubric } from "./rubric.js";
 
-export const JUDGE_KINDS = ["review", "rubric", "reference", "offline"] as const;
-export type JudgeKind = (typeof JUDGE_KINDS)[number];
+export { JUDGE_KINDS };
+export type JudgeKind = JudgeName;
 
 /** Judges that call an LLM; `offline` never does. */
 export const LLM_JUDGES: readonly JudgeKind[] = ["review", "rubric", "reference"];

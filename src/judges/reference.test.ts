@@ -50,7 +50,6 @@ describe("reference", () => {
       raw_score: 4,
       score: 0.75,
       passed: true,
-      defaulted: false,
     });
   });
 
@@ -69,23 +68,22 @@ describe("reference", () => {
       answer: "2021 年。",
       client,
     });
-    expect(result.verdict.score).toBe(5);
+    expect(result.verdict?.score).toBe(5);
     expect(result.language).toBe("zh");
     expect(promptText(server.requests[0] as never)).toContain("5分 (完美回答)");
   });
 
-  it("rejects a non-integer score, re-asks, then defaults to 1 with the raw text", async () => {
+  it("rejects a non-integer score, re-asks, then gives no score, with the error and raw text", async () => {
     server.on({ reply: { json: { score: 3.5, reasoning: "Between 3 and 4." } } });
     const result = await reference({ ...input, client });
     expect(result).toMatchObject({
       outcome: "judge_error",
-      defaulted: true,
-      raw_score: 1,
-      score: 0,
-      passed: false,
-      verdict: { score: 1 },
+      raw_score: null,
+      score: null,
+      passed: null,
+      verdict: null,
+      error: { cause: "reply", message: expect.stringMatching(/score/) },
     });
-    expect(result.error?.raw).toHaveLength(2);
-    expect(result.verdict.reasoning).toContain("judge_error");
+    expect(result.outcome === "judge_error" && result.error.raw).toHaveLength(2);
   });
 });

@@ -48,8 +48,5 @@ export async function reference(args: ReferenceInput & JudgeCallOptions): Promis
         passed: verdict.score >= config.reference.pass_min_score,
       };
     },
-    fallback(error) {
-      return { score: 1, reasoning: `judge_error: ${error}` };
-    },
   });
 }

@@ -40,7 +40,7 @@ describe("repeatJudge", () => {
     });
     const { trials, agreement } = await repeatJudge(reference, { ...input, client }, 3);
     expect(server.requests.map((r) => r.body.seed).sort()).toEqual([42, 43, 44]);
-    expect(trials.map((t) => t.verdict.score)).toEqual([5, 3, 4]);
+    expect(trials.map((t) => t.verdict?.score)).toEqual([5, 3, 4]);
     expect(agreement).toEqual({
       n: 3,
       counted: 3,
@@ -53,14 +53,14 @@ describe("repeatJudge", () => {
     });
   });
 
-  it("starts from the caller's seed and leaves defaulted trials out of the agreement", async () => {
+  it("starts from the caller's seed and leaves judge_error trials out of the agreement", async () => {
     server.reset();
     server.on({
       reply: (request) =>
         request.body.seed === 11 ? { content: "no idea" } : { json: { score: 5, reasoning: "r" } },
     });
     const { trials, agreement } = await repeatJudge(reference, { ...input, client, seed: 10 }, 3);
-    expect(trials.map((t) => t.defaulted)).toEqual([false, true, false]);
+    expect(trials.map((t) => t.outcome)).toEqual(["ok", "judge_error", "ok"]);
     expect(agreement).toMatchObject({
       n: 3,
       counted: 2,

@@ -1,12 +1,12 @@
 import { LLM_DEFAULTS } from "../llm/index.js";
-import type { JudgeResult } from "./result.js";
+import type { JudgeResult, JudgeScore } from "./result.js";
 import { round } from "./result.js";
 import { standardDeviation } from "./summary.js";
 
 export interface Agreement {
   /** Trials run. */
   n: number;
-  /** Trials that count (not defaulted). */
+  /** Trials that count (scored, not judge_error). */
   counted: number;
   /** pass^N for this item: every counted trial passed; null when none counted. */
   pass_all: boolean | null;
@@ -47,7 +47,7 @@ export async function repeatJudge<A extends { seed?: number }, R extends JudgeRe
 }
 
 export function agreementOf(trials: readonly JudgeResult[]): Agreement {
-  const counted = trials.filter((t) => !t.defaulted);
+  const counted = trials.filter((t): t is JudgeScore => t.outcome === "ok");
   const passes = counted.filter((t) => t.passed).length;
   const none = counted.length === 0;
   const stddev = (values: number[]) => {

@@ -1,36 +1,106 @@
 import type { z } from "zod";
-import { type CallRecord, generateObject, type LlmClient } from "../llm/index.js";
+import {
+  type CallRecord,
+  generateObject,
+  errorText,
+  LlmAbortError,
+  type LlmClient,
+  LlmError,
+  type LlmErrorName,
+} from "../llm/index.js";
 import type { JudgesConfig } from "./config.js";
 import { JudgeInputError } from "./errors.js";
 import type { LanguageSetting, PromptLanguage } from "./language.js";
 
-export type JudgeName = "review" | "rubric" | "reference" | "offline";
+/** Every judge, by the name results, configuration, the CLI and the API use. */
+export const JUDGE_KINDS = ["review", "rubric", "reference", "offline"] as const;
+export type JudgeName = (typeof JUDGE_KINDS)[number];
+
+/** What every result has, scored or not. */
+interface JudgeResultBase<N extends JudgeName> {
+  name: N;
+  language: PromptLanguage;
+  model: string;
+  /** Every LLM call that answered (1, or 2 with a re-ask; cached calls have attempts 0). */
+  calls: CallRecord[];
+}
 
 /**
  * One shape for every judge (like autoevals' Score). `verdict` is the judge's own output in the
  * seed's field names; everything else is common so runs can average, compare and store them alike.
  */
-export interface JudgeResult<N extends JudgeName = JudgeName, V = unknown> {
-  name: N;
-  /** "judge_error" when the judge's reply was unusable even after the re-ask. */
-  outcome: "ok" | "judge_error";
+export interface JudgeScore<
+  N extends JudgeName = JudgeName,
+  V = unknown,
+> extends JudgeResultBase<N> {
+  outcome: "ok";
   /** The judge's score on [0, 1]: (raw - min) / (max - min) of its scale. */
   score: number;
   /** The judge's own number: review 1 or 0, rubric weighted_score (1-10), reference 1-5. */
   raw_score: number;
   passed: boolean;
-  /**
-   * True only on judge_error: score and verdict are the seed's "default low score" (seed 002) and
-   * must never count in averages or pass rates (summarizeJudgeResults skips them).
-   */
-  defaulted: boolean;
   verdict: V;
-  /** On judge_error: the last validation error and every raw reply, for inspection. */
-  error?: { message: string; raw: string[] };
-  language: PromptLanguage;
-  model: string;
-  /** Every LLM call made (1, or 2 with a re-ask; cached calls have attempts 0). */
-  calls: CallRecord[];
+}
+
+/**
+ * Why a judge gave no score: `reply` when the model's replies stayed unusable after the re-ask
+ * (`raw` holds them), `error` for anything else that stopped it (bad input, no client), otherwise
+ * the LLM error's name (the call failed after the client's retries).
+ */
+export interface JudgeErrorDetail {
+  message: string;
+  cause: "reply" | "error" | LlmErrorName;
+  /** Whether trying again later could help (the LLM error's own verdict for a failed call). */
+  retryable: boolean;
+  raw: string[];
+}
+
+/**
+ * A judge that could not judge. It has no score (seed 002's "default low score" would read as a
+ * real 0 downstream): every number is null and the error says why.
+ */
+export interface JudgeFailure<N extends JudgeName = JudgeName> extends JudgeResultBase<N> {
+  outcome: "judge_error";
+  score: null;
+  raw_score: null;
+  passed: null;
+  verdict: null;
+  error: JudgeErrorDetail;
+}
+
+export type JudgeResult<N extends JudgeName = JudgeName, V = unknown> =
+  JudgeScore<N, V> | JudgeFailure<N>;
+
+export function judgeFailure<N extends JudgeName>(
+  base: JudgeResultBase<N>,
+  error: JudgeErrorDetail,
+): JudgeFailure<N> {
+  return {
+    ...base,
+    outcome: "judge_error",
+    score: null,
+    raw_score: null,
+    passed: null,
+    verdict: null,
+    error,
+  };
+}
+
+/** The detail of a thrown error: an LLM error keeps its name and its own `retryable`. */
+export function judgeErrorDetailOf(error: unknown): JudgeErrorDetail {
+  if (!LlmError.isInstance(error)) {
+    return {
+      message: errorText(error),
+      cause: "error",
+      retryable: false,
+      raw: [],
+    };
+  }
+  const retryable =
+    "retryable" in error
+      ? Boolean(error.retryable)
+      : error.name === "LlmTimeoutError" || error.name === "LlmConnectionError";
+  return { message: errorText(error), cause: error.name, retryable, raw: [] };
 }
 
 /** Options every judge accepts besides its input. */
@@ -70,53 +140,51 @@ export interface JudgeSpec<N extends JudgeName, R, V> {
   score: { min: number; max: number };
   /** The verdict, its raw score and whether it passes, from a valid reply. */
   judge(reply: R): { verdict: V; raw_score: number; passed: boolean };
-  /** The seed's default low verdict, used on judge_error. */
-  fallback(error: string): V;
 }
 
-/** Calls the LLM for a structured reply and turns it into a JudgeResult, or a defaulted judge_error. */
+/**
+ * Calls the LLM for a structured reply and turns it into a JudgeResult, or a judge_error without a
+ * score: an unusable reply, or an LLM error after the client's own retries. Only an abort throws.
+ */
 export async function runJudge<N extends JudgeName, R, V>(
   spec: JudgeSpec<N, R, V>,
 ): Promise<JudgeResult<N, V>> {
   const { client, signal, timeoutMs, noCache, seed } = spec.options;
-  const reply = await generateObject({
-    client,
-    messages: spec.messages,
-    schema: spec.replySchema,
-    schemaName: spec.name,
-    signal,
-    timeoutMs,
-    noCache,
-    seed,
-  });
+  const base = { name: spec.name, language: spec.language, model: client.model };
+  let reply: Awaited<ReturnType<typeof generateObject<R>>>;
+  try {
+    reply = await generateObject({
+      client,
+      messages: spec.messages,
+      schema: spec.replySchema,
+      schemaName: spec.name,
+      signal,
+      timeoutMs,
+      noCache,
+      seed,
+    });
+  } catch (error) {
+    if (signal?.aborted || !LlmError.isInstance(error) || LlmAbortError.isInstance(error)) {
+      throw error;
+    }
+    return judgeFailure({ ...base, calls: [] }, judgeErrorDetailOf(error));
+  }
   if (!reply.ok) {
-    return {
-      // The same key order as always (results are serialized as they are).
-      name: spec.name,
-      language: spec.language,
-      model: client.model,
-      calls: reply.calls,
-      outcome: "judge_error",
-      score: 0,
-      raw_score: spec.score.min,
-      passed: false,
-      defaulted: true,
-      verdict: spec.fallback(reply.error),
-      error: { message: reply.error, raw: reply.raw },
-    };
+    return judgeFailure(
+      { ...base, calls: reply.calls },
+      // A fresh sample may parse where the re-ask did not.
+      { message: reply.error, cause: "reply", retryable: true, raw: reply.raw },
+    );
   }
   const { verdict, raw_score, passed } = spec.judge(reply.value);
   const span = spec.score.max - spec.score.min;
   return {
-    name: spec.name,
-    language: spec.language,
-    model: client.model,
+    ...base,
     calls: reply.calls,
     outcome: "ok",
     score: round((raw_score - spec.score.min) / span, 4),
     raw_score,
     passed,
-    defaulted: false,
     verdict,
   };
 }

@@ -115,14 +115,13 @@ describe("review verdict", () => {
     });
     const result = await review({ question, answer, contexts: ["Acme launched in 2019."], client });
     expect(result.verdict).toEqual({ passed: true, suggestions: [] });
-    expect(Object.keys(result.verdict).sort()).toEqual(["passed", "suggestions"]);
+    expect(Object.keys(result.verdict ?? {}).sort()).toEqual(["passed", "suggestions"]);
     expect(result).toMatchObject({
       name: "review",
       outcome: "ok",
       score: 1,
       raw_score: 1,
       passed: true,
-      defaulted: false,
       model: "judge-model",
       language: "en",
     });
@@ -142,7 +141,7 @@ describe("review verdict", () => {
     });
     const result = await review({ question, answer, contexts: ["Acme launched in 2019."], client });
     expect(result.verdict).toEqual({ passed: false, suggestions: [logicProblem, evidenceProblem] });
-    expect(result).toMatchObject({ passed: false, score: 0, defaulted: false });
+    expect(result).toMatchObject({ outcome: "ok", passed: false, score: 0 });
   });
 
   it("does not judge evidence without retrieved context", async () => {
@@ -172,19 +171,18 @@ describe("review verdict", () => {
     });
     const result = await review({ question, answer, contexts: ["x"], client });
     expect(result.calls).toHaveLength(2);
-    expect(result.verdict.suggestions).toEqual(["Off topic: answer the launch year."]);
+    expect(result.verdict?.suggestions).toEqual(["Off topic: answer the launch year."]);
     expect(lastPrompt()).toContain("must list at least one problem");
   });
 
-  it("is a defaulted judge_error keeping the raw text when the reply stays unusable", async () => {
+  it("is a judge_error without a score, keeping the raw text, when the reply stays unusable", async () => {
     server.on({ reply: { content: "The answer looks fine to me!" } });
     const result = await review({ question, answer, contexts: ["x"], client });
     expect(result).toMatchObject({
       outcome: "judge_error",
-      defaulted: true,
-      passed: false,
-      score: 0,
-      verdict: { passed: false, suggestions: [] },
+      passed: null,
+      score: null,
+      verdict: null,
       error: { raw: ["The answer looks fine to me!", "The answer looks fine to me!"] },
     });
     expect(result.calls).toHaveLength(2);

@@ -76,9 +76,6 @@ export async function review(args: ReviewInput & JudgeCallOptions): Promise<Revi
       const verdict = reviewVerdict(reply, hasContext);
       return { verdict, raw_score: verdict.passed ? 1 : 0, passed: verdict.passed };
     },
-    fallback() {
-      return { passed: false, suggestions: [] };
-    },
   });
 }
 

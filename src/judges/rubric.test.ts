@@ -93,9 +93,9 @@ describe("rubric result", () => {
     server.on({ times: 1, reply: { json: reply(7, 1, 1) } });
     server.on({ times: 1, reply: { json: reply(6.9, 10, 10) } });
     server.on({ reply: { json: reply(7, 10, 10) } });
-    expect((await rubric({ question, answer, client })).verdict.is_passing).toBe(true);
+    expect((await rubric({ question, answer, client })).verdict?.is_passing).toBe(true);
     const below = await rubric({ question, answer, client, noCache: true, seed: 1 });
-    expect(below.verdict.is_passing).toBe(false);
+    expect(below.verdict?.is_passing).toBe(false);
     expect(below.passed).toBe(false);
     const strict = JudgesConfigSchema.parse({ rubric: { pass_min_accuracy: 8 } });
     expect((await rubric({ question, answer, client, config: strict, seed: 2 })).passed).toBe(
@@ -103,21 +103,43 @@ describe("rubric result", () => {
     );
   });
 
-  it("defaults to the lowest score, flagged, on judge_error", async () => {
+  it("gives no score on judge_error: no numbers, no metrics, the error beside it", async () => {
     server.on({ reply: { content: '{"analysis": "cut off' } });
+    const result = await rubric({ question, answer, client });
+    expect(result).toEqual({
+      name: "rubric",
+      language: "en",
+      model: client.model,
+      calls: expect.any(Array),
+      outcome: "judge_error",
+      score: null,
+      raw_score: null,
+      passed: null,
+      verdict: null,
+      error: {
+        message: expect.stringMatching(/invalid JSON/),
+        cause: "reply",
+        retryable: true,
+        raw: ['{"analysis": "cut off', '{"analysis": "cut off'],
+      },
+    });
+  });
+
+  it("gives no score when the call fails, naming the LLM error and its retryable", async () => {
+    server.on({ reply: { status: 401, message: "bad key" } });
     const result = await rubric({ question, answer, client });
     expect(result).toMatchObject({
       outcome: "judge_error",
-      defaulted: true,
-      score: 0,
-      raw_score: 1,
-      passed: false,
-      verdict: {
-        metrics: { accuracy: 1, completeness: 1, clarity: 1, weighted_score: 1 },
-        is_passing: false,
+      score: null,
+      raw_score: null,
+      verdict: null,
+      error: {
+        cause: "LlmHttpError",
+        retryable: false,
+        message: expect.stringMatching(/HTTP 401/),
       },
     });
-    expect(result.error?.raw).toEqual(['{"analysis": "cut off', '{"analysis": "cut off']);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("rejects scores outside 1-10 and re-asks", async () => {
@@ -125,7 +147,7 @@ describe("rubric result", () => {
     server.on({ reply: { json: reply(9, 5, 5) } });
     const result = await rubric({ question, answer, client });
     expect(result.calls).toHaveLength(2);
-    expect(result.verdict.metrics.accuracy).toBe(9);
+    expect(result.verdict?.metrics.accuracy).toBe(9);
   });
 });
 
@@ -161,7 +183,7 @@ describe("rubric prompt", () => {
   it("pure mode: no documents, judged on established knowledge", async () => {
     server.on({ reply: { json: reply(5, 5, 5) } });
     const result = await rubric({ question, answer, client });
-    expect(result.verdict.mode).toBe("pure");
+    expect(result.verdict?.mode).toBe("pure");
     expect(lastPrompt()).toContain("None (pure LLM mode");
     expect(lastPrompt()).toContain("well-established knowledge only");
   });
@@ -175,7 +197,7 @@ describe("rubric prompt", () => {
       borrowed_documents: ["borrowed-doc: revenue 2023 was 5.1M USD"],
       client,
     });
-    expect(result.verdict.mode).toBe("comparison");
+    expect(result.verdict?.mode).toBe("comparison");
     const prompt = lastPrompt();
     expect(prompt).toContain("Ground-truth documents (retrieved by another system");
     expect(prompt).toContain("borrowed-doc: revenue 2023 was 5.1M USD");

@@ -143,17 +143,6 @@ export async function rubric(args: RubricInput & JudgeCallOptions): Promise<Rubr
         passed: isPassing,
       };
     },
-    // Seed 002: "若失敗則回傳預設低分並 Log 錯誤" — the lowest score, flagged as defaulted.
-    fallback(error) {
-      return {
-        metrics: { accuracy: 1, completeness: 1, clarity: 1, weighted_score: 1 },
-        analysis: "",
-        reason: `judge_error: ${error}`,
-        suggestion: "",
-        is_passing: false,
-        mode,
-      };
-    },
   });
 }
 

@@ -1,24 +1,17 @@
 import { describe, expect, it } from "vitest";
-import type { JudgeResult } from "./result.js";
+import { type JudgeResult, judgeFailure } from "./result.js";
 import { passHatK, standardDeviation, summarizeJudgeResults } from "./summary.js";
 
-function result(score: number, passed: boolean, defaulted = false): JudgeResult {
-  return {
-    name: "rubric",
-    outcome: defaulted ? "judge_error" : "ok",
-    score,
-    raw_score: 1 + score * 9,
-    passed,
-    defaulted,
-    verdict: {},
-    language: "en",
-    model: "m",
-    calls: [],
-  };
+function result(score: number, passed: boolean, failed = false): JudgeResult {
+  const base = { name: "rubric" as const, language: "en" as const, model: "m", calls: [] };
+  if (failed) {
+    return judgeFailure(base, { message: "unusable", cause: "reply", retryable: true, raw: [] });
+  }
+  return { ...base, outcome: "ok", score, raw_score: 1 + score * 9, passed, verdict: {} };
 }
 
 describe("summarizeJudgeResults", () => {
-  it("excludes defaulted scores from averages and pass rates", () => {
+  it("excludes judge errors from averages and pass rates", () => {
     const summary = summarizeJudgeResults([
       result(1, true),
       result(0.5, false),
@@ -28,7 +21,6 @@ describe("summarizeJudgeResults", () => {
     expect(summary).toEqual({
       total: 4,
       counted: 2,
-      defaulted: 2,
       judge_errors: 2,
       mean_score: 0.75,
       mean_raw_score: 7.75,

@@ -3,9 +3,8 @@ import { round } from "./result.js";
 
 export interface JudgeSummary {
   total: number;
-  /** Results that count: not defaulted. */
+  /** Results that count: scored, not judge_error. */
   counted: number;
-  defaulted: number;
   judge_errors: number;
   /** Mean of `score` on [0, 1] over counted results; null when none count. */
   mean_score: number | null;
@@ -15,18 +14,16 @@ export interface JudgeSummary {
   pass_rate: number | null;
 }
 
-/** Averages and pass rates that never include a defaulted (judge_error) score. */
+/** Averages and pass rates over scored results; a judge_error has no score to count. */
 export function summarizeJudgeResults(results: readonly JudgeResult[]): JudgeSummary {
   let counted = 0;
-  let defaulted = 0;
   let judgeErrors = 0;
   let scoreSum = 0;
   let rawSum = 0;
   let passes = 0;
   for (const result of results) {
-    if (result.outcome === "judge_error") judgeErrors++;
-    if (result.defaulted) {
-      defaulted++;
+    if (result.outcome === "judge_error") {
+      judgeErrors++;
       continue;
     }
     counted++;
@@ -37,7 +34,6 @@ export function summarizeJudgeResults(results: readonly JudgeResult[]): JudgeSum
   return {
     total: results.length,
     counted,
-    defaulted,
     judge_errors: judgeErrors,
     mean_score: counted > 0 ? round(scoreSum / counted, 4) : null,
     mean_raw_score: counted > 0 ? round(rawSum / counted, 4) : null,

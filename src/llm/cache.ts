@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { canonicalJson } from "../text/index.js";
 
 export const TokenUsageSchema = z.object({
   prompt_tokens: z.number().int().min(0),
@@ -27,27 +28,6 @@ export interface ResponseCache {
   /** Whatever was stored; the client validates it with CachedResponseSchema before use. */
   get(key: string): Promise<unknown>;
   set(key: string, value: CachedResponse): Promise<void>;
-}
-
-/**
- * JSON with object keys sorted at every depth and `undefined` members dropped, so two requests
- * that differ only in key order get the same cache key.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") {
-    const text = JSON.stringify(value);
-    return text === undefined ? "null" : text;
-  }
-  if (Array.isArray(value)) {
-    return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
-  }
-  const entries = Object.keys(value)
-    .sort()
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .map(
-      (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
-    );
-  return `{${entries.join(",")}}`;
 }
 
 export interface CacheKeyInput {

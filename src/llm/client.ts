@@ -16,6 +16,7 @@ import {
   resolveModelConfig,
   type StructuredOutputMode,
 } from "./config.js";
+import { registerSecrets } from "./redact.js";
 import {
   LlmAbortError,
   LlmConnectionError,
@@ -544,10 +545,9 @@ class OpenAICompatibleClient implements LlmClient {
           this.provider,
           attempts,
           isRetryable(failure),
+          // No cause: the SDK's error keeps the provider's raw body, which may echo the key, and
+          // a logged error prints its cause.
           detail,
-          {
-            cause: failure.cause,
-          },
         );
       }
     }
@@ -603,6 +603,8 @@ function downgrade(format: ResponseFormat | undefined): ResponseFormat | undefin
 
 /** A client for one resolved model config. Each call makes a new client (and a new SDK instance). */
 export function createLlmClient(config: ModelConfig, deps: LlmClientDeps = {}): LlmClient {
+  // Whatever this key's provider (or a proxy before it) echoes is redacted from every error text.
+  registerSecrets([config.api_key]);
   return new OpenAICompatibleClient(config, deps);
 }
 

@@ -23,7 +23,7 @@ describe("LlmConfigSchema", () => {
       max_retries: 3,
       backoff_ms: 500,
       max_backoff_ms: 30_000,
-      max_concurrency: 8,
+      max_concurrency: 64,
       temperature: 0,
       seed: 42,
       max_tokens: undefined,

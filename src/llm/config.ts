@@ -24,7 +24,8 @@ export const LLM_DEFAULTS = {
   max_retries: 3,
   backoff_ms: 500,
   max_backoff_ms: 30_000,
-  max_concurrency: 8,
+  /** A ceiling: the adaptive limiter starts at 8 and finds the provider's limit below it. */
+  max_concurrency: 64,
   temperature: 0,
   seed: 42,
   structured_output: "json_object",
@@ -57,7 +58,10 @@ const sharedSettings = {
   backoff_ms: z.number().int().min(0),
   /** Longest wait before a retry; a Retry-After above it fails the call at once. */
   max_backoff_ms: z.number().int().min(0),
-  /** Concurrent calls per provider (base URL); halves on 429 and creeps back up (AIMD). */
+  /**
+   * Most concurrent calls per provider (base URL). The limiter starts at 8, grows while calls
+   * succeed, halves on a 429 and probes slowly above the level that drew it.
+   */
   max_concurrency: z.number().int().min(1).max(1024),
   temperature: z.number().min(0).max(2),
   seed: z.number().int(),

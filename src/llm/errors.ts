@@ -1,6 +1,8 @@
 // Typed errors for the LLM layer. Test with `LlmHttpError.isInstance(e)` rather than `instanceof`,
 // which breaks when two copies of the package are loaded (the Vercel AI SDK does the same).
 
+import { redactSecrets } from "./redact.js";
+
 const MARKER = Symbol.for("ragjudge.llm.error");
 
 export type LlmErrorName =
@@ -15,13 +17,16 @@ function hasName(error: unknown, name: LlmErrorName): boolean {
   return LlmError.isInstance(error) && error.name === name;
 }
 
-/** Base class of every error the LLM layer throws. Messages never contain API keys. */
+/**
+ * Base class of every error the LLM layer throws. Messages never contain API keys: a provider's
+ * detail may echo the key it was sent, so every message is redacted here (redact.ts).
+ */
 export class LlmError extends Error {
   readonly [MARKER] = true;
   override readonly name: LlmErrorName;
 
   constructor(name: LlmErrorName, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(redactSecrets(message), options);
     this.name = name;
   }
 

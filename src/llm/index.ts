@@ -4,7 +4,6 @@ export {
   type CachedResponse,
   CachedResponseSchema,
   type CacheKeyInput,
-  canonicalJson,
   type ResponseCache,
   responseCacheKey,
   type TokenUsage,
@@ -56,7 +55,9 @@ export {
 export {
   AdaptiveLimiter,
   defaultProviderLimiters,
+  type ProviderLimit,
   ProviderLimiters,
+  START_CONCURRENCY,
   type Slot,
   type SlotOutcome,
 } from "./limiter.js";
@@ -73,4 +74,5 @@ export {
   responseFormatFor,
 } from "./structured.js";
 export { type AgentFetchOptions, createAgentFetch, type FetchLike } from "./transport.js";
+export { errorText, redactSecrets, registerSecrets } from "./redact.js";
 export { type CallUsage, CallUsageSchema, usageOfCalls } from "./usage.js";

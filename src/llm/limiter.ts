@@ -15,23 +15,32 @@ interface Waiter {
   onAbort: (() => void) | undefined;
 }
 
+/** Where a new limiter starts when its ceiling allows: safe for any provider, grown from there. */
+export const START_CONCURRENCY = 8;
+
 /**
- * A concurrency limit that adapts to 429s, AIMD-style like TCP congestion control: the limit halves
- * on a 429 and grows by 1/limit per success (about +1 per window of successful calls), never above
- * `max`. Only one halving per window: a 429 from a call that started before the last halving was
- * already accounted for, so a burst of 429s does not collapse the limit to 1.
+ * A concurrency limit that finds the provider's, like TCP congestion control:
+ * - slow start: +1 per success (doubling per window of calls) until the first 429;
+ * - on a 429 the limit halves, and the level that drew it, less one, becomes the ceiling the limit
+ *   regains at slow-start speed (`#threshold`);
+ * - above that level it probes slowly (+1 per four windows), since the provider just said no there.
+ * Only one halving per window: a 429 from a call that started before the last halving was already
+ * accounted for, so a burst of 429s does not collapse the limit to 1. `max` caps it all.
  */
 export class AdaptiveLimiter {
   #max: number;
   #limit: number;
+  #threshold = Number.POSITIVE_INFINITY;
+  #rateLimited = 0;
   #inFlight = 0;
   #generation = 0;
   readonly #queue: (Waiter | undefined)[] = [];
   #head = 0;
 
-  constructor(max: number) {
+  /** `start` defaults to START_CONCURRENCY, never above `max`. */
+  constructor(max: number, start = START_CONCURRENCY) {
     this.#max = Math.max(1, Math.floor(max));
-    this.#limit = this.#max;
+    this.#limit = Math.min(this.#max, Math.max(1, Math.floor(start)));
   }
 
   /** The current limit, an integer between 1 and max. */
@@ -41,6 +50,11 @@ export class AdaptiveLimiter {
 
   get max(): number {
     return this.#max;
+  }
+
+  /** 429s seen so far (each one, not only those that halved the limit). */
+  get rateLimited(): number {
+    return this.#rateLimited;
   }
 
   get inFlight(): number {
@@ -99,8 +113,12 @@ export class AdaptiveLimiter {
 
   #onOutcome(outcome: SlotOutcome, generation: number): void {
     if (outcome === "ok") {
-      this.#limit = Math.min(this.#max, this.#limit + 1 / this.#limit);
-    } else if (outcome === "rate_limited" && generation === this.#generation) {
+      const step = this.#limit < this.#threshold ? 1 : 1 / (4 * this.#limit);
+      this.#limit = Math.min(this.#max, this.#limit + step);
+    } else if (outcome === "rate_limited") {
+      this.#rateLimited++;
+      if (generation !== this.#generation) return;
+      this.#threshold = Math.max(1, Math.floor(this.#limit) - 1);
       this.#limit = Math.max(1, this.#limit / 2);
       this.#generation++;
     }
@@ -142,6 +160,24 @@ export class ProviderLimiters {
     this.#byProvider.set(baseUrl, limiter);
     return limiter;
   }
+
+  /** Where each provider's limit stands now: what a run reports it settled at. */
+  snapshot(): ProviderLimit[] {
+    return [...this.#byProvider].map(([provider, limiter]) => ({
+      provider,
+      limit: limiter.limit,
+      max: limiter.max,
+      rate_limited: limiter.rateLimited,
+    }));
+  }
+}
+
+export interface ProviderLimit {
+  provider: string;
+  limit: number;
+  max: number;
+  /** 429s the provider answered. */
+  rate_limited: number;
 }
 
 /** The process-wide registry used when a client is not given its own. */

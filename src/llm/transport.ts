@@ -1,5 +1,6 @@
 import http from "node:http";
 import https from "node:https";
+import type { LookupFunction } from "node:net";
 import zlib from "node:zlib";
 
 /** The subset of `fetch` the openai SDK calls. */
@@ -8,6 +9,8 @@ export type FetchLike = (url: string | URL | Request, init?: RequestInit) => Pro
 export interface AgentFetchOptions {
   /** Sockets per host; keep-alive connections are reused across calls. Default 256. */
   maxSockets?: number;
+  /** Resolves host names for new connections (e.g. one that checks addresses against a policy). */
+  lookup?: LookupFunction;
 }
 
 /**
@@ -62,6 +65,7 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
         method: init.method ?? "GET",
         headers,
         agent: secure ? httpsAgent : httpAgent,
+        ...(options.lookup ? { lookup: options.lookup } : {}),
       });
       new Exchange(request, signal, target.href, resolve, reject);
       request.end(body);

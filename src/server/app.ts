@@ -1,13 +1,15 @@
 import { Hono } from "hono";
-import { type RagjudgeConfig, userClients } from "../config/index.js";
+import { BotNetworkConfigSchema, type RagjudgeConfig, userClients } from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
 import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
-import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
+import { DEFAULT_LOOPS_CONFIG, ModelFailureError, RetrievalConfigSchema } from "../rag/index.js";
 import { type Db, findUserByToken } from "../store/index.js";
-import type { Env, RouteDeps } from "./http.js";
+import { bearerToken, type Env, requireJsonBody, type RouteDeps } from "./http.js";
+import { errorLogSummary } from "./error-log.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { botRoutes } from "./routes/bots.js";
 import { gateRoutes } from "./routes/gate.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { judgeRoutes } from "./routes/judge.js";
@@ -20,7 +22,7 @@ export interface AppOptions {
   /** LLM roles; a role that is not configured works offline (offline judge, extractive bot). */
   llm?: LlmConfig;
   /** The gate, judges and RAG sections of the configuration; defaults when absent. */
-  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag">>;
+  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">>;
   /** Largest accepted request body, in bytes (default 5 MiB). */
   maxBodyBytes?: number;
   /**
@@ -40,6 +42,8 @@ export function createApp(options: AppOptions) {
     config: {
       gate: options.config?.gate ?? DEFAULT_GATE_CONFIG,
       judges: options.config?.judges ?? DEFAULT_JUDGES_CONFIG,
+      // Where API users' HTTP bots may connect: public addresses only unless the operator allows more.
+      bots: options.config?.bots ?? BotNetworkConfigSchema.parse({}),
       rag: options.config?.rag ?? {
         loops: DEFAULT_LOOPS_CONFIG,
         retrieval: RetrievalConfigSchema.parse({}),
@@ -53,8 +57,17 @@ export function createApp(options: AppOptions) {
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
-    // Never echo internals (or a connection string) to the client.
-    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${error.message}`);
+    // A configured model failed and no fallback was asked for: say which, not the provider's text.
+    const failed = ModelFailureError.findIn(error);
+    if (failed) {
+      const cause = failed.cause instanceof Error ? ` (${failed.cause.name})` : "";
+      return c.json(
+        { error: "model_failed", message: `The ${failed.role} model failed${cause}.` },
+        502,
+      );
+    }
+    // Never echo internals (or a connection string) to the client, nor user content to the log.
+    console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${errorLogSummary(error)}`);
     return c.json(
       { error: "internal_error", message: "The server failed to handle the request." },
       500,
@@ -68,8 +81,7 @@ export function createApp(options: AppOptions) {
   app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument()));
 
   app.use("/api/v1/*", async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+    const token = bearerToken(c.req.header("authorization"));
     const user = token ? await findUserByToken(db, token) : undefined;
     if (!user) {
       const message = "Send `Authorization: Bearer <token>` (see `ragjudge token`).";
@@ -78,6 +90,8 @@ export function createApp(options: AppOptions) {
     c.set("user", user);
     await next();
   });
+  // Every endpoint takes JSON: another media type is refused before any route reads it.
+  app.use("/api/v1/*", requireJsonBody);
 
   gateRoutes(app, deps);
   judgeRoutes(app, deps);
@@ -85,5 +99,6 @@ export function createApp(options: AppOptions) {
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
   labelRoutes(app, deps);
+  botRoutes(app, deps);
   return app;
 }

@@ -1,8 +1,9 @@
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
 import type { z } from "zod";
 import type { RagjudgeConfig } from "../config/index.js";
-import { fieldIssues } from "../formats/index.js";
+import { fieldIssues, parseStrictJson } from "../formats/index.js";
 import type { Jobs } from "../jobs/index.js";
 import type { LlmConfig } from "../llm/index.js";
 import type { Db, User } from "../store/index.js";
@@ -15,7 +16,7 @@ export type App = Hono<Env>;
 /** What every route module receives. */
 export interface RouteDeps {
   db: Db;
-  config: Pick<RagjudgeConfig, "gate" | "judges" | "rag">;
+  config: Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">;
   clients: UserClients;
   maxBodyBytes: number;
   /** The LLM roles as configured (evaluation snapshots record their models, never keys). */
@@ -26,7 +27,7 @@ export interface RouteDeps {
 
 export function errorJson(
   c: Context,
-  status: 400 | 404 | 409 | 413 | 503,
+  status: 400 | 404 | 409 | 413 | 415 | 503,
   error: string,
   message: string,
 ) {
@@ -54,6 +55,36 @@ export function jobsUnavailable(c: Context) {
   );
 }
 
+/** The token of an `Authorization: Bearer <token>` header; the scheme is case-insensitive (RFC 9110 §11.1). */
+export function bearerToken(header: string | undefined): string {
+  const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
+  return match?.[1] ?? "";
+}
+
+/** `application/json`, with or without parameters (charset); case-insensitive, as media types are. */
+const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i;
+
+/**
+ * 415 for a request that carries a body of any other type than JSON: every endpoint reads JSON,
+ * and a form or text body accepted as JSON would let a plain HTML form post to the API.
+ * Requests without a body (GET, pause, an empty retry) pass.
+ */
+export const requireJsonBody = createMiddleware(async (c, next) => {
+  const length = c.req.header("content-length");
+  const hasBody =
+    (length !== undefined && length.trim() !== "0") ||
+    c.req.header("transfer-encoding") !== undefined;
+  if (hasBody && !JSON_MEDIA_TYPE.test(c.req.header("content-type") ?? "")) {
+    return errorJson(
+      c,
+      415,
+      "unsupported_media_type",
+      "Send the body as JSON with `content-type: application/json`.",
+    );
+  }
+  await next();
+});
+
 /** A body limit answering 413 with the limit in the message. */
 export function limitBody(maxBytes: number) {
   return bodyLimit({
@@ -63,40 +94,50 @@ export function limitBody(maxBytes: number) {
   });
 }
 
-/** Parses the JSON body and validates it; on failure, the 400 response to return. */
-export async function readBody<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-): Promise<{ ok: true; value: z.infer<S> } | { ok: false; response: Response }> {
-  let json: unknown;
-  try {
-    json = await c.req.json();
-  } catch (error) {
-    const message = `The body is not valid JSON: ${(error as Error).message}`;
-    return { ok: false, response: errorJson(c, 400, "invalid_json", message) };
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success
-    ? { ok: true, value: parsed.data }
-    : { ok: false, response: validationError(c, parsed.error) };
+type BodyResult<S extends z.ZodType> =
+  { ok: true; value: z.infer<S> } | { ok: false; response: Response };
+
+/**
+ * Parses the JSON body and validates it; on failure, the 400 response to return. The bytes are
+ * read by parseStrictJson, as `ragjudge gate` reads a JSONL line: invalid UTF-8, nesting deeper
+ * than 64 levels, NUL and lone surrogates are 400s naming the field, never stored as "�".
+ */
+export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<BodyResult<S>> {
+  return validateBody(c, schema, new Uint8Array(await c.req.arrayBuffer()));
 }
 
 /** Like readBody, but an empty body reads as `{}` (for bodies whose every field has a default). */
 export async function readOptionalBody<S extends z.ZodType>(
   c: Context,
   schema: S,
-): Promise<{ ok: true; value: z.infer<S> } | { ok: false; response: Response }> {
-  const text = await c.req.text();
-  let json: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      const message = `The body is not valid JSON: ${(error as Error).message}`;
-      return { ok: false, response: errorJson(c, 400, "invalid_json", message) };
-    }
+): Promise<BodyResult<S>> {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const blank = bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
+  if (blank) return validateBody(c, schema, Buffer.from("{}"));
+  return validateBody(c, schema, bytes);
+}
+
+function validateBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  bytes: Uint8Array,
+): BodyResult<S> {
+  const json = parseStrictJson(bytes);
+  if (!json.ok) {
+    const response =
+      json.kind === "malformed"
+        ? errorJson(c, 400, "invalid_json", `The body is not valid JSON: ${json.message}`)
+        : c.json(
+            {
+              error: "validation_failed",
+              message: "The request body is invalid.",
+              issues: [{ path: json.path, message: json.message }],
+            },
+            400,
+          );
+    return { ok: false, response };
   }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(json.value);
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, response: validationError(c, parsed.error) };

@@ -1,3 +1,4 @@
 export { type AppOptions, createApp, DEFAULT_MAX_BODY_BYTES } from "./app.js";
 export { listen } from "./listen.js";
 export { buildOpenApiDocument } from "./openapi.js";
+export { errorLogSummary } from "./error-log.js";

@@ -7,6 +7,7 @@ import {
   UpdateQuestionSchema,
   UpdateQuestionSetSchema,
 } from "../evals/question-sets/index.js";
+import { RegisterBotSchema } from "../evals/bots/index.js";
 import { EvaluationRequestSchema } from "../evals/runs/index.js";
 import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
@@ -76,6 +77,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         RetryRequest: json(RetryRequestSchema, "input"),
         LabelInput: json(LabelInputSchema, "input"),
         ImportLabels: json(ImportLabelsSchema, "input"),
+        RegisterBot: json(RegisterBotSchema, "input"),
       },
     },
     security: [{ bearer: [] }],
@@ -83,6 +85,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       ...questionSetPaths(),
       ...evaluationPaths(),
       ...calibrationPaths(),
+      ...botPaths(),
       "/api/v1/gate": {
         post: {
           summary: "Gate one answer on its evidence and store the record",
@@ -225,4 +228,48 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
   };
   return cached;
+}
+
+/** A user's HTTP bots (routes/bots.ts); no response carries the secret. */
+function botPaths() {
+  const id = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+  return {
+    "/api/v1/bots": {
+      get: {
+        summary: "List your registered HTTP bots (never their secrets)",
+        responses: {
+          "200": objectResponse("`{items}`"),
+          "401": errorResponse("Missing or unknown API token"),
+        },
+      },
+      post: {
+        summary: "Register an HTTP bot with the secret sent to its URL only",
+        requestBody: body("RegisterBot"),
+        responses: {
+          "201": objectResponse("The bot, with `has_secret` instead of the secret"),
+          "400": errorResponse("An invalid field, or a URL the bot network policy refuses"),
+          "409": errorResponse("You already have a bot of that name"),
+          "415": errorResponse("The body is not application/json"),
+        },
+      },
+    },
+    "/api/v1/bots/{id}": {
+      get: {
+        summary: "Read one of your bots (another user's id is 404)",
+        parameters: [id],
+        responses: {
+          "200": objectResponse("The bot"),
+          "404": errorResponse("No such bot for this user"),
+        },
+      },
+      delete: {
+        summary: "Delete one of your bots; runs that name it fail at their probe",
+        parameters: [id],
+        responses: {
+          "204": { description: "Deleted" },
+          "404": errorResponse("No such bot for this user"),
+        },
+      },
+    },
+  };
 }

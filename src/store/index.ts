@@ -1,4 +1,14 @@
 export {
+  type BotCredential,
+  BotNameTakenError,
+  type BotRow,
+  botCredential,
+  createBot,
+  deleteBot,
+  getBot,
+  listBots,
+} from "./bots.js";
+export {
   type ChunkRow,
   type ChunkWithDocument,
   CollectionNameTakenError,

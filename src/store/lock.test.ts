@@ -3,7 +3,15 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { acquireDirLock, StoreLockedError } from "./lock.js";
+import {
+  acquireDirLock,
+  formatLockHolder,
+  parseLockHolder,
+  type ProcessFacts,
+  procFacts,
+  StoreLockedError,
+  startTimeFromStat,
+} from "./lock.js";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -47,7 +55,87 @@ it("takes over a lock left by a dead process, and releases it", () => {
   });
   writeFileSync(join(dir, "lock"), `${dead.stdout}\n`);
   const release = acquireDirLock(dir);
-  expect(readFileSync(join(dir, "lock"), "utf8").trim()).toBe(String(process.pid));
+  expect(parseLockHolder(readFileSync(join(dir, "lock"), "utf8"))?.pid).toBe(process.pid);
   release();
   expect(existsSync(join(dir, "lock"))).toBe(false);
+});
+
+const ownBoot = procFacts.bootId();
+const hasProc = procFacts.startTimeOf(process.pid) !== undefined;
+
+it("takes over a lock naming this process's pid from an earlier start (a restarted container's pid 1)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  // Same pid, same boot, another start time: the process that wrote it is gone.
+  writeFileSync(
+    join(dir, "lock"),
+    formatLockHolder({ pid: process.pid, startTime: "1", ...(ownBoot ? { bootId: ownBoot } : {}) }),
+  );
+  const release = acquireDirLock(dir);
+  expect(parseLockHolder(readFileSync(join(dir, "lock"), "utf8"))).toEqual({
+    pid: process.pid,
+    ...(hasProc ? { startTime: procFacts.startTimeOf(process.pid) } : {}),
+    ...(ownBoot ? { bootId: ownBoot } : {}),
+  });
+  // While this process holds it, it is live: a second open in the same process is refused.
+  expect(() => acquireDirLock(dir)).toThrow(StoreLockedError);
+  release();
+  expect(existsSync(join(dir, "lock"))).toBe(false);
+});
+
+it("takes over a lock naming this process's pid written before the start time was recorded", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  writeFileSync(join(dir, "lock"), `${process.pid}\n`);
+  const release = acquireDirLock(dir);
+  release();
+  expect(existsSync(join(dir, "lock"))).toBe(false);
+});
+
+it.skipIf(!hasProc)(
+  "takes over a live pid whose start time or boot differs from the lock's",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"]);
+    children.push(child);
+    const pid = child.pid ?? 0;
+    const start = procFacts.startTimeOf(pid);
+    expect(start).toBeDefined();
+    for (const stale of [
+      { pid, startTime: String(Number(start) + 1), ...(ownBoot ? { bootId: ownBoot } : {}) },
+      { pid, ...(start ? { startTime: start } : {}), bootId: "another-boot" },
+    ]) {
+      writeFileSync(join(dir, "lock"), formatLockHolder(stale));
+      acquireDirLock(dir)();
+    }
+    // The same pid with its real start time and boot is a live holder.
+    writeFileSync(
+      join(dir, "lock"),
+      formatLockHolder({
+        pid,
+        ...(start ? { startTime: start } : {}),
+        ...(ownBoot ? { bootId: ownBoot } : {}),
+      }),
+    );
+    expect(() => acquireDirLock(dir)).toThrow(new RegExp(`process ${pid}`));
+  },
+);
+
+it("without /proc, trusts a live pid and still takes over its own pid", () => {
+  const noProc: ProcessFacts = {
+    startTimeOf: () => undefined,
+    bootId: () => undefined,
+    isAlive: procFacts.isAlive,
+  };
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  writeFileSync(join(dir, "lock"), formatLockHolder({ pid: process.ppid, startTime: "1" }));
+  expect(() => acquireDirLock(dir, noProc)).toThrow(StoreLockedError);
+  writeFileSync(join(dir, "lock"), formatLockHolder({ pid: process.pid, startTime: "1" }));
+  const release = acquireDirLock(dir, noProc);
+  expect(readFileSync(join(dir, "lock"), "utf8")).toBe(`${process.pid}\n`);
+  release();
+});
+
+it("reads the start time after a command name holding spaces and parentheses", () => {
+  const fields = Array.from({ length: 50 }, (_, i) => String(i + 3));
+  expect(startTimeFromStat(`42 (a) b (c) ${fields.join(" ")}`)).toBe("22");
+  expect(startTimeFromStat("42 (short) S 1")).toBeUndefined();
 });

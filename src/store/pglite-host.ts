@@ -35,6 +35,68 @@ function wireError(error: unknown): WireError {
   return { name: error.name, message: error.message, stack: error.stack, fields };
 }
 
+/**
+ * How deep a reply's values may nest. Structured clone copies recursively, and the receiving
+ * thread fails to read a value some 4,000 levels deep ('messageerror', with no request id), so the
+ * caller would wait forever. Inputs are limited to 64 levels (formats/strict-json.ts); this
+ * guards what is already stored.
+ */
+const MAX_REPLY_DEPTH = 1_000;
+
+/** Whether `value` nests deeper than `limit` arrays and objects; iterative, so it cannot overflow. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  // Two parallel stacks rather than a tuple per node: this runs on every reply.
+  const items: object[] = [];
+  const depths: number[] = [];
+  if (value !== null && typeof value === "object") {
+    items.push(value);
+    depths.push(0);
+  }
+  while (items.length > 0) {
+    const item = items.pop() as object;
+    const depth = depths.pop() as number;
+    if (ArrayBuffer.isView(item) || item instanceof Date) continue;
+    if (depth >= limit) return true;
+    const children = Array.isArray(item) ? item : Object.values(item);
+    for (const child of children) {
+      if (child !== null && typeof child === "object") {
+        items.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+function replyError(id: number, message: string): HostReply {
+  return { id, ok: false, error: { name: "Error", message, fields: {} } };
+}
+
+/**
+ * Posts a reply, or an error in its place when it cannot reach the other thread: every request
+ * gets an answer, never a silence that leaves its caller waiting.
+ */
+function reply(message: HostReply): void {
+  if (message.ok && nestsDeeperThan(message.result, MAX_REPLY_DEPTH + 3)) {
+    // +3: the result's own rows array, a row, its fields.
+    port.postMessage(
+      replyError(
+        message.id,
+        `the database thread could not send its reply: a value nests deeper than ${MAX_REPLY_DEPTH} levels`,
+      ),
+    );
+    return;
+  }
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    port.postMessage(
+      replyError(message.id, `the database thread could not send its reply: ${reason}`),
+    );
+  }
+}
+
 const identity = (value: unknown) => value;
 /** Thrown inside PGlite's transaction callback to make it roll back. */
 const ROLLBACK = Symbol("rollback");
@@ -55,7 +117,7 @@ async function main(): Promise<void> {
       ...(init.loadDataDir ? { loadDataDir: new Blob([init.loadDataDir]) } : {}),
     });
   } catch (error) {
-    port.postMessage({ id: 0, ok: false, error: wireError(error) } satisfies HostReply);
+    reply({ id: 0, ok: false, error: wireError(error) });
     return;
   }
   const transactions = new Map<number, OpenTransaction>();
@@ -126,16 +188,11 @@ async function main(): Promise<void> {
 
   port.on("message", (request: HostRequest) => {
     handle(request).then(
-      (result) => port.postMessage({ id: request.id, ok: true, result } satisfies HostReply),
-      (error: unknown) =>
-        port.postMessage({
-          id: request.id,
-          ok: false,
-          error: wireError(error),
-        } satisfies HostReply),
+      (result) => reply({ id: request.id, ok: true, result }),
+      (error: unknown) => reply({ id: request.id, ok: false, error: wireError(error) }),
     );
   });
-  port.postMessage({ id: 0, ok: true, result: null } satisfies HostReply);
+  reply({ id: 0, ok: true, result: null });
 }
 
 await main();

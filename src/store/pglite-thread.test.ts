@@ -38,6 +38,22 @@ describe("the database thread", () => {
     expect(String(arrays.rows[0]?.[1])).toMatch(/^parsed:\d{4}-\d\d-\d\d /);
   });
 
+  it("answers with an error when a reply cannot cross to this thread, and keeps serving (issue 12 §2.7)", async () => {
+    // A 4,000-deep jsonb value is beyond structured clone's stack: the reply used to vanish and
+    // the caller wait forever at 0% CPU.
+    const deep = await pg
+      .query("select (repeat('[', 4000) || repeat(']', 4000))::jsonb as v")
+      .catch((e: unknown) => e);
+    expect(deep).toBeInstanceOf(Error);
+    expect((deep as Error).message).toMatch(/^the database thread could not send its reply: /);
+    // Parameters that cannot be copied fail here, and the call does not linger either.
+    const nested: unknown[] = [];
+    let inner = nested;
+    for (let i = 0; i < 100_000; i++) inner.push((inner = []));
+    await expect(pg.query("select $1::jsonb as v", [nested])).rejects.toThrow();
+    expect((await pg.query<{ n: number }>("select 1 as n")).rows).toEqual([{ n: 1 }]);
+  });
+
   it("runs several statements with exec and returns each one's result", async () => {
     const results = await pg.exec("select 1 as a; select 'x' as b");
     expect(results.map((result) => result.rows)).toEqual([[{ a: 1 }], [{ b: "x" }]]);

@@ -143,6 +143,12 @@ export async function startPgliteThread(options: {
     if (reply.ok) waiter.resolve(reply.result);
     else waiter.reject(new PgliteThreadError(reply.error));
   });
+  // A reply this thread could not read carries no id we can see: fail the calls in flight
+  // rather than leave one waiting forever (the host keeps its replies within reach, see reply()).
+  worker.on("messageerror", (error) => {
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+  });
   worker.on("error", (error) => {
     ready.reject(error);
     failAll(error);
@@ -164,7 +170,13 @@ export async function startPgliteThread(options: {
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id });
+      try {
+        worker.postMessage({ ...request, id });
+      } catch (error) {
+        // Parameters structured clone cannot copy: the request never left, so nothing will answer.
+        pending.delete(id);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
     });
   }
 

@@ -387,6 +387,29 @@ export const question_generations = pgTable(
 );
 
 /**
+ * An HTTP bot a user registered, with the credential ragjudge sends to that bot's URL and nowhere
+ * else (issue 12). `secret` is read by evaluation workers only: no API response, run snapshot or
+ * log carries it. It is stored as given, since it must be sent as given; the database is the
+ * operator's to protect.
+ */
+export const bots = pgTable(
+  "bots",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    /** The header the secret goes in; `authorization` sends `Bearer <secret>`. */
+    secret_header: text("secret_header").notNull().default("authorization"),
+    secret: text("secret"),
+    gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("bots_user_name_idx").on(t.user_id, t.name)],
+);
+
+/**
  * A person's score of one evaluation result (seed 002 section 5.3, the manual golden set), on a
  * judge's own scale: "1-10" (rubric, offline), "1-5" (reference) or "pass_fail". One label per
  * result and scale; re-labelling replaces it. Retrying a run updates its result rows in place,

@@ -1,5 +1,6 @@
 // Public face of text/: tokenization and lexical measures shared by the gate and the judges.
 
+export { canonicalJson } from "./canonical-json.js";
 export {
   containsContentToken,
   containsWholeWord,
@@ -15,12 +16,12 @@ export {
 export { codePointLength, isAscii, normalizeText } from "./normalize.js";
 export {
   canonicalDecimal,
+  evidenceDigitValues,
   evidenceNumberValues,
+  evidenceWordValues,
   extractNumbers,
-  extractNumbersIn,
   type NumberKind,
   type NumberMention,
-  statesNumberAsWritten,
   supportedValues,
 } from "./numbers.js";
 export { type Sentence, splitSentences } from "./sentences.js";
@@ -34,6 +35,5 @@ export {
   forEachWord,
   hasUnspacedScript,
   stemToken,
-  type TextMarks,
   tokenize,
 } from "./tokenize.js";

@@ -3,7 +3,6 @@
 
 import { blankCitationMarkers } from "./markers.js";
 import { isAscii } from "./normalize.js";
-import type { TextMarks } from "./tokenize.js";
 
 export type NumberKind = "number" | "percent" | "date" | "year";
 
@@ -111,14 +110,14 @@ function monthNumber(name: string): number {
   return MONTHS[name.slice(0, 3)] ?? 0;
 }
 
-/** Whether the digit at `index` numbers a list item; the text is text[from, to). */
-function isListEnumerator(text: string, index: number, from = 0, to = text.length): boolean {
-  for (let i = index - 1; i >= from; i--) {
+/** Whether the digit at `index` numbers a list item. */
+function isListEnumerator(text: string, index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) {
     const unit = text.charCodeAt(i);
     if (unit === 10) break;
     if (unit !== 32 && unit !== 9) return false;
   }
-  return LIST_ENUMERATOR.test(text.slice(index, Math.min(index + 6, to)));
+  return LIST_ENUMERATOR.test(text.slice(index, index + 6));
 }
 
 function monthFirstMentions(text: string): NumberMention[] {
@@ -188,8 +187,8 @@ function digitFirstMentions(m: RegExpExecArray): NumberMention[] {
 }
 
 /** Whether a number may start at `index`: not inside an identifier (A380) or a longer number. */
-function digitsMayStartAt(text: string, index: number, from = 0): boolean {
-  if (index === from) return true;
+function digitsMayStartAt(text: string, index: number): boolean {
+  if (index === 0) return true;
   const before = text.charCodeAt(index - 1);
   if (
     (before >= 48 && before <= 57) ||
@@ -199,356 +198,28 @@ function digitsMayStartAt(text: string, index: number, from = 0): boolean {
     return false;
   }
   if (before === 46 || before === 44) {
-    const twoBefore = index - 2 >= from ? text.charCodeAt(index - 2) : -1;
+    const twoBefore = index >= 2 ? text.charCodeAt(index - 2) : -1;
     return !(twoBefore >= 48 && twoBefore <= 57);
   }
   return true;
 }
 
-// The grammar's plain-number alternative, /(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/, read by hand
-// (plainNumberEnd): where nothing after it could extend the match (see endsPlainNumber), it is
-// the whole story and the big regex need not run. By hand, because a sticky regex allocates
-// nothing but still costs several times more than these few comparisons.
-const EXTENDING_WORDS: readonly string[] = [
-  "percent",
-  "per",
-  "thousand",
-  "million",
-  "billion",
-  "trillion",
-  "st",
-  "nd",
-  "rd",
-  "th",
-];
-const MONTH_PREFIXES: readonly string[] = Object.keys(MONTHS);
-/** Tables indexed by ASCII unit: the first letters of EXTENDING_WORDS and of month prefixes. */
-const IS_EXTENDING_INITIAL = new Uint8Array(128);
-for (const word of EXTENDING_WORDS) IS_EXTENDING_INITIAL[word.charCodeAt(0)] = 1;
-const IS_MONTH_INITIAL = new Uint8Array(128);
-for (const month of MONTH_PREFIXES) IS_MONTH_INITIAL[month.charCodeAt(0)] = 1;
-
-function isSpaceUnit(unit: number): boolean {
-  return unit === 32 || (unit >= 9 && unit <= 13) || unit === 0xa0 || unit === 0x3000;
-}
-
-function isAsciiLetterUnit(unit: number): boolean {
-  return (unit >= 97 && unit <= 122) || (unit >= 65 && unit <= 90);
-}
-
 /**
- * Whether text[k, k + 3) is a month's capitalised prefix ("Jan" ... "Dec"), as the month-name
- * regexes spell it. Compares char codes: it runs for every capital letter near a number.
- */
-function isMonthPrefixAt(text: string, k: number): boolean {
-  if (k < 0 || k + 3 > text.length) return false;
-  const first = text.charCodeAt(k);
-  if (first >= 128 || IS_MONTH_INITIAL[first] !== 1) return false;
-  const second = text.charCodeAt(k + 1);
-  const third = text.charCodeAt(k + 2);
-  for (const month of MONTH_PREFIXES) {
-    if (
-      month.charCodeAt(0) === first &&
-      month.charCodeAt(1) === second &&
-      month.charCodeAt(2) === third
-    ) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/** Whether text[start, end) is one of EXTENDING_WORDS, ignoring ASCII case. */
-function isExtendingWord(text: string, start: number, end: number): boolean {
-  for (const word of EXTENDING_WORDS) {
-    if (word.length !== end - start) continue;
-    let i = 0;
-    while (i < word.length && (text.charCodeAt(start + i) | 0x20) === word.charCodeAt(i)) i++;
-    if (i === word.length) return true;
-  }
-  return false;
-}
-
-/**
- * Whether a number ending at `end` is complete: no digit-led date, unit, percent sign, ordinal or
- * month name follows that DIGIT_FIRST could fold into a longer match. Conservative: false only
- * sends the caller to the full grammar.
- */
-function endsPlainNumber(text: string, end: number, to = text.length): boolean {
-  if (end >= to) return true;
-  const next = text.charCodeAt(end);
-  if (isDigitUnit(next)) return false;
-  if (
-    (next === 44 || next === 45 || next === 46 || next === 47) &&
-    end + 1 < to &&
-    isDigitUnit(text.charCodeAt(end + 1))
-  ) {
-    return false;
-  }
-  let q = end;
-  while (q < to && isSpaceUnit(text.charCodeAt(q))) q++;
-  if (q >= to) return true;
-  const unit = text.charCodeAt(q);
-  // % 年 月 日 号 万 亿
-  if (
-    unit === 37 ||
-    unit === 0x5e74 ||
-    unit === 0x6708 ||
-    unit === 0x65e5 ||
-    unit === 0x53f7 ||
-    unit === 0x4e07 ||
-    unit === 0x4ebf
-  ) {
-    return false;
-  }
-  // Only words starting like an extending word or a month need reading ("22.6 km" does not).
-  if (unit < 128 && (IS_EXTENDING_INITIAL[unit | 0x20] === 1 || IS_MONTH_INITIAL[unit] === 1)) {
-    let wordEnd = q + 1;
-    while (wordEnd < to && isAsciiLetterUnit(text.charCodeAt(wordEnd))) wordEnd++;
-    if (isExtendingWord(text, q, wordEnd)) return false;
-    if (wordEnd - q >= 3 && isMonthPrefixAt(text, q)) return false;
-  }
-  return true;
-}
-
-/** End of the plain number (see above) that starts at the digit at `at`. */
-function plainNumberEnd(text: string, at: number, n = text.length): number {
-  let i = at;
-  while (i < n && isDigitUnit(text.charCodeAt(i))) i++;
-  // "1,234,567": one to three digits, then groups of a comma and three digits (as many as there
-  // are; a fourth digit after a group does not undo it, as in the regex).
-  if (i - at <= 3) {
-    while (
-      i + 3 < n &&
-      text.charCodeAt(i) === 44 &&
-      isDigitUnit(text.charCodeAt(i + 1)) &&
-      isDigitUnit(text.charCodeAt(i + 2)) &&
-      isDigitUnit(text.charCodeAt(i + 3))
-    ) {
-      i += 4;
-    }
-  }
-  if (i + 1 < n && text.charCodeAt(i) === 46 && isDigitUnit(text.charCodeAt(i + 1))) {
-    i += 2;
-    while (i < n && isDigitUnit(text.charCodeAt(i))) i++;
-  }
-  return i;
-}
-
-/** Length of the plain number at `at`, or -1 when no digit is there. */
-function plainNumberLength(text: string, at = 0): number {
-  return at < text.length && isDigitUnit(text.charCodeAt(at)) ? plainNumberEnd(text, at) - at : -1;
-}
-
-/**
- * canonicalDecimal of the plain number raw[0, length), followed by the rest of `raw` (the "%" of
- * "22.1%"). Most numbers are written canonically already ("1869", "22.1%"): then the spelling is
- * the value, and nothing is allocated.
- */
-function plainNumberValue(raw: string, length: number): string {
-  let dot = -1;
-  let grouped = false;
-  for (let i = 0; i < length; i++) {
-    const unit = raw.charCodeAt(i);
-    if (unit === 44) grouped = true;
-    else if (unit === 46) dot = i;
-  }
-  const integerLength = dot < 0 ? length : dot;
-  const leadingZero = raw.charCodeAt(0) === 48 && integerLength > 1;
-  if (!grouped && !leadingZero && (dot < 0 || raw.charCodeAt(length - 1) !== 48)) return raw;
-  const rest = raw.slice(length);
-  if (grouped && !leadingZero && dot < 0) return withoutCommas(raw, length) + rest;
-  const fraction = dot < 0 ? "" : raw.slice(dot + 1, length);
-  return canonicalDecimal(raw.slice(0, integerLength), fraction) + rest;
-}
-
-/** "6,643" -> "6643": raw[0, length) without its separators (by slices: replaceAll costs more). */
-function withoutCommas(raw: string, length: number): string {
-  let digits = "";
-  let from = 0;
-  for (let comma = raw.indexOf(","); comma >= 0 && comma < length; comma = raw.indexOf(",", from)) {
-    digits += raw.slice(from, comma);
-    from = comma + 1;
-  }
-  return digits + raw.slice(from, length);
-}
-
-/**
- * The mention DIGIT_FIRST would read at `at` (a digit where a match may start), decided without
- * the big regex for plain numbers and immediate percentages; undefined when the full grammar is
- * needed.
- */
-function quickMentionAt(text: string, at: number, to = text.length): NumberMention | undefined {
-  const end = plainNumberEnd(text, at, to);
-  if (end < to && text.charCodeAt(end) === 37 /* % */) {
-    const raw = text.slice(at, end + 1);
-    return {
-      raw,
-      value: plainNumberValue(raw, end - at),
-      kind: "percent",
-      index: at,
-      end: end + 1,
-    };
-  }
-  if (!endsPlainNumber(text, end, to)) return undefined;
-  const raw = text.slice(at, end);
-  return { raw, value: plainNumberValue(raw, raw.length), kind: "number", index: at, end };
-}
-
-/** The match of the full grammar at `at` (a digit, where one always matches). */
-function digitFirstAt(text: string, at: number): RegExpExecArray {
-  DIGIT_FIRST_AT.lastIndex = at;
-  return DIGIT_FIRST_AT.exec(text) as RegExpExecArray;
-}
-
-/**
- * Numbers and dates in `text`, in order. Digits inside citation markers ([1], [n12]) and inside
- * identifiers (A380, v2) are not numbers; list enumerators at the start of a line are skipped.
+ * Numbers and dates in `text`, in order: DIGIT_FIRST read at every digit where a number may start
+ * (not inside an identifier such as A380 or a longer number, not a list enumerator at the start
+ * of a line), merged with MONTH_FIRST's dates. Digits inside citation markers ([1], [n12]) are
+ * not numbers.
  */
 export function extractNumbers(text: string): NumberMention[] {
   const plain = blankCitationMarkers(isAscii(text) ? text : text.normalize("NFKC"));
-  return numbersOfPlain(plain, 0, plain.length);
-}
-
-/**
- * extractNumbers(plain.slice(from, to)), offsets relative to `from`, for text that needs no
- * folding: NFKC already, without citation markers (as ASCII text without "[" is). Read in place:
- * the gate keeps an answer's sentences in one string and reads each without copying it out.
- * `marks`, when given, are contentTokensIn's for the range (they may cover more): the scan then
- * searches the text neither for digits nor for month names, which start capitalised words.
- */
-export function extractNumbersIn(
-  plain: string,
-  from: number,
-  to: number,
-  marks?: TextMarks,
-): NumberMention[] {
-  return numbersOfPlain(plain, from, to, marks);
-}
-
-/** Whether one of the capitalised words marked in text[from, to) starts like a month. */
-function marksMonth(text: string, capitals: readonly number[], from: number, to: number): boolean {
-  for (let c = firstRunFrom(capitals, from); c < capitals.length; c++) {
-    const at = capitals[c] as number;
-    if (at >= to) return false;
-    if (isMonthPrefixAt(text, at)) return true;
-  }
-  return false;
-}
-
-/** Index of the first of the ascending `runs` at or after `from` (runs.length when none). */
-function firstRunFrom(runs: readonly number[], from: number): number {
-  let low = 0;
-  let high = runs.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((runs[middle] as number) < from) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/**
- * Whether `pattern` (global) matches inside text[from, to) other than at a line break. Patterns
- * match line breaks too so that, in text whose lines are the ranges asked about (an answer's
- * sentences, one per line), a search stops at the end of its line instead of running through
- * the rest of the text.
- */
-function occursIn(pattern: RegExp, text: string, from: number, to: number): boolean {
-  pattern.lastIndex = from;
-  while (pattern.test(text)) {
-    if (pattern.lastIndex > to) return false;
-    if (text.charCodeAt(pattern.lastIndex - 1) !== 10) return true;
-  }
-  return false;
-}
-
-// Stops at each digit, and at line breaks, which end the gate's sentences: a search for the next
-// digit in one sentence does not run on through the rest of the answer.
-const DIGIT_OR_LINE = /[\d\n]/g;
-
-/** Index of the first digit in text[from, to), or -1. */
-function nextDigit(text: string, from: number, to: number): number {
-  DIGIT_OR_LINE.lastIndex = from;
-  while (DIGIT_OR_LINE.test(text)) {
-    const at = DIGIT_OR_LINE.lastIndex - 1;
-    if (at >= to) return -1;
-    if (text.charCodeAt(at) !== 10) return at;
-  }
-  return -1;
-}
-
-// A month's prefix, without the \b of MAY_HOLD_MONTH: a test that may say yes too often; and
-// line breaks (see occursIn).
-const MONTH_PREFIX = /Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|\n/g;
-
-/**
- * Numbers of text[from, to), which is NFKC-folded and has its markers blanked; offsets relative
- * to `from`. Every alternative of DIGIT_FIRST starts with a digit and one always matches there,
- * so the scan reads the match at each next digit, then resumes after it.
- */
-function numbersOfPlain(
-  text: string,
-  from: number,
-  to: number,
-  marks?: TextMarks,
-): NumberMention[] {
-  const digitRuns = marks?.digitRuns;
   const found: NumberMention[] = [];
-  // The full grammar reads the range alone, so that no match runs past its end.
-  let range: string | undefined;
-  let run = digitRuns === undefined ? 0 : firstRunFrom(digitRuns, from);
-  let next = from;
-  for (;;) {
-    // The first digit at or after `next`: there, or else where the next run of digits starts.
-    let at: number;
-    if (digitRuns === undefined) {
-      at = nextDigit(text, next, to);
-    } else if (next < to && isDigitUnit(text.charCodeAt(next))) {
-      at = next;
-    } else {
-      while (run < digitRuns.length && (digitRuns[run] as number) < next) run++;
-      at = run < digitRuns.length ? (digitRuns[run] as number) : to;
-    }
-    if (at < 0 || at >= to) break;
-    const clean = digitsMayStartAt(text, at, from) && !isListEnumerator(text, at, from, to);
-    const quick = clean ? quickMentionAt(text, at, to) : undefined;
-    if (quick !== undefined) {
-      next = quick.end;
-      quick.index -= from;
-      quick.end -= from;
-      found.push(quick);
-      continue;
-    }
-    range ??= from === 0 && to === text.length ? text : text.slice(from, to);
-    const match = digitFirstAt(range, at - from);
-    if (clean) for (const mention of digitFirstMentions(match)) found.push(mention);
-    next = at + match[0].length;
-  }
-  const mayHoldMonth =
-    marks === undefined
-      ? occursIn(MONTH_PREFIX, text, from, to)
-      : marksMonth(text, marks.capitals, from, to);
-  if (!mayHoldMonth) return found;
-  range ??= from === 0 && to === text.length ? text : text.slice(from, to);
-  return withMonthFirstDates(found, monthFirstMentions(range));
-}
-
-/**
- * extractNumbers read straight from the grammar: DIGIT_FIRST at every digit where a number may
- * start, MONTH_FIRST over the whole text. It is the specification extractNumbers' shortcuts
- * (the hand-read plain numbers, the month-name test) must agree with; the tests compare them.
- */
-export function extractNumbersByGrammar(text: string): NumberMention[] {
-  const plain = blankCitationMarkers(isAscii(text) ? text : text.normalize("NFKC"));
-  const found: NumberMention[] = [];
-  const nextDigit = /\d/g;
-  for (let m = nextDigit.exec(plain); m !== null; m = nextDigit.exec(plain)) {
-    const match = digitFirstAt(plain, m.index);
+  // Every alternative of DIGIT_FIRST starts with a digit and one always matches there, so each
+  // match starts at the next digit after the previous match.
+  DIGIT_FIRST.lastIndex = 0;
+  for (let m = DIGIT_FIRST.exec(plain); m !== null; m = DIGIT_FIRST.exec(plain)) {
     if (digitsMayStartAt(plain, m.index) && !isListEnumerator(plain, m.index)) {
-      for (const mention of digitFirstMentions(match)) found.push(mention);
+      for (const mention of digitFirstMentions(m)) found.push(mention);
     }
-    nextDigit.lastIndex = m.index + match[0].length;
   }
   return withMonthFirstDates(found, monthFirstMentions(plain));
 }
@@ -625,15 +296,6 @@ const CJK_NUMERAL = /([一二三四五六七八九])?十([一二三四五六七�
  * The values a mention in evidence supports: its own, the year, year-month and month-day of a date
  * (evidence of "5 March 2021" supports "in 2021"), and a percentage as a plain number too.
  */
-/** Whether a mention in evidence supports `value` (see supportedValues), without allocating. */
-export function supportsValue(mention: NumberMention, value: string): boolean {
-  if (mention.value === value) return true;
-  if (mention.kind === "percent") {
-    return value.length === mention.value.length - 1 && mention.value.startsWith(value);
-  }
-  return mention.kind === "date" && supportedValues(mention).includes(value);
-}
-
 export function supportedValues(mention: NumberMention): string[] {
   if (mention.kind === "percent") return [mention.value, mention.value.slice(0, -1)];
   if (mention.kind !== "date") return [mention.value];
@@ -651,15 +313,19 @@ export function supportedValues(mention: NumberMention): string[] {
   return [mention.value];
 }
 
-/**
- * Every value a claim may match in this evidence: supportedValues of each mention, and small
- * spelled-out numbers ("three bridges", "三座桥") as digits.
- */
-export function evidenceNumberValues(text: string): Set<string> {
+/** Values of the numbers and dates written with digits (supportedValues of each mention). */
+export function evidenceDigitValues(text: string): Set<string> {
   const values = new Set<string>();
   for (const mention of extractNumbers(text)) {
-    for (const value of supportedValues(mention)) values.add(value);
+    if (mention.kind === "number" || mention.kind === "year") values.add(mention.value);
+    else for (const value of supportedValues(mention)) values.add(value);
   }
+  return values;
+}
+
+/** Small numbers spelled out ("three bridges", "三座桥"), as digits. */
+export function evidenceWordValues(text: string): Set<string> {
+  const values = new Set<string>();
   NUMBER_WORD.lastIndex = 0;
   for (let m = NUMBER_WORD.exec(text); m !== null; m = NUMBER_WORD.exec(text)) {
     values.add(String(NUMBER_WORDS[m[0].toLowerCase()]));
@@ -678,106 +344,9 @@ export function evidenceNumberValues(text: string): Set<string> {
   return values;
 }
 
-const DIGIT_FIRST_AT = new RegExp(DIGIT_FIRST.source, "y");
-
-function isDigitUnit(unit: number): boolean {
-  return unit >= 48 && unit <= 57;
-}
-
-/**
- * Whether a whole-text parse would start a digit-first mention at `at`, and not find `at` inside
- * a longer date ("2021-03-05", "2016年7月12日", "March 5, 2021", "5 March 2021") or a list number.
- * Conservative: a false answer only sends the caller to the full parse.
- */
-function startsCleanly(text: string, at: number): boolean {
-  if (!digitsMayStartAt(text, at)) return false;
-  const before = text.charCodeAt(at - 1);
-  if ((before === 45 || before === 47 || before === 46) && isDigitUnit(text.charCodeAt(at - 2))) {
-    return false;
-  }
-  let j = at - 1;
-  while (j >= 0 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
-  const previous = text.charCodeAt(j);
-  if (previous === 0x5e74 /* 年 */ || previous === 0x6708 /* 月 */) return false;
-  if (monthDateBefore(text, at)) return false;
-  return !isListEnumerator(text, at);
-}
-
-/**
- * Whether a month name starting within the 24 characters before `at` may begin a date that runs
- * on to `at` ("March 5, 2021", "5 March 2021", "Sept. 2021"): the nearest word before `at`, past
- * what may separate a month from the day or year of a date (white space, "," and ".", a day
- * with its ordinal suffix), starts like a month. Conservative, so it may say yes too often; and
- * like a test of every position in those 24 characters, it sees no month further back. It reads
- * back only to the nearest word, which is most of the cost saved: it runs for every number the
- * answer copies from a hit.
- */
-function monthDateBefore(text: string, at: number): boolean {
-  const stop = Math.max(0, at - 24);
-  let k = at - 1;
-  for (;;) {
-    while (k >= stop && isDateGlue(text.charCodeAt(k))) k--;
-    if (k < stop || !isAsciiLetterUnit(text.charCodeAt(k))) return false;
-    let start = k;
-    while (start > 0 && isAsciiLetterUnit(text.charCodeAt(start - 1))) start--;
-    // Letters right after digits are a day's ordinal suffix ("5th"): the month is further back.
-    if (start > 0 && isDigitUnit(text.charCodeAt(start - 1))) {
-      k = start - 1;
-      continue;
-    }
-    return start >= stop && isMonthPrefixAt(text, start);
-  }
-}
-
-/** A digit, "," or ".", or white space as the date patterns' \s reads it. */
-function isDateGlue(unit: number): boolean {
-  return isDigitUnit(unit) || unit === 44 || unit === 46 || isRegexSpaceUnit(unit);
-}
-
-/** Whether the UTF-16 unit matches \s in a regex without the "u" flag. */
-function isRegexSpaceUnit(unit: number): boolean {
-  if (unit < 0x80) return unit === 32 || (unit >= 9 && unit <= 13);
-  return (
-    unit === 0xa0 ||
-    unit === 0x1680 ||
-    (unit >= 0x2000 && unit <= 0x200a) ||
-    unit === 0x2028 ||
-    unit === 0x2029 ||
-    unit === 0x202f ||
-    unit === 0x205f ||
-    unit === 0x3000 ||
-    unit === 0xfeff
-  );
-}
-
-/**
- * Whether `text` (NFKC, citation markers blanked) states `mention.value` where it spells the number exactly as the mention
- * does: the usual case, when an answer copies a figure from its source. Exact but partial: a
- * false answer means "not found this way", and the caller must consult evidenceNumberValues(text),
- * which also covers reformatted numbers ("1200" for "1,200"), dates and spelled-out numbers.
- */
-export function statesNumberAsWritten(text: string, mention: NumberMention): boolean {
-  const raw = mention.raw;
-  if (!isDigitUnit(raw.charCodeAt(0))) return false;
-  // A plain number or an immediate percentage reads as exactly its own spelling wherever that
-  // spelling is a complete number, so equal spelling means equal value: no parse needed.
-  const digitsEnd = plainNumberLength(raw);
-  const percent = digitsEnd === raw.length - 1 && raw.charCodeAt(digitsEnd) === 37;
-  const plain = digitsEnd === raw.length && mention.kind === "number";
-  for (let at = text.indexOf(raw); at >= 0; at = text.indexOf(raw, at + 1)) {
-    if (!startsCleanly(text, at)) continue;
-    // The text spells the whole of `raw` here, so its number reads as far as raw's unless
-    // something follows that extends it: nothing can follow a "%", and endsPlainNumber rules out
-    // the digits, separators and words that could.
-    if (percent || (plain && endsPlainNumber(text, at + raw.length))) return true;
-    const quick = quickMentionAt(text, at);
-    if (quick !== undefined) {
-      if (supportsValue(quick, mention.value)) return true;
-      continue;
-    }
-    for (const found of digitFirstMentions(digitFirstAt(text, at))) {
-      if (supportsValue(found, mention.value)) return true;
-    }
-  }
-  return false;
+/** Every value a claim may match in this evidence: digit-written and spelled-out numbers. */
+export function evidenceNumberValues(text: string): Set<string> {
+  const values = evidenceDigitValues(text);
+  for (const value of evidenceWordValues(text)) values.add(value);
+  return values;
 }

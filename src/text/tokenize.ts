@@ -221,26 +221,15 @@ function isDigitUnit(unit: number): boolean {
 }
 
 /**
- * Where a tokenizing pass saw runs of digits and capitalised words start, in ascending order:
- * what number extraction would otherwise search the text for (see extractNumbersIn).
- */
-export interface TextMarks {
-  digitRuns: number[];
-  capitals: number[];
-}
-
-/**
  * Appends the content tokens of text[from, to) to `out`, in order (see contentForm). A word at a
  * time: skip separators, then read the word; this loop is most of the cost of tokenizing an
- * answer, so each character costs a couple of comparisons. Since it reads every character
- * anyway, it also fills `marks` (until the first non-ASCII character).
+ * answer, so each character costs a couple of comparisons.
  */
 function collectContentTokens(
   text: string,
   out: { push(token: string): unknown },
   from: number,
   to: number,
-  marks?: TextMarks,
 ): void {
   let i = from;
   while (i < to) {
@@ -250,19 +239,13 @@ function collectContentTokens(
       continue;
     }
     const start = i;
-    if (unit >= 65 && unit <= 90) marks?.capitals.push(start);
     let letters = false;
     let upper = false;
-    let afterDigit = false;
     for (;;) {
       if (isAsciiLetterUnit(unit)) {
         letters = true;
         if (unit <= 90) upper = true;
-        afterDigit = false;
-      } else if (isDigitUnit(unit)) {
-        if (!afterDigit) marks?.digitRuns.push(i);
-        afterDigit = true;
-      } else {
+      } else if (!isDigitUnit(unit)) {
         break;
       }
       unit = ++i < to ? text.charCodeAt(i) : 32;
@@ -346,17 +329,11 @@ export function contentTokens(text: string): string[] {
 
 /**
  * contentTokens(text.slice(from, to)), read in place: the gate keeps an answer's sentences in
- * one string and reads each without copying it out. When text[from, to) is ASCII, `marks` gets
- * where its runs of digits and its capitalised words start, for extractNumbersIn.
+ * one string and reads each without copying it out.
  */
-export function contentTokensIn(
-  text: string,
-  from: number,
-  to: number,
-  marks?: TextMarks,
-): string[] {
+export function contentTokensIn(text: string, from: number, to: number): string[] {
   const tokens: string[] = [];
-  collectContentTokens(text, tokens, from, to, marks);
+  collectContentTokens(text, tokens, from, to);
   return tokens;
 }
 

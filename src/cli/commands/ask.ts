@@ -7,7 +7,7 @@ import {
   qualityLoopMermaid,
 } from "../../rag/index.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
-import { renderTable } from "../render/table.js";
+import { renderTable } from "../../formats/index.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 

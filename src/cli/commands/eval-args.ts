@@ -42,8 +42,10 @@ Options:
   -h, --help              show this help
 
 Progress goes to stderr. Ctrl-C pauses the run; \`ragjudge eval --resume ID\` continues it.
-Exit code: 0 done, 1 a threshold or baseline check failed or the run failed, 2 usage or input
-errors (every bad row of a question file is named), 130 interrupted (paused).`;
+Exit code: 0 done, 1 a threshold or baseline check failed, 2 usage or input errors (every bad
+row of a question file is named), 3 the run could not be completed (it ended FAILED or
+CANCELLED, or no question was scored because every one ended in an error), 130 interrupted
+(paused).`;
 
 const FORMATS: readonly string[] = REPORT_FORMATS;
 

@@ -19,6 +19,7 @@ import {
   resumeEvaluation,
   startEvaluation,
 } from "../../evals/runs/index.js";
+import { defaultProviderLimiters } from "../../llm/index.js";
 import { createBuiltinBot } from "../../rag/index.js";
 import {
   type Db,
@@ -31,11 +32,13 @@ import {
   type QuestionSetRow,
 } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
+import { EXIT, incompleteReason } from "../exit-codes.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import { readQuestionFile, storeQuestionFile } from "../question-file.js";
 import { openStoreSession, type StoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 import { EVAL_HELP, type EvalArgs, parseEvalArgs } from "./eval-args.js";
+import { errorText } from "../../llm/index.js";
 
 export { EVAL_HELP };
 
@@ -48,7 +51,6 @@ async function questionSetFor(
   const ref = args.questions ?? "";
   const db = session.store.db;
   if (!existsSync(ref)) {
-    if (!isUuid(ref)) throw new UsageError(`--questions: no such file or question set "${ref}"`);
     await prepare();
     const set = await getQuestionSet(db, session.user.id, ref);
     if (!set) throw new UsageError(`--questions: question set ${ref} not found`);
@@ -127,11 +129,6 @@ async function reportOf(
       }
     }
   }
-  if (row.status === "FAILED") {
-    failures.unshift(`the evaluation FAILED: ${row.status_reason ?? "no reason recorded"}`);
-  } else if (row.status !== "COMPLETED") {
-    failures.unshift(`the evaluation is ${row.status}, not COMPLETED`);
-  }
   return { report, failures };
 }
 
@@ -156,14 +153,23 @@ export async function finishEvaluation(
     process.stdout.write(rendered);
   }
   for (const failure of failures) process.stderr.write(`FAILED: ${failure}\n`);
-  return failures.length > 0 ? 1 : 0;
+  const incomplete = incompleteReason(report);
+  if (incomplete) {
+    process.stderr.write(`INCOMPLETE: ${incomplete}\n`);
+    return EXIT.incomplete;
+  }
+  return failures.length > 0 ? EXIT.checkFailed : EXIT.done;
 }
 
 export async function evalCommand(argv: string[]): Promise<number> {
   const args = parseEvalArgs(argv);
   if (args === "help") {
     process.stdout.write(`${EVAL_HELP}\n`);
-    return 0;
+    return EXIT.done;
+  }
+  // Before the store opens: a mistyped file name is a usage error, not a wait for the database.
+  if (args.questions && !existsSync(args.questions) && !isUuid(args.questions)) {
+    throw new UsageError(`--questions: no such file or question set "${args.questions}"`);
   }
   const loaded = await loadConfig(args.config ? { path: args.config } : {});
   if (args.judges.some((kind) => kind !== "offline") && !isLlmConfigured(loaded.llm, "judge")) {
@@ -223,12 +229,13 @@ export async function evalCommand(argv: string[]): Promise<number> {
       if (args.resume) row = await reattach(runtime.deps, session, row);
       const outcome = await followEvaluation(runtime, userId, row.id);
       row = outcome.row;
+      if (runtime.worker) reportSettledLimits();
       if (outcome.interrupted) {
         process.stderr.write(
           `\nPaused evaluation ${row.id} at ${row.completed_questions}/${row.total_questions}.\n` +
             `Resume with: ragjudge eval --resume ${row.id}\n`,
         );
-        return 130;
+        return EXIT.interrupted;
       }
     }
     if (row.status === "PAUSED") {
@@ -243,6 +250,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
   } finally {
     await runtime?.stop();
     await session.close();
+  }
+}
+
+/** Where this process's per-provider LLM limits settled, so a user can size max_concurrency. */
+function reportSettledLimits(): void {
+  for (const { provider, limit, max, rate_limited } of defaultProviderLimiters.snapshot()) {
+    process.stderr.write(
+      `LLM concurrency for ${provider}: settled at ${limit} (max ${max}; ${rate_limited} answers were 429)\n`,
+    );
   }
 }
 
@@ -269,7 +285,7 @@ function handleRunError(error: unknown): number {
   if (QuestionImportError.isInstance(error)) {
     if (error.rows.length === 0) {
       process.stderr.write(`ragjudge eval: the question file was not imported: ${error.message}\n`);
-      return 2;
+      return EXIT.usage;
     }
     const bad = new Set(error.rows.map((row) => row.row)).size;
     process.stderr.write(
@@ -280,15 +296,15 @@ function handleRunError(error: unknown): number {
         row.row > 0 ? `  row ${row.row}: ${row.field}: ${row.message}\n` : `  ${row.message}\n`,
       );
     }
-    return 2;
+    return EXIT.usage;
   }
   if (
     error instanceof EvaluationRequestError ||
     error instanceof EvaluationNotFoundError ||
     error instanceof EvaluationStateError
   ) {
-    process.stderr.write(`ragjudge eval: ${error.message}\n`);
-    return 2;
+    process.stderr.write(`ragjudge eval: ${errorText(error)}\n`);
+    return EXIT.usage;
   }
   throw error;
 }

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../../config/index.js";
 import { createBuiltinBot } from "../../rag/index.js";
 import { sessionClients } from "../llm-session.js";
-import { renderTable } from "../render/table.js";
+import { renderTable } from "../../formats/index.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 

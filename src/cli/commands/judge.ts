@@ -11,12 +11,13 @@ import {
   LLM_JUDGES,
   summarizeJudgeResults,
 } from "../../judges/index.js";
-import { createLlmClient, type LlmClient, resolveModelConfig } from "../../llm/index.js";
+import { createLlmClient, errorText, type LlmClient, resolveModelConfig } from "../../llm/index.js";
 import { llmResponseCache } from "../../store/index.js";
 import { mapOrdered } from "../ordered-pool.js";
-import { renderTable } from "../render/table.js";
+import { renderTable } from "../../formats/index.js";
 import { openStoreSession } from "../store-session.js";
 import { parseJudgeKinds } from "../judge-kinds.js";
+import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../usage-error.js";
 
 export const JUDGE_HELP = `Usage: ragjudge judge FILE.jsonl --judge review|rubric|reference|offline[,...] [options]
@@ -32,7 +33,9 @@ Options:
   --no-cache              neither read nor write the LLM response cache
   -h, --help              show this help
 
-Exit code: 0 when every line was judged, 2 for invalid lines or usage errors.`;
+Exit code: 0 done, 2 for invalid lines or usage errors, 3 when nothing could be judged (every
+result a judge_error: a provider outage, a wrong key). A judge_error has no score; the summary
+counts them, and "LLM calls" counts logical calls and HTTP requests apart.`;
 
 const FORMATS = ["table", "json", "jsonl"] as const;
 type LineResult =
@@ -110,7 +113,7 @@ export async function judgeCommand(
           results,
         };
       } catch (error) {
-        return { line: parsed.line, ok: false, error: (error as Error).message };
+        return { line: parsed.line, ok: false, error: errorText(error) };
       }
     };
     for await (const result of mapOrdered(
@@ -163,14 +166,24 @@ export async function judgeCommand(
     out.write(
       `${renderTable(["judge", "lines", "counted", "judge_errors", "mean raw", "mean score", "pass rate"], summaryRows, { alignRight: [1, 2, 3, 4, 5, 6] })}\n`,
     );
-    out.write("Averages and pass rates exclude judge_error (defaulted) results.\n");
+    out.write("Averages and pass rates exclude judge_error results: they have no score.\n");
     if (usage) {
+      // A logical call is one the judge made; each may take several HTTP requests (retries).
       out.write(
-        `LLM calls: ${usage.calls} (${usage.cached_calls} from cache, ${usage.failed_calls} failed), ${usage.total_tokens} tokens\n`,
+        `LLM calls: ${usage.calls} (${usage.cached_calls} from cache, ${usage.failed_calls} failed); ` +
+          `HTTP requests: ${usage.attempts}; ${usage.total_tokens} tokens\n`,
       );
     }
   } else if (format === "json") {
     out.write(`${JSON.stringify({ summary, usage: usage ?? null, results: lines }, null, 2)}\n`);
   }
-  return lines.some((line) => !line.ok) ? 2 : 0;
+  const errors = Object.values(summary).reduce((n, s) => n + s.judge_errors, 0);
+  const counted = Object.values(summary).reduce((n, s) => n + s.counted, 0);
+  if (errors > 0 && counted === 0) {
+    process.stderr.write(
+      `ragjudge judge: nothing could be judged: ${errors} judge error(s), ${judged.length} line(s)\n`,
+    );
+    return EXIT.incomplete;
+  }
+  return lines.some((line) => !line.ok) ? EXIT.usage : EXIT.done;
 }

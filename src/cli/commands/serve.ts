@@ -3,7 +3,7 @@ import { loadConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { createApp, listen } from "../../server/index.js";
+import { createApp, errorLogSummary, listen } from "../../server/index.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
@@ -44,8 +44,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const session = await openStoreSession();
   const rag = { ...config.rag, loops: sessionLoopsConfig(config, session) };
   const jobs = await startJobs(session.store);
-  const onError = (error: unknown) =>
-    console.error(`[ragjudge] worker: ${error instanceof Error ? error.message : String(error)}`);
+  const onError = (error: unknown) => console.error(`[ragjudge] worker: ${errorLogSummary(error)}`);
   const clientsFor = workerClients(session.store.db, config.llm);
   const workers = values["no-worker"]
     ? []
@@ -55,7 +54,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
           clientsFor,
           onError,
           observationsPath: rag.loops.observations.path,
+          // Sent to the bots of runs started from the CLI only, never to an API user's bot.
           ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
+          botNetwork: config.bots,
         }),
         startQuestionGenerationWorker({ jobs, clientsFor, onError }),
       ];

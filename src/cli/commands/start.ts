@@ -5,6 +5,7 @@ import { startEvaluation } from "../../evals/runs/index.js";
 import { createBuiltinBot } from "../../rag/index.js";
 import { listEvaluationResults } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
+import { EXIT, incompleteReason } from "../exit-codes.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import { findQuestionSetByName, readQuestionFile, storeQuestionFile } from "../question-file.js";
 import { openStoreSession } from "../store-session.js";
@@ -69,7 +70,7 @@ export async function startCommand(): Promise<number> {
     const { row, interrupted } = await followEvaluation(runtime, userId, started.id);
     if (interrupted) {
       process.stderr.write(`\nPaused. Resume with: npx ragjudge eval --resume ${row.id}\n`);
-      return 130;
+      return EXIT.interrupted;
     }
     const report = buildReport(row, await listEvaluationResults(db, userId, row.id));
     out.write(`${renderTableReport(report)}\n`);
@@ -81,7 +82,7 @@ export async function startCommand(): Promise<number> {
         "Evaluate your own bot or questions: `npx ragjudge eval --help` (docs/evaluations.md);\n" +
         `gate answers you already have: \`npx ragjudge gate ${EXAMPLE_ANSWERS}\` (docs/gate.md).\n`,
     );
-    return row.status === "COMPLETED" ? 0 : 1;
+    return incompleteReason(report) === undefined ? EXIT.done : EXIT.incomplete;
   } finally {
     await runtime?.stop();
     await session.close();

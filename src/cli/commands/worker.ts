@@ -6,6 +6,7 @@ import { startEvaluationRuntime } from "../evaluation-runtime.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
+import { errorText } from "../../llm/index.js";
 
 export const WORKER_HELP = `Usage: ragjudge worker [options]
 
@@ -74,7 +75,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   let lastError = "";
   const onError = (error: unknown) => {
     // A failing job is retried by pg-boss; say so once per distinct message, not per retry.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     if (message !== lastError) log(`${new Date().toISOString()}  error  ${message}`);
     lastError = message;
   };

@@ -1,5 +1,5 @@
 import type { GatedLine } from "../../gate/index.js";
-import { renderTable } from "./table.js";
+import { renderTable } from "../../formats/index.js";
 
 export interface GateSummary {
   total: number;

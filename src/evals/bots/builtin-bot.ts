@@ -1,17 +1,27 @@
 // The built-in RAG bot (rag/bot.ts) as a Bot: one collection, AskResult adapted to BotAnswer.
 
 import { type CallRecord, usageOfCalls } from "../../llm/index.js";
-import { type AskResult, type BuiltinBot, type RetrievedHit } from "../../rag/index.js";
+import {
+  type AskResult,
+  type BuiltinBot,
+  ModelFailureError,
+  type RetrievedHit,
+} from "../../rag/index.js";
 import { CollectionNotFoundError } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError, type BotSource } from "./types.js";
 
 /** Asks `bot` over `collection` (an id or a name). */
 export function builtinBotFor(bot: BuiltinBot, collection: string): Bot {
-  /** A missing collection fails every question alike, so the run should stop at once. */
+  /**
+   * A missing collection fails every question alike, so the run should stop at once. A failed
+   * model is named as the cause (the loop wraps it in its node's error).
+   */
   const unreachableIfMissing = (error: unknown): never => {
     if (error instanceof CollectionNotFoundError) {
       throw new BotError("unreachable", `built-in bot: ${error.message}`);
     }
+    const failed = ModelFailureError.findIn(error);
+    if (failed) throw new BotError("model", `built-in bot: ${failed.message}`);
     throw error;
   };
   return {
@@ -44,6 +54,15 @@ export function botAnswerFromAsk(result: AskResult): BotAnswer {
   };
   const usage = usageOf(llmCallsOf(result));
   if (usage) answer.usage = usage;
+  const fallbacks = [
+    ...result.answer.generations.flatMap((g) =>
+      g.fallback_from ? [`generator ${g.fallback_from}: ${g.fallback_reason ?? "failed"}`] : [],
+    ),
+    ...result.answer.evaluations.flatMap((e) =>
+      e.fallback_from ? [`judge ${e.fallback_from}: ${e.fallback_reason ?? "failed"}`] : [],
+    ),
+  ];
+  if (fallbacks.length > 0) answer.fallbacks = fallbacks;
   return answer;
 }
 

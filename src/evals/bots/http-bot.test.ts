@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpBot, displayUrl, HttpBotOptionsError } from "./http-bot.js";
+import { restrictedBotNetwork } from "./network-policy.js";
 import { BotError } from "./types.js";
 
 interface Received {
@@ -189,8 +190,9 @@ describe("createHttpBot: retries", () => {
     );
     expect(error.kind).toBe("http_status");
     expect(error.status).toBe(500);
-    expect(error.message).toContain("HTTP 500");
-    expect(error.message).toContain("database down");
+    expect(error.message).toContain("HTTP 500 from bot");
+    // Status level only: the body may be an internal service's page.
+    expect(error.message).not.toContain("database down");
     expect(error.message).toContain("after 3 attempts");
     expect(received).toHaveLength(3);
   });
@@ -227,7 +229,8 @@ describe("createHttpBot: invalid replies", () => {
       createHttpBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
     );
     expect(error.kind).toBe("invalid_response");
-    expect(error.message).toMatch(/reply is not JSON .*<html>proxy error/);
+    expect(error.message).toMatch(/reply is not JSON \(\d+ characters\)$/);
+    expect(error.message).not.toContain("proxy error");
     expect(received).toHaveLength(1);
   });
 
@@ -258,6 +261,23 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
     const probed = await botError(bot.probe!(signal()));
     expect(probed.kind).toBe("unreachable");
     expect(probed.message).toBe(`cannot connect to 127.0.0.1:${port}: ECONNREFUSED`);
+  });
+
+  it("a 3xx is an error, never followed to where it points", async () => {
+    const elsewhere = await serve((res) => json(res, 200, { answer: "followed" }));
+    const { url } = await serve((res) => {
+      res.writeHead(307, { location: elsewhere.url });
+      res.end();
+    });
+    const error = await botError(
+      createHttpBot({ url, headers: { authorization: "Bearer bot-secret-123456" } }).ask({
+        question: "q",
+        signal: signal(),
+      }),
+    );
+    expect(error).toMatchObject({ kind: "http_status", status: 307 });
+    expect(error.message).toContain("HTTP 307 from bot (redirects are not followed)");
+    expect(elsewhere.received).toHaveLength(0);
   });
 
   it("probe succeeds against a listening bot without asking it anything", async () => {
@@ -296,6 +316,46 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
   });
 });
 
+describe("createHttpBot: the network policy", () => {
+  it("refuses a loopback bot under the server's policy: nothing is sent, for ask or probe", async () => {
+    const { url, received } = await serve((res) => json(res, 200, { answer: "reached" }));
+    for (const target of [url, url.replace("127.0.0.1", "localhost")]) {
+      const bot = createHttpBot({
+        url: target,
+        retries: 2,
+        backoff: FAST,
+        headers: { authorization: "Bearer bot-secret-123456" },
+        network: restrictedBotNetwork(),
+      });
+      const asked = await botError(bot.ask({ question: "q", signal: signal() }));
+      expect(asked.kind).toBe("unreachable");
+      expect(asked.message).toMatch(/bot network policy does not allow .*loopback/);
+      // Refused once, not retried: the address would be refused again.
+      expect(asked.message).not.toContain("attempts");
+      const probed = await botError(bot.probe!(signal()));
+      expect(probed.message).toMatch(/bot network policy does not allow .*loopback/);
+    }
+    expect(received).toHaveLength(0);
+  });
+
+  it("reaches a host the operator allows", async () => {
+    const { url, received } = await serve((res) => json(res, 200, { answer: "reached" }));
+    for (const network of [
+      restrictedBotNetwork({ allow_networks: ["127.0.0.1/32"] }),
+      restrictedBotNetwork({ allow_hosts: ["localhost"] }),
+    ]) {
+      const target =
+        network.mode === "restricted" && network.allow_hosts.length
+          ? url.replace("127.0.0.1", "localhost")
+          : url;
+      const bot = createHttpBot({ url: target, network });
+      await bot.probe!(signal());
+      expect((await bot.ask({ question: "q", signal: signal() })).answer).toBe("reached");
+    }
+    expect(received).toHaveLength(2);
+  });
+});
+
 describe("createHttpBot: secrets", () => {
   it("describe() shows the URL without userinfo or credential parameters", () => {
     const bot = createHttpBot({
@@ -313,7 +373,7 @@ describe("createHttpBot: secrets", () => {
     });
   });
 
-  it("an error echoing a header's value has it redacted", async () => {
+  it("an error echoing a header's value does not carry it", async () => {
     const { url } = await serve((res, n) =>
       json(res, 403, `key Bearer sk-live-0123456789 is not allowed (request ${n})`),
     );
@@ -323,7 +383,8 @@ describe("createHttpBot: secrets", () => {
         signal: signal(),
       }),
     );
-    expect(error.message).toContain("[REDACTED]");
+    // The body never reaches the message, so neither does the key it echoes.
+    expect(error.message).toMatch(/HTTP 403 from bot$/);
     expect(error.message).not.toContain("sk-live-0123456789");
   });
 

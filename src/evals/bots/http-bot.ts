@@ -1,10 +1,27 @@
 // An external RAG system under evaluation, reached over HTTP (the contract is in docs/bots.md and
 // http-contract.ts). Retries what is likely transient (network errors, timeouts, 5xx, 429) and
-// nothing else; secrets in the URL or headers never reach describe(), errors or logs.
+// nothing else; secrets in the URL or headers never reach describe(), errors or logs. Connections
+// go only where the network policy allows (network-policy.ts), redirects are never followed (they
+// could carry the request and its credentials elsewhere), and errors say what happened at the
+// status level, never what the bot's body said (it may be an internal service's page).
 
 import { z } from "zod";
-import { type BackoffPolicy, backoffDelay, parseRetryAfter, sleep } from "../../llm/index.js";
-import { bodySnippet, type HttpBotRequest, parseHttpBotReply } from "./http-contract.js";
+import {
+  type BackoffPolicy,
+  backoffDelay,
+  createAgentFetch,
+  parseRetryAfter,
+  registerSecrets,
+  sleep,
+} from "../../llm/index.js";
+import { type HttpBotRequest, parseHttpBotReply } from "./http-contract.js";
+import {
+  type BotNetworkPolicy,
+  BotNetworkPolicyError,
+  checkedLookup,
+  checkUrlHost,
+  OPEN_BOT_NETWORK,
+} from "./network-policy.js";
 import { probeTcp } from "./tcp-probe.js";
 import { type Bot, type BotAnswer, BotError } from "./types.js";
 
@@ -35,7 +52,10 @@ const HttpBotOptionsSchema = z.object({
     .default(HTTP_BOT_DEFAULTS.backoff),
   probeTimeoutMs: z.number().int().positive().default(HTTP_BOT_DEFAULTS.probeTimeoutMs),
 });
-export type HttpBotOptions = z.input<typeof HttpBotOptionsSchema>;
+export type HttpBotOptions = z.input<typeof HttpBotOptionsSchema> & {
+  /** Where the bot may connect; default open (the CLI). The server passes the operator's policy. */
+  network?: BotNetworkPolicy;
+};
 
 export class HttpBotOptionsError extends Error {
   override readonly name = "HttpBotOptionsError";
@@ -77,7 +97,7 @@ type Attempt =
   | { ok: false; error: BotError; retryable: boolean; retryAfterMs?: number };
 
 /** Creates a Bot that POSTs `{question}` to `url` and validates the JSON reply. */
-export function createHttpBot(options: HttpBotOptions): Bot {
+export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBotOptions): Bot {
   const parsed = HttpBotOptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -90,11 +110,12 @@ export function createHttpBot(options: HttpBotOptions): Bot {
   const config = parsed.data;
   const url = new URL(config.url);
   const name = config.name ?? displayUrl(config.url);
-  const secrets = secretsOf(url, config.headers);
-  const redact = (text: string) =>
-    secrets.reduce((out, secret) => out.replaceAll(secret, "[REDACTED]"), text);
+  // BotError redacts every registered secret from its message (llm/redact.ts).
+  registerSecrets(secretsOf(url, config.headers));
   const fail = (kind: BotError["kind"], message: string, status?: number) =>
-    new BotError(kind, redact(`${name}: ${message}`), status);
+    new BotError(kind, `${name}: ${message}`, status);
+  const lookup = checkedLookup(network);
+  const fetchBot = createAgentFetch({ maxSockets: 64, lookup });
 
   async function attempt(request: HttpBotRequest, caller: AbortSignal): Promise<Attempt> {
     const timeout = AbortSignal.timeout(config.timeoutMs);
@@ -102,15 +123,25 @@ export function createHttpBot(options: HttpBotOptions): Bot {
     // Which signal fired tells the caller's cancellation (not ours to report) from our timeout.
     const transportFailure = (cause: unknown): Attempt => {
       if (caller.aborted) throw caller.reason;
-      const error = timeout.aborted
-        ? fail("timeout", `no reply within ${config.timeoutMs} ms`)
-        : fail("unreachable", networkReason(cause));
-      return { ok: false, error, retryable: true };
+      if (timeout.aborted) {
+        return {
+          ok: false,
+          error: fail("timeout", `no reply within ${config.timeoutMs} ms`),
+          retryable: true,
+        };
+      }
+      const refused = policyRefusal(cause);
+      // The same address would be refused again: no retry.
+      if (refused)
+        return { ok: false, error: fail("unreachable", refused.message), retryable: false };
+      return { ok: false, error: fail("unreachable", networkReason(cause)), retryable: true };
     };
     let response: Response;
     let body: string;
     try {
-      response = await fetch(url, {
+      // An IP literal never goes through the lookup: it is checked here.
+      checkUrlHost(url, network);
+      response = await fetchBot(url, {
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -126,9 +157,11 @@ export function createHttpBot(options: HttpBotOptions): Bot {
     }
     if (!response.ok) {
       const retryable = response.status >= 500 || response.status === 429;
+      const redirect =
+        response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";
       const error = fail(
         "http_status",
-        `HTTP ${response.status}${body.trim() ? `: ${bodySnippet(body)}` : ""}`,
+        `HTTP ${response.status} from bot${redirect}`,
         response.status,
       );
       const retryAfterMs = retryable ? parseRetryAfter(response.headers) : undefined;
@@ -170,20 +203,45 @@ export function createHttpBot(options: HttpBotOptions): Bot {
       }
     },
 
-    probe(signal) {
+    async probe(signal) {
       const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
       // URL keeps an IPv6 host in brackets; net.connect wants it bare.
       const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-      return probeTcp({ host, port, timeoutMs: config.probeTimeoutMs, signal });
+      try {
+        checkUrlHost(url, network);
+      } catch (error) {
+        throw fail("unreachable", (error as Error).message);
+      }
+      return probeTcp({ host, port, timeoutMs: config.probeTimeoutMs, signal, lookup });
     },
   };
 }
 
-/** undici's "fetch failed" hides the reason in `cause` (ECONNREFUSED, ENOTFOUND, ECONNRESET, ...). */
+/** The policy's refusal, thrown directly (an IP literal) or by the lookup (as the fetch's cause). */
+function policyRefusal(error: unknown): BotNetworkPolicyError | undefined {
+  if (error instanceof BotNetworkPolicyError) return error;
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof BotNetworkPolicyError ? cause : undefined;
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  ENOTFOUND: "unknown host",
+  EAI_AGAIN: "host name lookup failed",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ETIMEDOUT: "connection timed out",
+  EPIPE: "connection closed",
+};
+
+/**
+ * The failure's system code as a short phrase (`connection refused (ECONNREFUSED)`). The system's
+ * own message is left out: it names the address a host resolved to.
+ */
 function networkReason(error: unknown): string {
-  const cause =
-    error instanceof Error ? (error.cause as { code?: string; message?: string }) : undefined;
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
   const code = cause?.code ?? (error as { code?: string } | undefined)?.code;
-  const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return `cannot connect: ${code ? `${code} (${message})` : message}`;
+  if (!code) return "cannot connect";
+  return `cannot connect: ${NETWORK_CODES[code] ?? "network error"} (${code})`;
 }

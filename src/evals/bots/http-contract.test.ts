@@ -28,9 +28,9 @@ describe("parseHttpBotReply", () => {
     expect(problem([])).toMatch(/^reply field \(reply\): .*expected object/);
   });
 
-  it("says when the body is not JSON, quoting its start", () => {
-    expect(problem("")).toMatch(/^reply is not JSON \(.*\): \(empty body\)$/);
-    expect(problem(`Internal error ${"x".repeat(300)}`)).toMatch(/: Internal error x+…$/);
+  it("says when the body is not JSON, without quoting it", () => {
+    expect(problem("")).toBe("reply is not JSON (empty body)");
+    expect(problem(`Internal error ${"x".repeat(300)}`)).toBe("reply is not JSON (315 characters)");
   });
 
   it("accepts numeric ids as strings", () => {

@@ -52,9 +52,13 @@ export function parseHttpBotReply(body: string): ParsedReply {
   let json: unknown;
   try {
     json = JSON.parse(body);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, problem: `reply is not JSON (${reason}): ${bodySnippet(body, 120)}` };
+  } catch {
+    // Neither the body nor the parser's message (which quotes it): a URL pointed at an internal
+    // service must not read that service back through the error.
+    return {
+      ok: false,
+      problem: `reply is not JSON (${body.trim() ? `${body.length} characters` : "empty body"})`,
+    };
   }
   const result = HttpBotReplySchema.safeParse(json);
   if (!result.success) {
@@ -113,10 +117,4 @@ function unionBranches(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue[] 
         first.code === "invalid_union" && first.path.length === 0 ? unionBranches(first) : [first],
       ),
   );
-}
-
-/** A reply body shortened to one line for an error message. */
-export function bodySnippet(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat || "(empty body)";
 }

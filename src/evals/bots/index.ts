@@ -9,6 +9,22 @@ export {
   HttpBotOptionsError,
 } from "./http-bot.js";
 export {
+  type BotNetworkConfig,
+  BotNetworkConfigSchema,
+  type BotNetworkPolicy,
+  BotNetworkPolicyError,
+  checkBotUrl,
+  OPEN_BOT_NETWORK,
+  restrictedBotNetwork,
+} from "./network-policy.js";
+export {
+  BotRegistrationError,
+  BotUrlSchema,
+  type RegisterBotInput,
+  RegisterBotSchema,
+  registerBot,
+} from "./registry.js";
+export {
   type HttpBotReply,
   HttpBotReplySchema,
   type HttpBotRequest,

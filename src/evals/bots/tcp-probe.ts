@@ -1,4 +1,5 @@
-import { connect } from "node:net";
+import { connect, type LookupFunction } from "node:net";
+import { BotNetworkPolicyError } from "./network-policy.js";
 import { BotError } from "./types.js";
 
 export interface TcpProbeOptions {
@@ -6,6 +7,8 @@ export interface TcpProbeOptions {
   port: number;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Resolves the host (the network policy's checked lookup); default the system's. */
+  lookup?: LookupFunction;
 }
 
 /**
@@ -14,14 +17,20 @@ export interface TcpProbeOptions {
  * BotError("unreachable") naming host:port and the system's error code; rethrows the caller's
  * abort reason when `signal` fires.
  */
-export function probeTcp({ host, port, timeoutMs, signal }: TcpProbeOptions): Promise<void> {
+export function probeTcp({
+  host,
+  port,
+  timeoutMs,
+  signal,
+  lookup,
+}: TcpProbeOptions): Promise<void> {
   const target = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
       return;
     }
-    const socket = connect({ host, port });
+    const socket = connect({ host, port, ...(lookup ? { lookup } : {}) });
     const finish = (error?: unknown) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
@@ -44,7 +53,12 @@ export function probeTcp({ host, port, timeoutMs, signal }: TcpProbeOptions): Pr
     socket.once("connect", () => finish());
     socket.once("error", (error: NodeJS.ErrnoException) =>
       finish(
-        new BotError("unreachable", `cannot connect to ${target}: ${error.code ?? error.message}`),
+        new BotError(
+          "unreachable",
+          error instanceof BotNetworkPolicyError
+            ? error.message
+            : `cannot connect to ${target}: ${error.code ?? "network error"}`,
+        ),
       ),
     );
   });

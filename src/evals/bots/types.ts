@@ -1,6 +1,7 @@
+import { redactSecrets } from "../../llm/index.js";
 import type { GateAction, GateVerdict } from "../../gate/index.js";
 import type { AnswerExitReason, QualityExitReason } from "../../rag/index.js";
-import type { TraceStep } from "../../rag/loops/state-machine.js";
+import type { TraceStep } from "../../rag/index.js";
 
 /** One retrieved source an answer stands on, as the evaluation stores and shows it. */
 export interface BotSource {
@@ -28,6 +29,11 @@ export interface BotAnswer {
   attempts?: number;
   /** The built-in bot's own verdict on its answer; the runner re-runs the gate itself anyway. */
   builtin?: BuiltinOutcome;
+  /**
+   * Models that failed and were replaced (the built-in bot with `answer.llm_fallback` only): one
+   * entry per replaced generation or review, naming the model and why.
+   */
+  fallbacks?: string[];
 }
 
 export interface BuiltinOutcome {
@@ -57,7 +63,8 @@ export interface Bot {
   probe?(signal: AbortSignal): Promise<void>;
 }
 
-export type BotErrorKind = "unreachable" | "timeout" | "http_status" | "invalid_response";
+/** `model`: a model the built-in bot was configured with failed (after the client's retries). */
+export type BotErrorKind = "unreachable" | "timeout" | "http_status" | "invalid_response" | "model";
 
 export class BotError extends Error {
   override readonly name = "BotError";
@@ -66,6 +73,7 @@ export class BotError extends Error {
     message: string,
     readonly status?: number,
   ) {
-    super(message);
+    // A bot may echo the credentials it was sent; no message leaves here unredacted.
+    super(redactSecrets(message));
   }
 }

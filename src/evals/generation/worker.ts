@@ -1,5 +1,5 @@
 import { type Jobs, QUEUES, startWorkLoop } from "../../jobs/index.js";
-import { type LlmClients, usageOfCalls } from "../../llm/index.js";
+import { errorText, type LlmClients, usageOfCalls } from "../../llm/index.js";
 import {
   claimQuestionGeneration,
   type Db,
@@ -113,7 +113,7 @@ export function startQuestionGenerationWorker(
       }
       await finishQuestionGeneration(db, row.id, {
         status: "FAILED",
-        error: error instanceof Error ? error.message : String(error),
+        error: errorText(error),
       });
     }
   }

@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers/promises";
 import {
   type Db,
   type EvaluationResultRow,
@@ -28,19 +29,6 @@ const FINAL_RUN_STATUSES: readonly EvaluationStatus[] = ["COMPLETED", "FAILED", 
  * writer's: each poll reads again this far behind the newest time seen, and skips rows it sent.
  */
 const COMMIT_LAG_MS = 2_000;
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 /**
  * Follows a run by polling the database, so it works whichever process or machine runs the
@@ -93,7 +81,8 @@ export async function* watchEvaluation(
       yield { event: "end", data: { status: row.status } };
       return;
     }
-    await sleep(intervalMs, signal);
+    // An abort ends the wait early; the loop then sees the signal and stops.
+    await setTimeout(intervalMs, undefined, { signal }).catch(() => undefined);
     if (signal?.aborted) return;
     const next = await getEvaluation(db, userId, id);
     if (!next) {

@@ -174,7 +174,7 @@ describe("parseQuestionFile: JSON and JSONL", () => {
   it("reads a JSON array or {questions: [...]}, with aliases and any-case types", () => {
     const list = [
       { type: "factual", question: "How long is the Tidewall?", answer: "7.4 km", id: 3 },
-      { question_text: "Why?", expected: 42, reference_context: "ctx" },
+      { question_text: "Why?", expected: "42", reference_context: "ctx" },
     ];
     const expected = [
       {
@@ -191,6 +191,26 @@ describe("parseQuestionFile: JSON and JSONL", () => {
     ];
     expect(parseQuestionFile(JSON.stringify(list), "json")).toEqual(expected);
     expect(parseQuestionFile(JSON.stringify({ questions: list }), "json")).toEqual(expected);
+  });
+
+  it("takes text only: a number, a boolean or a NUL is named, in JSON, JSONL and CSV (issue 12)", () => {
+    const list = [{ question: 123 }, { question: true }, { question: "Fine?", answer: 42 }];
+    expect(importError(() => parseQuestionFile(JSON.stringify(list), "json")).rows).toEqual([
+      { row: 1, field: "question_text", message: "expected text, got a number (123)" },
+      { row: 2, field: "question_text", message: "expected text, got a boolean (true)" },
+      { row: 3, field: "ground_truth", message: "expected text, got a number (42)" },
+    ]);
+    const nul = "contains a NUL character (\\u0000), which cannot be stored";
+    const jsonl =
+      '{"question":"Fine?"}\n{"question":"a\\u0000b"}\n{"question":"ok","x":{"k\\ud800":1}}\n';
+    expect(importError(() => parseQuestionFile(jsonl, "jsonl")).rows).toEqual([
+      { row: 2, field: "question", message: nul },
+      { row: 3, field: "x", message: expect.stringMatching(/^a key contains a lone surrogate/) },
+    ]);
+    const csv = "question,answer\nFine?,yes\nBad\u0000one,no\n";
+    expect(importError(() => parseQuestionFile(Buffer.from(csv), "csv")).rows).toEqual([
+      { row: 2, field: "question_text", message: nul },
+    ]);
   });
 
   it("numbers JSON rows by array index + 1 and names every bad one", () => {

@@ -1,4 +1,5 @@
 import { CsvError, parse } from "csv-parse/sync";
+import { parseStrictJson } from "../../formats/index.js";
 import { duplicateRowErrors, findDuplicates } from "./duplicates.js";
 import { QuestionImportError, type RowError } from "./errors.js";
 import {
@@ -250,24 +251,23 @@ function jsonlRows(text: string): RawRows {
   const errors: RowError[] = [];
   text.split(/\r?\n/).forEach((line, index) => {
     if (line.trim() === "") return;
-    try {
-      rows.push({ row: index + 1, value: JSON.parse(line) });
-    } catch (error) {
-      errors.push({ row: index + 1, field: "(row)", message: `not JSON: ${messageOf(error)}` });
-    }
+    const json = parseStrictJson(line);
+    if (json.ok) rows.push({ row: index + 1, value: json.value });
+    else if (json.kind === "malformed") {
+      errors.push({ row: index + 1, field: "(row)", message: `not JSON: ${json.message}` });
+    } else errors.push({ row: index + 1, field: json.path, message: json.message });
   });
   return { rows, errors };
 }
 
 function jsonRows(text: string): RawRows {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw QuestionImportError.file(
-      `not valid JSON: ${messageOf(error)}${lineOfError(text, error)}`,
-    );
+  const json = parseStrictJson(text);
+  if (!json.ok && json.kind === "malformed") {
+    const error = new SyntaxError(json.message);
+    throw QuestionImportError.file(`not valid JSON: ${json.message}${lineOfError(text, error)}`);
   }
+  if (!json.ok) throw QuestionImportError.file(`${json.path}: ${json.message}`);
+  const value = json.value;
   const list =
     typeof value === "object" && value !== null && !Array.isArray(value) && "questions" in value
       ? value.questions
@@ -294,6 +294,12 @@ function lineOfError(text: string, error: unknown): string {
   return ` (line ${line})`;
 }
 
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value} (${JSON.stringify(value)})`;
+}
+
 /** A validated question, or the problems of its row (field and message; the row is added later). */
 function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -311,14 +317,20 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
       continue;
     }
     source.set(field, key);
-    if (typeof cell === "object") {
+    if (typeof cell !== "string") {
+      // Types are strict on every surface: 123 or true is not a question (issue 12 §3.10).
+      problems.push({ field, message: `expected text, got ${kindOf(cell)}` });
+      continue;
+    }
+    if (cell.includes("\u0000")) {
+      // PostgreSQL text cannot hold NUL (a CSV cell can).
       problems.push({
         field,
-        message: "expected text, got " + (Array.isArray(cell) ? "a list" : "an object"),
+        message: "contains a NUL character (\\u0000), which cannot be stored",
       });
       continue;
     }
-    input[field] = String(cell);
+    input[field] = cell;
   }
   if (problems.length > 0) return problems;
 

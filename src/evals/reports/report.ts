@@ -6,16 +6,19 @@ import type { ThresholdCheck } from "./thresholds.js";
 /** The offline judge's measures, named as its verdict names them. */
 export const OFFLINE_MEASURES = ["exact_match", "f1", "rouge_l", "groundedness"] as const;
 
-/** One judge's result on one question, as a report shows it (the stored verdict, trimmed). */
+/**
+ * One judge's result on one question, as a report shows it (the stored verdict, trimmed). Only an
+ * "ok" outcome has numbers; a judge_error has `error` instead, a skipped judge its `reason`.
+ */
 export interface ReportJudge {
   outcome: string;
   score: number | null;
   raw_score: number | null;
   passed: boolean | null;
-  defaulted: boolean;
   /** Offline: exact_match, f1, rouge_l, groundedness; rubric-like judges: their metrics. */
   metrics: Record<string, number | null>;
   reason: string | null;
+  error: string | null;
 }
 
 export interface ReportSource {
@@ -173,6 +176,19 @@ const asRecord = (value: unknown): Record<string, unknown> =>
 
 function judgeOf(stored: unknown): ReportJudge {
   const judge = asRecord(stored);
+  const outcome = stringOrNull(judge.outcome) ?? "unknown";
+  if (outcome !== "ok") {
+    // Rows written before judge errors lost their numbers still hold seed 002's default low score.
+    return {
+      outcome,
+      score: null,
+      raw_score: null,
+      passed: null,
+      metrics: {},
+      reason: stringOrNull(judge.reason),
+      error: stringOrNull(asRecord(judge.error).message),
+    };
+  }
   const verdict = asRecord(judge.verdict);
   const metrics: Record<string, number | null> = {};
   for (const [key, value] of Object.entries(asRecord(verdict.metrics))) {
@@ -182,13 +198,13 @@ function judgeOf(stored: unknown): ReportJudge {
     if (key in verdict) metrics[key] = numberOrNull(verdict[key]);
   }
   return {
-    outcome: stringOrNull(judge.outcome) ?? "unknown",
+    outcome,
     score: numberOrNull(judge.score),
     raw_score: numberOrNull(judge.raw_score),
     passed: typeof judge.passed === "boolean" ? judge.passed : null,
-    defaulted: judge.defaulted === true,
     metrics,
     reason: stringOrNull(verdict.reason) ?? stringOrNull(verdict.reasoning),
+    error: null,
   };
 }
 

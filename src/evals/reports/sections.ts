@@ -25,6 +25,9 @@ function overview(report: EvaluationReport): ReportSection {
         (s.pending + s.running > 0 ? `, ${s.pending + s.running} unfinished` : ""),
     ],
     ["errors", `${s.errors.bot} bot, ${s.errors.judge} judge`],
+    ...(s.fallbacks > 0
+      ? [["fallbacks", `${s.fallbacks} answered with a failing model replaced (llm_fallback)`]]
+      : []),
     ["average score", scoreCell(s.average_score)],
     ["pass rate", percentCell(s.pass_rate)],
     [

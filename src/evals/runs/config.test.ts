@@ -50,6 +50,19 @@ describe("evaluation snapshot", () => {
     expect(withFewshot([]).rubric).toBe(before.rubric);
   });
 
+  it("keeps the server's file paths out of the snapshot users read", async () => {
+    const config = await loadConfig({ cwd: "/nonexistent", env: {} });
+    config.rag.loops.observations.path = "/srv/ragjudge-home/observational_data.jsonl";
+    const request = EvaluationRequestSchema.parse({
+      question_set_id: "7d0c1f4e-8f1a-4a43-9d51-0c7a7e2b5a10",
+    });
+    const snapshot = evaluationSnapshot(request, config, "c1");
+    expect(JSON.stringify(snapshot)).not.toContain("/srv/ragjudge-home");
+    expect(snapshot.rag.loops.observations.path).toBeNull();
+    // The rest of the loops' settings still decide, and show, how the run was made.
+    expect(snapshot.rag.loops.answer).toEqual(config.rag.loops.answer);
+  });
+
   it("refuses credentials in an HTTP bot's URL, naming the field", () => {
     const result = EvaluationRequestSchema.safeParse({
       question_set_id: "7d0c1f4e-8f1a-4a43-9d51-0c7a7e2b5a10",

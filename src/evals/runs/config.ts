@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { RagjudgeConfig } from "../../config/index.js";
-import { canonicalJson, GateConfigSchema, ruleVersion } from "../../gate/index.js";
+import { GateConfigSchema, ruleVersion } from "../../gate/index.js";
+import { canonicalJson } from "../../text/index.js";
 import {
   JUDGE_KINDS,
   JudgesConfigSchema,
@@ -13,26 +14,47 @@ import {
 import { LLM_ROLES, type LlmConfig, resolveModelConfig } from "../../llm/index.js";
 import { LoopsConfigSchema, RetrievalConfigSchema } from "../../rag/index.js";
 import { isLlmConfigured } from "../../config/index.js";
+import { BotUrlSchema } from "../bots/index.js";
 
 export const JudgeKindSchema = z.enum(JUDGE_KINDS);
 
-/** How an evaluation reaches the system under test. */
+const HttpBotFields = {
+  kind: z.literal("http"),
+  timeout_ms: z.number().int().min(100).max(600_000).default(60_000),
+  retries: z.number().int().min(0).max(10).default(2),
+};
+
+/** How an evaluation reaches the system under test: a URL, or a bot the user registered. */
 export const BotConfigSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("builtin") }),
-  z.object({
-    kind: z.literal("http"),
-    // Credentials never go in the URL (it is stored): the bot's token comes from the worker's
-    // environment (RAGJUDGE_BOT_TOKEN).
-    url: z
-      .url({ protocol: /^https?$/, error: "an http(s) URL" })
-      .refine((url) => !new URL(url).username && !new URL(url).password, {
-        error: "no credentials in the URL; set RAGJUDGE_BOT_TOKEN instead",
-      }),
-    timeout_ms: z.number().int().min(100).max(600_000).default(60_000),
-    retries: z.number().int().min(0).max(10).default(2),
-  }),
+  z
+    .object({
+      ...HttpBotFields,
+      url: BotUrlSchema.optional(),
+      /** A registered bot (POST /api/v1/bots): its URL and secret come from there. */
+      bot_id: z.uuid({ error: "a registered bot's id" }).optional(),
+    })
+    .refine((bot) => (bot.url === undefined) !== (bot.bot_id === undefined), {
+      error: "exactly one of url and bot_id",
+      path: ["url"],
+    }),
 ]);
 export type BotConfig = z.infer<typeof BotConfigSchema>;
+
+/** The bot as a run stores it: a registered bot keeps its id and, for reports, its URL. */
+export const SnapshotBotSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("builtin") }),
+  z.object({ ...HttpBotFields, url: BotUrlSchema, bot_id: z.uuid().optional() }),
+]);
+export type SnapshotBot = z.infer<typeof SnapshotBotSchema>;
+
+/**
+ * Who started a run: `cli` on the operator's machine (HTTP bots reach any address and get
+ * RAGJUDGE_BOT_TOKEN), or `api` (the operator's bot network policy, and only the user's own
+ * registered credentials). Snapshots from before the field read as `api`, the safe side.
+ */
+export const SubmittedViaSchema = z.enum(["cli", "api"]);
+export type SubmittedVia = z.infer<typeof SubmittedViaSchema>;
 
 /** Per-item retry policy for bot and judge errors (backoff doubles from base_ms). */
 export const RetryPolicySchema = z.object({
@@ -61,7 +83,8 @@ export type EvaluationRequest = z.infer<typeof EvaluationRequestSchema>;
  * own files, so a run's settings cannot drift while it runs.
  */
 export const EvaluationSnapshotSchema = z.object({
-  bot: BotConfigSchema,
+  bot: SnapshotBotSchema,
+  submitted_via: SubmittedViaSchema.default("api"),
   collection_id: z.string().nullable(),
   judges: z.array(JudgeKindSchema),
   judges_config: JudgesConfigSchema,
@@ -109,20 +132,27 @@ function modelsOf(llm: LlmConfig): EvaluationSnapshot["models"] {
   return models;
 }
 
-/** The stored snapshot for a request under the loaded configuration. */
+/**
+ * The stored snapshot for a request under the loaded configuration. `bot` is the request's bot
+ * resolved (a registered bot's URL filled in); default the request's own.
+ */
 export function evaluationSnapshot(
   request: EvaluationRequest,
   config: Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag">,
   collectionId: string | null,
+  resolved: { bot?: SnapshotBot; submittedVia?: SubmittedVia } = {},
 ): EvaluationSnapshot {
   return EvaluationSnapshotSchema.parse({
-    bot: request.bot,
+    bot: resolved.bot ?? request.bot,
+    submitted_via: resolved.submittedVia ?? "cli",
     collection_id: collectionId,
     judges: request.judges,
     judges_config: config.judges,
     gate: config.gate,
     rule_version: ruleVersion(config.gate),
-    rag: config.rag,
+    // Where the starter writes observations is a path on its machine: no business of the user's,
+    // and never used by a run (a worker writes to its own, see worker.ts).
+    rag: { ...config.rag, loops: { ...config.rag.loops, observations: { path: null } } },
     models: modelsOf(config.llm),
     prompt_versions: {
       review: promptVersion(REVIEW_PROMPTS),
@@ -144,7 +174,7 @@ export function evaluationSnapshot(
 }
 
 /** Seed 003 evaluations.bot_id: "builtin" or the bot's public URL. */
-export function botIdOf(bot: BotConfig): string {
+export function botIdOf(bot: SnapshotBot): string {
   return bot.kind === "builtin" ? "builtin" : publicUrl(bot.url);
 }
 

@@ -1,12 +1,19 @@
 import type { RagjudgeConfig } from "../../config/index.js";
 import { type Jobs, QUEUES } from "../../jobs/index.js";
 import {
+  type BotNetworkConfig,
+  BotNetworkPolicyError,
+  checkBotUrl,
+  restrictedBotNetwork,
+} from "../bots/index.js";
+import {
   createEvaluation,
   type Db,
   type EvaluationRow,
   type EvaluationStatus,
   findCollectionByName,
   getCollection,
+  getBot,
   getEvaluation,
   getQuestionSet,
   isUuid,
@@ -16,18 +23,21 @@ import {
   transitionEvaluation,
 } from "../../store/index.js";
 import {
+  type BotConfig,
   botIdOf,
   type EvaluationRequest,
   EvaluationRequestSchema,
   evaluationSnapshot,
   judgeModelIdOf,
+  type SnapshotBot,
+  type SubmittedVia,
 } from "./config.js";
 
 /** The evaluation, question set or collection is not the user's (or does not exist): HTTP 404. */
 export class EvaluationNotFoundError extends Error {
   override readonly name = "EvaluationNotFoundError";
   constructor(
-    readonly what: "evaluation" | "question set" | "collection",
+    readonly what: "evaluation" | "question set" | "collection" | "bot",
     readonly id: string,
   ) {
     super(`${what} ${id} not found`);
@@ -72,6 +82,51 @@ async function resolveCollectionId(db: Db, userId: string, ref: string): Promise
   return found.id;
 }
 
+export interface StartOptions {
+  /**
+   * `api` for a run an API user asks for: its HTTP bot must pass the operator's network policy
+   * (`config.bots`) and gets only the user's registered credentials. Default `cli`: the operator's
+   * own machine, where any address may be reached (see SubmittedViaSchema).
+   */
+  via?: SubmittedVia;
+}
+
+/**
+ * The request's bot as the run will store it: a registered bot's URL filled in (404 for another
+ * user's), and for API runs, a URL the network policy refuses is a 400 naming the policy.
+ */
+async function resolveBot(
+  db: Db,
+  userId: string,
+  bot: BotConfig,
+  via: SubmittedVia,
+  network: BotNetworkConfig | undefined,
+): Promise<SnapshotBot> {
+  if (bot.kind === "builtin") return bot;
+  let resolved: SnapshotBot;
+  let field: string;
+  if (bot.bot_id !== undefined) {
+    const registered = await getBot(db, userId, bot.bot_id);
+    if (!registered) throw new EvaluationNotFoundError("bot", bot.bot_id);
+    resolved = { ...bot, bot_id: registered.id, url: registered.url };
+    field = "bot.bot_id";
+  } else {
+    resolved = { ...bot, url: bot.url ?? "" };
+    field = "bot.url";
+  }
+  if (via === "api") {
+    try {
+      await checkBotUrl(new URL(resolved.url), restrictedBotNetwork(network));
+    } catch (error) {
+      if (error instanceof BotNetworkPolicyError) {
+        throw new EvaluationRequestError(field, error.message);
+      }
+      throw error;
+    }
+  }
+  return resolved;
+}
+
 /**
  * Seed 003 flow 2: creates a PENDING evaluation with a snapshot of its configuration and a copy of
  * its questions, and sends its launch job. Returns at once; workers do the rest.
@@ -80,8 +135,11 @@ export async function startEvaluation(
   deps: ControlDeps,
   userId: string,
   input: unknown,
-  config: Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag">,
+  config: Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag"> &
+    Partial<Pick<RagjudgeConfig, "bots">>,
+  options: StartOptions = {},
 ): Promise<EvaluationRow> {
+  const via = options.via ?? "cli";
   const request: EvaluationRequest = EvaluationRequestSchema.parse(input);
   const set = await getQuestionSet(deps.db, userId, request.question_set_id);
   if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
@@ -96,7 +154,8 @@ export async function startEvaluation(
   if (questions.length === 0) {
     throw new EvaluationRequestError("question_set_id", "the question set has no questions");
   }
-  const snapshot = evaluationSnapshot(request, config, collectionId);
+  const bot = await resolveBot(deps.db, userId, request.bot, via, config.bots);
+  const snapshot = evaluationSnapshot(request, config, collectionId, { bot, submittedVia: via });
   if (snapshot.judges.some((kind) => kind !== "offline") && !snapshot.models.judge) {
     throw new EvaluationRequestError(
       "judges",
@@ -107,7 +166,7 @@ export async function startEvaluation(
     name: request.name ?? `${set.name} · ${new Date().toISOString().slice(0, 16)}`,
     collection_id: collectionId,
     question_set_id: set.id,
-    bot_id: botIdOf(request.bot),
+    bot_id: botIdOf(snapshot.bot),
     judge_llm_model_id: judgeModelIdOf(snapshot),
     config: snapshot,
     questions: questions.map((q) => ({

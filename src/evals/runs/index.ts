@@ -10,9 +10,13 @@ export {
   evaluationSnapshot,
   judgeModelIdOf,
   publicUrl,
+  type SnapshotBot,
+  SnapshotBotSchema,
+  type SubmittedVia,
 } from "./config.js";
 export {
   type ControlDeps,
+  type StartOptions,
   cancelEvaluation,
   EvaluationNotFoundError,
   EvaluationRequestError,

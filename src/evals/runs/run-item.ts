@@ -5,8 +5,21 @@ import {
   type GateVerdict,
   LIMITS,
 } from "../../gate/index.js";
-import { type JudgeKind, type JudgeOutcome, judgeLine } from "../../judges/index.js";
-import { backoffDelay, type LlmClient, sleep, usageOfCalls } from "../../llm/index.js";
+import {
+  type JudgeKind,
+  type JudgeOutcome,
+  judgeErrorDetailOf,
+  judgeFailure,
+  judgeLine,
+} from "../../judges/index.js";
+import {
+  backoffDelay,
+  errorText,
+  type LlmClient,
+  LlmError,
+  sleep,
+  usageOfCalls,
+} from "../../llm/index.js";
 import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError } from "../bots/types.js";
 import type { EvaluationSnapshot } from "./config.js";
@@ -37,7 +50,7 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ItemAbortedError("the run was paused or cancelled");
 }
 
-/** Retries `attempt` on errors `retryable` accepts, with backoff, until the policy's attempts run out. */
+/** Retries `attempt` while `retryable` accepts its error, with backoff, until the policy's attempts run out. */
 async function withRetries<T>(
   policy: EvaluationSnapshot["retry"],
   signal: AbortSignal,
@@ -51,11 +64,28 @@ async function withRetries<T>(
     } catch (error) {
       throwIfAborted(signal);
       if (n + 1 >= policy.attempts || !retryable(error)) throw error;
-      await sleep(backoffDelay(n, { baseMs: policy.base_ms, maxMs: policy.max_ms }), signal).catch(
-        () => {},
-      );
+      await pause(policy, n, signal);
     }
   }
+}
+
+function pause(policy: EvaluationSnapshot["retry"], n: number, signal: AbortSignal) {
+  return sleep(backoffDelay(n, { baseMs: policy.base_ms, maxMs: policy.max_ms }), signal).catch(
+    () => {},
+  );
+}
+
+/**
+ * Whether the item should ask the built-in bot again. LLM calls were retried by the client
+ * already (its `retryable` decided), and a bot's typed errors are final; anything else (a
+ * database read that failed, say) may pass on a second try.
+ */
+function botRetryable(error: unknown): boolean {
+  // The loops wrap a node's error (LoopStepError): look down the cause chain.
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof BotError || LlmError.isInstance(e)) return false;
+  }
+  return true;
 }
 
 /** The gate's input for a bot's answer: its contexts are the retrieval hits. */
@@ -81,12 +111,24 @@ export function gateInputOf(question: ItemQuestion, answer: BotAnswer): Evaluato
   return `${issue?.path.join(".") ?? "(input)"}: ${issue?.message ?? "invalid"}`;
 }
 
-/** Runs the judges, retrying each one whose reply stayed unusable (judge_error) or whose call failed. */
+/** A judge that did not run on an item, and why: not an error, never a score. */
+export interface SkippedJudge {
+  outcome: "skipped";
+  reason: string;
+}
+
+export type ItemJudge = JudgeOutcome | SkippedJudge;
+
+/**
+ * Runs each judge once. A judge_error from an unusable reply is asked again (a fresh sample,
+ * bypassing the cache) under the run's retry policy; one from a failed LLM call is final, since
+ * the client has retried what its error called retryable.
+ */
 async function runJudges(
   kinds: readonly JudgeKind[],
   options: RunItemOptions,
   answer: BotAnswer,
-): Promise<{ results: Partial<Record<JudgeKind, JudgeOutcome>>; errors: string[] }> {
+): Promise<Partial<Record<JudgeKind, ItemJudge>>> {
   const { question, snapshot, signal } = options;
   const line = {
     question: question.question_text,
@@ -98,54 +140,54 @@ async function runJudges(
     })),
     ...(question.ground_truth.trim() ? { ground_truth: question.ground_truth } : {}),
   };
-  const results: Partial<Record<JudgeKind, JudgeOutcome>> = {};
-  const errors: string[] = [];
+  const results: Partial<Record<JudgeKind, ItemJudge>> = {};
   await Promise.all(
     kinds.map(async (kind) => {
       if (kind === "reference" && !line.ground_truth) {
-        errors.push("reference: the question has no ground truth");
+        results[kind] = { outcome: "skipped", reason: "the question has no ground truth" };
         return;
       }
-      try {
-        const outcome = await withRetries(
-          snapshot.retry,
-          signal,
-          async (n) => {
-            const result = await judgeLine(line, [kind], {
+      for (let n = 0; ; n++) {
+        throwIfAborted(signal);
+        let judged: JudgeOutcome | undefined;
+        try {
+          judged = (
+            await judgeLine(line, [kind], {
               ...(options.judgeClient ? { client: options.judgeClient } : {}),
               config: snapshot.judges_config,
               signal,
               // A retry must not be answered by the cache with the reply that just failed.
               noCache: snapshot.no_cache || n > 0,
-            });
-            const judged = result[kind];
-            if (!judged) throw new Error(`${kind}: no result`);
-            if (judged.outcome === "judge_error") {
-              throw Object.assign(new Error(`${kind}: ${judged.error?.message ?? "judge_error"}`), {
-                judged,
-              });
-            }
-            return judged;
-          },
-          () => true,
-        );
-        results[kind] = outcome;
-      } catch (error) {
-        if (error instanceof ItemAbortedError) throw error;
-        const judged = (error as { judged?: JudgeOutcome }).judged;
-        if (judged) results[kind] = judged;
-        errors.push(error instanceof Error ? error.message : String(error));
+            })
+          )[kind];
+        } catch (error) {
+          throwIfAborted(signal);
+          // Not an LLM failure (those come back as judge_error): bad input, no client. Final.
+          const model = options.judgeClient?.model ?? "none";
+          judged = judgeFailure(
+            { name: kind, language: "en", model, calls: [] },
+            judgeErrorDetailOf(error),
+          );
+        }
+        if (!judged) throw new Error(`${kind}: judgeLine returned no result`);
+        results[kind] = judged;
+        const again =
+          judged.outcome === "judge_error" &&
+          judged.error.cause === "reply" &&
+          n + 1 < snapshot.retry.attempts;
+        if (!again) return;
+        await pause(snapshot.retry, n, signal);
       }
     }),
   );
-  return { results, errors };
+  return results;
 }
 
-/** Mean of the judges' [0, 1] scores, defaulted ones excluded. */
+/** Mean of the judges' [0, 1] scores. */
 function primaryScore(results: readonly JudgeOutcome[]): number | null {
-  const counted = results.filter((r) => r.outcome === "ok" && !r.defaulted);
-  if (counted.length === 0) return null;
-  return counted.reduce((sum, r) => sum + r.score, 0) / counted.length;
+  const scores = results.flatMap((r) => (r.outcome === "ok" ? [r.score] : []));
+  if (scores.length === 0) return null;
+  return scores.reduce((sum, score) => sum + score, 0) / scores.length;
 }
 
 /**
@@ -165,7 +207,7 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
       snapshot.bot.kind === "http" ? { ...snapshot.retry, attempts: 1 } : snapshot.retry,
       signal,
       () => bot.ask({ question: question.question_text, signal }),
-      (error) => !(error instanceof BotError && error.kind === "invalid_response"),
+      botRetryable,
     );
   } catch (error) {
     if (error instanceof ItemAbortedError || signal.aborted) {
@@ -176,19 +218,22 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
       ...NO_OUTPUTS,
       status: "BOT_ERROR",
       latency_ms: elapsed(),
-      error: `bot ${kind}: ${error instanceof Error ? error.message : String(error)}`,
+      error: `bot ${kind}: ${errorText(error)}`,
     };
   }
 
   const gateInput = gateInputOf(question, answer);
   const gate: GateVerdict | null =
     typeof gateInput === "string" ? null : evaluateGate(gateInput, snapshot.gate);
-  const { results, errors } = await runJudges(snapshot.judges, options, answer);
+  const results = await runJudges(snapshot.judges, options, answer);
   throwIfAborted(signal);
-  const judged = Object.values(results).filter((r): r is JudgeOutcome => r !== undefined);
-  const judgeError =
-    judged.some((r) => r.outcome === "judge_error") ||
-    errors.some((e) => !e.startsWith("reference: the question has no ground truth"));
+  const judged = Object.values(results).filter(
+    (r): r is JudgeOutcome => r !== undefined && r.outcome !== "skipped",
+  );
+  const failures = Object.entries(results).flatMap(([kind, r]) =>
+    r?.outcome === "judge_error" ? [`${kind}: ${r.error.message}`] : [],
+  );
+  const judgeError = failures.length > 0;
   const reference = results.reference?.outcome === "ok" ? results.reference : undefined;
   const referenceVerdict = reference?.verdict as { score?: number; reasoning?: string } | undefined;
   const judgeUsage = usageOfCalls(judged.flatMap((result) => result.calls));
@@ -201,6 +246,7 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
       bot: botUsage,
       judges: judgeUsage,
       bot_latency_ms: answer.latency_ms,
+      ...(answer.fallbacks ? { fallbacks: answer.fallbacks } : {}),
     },
     rag_answer: answer.answer,
     rag_answer_sources: answer.contexts,
@@ -215,6 +261,6 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
     passed: judgeError
       ? null
       : (gate?.status ?? "pass") !== "fail" && judged.every((r) => r.passed),
-    error: errors.length > 0 ? errors.join("; ") : null,
+    error: judgeError ? failures.join("; ") : null,
   };
 }

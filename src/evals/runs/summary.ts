@@ -14,7 +14,6 @@ export interface SummaryRow {
 
 interface StoredJudge {
   outcome?: string;
-  defaulted?: boolean;
   score?: number;
   raw_score?: number;
   passed?: boolean;
@@ -22,7 +21,7 @@ interface StoredJudge {
 }
 
 export interface JudgeSummaryBlock {
-  /** Results counted (ok, not defaulted) on SCORED items. */
+  /** Results counted (ok: not judge_error, not skipped) on SCORED items. */
   count: number;
   mean_score: number | null;
   mean_raw: number | null;
@@ -40,6 +39,11 @@ export interface EvaluationSummary {
   running: number;
   scored: number;
   errors: { bot: number; judge: number };
+  /**
+   * Items the built-in bot answered with a failing model replaced (generation or review), which it
+   * does only when asked (`rag.loops.answer.llm_fallback`).
+   */
+  fallbacks: number;
   /** Mean primary score on [0, 1] over SCORED items only; errors never count as zeros. */
   average_score: number | null;
   /** Share of SCORED items that passed the gate and every judge. */
@@ -111,7 +115,7 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
   const perJudge = new Map<string, StoredJudge[]>();
   for (const row of scored) {
     for (const [kind, judge] of Object.entries((row.judges ?? {}) as Record<string, StoredJudge>)) {
-      if (judge.outcome !== "ok" || judge.defaulted) continue;
+      if (judge.outcome !== "ok") continue;
       let list = perJudge.get(kind);
       if (!list) perJudge.set(kind, (list = []));
       list.push(judge);
@@ -149,7 +153,10 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
     .map((r) => r.latency_ms as number)
     .sort((a, b) => a - b);
   const usage = { prompt_tokens: 0, completion_tokens: 0, calls: 0 };
+  let fallbacks = 0;
   for (const row of rows) {
+    const stored = (row.usage ?? {}) as { fallbacks?: unknown };
+    if (Array.isArray(stored.fallbacks) && stored.fallbacks.length > 0) fallbacks++;
     const parts = (row.usage ?? {}) as Record<string, Partial<typeof usage> | undefined>;
     for (const part of [parts.bot, parts.judges]) {
       usage.prompt_tokens += part?.prompt_tokens ?? 0;
@@ -164,6 +171,7 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
     running: count("RUNNING"),
     scored: scored.length,
     errors: { bot: count("BOT_ERROR"), judge: count("JUDGE_ERROR") },
+    fallbacks,
     average_score: mean(scored.flatMap((r) => (r.score === null ? [] : [r.score]))),
     pass_rate: mean(scored.map((r) => (r.passed ? 1 : 0))),
     gate,

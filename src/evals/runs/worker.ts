@@ -12,13 +12,23 @@ import {
   releaseResult,
   type ResultClaim,
   type ResultFinish,
+  botCredential,
   strandedPendingEvaluations,
   transitionEvaluation,
   unfinishedQuestionIds,
 } from "../../store/index.js";
-import { type Bot, BotError, builtinBotFor, createHttpBot } from "../bots/index.js";
+import {
+  type Bot,
+  type BotNetworkConfig,
+  BotError,
+  builtinBotFor,
+  createHttpBot,
+  OPEN_BOT_NETWORK,
+  restrictedBotNetwork,
+} from "../bots/index.js";
 import { type EvaluationSnapshot, EvaluationSnapshotSchema } from "./config.js";
 import { ItemAbortedError, runItem } from "./run-item.js";
+import { errorText } from "../../llm/index.js";
 
 export interface ItemJob {
   evaluation_id: string;
@@ -34,8 +44,13 @@ export interface EvaluationWorkerOptions {
   concurrency?: number;
   /** The configured roles' clients for a user (with that user's response cache unless noCache). */
   clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
-  /** Sent as `Authorization: Bearer` to HTTP bots (RAGJUDGE_BOT_TOKEN); never stored. */
+  /**
+   * Sent as `Authorization: Bearer` to the plain-URL HTTP bots of runs started from the CLI
+   * (RAGJUDGE_BOT_TOKEN); never stored, and never sent for a run an API user started.
+   */
   botToken?: string;
+  /** The operator's bot network policy, applied to runs started through the API (default: public addresses only). */
+  botNetwork?: Partial<BotNetworkConfig>;
   /**
    * Where this worker appends the built-in bot's observational_data.jsonl (seed 000) for passing
    * answers. The path in a run's snapshot is the starter's, which may not exist on this machine;
@@ -81,19 +96,49 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
   /** In-flight items per evaluation, aborted when it leaves RUNNING. */
   const inFlight = new Map<string, Set<AbortController>>();
 
-  function botOf(
+  /**
+   * An HTTP bot as its run may reach it: a registered bot with its owner's credential (read here,
+   * scoped by the run's owner, and sent to that bot's URL only); a plain URL with the CLI's token
+   * for a CLI run, with nothing for an API run. API runs go through the operator's network policy.
+   */
+  async function httpBotOf(
+    row: EvaluationRow,
+    snapshot: EvaluationSnapshot,
+    bot: Extract<EvaluationSnapshot["bot"], { kind: "http" }>,
+  ): Promise<Bot> {
+    const fromCli = snapshot.submitted_via === "cli";
+    let url = bot.url;
+    let headers: Record<string, string> = {};
+    if (bot.bot_id !== undefined) {
+      const credential = await botCredential(db, row.user_id, bot.bot_id);
+      if (!credential) return unavailableBot(`the registered bot ${bot.bot_id} was deleted`);
+      url = credential.url;
+      if (credential.secret !== null) {
+        headers = {
+          [credential.secret_header]:
+            credential.secret_header === "authorization"
+              ? `Bearer ${credential.secret}`
+              : credential.secret,
+        };
+      }
+    } else if (fromCli && options.botToken) {
+      headers = { authorization: `Bearer ${options.botToken}` };
+    }
+    return createHttpBot({
+      url,
+      timeoutMs: bot.timeout_ms,
+      retries: bot.retries,
+      headers,
+      network: fromCli ? OPEN_BOT_NETWORK : restrictedBotNetwork(options.botNetwork),
+    });
+  }
+
+  async function botOf(
     row: EvaluationRow,
     snapshot: EvaluationSnapshot,
     clients: Partial<LlmClients>,
-  ): Bot {
-    if (snapshot.bot.kind === "http") {
-      return createHttpBot({
-        url: snapshot.bot.url,
-        timeoutMs: snapshot.bot.timeout_ms,
-        retries: snapshot.bot.retries,
-        ...(options.botToken ? { headers: { authorization: `Bearer ${options.botToken}` } } : {}),
-      });
-    }
+  ): Promise<Bot> {
+    if (snapshot.bot.kind === "http") return httpBotOf(row, snapshot, snapshot.bot);
     const builtin = createBuiltinBot({
       db,
       userId: row.user_id,
@@ -120,7 +165,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       context = (async () => {
         const snapshot = EvaluationSnapshotSchema.parse(row.config);
         const clients = options.clientsFor(row.user_id, { noCache: snapshot.no_cache });
-        return { row, snapshot, clients, bot: botOf(row, snapshot, clients) };
+        return { row, snapshot, clients, bot: await botOf(row, snapshot, clients) };
       })();
       contexts.set(row.id, context);
       context.catch(() => contexts.delete(row.id));
@@ -136,8 +181,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       try {
         await bot.probe?.(AbortSignal.timeout(10_000));
       } catch (error) {
-        const reason =
-          error instanceof BotError || error instanceof Error ? error.message : String(error);
+        const reason = errorText(error);
         await transitionEvaluation(db, row.id, ["PENDING"], "FAILED", {
           status_reason: `the bot cannot be reached: ${reason}`,
         });
@@ -300,4 +344,10 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       preclaims.clear();
     },
   };
+}
+
+/** A bot that cannot be asked at all: the run fails at its probe with `reason`. */
+function unavailableBot(reason: string): Bot {
+  const fail = () => Promise.reject(new BotError("unreachable", reason));
+  return { describe: () => ({ kind: "http", name: "(unavailable)" }), ask: fail, probe: fail };
 }

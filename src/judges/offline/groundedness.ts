@@ -13,7 +13,6 @@ import {
   forEachContentToken,
   isAscii,
   type NumberMention,
-  statesNumberAsWritten,
   stripCitationMarkers,
 } from "../../text/index.js";
 
@@ -81,11 +80,8 @@ export class EvidenceText implements Evidence {
       this.plain ??= blankCitationMarkers(
         isAscii(this.raw) ? this.raw : this.raw.normalize("NFKC"),
       );
-      found = statesNumberAsWritten(this.plain, mention);
-      if (!found) {
-        this.values ??= evidenceNumberValues(this.plain);
-        found = this.values.has(mention.value);
-      }
+      this.values ??= evidenceNumberValues(this.plain);
+      found = this.values.has(mention.value);
       this.numbers.set(key, found);
     }
     return found;

@@ -108,7 +108,6 @@ describe("offline", () => {
       name: "offline",
       outcome: "ok",
       passed: true,
-      defaulted: false,
       language: "en",
       model: OFFLINE_MODEL,
       calls: [],
@@ -178,7 +177,7 @@ describe("offline", () => {
     expect(cases.map((c) => offline(c))).toEqual(results);
     const summary = summarizeJudgeResults(results);
     expect(summary.counted).toBe(cases.length);
-    expect(summary.defaulted).toBe(0);
+    expect(summary.judge_errors).toBe(0);
   });
 });
 

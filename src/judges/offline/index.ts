@@ -6,7 +6,7 @@ import { z } from "zod";
 import { DEFAULT_JUDGES_CONFIG, type JudgesConfig } from "../config.js";
 import { ContextItemSchema } from "../context.js";
 import { type LanguageSetting, promptLanguage } from "../language.js";
-import { type JudgeResult, parseJudgeInput, round } from "../result.js";
+import { type JudgeScore, parseJudgeInput, round } from "../result.js";
 import type { Groundedness } from "./groundedness.js";
 import { type HeuristicRubric, heuristicRubric } from "./heuristic-rubric.js";
 import { type Abstention, measureAnswer } from "./measures.js";
@@ -78,7 +78,8 @@ export interface OfflineVerdict extends HeuristicRubric {
   };
 }
 
-export type OfflineResult = JudgeResult<"offline", OfflineVerdict>;
+/** The offline judge always scores: it calls nothing that can fail. */
+export type OfflineResult = JudgeScore<"offline", OfflineVerdict>;
 
 export interface OfflineOptions {
   /** The parsed `judges` config: rubric weights and pass_min_accuracy. Default DEFAULT_JUDGES_CONFIG. */
@@ -122,7 +123,6 @@ export function offline(input: OfflineInput, options: OfflineOptions = {}): Offl
     score: round((raw - 1) / 9, 4),
     raw_score: raw,
     passed: rubric.is_passing,
-    defaulted: false,
     verdict: {
       ...rubric,
       exact_match: measures.exact_match,

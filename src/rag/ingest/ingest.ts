@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { canonicalJson, type LlmClient } from "../../llm/index.js";
+import type { LlmClient } from "../../llm/index.js";
+import { canonicalJson } from "../../text/index.js";
 import {
   CollectionNotFoundError,
   type CollectionRow,

@@ -170,6 +170,14 @@ describe("parseBytes", () => {
     ).rejects.toThrow("bad.md: not valid UTF-8");
   });
 
+  it("rejects text holding a NUL, which PostgreSQL cannot store, naming the source", async () => {
+    for (const kind of ["text", "markdown", "html"] as const) {
+      await expect(
+        parseBytes(new TextEncoder().encode("ab\u0000c"), "bin.txt", kind, "bin"),
+      ).rejects.toThrow("bin.txt: contains a NUL character (\\u0000) at character 2");
+    }
+  });
+
   it("rejects a file that is not a PDF", async () => {
     await expect(
       parseBytes(new TextEncoder().encode("hello"), "fake.pdf", "pdf", "fake"),

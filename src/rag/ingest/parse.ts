@@ -46,10 +46,23 @@ export function titleFromPath(path: string): string {
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 function decodeUtf8(bytes: Uint8Array, source: string): string {
+  let text: string;
   try {
-    return STRICT_UTF8.decode(bytes);
+    text = STRICT_UTF8.decode(bytes);
   } catch {
     throw new Error(`${source}: not valid UTF-8 (expected a UTF-8 text file)`);
+  }
+  refuseNul(text, source);
+  return text;
+}
+
+/** PostgreSQL text cannot hold NUL; a text file holding one is refused whole, by name. */
+function refuseNul(text: string, source: string): void {
+  const at = text.indexOf("\u0000");
+  if (at >= 0) {
+    throw new Error(
+      `${source}: contains a NUL character (\\u0000) at character ${at}, which cannot be stored (expected a text file)`,
+    );
   }
 }
 
@@ -98,6 +111,7 @@ export async function parseBytes(
       const pdf = await parsePdf(bytes).catch((error: Error) => {
         throw new Error(`not a readable PDF: ${error.message}`);
       });
+      for (const block of pdf.blocks) refuseNul(block.text, source);
       return {
         source,
         kind,

@@ -56,6 +56,8 @@ export interface GenerationRecord {
   model: string;
   call?: CallRecord;
   fallback_reason?: string;
+  /** The generator model that failed, when this answer is a fallback. */
+  fallback_from?: string;
 }
 
 export interface AnswerEvaluation extends AnswerReview {
@@ -124,6 +126,7 @@ export async function generateAnswer(state: Readonly<AnswerState>, ctx: Ctx) {
   };
   if (out.call) record.call = out.call;
   if (out.fallback_reason) record.fallback_reason = out.fallback_reason;
+  if (out.fallback_from) record.fallback_from = out.fallback_from;
   const answer: ChatMessage = { role: "assistant", content: out.content };
   return {
     messages: [...state.messages, answer],
@@ -359,8 +362,13 @@ export function answerLoopContext(deps: AnswerLoopDeps, config: LoopsConfig): An
   const extractive = extractiveGenerator({ maxSentences: config.answer.extractive_sentences });
   const offline = offlineReviewer(deps.gate);
   return {
-    generator: deps.generator ? llmGenerator(deps.generator, extractive) : extractive,
-    reviewer: deps.judge ? llmReviewer(deps.judge, offline, deps.judges) : offline,
+    // A failing model falls back only when the user asked for it (answer.llm_fallback).
+    generator: deps.generator
+      ? llmGenerator(deps.generator, config.answer.llm_fallback ? extractive : undefined)
+      : extractive,
+    reviewer: deps.judge
+      ? llmReviewer(deps.judge, config.answer.llm_fallback ? offline : undefined, deps.judges)
+      : offline,
     config: config.answer,
   };
 }

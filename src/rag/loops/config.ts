@@ -84,6 +84,12 @@ export const AnswerConfigSchema = z
     max_context_chars: z.number().int().min(50).default(1_500),
     /** The extractive generator: sentences in an answer. */
     extractive_sentences: z.number().int().min(1).max(20).default(3),
+    /**
+     * When the generator or judge model fails (after the client's retries): false (default) fails
+     * the ask, naming the model and the cause; true answers extractively or reviews by the gate,
+     * and records the fallback (an evaluation counts it in its summary).
+     */
+    llm_fallback: z.boolean().default(false),
   })
   .strict();
 

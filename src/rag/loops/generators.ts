@@ -6,6 +6,7 @@ import type { PromptLanguage, ReviewVerdict } from "../../judges/index.js";
 import { type CallRecord, type ChatMessage, type LlmClient, LlmError } from "../../llm/index.js";
 import type { RetrievedHit } from "../types.js";
 import { extractiveAnswer } from "./extractive-generator.js";
+import { ModelFailureError } from "./model-failure.js";
 
 export interface GenerateRequest {
   messages: readonly ChatMessage[];
@@ -24,6 +25,8 @@ export interface GeneratedAnswer {
   call?: CallRecord;
   /** Why the LLM's answer was replaced by the extractive one. */
   fallback_reason?: string;
+  /** The model that failed, when this answer is a fallback (only with `answer.llm_fallback`). */
+  fallback_from?: string;
 }
 
 export interface AnswerGenerator {
@@ -53,10 +56,11 @@ export function extractiveGenerator(options: { maxSentences: number }): AnswerGe
 
 /**
  * The `generator` role's model, given `messages` and nothing else. A failed call (after the
- * client's retries) falls back to `fallback` and says why; an aborted one is rethrown so the loop
- * can take its timeout exit.
+ * client's retries) throws ModelFailureError, or, when a `fallback` is given (the user asked for
+ * one), falls back to it and says why; an aborted one is rethrown so the loop can take its timeout
+ * exit.
  */
-export function llmGenerator(client: LlmClient, fallback: AnswerGenerator): AnswerGenerator {
+export function llmGenerator(client: LlmClient, fallback?: AnswerGenerator): AnswerGenerator {
   return {
     by: "llm",
     model: client.model,
@@ -71,8 +75,15 @@ export function llmGenerator(client: LlmClient, fallback: AnswerGenerator): Answ
         };
       } catch (error) {
         if (request.signal.aborted || !LlmError.isInstance(error)) throw error;
+        if (!fallback) {
+          throw new ModelFailureError("generator", client.model, error.message, { cause: error });
+        }
         const answer = await fallback.generate(request);
-        return { ...answer, fallback_reason: `${error.name}: ${error.message}` };
+        return {
+          ...answer,
+          fallback_reason: `${error.name}: ${error.message}`,
+          fallback_from: client.model,
+        };
       }
     },
   };

@@ -125,6 +125,7 @@ export {
   rewriteMessages,
 } from "./query-rewriter.js";
 export { REWRITE_PROMPTS, REWRITE_STRATEGIES, SOURCE_HINTS } from "./query-rewriter.prompts.js";
+export { ModelFailureError } from "./model-failure.js";
 export {
   type AnswerReview,
   type AnswerReviewer,

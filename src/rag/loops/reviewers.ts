@@ -9,9 +9,10 @@ import {
   type PromptLanguage,
   review,
 } from "../../judges/index.js";
-import { type CallRecord, type LlmClient, LlmError } from "../../llm/index.js";
+import type { CallRecord, LlmClient } from "../../llm/index.js";
 import type { RetrievedHit } from "../types.js";
 import { citedNodeIds } from "./citations.js";
+import { ModelFailureError } from "./model-failure.js";
 import { offlineReview } from "./offline-review.js";
 
 export interface ReviewRequest {
@@ -35,6 +36,8 @@ export interface AnswerReview {
   gate_status?: GateStatus;
   /** Why the judge model was not used: none configured, or its call failed. */
   fallback_reason?: string;
+  /** The judge model that failed, when this review is a fallback (only with `answer.llm_fallback`). */
+  fallback_from?: string;
   error?: string;
 }
 
@@ -77,46 +80,62 @@ export function offlineReviewer(gate?: GateConfig): AnswerReviewer {
   };
 }
 
-/** The review judge on the judge client; a failed call falls back to `fallback` and says why. */
+/**
+ * The review judge on the judge client. A failed call (after the client's retries) throws
+ * ModelFailureError, or, when a `fallback` is given (the user asked for one), falls back to it and
+ * says why. An unusable reply is a judge_error review that did not pass.
+ */
 export function llmReviewer(
   client: LlmClient,
-  fallback: AnswerReviewer,
+  fallback: AnswerReviewer | undefined,
   judges: JudgesConfig = DEFAULT_JUDGES_CONFIG,
 ): AnswerReviewer {
   return {
     by: "llm",
     model: client.model,
     async review(request) {
-      try {
-        const result = await review({
-          question: request.question,
-          answer: request.answer,
-          contexts: request.hits.map((hit) => ({
-            content: hit.content,
-            node_id: hit.node_id,
-            source: hit.title ?? hit.document_id,
-          })),
-          top_k: Math.max(request.hits.length, 1),
-          client,
-          config: judges,
-          language: request.language,
-          signal: request.signal,
-        });
-        const evaluation: AnswerReview = {
+      const result = await review({
+        question: request.question,
+        answer: request.answer,
+        contexts: request.hits.map((hit) => ({
+          content: hit.content,
+          node_id: hit.node_id,
+          source: hit.title ?? hit.document_id,
+        })),
+        top_k: Math.max(request.hits.length, 1),
+        client,
+        config: judges,
+        language: request.language,
+        signal: request.signal,
+      });
+      if (result.outcome === "ok") {
+        return {
           passed: result.verdict.passed,
           suggestions: result.verdict.suggestions,
           by: "llm",
           model: result.model,
-          outcome: result.outcome,
+          outcome: "ok",
           calls: result.calls,
         };
-        if (result.error) evaluation.error = result.error.message;
-        return evaluation;
-      } catch (error) {
-        if (request.signal.aborted || !LlmError.isInstance(error)) throw error;
-        const offline = await fallback.review(request);
-        return { ...offline, fallback_reason: `${error.name}: ${error.message}` };
       }
+      if (result.error.cause === "reply") {
+        return {
+          passed: false,
+          suggestions: [],
+          by: "llm",
+          model: result.model,
+          outcome: "judge_error",
+          calls: result.calls,
+          error: result.error.message,
+        };
+      }
+      if (!fallback) throw new ModelFailureError("judge", client.model, result.error.message);
+      const offline = await fallback.review(request);
+      return {
+        ...offline,
+        fallback_reason: `${result.error.cause}: ${result.error.message}`,
+        fallback_from: client.model,
+      };
     },
   };
 }

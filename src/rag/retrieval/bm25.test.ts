@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../../test/support/seeded-random.js";
 import { Bm25Builder } from "./bm25.js";
 
 /** BM25 straight from the formula, for comparison. */
@@ -18,17 +19,6 @@ function bruteForce(docs: string[][], query: string[], k1 = 1.2, b = 0.75) {
     }
     return score;
   });
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe("Bm25Index", () => {
@@ -61,7 +51,7 @@ describe("Bm25Index", () => {
   });
 
   it("agrees with the formula on a random corpus, ties to the lower document number", () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const vocabulary = Array.from({ length: 60 }, (_, i) => `w${i}`);
     const pick = () => vocabulary[Math.floor(next() ** 2 * vocabulary.length)] as string;
     const corpus = Array.from({ length: 300 }, () =>
@@ -95,7 +85,7 @@ describe("Bm25Index", () => {
 
 describe("Bm25Builder", () => {
   it("indexes space-joined tokens as it indexes token arrays, through table growth", () => {
-    const next = random(11);
+    const next = seededRandom(11);
     const docs = Array.from({ length: 400 }, () =>
       Array.from({ length: 1 + Math.floor(next() * 30) }, () => `t${Math.floor(next() * 20_000)}`),
     );
@@ -126,7 +116,7 @@ describe("Bm25Builder", () => {
 
 describe("Bm25Index.extend", () => {
   it("equals a fresh build over the kept documents followed by the added ones", () => {
-    const next = random(5);
+    const next = seededRandom(5);
     const make = (n: number) =>
       Array.from({ length: n }, () =>
         Array.from(

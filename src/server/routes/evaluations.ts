@@ -157,7 +157,11 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
     if (!body.ok) return body.response;
     return answer(c, async () =>
       c.json(
-        row(await startEvaluation({ db, jobs }, c.get("user").id, body.value, runConfig)),
+        row(
+          await startEvaluation({ db, jobs }, c.get("user").id, body.value, runConfig, {
+            via: "api",
+          }),
+        ),
         201,
       ),
     );

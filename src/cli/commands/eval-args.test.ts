@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../usage-error.js";
+import { parseEvalArgs } from "./eval-args.js";
+
+describe("parseEvalArgs", () => {
+  const usageErrors: Array<[string[], RegExp]> = [
+    [
+      ["--questions", "x.jsonl", "--format", "yaml"],
+      /--format must be one of table, json, junit, markdown/,
+    ],
+    [["--questions", "x.jsonl"], /--collection is required for the built-in bot/],
+    [["--collection", "lanting"], /--questions FILE\|ID is required/],
+    [
+      ["--collection", "lanting", "--questions", "x", "--min-score", "2"],
+      /--min-score takes a score from 0 to 1/,
+    ],
+    [
+      ["--collection", "lanting", "--questions", "x", "--bot", "ftp://x"],
+      /--bot takes "builtin" or an http\(s\) URL/,
+    ],
+    [
+      ["--collection", "lanting", "--questions", "x", "--concurrency", "0"],
+      /--concurrency must be an integer from 1 to 1024/,
+    ],
+    [["--resume", "not-an-id"], /--resume takes an evaluation id/],
+    [["--resume", "00000000-0000-4000-8000-000000000000", "--questions", "x"], /drop --questions/],
+  ];
+  for (const [argv, message] of usageErrors) {
+    it(`refuses ${argv.join(" ")}`, () => {
+      expect(() => parseEvalArgs(argv)).toThrow(UsageError);
+      expect(() => parseEvalArgs(argv)).toThrow(message);
+    });
+  }
+
+  it("fills the documented defaults", () => {
+    const args = parseEvalArgs(["--collection", "lanting", "--questions", "q.jsonl"]);
+    expect(args).toMatchObject({
+      bot: { kind: "builtin" },
+      judges: ["offline"],
+      format: "table",
+      concurrency: 16,
+      tolerance: 0.05,
+      noCache: false,
+      worker: true,
+      collection: "lanting",
+      questions: "q.jsonl",
+    });
+    expect(parseEvalArgs(["--help"])).toBe("help");
+  });
+});

@@ -1,0 +1,93 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { isUuid } from "./collections.js";
+import type { Db } from "./open.js";
+import { bots } from "./schema.js";
+
+/** A registered bot as its owner may read it: never the secret, only whether there is one. */
+export interface BotRow {
+  id: string;
+  name: string;
+  url: string;
+  secret_header: string;
+  has_secret: boolean;
+  gmt_created: Date;
+}
+
+/** What a worker needs to call the bot: its URL and the credential for that URL. */
+export interface BotCredential {
+  url: string;
+  secret_header: string;
+  secret: string | null;
+}
+
+export class BotNameTakenError extends Error {
+  override readonly name = "BotNameTakenError";
+  constructor(readonly botName: string) {
+    super(`a bot named "${botName}" already exists`);
+  }
+}
+
+// Every read names its columns, and these never include the secret: botCredential alone reads it.
+const publicColumns = {
+  id: bots.id,
+  name: bots.name,
+  url: bots.url,
+  secret_header: bots.secret_header,
+  has_secret: sql<boolean>`${bots.secret} is not null`,
+  gmt_created: bots.gmt_created,
+};
+
+export async function createBot(
+  db: Db,
+  userId: string,
+  input: { name: string; url: string; secret_header: string; secret: string | null },
+): Promise<BotRow> {
+  const [row] = await db
+    .insert(bots)
+    .values({ user_id: userId, ...input })
+    .onConflictDoNothing({ target: [bots.user_id, bots.name] })
+    .returning(publicColumns);
+  if (!row) throw new BotNameTakenError(input.name);
+  return row;
+}
+
+export async function listBots(db: Db, userId: string): Promise<BotRow[]> {
+  return db
+    .select(publicColumns)
+    .from(bots)
+    .where(eq(bots.user_id, userId))
+    .orderBy(asc(bots.name));
+}
+
+/** The user's bot; another user's id, or a malformed one, is undefined (a 404). */
+export async function getBot(db: Db, userId: string, id: string): Promise<BotRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select(publicColumns)
+    .from(bots)
+    .where(and(eq(bots.id, id), eq(bots.user_id, userId)));
+  return row;
+}
+
+export async function deleteBot(db: Db, userId: string, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const deleted = await db
+    .delete(bots)
+    .where(and(eq(bots.id, id), eq(bots.user_id, userId)))
+    .returning({ id: bots.id });
+  return deleted.length > 0;
+}
+
+/** The bot's URL and secret, for the worker running one of its owner's runs; scoped by owner. */
+export async function botCredential(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<BotCredential | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select({ url: bots.url, secret_header: bots.secret_header, secret: bots.secret })
+    .from(bots)
+    .where(and(eq(bots.id, id), eq(bots.user_id, userId)));
+  return row;
+}

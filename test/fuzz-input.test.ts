@@ -1,0 +1,383 @@
+// Issue 12 §5: random, deep, huge and malformed input fed to every path that reads JSON from a
+// user (`ragjudge gate`, `ragjudge judge` with the offline judge, question imports, and the HTTP
+// bodies of the same). Whatever the mix, the process must not crash, every bad line or body must
+// be named (its line, and the field when there is one), and every valid line must be kept.
+// The seed is fixed so a failure reproduces; change it to explore.
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseQuestionFile, QuestionImportError } from "../src/evals/questions/index.js";
+import { createApp, listen } from "../src/server/index.js";
+import {
+  createApiToken,
+  findOrCreateUser,
+  LOCAL_USER_NAME,
+  listEvaluationRecords,
+  openStore,
+  type Store,
+} from "../src/store/index.js";
+import { runCli } from "./support/cli.js";
+import { seededRandom } from "./support/seeded-random.js";
+import { openTestStore } from "./support/stores.js";
+
+const SEED = 20261125;
+
+const BAD_KINDS = [
+  "malformed",
+  "utf8",
+  "deep",
+  "nul",
+  "surrogate",
+  "type",
+  "huge",
+  "junk",
+] as const;
+type BadKind = (typeof BAD_KINDS)[number];
+
+/** One generated input: its bytes and what a correct reader must say of it. */
+interface Case {
+  bytes: Buffer;
+  /** undefined for a valid input, which must be kept. */
+  bad?: BadKind;
+  /** The id of a valid input, to find it among what was kept. */
+  id: string;
+  /** For bad inputs that carry one: the field path the error must start with. */
+  field?: string;
+}
+
+const WORDS = [
+  "duchy",
+  "Rollo",
+  "911",
+  "Normandy",
+  "公国",
+  "诺曼底",
+  "😀",
+  "naïve",
+  "<b>",
+  "\\",
+  '"',
+];
+
+function makeRandom(seed: number) {
+  const next = seededRandom(seed);
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)] as T;
+  const sentence = () => Array.from({ length: int(3, 12) }, () => pick(WORDS)).join(" ");
+  return { next, int, pick, sentence };
+}
+type Random = ReturnType<typeof makeRandom>;
+
+/**
+ * A valid value built by `valid(id, text)`, then spoiled as `bad` says. `answerPath` is the field
+ * holding the text (where NUL, surrogates and bad bytes go); `metaParent` is a loose object that
+ * accepts any extra key (where the deep value goes), given as its path.
+ */
+function makeCase(
+  random: Random,
+  id: string,
+  bad: BadKind | undefined,
+  shape: {
+    valid(id: string, text: string): Record<string, unknown>;
+    answerPath: string;
+    withMeta(value: Record<string, unknown>, meta: unknown): Record<string, unknown>;
+    metaPath: string;
+  },
+): Case {
+  const marker = `@@${id}@@`;
+  const text = `${random.sentence()} ${marker}`;
+  const line = JSON.stringify(shape.valid(id, text));
+  const withText = (replacement: string) => line.replace(marker, replacement);
+  switch (bad) {
+    case undefined:
+      return { bytes: Buffer.from(line), id };
+    case "malformed":
+      return { bytes: Buffer.from(line.slice(0, random.int(1, line.length - 1))), bad, id };
+    case "utf8": {
+      const [head, tail] = line.split(marker) as [string, string];
+      const bytes = Buffer.concat([Buffer.from(head), Buffer.from([0xff]), Buffer.from(tail)]);
+      return { bytes, bad, id, field: shape.answerPath };
+    }
+    case "deep": {
+      const depth = random.int(70, 50_000);
+      const meta = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+      const value = JSON.stringify(shape.withMeta(shape.valid(id, text), "@meta@"));
+      return {
+        bytes: Buffer.from(value.replace('"@meta@"', meta)),
+        bad,
+        id,
+        field: shape.metaPath,
+      };
+    }
+    case "nul":
+      return { bytes: Buffer.from(withText("a\\u0000b")), bad, id, field: shape.answerPath };
+    case "surrogate":
+      return { bytes: Buffer.from(withText("a\\ud800b")), bad, id, field: shape.answerPath };
+    case "type": {
+      // The whole string value becomes a number: text is expected, and nothing coerces it.
+      const quoted = JSON.stringify(text);
+      const typed = line.replace(quoted, "12345");
+      if (typed === line) throw new Error("the fuzz case did not change its text");
+      return { bytes: Buffer.from(typed), bad, id, field: shape.answerPath };
+    }
+    case "huge":
+      return {
+        bytes: Buffer.from(withText("x".repeat(200_001))),
+        bad,
+        id,
+        field: shape.answerPath,
+      };
+    case "junk": {
+      // Printable noise that starts with a non-blank (a blank line is skipped, not an error).
+      const chars = '{}[]":,0123456789abcdefnulltrue \\';
+      const noise = Array.from({ length: random.int(1, 200) }, () => random.pick([...chars]));
+      return { bytes: Buffer.from(`{${noise.join("").replace(/\n/g, "")}`), bad, id };
+    }
+  }
+}
+
+function makeCases(random: Random, count: number, shape: Parameters<typeof makeCase>[3]): Case[] {
+  return Array.from({ length: count }, (_, i) => {
+    const bad = random.next() < 0.5 ? undefined : random.pick(BAD_KINDS);
+    return makeCase(random, `id${i}`, bad, shape);
+  });
+}
+
+const HIT = { node_id: "n1", content: "The Duchy of Normandy began in 911 under Rollo." };
+
+const GATE_SHAPE = {
+  valid: (id: string, text: string) => ({
+    conversation_id: "fuzz",
+    message_id: id,
+    retrieval_record: { id: "r1" },
+    retrieval_hits: [HIT],
+    generation_record: { id: "g1" },
+    generation_output: { answer: text, citations: [{ node_id: "n1" }] },
+  }),
+  answerPath: "generation_output.answer",
+  withMeta: (value: Record<string, unknown>, meta: unknown) => ({
+    ...value,
+    retrieval_hits: [{ ...HIT, meta }],
+  }),
+  metaPath: "retrieval_hits.0.meta",
+};
+
+const JUDGE_SHAPE = {
+  valid: (id: string, text: string) => ({
+    id,
+    question: "When did the duchy begin?",
+    answer: text,
+    contexts: [HIT.content],
+  }),
+  answerPath: "answer",
+  withMeta: (value: Record<string, unknown>, meta: unknown) => ({ ...value, meta }),
+  metaPath: "meta",
+};
+
+const QUESTION_SHAPE = {
+  valid: (_id: string, text: string) => ({ question: text, answer: "911" }),
+  answerPath: "question",
+  withMeta: (value: Record<string, unknown>, meta: unknown) => ({ ...value, meta }),
+  metaPath: "meta",
+};
+
+/** The error a reader must give a bad case: its field when it has one, else anything. */
+function expectNamed(error: string, item: Case) {
+  if (item.bad === "malformed") expect(error).toMatch(/malformed JSON/);
+  else if (item.field) expect(error.startsWith(`${item.field}`), error).toBe(true);
+  else expect(error.length).toBeGreaterThan(0);
+}
+
+function writeJsonl(cases: Case[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-fuzz-"));
+  const path = join(dir, "fuzz.jsonl");
+  writeFileSync(path, Buffer.concat(cases.flatMap((c) => [c.bytes, Buffer.from("\n")])));
+  return path;
+}
+
+it("ragjudge gate: no crash, each bad line named by line and field, each valid line stored", async () => {
+  const random = makeRandom(SEED);
+  const cases = makeCases(random, 80, GATE_SHAPE);
+  const home = mkdtempSync(join(tmpdir(), "ragjudge-fuzz-home-"));
+  const run = await runCli(["gate", writeJsonl(cases)], { env: { RAGJUDGE_HOME: home } });
+  expect(run.stderr).not.toMatch(/^ragjudge: /m);
+  expect([0, 1, 2]).toContain(run.code);
+  const errors = new Map(
+    [...run.stderr.matchAll(/^line (\d+): (.*)$/gm)].map((m) => [Number(m[1]), m[2] as string]),
+  );
+  cases.forEach((item, index) => {
+    const error = errors.get(index + 1);
+    if (item.bad === undefined) expect(error, `line ${index + 1}`).toBeUndefined();
+    else {
+      expect(error, `line ${index + 1} (${item.bad})`).toBeDefined();
+      expectNamed(error as string, item);
+    }
+  });
+  const store = await openStore({ home });
+  try {
+    const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
+    const stored = (await listEvaluationRecords(store.db, user.id, { limit: 500 })).map(
+      (r) => r.message_id,
+    );
+    const valid = cases.filter((c) => c.bad === undefined).map((c) => c.id);
+    expect(stored.sort()).toEqual(valid.sort());
+  } finally {
+    await store.close();
+  }
+}, 120_000);
+
+it("ragjudge judge --judge offline: no crash, each bad line named, each valid line judged", async () => {
+  const random = makeRandom(SEED + 1);
+  const cases = makeCases(random, 60, JUDGE_SHAPE);
+  const run = await runCli(["judge", writeJsonl(cases), "--judge", "offline", "--format", "jsonl"]);
+  expect(run.stderr).not.toMatch(/^ragjudge: /m);
+  expect([0, 2]).toContain(run.code);
+  const results = run.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { line: number; ok: boolean; id?: string; error?: string });
+  const byLine = new Map(results.map((r) => [r.line, r]));
+  cases.forEach((item, index) => {
+    const result = byLine.get(index + 1);
+    expect(result, `line ${index + 1}`).toBeDefined();
+    if (item.bad === undefined) expect(result).toMatchObject({ ok: true, id: item.id });
+    else {
+      expect(result?.ok, `line ${index + 1} (${item.bad})`).toBe(false);
+      expectNamed(result?.error ?? "", item);
+    }
+  });
+}, 120_000);
+
+it("question imports name every bad row and keep all of a file of good ones", () => {
+  const random = makeRandom(SEED + 2);
+  const shape = QUESTION_SHAPE;
+  for (let round = 0; round < 20; round++) {
+    const cases = makeCases(random, random.int(1, 30), shape);
+    const file = Buffer.concat(cases.flatMap((c) => [c.bytes, Buffer.from("\n")]));
+    const bad = cases.flatMap((c, i) => (c.bad === undefined ? [] : [i + 1]));
+    let rows: { row: number; field: string; message: string }[] = [];
+    try {
+      const questions = parseQuestionFile(file, "jsonl");
+      expect(questions).toHaveLength(cases.length);
+    } catch (error) {
+      // Only a QuestionImportError, never a crash; a bad byte is reported for its line alone.
+      expect(QuestionImportError.isInstance(error), String(error)).toBe(true);
+      rows = (error as QuestionImportError).rows;
+    }
+    for (const error of rows) {
+      const item = cases[error.row - 1];
+      expect(error.message.length).toBeGreaterThan(0);
+      // The field as written (strict JSON) or as the import names it (question_text).
+      if (item?.field && item.bad !== "utf8") expect(error.field).toMatch(/^(question|meta)/);
+    }
+    const named = [...new Set(rows.map((r) => r.row))];
+    if (bad.some((row) => cases[row - 1]?.bad === "utf8")) {
+      // An undecodable file is refused on its bad lines before any row is read.
+      expect(named).toEqual(bad.filter((row) => cases[row - 1]?.bad === "utf8"));
+    } else {
+      expect(named.sort((a, b) => a - b)).toEqual(bad);
+    }
+  }
+});
+
+describe("HTTP bodies", () => {
+  let store: Store;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let token = "";
+  // Above every case, so each is read and judged (the 413 has its own test in server.test.ts).
+  const MAX_BODY = 512 * 1024;
+
+  beforeAll(async () => {
+    store = await openTestStore("pglite");
+    server = await listen(createApp({ db: store.db, maxBodyBytes: MAX_BODY }), { port: 0 });
+    token = await createApiToken(store.db, (await findOrCreateUser(store.db, "fuzz")).id);
+  });
+  afterAll(async () => {
+    await server.close();
+    await store.close();
+  });
+
+  const post = async (path: string, body: Uint8Array) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body,
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as {
+        error?: string;
+        message?: string;
+        issues?: { path: string; message: string }[];
+      },
+    };
+  };
+
+  /** A 400 names the field (issues) or says the JSON is malformed; a huge body is a 413. */
+  function expectRefused(response: Awaited<ReturnType<typeof post>>, item: Case) {
+    if (item.bytes.length > MAX_BODY) {
+      expect(response.status).toBe(413);
+      return;
+    }
+    expect(response.status, `${item.bad}: ${JSON.stringify(response.body)}`).toBe(400);
+    if (item.bad === "malformed") {
+      expect(response.body.error).toBe("invalid_json");
+      return;
+    }
+    const first = response.body.issues?.[0];
+    if (item.field) expect(first?.path.startsWith(item.field), JSON.stringify(first)).toBe(true);
+    else expect(response.body.message?.length ?? 0).toBeGreaterThan(0);
+  }
+
+  it("gate and judge: every body answered, bad ones named, valid gate records stored", async () => {
+    const random = makeRandom(SEED + 3);
+    const gateCases = makeCases(random, 60, GATE_SHAPE);
+    for (const item of gateCases) {
+      const response = await post("/api/v1/gate", item.bytes);
+      if (item.bad === undefined) expect(response.status).toBe(201);
+      else expectRefused(response, item);
+    }
+    const judgeCases = makeCases(random, 40, JUDGE_SHAPE);
+    for (const item of judgeCases) {
+      const response = await post("/api/v1/judge", item.bytes);
+      if (item.bad === undefined) expect(response.status).toBe(200);
+      else expectRefused(response, item);
+    }
+    const user = await findOrCreateUser(store.db, "fuzz");
+    const stored = (await listEvaluationRecords(store.db, user.id, { limit: 500 })).map(
+      (r) => r.message_id,
+    );
+    const valid = gateCases.filter((c) => c.bad === undefined).map((c) => c.id);
+    expect(stored.sort()).toEqual(valid.sort());
+    expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+  }, 120_000);
+
+  it("question import bodies: a file with bad rows is a 400 naming each of them, a good one is kept", async () => {
+    const random = makeRandom(SEED + 4);
+    for (let round = 0; round < 12; round++) {
+      // Bad bytes cannot travel inside a JSON string; the other kinds ride in `content`.
+      const cases = makeCases(random, random.int(1, 12), QUESTION_SHAPE).filter(
+        (c) => c.bad !== "utf8",
+      );
+      if (cases.length === 0) continue;
+      const content = cases.map((c) => c.bytes.toString("utf8")).join("\n");
+      const body = JSON.stringify({ name: `fuzz ${round}`, format: "jsonl", content });
+      const response = await fetch(`${server.url}/api/v1/question-sets/import`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body,
+      });
+      const answer = (await response.json()) as { rows?: { row: number }[]; questions?: unknown[] };
+      const bad = cases.flatMap((c, i) => (c.bad === undefined ? [] : [i + 1]));
+      if (bad.length === 0) {
+        expect(response.status).toBe(201);
+        expect(answer.questions).toHaveLength(cases.length);
+      } else {
+        expect(response.status, JSON.stringify(answer).slice(0, 300)).toBe(400);
+        expect([...new Set(answer.rows?.map((r) => r.row))].sort((a, b) => a - b)).toEqual(bad);
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,230 @@
+// Issue 12 §1.2: an API user must not make the server fetch internal addresses, nor receive the
+// operator's bot token or another user's bot credential. The receiver is a real HTTP bot on
+// 127.0.0.1 that records every request and its Authorization header.
+
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { BotNetworkConfig } from "../src/evals/bots/index.js";
+import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
+import { type Jobs, startJobs } from "../src/jobs/index.js";
+import { createApp, listen } from "../src/server/index.js";
+import { createApiToken, findOrCreateUser } from "../src/store/index.js";
+import { describeEachStore } from "./support/stores.js";
+import { startTestBot, type TestBot } from "./support/test-bot.js";
+
+const OPERATOR_TOKEN = "operator-bot-token-0123456789";
+const QUESTIONS = [
+  { question_type: "FACTUAL", question_text: "When did Line 1 open?", ground_truth: "2009." },
+  { question_type: "FACTUAL", question_text: "How long is the ferry?", ground_truth: "35 min." },
+];
+const LOOPBACK_ALLOWED: BotNetworkConfig = {
+  allow_hosts: [],
+  allow_networks: ["127.0.0.1/32"],
+  allow_public: true,
+};
+
+interface Evaluation {
+  id: string;
+  status: string;
+  status_reason: string | null;
+  scored_questions: number;
+}
+
+describeEachStore("HTTP API: bots and the bot network policy", (use) => {
+  let jobs: Jobs;
+  let receiver: TestBot;
+  /** The default server: public addresses only. */
+  let strict: Awaited<ReturnType<typeof listen>>;
+  /** A server whose operator allows 127.0.0.1/32. */
+  let allowing: Awaited<ReturnType<typeof listen>>;
+  let worker: EvaluationWorker | undefined;
+
+  beforeAll(async () => {
+    jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
+    strict = await listen(createApp({ db: use().db, jobs }), { port: 0 });
+    allowing = await listen(createApp({ db: use().db, jobs, config: { bots: LOOPBACK_ALLOWED } }), {
+      port: 0,
+    });
+    receiver = await startTestBot({ delayMs: 5 });
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await strict.close();
+    await allowing.close();
+    await jobs.stop();
+  });
+
+  /** A worker holding the operator's token, as `ragjudge serve` with RAGJUDGE_BOT_TOKEN set. */
+  const startWorker = (botNetwork?: BotNetworkConfig) =>
+    (worker = startEvaluationWorker({
+      jobs,
+      clientsFor: () => ({}),
+      watchMs: 50,
+      botToken: OPERATOR_TOKEN,
+      ...(botNetwork ? { botNetwork } : {}),
+    }));
+
+  const call = (
+    server: { url: string },
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) =>
+    fetch(`${server.url}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const json = async <T>(response: Response | Promise<Response>) =>
+    (await (await response).json()) as T;
+
+  async function userWithSet(name: string) {
+    const { db } = use();
+    const user = await findOrCreateUser(db, name);
+    const token = await createApiToken(db, user.id);
+    const set = await json<{ id: string }>(
+      call(strict, token, "POST", "/question-sets", { name: `${name}-set`, questions: QUESTIONS }),
+    );
+    return { id: user.id, token, setId: set.id };
+  }
+
+  async function waitFor(token: string, id: string) {
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const row = await json<Evaluation>(call(strict, token, "GET", `/evaluations/${id}`));
+      if (["COMPLETED", "FAILED", "CANCELLED"].includes(row.status)) return row;
+      if (Date.now() > until) throw new Error(`evaluation still ${row.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const requestsSeen = () => receiver.requests;
+
+  it("refuses a loopback bot URL with a 400 naming the policy; the receiver gets nothing", async () => {
+    const mallory = await userWithSet("mallory");
+    startWorker();
+    const before = requestsSeen();
+    for (const url of [receiver.url, receiver.url.replace("127.0.0.1", "localhost")]) {
+      const response = await call(strict, mallory.token, "POST", "/evaluations", {
+        question_set_id: mallory.setId,
+        bot: { kind: "http", url },
+      });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { message: string; issues: { path: string }[] };
+      expect(body.issues[0]?.path).toBe("bot.url");
+      expect(body.message).toMatch(
+        /bot network policy does not allow .*loopback.*bots\.allow_networks/,
+      );
+    }
+    const internal = await call(strict, mallory.token, "POST", "/evaluations", {
+      question_set_id: mallory.setId,
+      bot: { kind: "http", url: "http://169.254.169.254/latest/meta-data/" },
+    });
+    expect(internal.status).toBe(400);
+    const registered = await call(strict, mallory.token, "POST", "/bots", {
+      name: "internal",
+      url: receiver.url,
+    });
+    expect(registered.status).toBe(400);
+    expect(((await registered.json()) as { message: string }).message).toMatch(
+      /bot network policy/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(requestsSeen()).toBe(before);
+    expect(receiver.byAuthorization.get(`Bearer ${OPERATOR_TOKEN}`) ?? 0).toBe(0);
+  });
+
+  it("checks again at connect time: a run accepted under one policy is refused by a stricter worker", async () => {
+    // Stands for a name that resolved to a public address when the run was submitted and to
+    // 127.0.0.1 when the worker connects (DNS rebinding): the worker's own check decides.
+    const mallory = await userWithSet("mallory-rebind");
+    const before = requestsSeen();
+    const started = await call(allowing, mallory.token, "POST", "/evaluations", {
+      question_set_id: mallory.setId,
+      bot: { kind: "http", url: receiver.url, retries: 0 },
+    });
+    expect(started.status).toBe(201);
+    startWorker();
+    const run = await waitFor(mallory.token, ((await started.json()) as Evaluation).id);
+    expect(run.status).toBe("FAILED");
+    expect(run.status_reason).toMatch(/bot network policy does not allow 127\.0\.0\.1/);
+    expect(requestsSeen()).toBe(before);
+  });
+
+  it("runs a registered bot the operator allows, sending its owner's secret and never the operator's token", async () => {
+    const alice = await userWithSet("alice");
+    startWorker(LOOPBACK_ALLOWED);
+    const secret = "alice-bot-secret-9f8e7d6c5b4a";
+    const created = await call(allowing, alice.token, "POST", "/bots", {
+      name: "alice-rag",
+      url: receiver.url,
+      secret,
+    });
+    expect(created.status).toBe(201);
+    const bot = (await created.json()) as Record<string, unknown>;
+    expect(bot).toMatchObject({ name: "alice-rag", url: receiver.url, has_secret: true });
+    expect(JSON.stringify(bot)).not.toContain(secret);
+    const listed = await json<{ items: unknown[] }>(call(allowing, alice.token, "GET", "/bots"));
+    expect(listed.items).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(secret);
+
+    const started = await call(allowing, alice.token, "POST", "/evaluations", {
+      question_set_id: alice.setId,
+      bot: { kind: "http", bot_id: bot.id },
+    });
+    expect(started.status).toBe(201);
+    const id = ((await started.json()) as Evaluation).id;
+    const run = await waitFor(alice.token, id);
+    expect(run).toMatchObject({ status: "COMPLETED", scored_questions: 2 });
+    expect(receiver.byAuthorization.get(`Bearer ${secret}`)).toBe(2);
+    expect(receiver.byAuthorization.get(`Bearer ${OPERATOR_TOKEN}`) ?? 0).toBe(0);
+    const detail = await (await call(allowing, alice.token, "GET", `/evaluations/${id}`)).text();
+    expect(detail).not.toContain(secret);
+    expect(detail).toContain('"submitted_via":"api"');
+  });
+
+  it("never sends user A's credentials for user B, and hides A's bots from B", async () => {
+    const alice = await userWithSet("alice-b");
+    const bob = await userWithSet("bob");
+    startWorker(LOOPBACK_ALLOWED);
+    const secret = "alice-only-secret-1a2b3c4d5e";
+    const bot = await json<{ id: string }>(
+      call(allowing, alice.token, "POST", "/bots", {
+        name: "alice-rag",
+        url: receiver.url,
+        secret,
+      }),
+    );
+    // A's bot id is as missing to B as a made-up one: 404 to read, delete or run.
+    expect((await call(allowing, bob.token, "GET", `/bots/${bot.id}`)).status).toBe(404);
+    expect((await call(allowing, bob.token, "DELETE", `/bots/${bot.id}`)).status).toBe(404);
+    const stolen = await call(allowing, bob.token, "POST", "/evaluations", {
+      question_set_id: bob.setId,
+      bot: { kind: "http", bot_id: bot.id },
+    });
+    expect(stolen.status).toBe(404);
+    expect(await json<{ items: unknown[] }>(call(allowing, bob.token, "GET", "/bots"))).toEqual({
+      items: [],
+    });
+
+    // B's plain-URL run to the same bot goes out bare: no A secret, no operator token.
+    const anonymousBefore = receiver.byAuthorization.get("") ?? 0;
+    const started = await call(allowing, bob.token, "POST", "/evaluations", {
+      question_set_id: bob.setId,
+      bot: { kind: "http", url: receiver.url },
+    });
+    expect(started.status).toBe(201);
+    const run = await waitFor(bob.token, ((await started.json()) as Evaluation).id);
+    expect(run.status).toBe("COMPLETED");
+    expect(receiver.byAuthorization.get("")).toBe(anonymousBefore + 2);
+    expect(receiver.byAuthorization.get(`Bearer ${OPERATOR_TOKEN}`) ?? 0).toBe(0);
+    expect(receiver.byAuthorization.get(`Bearer ${secret}`) ?? 0).toBe(0);
+
+    expect((await call(allowing, alice.token, "DELETE", `/bots/${bot.id}`)).status).toBe(204);
+    expect((await call(allowing, alice.token, "GET", `/bots/${bot.id}`)).status).toBe(404);
+  });
+});
