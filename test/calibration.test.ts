@@ -127,6 +127,7 @@ describeEachStore("human labels and calibration", (use) => {
       { question: "Which river floods?" },
       { question: "When did line 1 open", human_score: 8 },
       { question: "How many buildings did the Great Fire destroy?", human_passed: "yes" },
+      { question: "Who founded the observatory?", human_score: 2, note: "a\u0000b" },
     ];
     const error = await importLabels(db, user, run.id, lines(bad)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LabelImportError);
@@ -137,6 +138,7 @@ describeEachStore("human labels and calibration", (use) => {
       [5, "human_score"],
       [6, "question"],
       [7, "human_passed"],
+      [8, "note"],
     ]);
     expect((error as LabelImportError).message).toContain(
       "line 6: question: already labelled on line 1",

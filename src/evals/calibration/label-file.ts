@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fieldIssues, readLines } from "../../formats/index.js";
+import { fieldIssues, parseStrictJson, readLines } from "../../formats/index.js";
 import type { LabelScale, LabelTarget, NewHumanLabel } from "../../store/index.js";
 import { questionKey } from "../questions/index.js";
 import { labelIssue } from "./scales.js";
@@ -57,18 +57,17 @@ export async function readLabelFile(
       issues.push({ line, field: "(line)", message: read.error ?? "unreadable line" });
       continue;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(read.text);
-    } catch (error) {
-      issues.push({
-        line,
-        field: "(line)",
-        message: `malformed JSON: ${(error as Error).message}`,
-      });
+    // The rules every surface shares: no NUL or lone surrogate, bounded nesting.
+    const json = parseStrictJson(read.text);
+    if (!json.ok) {
+      issues.push(
+        json.kind === "malformed"
+          ? { line, field: "(line)", message: `malformed JSON: ${json.message}` }
+          : { line, field: json.path, message: json.message },
+      );
       continue;
     }
-    const parsed = LabelLineSchema.safeParse(json);
+    const parsed = LabelLineSchema.safeParse(json.value);
     if (!parsed.success) {
       for (const issue of fieldIssues(parsed.error)) {
         issues.push({ line, field: issue.path || "(line)", message: issue.message });
