@@ -252,6 +252,15 @@ describeEachStore("human labels and calibration", (use) => {
     });
     expect((await call("/calibration?judge=reference")).status).toBe(400);
 
+    const openapi = (await (await app.request("/api/v1/openapi.json")).json()) as { paths: object };
+    expect(Object.keys(openapi.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/v1/evaluations/{id}/labels/next",
+        "/api/v1/evaluations/{id}/results/{resultId}/labels/{scale}",
+        "/api/v1/evaluations/{id}/calibration",
+      ]),
+    );
+
     expect((await call(`/results/${resultId}/labels/1-10`, { method: "DELETE" })).status).toBe(204);
     expect((await call(`/results/${resultId}/labels/1-10`, { method: "DELETE" })).status).toBe(404);
   });

@@ -55,13 +55,13 @@ export async function storeFinishedRun(
         item.judge === "error"
           ? {
               name: judge,
+              // judges/result.ts JudgeFailure: no score at all, so nothing can average it.
               outcome: "judge_error",
-              score: 0,
-              raw_score: range.min,
-              passed: false,
-              defaulted: true,
-              verdict: {},
-              error: { message: "unusable reply", raw: [] },
+              score: null,
+              raw_score: null,
+              passed: null,
+              verdict: null,
+              error: { message: "unusable reply", cause: "invalid_reply", retryable: true },
               language: "en",
               model: "test-judge",
               calls: [],
@@ -87,7 +87,7 @@ export async function storeFinishedRun(
           rag_answer: item.answer,
           rag_answer_sources: item.sources ?? [],
           judges: { [judge]: result },
-          score: item.judge === "error" ? null : result.score,
+          score: item.judge === "error" ? null : (result.score as number),
           passed: item.judge === "error" ? null : item.judge.passed,
           error: item.judge === "error" ? "rubric: unusable reply" : null,
         },
