@@ -19,7 +19,6 @@ import { pathToFileURL } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { review } from "../src/judges/index.js";
 import {
-  createAgentFetch,
   createLlmClient,
   type LlmRole,
   ProviderLimiters,
@@ -257,7 +256,6 @@ if (!isMainThread && parentPort && workerData?.ragLoopsServer) {
 
 function llmClients(baseUrl: string, concurrency: number) {
   const limiters = new ProviderLimiters();
-  const fetch = createAgentFetch({ maxSockets: concurrency });
   const make = (role: LlmRole) =>
     createLlmClient(
       resolveModelConfig(
@@ -269,7 +267,7 @@ function llmClients(baseUrl: string, concurrency: number) {
         }),
         role,
       ),
-      { limiters, fetch },
+      { limiters },
     );
   return { generator: make("generator"), judge: make("judge"), rewriter: make("rewriter") };
 }

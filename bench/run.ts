@@ -1,4 +1,5 @@
-// `npm run bench [gate|judges|retrieval|rag|evals|limiter|cli|calibration ...]`: runs the benchmarks, prints one table per
+// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter|cli|calibration ...]`: runs the
+// benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,6 +13,7 @@ import { benchGatePure } from "./gate-pure.js";
 import { benchJudges } from "./judges.js";
 import { benchLimiter } from "./limiter.js";
 import { benchCliMemory } from "./cli-memory.js";
+import { benchOfflineJudges } from "./offline-judges.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
@@ -19,6 +21,7 @@ import { benchRewriteQuality } from "./rewrite-quality.js";
 const FAMILIES = [
   "gate",
   "judges",
+  "offline",
   "retrieval",
   "rag",
   "evals",
@@ -95,6 +98,24 @@ if (wanted("judges")) {
   const rows = await benchJudges();
   results.judges = rows;
   printRows("Judges against the scripted LLM server (review judge, one call each)", rows);
+}
+
+if (wanted("offline")) {
+  const offline = benchOfflineJudges();
+  results.offline_judges = offline;
+  printRows(
+    "Offline judges vs people: hand-labelled answers of 5 systems (dev tunes, test is held out); goals agreement >= 0.9 and systems ranked as people rank them",
+    offline.agreement,
+  );
+  printRows(
+    `Pass rates per system (people rank: dev ${offline.human_ranking.dev}; test ${offline.human_ranking.test})`,
+    offline.systems,
+  );
+  printRows(
+    "Offline groundedness: ROC AUC against hand-labelled attribution (supported or not)",
+    offline.attribution,
+  );
+  printRows("Offline judges: judged answers per second (one core)", offline.throughput);
 }
 
 if (wanted("retrieval")) {

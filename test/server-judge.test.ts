@@ -80,3 +80,28 @@ it("names the missing ground truth for the reference judge", async () => {
   expect(response.status).toBe(400);
   expect(JSON.stringify(await response.json())).toContain('"path":"ground_truth"');
 });
+
+it("takes several references (ground_truths) for the offline and reference judges", async () => {
+  const { ground_truth: _dropped, ...line } = LINE;
+  const offline = await post(withoutLlm.url, {
+    ...line,
+    ground_truths: ["1187", "in the year 1187"],
+    judges: ["offline"],
+  });
+  expect(offline.status).toBe(200);
+  const body = (await offline.json()) as {
+    results: { offline: { passed: boolean; verdict: Record<string, unknown> } };
+  };
+  expect(body.results.offline.passed).toBe(true);
+  expect(body.results.offline.verdict).toMatchObject({
+    reference_verdict: "correct",
+    abstained: false,
+  });
+  // ground_truths alone satisfy the reference judge's requirement.
+  const reference = await post(withLlm.url, {
+    ...line,
+    ground_truths: ["1187"],
+    judges: ["reference"],
+  });
+  expect(reference.status).toBe(200);
+});

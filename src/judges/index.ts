@@ -1,5 +1,5 @@
-// The judges' public face: LLM judges as plain async functions with one result shape.
-// Offline (no-LLM) judges will live in ./offline and be exported here too.
+// The judges' public face: LLM judges as plain async functions with one result shape, and the
+// offline (no-LLM) judges of ./offline.
 export {
   DEFAULT_JUDGES_CONFIG,
   type JudgesConfig,
@@ -47,6 +47,8 @@ export {
   heuristicBasis,
   heuristicRubric,
   lcsLength,
+  type MatchInput,
+  matchReferences,
   type MeasureInput,
   type MeasureOptions,
   measureAnswer,
@@ -59,6 +61,9 @@ export {
   type OfflineResult,
   type OfflineVerdict,
   offline,
+  type ReferenceMatch,
+  type ReferenceVerdictKind,
+  squadScores,
   offlineJudge,
   type RougeL,
   rougeL,
@@ -67,6 +72,7 @@ export {
   tokenF1,
 } from "./offline/index.js";
 export {
+  formatReferences,
   type ReferenceInput,
   ReferenceInputSchema,
   type ReferenceResult,
@@ -74,7 +80,8 @@ export {
   ReferenceVerdictSchema,
   reference,
 } from "./reference.js";
-export { REFERENCE_PROMPTS } from "./reference.prompts.js";
+export { REFERENCE_PROMPTS, type ReferencePrompt } from "./reference.prompts.js";
+export { type ReferenceFields, ReferenceFieldsSchema, referencesOf } from "./references.js";
 export { type Agreement, agreementOf, type RepeatedJudgeResult, repeatJudge } from "./repeat.js";
 export { judgeErrorDetailOf, judgeFailure } from "./result.js";
 export type {

@@ -4,6 +4,7 @@ import type { JudgesConfig } from "./config.js";
 import { ContextItemSchema } from "./context.js";
 import { offline } from "./offline/index.js";
 import { reference } from "./reference.js";
+import { referencesOf } from "./references.js";
 import { type Agreement, repeatJudge } from "./repeat.js";
 import { JUDGE_KINDS, type JudgeCallOptions, type JudgeName, type JudgeResult } from "./result.js";
 import { review } from "./review.js";
@@ -22,13 +23,15 @@ export const JudgeLineSchema = z.object({
   answer: z.string().max(200_000),
   contexts: z.array(ContextItemSchema).max(1_000).default([]),
   ground_truth: z.string().max(200_000).optional(),
+  /** Several acceptable references; reference judges score against the best-matching one. */
+  ground_truths: z.array(z.string().max(200_000)).max(100).optional(),
 });
 export type JudgeLine = z.infer<typeof JudgeLineSchema>;
 
 /** The line schema for a set of judges: `reference` needs a ground truth on every line. */
 export function judgeLineSchemaFor(kinds: readonly JudgeKind[]) {
   if (!kinds.includes("reference")) return JudgeLineSchema;
-  return JudgeLineSchema.refine((line) => (line.ground_truth ?? "").trim().length > 0, {
+  return JudgeLineSchema.refine((line) => referencesOf(line).length > 0, {
     path: ["ground_truth"],
     message: "required by the reference judge",
   });
@@ -61,6 +64,7 @@ async function runKind(
         answer: line.answer,
         contexts: line.contexts,
         ...(line.ground_truth !== undefined ? { ground_truth: line.ground_truth } : {}),
+        ...(line.ground_truths !== undefined ? { ground_truths: line.ground_truths } : {}),
       },
       { config: options.config },
     );
@@ -77,7 +81,13 @@ async function runKind(
     const { question, answer, contexts } = line;
     if (kind === "review") return review({ ...args, question, answer, contexts });
     if (kind === "rubric") return rubric({ ...args, question, answer, documents: contexts });
-    return reference({ ...args, question, answer, ground_truth: line.ground_truth ?? "" });
+    return reference({
+      ...args,
+      question,
+      answer,
+      ...(line.ground_truth !== undefined ? { ground_truth: line.ground_truth } : {}),
+      ...(line.ground_truths !== undefined ? { ground_truths: line.ground_truths } : {}),
+    });
   };
   if (options.config.repeat <= 1) return judge(common);
   const { trials, agreement } = await repeatJudge(judge, common, options.config.repeat);

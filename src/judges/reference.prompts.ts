@@ -3,9 +3,18 @@ import type { PromptTemplate } from "./template.js";
 
 // Seed 003_05ba2f30a0c7805c.txt section 5.1: a 1-5 judgement of the RAG answer against a ground
 // truth, returning `score` and `reasoning`. Placeholders: {question} {ground_truth} {rag_answer}.
+// With several acceptable references, {ground_truth} holds `several` followed by the numbered
+// references; with one, the reference alone, so a single-reference prompt is the seed's.
 
-export const REFERENCE_PROMPTS: Record<PromptLanguage, PromptTemplate> = {
+/** A reference prompt: the seed's template, and the line that introduces several references. */
+export interface ReferencePrompt extends PromptTemplate {
+  several: string;
+}
+
+export const REFERENCE_PROMPTS: Record<PromptLanguage, ReferencePrompt> = {
   en: {
+    several:
+      "Each of these references is an acceptable answer; judge the RAG answer against the one it matches best:",
     system:
       "You are an objective, rigorous expert in evaluating the answers of RAG systems. Reply with JSON only.",
     user: `Score the RAG system's answer against the ground truth.
@@ -38,6 +47,7 @@ Output your judgement as JSON with two fields: \`score\` (an integer 1-5) and \`
 {"score": 4, "reasoning": "Accurate and covers the main points, but omits the minor contributors mentioned in the ground truth. Clear, though it could be more concise."}`,
   },
   zh: {
+    several: "以下每个标准答案都可以接受；请以与 RAG 系统回答最匹配的那一个为准进行评分：",
     system: "你是一个客观、严谨的 RAG 系统回答质量评估专家。只输出 JSON。",
     user: `请根据以下信息，对 RAG 系统的回答进行评分。
 

@@ -8,7 +8,9 @@ import {
   resolveModelConfig,
 } from "../llm/index.js";
 import { JudgesConfigSchema } from "./config.js";
+import { JudgeInputError } from "./errors.js";
 import { reference } from "./reference.js";
+import { REFERENCE_PROMPTS } from "./reference.prompts.js";
 
 let server: ScriptedLlm;
 let client: LlmClient;
@@ -85,5 +87,42 @@ describe("reference", () => {
       error: { cause: "reply", message: expect.stringMatching(/score/) },
     });
     expect(result.outcome === "judge_error" && result.error.raw).toHaveLength(2);
+  });
+
+  it("lists several references and asks for the score against the best-matching one", async () => {
+    server.on({ reply: { json: { score: 5, reasoning: "Matches the second reference." } } });
+    const result = await reference({
+      question: "Which team won Super Bowl 50?",
+      ground_truths: ["Denver Broncos", "The Broncos"],
+      ground_truth: "Broncos",
+      answer: "The Broncos won it.",
+      client,
+    });
+    const prompt = promptText(server.requests[0] as never);
+    expect(prompt).toContain(REFERENCE_PROMPTS.en.several);
+    expect(prompt).toContain("1. Broncos\n2. Denver Broncos\n3. The Broncos");
+    expect(result.passed).toBe(true);
+  });
+
+  it("keeps the seed's prompt for a single reference, given either way", async () => {
+    server.on({ reply: { json: { score: 4, reasoning: "Fine." } } });
+    await reference({ ...input, client });
+    await reference({
+      question: input.question,
+      answer: input.answer,
+      ground_truths: [input.ground_truth, "  "],
+      client,
+    });
+    const [first, second] = server.requests.map((request) => promptText(request as never));
+    expect(first).toBe(second);
+    expect(first).not.toContain(REFERENCE_PROMPTS.en.several);
+  });
+
+  it("rejects an input without a non-blank reference, naming ground_truth", async () => {
+    const call = reference({ question: "Q?", answer: "A", ground_truths: [" "], client });
+    await expect(call).rejects.toSatisfy(
+      (error) => JudgeInputError.isInstance(error) && error.field === "ground_truth",
+    );
+    expect(server.requests).toHaveLength(0);
   });
 });

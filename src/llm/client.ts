@@ -25,7 +25,6 @@ import {
   LlmTimeoutError,
 } from "./errors.js";
 import { type AdaptiveLimiter, defaultProviderLimiters, type ProviderLimiters } from "./limiter.js";
-import { createAgentFetch, type FetchLike } from "./transport.js";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -127,13 +126,23 @@ export interface LlmClientDeps {
   limiters?: ProviderLimiters;
   /** Called once per call with its record; keep it cheap, it runs on the hot path. */
   onCall?: (record: CallRecord) => void;
-  /** Default: a shared node:http keep-alive fetch. */
-  fetch?: FetchLike;
   /** For tests: the jitter source. */
   random?: () => number;
 }
 
 const ZERO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+/** The record of each failed call, by the error it threw: a failure costs requests too. */
+const failedCalls = new WeakMap<object, CallRecord>();
+
+function recordFailure(error: unknown, record: CallRecord): void {
+  if (typeof error === "object" && error !== null) failedCalls.set(error, record);
+}
+
+/** The CallRecord of the call that threw `error` (its HTTP attempts, latency), if a client made it. */
+export function failedCallOf(error: unknown): CallRecord | undefined {
+  return typeof error === "object" && error !== null ? failedCalls.get(error) : undefined;
+}
 
 const UsageWireSchema = z
   .object({
@@ -170,14 +179,6 @@ function usageFrom(wire: z.infer<typeof UsageWireSchema>): TokenUsage {
     completion_tokens: completion,
     total_tokens: wire?.total_tokens ?? prompt + completion,
   };
-}
-
-let sharedFetch: FetchLike | undefined;
-
-/** One keep-alive agent for the process: connection reuse is most of the per-call CPU saving. */
-function defaultFetch(): FetchLike {
-  sharedFetch ??= createAgentFetch();
-  return sharedFetch;
 }
 
 type RequestParams = Pick<
@@ -266,7 +267,6 @@ class OpenAICompatibleClient implements LlmClient {
       apiKey: config.api_key ?? "not-set",
       maxRetries: 0,
       timeout: config.timeout_ms,
-      fetch: deps.fetch ?? defaultFetch(),
       // Pin the level so OPENAI_LOG=debug cannot turn on request logging behind our back.
       logLevel: "warn",
     });
@@ -342,15 +342,18 @@ class OpenAICompatibleClient implements LlmClient {
           downgraded = true;
           continue;
         }
-        this.#record({
-          kind: "chat",
-          cached: false,
-          attempts,
-          started,
-          usage: ZERO_USAGE,
-          format,
+        recordFailure(
           error,
-        });
+          this.#record({
+            kind: "chat",
+            cached: false,
+            attempts,
+            started,
+            usage: ZERO_USAGE,
+            format,
+            error,
+          }),
+        );
         throw error;
       }
       const parsed = ChatCompletionWireSchema.safeParse(outcome);
@@ -359,15 +362,18 @@ class OpenAICompatibleClient implements LlmClient {
           this.provider,
           "a chat completion with choices[0].message",
         );
-        this.#record({
-          kind: "chat",
-          cached: false,
-          attempts,
-          started,
-          usage: ZERO_USAGE,
-          format,
+        recordFailure(
           error,
-        });
+          this.#record({
+            kind: "chat",
+            cached: false,
+            attempts,
+            started,
+            usage: ZERO_USAGE,
+            format,
+            error,
+          }),
+        );
         throw error;
       }
       const choice = parsed.data.choices[0] as (typeof parsed.data.choices)[number];
@@ -436,15 +442,18 @@ class OpenAICompatibleClient implements LlmClient {
       });
       return { embeddings, usage, call };
     } catch (error) {
-      this.#record({
-        kind: "embedding",
-        cached: false,
-        attempts,
-        started,
-        usage: ZERO_USAGE,
-        format: undefined,
+      recordFailure(
         error,
-      });
+        this.#record({
+          kind: "embedding",
+          cached: false,
+          attempts,
+          started,
+          usage: ZERO_USAGE,
+          format: undefined,
+          error,
+        }),
+      );
       throw error;
     }
   }
@@ -502,15 +511,23 @@ class OpenAICompatibleClient implements LlmClient {
       attempts++;
       onAttempt(1);
       let failure: Failure;
+      // The SDK's timeout ends when the headers arrive; this one also covers reading the body, so
+      // a server that answers and then stalls fails the attempt too.
+      const deadline = AbortSignal.timeout(timeout);
       try {
-        const result = await send(
-          signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 },
-        );
+        const result = await send({
+          signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+          timeout,
+          maxRetries: 0,
+        });
         slot.release("ok");
         return result;
       } catch (error) {
         try {
-          failure = classifyFailure(error, signal);
+          failure =
+            deadline.aborted && !signal?.aborted
+              ? { kind: "timeout" }
+              : classifyFailure(error, signal);
         } catch (unknownError) {
           slot.release("error");
           throw unknownError;

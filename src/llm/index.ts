@@ -19,6 +19,7 @@ export {
   createLlmClients,
   type EmbedRequest,
   type EmbedResult,
+  failedCallOf,
   type LlmClient,
   type LlmClientDeps,
   type LlmClients,
@@ -73,6 +74,5 @@ export {
   REPAIR_PROMPT,
   responseFormatFor,
 } from "./structured.js";
-export { type AgentFetchOptions, createAgentFetch, type FetchLike } from "./transport.js";
 export { errorText, redactSecrets, registerSecrets } from "./redact.js";
 export { type CallUsage, CallUsageSchema, usageOfCalls } from "./usage.js";

@@ -6,7 +6,7 @@ import {
   GateConfigSchema,
   GateStatusSchema,
 } from "../gate/index.js";
-import { JUDGE_KINDS, JudgeLineSchema } from "../judges/index.js";
+import { JUDGE_KINDS, JudgeLineSchema, referencesOf } from "../judges/index.js";
 import { CallUsageSchema } from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
@@ -49,7 +49,7 @@ export const JudgeRequestSchema = JudgeLineSchema.extend({
   judges: z.array(z.enum(JUDGE_KINDS)).min(1).max(JUDGE_KINDS.length).default(["offline"]),
   no_cache: z.boolean().default(false),
 }).superRefine((request, ctx) => {
-  if (request.judges.includes("reference") && !request.ground_truth?.trim()) {
+  if (request.judges.includes("reference") && referencesOf(request).length === 0) {
     ctx.addIssue({
       code: "custom",
       path: ["ground_truth"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   containsContentToken,
+  contentTokenIndexes,
   containsWholeWord,
   foldForSearch,
   surfaceForms,
@@ -103,5 +104,17 @@ describe("containsContentToken, randomized", () => {
       }
     }
     expect(found).toBeGreaterThan(3000);
+  });
+});
+
+describe("contentTokenIndexes", () => {
+  it("gives the start of every whole word whose content form is the token, plurals included", () => {
+    const text = foldForSearch("Stations: one station, two stations; no substation.");
+    expect(contentTokenIndexes(text, "station")).toEqual([0, 14, 27]);
+    expect(contentTokenIndexes(text, "bridge")).toEqual([]);
+  });
+
+  it("finds Han tokens as substrings, as containsContentToken does", () => {
+    expect(contentTokenIndexes("澜汀大学成立于1952年，澜汀大学", "澜汀")).toEqual([0, 13]);
   });
 });

@@ -77,6 +77,27 @@ export function containsContentToken(haystack: string, token: string): boolean {
   return false;
 }
 
+/**
+ * Where `haystack` (folded, see foldForSearch) holds a word whose content form is `token`: the
+ * start of every such word, ascending. containsContentToken answers whether there is one; this
+ * says where, for measures that ask what stands near what.
+ */
+export function contentTokenIndexes(haystack: string, token: string): number[] {
+  const found = new Set<number>();
+  if (token.charCodeAt(0) >= 0x0e00 && hasUnspacedScript(token)) {
+    for (let at = haystack.indexOf(token); at >= 0; at = haystack.indexOf(token, at + 1))
+      found.add(at);
+    return [...found];
+  }
+  for (const form of surfaceForms(token)) {
+    for (let at = haystack.indexOf(form); at >= 0; at = haystack.indexOf(form, at + 1)) {
+      if (!continuesWord(haystack, at - 1) && !continuesWord(haystack, at + form.length))
+        found.add(at);
+    }
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
 /** The form of a text containsContentToken searches: NFKC, lower case. */
 export function foldForSearch(text: string): string {
   return isAscii(text) ? text.toLowerCase() : text.normalize("NFKC").toLowerCase();

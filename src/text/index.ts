@@ -4,6 +4,7 @@ export { canonicalJson } from "./canonical-json.js";
 export {
   containsContentToken,
   containsWholeWord,
+  contentTokenIndexes,
   foldForSearch,
   surfaceForms,
 } from "./contains.js";
@@ -14,6 +15,12 @@ export {
   stripCitationMarkers,
 } from "./markers.js";
 export { codePointLength, isAscii, normalizeText } from "./normalize.js";
+export {
+  chineseNumberValue,
+  englishNumberValue,
+  extractNumberWords,
+  type NumberWordMention,
+} from "./number-words.js";
 export {
   canonicalDecimal,
   evidenceDigitValues,

@@ -22,7 +22,8 @@ import { UsageError } from "../usage-error.js";
 
 export const JUDGE_HELP = `Usage: ragjudge judge FILE.jsonl --judge review|rubric|reference|offline[,...] [options]
 
-Judges each line {question, answer, contexts?, ground_truth?}. review, rubric and reference call the
+Judges each line {question, answer, contexts?, ground_truth?, ground_truths?} (several acceptable
+references: reference judges score against the best match). review, rubric and reference call the
 configured judge LLM (ragjudge.config.json, OPENAI_BASE_URL, RAGJUDGE_JUDGE_*); offline needs none.
 
 Options:

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Groundedness } from "./groundedness.js";
 import { heuristicBasis, heuristicRubric, supportRamp } from "./heuristic-rubric.js";
 import type { OfflineMeasures } from "./measures.js";
+import type { ReferenceMatch } from "./reference-match.js";
 
 function support(
   added: number,
@@ -28,7 +29,11 @@ function measures(overrides: Partial<OfflineMeasures> = {}): OfflineMeasures {
     exact_match: null,
     f1: null,
     rouge_l: null,
+    reference: null,
+    references: 0,
     groundedness: grounded,
+    groundedness_score: 1,
+    anchored_numbers: [],
     support: grounded,
     abstention: "none",
     empty: false,
@@ -45,10 +50,26 @@ function measures(overrides: Partial<OfflineMeasures> = {}): OfflineMeasures {
   };
 }
 
+function match(verdict: ReferenceMatch["verdict"], overrides: Partial<ReferenceMatch> = {}) {
+  return {
+    verdict,
+    reference_index: 0,
+    matched_by: verdict === "correct" ? "contains" : "none",
+    coverage: verdict === "correct" ? 1 : 0,
+    coarser: false,
+    hedged: false,
+    contradictions: [],
+    missing: [],
+    ...overrides,
+  } satisfies ReferenceMatch;
+}
+
 const withTruth = {
   exact_match: 0 as const,
   f1: { precision: 0.5, recall: 0.5, f1: 0.5 },
   rouge_l: { precision: 0.5, recall: 0.5, f_measure: 0.5 },
+  reference: match("incorrect"),
+  references: 1,
   ground_truth_abstains: false,
 };
 
@@ -104,16 +125,60 @@ describe("heuristicRubric against contexts", () => {
 });
 
 describe("heuristicRubric against a ground truth", () => {
-  it("maps support and coverage: accuracy 1 + 9 × factor × (0.6 + 0.4 × coverage)", () => {
-    const rubric = heuristicRubric(measures({ ...withTruth, ground_truth_coverage: 0.5 }));
-    expect(rubric.basis).toBe("ground_truth");
-    expect(rubric.metrics.accuracy).toBe(8.2);
-    expect(rubric.metrics.completeness).toBe(5.5);
+  it("gives a correct answer 10, and 9 when it states the reference less precisely", () => {
+    const correct = heuristicRubric(measures({ ...withTruth, reference: match("correct") }));
+    expect(correct.basis).toBe("ground_truth");
+    expect(correct.metrics.accuracy).toBe(10);
+    expect(correct.metrics.completeness).toBe(10);
+    expect(correct.is_passing).toBe(true);
+    const coarser = heuristicRubric(
+      measures({ ...withTruth, reference: match("correct", { coarser: true, coverage: 0.8 }) }),
+    );
+    expect(coarser.metrics.accuracy).toBe(9);
+    expect(coarser.metrics.completeness).toBe(8.2);
   });
 
-  it("falls back to F1 recall when the ground truth adds nothing to the question", () => {
-    const rubric = heuristicRubric(measures({ ...withTruth, ground_truth_coverage: null }));
-    expect(rubric.metrics.completeness).toBe(5.5);
+  it("takes at most 3 points for additions the contexts do not support, none without contexts", () => {
+    const unsupported = { ...withTruth, reference: match("correct"), support: support(10, 5) };
+    // ramp(0.5) = 0.5: 10 - 3 × 0.5.
+    expect(heuristicRubric(measures(unsupported)).metrics.accuracy).toBe(8.5);
+    const none = heuristicRubric(measures({ ...unsupported, support: support(10, 0) }));
+    expect(none.metrics.accuracy).toBe(7);
+    expect(none.is_passing).toBe(true);
+    // A reference alone cannot refute extra context.
+    expect(heuristicRubric(measures({ ...unsupported, groundedness: null })).metrics.accuracy).toBe(
+      10,
+    );
+  });
+
+  it("fails partial, vague, hedged, wrong and contradicting answers, with honest accuracy", () => {
+    const score = (reference: ReferenceMatch) => {
+      const rubric = heuristicRubric(measures({ ...withTruth, reference }));
+      return [rubric.metrics.accuracy, rubric.metrics.completeness, rubric.is_passing];
+    };
+    // Part of the reference, nothing wrong: accurate, incomplete, not passing.
+    expect(score(match("partial", { coverage: 0.5 }))).toEqual([8, 5.5, false]);
+    expect(score(match("partial", { coverage: 0.5, coarser: true }))).toEqual([6, 5.5, false]);
+    expect(score(match("partial", { hedged: true }))).toEqual([5, 1, false]);
+    expect(score(match("incorrect"))).toEqual([3, 1, false]);
+    const contradicted = match("contradicted", {
+      contradictions: ["1870 where the reference says 1869"],
+    });
+    expect(score(contradicted)).toEqual([1.5, 1, false]);
+    expect(heuristicRubric(measures({ ...withTruth, reference: contradicted })).reason).toContain(
+      "1870 where the reference says 1869",
+    );
+  });
+
+  it("names the reference that matched when there are several", () => {
+    const rubric = heuristicRubric(
+      measures({
+        ...withTruth,
+        references: 3,
+        reference: match("correct", { reference_index: 1 }),
+      }),
+    );
+    expect(rubric.reason).toContain("reference 2 of 3");
   });
 
   it("gives 10 to an exact match", () => {
@@ -124,7 +189,12 @@ describe("heuristicRubric against a ground truth", () => {
 
   it("keeps an answer to a question with no answer at 3 or below", () => {
     const rubric = heuristicRubric(
-      measures({ ...withTruth, ground_truth_abstains: true, ground_truth_coverage: null }),
+      measures({
+        ...withTruth,
+        ground_truth_abstains: true,
+        ground_truth_coverage: null,
+        reference: match("incorrect", { matched_by: "abstention" }),
+      }),
     );
     expect(rubric.metrics.accuracy).toBe(3);
     expect(rubric.metrics.completeness).toBe(2);

@@ -8,6 +8,7 @@ import { round } from "../result.js";
 import { type EvaluationMetrics, type RubricWeights, weightedScore } from "../rubric.js";
 import { type Groundedness, supportedUnits } from "./groundedness.js";
 import type { OfflineMeasures } from "./measures.js";
+import type { ReferenceMatch } from "./reference-match.js";
 
 /** What accuracy was judged against: the ground truth (with the contexts), the contexts, nothing. */
 export type HeuristicBasis = "ground_truth" | "contexts" | "none";
@@ -139,6 +140,69 @@ function scoreAbstention(m: OfflineMeasures): Scored {
   };
 }
 
+/**
+ * Accuracy and completeness against the best-matching reference (reference-match.ts). Accuracy
+ * says whether what the answer states is right: stating the reference is 10 (9 when less precise,
+ * "July 2016" or a surname), an unsupported addition costs at most 3 when there are contexts to
+ * check it against (without them, extra context cannot be checked and costs nothing); part of the
+ * reference with nothing wrong is 8, a vaguer value or a guess between two is 5-6 (seed 002's
+ * "vague words"), not stating it is 3, contradicting it 1.5. Completeness is the share of the
+ * reference's facts stated.
+ */
+function scoreAgainstReference(
+  m: OfflineMeasures,
+  match: ReferenceMatch,
+  claims: ClaimSupport | null,
+): Scored {
+  const notes: string[] = [];
+  const suggestions: string[] = [];
+  const completeness = 1 + 9 * match.coverage;
+  const of = m.references > 1 ? ` (reference ${match.reference_index + 1} of ${m.references})` : "";
+  if (match.missing.length > 0 && match.verdict !== "correct") {
+    suggestions.push(`State what the reference says: ${match.missing.join(", ")}.`);
+  }
+  switch (match.verdict) {
+    case "correct": {
+      let accuracy = match.coarser ? 9 : 10;
+      // Extra claims are checked only against contexts: a reference alone cannot refute them.
+      if (claims !== null && m.groundedness !== null) accuracy -= 3 * (1 - claims.factor);
+      notes.push(`states the reference${of} (${describeMatch(match)})`);
+      if (claims?.adds && m.groundedness !== null) {
+        notes.push(describeSupport(claims, "the references and contexts"));
+      }
+      return { accuracy, completeness: Math.max(completeness, 7), notes, suggestions };
+    }
+    case "partial":
+      notes.push(
+        match.hedged
+          ? `names the reference${of} only as one of several guesses`
+          : match.coarser
+            ? `states the reference${of} less precisely`
+            : `states part of the reference${of} (${percent(match.coverage)} of its facts)`,
+      );
+      return {
+        accuracy: match.hedged ? 5 : match.coarser ? 6 : 8,
+        completeness: Math.min(completeness, 6),
+        notes,
+        suggestions,
+      };
+    case "contradicted":
+      notes.push(`contradicts the reference${of}: ${match.contradictions.join("; ")}`);
+      suggestions.unshift("Correct the answer: it contradicts the reference.");
+      return { accuracy: 1.5, completeness: Math.min(completeness, 4), notes, suggestions };
+    default:
+      notes.push(`does not state the reference${of}`);
+      return { accuracy: 3, completeness: Math.min(completeness, 4), notes, suggestions };
+  }
+}
+
+function describeMatch(match: ReferenceMatch): string {
+  if (match.matched_by === "contains") return "its words, in order";
+  if (match.matched_by === "name") return "by the last word of the name";
+  if (match.coarser) return "its facts, less precisely";
+  return `${percent(match.coverage)} of its facts`;
+}
+
 /** Scores of an answer that makes claims (abstention "none" or "partial"). */
 function scoreClaims(m: OfflineMeasures, basis: HeuristicBasis): Scored {
   const notes: string[] = [];
@@ -168,19 +232,12 @@ function scoreClaims(m: OfflineMeasures, basis: HeuristicBasis): Scored {
       notes.push("answers although the ground truth says the answer is not known");
       suggestions.unshift("Say that the sources do not give the answer instead of answering.");
     }
-  } else if (basis === "ground_truth" && m.f1 !== null) {
-    const coverage = m.ground_truth_coverage ?? m.f1.recall;
-    const factor = claims?.factor ?? 1;
-    // Coverage weighs less than support: an answer that states part of the ground truth and
-    // nothing false is accurate but incomplete; one grounded in the contexts that misses the
-    // ground truth entirely (another fact from the same page) still fails at 6.4.
-    accuracy = 1 + 9 * factor * (0.6 + 0.4 * coverage);
-    completeness = 1 + 9 * coverage;
-    notes.push(`states ${percent(coverage)} of the ground truth`);
-    if (claims?.adds) notes.push(describeSupport(claims, "the ground truth and contexts"));
-    if (m.ground_truth_missing.length > 0 && coverage < 1) {
-      suggestions.push(`Cover what the ground truth says: ${m.ground_truth_missing.join(", ")}.`);
-    }
+  } else if (basis === "ground_truth" && m.reference !== null) {
+    const scored = scoreAgainstReference(m, m.reference, claims);
+    accuracy = scored.accuracy;
+    completeness = scored.completeness;
+    notes.push(...scored.notes);
+    suggestions.push(...scored.suggestions);
   } else if (basis === "contexts" && claims !== null) {
     if (claims.adds) {
       accuracy = 1 + 9 * claims.factor;
@@ -233,7 +290,7 @@ function scoreClarity(m: OfflineMeasures): {
 }
 
 export function heuristicBasis(m: OfflineMeasures): HeuristicBasis {
-  if (m.f1 !== null) return "ground_truth";
+  if (m.reference !== null) return "ground_truth";
   return m.groundedness !== null ? "contexts" : "none";
 }
 
@@ -294,7 +351,10 @@ export function heuristicRubric(
     analysis,
     reason: `Heuristic (no LLM): ${notes.join("; ")}.`,
     suggestion: suggestions.join(" ") || "None from the lexical checks.",
-    is_passing: scores.accuracy >= passMin,
+    // With a reference, passing also needs the answer to state it: accuracy alone would pass an
+    // answer that says nothing false and never answers (a partial answer, a vague one).
+    is_passing:
+      scores.accuracy >= passMin && (m.reference === null || m.reference.verdict === "correct"),
     heuristic: true,
     basis,
   };

@@ -196,3 +196,64 @@ describe("offlineJudge", () => {
     ).rejects.toThrow();
   });
 });
+
+describe("offline against several references", () => {
+  it("scores against the best-matching reference, each metric at its maximum (SQuAD)", () => {
+    const result = offline({
+      question: "Which team won Super Bowl 50?",
+      answer: "The Broncos.",
+      ground_truth: "Denver Broncos",
+      ground_truths: ["The Broncos", "Broncos"],
+    });
+    expect(result.verdict).toMatchObject({
+      reference_verdict: "correct",
+      exact_match: 1,
+      f1: 1,
+      abstained: false,
+    });
+    expect(result.passed).toBe(true);
+    expect(result.verdict.details.reference?.reference_index).toBe(1);
+  });
+
+  it("passes a long correct answer and fails a contradicting one", () => {
+    const question = "In what year did the Great Fire destroy much of Lower Quay Street?";
+    const verbose = offline({
+      question,
+      answer:
+        "The Great Fire broke out on the night of 14 October 1869 in a rope store on Lower Quay Street and burned for two days, destroying 412 buildings. In response the council passed the Brick Ordinance of 1870.",
+      ground_truths: ["1869"],
+    });
+    expect(verbose.passed).toBe(true);
+    expect(verbose.verdict.metrics.accuracy).toBe(10);
+    const wrong = offline({ question, answer: "It happened in 1870.", ground_truths: ["1869"] });
+    expect(wrong.passed).toBe(false);
+    expect(wrong.verdict.reference_verdict).toBe("contradicted");
+    expect(wrong.verdict.reason).toContain("1870 where the reference says 1869");
+  });
+
+  it("treats blank references as none", () => {
+    const result = offline({ question: "Q?", answer: "An answer.", ground_truths: [" ", ""] });
+    expect(result.verdict.reference_verdict).toBeNull();
+    expect(result.verdict.basis).toBe("none");
+  });
+});
+
+describe("offline on an abstaining answer", () => {
+  it("says so with a flag and a verdict, and keeps every score a number", () => {
+    const result = offline({
+      question: "When did Line 1 of the Lanting Metro open?",
+      answer: "I'm not sure; the information I have does not give the opening date.",
+      ground_truths: ["18 September 2009"],
+    });
+    expect(result.verdict.abstained).toBe(true);
+    expect(result.verdict.reference_verdict).toBe("abstained");
+    expect(result.passed).toBe(false);
+    for (const value of Object.values(result.verdict.metrics)) expect(typeof value).toBe("number");
+    expect(typeof result.score).toBe("number");
+  });
+
+  it("flags it without a reference too", () => {
+    const result = offline({ question: "Who was mayor?", answer: "I don't know." });
+    expect(result.verdict).toMatchObject({ abstained: true, reference_verdict: null });
+  });
+});

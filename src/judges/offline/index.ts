@@ -7,12 +7,20 @@ import { DEFAULT_JUDGES_CONFIG, type JudgesConfig } from "../config.js";
 import { ContextItemSchema } from "../context.js";
 import { type LanguageSetting, promptLanguage } from "../language.js";
 import { type JudgeScore, parseJudgeInput, round } from "../result.js";
+import type { AnchoredNumber } from "./anchoring.js";
 import type { Groundedness } from "./groundedness.js";
 import { type HeuristicRubric, heuristicRubric } from "./heuristic-rubric.js";
 import { type Abstention, measureAnswer } from "./measures.js";
+import type { ReferenceMatch, ReferenceVerdictKind } from "./reference-match.js";
 import type { RougeL } from "./rouge.js";
 import type { TokenF1 } from "./squad.js";
 
+export {
+  ANCHOR_WINDOW,
+  type AnchoredNumber,
+  anchoredGroundedness,
+  anchorNumbers,
+} from "./anchoring.js";
 export { addedSupport, EvidenceText, type Groundedness, groundedness } from "./groundedness.js";
 export {
   type HeuristicBasis,
@@ -29,11 +37,18 @@ export {
   measureAnswer,
   type OfflineMeasures,
 } from "./measures.js";
+export {
+  type MatchInput,
+  matchReferences,
+  type ReferenceMatch,
+  type ReferenceVerdictKind,
+} from "./reference-match.js";
 export { lcsLength, type RougeL, rougeL, rougeLOfTokens } from "./rouge.js";
 export {
   exactMatch,
   exactMatchOfTokens,
   normalizeAnswer,
+  squadScores,
   squadTokens,
   type TokenF1,
   tokenF1,
@@ -50,6 +65,8 @@ export const OfflineInputSchema = z.object({
   contexts: z.array(ContextItemSchema).default([]),
   /** The reference answer, when the question set has one. */
   ground_truth: z.string().optional(),
+  /** Several acceptable references; the best-matching one is judged against (SQuAD's max). */
+  ground_truths: z.array(z.string()).optional(),
 });
 export type OfflineInput = z.input<typeof OfflineInputSchema>;
 
@@ -58,20 +75,34 @@ export type OfflineInput = z.input<typeof OfflineInputSchema>;
  * flow reading `verdict.metrics.accuracy` reads the LLM rubric and this alike, plus the measures.
  */
 export interface OfflineVerdict extends HeuristicRubric {
-  /** Against the ground truth; null without one. */
+  /**
+   * Against the best-matching reference: correct, partial, incorrect, contradicted, or abstained
+   * (the answer declines); null without a reference.
+   */
+  reference_verdict: ReferenceVerdictKind | null;
+  /** The answer declines to answer (abstention "full"), with or without a reference. */
+  abstained: boolean;
+  /** Against the references, the maximum over them (SQuAD); null without one. */
   exact_match: 0 | 1 | null;
-  /** SQuAD token F1 against the ground truth; null without one. */
+  /** SQuAD token F1, the maximum over the references; null without one. */
   f1: number | null;
-  /** ROUGE-L F-measure against the ground truth; null without one. */
+  /** ROUGE-L F-measure, the maximum over the references; null without one. */
   rouge_l: number | null;
-  /** Share of the answer's content tokens found in the contexts; null without contexts or claims. */
+  /**
+   * Support of the answer's claims in the contexts: content tokens found, and numbers weighted by
+   * whether the contexts state them beside the same things (anchoring); null without contexts or
+   * claims.
+   */
   groundedness: number | null;
   abstention: Abstention;
   /** The measures in full: precision and recall, token counts, what was unsupported. */
   details: {
+    /** How the answer meets its best-matching reference: what matched, what is missing or wrong. */
+    reference: ReferenceMatch | null;
     f1: TokenF1 | null;
     rouge_l: RougeL | null;
     groundedness: Groundedness | null;
+    anchored_numbers: AnchoredNumber[];
     support: Groundedness | null;
     ground_truth_coverage: number | null;
     ground_truth_in_contexts: number | null;
@@ -107,8 +138,9 @@ export function offline(input: OfflineInput, options: OfflineOptions = {}): Offl
       question: parsed.question,
       answer: parsed.answer,
       contexts: parsed.contexts.map(contentOf),
-      // A blank ground truth (an empty cell in a question set) is no ground truth.
-      ground_truth: parsed.ground_truth?.trim() ? parsed.ground_truth : undefined,
+      // Blank references (an empty cell in a question set) are none: measureAnswer drops them.
+      ground_truth: parsed.ground_truth,
+      ground_truths: parsed.ground_truths,
     },
     options.abstentionPatterns ? { abstentionPatterns: options.abstentionPatterns } : {},
   );
@@ -125,16 +157,20 @@ export function offline(input: OfflineInput, options: OfflineOptions = {}): Offl
     passed: rubric.is_passing,
     verdict: {
       ...rubric,
+      reference_verdict: measures.reference?.verdict ?? null,
+      abstained: measures.abstention === "full",
       exact_match: measures.exact_match,
       f1: measures.f1 && round(measures.f1.f1, 4),
       rouge_l: measures.rouge_l && round(measures.rouge_l.f_measure, 4),
       groundedness:
-        measures.groundedness?.score == null ? null : round(measures.groundedness.score, 4),
+        measures.groundedness_score === null ? null : round(measures.groundedness_score, 4),
       abstention: measures.abstention,
       details: {
+        reference: measures.reference,
         f1: measures.f1,
         rouge_l: measures.rouge_l,
         groundedness: measures.groundedness,
+        anchored_numbers: measures.anchored_numbers,
         support: measures.support,
         ground_truth_coverage: measures.ground_truth_coverage,
         ground_truth_in_contexts: measures.ground_truth_in_contexts,

@@ -11,9 +11,13 @@ import {
   EvidenceText,
   type Groundedness,
   groundednessOf,
+  NUMBER_WEIGHT,
   type StatedFacts,
   statedFacts,
 } from "./groundedness.js";
+import { referencesOf } from "../references.js";
+import { type AnchoredNumber, anchoredGroundedness, anchorNumbers } from "./anchoring.js";
+import { matchReferences, type ReferenceMatch } from "./reference-match.js";
 import { type RougeL, rougeLOfTokens } from "./rouge.js";
 import { exactMatchOfTokens, squadTokens, type TokenF1, tokenF1OfTokens } from "./squad.js";
 
@@ -23,7 +27,21 @@ export interface MeasureInput {
   answer: string;
   contexts: readonly string[];
   ground_truth?: string | undefined;
+  /** Several acceptable references; with ground_truth, all of them count. */
+  ground_truths?: readonly string[] | undefined;
 }
+
+/**
+ * Uncertainty the gate's abstention patterns do not list ("I'm not sure", "I don't have that
+ * information", "资料里没有"): added to the default patterns, so an answer that only hedges is
+ * judged as declining, not as a claim.
+ */
+export const UNCERTAINTY_PATTERNS: readonly string[] = [
+  "\\b(i'm|i am|we're|we are) not (sure|certain)\\b",
+  "\\b(don't|do not|doesn't|does not) (have|give) (that|the|this|enough|any)\\b",
+  "(不确定|不太清楚|说不准)",
+  "(资料|文档|来源|文献)[里中内]?(没有|并未|未)",
+];
 
 export interface MeasureOptions {
   /**
@@ -38,22 +56,34 @@ export interface MeasureOptions {
 export type Abstention = "none" | "partial" | "full";
 
 export interface OfflineMeasures {
-  /** Against the ground truth; null without one. */
+  /** Against the references, each metric at its maximum over them (SQuAD); null without one. */
   exact_match: 0 | 1 | null;
   f1: TokenF1 | null;
   rouge_l: RougeL | null;
+  /** Whether the answer states the best-matching reference; null without references. */
+  reference: ReferenceMatch | null;
+  /** The references given (blank ones and repeats left out). */
+  references: number;
   /**
    * Groundedness of the answer's claims (abstaining sentences left out, as the gate does) in the
    * contexts; null without contexts.
    */
   groundedness: Groundedness | null;
   /**
+   * The answer's claims supported by the contexts, in one number: supported content tokens, and
+   * numbers weighted by their anchoring (anchoring.ts), over all of them; null without contexts
+   * or claims.
+   */
+  groundedness_score: number | null;
+  /** Each number the claims state, and how far the contexts state it beside the same things. */
+  anchored_numbers: AnchoredNumber[];
+  /**
    * The same in the contexts and the ground truth together: the evidence accuracy is judged by.
    * Null with neither (or when the ground truth itself abstains and there are no contexts).
    */
   support: Groundedness | null;
   abstention: Abstention;
-  /** Whether the ground truth itself says the answer is not known; null without one. */
+  /** Whether the best-matching reference itself says the answer is not known; null without one. */
   ground_truth_abstains: boolean | null;
   /**
    * Share of the ground truth's content tokens and numbers (beyond the question's, numbers counted
@@ -143,11 +173,23 @@ function questionOverlap(question: StatedFacts, answerTokens: ReadonlySet<string
   return found / question.tokens.length;
 }
 
+const DEFAULT_PATTERNS: readonly string[] = [
+  ...DEFAULT_GATE_CONFIG.checks.honest_abstention.abstention_patterns,
+  ...UNCERTAINTY_PATTERNS,
+];
+
+/** The index of the largest of `values` (the first on ties). */
+function argMax(values: readonly number[]): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++)
+    if ((values[i] as number) > (values[best] as number)) best = i;
+  return best;
+}
+
 export function measureAnswer(input: MeasureInput, options: MeasureOptions = {}): OfflineMeasures {
-  const patterns =
-    options.abstentionPatterns ?? DEFAULT_GATE_CONFIG.checks.honest_abstention.abstention_patterns;
+  const patterns = options.abstentionPatterns ?? DEFAULT_PATTERNS;
   const { question, answer, contexts } = input;
-  const groundTruth = input.ground_truth;
+  const references = referencesOf(input);
   // Each text is tokenized once: segmenting Chinese is the largest cost of a call.
   const answerFacts = statedFacts(answer);
   const questionFacts = statedFacts(question);
@@ -174,22 +216,44 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
   const hasContexts = contexts.some((context) => context.trim() !== "");
   const claimed = groundednessOf(claimFacts, contextEvidence, asked);
   const measured = hasContexts ? claimed : null;
+  const claimsText = abstention === "none" ? answer : split.claims;
+  const anchored = hasContexts ? anchorNumbers(claimsText, contexts) : [];
+  const groundednessScore = hasContexts
+    ? anchoredGroundedness(claimed.tokens, claimed.supported_tokens, anchored, NUMBER_WEIGHT)
+    : null;
 
   let exact: 0 | 1 | null = null;
   let f1: TokenF1 | null = null;
   let rouge: RougeL | null = null;
+  let match: ReferenceMatch | null = null;
   let truthAbstains: boolean | null = null;
   let coverage: number | null = null;
   let missing: string[] = [];
   let inContexts: number | null = null;
   let support = measured;
-  if (groundTruth !== undefined) {
+  if (references.length > 0) {
+    // SQuAD's rule: each metric at its maximum over the references, taken separately.
     const predicted = squadTokens(answer);
-    const expected = squadTokens(groundTruth);
-    exact = exactMatchOfTokens(predicted, expected);
-    f1 = tokenF1OfTokens(predicted, expected);
-    rouge = rougeLOfTokens(predicted, expected);
-    truthAbstains = isAbstention(groundTruth, patterns);
+    const expected = references.map(squadTokens);
+    exact = expected.some((tokens) => exactMatchOfTokens(predicted, tokens) === 1) ? 1 : 0;
+    const f1s = expected.map((tokens) => tokenF1OfTokens(predicted, tokens));
+    f1 = f1s[argMax(f1s.map((f) => f.f1))] as TokenF1;
+    const rouges = expected.map((tokens) => rougeLOfTokens(predicted, tokens));
+    rouge = rouges[argMax(rouges.map((r) => r.f_measure))] as RougeL;
+    const abstains = references.map((reference) => isAbstention(reference, patterns));
+    match = matchReferences(
+      {
+        question,
+        claims: claimsText,
+        abstained: abstention === "full",
+        declines: abstention !== "none",
+        references,
+        referenceAbstains: abstains,
+      },
+      (texts) => new EvidenceText(texts),
+    );
+    const groundTruth = references[match.reference_index] as string;
+    truthAbstains = abstains[match.reference_index] as boolean;
     if (!truthAbstains) {
       const truthFacts = statedFacts(groundTruth);
       const truth = new EvidenceText([groundTruth]);
@@ -200,7 +264,13 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
         const found = groundednessOf(truthFacts, contextEvidence, asked);
         inContexts = addedSupport(found) ?? found.score;
       }
-      support = groundednessOf(claimFacts, anyEvidence(contextEvidence, truth), asked);
+      // Every reference is true, so each supports what the answer adds.
+      const others = references.filter((_, i) => i !== match?.reference_index && !abstains[i]);
+      const evidence =
+        others.length === 0
+          ? anyEvidence(contextEvidence, truth)
+          : anyEvidence(contextEvidence, truth, new EvidenceText(others));
+      support = groundednessOf(claimFacts, evidence, asked);
     }
   }
 
@@ -209,7 +279,11 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
     exact_match: exact,
     f1,
     rouge_l: rouge,
+    reference: match,
+    references: references.length,
     groundedness: measured,
+    groundedness_score: groundednessScore,
+    anchored_numbers: anchored,
     support,
     abstention,
     empty: !LETTER_OR_DIGIT.test(answer),

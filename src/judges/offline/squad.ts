@@ -1,34 +1,61 @@
-// SQuAD's answer metrics: exact match and token F1 after normalize_answer (lower case, no
-// punctuation, no English articles, whitespace collapsed).
+// SQuAD's answer metrics: exact match and token F1.
+//
+// Text without CJK is scored exactly as the official SQuAD v2.0 evaluation script does
+// (`normalize_answer`, `get_tokens`, `compute_exact`, `compute_f1`): lower case, ASCII punctuation
+// (Python's string.punctuation) deleted, so "Italo-Normans" is "italonormans"; other symbols such
+// as "×" or "–" kept; the articles a/an/the dropped where they stand as whole words after that
+// deletion; tokens split on Python's whitespace. No Unicode normalization: the script has none.
 //
 // Chinese is written without spaces, so whitespace tokens would make a whole sentence one token.
-// We follow MLQA's official script (its `mixed_segmentation` for zh, also used by CMRC 2018 and
-// DRCD): every Han character is a token, other runs stay words. Character tokens do not depend on
-// a word segmenter, whose cuts change with context ("首都是北京" vs "北京是中国的首都"), so the same
-// words in prediction and reference always meet; and scores stay comparable with published
-// Chinese QA results. Other words come from text/'s tokenize (NFKC, lower case, ICU for kana,
-// Hangul and Thai).
+// Text containing Han, kana, Hangul or Thai follows MLQA's official script instead (its
+// `mixed_segmentation` for zh, also used by CMRC 2018 and DRCD): every Han character is a token,
+// other runs stay words, Unicode punctuation is deleted. Character tokens do not depend on a word
+// segmenter, whose cuts change with context ("首都是北京" vs "北京是中国的首都"), so the same words in
+// prediction and reference always meet; and scores stay comparable with published Chinese QA
+// results.
+//
+// Both paths first remove citation markers ("[1]", "[n1, n2]", "【2】", "[doc#3]"): SQuAD never saw
+// them, and they are not part of what a RAG answer says. This is the one deliberate difference from
+// the official script.
 
-import { normalizeText, stripCitationMarkers, tokenize } from "../../text/index.js";
+import {
+  hasUnspacedScript,
+  normalizeText,
+  stripCitationMarkers,
+  tokenize,
+} from "../../text/index.js";
+
+/** Python's string.punctuation: the 32 ASCII punctuation characters SQuAD deletes. */
+const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+/**
+ * `\b(a|an|the)\b` as Python's `re` reads it on str: a word boundary is between a character of
+ * `\w` (Unicode letters and numbers, and "_") and one outside it. JavaScript's `\b` is ASCII only.
+ */
+const ARTICLE = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
+/** What Python's str.split() splits on (it includes \x1c-\x1f and \x85, and not \ufeff). */
+const PYTHON_WHITESPACE =
+  // eslint-disable-next-line no-control-regex -- Python counts the separators \x1c-\x1f as spaces.
+  /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
 /** MLQA's PUNCT: Unicode punctuation, plus the symbols in Python's string.punctuation. */
 const PUNCTUATION = /[\p{P}$+<=>^`|~]/gu;
 const HAN_CHARACTER = /\p{Script=Han}/gu;
 const ARTICLES: ReadonlySet<string> = new Set(["a", "an", "the"]);
 
+/** The official script's normalize_answer, then get_tokens' split. */
+function officialTokens(text: string): string[] {
+  const normalized = text.toLowerCase().replace(ASCII_PUNCTUATION, "").replace(ARTICLE, " ");
+  return normalized.split(PYTHON_WHITESPACE).filter((token) => token !== "");
+}
+
 function pushWords(text: string, out: string[]): void {
   for (const word of tokenize(text)) if (!ARTICLES.has(word)) out.push(word);
 }
 
-/**
- * SQuAD's normalize_answer as tokens: NFKC, lower case, punctuation deleted (so "U.S." is "us" and
- * "18,400" is "18400"), the articles a/an/the dropped, each Han character a token of its own.
- * Citation markers ("[1]", "【2】", "[doc#3]") go first: SQuAD never saw them, and they are not
- * part of what a RAG answer says.
- */
-export function squadTokens(text: string): string[] {
+/** MLQA's mixed segmentation: NFKC, lower case, Unicode punctuation deleted, Han characters apart. */
+function mixedTokens(text: string): string[] {
   const tokens: string[] = [];
-  const plain = normalizeText(stripCitationMarkers(text)).replace(PUNCTUATION, "");
+  const plain = normalizeText(text).replace(PUNCTUATION, "");
   // Han characters are cut out before tokenize sees them: they would only be segmented into
   // words (about 1 µs a character in ICU) to be split into characters again.
   let from = 0;
@@ -40,6 +67,15 @@ export function squadTokens(text: string): string[] {
   }
   if (from < plain.length) pushWords(from === 0 ? plain : plain.slice(from), tokens);
   return tokens;
+}
+
+/**
+ * SQuAD's tokens of an answer, citation markers removed: the official v2.0 script's for text
+ * without CJK, MLQA's mixed segmentation for text with it (see the file comment).
+ */
+export function squadTokens(text: string): string[] {
+  const plain = stripCitationMarkers(text);
+  return hasUnspacedScript(plain) ? mixedTokens(plain) : officialTokens(plain);
 }
 
 /** normalize_answer's string: the tokens joined by single spaces. */
@@ -100,4 +136,26 @@ export function tokenF1OfTokens(
   const precision = shared / prediction.length;
   const recall = shared / reference.length;
   return { precision, recall, f1: (2 * precision * recall) / (precision + recall) };
+}
+
+/**
+ * The official script's per-question scores over several references: exact match and F1 each
+ * take their maximum over the references separately (`max(compute_f1(a, pred) for a in gold)`).
+ * References that normalize to nothing are dropped, and a question left without any scores
+ * against the empty answer, as the script does for SQuAD v2's unanswerable questions.
+ */
+export function squadScores(
+  prediction: string,
+  references: readonly string[],
+): { exact_match: 0 | 1; f1: number } {
+  const predicted = squadTokens(prediction);
+  const kept = references.map(squadTokens).filter((tokens) => tokens.length > 0);
+  const golds = kept.length > 0 ? kept : [[]];
+  let exact: 0 | 1 = 0;
+  let f1 = 0;
+  for (const gold of golds) {
+    if (exactMatchOfTokens(predicted, gold) === 1) exact = 1;
+    f1 = Math.max(f1, tokenF1OfTokens(predicted, gold).f1);
+  }
+  return { exact_match: exact, f1 };
 }

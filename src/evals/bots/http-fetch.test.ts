@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgentFetch } from "./transport.js";
+import { createAgentFetch } from "./http-fetch.js";
 
 let server: http.Server;
 let base: string;

@@ -3,7 +3,11 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import zlib from "node:zlib";
 
-/** The subset of `fetch` the openai SDK calls. */
+// The HTTP bot's fetch. Node's built-in fetch (undici) takes no `lookup`, and the bot's network
+// policy must check, and pin, the address each new connection goes to (network-policy.ts); node:http
+// agents take one. LLM calls use the openai SDK's own fetch.
+
+/** The subset of `fetch` the HTTP bot calls. */
 export type FetchLike = (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface AgentFetchOptions {
@@ -11,17 +15,21 @@ export interface AgentFetchOptions {
   maxSockets?: number;
   /** Resolves host names for new connections (e.g. one that checks addresses against a policy). */
   lookup?: LookupFunction;
+  /**
+   * Largest response body read, in bytes (as received, before decoding); a larger one fails the
+   * call with code EBODYTOOLARGE instead of filling the heap. Default: no limit.
+   */
+  maxBodyBytes?: number;
 }
 
 /**
- * A `fetch` for the openai SDK built on node:http keep-alive agents. Node's built-in fetch (undici)
- * and its web Response/Headers cost about twice the CPU per call on loopback, which caps judge
- * throughput on a 2-core machine. This one buffers the whole body before resolving (so the SDK's
- * timeout also covers a server that sends headers and then stalls) and resolves with a
- * BufferedResponse: enough of Response for the SDK's non-streaming calls, nothing more.
+ * A `fetch` on node:http keep-alive agents with a `lookup` of the caller's. It buffers the whole
+ * body before resolving (so a timeout also covers a bot that sends headers and then stalls) and
+ * resolves with a BufferedResponse: enough of Response for the bot's calls, nothing more.
  */
 export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
   const maxSockets = options.maxSockets ?? 256;
+  const maxBodyBytes = options.maxBodyBytes ?? Number.POSITIVE_INFINITY;
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
 
@@ -67,7 +75,7 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
         agent: secure ? httpsAgent : httpAgent,
         ...(options.lookup ? { lookup: options.lookup } : {}),
       });
-      new Exchange(request, signal, target.href, resolve, reject);
+      new Exchange(request, signal, target.href, resolve, reject, maxBodyBytes);
       request.end(body);
     });
   };
@@ -97,6 +105,7 @@ class Exchange {
     readonly href: string,
     readonly resolve: (response: Response) => void,
     readonly reject: (error: unknown) => void,
+    readonly maxBodyBytes: number,
   ) {
     request.on("response", (response: http.IncomingMessage) => this.#onResponse(response));
     request.on("error", (cause: unknown) => this.#fail(new TypeError("fetch failed", { cause })));
@@ -110,7 +119,19 @@ class Exchange {
   }
 
   #onResponse(response: http.IncomingMessage): void {
-    response.on("data", (chunk: Buffer) => this.#chunks.push(chunk));
+    let bytes = 0;
+    response.on("data", (chunk: Buffer) => {
+      bytes += chunk.byteLength;
+      if (bytes > this.maxBodyBytes) {
+        this.request.destroy();
+        const cause = Object.assign(new Error(`response body over ${this.maxBodyBytes} bytes`), {
+          code: "EBODYTOOLARGE",
+        });
+        this.#fail(new TypeError("fetch failed", { cause }));
+        return;
+      }
+      this.#chunks.push(chunk);
+    });
     response.on("error", (error: unknown) => this.#fail(error));
     response.on("aborted", () => this.#fail(new TypeError("response aborted")));
     response.on("end", () => this.#onEnd(response));

@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import { EvidenceText } from "./groundedness.js";
+import { type MatchInput, matchReferences } from "./reference-match.js";
+
+function match(
+  question: string,
+  answer: string,
+  references: string[],
+  extra: Partial<MatchInput> = {},
+) {
+  return matchReferences(
+    {
+      question,
+      claims: answer,
+      abstained: false,
+      declines: false,
+      references,
+      referenceAbstains: references.map(() => false),
+      ...extra,
+    },
+    (texts) => new EvidenceText(texts),
+  );
+}
+
+const verdict = (question: string, answer: string, references: string[]) =>
+  match(question, answer, references).verdict;
+
+describe("what it takes to state a reference", () => {
+  it("accepts a verbose answer that says the reference and adds context", () => {
+    const m = match(
+      "Which team won Super Bowl 50?",
+      "Super Bowl 50 was won by the Denver Broncos, who beat the Carolina Panthers 24–10 at Levi's Stadium on February 7, 2016.",
+      ["Denver Broncos"],
+    );
+    expect(m).toMatchObject({ verdict: "correct", matched_by: "contains", coverage: 1 });
+  });
+
+  it("reads dates in any order and spelling", () => {
+    const q = "When did Line 1 open?";
+    expect(verdict(q, "It opened on September 18, 2009.", ["18 September 2009"])).toBe("correct");
+    expect(verdict(q, "2009-09-18", ["18 September 2009"])).toBe("correct");
+    expect(verdict(q, "2009年9月18日开通。", ["18 September 2009"])).toBe("correct");
+    // A month for a day is close enough; a year alone is vaguer, and does not pass.
+    expect(match(q, "It opened in September 2009.", ["18 September 2009"])).toMatchObject({
+      verdict: "correct",
+      coarser: true,
+    });
+    expect(match(q, "It opened in 2009.", ["18 September 2009"])).toMatchObject({
+      verdict: "partial",
+      coarser: true,
+    });
+    // A more precise date holds a year.
+    expect(verdict("In what year was the fire?", "On 14 October 1869.", ["1869"])).toBe("correct");
+  });
+
+  it("reads numbers with separators, scales and words", () => {
+    const q = "How many passengers did the airport handle?";
+    expect(verdict(q, "About 11,300,000 passengers.", ["11.3 million"])).toBe("correct");
+    expect(verdict("How many stations does Line 2 have?", "fourteen", ["14"])).toBe("correct");
+    expect(verdict("全市共有多少人紧急撤离？", "共有一万两千人撤离。", ["1.2万人"])).toBe(
+      "correct",
+    );
+    expect(verdict("有几个车站进水？", "五个。", ["5个", "5"])).toBe("correct");
+  });
+
+  it("takes units as part of a number: metres are m and 米, minutes are not days", () => {
+    expect(verdict("玉江水位达到海拔多少米？", "6.3 m", ["6.3米"])).toBe("correct");
+    // "5天" is not five stations; "9个" is a different count of them.
+    expect(match("有几个车站进水？", "有9个地下车站进水，停运5天。", ["5个", "5"])).toMatchObject({
+      verdict: "contradicted",
+    });
+  });
+
+  it("accepts a name by its last word unless another first name stands before it", () => {
+    const q = "Who wrote Pride and Prejudice?";
+    expect(match(q, "Austen.", ["Jane Austen"])).toMatchObject({
+      verdict: "correct",
+      matched_by: "name",
+    });
+    expect(verdict("Who painted the Mona Lisa?", "Da Vinci.", ["Leonardo da Vinci"])).toBe(
+      "correct",
+    );
+    expect(verdict(q, "It was Cassandra Austen.", ["Jane Austen"])).not.toBe("correct");
+    expect(verdict("Who led them?", "Wei Tinghai.", ["Wei Chenghai"])).toBe("partial");
+  });
+
+  it("needs every part of a reference with several facts", () => {
+    const q = "When was the bridge opened, and how many lanes does it carry?";
+    const reference = ["It opened in 1962 and carries six traffic lanes."];
+    expect(verdict(q, "It opened in 1962 with 6 lanes.", reference)).toBe("correct");
+    expect(match(q, "1962", reference)).toMatchObject({ verdict: "partial", missing: ["six"] });
+  });
+});
+
+describe("contradictions", () => {
+  it("catches another value for the same thing", () => {
+    const m = match("In what year was the fire?", "The Great Fire happened in 1870.", ["1869"]);
+    expect(m.verdict).toBe("contradicted");
+    expect(m.contradictions).toEqual(["1870 where the reference says 1869"]);
+    expect(
+      verdict("How many lanes?", "It carries four traffic lanes.", ["six traffic lanes"]),
+    ).toBe("contradicted");
+  });
+
+  it("lets other figures stand beside the right one", () => {
+    expect(
+      verdict(
+        "How many stations does Line 2 have?",
+        "Line 2 has 14 stations. Line 1, by comparison, has 19 stations.",
+        ["14 stations"],
+      ),
+    ).toBe("correct");
+  });
+
+  it("does not count a reference named only to be denied or displaced", () => {
+    expect(
+      verdict(
+        "Which team won Super Bowl 50?",
+        "The Carolina Panthers won, defeating the Denver Broncos.",
+        ["Denver Broncos"],
+      ),
+    ).toBe("contradicted");
+    expect(
+      verdict(
+        "What is the largest planet?",
+        "Saturn is the largest, slightly bigger than Jupiter.",
+        ["Jupiter"],
+      ),
+    ).toBe("contradicted");
+    expect(verdict("When was the charter granted?", "Not in 1784 but in 1811.", ["1811"])).toBe(
+      "correct",
+    );
+    expect(verdict("中国的首都是哪里？", "不是上海，是北京。", ["北京"])).toBe("correct");
+  });
+
+  it("does not accept a guess between two candidates", () => {
+    expect(
+      match("What is the capital of Australia?", "It may be Sydney or Canberra.", ["Canberra"]),
+    ).toMatchObject({ verdict: "partial", hedged: true });
+    expect(verdict("日本的首都是哪里？", "可能是大阪或者东京。", ["东京"])).toBe("partial");
+  });
+});
+
+describe("several references and abstention", () => {
+  it("judges against the best-matching reference", () => {
+    const m = match("Who is the author of 1984?", "Eric Arthur Blair wrote it.", [
+      "George Orwell",
+      "Eric Arthur Blair",
+    ]);
+    expect(m).toMatchObject({ verdict: "correct", reference_index: 1 });
+  });
+
+  it("says an answer abstained, and counts declining right where the reference does", () => {
+    expect(
+      match("Who was mayor?", "", ["Wei Chenghai"], { abstained: true, declines: true }).verdict,
+    ).toBe("abstained");
+    expect(
+      match("Who was mayor?", "", ["The sources do not say."], {
+        abstained: true,
+        declines: true,
+        referenceAbstains: [true],
+      }),
+    ).toMatchObject({ verdict: "correct", matched_by: "abstention" });
+  });
+});

@@ -1,0 +1,537 @@
+// Whether an answer states a reference answer, and whether it contradicts it: what a reference is
+// for. Extra words are not errors (a chat answer that says the reference and adds context is
+// right); a different number or date for the same thing is; a reference named only to be denied
+// ("X won, defeating the Broncos") or offered as one of two guesses ("Sydney or Canberra") is not
+// stated. Several references are acceptable answers: the best-matching one decides, as SQuAD's
+// script takes its maximum over references.
+
+import {
+  contentTokens,
+  extractNumbers,
+  extractNumberWords,
+  hasUnspacedScript,
+  isStopword,
+  stemToken,
+  stripCitationMarkers,
+} from "../../text/index.js";
+import type { Evidence } from "./groundedness.js";
+import { squadTokens } from "./squad.js";
+
+/**
+ * correct: states a reference and contradicts none of it. partial: states part of it (one fact of
+ * two, one word of a two-word name), only less precisely (a year for a full date), or only as one
+ * of several guesses. incorrect: does not state it. contradicted: states something else for what
+ * the reference states (another number, date or count of the same unit) or denies it.
+ * abstained: declines to answer.
+ */
+export type ReferenceVerdictKind =
+  "correct" | "partial" | "incorrect" | "contradicted" | "abstained";
+
+export interface ReferenceMatch {
+  verdict: ReferenceVerdictKind;
+  /** Index of the best-matching reference among those given. */
+  reference_index: number;
+  /** How it was found stated: the reference's words in order, its facts, a name's last word. */
+  matched_by: "contains" | "facts" | "name" | "abstention" | "none";
+  /** Share of the reference's key facts (numbers, and words the question lacks) the answer states. */
+  coverage: number;
+  /** Stated less precisely than the reference, but consistently ("July 2016" for 12 July 2016). */
+  coarser: boolean;
+  /** The reference is named only beside "or" ("Sydney or Canberra"). */
+  hedged: boolean;
+  /** What contradicts it: "1870 where the reference says 1869", "denies Denver Broncos". */
+  contradictions: string[];
+  /** Reference facts the answer does not state, at most 8. */
+  missing: string[];
+}
+
+const VERDICT_RANK: Record<ReferenceVerdictKind, number> = {
+  correct: 4,
+  partial: 3,
+  abstained: 2,
+  incorrect: 1,
+  contradicted: 0,
+};
+
+/** Clause boundaries: a cue word before a mention only counts inside its clause. */
+const CLAUSE_BREAK = /[;:!?，。；：！？()（）—–]|[.,](?=\s|$)|,(?!\d)/g;
+
+/**
+ * Words that deny or displace what follows within two words: "not 1784", "defeating the Broncos",
+ * "bigger than Jupiter", "followed by Neil Armstrong". Read on lower-cased text.
+ */
+const DENIAL_BEFORE =
+  /(?:^|[^\p{L}\p{N}])(?:not|never|no|nor|isn'?t|wasn'?t|aren'?t|weren'?t|than|instead of|rather than|defeating|defeated|beat|beating|beats|followed by|unlike|against|except|besides|neither)(?:\s+[^\s]+){0,2}\s*$/u;
+const CHINESE_DENIAL_BEFORE =
+  /(?:不是|并非|而非|并不是|击败了?|打败了?|战胜了?|比|除了|没有).{0,1}$/u;
+const OR_BEFORE = /(?:^|[^\p{L}\p{N}])(?:or|either)(?:\s+the)?\s*$|(?:或者|还是|或)$/u;
+const OR_AFTER = /^\s*(?:or\b|或者|还是|或)/u;
+
+/** Unit words that mean the same thing, to their canonical form. */
+const UNIT_SYNONYMS: Record<string, string> = {
+  m: "metre",
+  metre: "metre",
+  meter: "metre",
+  米: "metre",
+  km: "km",
+  kilometre: "km",
+  kilometer: "km",
+  公里: "km",
+  千米: "km",
+  min: "minute",
+  minute: "minute",
+  分钟: "minute",
+  people: "person",
+  person: "person",
+  resident: "person",
+  人: "person",
+  名: "person",
+};
+
+function canonicalUnit(word: string): string {
+  const stem = stemToken(word);
+  return UNIT_SYNONYMS[stem] ?? UNIT_SYNONYMS[word] ?? stem;
+}
+
+/** A number or date in a text, with the words that follow it (its unit) and its clause. */
+interface Quantity {
+  raw: string;
+  value: string;
+  /** Year-like: a date, a month, or a plain year (4 digits, 1000-2199). */
+  dateLike: boolean;
+  units: string[];
+  denied: boolean;
+  hedged: boolean;
+}
+
+const YEAR = /^1\d{3}$|^2[01]\d{2}$/;
+const DATE_VALUE = /^\d{4}-\d\d(?:-\d\d)?$/;
+
+/** Where each clause of `text` starts, in order, for finding the clause of an offset. */
+function clauseStarts(text: string): number[] {
+  const starts = [0];
+  CLAUSE_BREAK.lastIndex = 0;
+  for (let m = CLAUSE_BREAK.exec(text); m !== null; m = CLAUSE_BREAK.exec(text)) {
+    starts.push(m.index + m[0].length);
+  }
+  return starts;
+}
+
+function clauseStartOf(starts: readonly number[], index: number): number {
+  let start = 0;
+  for (const s of starts) {
+    if (s > index) break;
+    start = s;
+  }
+  return start;
+}
+
+function clauseEndOf(starts: readonly number[], index: number, length: number): number {
+  for (const s of starts) if (s > index) return s;
+  return length;
+}
+
+/**
+ * Up to three unit words right after `end`, up to the first stopword: "six traffic lanes" →
+ * traffic, lane; "412 mostly timber buildings" → mostly, timber, building; "5个" → 个.
+ */
+function unitsAfter(text: string, end: number): string[] {
+  const rest = text.slice(end, end + 40);
+  const cjk = /^\s*([\p{Script=Han}])/u.exec(rest);
+  if (cjk) {
+    const two = rest.trimStart().slice(0, 2);
+    const unit = UNIT_SYNONYMS[two] ? two : (cjk[1] as string);
+    return [canonicalUnit(unit)];
+  }
+  const words = /^\s*(?:°\s*)?([\p{L}]+)(?:\s+([\p{L}]+))?(?:\s+([\p{L}]+))?/u.exec(rest);
+  if (!words) return [];
+  const units: string[] = [];
+  for (const word of [words[1], words[2], words[3]]) {
+    if (word === undefined) break;
+    const lower = word.toLowerCase();
+    if (isStopword(lower) || lower === "million" || lower === "billion") break;
+    units.push(canonicalUnit(lower));
+  }
+  return units;
+}
+
+/** The lower-cased text of the clause before `index`, for the cue patterns. */
+function before(text: string, starts: readonly number[], index: number): string {
+  return text.slice(clauseStartOf(starts, index), index).toLowerCase();
+}
+
+function after(text: string, starts: readonly number[], end: number): string {
+  return text.slice(end, clauseEndOf(starts, end, text.length)).toLowerCase();
+}
+
+function isDenied(prefix: string): boolean {
+  return DENIAL_BEFORE.test(prefix) || CHINESE_DENIAL_BEFORE.test(prefix);
+}
+
+function quantitiesOf(text: string): Quantity[] {
+  const plain = text.normalize("NFKC");
+  const starts = clauseStarts(plain);
+  const found: Quantity[] = [];
+  const covered: [number, number][] = [];
+  const add = (raw: string, value: string, index: number, end: number) => {
+    const prefix = before(plain, starts, index);
+    found.push({
+      raw,
+      value,
+      dateLike: DATE_VALUE.test(value) || YEAR.test(value),
+      units: unitsAfter(plain, end),
+      denied: isDenied(prefix),
+      hedged: OR_BEFORE.test(prefix) || OR_AFTER.test(after(plain, starts, end)),
+    });
+    covered.push([index, end]);
+  };
+  for (const mention of extractNumbers(plain)) {
+    add(mention.raw, mention.value, mention.index, mention.end);
+  }
+  for (const mention of extractNumberWords(plain)) {
+    if (covered.some(([from, to]) => mention.index < to && mention.end > from)) continue;
+    add(mention.raw, mention.value, mention.index, mention.end);
+  }
+  return found;
+}
+
+/** How an answer's value relates to a reference's: the same, coarser (year for a day), other. */
+function relate(
+  reference: Quantity,
+  answer: Quantity,
+): "same" | "month" | "year" | "other" | "unrelated" {
+  if (reference.dateLike !== answer.dateLike) return "unrelated";
+  if (!unitsCompatible(reference.units, answer.units)) return "unrelated";
+  const r = reference.value;
+  const a = answer.value;
+  if (r === a) return "same";
+  if (reference.dateLike) {
+    // A more precise answer holds the reference ("14 October 1869" for 1869).
+    if (a.startsWith(`${r}-`)) return "same";
+    if (r.startsWith(`${a}-`)) return a.length === 7 ? "month" : "year";
+  }
+  return "other";
+}
+
+function unitsCompatible(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || b.length === 0) return true;
+  return a.some((unit) => b.includes(unit));
+}
+
+/** The best relation of any answer quantity to one reference quantity, and a conflicting one. */
+function stateOf(
+  reference: Quantity,
+  answer: readonly Quantity[],
+): { stated: "same" | "month" | "year" | "none"; conflict?: Quantity } {
+  let stated: "same" | "month" | "year" | "none" = "none";
+  let conflict: Quantity | undefined;
+  for (const quantity of answer) {
+    const relation = relate(reference, quantity);
+    if (relation === "unrelated") continue;
+    if (relation === "other") {
+      if (!quantity.hedged) conflict ??= quantity;
+      continue;
+    }
+    if (quantity.denied) {
+      conflict ??= quantity;
+      continue;
+    }
+    if (quantity.hedged) continue;
+    if (relation === "same") stated = "same";
+    else if (relation === "month" && stated !== "same") stated = "month";
+    else if (stated === "none") stated = "year";
+  }
+  return conflict === undefined ? { stated } : { stated, conflict };
+}
+
+export interface MatchInput {
+  question: string;
+  /** The answer's claims: the answer without the sentences that decline to answer. */
+  claims: string;
+  /** Whether the whole answer declines (abstention "full"). */
+  abstained: boolean;
+  /** Whether any of it declines (abstention "partial" or "full"): right when a reference does. */
+  declines: boolean;
+  references: readonly string[];
+  /** For each reference, whether it says the answer is not known. */
+  referenceAbstains: readonly boolean[];
+}
+
+/** References of more tokens than this are never looked for word for word. */
+const MAX_CONTAINED_TOKENS = 64;
+
+/** Where a token sequence occurs in another, every start index. */
+function occurrences(haystack: readonly string[], needle: readonly string[]): number[] {
+  const found: number[] = [];
+  if (needle.length === 0) return found;
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    found.push(i);
+  }
+  return found;
+}
+
+interface Containment {
+  found: boolean;
+  denied: boolean;
+  hedged: boolean;
+}
+
+/**
+ * Whether the answer says the reference's words in order (SQuAD tokens, so "the Denver Broncos"
+ * and "Denver Broncos!" meet), in a clause that neither denies it nor offers it beside "or".
+ */
+function containment(claims: string, reference: string): Containment {
+  const needle = squadTokens(reference);
+  const result: Containment = { found: false, denied: false, hedged: false };
+  // A reference longer than a clause is judged by its facts; the search would cost n × m.
+  if (needle.length === 0 || needle.length > MAX_CONTAINED_TOKENS) return result;
+  const plain = stripCitationMarkers(claims).normalize("NFKC");
+  const starts = clauseStarts(plain);
+  const joiner = hasUnspacedScript(plain) ? "" : " ";
+  for (let c = 0; c < starts.length; c++) {
+    const clause = plain.slice(starts[c], starts[c + 1] ?? plain.length);
+    const tokens = squadTokens(clause);
+    for (const at of occurrences(tokens, needle)) {
+      const prefix = tokens.slice(0, at).join(joiner);
+      const suffix = tokens.slice(at + needle.length).join(joiner);
+      if (isDenied(prefix)) {
+        result.denied = true;
+        continue;
+      }
+      if (OR_BEFORE.test(prefix) || OR_AFTER.test(suffix)) {
+        result.hedged = true;
+        continue;
+      }
+      result.found = true;
+      return result;
+    }
+  }
+  return result;
+}
+
+/** A name: two or more words, each capitalised ("Leonardo da Vinci" has lower-case particles). */
+function nameWords(reference: string): string[] | undefined {
+  const words = reference.trim().replace(/[.,]$/, "").split(/\s+/);
+  if (words.length < 2 || hasUnspacedScript(reference)) return undefined;
+  if (!/^\p{Lu}/u.test(words[0] as string) || !/^\p{Lu}/u.test(words.at(-1) as string)) {
+    return undefined;
+  }
+  if (
+    !words.every((word) =>
+      /^(?:\p{Lu}[\p{L}'’-]*\.?|da|de|di|van|von|der|le|la|del|bin|al)$/u.test(word),
+    )
+  ) {
+    return undefined;
+  }
+  return words;
+}
+
+/**
+ * A person's or team's name stated by its last word ("Austen" for Jane Austen, "Da Vinci"), when
+ * no other capitalised word stands right before it as a different first name ("Wei Tinghai").
+ */
+function statesName(claims: string, words: readonly string[]): boolean {
+  const last = words.at(-1) as string;
+  const known = new Set(words.map((word) => word.toLowerCase()));
+  const pattern = new RegExp(`(^|[^\\p{L}])${escapeRegex(last)}(?![\\p{L}])`, "gu");
+  for (let m = pattern.exec(claims); m !== null; m = pattern.exec(claims)) {
+    const start = m.index + (m[1] as string).length;
+    const previous = /(\p{L}+)[\s]+$/u.exec(claims.slice(Math.max(0, start - 30), start));
+    const word = previous?.[1];
+    const sentenceStart = /(^|[.!?]\s+)\p{L}+\s+$/u.test(claims.slice(0, start));
+    if (word && /^\p{Lu}/u.test(word) && !known.has(word.toLowerCase()) && !sentenceStart) continue;
+    const prefix = claims.slice(Math.max(0, start - 40), start).toLowerCase();
+    if (isDenied(prefix) || OR_BEFORE.test(prefix)) continue;
+    return true;
+  }
+  return false;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Tokens of the reference that the question does not contain: what the reference adds. */
+function addedWords(reference: string, question: Evidence): string[] {
+  return contentTokens(stripCitationMarkers(reference)).filter((token) => !question.has(token));
+}
+
+function matchOne(
+  input: MatchInput,
+  reference: string,
+  siblings: readonly Quantity[],
+  answerQuantities: readonly Quantity[],
+  question: Evidence,
+  questionQuantities: readonly Quantity[],
+  claimsText: Evidence,
+): Omit<ReferenceMatch, "reference_index"> {
+  const base = {
+    coarser: false,
+    hedged: false,
+    contradictions: [] as string[],
+    missing: [] as string[],
+  };
+  const contained = containment(input.claims, reference);
+  const asked = (quantity: Quantity) => questionQuantities.some((q) => q.value === quantity.value);
+  const referenceQuantities = quantitiesOf(reference)
+    .filter((quantity) => !asked(quantity))
+    .map((quantity) => {
+      // A bare "5" takes the unit a sibling reference gives the same value ("5个").
+      if (quantity.units.length > 0) return quantity;
+      const sibling = siblings.find((s) => s.value === quantity.value && s.units.length > 0);
+      return sibling ? { ...quantity, units: sibling.units } : quantity;
+    });
+  const answered = answerQuantities.filter((quantity) => !asked(quantity));
+  const contradictions: string[] = [];
+  const missing: string[] = [];
+  let statedNumbers = 0;
+  let coarser = false;
+  let yearOnly = false;
+  for (const quantity of referenceQuantities) {
+    const state = stateOf(quantity, answered);
+    if (state.stated === "same" || state.stated === "month") {
+      statedNumbers++;
+      if (state.stated === "month") coarser = true;
+      continue;
+    }
+    if (state.stated === "year") yearOnly = true;
+    if (state.conflict) {
+      contradictions.push(
+        state.conflict.denied
+          ? `denies ${quantity.raw}`
+          : `${state.conflict.raw} where the reference says ${quantity.raw}`,
+      );
+    }
+    missing.push(quantity.raw);
+  }
+  // Unit words were checked with their numbers ("7.4 km"): the words left are the other facts.
+  const unitWords = new Set([
+    ...referenceQuantities.flatMap((quantity) => quantity.units),
+    ...referenceQuantities.map((quantity) => canonicalUnit(quantity.raw.toLowerCase())),
+  ]);
+  const words = addedWords(reference, question).filter(
+    (word) => !unitWords.has(canonicalUnit(word)),
+  );
+  const statedWords = words.filter((word) => claimsText.has(word));
+  for (const word of words) if (!claimsText.has(word) && missing.length < 8) missing.push(word);
+  const units = 2 * referenceQuantities.length + words.length;
+  const coverage =
+    units === 0 ? (contained.found ? 1 : 0) : (2 * statedNumbers + statedWords.length) / units;
+
+  if (contained.found && contradictions.length === 0) {
+    return { ...base, verdict: "correct", matched_by: "contains", coverage: 1, missing: [] };
+  }
+  if (contained.denied && !contained.found) {
+    contradictions.push(`denies "${reference}"`);
+  }
+  if (contradictions.length > 0) {
+    return {
+      ...base,
+      verdict: "contradicted",
+      matched_by: "none",
+      coverage,
+      contradictions,
+      missing,
+    };
+  }
+  if (contained.hedged) {
+    return { ...base, verdict: "partial", matched_by: "none", coverage, hedged: true, missing };
+  }
+  if (referenceQuantities.length > 0) {
+    const allNumbers = statedNumbers === referenceQuantities.length;
+    // With the numbers right, the words still matter when the reference has several of them
+    // ("In 1784, by salt merchants led by Wei Chenghai": the year alone answers half).
+    const wordsOk = words.length < 3 || statedWords.length / words.length >= 0.5;
+    if (allNumbers && wordsOk) {
+      return { ...base, verdict: "correct", matched_by: "facts", coverage, coarser, missing };
+    }
+    const some = statedNumbers > 0 || yearOnly || statedWords.length > 0;
+    return {
+      ...base,
+      verdict: some ? "partial" : "incorrect",
+      matched_by: "none",
+      coverage,
+      coarser: coarser || yearOnly,
+      missing,
+    };
+  }
+  const name = nameWords(reference);
+  if (name && statesName(input.claims, name)) {
+    return { ...base, verdict: "correct", matched_by: "name", coverage, coarser: true, missing };
+  }
+  if (words.length > 0 && statedWords.length / words.length >= WORD_COVERAGE_CORRECT) {
+    return { ...base, verdict: "correct", matched_by: "facts", coverage, missing };
+  }
+  return {
+    ...base,
+    verdict: statedWords.length > 0 ? "partial" : "incorrect",
+    matched_by: "none",
+    coverage,
+    missing,
+  };
+}
+
+/** A reference without numbers counts as stated when this share of its added words is. */
+export const WORD_COVERAGE_CORRECT = 0.6;
+
+/** The answer against every reference; the best match wins (correct > partial > ... ). */
+export function matchReferences(
+  input: MatchInput,
+  makeEvidence: (texts: readonly string[]) => Evidence,
+): ReferenceMatch {
+  const question = makeEvidence([input.question]);
+  const claims = makeEvidence([input.claims]);
+  const questionQuantities = quantitiesOf(input.question);
+  const answerQuantities = quantitiesOf(stripCitationMarkers(input.claims));
+  const siblings = input.references.flatMap((reference) => quantitiesOf(reference));
+  let best: ReferenceMatch | undefined;
+  input.references.forEach((reference, index) => {
+    let match: ReferenceMatch;
+    if (input.referenceAbstains[index]) {
+      match = {
+        verdict: input.declines ? "correct" : "incorrect",
+        reference_index: index,
+        matched_by: "abstention",
+        coverage: input.declines ? 1 : 0,
+        coarser: false,
+        hedged: false,
+        contradictions: [],
+        missing: [],
+      };
+    } else if (input.abstained) {
+      match = {
+        verdict: "abstained",
+        reference_index: index,
+        matched_by: "none",
+        coverage: 0,
+        coarser: false,
+        hedged: false,
+        contradictions: [],
+        missing: [],
+      };
+    } else {
+      match = {
+        ...matchOne(
+          input,
+          reference,
+          siblings,
+          answerQuantities,
+          question,
+          questionQuantities,
+          claims,
+        ),
+        reference_index: index,
+      };
+    }
+    if (
+      best === undefined ||
+      VERDICT_RANK[match.verdict] > VERDICT_RANK[best.verdict] ||
+      (match.verdict === best.verdict && match.coverage > best.coverage)
+    ) {
+      best = match;
+    }
+  });
+  if (best === undefined) throw new Error("matchReferences needs at least one reference");
+  return best;
+}
