@@ -136,6 +136,24 @@ export {
   transitionEvaluation,
   unfinishedQuestionIds,
 } from "./evaluations.js";
+export {
+  createLoginCode,
+  createWebSession,
+  deleteWebSession,
+  findUserBySession,
+  LOGIN_CODE_TTL_MS,
+  redeemLoginCode,
+  WEB_SESSION_TTL_MS,
+  type WebSession,
+} from "./web-sessions.js";
+export {
+  type CompareColumns,
+  evaluationPassCounts,
+  listCompareRows,
+  listEvaluationsOfQuestionSet,
+  queryEvaluationResults,
+  type ResultFilter,
+} from "./evaluation-queries.js";
 export { type EvaluationActivity, evaluationsUpdatedSince } from "./evaluation-activity.js";
 export {
   addQuestions,
