@@ -1,4 +1,5 @@
-// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter|cli|arena|web ...]`: runs the benchmarks, prints one table per
+// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter|cli|arena|web|calibration ...]`:
+// runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -6,6 +7,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { renderTable } from "../src/formats/index.js";
 import { createDatabase, startPostgresServer } from "../test/support/postgres-server.js";
 import { benchArenaInChild } from "./arena.js";
+import { benchCalibration } from "./calibration.js";
 import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
@@ -29,6 +31,7 @@ const FAMILIES = [
   "cli",
   "arena",
   "web",
+  "calibration",
 ] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
@@ -196,6 +199,15 @@ if (wanted("web")) {
   printRows(
     "Web app: SSE stream of a 2,000-question run at full speed (HTTP bot answering at once, offline judge); page lag = page shows the last result minus server COMPLETED",
     [web.sse_2000],
+  );
+}
+
+if (wanted("calibration")) {
+  const rows = await benchCalibration();
+  results.calibration = rows;
+  printRows(
+    "Calibrate on 100,000 results (90% labelled, synthetic, seeded): the statistics alone, and `ragjudge calibrate`'s path on PGlite (goal < 2 s)",
+    rows,
   );
 }
 

@@ -4,11 +4,18 @@ import { errorText, LlmConfigError } from "../llm/index.js";
 import { AskInputError, LoopsConfigError, ModelFailureError } from "../rag/index.js";
 import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
 import { ARENA_HELP, arenaCommand } from "./commands/arena.js";
+import {
+  CalibrationNotFoundError,
+  CalibrationRequestError,
+  LabelImportError,
+} from "../evals/calibration/index.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
+import { CALIBRATE_HELP, calibrateCommand } from "./commands/calibrate.js";
 import { EVAL_HELP, evalCommand } from "./commands/eval.js";
 import { GATE_HELP, gateCommand } from "./commands/gate.js";
 import { INGEST_HELP, ingestCommand } from "./commands/ingest.js";
 import { JUDGE_HELP, judgeCommand } from "./commands/judge.js";
+import { LABEL_HELP, labelCommand } from "./commands/label.js";
 import { SERVE_HELP, serveCommand } from "./commands/serve.js";
 import { startCommand } from "./commands/start.js";
 import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
@@ -26,6 +33,8 @@ Commands:
   arena            compare systems on one question set: ratings, intervals, win matrix (seed 002)
   gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
   judge FILE.jsonl judge answers with LLM judges (review, rubric, reference) or offline ones
+  label import     import people's scores of a run's answers (the manual golden set)
+  calibrate        how far a run's judge agrees with people; golden-set verdict, few-shot examples
   ingest PATH...   ingest documents into a collection of the built-in RAG bot
   ask "question"   answer with the built-in agentic RAG bot, gated on its evidence
   serve            serve the HTTP API on 127.0.0.1
@@ -46,6 +55,10 @@ ${GATE_HELP}
 
 ${JUDGE_HELP}
 
+${LABEL_HELP}
+
+${CALIBRATE_HELP}
+
 ${INGEST_HELP}
 
 ${ASK_HELP}
@@ -62,6 +75,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   arena: arenaCommand,
   gate: (argv) => gateCommand(argv),
   judge: (argv) => judgeCommand(argv),
+  label: labelCommand,
+  calibrate: calibrateCommand,
   ingest: ingestCommand,
   ask: askCommand,
   serve: serveCommand,
@@ -96,6 +111,9 @@ export async function main(argv: string[]): Promise<number> {
       AskInputError,
       LoopsConfigError,
       CollectionNotFoundError,
+      CalibrationNotFoundError,
+      CalibrationRequestError,
+      LabelImportError,
     ];
     const userError = userErrors.some((type) => error instanceof type);
     if (userError || isParseArgsError(error)) {

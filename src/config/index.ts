@@ -12,3 +12,4 @@ export {
   type WorkerClients,
   workerClients,
 } from "./user-clients.js";
+export { writeConfigSetting } from "./write-setting.js";

@@ -1,6 +1,25 @@
 import { z } from "zod";
 
 /**
+ * A person-scored example shown to the rubric judge (seed 002 section 4, "分數通膨": few-shot
+ * examples calibrate the judge's scale). `ragjudge calibrate --suggest-fewshot` writes them from
+ * human labels.
+ */
+export const RubricFewshotSchema = z
+  .object({
+    question: z.string().trim().min(1).max(4_000),
+    /** The documents the answer was written from, as the judge would see them. */
+    context: z.string().max(8_000).default(""),
+    answer: z.string().max(8_000),
+    /** The person's overall score on the rubric's 1-10 scale. */
+    score: z.number().int().min(1).max(10),
+    /** Why the person scored it so. */
+    note: z.string().max(2_000).default(""),
+  })
+  .strict();
+export type RubricFewshot = z.infer<typeof RubricFewshotSchema>;
+
+/**
  * The `judges` section of ragjudge.config.json. `JudgesConfigSchema.parse({})` yields the
  * documented defaults (docs/judges.md).
  */
@@ -34,6 +53,8 @@ export const JudgesConfigSchema = z
         /** Chunks shown to the judge (seed 002: Top-5 or Top-10). */
         max_chunks: z.number().int().min(1).max(10).default(5),
         max_chunk_chars: z.number().int().min(1).default(2_000),
+        /** Person-scored calibration examples shown after the built-in ones; default none. */
+        fewshot: z.array(RubricFewshotSchema).max(8).default([]),
       })
       .strict()
       .prefault({}),

@@ -5,6 +5,8 @@ export {
   type JudgesConfig,
   type JudgesConfigInput,
   JudgesConfigSchema,
+  type RubricFewshot,
+  RubricFewshotSchema,
 } from "./config.js";
 export {
   type ContextItem,
@@ -116,7 +118,7 @@ export {
   rubricMode,
   weightedScore,
 } from "./rubric.js";
-export { RUBRIC_PROMPTS, type RubricExample } from "./rubric.prompts.js";
+export { RUBRIC_FEWSHOT_LABELS, RUBRIC_PROMPTS, type RubricExample } from "./rubric.prompts.js";
 export {
   type JudgeSummary,
   passHatK,

@@ -213,3 +213,23 @@ AI 回答：{answer}
     },
   },
 };
+
+/** Headings of the person-scored examples from `judges.rubric.fewshot` (see rubric.ts). */
+export const RUBRIC_FEWSHOT_LABELS: Record<
+  PromptLanguage,
+  { heading: string; score: string; note: string; intro: string }
+> = {
+  en: {
+    intro:
+      "The following answers were scored by a person on the same 1-10 scale; score alike answers alike.",
+    heading: "Person-scored example",
+    score: "Overall score given by the person",
+    note: "The person's note",
+  },
+  zh: {
+    intro: "以下回答由人工按同样的 1-10 分制评分；相似的回答应给相近的分数。",
+    heading: "人工评分示例",
+    score: "人工给出的总分",
+    note: "人工评语",
+  },
+};

@@ -220,3 +220,39 @@ describe("rubric prompt", () => {
     expect(Object.keys(schema.properties)[0]).toBe("analysis");
   });
 });
+
+describe("person-scored few-shot examples (judges.rubric.fewshot)", () => {
+  it("shows them after the built-in calibration examples, and not without them", async () => {
+    const fewshot = [
+      {
+        question: "Who founded the Lanting Observatory?",
+        context: "[1] The observatory opened in 1931.",
+        answer: "Dr. Mei Han founded it in 1931, funded by the Royal Society [1].",
+        score: 2,
+        note: "The founder and the funding are invented; only the year is in the source.",
+      },
+    ];
+    server.on({ reply: { json: reply(5, 5, 5) } });
+    await rubric({ question, answer, documents: ["[1] x"], client });
+    const plain = lastPrompt();
+    expect(plain).not.toContain("Person-scored example");
+
+    server.on({ reply: { json: reply(5, 5, 5) } });
+    const config = JudgesConfigSchema.parse({ rubric: { fewshot } });
+    await rubric({ question, answer, documents: ["[1] x"], client, config });
+    const prompt = lastPrompt();
+    const builtIn = prompt.indexOf("a fabricated answer (accuracy 2)");
+    const own = prompt.indexOf("### Person-scored example 1");
+    expect(builtIn).toBeGreaterThan(-1);
+    expect(own).toBeGreaterThan(builtIn);
+    expect(prompt).toContain("Overall score given by the person: 2/10");
+    expect(prompt).toContain("The founder and the funding are invented");
+  });
+
+  it("refuses a score off the 1-10 scale, naming the field", () => {
+    const result = JudgesConfigSchema.safeParse({
+      rubric: { fewshot: [{ question: "q", answer: "a", score: 11 }] },
+    });
+    expect(result.error?.issues[0]?.path).toEqual(["rubric", "fewshot", 0, "score"]);
+  });
+});

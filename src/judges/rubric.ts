@@ -9,7 +9,7 @@ import {
   round,
   runJudge,
 } from "./result.js";
-import { RUBRIC_PROMPTS, type RubricMode } from "./rubric.prompts.js";
+import { RUBRIC_FEWSHOT_LABELS, RUBRIC_PROMPTS, type RubricMode } from "./rubric.prompts.js";
 import { renderPrompt } from "./template.js";
 
 export type { RubricMode } from "./rubric.prompts.js";
@@ -173,6 +173,27 @@ function examplesText(language: PromptLanguage): string {
   return text;
 }
 
+/** The built-in examples, then the person-scored ones from the config (none by default). */
+function withFewshot(
+  builtIn: string,
+  language: PromptLanguage,
+  fewshot: JudgesConfig["rubric"]["fewshot"],
+): string {
+  if (fewshot.length === 0) return builtIn;
+  const labels = RUBRIC_PROMPTS[language].exampleLabels;
+  const own = RUBRIC_FEWSHOT_LABELS[language];
+  const examples = fewshot.map(
+    (example, i) =>
+      `### ${own.heading} ${i + 1}\n` +
+      `${labels.question}: ${example.question}\n` +
+      `${labels.context}:\n${example.context || "-"}\n` +
+      `${labels.answer}: ${example.answer}\n` +
+      `${own.score}: ${example.score}/10` +
+      (example.note ? `\n${own.note}: ${example.note}` : ""),
+  );
+  return `${builtIn}\n\n${own.intro}\n\n${examples.join("\n\n")}`;
+}
+
 function rubricPromptValues(
   input: z.output<typeof RubricInputSchema>,
   mode: RubricMode,
@@ -197,7 +218,7 @@ function rubricPromptValues(
       empty: prompts.noDocuments,
     }),
     mode_rule: prompts.modeRule[mode],
-    examples: examplesText(language),
+    examples: withFewshot(examplesText(language), language, config.rubric.fewshot),
     w_accuracy: percent(weights.accuracy, weights),
     w_completeness: percent(weights.completeness, weights),
     w_clarity: percent(weights.clarity, weights),

@@ -18,6 +18,7 @@ import {
   evaluationRoutes,
   gateRoutes,
   judgeRoutes,
+  labelRoutes,
   loginLinkRoute,
   metaApi,
   questionSetRoutes,
@@ -109,6 +110,7 @@ export function createApp(options: AppOptions) {
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
+  labelRoutes(app, deps);
   botRoutes(app, deps);
   arenaRoutes(app, deps);
   loginLinkRoute(app, deps);

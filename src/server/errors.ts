@@ -11,6 +11,11 @@ import { AnswersRejectedError } from "../evals/answers/index.js";
 import { ArenaContestantError, ArenaNotFoundError } from "../evals/arena/index.js";
 import { BotRegistrationError } from "../evals/bots/index.js";
 import {
+  CalibrationNotFoundError,
+  CalibrationRequestError,
+  LabelImportError,
+} from "../evals/calibration/index.js";
+import {
   BotNameTakenError,
   CollectionNameTakenError,
   CollectionNotFoundError,
@@ -68,6 +73,24 @@ export function knownErrorResponse(c: Context, error: unknown): Response | undef
   }
   if (error instanceof EvaluationNotFoundError)
     return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
+  if (error instanceof CalibrationNotFoundError)
+    return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
+  if (error instanceof CalibrationRequestError) {
+    return c.json(
+      {
+        error: "invalid_request",
+        message: error.message,
+        issues: [{ path: error.field, message: error.message.slice(error.field.length + 2) }],
+      },
+      400,
+    );
+  }
+  if (error instanceof LabelImportError) {
+    return c.json(
+      { error: "invalid_labels", message: "Nothing was imported.", lines: error.issues },
+      400,
+    );
+  }
   if (error instanceof QuestionSetNotFoundError)
     return errorJson(c, 404, "not_found", "No such question set.");
   if (error instanceof QuestionNotFoundError)

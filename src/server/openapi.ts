@@ -9,12 +9,14 @@ import {
   UpdateQuestionSetSchema,
 } from "../evals/question-sets/index.js";
 import { ArenaRequestSchema } from "../evals/arena/index.js";
+import { LabelInputSchema } from "../evals/calibration/index.js";
 import { EvaluationRequestSchema } from "../evals/runs/index.js";
 import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
 import { type AnyRouteSpec, openApiPath } from "./route.js";
 import { API_ROUTES } from "./routes/index.js";
 import { RetryRequestSchema } from "./routes/evaluations.js";
+import * as labels from "./routes/labels.js";
 import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
 import { SessionLoginSchema } from "./routes/session.js";
 import * as api from "./schemas.js";
@@ -41,6 +43,8 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   SessionLogin: SessionLoginSchema,
   RegisterBot: RegisterBotSchema,
   ArenaRequest: ArenaRequestSchema,
+  LabelInput: LabelInputSchema,
+  ImportLabels: labels.ImportLabelsSchema,
 };
 
 /** Response bodies, shown as the server sends them. */
@@ -81,6 +85,12 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   BotList: api.BotListSchema,
   Arena: api.ArenaSchema,
   ArenaList: api.ArenaListSchema,
+  HumanLabel: labels.HumanLabelSchema,
+  RunLabelList: labels.RunLabelListSchema,
+  ResultLabelList: labels.ResultLabelListSchema,
+  NextToLabel: labels.NextToLabelSchema,
+  LabelImportResult: labels.LabelImportResultSchema,
+  CalibrationReport: labels.CalibrationReportSchema,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -24,6 +24,10 @@ export const ErrorSchema = z.object({
   contestant: z.string().optional(),
   /** Questions already in the set (their index in the request's list). */
   duplicates: z.array(z.object({ index: z.number().int(), question_text: z.string() })).optional(),
+  /** A rejected label file: every bad or unmatched line (1-based), the field at fault, and why. */
+  lines: z
+    .array(z.object({ line: z.number().int(), field: z.string(), message: z.string() }))
+    .optional(),
 });
 
 export const EvaluationRecordSchema = z.object({

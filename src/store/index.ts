@@ -51,6 +51,24 @@ export {
   type NewEvaluationRecordRow,
 } from "./evaluation-records.js";
 export { groupCommit } from "./group-commit.js";
+export {
+  type CalibrationRow,
+  calibrationDetails,
+  calibrationRows,
+  deleteHumanLabel,
+  getEvaluationResult,
+  type HumanLabelRow,
+  LABEL_SCALES,
+  labelCounts,
+  type LabelScale,
+  type LabelTarget,
+  labelTargets,
+  listHumanLabels,
+  listResultLabels,
+  type NewHumanLabel,
+  nextUnlabelledResult,
+  upsertHumanLabels,
+} from "./human-labels.js";
 export { llmResponseCache } from "./llm-cache.js";
 export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { isConnectionError } from "./connection-errors.js";

@@ -474,3 +474,38 @@ export const arenas = pgTable(
   },
   (t) => [index("idx_arenas_user_id").on(t.user_id, t.gmt_created)],
 );
+
+/**
+ * A person's score of one evaluation result (seed 002 section 5.3, the manual golden set), on a
+ * judge's own scale: "1-10" (rubric, offline), "1-5" (reference) or "pass_fail". One label per
+ * result and scale; re-labelling replaces it. Retrying a run updates its result rows in place,
+ * so labels survive re-judging.
+ */
+export const human_labels = pgTable(
+  "human_labels",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    evaluation_id: uuid("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    evaluation_result_id: uuid("evaluation_result_id")
+      .notNull()
+      .references(() => evaluation_results.id, { onDelete: "cascade" }),
+    scale: text("scale", { enum: ["1-10", "1-5", "pass_fail"] }).notNull(),
+    /** The score on the scale (1-10 or 1-5); null on pass_fail. */
+    score: integer("score"),
+    /** The verdict on pass_fail; null on a score scale. */
+    passed: boolean("passed"),
+    note: text("note"),
+    /** Who labelled it: a person's name, or the account's. */
+    labelled_by: text("labelled_by").notNull(),
+    labelled_at: timestamp("labelled_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("human_labels_result_scale_idx").on(t.evaluation_result_id, t.scale),
+    index("human_labels_evaluation_idx").on(t.evaluation_id, t.scale),
+  ],
+);

@@ -31,7 +31,8 @@ Options:
   --judge LIST            offline, rubric, reference, review, comma-separated (default: offline)
   --docs PATH             ingest PATH into the collection first, creating it (repeatable)
   --name N                the evaluation's name (default: the question set's name and the time)
-  --format F              table, json, junit or markdown report (default: table)
+  --format F              table, json, junit, markdown or csv report (default: table);
+                          json and csv carry people's labels (ragjudge label import)
   --out FILE              write the report to FILE instead of standard output
   --concurrency N         questions run at once by the embedded worker (default: 16)
   --min-score X           fail (exit 1) when the average score is below X (0-1)

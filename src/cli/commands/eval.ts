@@ -10,6 +10,7 @@ import {
   type EvaluationReport,
   renderReport,
   renderSummaryTable,
+  withLabels,
 } from "../../evals/reports/index.js";
 import {
   EvaluationNotFoundError,
@@ -28,6 +29,7 @@ import {
   getQuestionSet,
   isUuid,
   listEvaluationResults,
+  listHumanLabels,
   type QuestionSetRow,
 } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
@@ -132,7 +134,13 @@ async function reportOf(
   row: EvaluationRow,
   args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance">,
 ): Promise<{ report: EvaluationReport; failures: string[] }> {
-  const report = buildReport(row, await listEvaluationResults(db, userId, row.id));
+  const report = buildReport(
+    row,
+    withLabels(
+      await listEvaluationResults(db, userId, row.id),
+      await listHumanLabels(db, userId, row.id),
+    ),
+  );
   const failures: string[] = [];
   const checks = checkThresholds(report.summary, args.thresholds);
   if (checks.length > 0) report.thresholds = checks;

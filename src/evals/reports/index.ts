@@ -7,6 +7,7 @@ export {
   type QuestionChange,
   type QuestionStanding,
 } from "./baseline.js";
+export { renderCsvReport } from "./csv.js";
 export { renderJsonReport } from "./json.js";
 export { renderJunitReport, xmlEscape } from "./junit.js";
 export { renderMarkdownReport } from "./markdown.js";
@@ -17,10 +18,13 @@ export {
   type ReportEvaluation,
   type ReportEvaluationRow,
   type ReportJudge,
+  type ReportLabel,
+  type ReportLabelRow,
   type ReportResult,
   type ReportResultRow,
   type ReportSource,
   reportResultOf,
+  withLabels,
 } from "./report.js";
 export { renderReport, REPORT_FORMATS, type ReportFormat } from "./render.js";
 export { renderSummaryTable, renderTableReport } from "./table.js";

@@ -30,6 +30,16 @@ export interface ReportSource {
   content: string;
 }
 
+/** A person's label of a result (evals/calibration), exported with it. */
+export interface ReportLabel {
+  scale: string;
+  score: number | null;
+  passed: boolean | null;
+  note: string | null;
+  labelled_by: string;
+  labelled_at: string | null;
+}
+
 export interface ReportResult {
   position: number;
   question_id: string;
@@ -47,6 +57,8 @@ export interface ReportResult {
   error: string | null;
   latency_ms: number | null;
   attempts: number;
+  /** People's labels of this result, one per scale; empty when nobody labelled it. */
+  human_labels: ReportLabel[];
 }
 
 export interface ReportEvaluation {
@@ -115,7 +127,39 @@ export type ReportResultRow = Pick<
   | "latency_ms"
   | "attempts"
   | "usage"
->;
+> & {
+  /** Attached by withLabels; the store's result rows have none. */
+  human_labels?: readonly ReportLabelRow[];
+};
+
+/** A label row as the store returns it (only the fields a report shows). */
+export interface ReportLabelRow {
+  question_id: string;
+  scale: string;
+  score: number | null;
+  passed: boolean | null;
+  note: string | null;
+  labelled_by: string;
+  labelled_at: Date | string | null;
+}
+
+/** The rows with their labels attached, matched by question_id (unique within a run). */
+export function withLabels<R extends ReportResultRow>(
+  rows: readonly R[],
+  labels: readonly ReportLabelRow[],
+): R[] {
+  if (labels.length === 0) return [...rows];
+  const byQuestion = new Map<string, ReportLabelRow[]>();
+  for (const label of labels) {
+    const list = byQuestion.get(label.question_id) ?? [];
+    list.push(label);
+    byQuestion.set(label.question_id, list);
+  }
+  return rows.map((row) => {
+    const own = byQuestion.get(row.question_id);
+    return own ? { ...row, human_labels: own } : row;
+  });
+}
 
 const iso = (value: Date | string | null | undefined): string | null =>
   value === null || value === undefined ? null : new Date(value).toISOString();
@@ -196,6 +240,14 @@ export function reportResultOf(row: ReportResultRow): ReportResult {
     error: row.error,
     latency_ms: row.latency_ms,
     attempts: row.attempts,
+    human_labels: (row.human_labels ?? []).map((label) => ({
+      scale: label.scale,
+      score: label.score,
+      passed: label.passed,
+      note: label.note,
+      labelled_by: label.labelled_by,
+      labelled_at: iso(label.labelled_at),
+    })),
   };
 }
 

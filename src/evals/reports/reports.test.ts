@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import {
   buildReport,
@@ -10,6 +11,7 @@ import {
   renderSummaryTable,
   renderTableReport,
   type ReportEvaluationRow,
+  withLabels,
   type ReportResultRow,
   xmlEscape,
 } from "./index.js";
@@ -245,5 +247,79 @@ describe("markdown", () => {
     expect(md).toContain("## Regressions against the baseline");
     expect(md).toContain("| 1 | Question 0? | passed -> not passed |");
     expect(md).toMatch(/\| --baseline \| FAILED \| 1 regression\(s\)/);
+  });
+});
+
+describe("human labels in the reports", () => {
+  const labels = [
+    {
+      question_id: "q0",
+      scale: "1-10",
+      score: 8,
+      passed: null,
+      note: 'precise, "quoted"',
+      labelled_by: "Ana",
+      labelled_at: new Date("2026-11-25T10:00:00Z"),
+    },
+    {
+      question_id: "q0",
+      scale: "pass_fail",
+      score: null,
+      passed: true,
+      note: null,
+      labelled_by: "Ana",
+      labelled_at: new Date("2026-11-25T10:00:00Z"),
+    },
+    {
+      question_id: "q1",
+      scale: "1-10",
+      score: 2,
+      passed: null,
+      note: null,
+      labelled_by: "Bo",
+      labelled_at: "2026-11-25T11:00:00Z",
+    },
+  ];
+  const labelled = () => buildReport(EVALUATION, withLabels(ROWS, labels));
+
+  it("attach to their results by question id and go into the JSON report", () => {
+    const json = JSON.parse(renderJsonReport(labelled())) as EvaluationReport;
+    expect(json.results[0]?.human_labels).toEqual([
+      {
+        scale: "1-10",
+        score: 8,
+        passed: null,
+        note: 'precise, "quoted"',
+        labelled_by: "Ana",
+        labelled_at: "2026-11-25T10:00:00.000Z",
+      },
+      expect.objectContaining({ scale: "pass_fail", passed: true }),
+    ]);
+    expect(json.results[2]?.human_labels).toEqual([]);
+    expect(report().results[0]?.human_labels).toEqual([]);
+  });
+
+  it("fill the human columns of the CSV report, one row per question", () => {
+    const records = parse(renderReport(labelled(), "csv"), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(records).toHaveLength(4);
+    expect(records[0]).toMatchObject({
+      position: "1",
+      question_id: "q0",
+      offline_raw_score: String(1 + 9 * 0.8),
+      offline_passed: "true",
+      "human_score_1-10": "8",
+      human_passed: "true",
+      human_note: 'precise, "quoted"',
+      labelled_by: "Ana",
+    });
+    expect(records[1]).toMatchObject({
+      "human_score_1-10": "2",
+      human_passed: "",
+      labelled_by: "Bo",
+    });
+    expect(records[2]).toMatchObject({ status: "BOT_ERROR", "human_score_1-10": "" });
   });
 });

@@ -30,6 +30,27 @@ describe("evaluation snapshot", () => {
     expect(judgeModelIdOf(snapshot)).toBe("judge-model");
   });
 
+  it("changes the rubric's prompt version with its person-scored few-shot examples", async () => {
+    const config = await loadConfig({ cwd: "/nonexistent", env: {} });
+    const request = EvaluationRequestSchema.parse({
+      question_set_id: "7d0c1f4e-8f1a-4a43-9d51-0c7a7e2b5a10",
+      judges: ["rubric"],
+    });
+    const before = evaluationSnapshot(request, config, null).prompt_versions;
+    const example = { question: "q", context: "", answer: "a", score: 2, note: "" };
+    const withFewshot = (fewshot: (typeof example)[]) =>
+      evaluationSnapshot(
+        request,
+        { ...config, judges: { ...config.judges, rubric: { ...config.judges.rubric, fewshot } } },
+        null,
+      ).prompt_versions;
+    const after = withFewshot([example]);
+    expect(after.rubric).not.toBe(before.rubric);
+    expect(withFewshot([{ ...example, score: 3 }]).rubric).not.toBe(after.rubric);
+    expect(after.review).toBe(before.review);
+    expect(withFewshot([]).rubric).toBe(before.rubric);
+  });
+
   it("keeps the server's file paths out of the snapshot users read", async () => {
     const config = await loadConfig({ cwd: "/nonexistent", env: {} });
     config.rag.loops.observations.path = "/srv/ragjudge-home/observational_data.jsonl";

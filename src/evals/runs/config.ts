@@ -8,6 +8,7 @@ import {
   JudgesConfigSchema,
   REFERENCE_PROMPTS,
   REVIEW_PROMPTS,
+  RUBRIC_FEWSHOT_LABELS,
   RUBRIC_PROMPTS,
 } from "../../judges/index.js";
 import { LLM_ROLES, type LlmConfig, resolveModelConfig } from "../../llm/index.js";
@@ -183,7 +184,16 @@ export function evaluationSnapshot(
     models: modelsOf(config.llm),
     prompt_versions: {
       review: promptVersion(REVIEW_PROMPTS),
-      rubric: promptVersion(RUBRIC_PROMPTS),
+      // Person-scored few-shot examples are part of the rubric prompt: new ones, a new version.
+      rubric: promptVersion(
+        config.judges.rubric.fewshot.length === 0
+          ? RUBRIC_PROMPTS
+          : {
+              prompts: RUBRIC_PROMPTS,
+              labels: RUBRIC_FEWSHOT_LABELS,
+              fewshot: config.judges.rubric.fewshot,
+            },
+      ),
       reference: promptVersion(REFERENCE_PROMPTS),
     },
     no_cache: request.no_cache,

@@ -4,6 +4,7 @@ import { botApi } from "./bots.js";
 import { evaluationApi } from "./evaluations.js";
 import { gateApi } from "./gate.js";
 import { judgeApi } from "./judge.js";
+import { labelApi } from "./labels.js";
 import { metaApi } from "./meta.js";
 import { questionSetApi } from "./question-sets.js";
 import { ragApi } from "./rag.js";
@@ -14,6 +15,7 @@ export { botRoutes } from "./bots.js";
 export { evaluationRoutes } from "./evaluations.js";
 export { gateRoutes } from "./gate.js";
 export { judgeRoutes } from "./judge.js";
+export { labelRoutes } from "./labels.js";
 export { metaApi } from "./meta.js";
 export { questionSetRoutes } from "./question-sets.js";
 export { ragRoutes } from "./rag.js";
@@ -28,6 +30,7 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(ragApi),
   ...Object.values(questionSetApi),
   ...Object.values(evaluationApi),
+  ...Object.values(labelApi),
   ...Object.values(botApi),
   ...Object.values(arenaApi),
 ] as readonly AnyRouteSpec[];

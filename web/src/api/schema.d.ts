@@ -540,6 +540,109 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/evaluations/{id}/labels": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every human label of a run, in question order */
+    get: operations["getEvaluationsByIdLabels"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/{id}/labels/next": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The labelling view's next item: the first judged result with no label on the scale, without the judges' verdicts */
+    get: operations["getEvaluationsByIdLabelsNext"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/{id}/labels/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Import a label file's lines ({question, human_score | human_passed, note?}); all or nothing */
+    post: operations["postEvaluationsByIdLabelsImport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/{id}/results/{resultId}/labels": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A result's labels */
+    get: operations["getEvaluationsByIdResultsByResultIdLabels"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/{id}/results/{resultId}/labels/{scale}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set (or replace) a result's label on a scale: score on 1-10 or 1-5, passed on pass_fail */
+    put: operations["putEvaluationsByIdResultsByResultIdLabelsByScale"];
+    post?: never;
+    /** Delete a result's label on a scale */
+    delete: operations["deleteEvaluationsByIdResultsByResultIdLabelsByScale"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/{id}/calibration": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How far a judge of the run agrees with the human labels: agreement, constant baseline, pass rates (judge, human, PPI++), golden-set verdict, disagreements */
+    get: operations["getEvaluationsByIdCalibration"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/bots": {
     parameters: {
       query?: never;
@@ -1145,6 +1248,18 @@ export interface components {
       /** @default false */
       no_cache: boolean;
     };
+    LabelInput: {
+      score?: number;
+      passed?: boolean;
+      note?: string;
+      labelled_by?: string;
+    };
+    ImportLabels: {
+      content: string;
+      judge?: string;
+      /** @enum {string} */
+      scale?: "1-10" | "1-5";
+    };
     Error: {
       error: string;
       message: string;
@@ -1161,6 +1276,11 @@ export interface components {
       duplicates?: {
         index: number;
         question_text: string;
+      }[];
+      lines?: {
+        line: number;
+        field: string;
+        message: string;
       }[];
     };
     Ok: {
@@ -2246,6 +2366,119 @@ export interface components {
     };
     ArenaList: {
       items: components["schemas"]["Arena"][];
+    };
+    HumanLabel: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      user_id: string;
+      /** Format: uuid */
+      evaluation_id: string;
+      /** Format: uuid */
+      evaluation_result_id: string;
+      /** @enum {string} */
+      scale: "1-10" | "1-5" | "pass_fail";
+      score: number | null;
+      passed: boolean | null;
+      note: string | null;
+      labelled_by: string;
+      labelled_at: string;
+    };
+    RunLabelList: {
+      items: {
+        /** Format: uuid */
+        id: string;
+        /** Format: uuid */
+        user_id: string;
+        /** Format: uuid */
+        evaluation_id: string;
+        /** Format: uuid */
+        evaluation_result_id: string;
+        /** @enum {string} */
+        scale: "1-10" | "1-5" | "pass_fail";
+        score: number | null;
+        passed: boolean | null;
+        note: string | null;
+        labelled_by: string;
+        labelled_at: string;
+        position: number;
+        question_id: string;
+      }[];
+    };
+    ResultLabelList: {
+      items: components["schemas"]["HumanLabel"][];
+    };
+    NextToLabel: {
+      /** @enum {string} */
+      scale: "1-10" | "1-5" | "pass_fail";
+      labelled: number;
+      unlabelled: number;
+      result: {
+        /** Format: uuid */
+        id: string;
+        position: number;
+        question_id: string;
+        question: string;
+        question_type: string;
+        ground_truth: string | null;
+        answer: string | null;
+        citations: unknown;
+        sources: unknown;
+      } | null;
+    };
+    LabelImportResult: {
+      lines: number;
+      written: number;
+      /** @enum {string|null} */
+      scale: "1-10" | "1-5" | "pass_fail" | null;
+    };
+    CalibrationReport: {
+      evaluation: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      judge: string;
+      /** @enum {string|null} */
+      scale: "1-10" | "1-5" | null;
+      items: {
+        judged: number;
+        labelled_scores: number;
+        labelled_pass: number;
+        skipped_judge_errors: number;
+      };
+      agreement: {
+        [key: string]: unknown;
+      } | null;
+      baseline: {
+        [key: string]: unknown;
+      } | null;
+      pass_fail: {
+        [key: string]: unknown;
+      } | null;
+      pass_rate: {
+        judge: {
+          [key: string]: unknown;
+        } | null;
+        human: {
+          [key: string]: unknown;
+        } | null;
+        ppi: {
+          [key: string]: unknown;
+        } | null;
+      };
+      options: {
+        [key: string]: unknown;
+      };
+      verdict: {
+        [key: string]: unknown;
+      };
+      disagreements: {
+        [key: string]: unknown;
+      }[];
+      warnings: string[];
+    } & {
+      [key: string]: unknown;
     };
   };
   responses: never;
@@ -4141,6 +4374,392 @@ export interface operations {
         };
       };
       /** @description No such evaluation for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getEvaluationsByIdLabels: {
+    parameters: {
+      query?: {
+        scale?: "1-10" | "1-5" | "pass_fail";
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The labels */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunLabelList"];
+        };
+      };
+      /** @description Bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation or result for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getEvaluationsByIdLabelsNext: {
+    parameters: {
+      query: {
+        scale: "1-10" | "1-5" | "pass_fail";
+        /** @description skip results up to this position */
+        after?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Counts and the next result (null when done) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["NextToLabel"];
+        };
+      };
+      /** @description Bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation or result for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postEvaluationsByIdLabelsImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImportLabels"];
+      };
+    };
+    responses: {
+      /** @description Lines read and labels written */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LabelImportResult"];
+        };
+      };
+      /** @description Every bad or unmatched line, in lines[] (line, field, message); nothing was written */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation or result for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getEvaluationsByIdResultsByResultIdLabels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        resultId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The labels */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ResultLabelList"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation or result for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putEvaluationsByIdResultsByResultIdLabelsByScale: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        resultId: string;
+        scale: "1-10" | "1-5" | "pass_fail";
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["LabelInput"];
+      };
+    };
+    responses: {
+      /** @description The label */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HumanLabel"];
+        };
+      };
+      /** @description A score off the scale, or the wrong field for it */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation or result for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteEvaluationsByIdResultsByResultIdLabelsByScale: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        resultId: string;
+        scale: "1-10" | "1-5" | "pass_fail";
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such label */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getEvaluationsByIdCalibration: {
+    parameters: {
+      query?: {
+        /** @description the run's judge to calibrate (default its first) */
+        judge?: string;
+        /** @description the ±1 share to reach (0.9) */
+        target?: number;
+        /** @description the κ to reach (0.6) */
+        kappa?: number;
+        disagreements?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The calibration report */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CalibrationReport"];
+        };
+      };
+      /** @description A judge the run did not use, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
           [name: string]: unknown;

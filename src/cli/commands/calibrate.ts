@@ -1,0 +1,146 @@
+import { parseArgs } from "node:util";
+import { writeConfigSetting } from "../../config/index.js";
+import {
+  calibrateEvaluation,
+  renderCalibrationTable,
+  suggestFewshot,
+} from "../../evals/calibration/index.js";
+import { openStoreSession } from "../store-session.js";
+import { UsageError } from "../usage-error.js";
+
+export const CALIBRATE_HELP = `Usage: ragjudge calibrate --evaluation ID [options]
+
+Compares a judge's scores with people's labels on the same results (see ragjudge label import):
+n, MAE, share within ±1 (seed 002's target), quadratic-weighted κ, Krippendorff's α (ordinal),
+Spearman ρ, Kendall τ-b; for pass/fail the confusion matrix, accuracy, TPR, TNR; the same for the
+constant baseline (always the most common human score); the judge-only, human-only and
+prediction-powered (PPI++) pass rates; and the largest disagreements. Formulas: docs/calibration.md.
+
+The golden-set verdict passes only when the ±1 share meets --target, κ meets --kappa, and the
+judge's MAE beats the constant baseline's.
+
+Options:
+  --evaluation ID       the run (required)
+  --judge NAME          the judge to calibrate (default: the run's first judge with labels)
+  --format table|json   output (default: table)
+  --target X            the ±1 share to reach (default 0.9)
+  --kappa X             the κ to reach (default 0.6)
+  --disagreements N     how many disagreements to list (default 10)
+  --suggest-fewshot     instead, pick person-scored examples spanning the 1-10 scale (with a
+                        confident fabrication scored low) and write them to judges.rubric.fewshot
+  --count N             how many examples (default 3, at most 8)
+  --config FILE         the configuration file written (default: ./ragjudge.config.json or .yaml)
+  --dry-run             print the examples, write nothing
+  -h, --help            show this help
+
+Exit code: 0 when the verdict passes (or examples were written), 1 when it fails, 2 for usage
+errors.`;
+
+const ROLE_TEXT = {
+  confident_low: "scored low by a person, though the answer does not abstain",
+  lowest: "the lowest score people gave",
+  spanning: "spanning the scale",
+} as const;
+
+function fraction(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < -1 || number > 1) {
+    throw new UsageError(`--${name}: expected a number from -1 to 1, got "${value}"`);
+  }
+  return number;
+}
+
+function count(name: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > max) {
+    throw new UsageError(`--${name}: expected a whole number from 1 to ${max}, got "${value}"`);
+  }
+  return number;
+}
+
+export async function calibrateCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      evaluation: { type: "string" },
+      judge: { type: "string" },
+      format: { type: "string", default: "table" },
+      target: { type: "string" },
+      kappa: { type: "string" },
+      disagreements: { type: "string" },
+      "suggest-fewshot": { type: "boolean", default: false },
+      count: { type: "string" },
+      config: { type: "string" },
+      "dry-run": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${CALIBRATE_HELP}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (!values.evaluation) throw new UsageError("--evaluation ID is required");
+  const format = values.format;
+  if (format !== "table" && format !== "json") {
+    throw new UsageError(`--format: expected table or json, got "${format}"`);
+  }
+  const options = {
+    target: fraction("target", values.target, 0.9),
+    kappaMin: fraction("kappa", values.kappa, 0.6),
+    disagreements: count("disagreements", values.disagreements, 10, 1000),
+  };
+  const examples = count("count", values.count, 3, 8);
+  const session = await openStoreSession();
+  try {
+    const db = session.store.db;
+    const userId = session.user.id;
+    const judge = values.judge ? { judge: values.judge } : {};
+    if (values["suggest-fewshot"]) {
+      const suggestion = await suggestFewshot(db, userId, values.evaluation, {
+        count: examples,
+        ...judge,
+      });
+      for (const warning of suggestion.warnings) process.stderr.write(`warning: ${warning}\n`);
+      if (format === "json") process.stdout.write(`${JSON.stringify(suggestion, null, 2)}\n`);
+      else {
+        for (const example of suggestion.examples) {
+          process.stdout.write(
+            `${example.score}/10 (${ROLE_TEXT[example.role]}): ${example.question}\n` +
+              `  answer: ${example.answer.replace(/\s+/g, " ").slice(0, 160)}\n` +
+              (example.note ? `  note: ${example.note}\n` : ""),
+          );
+        }
+      }
+      if (suggestion.examples.length === 0) return 1;
+      if (values["dry-run"]) return 0;
+      const fewshot = suggestion.examples.map(
+        ({ result_id: _r, role: _role, ...example }) => example,
+      );
+      const path = await writeConfigSetting(["judges", "rubric", "fewshot"], fewshot, {
+        ...(values.config ? { path: values.config } : {}),
+      });
+      process.stderr.write(
+        `Wrote ${fewshot.length} examples to judges.rubric.fewshot in ${path}; the rubric judge's prompt version changes with them.\n`,
+      );
+      return 0;
+    }
+    const report = await calibrateEvaluation(db, userId, values.evaluation, {
+      ...options,
+      ...judge,
+    });
+    process.stdout.write(
+      format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderCalibrationTable(report),
+    );
+    if (!report.verdict.passed) {
+      for (const failure of report.verdict.failed) process.stderr.write(`FAILED: ${failure}\n`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,166 @@
+// Human labels of a run's results: import from a file, and one at a time for the labelling view
+// (the API). Every read is scoped to the caller: another user's evaluation or result is not found.
+
+import {
+  type Db,
+  deleteHumanLabel,
+  type EvaluationRow,
+  getEvaluation,
+  getEvaluationResult,
+  type HumanLabelRow,
+  isUuid,
+  type LabelScale,
+  labelTargets,
+  listHumanLabels,
+  listResultLabels,
+  nextUnlabelledResult,
+  upsertHumanLabels,
+} from "../../store/index.js";
+import { CalibrationNotFoundError, CalibrationRequestError, LabelImportError } from "./errors.js";
+import { readLabelFile } from "./label-file.js";
+import { runJudges, scoreScaleOf } from "./run-judges.js";
+import { type LabelInput, labelIssue } from "./scales.js";
+
+/** The caller: labels are theirs, and labelled by their name unless a line says who. */
+export interface Labeller {
+  id: string;
+  name: string;
+}
+
+export async function ownEvaluation(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+): Promise<EvaluationRow> {
+  const evaluation = isUuid(evaluationId)
+    ? await getEvaluation(db, userId, evaluationId)
+    : undefined;
+  if (!evaluation) throw new CalibrationNotFoundError("evaluation", evaluationId);
+  return evaluation;
+}
+
+/**
+ * Imports a label file (see label-file.ts) into one of the user's runs: every line valid and
+ * matched, then one statement writes them all; any bad line and nothing is written
+ * (LabelImportError lists them all). human_score is on `scale`, else the judge's, else the scale of
+ * the run's first judge that has one.
+ */
+export async function importLabels(
+  db: Db,
+  user: Labeller,
+  evaluationId: string,
+  source: AsyncIterable<Uint8Array | string>,
+  options: { judge?: string; scale?: Exclude<LabelScale, "pass_fail"> } = {},
+): Promise<{ lines: number; written: number; scale: LabelScale | null }> {
+  const evaluation = await ownEvaluation(db, user.id, evaluationId);
+  const scale = scoreScaleOf(runJudges(evaluation).judges, options);
+  const targets = await labelTargets(db, user.id, evaluation.id);
+  const { labels, issues, lines } = await readLabelFile(source, targets, {
+    scale,
+    labelledBy: user.name,
+  });
+  if (issues.length > 0) throw new LabelImportError(issues);
+  if (lines === 0) throw new LabelImportError([{ line: 0, field: "(file)", message: "no lines" }]);
+  const written = await upsertHumanLabels(db, user.id, evaluation.id, labels);
+  return { lines, written: written.length, scale };
+}
+
+/** Sets (or replaces) the label of one result on one scale. */
+export async function putLabel(
+  db: Db,
+  user: Labeller,
+  evaluationId: string,
+  resultId: string,
+  scale: LabelScale,
+  input: LabelInput,
+): Promise<HumanLabelRow> {
+  await ownResult(db, user.id, evaluationId, resultId);
+  const issue = labelIssue(scale, input);
+  if (issue) throw new CalibrationRequestError(issue.field, issue.message);
+  const [row] = await upsertHumanLabels(db, user.id, evaluationId, [
+    {
+      evaluation_result_id: resultId,
+      scale,
+      score: input.score ?? null,
+      passed: input.passed ?? null,
+      note: input.note ?? null,
+      labelled_by: input.labelled_by ?? user.name,
+    },
+  ]);
+  if (!row) throw new CalibrationNotFoundError("result", resultId);
+  return row;
+}
+
+export async function resultLabels(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  resultId: string,
+): Promise<HumanLabelRow[]> {
+  await ownResult(db, userId, evaluationId, resultId);
+  return listResultLabels(db, userId, evaluationId, resultId);
+}
+
+export async function removeLabel(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  resultId: string,
+  scale: LabelScale,
+): Promise<void> {
+  await ownResult(db, userId, evaluationId, resultId);
+  if (!(await deleteHumanLabel(db, userId, evaluationId, resultId, scale))) {
+    throw new CalibrationNotFoundError("label", `${resultId}/${scale}`);
+  }
+}
+
+export async function runLabels(db: Db, userId: string, evaluationId: string, scale?: LabelScale) {
+  await ownEvaluation(db, userId, evaluationId);
+  return listHumanLabels(db, userId, evaluationId, scale);
+}
+
+/**
+ * The labelling view's next item: the first judged result after `after` (a position) with no
+ * label on `scale`, with what a person needs to score it (question, reference, answer, sources)
+ * and without the judges' verdicts, so they cannot anchor the person.
+ */
+export async function nextToLabel(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  scale: LabelScale,
+  after?: number,
+) {
+  const evaluation = await ownEvaluation(db, userId, evaluationId);
+  const next = await nextUnlabelledResult(db, userId, evaluation.id, scale, after);
+  const row = next.resultId
+    ? await getEvaluationResult(db, userId, evaluation.id, next.resultId)
+    : undefined;
+  return {
+    scale,
+    labelled: next.labelled,
+    unlabelled: next.unlabelled,
+    result: row
+      ? {
+          id: row.id,
+          position: row.position,
+          question_id: row.question_id,
+          question: row.question_text,
+          question_type: row.question_type,
+          ground_truth: row.ground_truth,
+          answer: row.rag_answer,
+          citations: row.rag_citations,
+          sources: row.rag_answer_sources,
+        }
+      : null,
+  };
+}
+
+async function ownResult(db: Db, userId: string, evaluationId: string, resultId: string) {
+  await ownEvaluation(db, userId, evaluationId);
+  const row = isUuid(resultId)
+    ? await getEvaluationResult(db, userId, evaluationId, resultId)
+    : undefined;
+  if (!row) throw new CalibrationNotFoundError("result", resultId);
+  return row;
+}

@@ -1,0 +1,121 @@
+// The calibration of one judge of one run against its human labels, read from the store.
+
+import { DEFAULT_GATE_CONFIG, isAbstention } from "../../gate/index.js";
+import type { RubricFewshot } from "../../judges/index.js";
+import {
+  calibrationDetails,
+  calibrationRows,
+  type Db,
+  getEvaluationResult,
+  labelCounts,
+} from "../../store/index.js";
+import { CalibrationRequestError } from "./errors.js";
+import { type FewshotRole, pickFewshot } from "./fewshot.js";
+import { ownEvaluation } from "./labels.js";
+import {
+  buildCalibrationReport,
+  type CalibrationOptions,
+  type CalibrationReport,
+} from "./report.js";
+import { chooseJudge, runJudges } from "./run-judges.js";
+import { passThreshold, SCALE_RANGES, scaleOfJudge } from "./scales.js";
+
+export interface CalibrateRequest extends Partial<CalibrationOptions> {
+  judge?: string;
+}
+
+export async function calibrateEvaluation(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  request: CalibrateRequest = {},
+): Promise<CalibrationReport> {
+  const evaluation = await ownEvaluation(db, userId, evaluationId);
+  const { judges, config } = runJudges(evaluation);
+  const judge = chooseJudge(judges, await labelCounts(db, userId, evaluation.id), request.judge);
+  const scale = scaleOfJudge(judge);
+  const rows = await calibrationRows(db, userId, evaluation.id, judge, scale ?? "1-10");
+  const { judge: _judge, ...options } = request;
+  const report = buildCalibrationReport({
+    evaluation: { id: evaluation.id, name: evaluation.name },
+    judge,
+    scale,
+    passThreshold: scale === null ? null : passThreshold(scale, config),
+    rows,
+    options,
+  });
+  // The rows were read without questions and answers; the listed disagreements get theirs.
+  const details = await calibrationDetails(
+    db,
+    userId,
+    evaluation.id,
+    report.disagreements.map((d) => d.result_id),
+  );
+  for (const disagreement of report.disagreements) {
+    const detail = details.get(disagreement.result_id);
+    disagreement.question = detail?.question_text ?? disagreement.question;
+    disagreement.answer = detail?.answer ?? null;
+    disagreement.note = detail?.note ?? null;
+  }
+  return report;
+}
+
+/** Characters of context kept per example, so a few examples do not crowd out the answer. */
+const CONTEXT_CHARS = 1_500;
+
+/**
+ * `calibrate --suggest-fewshot`: picks person-scored results of a run (see fewshot.ts) and returns
+ * them as `judges.rubric.fewshot` entries, with the sources the bot answered from as context.
+ */
+export async function suggestFewshot(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  options: { count?: number; judge?: string } = {},
+): Promise<{
+  examples: (RubricFewshot & { result_id: string; role: FewshotRole })[];
+  warnings: string[];
+}> {
+  const evaluation = await ownEvaluation(db, userId, evaluationId);
+  const { judges } = runJudges(evaluation);
+  // The examples go to the rubric prompt, so people's scores must be on its 1-10 scale; any judge
+  // of that scale (rubric, offline) shows how far its score was from theirs.
+  const judge =
+    options.judge ?? judges.find((name) => scaleOfJudge(name) === "1-10") ?? judges[0] ?? "rubric";
+  if (scaleOfJudge(judge) !== "1-10") {
+    throw new CalibrationRequestError(
+      "judge",
+      `few-shot examples need human scores on the rubric's 1-10 scale; ${judge} is not on it`,
+    );
+  }
+  const rows = await calibrationRows(db, userId, evaluation.id, judge, "1-10", { details: true });
+  const patterns = DEFAULT_GATE_CONFIG.checks.honest_abstention.abstention_patterns;
+  const { picks, warnings } = pickFewshot(rows, {
+    scale: SCALE_RANGES["1-10"],
+    count: options.count ?? 3,
+    abstains: (answer) => isAbstention(answer, patterns),
+  });
+  const examples = [];
+  for (const { row, role } of picks) {
+    const full = await getEvaluationResult(db, userId, evaluation.id, row.result_id);
+    const sources = Array.isArray(full?.rag_answer_sources) ? full.rag_answer_sources : [];
+    const context = sources
+      .slice(0, 5)
+      .map((source: { node_id?: unknown; content?: unknown }) => {
+        const content = typeof source.content === "string" ? source.content : "";
+        return `[${String(source.node_id ?? "")}] ${content.slice(0, CONTEXT_CHARS)}`;
+      })
+      .join("\n")
+      .slice(0, 8_000);
+    examples.push({
+      result_id: row.result_id,
+      role,
+      question: row.question_text.slice(0, 4_000),
+      context,
+      answer: (full?.rag_answer ?? row.answer ?? "").slice(0, 8_000),
+      score: row.human_score as number,
+      note: (row.note ?? "").slice(0, 2_000),
+    });
+  }
+  return { examples, warnings };
+}
