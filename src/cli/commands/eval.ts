@@ -26,7 +26,7 @@ import {
   getEvaluation,
   getQuestionSet,
   isUuid,
-  listEvaluationResults,
+  listReportRows,
   type QuestionSetRow,
 } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
@@ -104,7 +104,7 @@ async function reportOf(
   row: EvaluationRow,
   args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance">,
 ): Promise<{ report: EvaluationReport; failures: string[] }> {
-  const report = buildReport(row, await listEvaluationResults(db, userId, row.id));
+  const report = buildReport(row, await listReportRows(db, userId, row.id));
   const failures: string[] = [];
   const checks = checkThresholds(report.summary, args.thresholds);
   if (checks.length > 0) report.thresholds = checks;
@@ -112,7 +112,7 @@ async function reportOf(
   if (args.baseline) {
     const base = await getEvaluation(db, userId, args.baseline);
     if (base) {
-      const baseline = buildReport(base, await listEvaluationResults(db, userId, base.id));
+      const baseline = buildReport(base, await listReportRows(db, userId, base.id));
       report.baseline = compareToBaseline(report, baseline, { tolerance: args.tolerance });
       for (const change of report.baseline.regressions) {
         failures.push(
