@@ -7,7 +7,7 @@ export {
   type QuestionChange,
   type QuestionStanding,
 } from "./baseline.js";
-export { renderJsonReport } from "./json.js";
+export { jsonReportChunks, renderJsonReport } from "./json.js";
 export { renderJunitReport, xmlEscape } from "./junit.js";
 export { renderMarkdownReport } from "./markdown.js";
 export {
