@@ -259,9 +259,9 @@ const REPORT_COLUMNS = {
 export type ReportColumns = Pick<EvaluationResultRow, keyof typeof REPORT_COLUMNS>;
 
 /**
- * Every row of a run in question order, the report's columns only, read a page at a time. One
- * query for a whole run's rows grew the embedded database's memory (which never shrinks) by the
- * size of that result: a 2,000-question report took the CLI from ~430 to ~520 MB.
+ * Every row of a run in question order, the report's columns only, read a page at a time, so no
+ * one query's result (which the embedded database's never-shrinking memory must hold) is a whole
+ * run's rows with their gate checks and traces. See docs/deploy.md, "Memory of ragjudge eval".
  */
 export async function listReportRows(
   db: Db,
