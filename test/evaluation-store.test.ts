@@ -1,5 +1,6 @@
 // The evaluation store on both stores: claims and final writes in batches (the worker's group
-// commit) keep the guarantees of one at a time; a run's summary rows are read whole, by pages.
+// commit) keep the guarantees of one at a time; a run's summary and report rows are read whole, by
+// pages.
 
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
@@ -10,6 +11,7 @@ import {
   findOrCreateUser,
   getEvaluation,
   listEvaluationResults,
+  listReportRows,
   listSummaryRows,
   queryRows,
   type ResultWrite,
@@ -160,6 +162,42 @@ describeEachStore("batched claims and result writes", (use, kind) => {
       usage: { bot: { calls: 1 } },
     });
     expect(await listSummaryRows(store.db, other.id, id, 3)).toEqual([]);
+  });
+
+  it("reads every row's report columns page by page, in question order, for its owner only", async () => {
+    const store = use();
+    const user = await findOrCreateUser(store.db, "report");
+    const other = await findOrCreateUser(store.db, "someone-else");
+    const id = await runningEvaluation(store, user.id, "r", 7);
+    await claimResults(store.db, [{ evaluationId: id, questionId: "r-q4", jobId: "j4" }]);
+    await finishResults(store.db, [
+      { evaluationId: id, questionId: "r-q4", jobId: "j4", write: write(0.75) },
+    ]);
+    const rows = await listReportRows(store.db, user.id, id, 3);
+    expect(rows.map((row) => row.position)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    // The same values as the whole rows, less the columns a report never shows.
+    const whole = await listEvaluationResults(store.db, user.id, id);
+    expect(rows[4]).toEqual({
+      position: 4,
+      question_id: "r-q4",
+      question_type: "FACTUAL",
+      question_text: "question 4?",
+      ground_truth: "truth 4",
+      status: "SCORED",
+      rag_answer: "answer 0.75",
+      rag_citations: [],
+      rag_answer_sources: [{ node_id: "n1", content: "c" }],
+      gate_status: "pass",
+      judges: { offline: { score: 0.75 } },
+      score: 0.75,
+      passed: true,
+      error: null,
+      latency_ms: 2,
+      attempts: whole[4]?.attempts,
+      usage: { bot: { calls: 1 } },
+    });
+    expect(rows[4]).not.toHaveProperty("gate");
+    expect(await listReportRows(store.db, other.id, id, 3)).toEqual([]);
   });
 
   it.runIf(kind === "postgres")(

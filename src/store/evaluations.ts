@@ -246,6 +246,62 @@ export async function listSummaryRows(
   }
 }
 
+/** The columns a report shows (see evals/reports/report.ts): no gate checks, traces or tool calls. */
+const REPORT_COLUMNS = {
+  position: evaluation_results.position,
+  question_id: evaluation_results.question_id,
+  question_type: evaluation_results.question_type,
+  question_text: evaluation_results.question_text,
+  ground_truth: evaluation_results.ground_truth,
+  status: evaluation_results.status,
+  rag_answer: evaluation_results.rag_answer,
+  rag_citations: evaluation_results.rag_citations,
+  rag_answer_sources: evaluation_results.rag_answer_sources,
+  gate_status: evaluation_results.gate_status,
+  judges: evaluation_results.judges,
+  score: evaluation_results.score,
+  passed: evaluation_results.passed,
+  error: evaluation_results.error,
+  latency_ms: evaluation_results.latency_ms,
+  attempts: evaluation_results.attempts,
+  usage: evaluation_results.usage,
+};
+
+export type ReportColumns = Pick<EvaluationResultRow, keyof typeof REPORT_COLUMNS>;
+
+/**
+ * Every row of a run in question order, the report's columns only, read a page at a time, so no
+ * one query's result (which the embedded database's never-shrinking memory must hold) is a whole
+ * run's rows with their gate checks and traces. See docs/deploy.md, "Memory of ragjudge eval".
+ */
+export async function listReportRows(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  pageSize = 200,
+): Promise<ReportColumns[]> {
+  const rows: ReportColumns[] = [];
+  let after = -1;
+  for (;;) {
+    const page = await db
+      .select(REPORT_COLUMNS)
+      .from(evaluation_results)
+      .where(
+        and(
+          eq(evaluation_results.evaluation_id, evaluationId),
+          eq(evaluation_results.user_id, userId),
+          gt(evaluation_results.position, after),
+        ),
+      )
+      .orderBy(asc(evaluation_results.position))
+      .limit(pageSize);
+    rows.push(...page);
+    const last = page.at(-1);
+    if (!last || page.length < pageSize) return rows;
+    after = last.position;
+  }
+}
+
 /** Question ids whose result is not final yet: what a (re)start must enqueue. */
 export async function unfinishedQuestionIds(db: Db, evaluationId: string): Promise<string[]> {
   const rows = await db

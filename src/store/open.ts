@@ -9,6 +9,7 @@ import { acquireDirLock } from "./lock.js";
 import { createPglite, migratePostgresDatabase } from "./migrate.js";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.js";
 import { statementName } from "./raw-query.js";
+import { createDataDirInChild, isNewDataDir } from "./create-home.js";
 import { templateFor } from "./template.js";
 import * as schema from "./schema.js";
 
@@ -40,8 +41,8 @@ export interface StoreOptions {
   /** Embedded, in memory, no lock: for tests and benchmarks. */
   memory?: boolean;
   /**
-   * A PGlite data-directory dump to start from (skips initdb, which takes seconds). Default for a
-   * new home: the package's template (template.ts), when built.
+   * In memory: a PGlite data-directory dump to start from (skips initdb, which takes seconds). A
+   * new home on disk starts from `template` instead.
    */
   loadDataDir?: Blob | File;
   /** The template a new home starts from (default PGLITE_TEMPLATE); null: always run initdb. */
@@ -105,9 +106,18 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     dataDir = join(home, "pgdata");
   }
   try {
-    const loadDataDir =
-      options.loadDataDir ??
-      (dataDir && options.template !== null ? templateFor(dataDir, options.template) : undefined);
+    // A new home is created (template or initdb, and migrations) in a child process, whose peak
+    // memory leaves with it; this process then opens it as an existing home.
+    if (dataDir && isNewDataDir(dataDir)) {
+      const template =
+        options.template === null ? undefined : templateFor(dataDir, options.template);
+      await createDataDirInChild({
+        dataDir,
+        startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+        ...(template ? { template } : {}),
+      });
+    }
+    const loadDataDir = options.loadDataDir;
     const pgliteOptions = {
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
       migrate: options.migrate !== false,

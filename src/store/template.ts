@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { isNewDataDir } from "./create-home.js";
 import { createPglite } from "./migrate.js";
 
 /**
@@ -33,11 +34,13 @@ export async function buildPgliteTemplate(
 }
 
 /**
- * The template for a data directory that does not exist yet (or is empty), when one was built;
- * undefined otherwise, and PGlite runs initdb as usual. An existing database is never touched.
+ * The template's path for a data directory that does not exist yet (or is empty), when one was
+ * built; undefined otherwise, and PGlite runs initdb as usual. An existing database is never touched.
  */
-export function templateFor(dataDir: string, template: string = PGLITE_TEMPLATE): Blob | undefined {
-  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) return undefined;
-  if (!existsSync(template)) return undefined;
-  return new Blob([readFileSync(template)]);
+export function templateFor(
+  dataDir: string,
+  template: string = PGLITE_TEMPLATE,
+): string | undefined {
+  if (!isNewDataDir(dataDir) || !existsSync(template)) return undefined;
+  return template;
 }

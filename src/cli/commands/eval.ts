@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { isLlmConfigured, loadConfig, type RagjudgeConfig } from "../../config/index.js";
 import { questionsOfAnswers } from "../../evals/answers/index.js";
 import { QuestionImportError } from "../../evals/questions/index.js";
@@ -8,6 +10,7 @@ import {
   checkThresholds,
   compareToBaseline,
   type EvaluationReport,
+  jsonReportChunks,
   renderReport,
   renderSummaryTable,
   withLabels,
@@ -28,8 +31,8 @@ import {
   getEvaluation,
   getQuestionSet,
   isUuid,
-  listEvaluationResults,
   listHumanLabels,
+  listReportRows,
   type QuestionSetRow,
 } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
@@ -137,7 +140,7 @@ async function reportOf(
   const report = buildReport(
     row,
     withLabels(
-      await listEvaluationResults(db, userId, row.id),
+      await listReportRows(db, userId, row.id),
       await listHumanLabels(db, userId, row.id),
     ),
   );
@@ -148,7 +151,7 @@ async function reportOf(
   if (args.baseline) {
     const base = await getEvaluation(db, userId, args.baseline);
     if (base) {
-      const baseline = buildReport(base, await listEvaluationResults(db, userId, base.id));
+      const baseline = buildReport(base, await listReportRows(db, userId, base.id));
       report.baseline = compareToBaseline(report, baseline, { tolerance: args.tolerance });
       for (const change of report.baseline.regressions) {
         failures.push(
@@ -167,18 +170,18 @@ export async function finishEvaluation(
   args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance" | "format" | "out">,
 ): Promise<number> {
   const { report, failures } = await reportOf(session.store.db, session.user.id, row, args);
-  const rendered = renderReport(report, args.format);
+  // JSON, the largest format, goes out a result at a time rather than as one string.
+  const chunks =
+    args.format === "json" ? jsonReportChunks(report) : [renderReport(report, args.format)];
   if (args.out) {
-    await writeFile(args.out, rendered);
+    await writeFile(args.out, Readable.from(chunks));
     process.stdout.write(
       `${renderSummaryTable(report)}\nReport (${args.format}) written to ${args.out}\n`,
     );
-  } else if (args.format === "table") {
-    process.stdout.write(rendered);
   } else {
     // Standard output holds the machine-readable report alone; the person reads stderr.
-    process.stderr.write(renderSummaryTable(report));
-    process.stdout.write(rendered);
+    if (args.format !== "table") process.stderr.write(renderSummaryTable(report));
+    await pipeline(Readable.from(chunks), process.stdout, { end: false });
   }
   for (const failure of failures) process.stderr.write(`FAILED: ${failure}\n`);
   const incomplete = incompleteReason(report);

@@ -3,7 +3,7 @@ import { loadConfig, type RagjudgeConfig } from "../../config/index.js";
 import { buildReport, renderTableReport } from "../../evals/reports/index.js";
 import { startEvaluation } from "../../evals/runs/index.js";
 import { createBuiltinBot } from "../../rag/index.js";
-import { listEvaluationResults } from "../../store/index.js";
+import { listReportRows } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
 import { EXIT, incompleteReason } from "../exit-codes.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
@@ -72,7 +72,7 @@ export async function startCommand(): Promise<number> {
       process.stderr.write(`\nPaused. Resume with: npx ragjudge eval --resume ${row.id}\n`);
       return EXIT.interrupted;
     }
-    const report = buildReport(row, await listEvaluationResults(db, userId, row.id));
+    const report = buildReport(row, await listReportRows(db, userId, row.id));
     out.write(`${renderTableReport(report)}\n`);
     out.write(
       `The run and every answer, source and score are kept in ${session.store.location}.\n` +

@@ -8,7 +8,7 @@ export {
   type QuestionStanding,
 } from "./baseline.js";
 export { renderCsvReport } from "./csv.js";
-export { renderJsonReport } from "./json.js";
+export { jsonReportChunks, renderJsonReport } from "./json.js";
 export { renderJunitReport, xmlEscape } from "./junit.js";
 export { renderMarkdownReport } from "./markdown.js";
 export {

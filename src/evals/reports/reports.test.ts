@@ -2,8 +2,10 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import {
   buildReport,
+  checkThresholds,
   compareToBaseline,
   type EvaluationReport,
+  jsonReportChunks,
   renderJsonReport,
   renderJunitReport,
   renderMarkdownReport,
@@ -165,6 +167,22 @@ describe("table", () => {
 });
 
 describe("json", () => {
+  it("is written a result at a time, as the same text JSON.stringify makes of the whole", () => {
+    const full = report();
+    const withChecks: EvaluationReport = {
+      ...full,
+      thresholds: checkThresholds(full.summary, { min_score: 0.5 }),
+    };
+    const empty: EvaluationReport = { ...full, results: [] };
+    for (const each of [full, withChecks, empty]) {
+      const chunks = [...jsonReportChunks(each)];
+      expect(chunks.join("")).toBe(`${JSON.stringify(each, null, 2)}\n`);
+      expect(renderJsonReport(each)).toBe(`${JSON.stringify(each, null, 2)}\n`);
+    }
+    // One piece per result, not the whole report in one string.
+    expect([...jsonReportChunks(full)].length).toBeGreaterThan(full.results.length);
+  });
+
   it("holds the summary and every result in full", () => {
     const parsed = JSON.parse(renderJsonReport(report())) as EvaluationReport;
     expect(parsed.summary.total).toBe(4);
