@@ -1,4 +1,4 @@
-// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter|cli ...]`: runs the benchmarks, prints one table per
+// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter|cli|web ...]`: runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { benchOfflineJudges } from "./offline-judges.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
+import { benchWeb } from "./web.js";
 
 const FAMILIES = [
   "gate",
@@ -25,6 +26,7 @@ const FAMILIES = [
   "evals",
   "limiter",
   "cli",
+  "web",
 ] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
@@ -168,6 +170,30 @@ if (wanted("evals")) {
       result_rows: run.result_rows,
       llm_server: run.llm_server,
     })),
+  );
+}
+
+if (wanted("web")) {
+  const web = await benchWeb();
+  results.web = web;
+  printRows(
+    "Web app: JavaScript loaded by the first page (/evaluations/list; goal < 250 kB gzip)",
+    [web.first_page_js],
+  );
+  printRows(
+    "Web app: detail page of a 10,000-result run in headless Chromium (goals: first card < 1 s, filter change < 100 ms, no long task > 50 ms while scrolling)",
+    [
+      (({ goals_met, ...numbers }) => ({
+        ...numbers,
+        first_render_goal: goals_met.first_render,
+        filter_goal: goals_met.filter,
+        scroll_goal: goals_met.scroll,
+      }))(web.detail_10k),
+    ],
+  );
+  printRows(
+    "Web app: SSE stream of a 2,000-question run at full speed (HTTP bot answering at once, offline judge); page lag = page shows the last result minus server COMPLETED",
+    [web.sse_2000],
   );
 }
 

@@ -273,6 +273,8 @@ it("npm start ingests, imports the bundled questions once, evaluates and prints 
   const id = /GET \/api\/v1\/evaluations\/([0-9a-f-]{36})/.exec(first.stdout)?.[1];
   expect(id).toBeDefined();
   expect(first.stdout).toContain(`ragjudge eval --resume ${id} --format markdown`);
+  // How to open the run just made in the browser: serve, then its printed login URL lands there.
+  expect(first.stdout).toContain(`ragjudge serve --open --path /evaluations/${id}`);
 
   const second = await runCli(["start"], { env: { RAGJUDGE_HOME: startHome }, cwd: dir });
   expect(second.code).toBe(0);

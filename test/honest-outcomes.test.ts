@@ -252,6 +252,11 @@ describe("judges that cannot judge", () => {
       "json_object",
       "none",
     ]);
+    // The summary counts the failed calls too: logical calls and HTTP requests apart.
+    expect(buildReport(row, rows).summary.usage).toMatchObject({
+      calls: 3,
+      attempts: judgeRequests.length,
+    });
   });
 
   it("skips the reference judge on a question without a ground truth: SCORED, no error", async () => {

@@ -190,6 +190,7 @@ it("during an LLM outage judges every line as judge_error, counts requests apart
   expect(table.stdout).toContain("LLM calls: 2 (0 from cache, 2 failed); HTTP requests: 8;");
   expect(llm.requests.filter(isChat)).toHaveLength(8);
   expect(table.stderr).toMatch(/nothing could be judged: 2 judge error\(s\)/);
+  expect(table.stderr).toMatch(/line 1: rubric: judge_error: HTTP 503 .* after 4 attempt\(s\)/);
 
   const json = await runCli([...args, "--format", "json"], env);
   expect(json.code).toBe(3);

@@ -92,7 +92,11 @@ it("keeps an echoed judge key out of evaluation_results, the JSON report, stdout
     );
     expect(rows.rows.length).toBe(1);
     expect(rows.rows[0]?.row).toContain("HTTP 401");
-    expect(rows.rows[0]?.row).toContain("JUDGE_ERROR");
+    // The built-in bot reviews its answer with the judge model too; a failing configured model is
+    // a BOT_ERROR naming it (issue 12 §4.11), where the key would otherwise be echoed.
+    expect(rows.rows[0]?.row).toContain("BOT_ERROR");
+    expect(rows.rows[0]?.row).toContain("the judge model judge-model failed");
+    expect(rows.rows[0]?.row).toContain("[REDACTED]");
     const runs = await client.query<{ row: string }>(
       "select row_to_json(e)::text as row from evaluations e",
     );
@@ -108,7 +112,8 @@ it("keeps an echoed key out of `ragjudge judge` output", async () => {
     "answers.jsonl",
     `${JSON.stringify({ question: "Q?", answer: "A.", contexts: ["A."], ground_truth: "A." })}\n`,
   );
-  const result = await runCli(["judge", file, "--judge", "rubric"], {
+  // JSONL output carries each judge_error's message, where the echo would show.
+  const result = await runCli(["judge", file, "--judge", "rubric", "--format", "jsonl"], {
     cwd: dir,
     env: {
       RAGJUDGE_HOME: join(dir, "judge-home"),
@@ -118,6 +123,7 @@ it("keeps an echoed key out of `ragjudge judge` output", async () => {
   });
   expect(llm.requests.some((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
   const output = result.stdout + result.stderr;
-  expect(output).toContain("401");
+  expect(output).toContain("HTTP 401");
+  expect(output).toContain("[REDACTED]");
   expect(output).not.toContain(key);
 }, 60_000);

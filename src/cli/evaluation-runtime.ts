@@ -7,7 +7,7 @@ import {
   startEvaluationWorker,
 } from "../evals/runs/index.js";
 import { type Jobs, startJobs } from "../jobs/index.js";
-import { type EvaluationRow, getEvaluation } from "../store/index.js";
+import { type EvaluationRow, getEvaluation, isConnectionError } from "../store/index.js";
 import { createProgressReporter } from "./render/progress.js";
 import type { StoreSession } from "./store-session.js";
 import { sessionLoopsConfig } from "./llm-session.js";
@@ -59,9 +59,13 @@ export interface FollowOutcome {
   interrupted: boolean;
 }
 
+/** How long a run is followed while its database cannot be reached, before giving up (exit 3). */
+const RECONNECT_MS = 5 * 60_000;
+
 /**
  * Waits for a run to stop, drawing its progress on stderr. Ctrl-C pauses the run (its items go
- * back to PENDING) instead of leaving it running with nobody to finish it.
+ * back to PENDING) instead of leaving it running with nobody to finish it. A database that goes
+ * away (a restart, a failover) is waited for: the worker's items are retried once it is back.
  */
 export async function followEvaluation(
   runtime: EvaluationRuntime,
@@ -79,9 +83,24 @@ export async function followEvaluation(
   };
   process.on("SIGINT", onSigint);
   try {
+    let unreachableSince: number | undefined;
     for (;;) {
-      const row = await getEvaluation(runtime.deps.db, userId, evaluationId);
-      if (!row) throw new Error(`evaluation ${evaluationId} disappeared while running`);
+      let row: EvaluationRow | undefined;
+      try {
+        row = await getEvaluation(runtime.deps.db, userId, evaluationId);
+        unreachableSince = undefined;
+      } catch (error) {
+        if (!isConnectionError(error)) throw error;
+        unreachableSince ??= Date.now();
+        if (Date.now() - unreachableSince > RECONNECT_MS) throw error;
+      }
+      if (row === undefined && unreachableSince === undefined) {
+        throw new Error(`evaluation ${evaluationId} disappeared while running`);
+      }
+      if (row === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        continue;
+      }
       reporter.update(progressOf(row), row.status);
       if (STOPPED.has(row.status)) return { row, interrupted: false };
       if (interrupted) {

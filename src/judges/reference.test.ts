@@ -1,33 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { promptText, type ScriptedLlm, startScriptedLlm } from "../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  type LlmClient,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../llm/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { promptText } from "../../test/support/scripted-llm.js";
+import { scriptedClient, useScriptedLlm } from "../../test/support/use-scripted-llm.js";
+import type { LlmClient } from "../llm/index.js";
 import { JudgesConfigSchema } from "./config.js";
 import { JudgeInputError } from "./errors.js";
 import { reference } from "./reference.js";
 import { REFERENCE_PROMPTS } from "./reference.prompts.js";
 
-let server: ScriptedLlm;
+const server = useScriptedLlm();
 let client: LlmClient;
-
-beforeAll(async () => {
-  server = await startScriptedLlm();
-  client = createLlmClient(
-    resolveModelConfig(parseLlmConfig({ base_url: server.baseUrl }), "judge"),
-    {
-      limiters: new ProviderLimiters(),
-    },
-  );
+beforeAll(() => {
+  client = scriptedClient(server, "judge");
 });
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 const input = {
   question: "Which year did the project start?",

@@ -1,36 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedLlm, startScriptedLlm } from "../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  type LlmClient,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../llm/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scriptedClient, useScriptedLlm } from "../../test/support/use-scripted-llm.js";
+import type { LlmClient } from "../llm/index.js";
 import { reference } from "./reference.js";
 import { agreementOf, repeatJudge } from "./repeat.js";
 
-let server: ScriptedLlm;
+const server = useScriptedLlm();
 let client: LlmClient;
-
-beforeAll(async () => {
-  server = await startScriptedLlm();
-  client = createLlmClient(
-    resolveModelConfig(parseLlmConfig({ base_url: server.baseUrl }), "judge"),
-    {
-      limiters: new ProviderLimiters(),
-    },
-  );
-});
-afterAll(async () => {
-  await server.close();
+beforeAll(() => {
+  client = scriptedClient(server, "judge");
 });
 
 const input = { question: "Which year?", ground_truth: "2021.", answer: "2021." };
 
 describe("repeatJudge", () => {
   it("runs N trials with consecutive seeds and reports pass^N and the score spread", async () => {
-    server.reset();
     // the scripted judge disagrees with itself depending on the seed
     const scores: Record<number, number> = { 42: 5, 43: 3, 44: 4 };
     server.on({
@@ -54,7 +37,6 @@ describe("repeatJudge", () => {
   });
 
   it("starts from the caller's seed and leaves judge_error trials out of the agreement", async () => {
-    server.reset();
     server.on({
       reply: (request) =>
         request.body.seed === 11 ? { content: "no idea" } : { json: { score: 5, reasoning: "r" } },

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import {
   type CallRecord,
+  failedCallOf,
   generateObject,
   errorText,
   LlmAbortError,
@@ -167,7 +168,8 @@ export async function runJudge<N extends JudgeName, R, V>(
     if (signal?.aborted || !LlmError.isInstance(error) || LlmAbortError.isInstance(error)) {
       throw error;
     }
-    return judgeFailure({ ...base, calls: [] }, judgeErrorDetailOf(error));
+    const failed = failedCallOf(error);
+    return judgeFailure({ ...base, calls: failed ? [failed] : [] }, judgeErrorDetailOf(error));
   }
   if (!reply.ok) {
     return judgeFailure(

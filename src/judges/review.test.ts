@@ -1,33 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { promptText, type ScriptedLlm, startScriptedLlm } from "../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  type LlmClient,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../llm/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { promptText } from "../../test/support/scripted-llm.js";
+import { scriptedClient, useScriptedLlm } from "../../test/support/use-scripted-llm.js";
+import type { LlmClient } from "../llm/index.js";
 import { JudgesConfigSchema } from "./config.js";
 import { JudgeInputError } from "./errors.js";
 import { review } from "./review.js";
 
-let server: ScriptedLlm;
+const server = useScriptedLlm();
 let client: LlmClient;
-
-beforeAll(async () => {
-  server = await startScriptedLlm();
-  client = createLlmClient(
-    resolveModelConfig(
-      parseLlmConfig({ base_url: server.baseUrl, roles: { judge: { model: "judge-model" } } }),
-      "judge",
-    ),
-    { limiters: new ProviderLimiters() },
-  );
+beforeAll(() => {
+  client = scriptedClient(server, "judge", { roles: { judge: { model: "judge-model" } } });
 });
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 const pass = { passed: true, problems: [] };
 const question = "When did Acme launch its first product?";

@@ -1,34 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { promptText, type ScriptedLlm, startScriptedLlm } from "../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  type LlmClient,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../llm/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { promptText } from "../../test/support/scripted-llm.js";
+import { scriptedClient, useScriptedLlm } from "../../test/support/use-scripted-llm.js";
+import { type LlmClient, ProviderLimiters } from "../llm/index.js";
 import { JudgesConfigSchema } from "./config.js";
 import { JudgeInputError } from "./errors.js";
 import { rubric, weightedScore } from "./rubric.js";
 
-let server: ScriptedLlm;
+const server = useScriptedLlm();
 let client: LlmClient;
 let schemaClient: LlmClient;
-
-beforeAll(async () => {
-  server = await startScriptedLlm();
-  const config = parseLlmConfig({ base_url: server.baseUrl });
+beforeAll(() => {
   const limiters = new ProviderLimiters();
-  client = createLlmClient(resolveModelConfig(config, "judge"), { limiters });
-  schemaClient = createLlmClient(
-    { ...resolveModelConfig(config, "judge"), structured_output: "json_schema" },
+  client = scriptedClient(server, "judge", {}, { limiters });
+  schemaClient = scriptedClient(
+    server,
+    "judge",
+    { structured_output: "json_schema" },
     { limiters },
   );
 });
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 const question = "What was Acme's revenue in 2023?";
 const answer = "The sources do not give 2023 revenue; 2022 revenue was 4.2 million USD [1].";

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { promptText, type ScriptedLlm, startScriptedLlm } from "../../test/support/scripted-llm.js";
+import { promptText, startScriptedLlm } from "../../test/support/scripted-llm.js";
+import { useScriptedLlm } from "../../test/support/use-scripted-llm.js";
 import type { CachedResponse, ResponseCache } from "./cache.js";
 import {
   type CallRecord,
@@ -27,19 +28,7 @@ import { generateObject, REPAIR_PROMPT } from "./structured.js";
 
 const SECRET = "sk-test-very-secret-key-123";
 
-let server: ScriptedLlm;
-
-beforeAll(async () => {
-  server = await startScriptedLlm();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  server.latencyMs = 0;
-  server.unsupportedFormats.clear();
-});
+const server = useScriptedLlm();
 
 function config(overrides: LlmConfigInput = {}, base = server.baseUrl): ModelConfig {
   return resolveModelConfig(

@@ -132,6 +132,18 @@ export interface LlmClientDeps {
 
 const ZERO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
+/** The record of each failed call, by the error it threw: a failure costs requests too. */
+const failedCalls = new WeakMap<object, CallRecord>();
+
+function recordFailure(error: unknown, record: CallRecord): void {
+  if (typeof error === "object" && error !== null) failedCalls.set(error, record);
+}
+
+/** The CallRecord of the call that threw `error` (its HTTP attempts, latency), if a client made it. */
+export function failedCallOf(error: unknown): CallRecord | undefined {
+  return typeof error === "object" && error !== null ? failedCalls.get(error) : undefined;
+}
+
 const UsageWireSchema = z
   .object({
     prompt_tokens: z.number().int().min(0).optional(),
@@ -330,15 +342,18 @@ class OpenAICompatibleClient implements LlmClient {
           downgraded = true;
           continue;
         }
-        this.#record({
-          kind: "chat",
-          cached: false,
-          attempts,
-          started,
-          usage: ZERO_USAGE,
-          format,
+        recordFailure(
           error,
-        });
+          this.#record({
+            kind: "chat",
+            cached: false,
+            attempts,
+            started,
+            usage: ZERO_USAGE,
+            format,
+            error,
+          }),
+        );
         throw error;
       }
       const parsed = ChatCompletionWireSchema.safeParse(outcome);
@@ -347,15 +362,18 @@ class OpenAICompatibleClient implements LlmClient {
           this.provider,
           "a chat completion with choices[0].message",
         );
-        this.#record({
-          kind: "chat",
-          cached: false,
-          attempts,
-          started,
-          usage: ZERO_USAGE,
-          format,
+        recordFailure(
           error,
-        });
+          this.#record({
+            kind: "chat",
+            cached: false,
+            attempts,
+            started,
+            usage: ZERO_USAGE,
+            format,
+            error,
+          }),
+        );
         throw error;
       }
       const choice = parsed.data.choices[0] as (typeof parsed.data.choices)[number];
@@ -424,15 +442,18 @@ class OpenAICompatibleClient implements LlmClient {
       });
       return { embeddings, usage, call };
     } catch (error) {
-      this.#record({
-        kind: "embedding",
-        cached: false,
-        attempts,
-        started,
-        usage: ZERO_USAGE,
-        format: undefined,
+      recordFailure(
         error,
-      });
+        this.#record({
+          kind: "embedding",
+          cached: false,
+          attempts,
+          started,
+          usage: ZERO_USAGE,
+          format: undefined,
+          error,
+        }),
+      );
       throw error;
     }
   }

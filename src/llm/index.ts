@@ -19,6 +19,7 @@ export {
   createLlmClients,
   type EmbedRequest,
   type EmbedResult,
+  failedCallOf,
   type LlmClient,
   type LlmClientDeps,
   type LlmClients,

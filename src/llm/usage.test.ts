@@ -22,14 +22,15 @@ function record(prompt: number, completion: number, latency: number, cached = fa
 }
 
 describe("usageOfCalls", () => {
-  it("sums every call's tokens and latency, cached calls with their original tokens", () => {
+  it("sums every call's tokens, requests and latency, cached calls with their original tokens", () => {
     const usage = usageOfCalls([
       record(100, 20, 12.34),
       record(50, 5, 0.07, true),
-      record(1, 1, 3),
+      { ...record(1, 1, 3), attempts: 4 },
     ]);
     expect(usage).toEqual({
       calls: 3,
+      attempts: 5,
       prompt_tokens: 151,
       completion_tokens: 26,
       latency_ms: 15.4,
@@ -40,6 +41,7 @@ describe("usageOfCalls", () => {
   it("is all zeros for no calls", () => {
     expect(usageOfCalls([])).toEqual({
       calls: 0,
+      attempts: 0,
       prompt_tokens: 0,
       completion_tokens: 0,
       latency_ms: 0,

@@ -4,17 +4,27 @@ import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
 import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
-import { DEFAULT_LOOPS_CONFIG, ModelFailureError, RetrievalConfigSchema } from "../rag/index.js";
-import { type Db, findUserByToken } from "../store/index.js";
-import { bearerToken, type Env, requireJsonBody, type RouteDeps } from "./http.js";
+import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
+import type { Db } from "../store/index.js";
+import { authenticate } from "./auth.js";
 import { errorLogSummary } from "./error-log.js";
+import { knownErrorResponse } from "./errors.js";
+import { type Env, requireJsonBody, type RouteDeps } from "./http.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { botRoutes } from "./routes/bots.js";
-import { gateRoutes } from "./routes/gate.js";
-import { evaluationRoutes } from "./routes/evaluations.js";
-import { judgeRoutes } from "./routes/judge.js";
-import { questionSetRoutes } from "./routes/question-sets.js";
-import { ragRoutes } from "./routes/rag.js";
+import { mountRoute } from "./route.js";
+import {
+  botRoutes,
+  evaluationRoutes,
+  gateRoutes,
+  judgeRoutes,
+  loginLinkRoute,
+  metaApi,
+  questionSetRoutes,
+  ragRoutes,
+  sessionLoginRoute,
+  sessionRoutes,
+} from "./routes/index.js";
+import { webAppRoutes } from "./web-app.js";
 
 export interface AppOptions {
   db: Db;
@@ -29,6 +39,17 @@ export interface AppOptions {
    * 503; reading, pausing and cancelling still work.
    */
   jobs?: Jobs;
+  /**
+   * The built web app (index.html and assets/); default dist/web. `false` serves the API alone.
+   */
+  webDir?: string | false;
+  /** The origin browsers use, when a proxy puts the server elsewhere (for the Origin check). */
+  origin?: string;
+  /**
+   * Check every JSON answer against the schema its route declares; a mismatch becomes a 500
+   * naming the field. Default: on when RAGJUDGE_VALIDATE_RESPONSES=1 (the tests set it).
+   */
+  validateResponses?: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -52,19 +73,15 @@ export function createApp(options: AppOptions) {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     llm: options.llm ?? LlmConfigSchema.parse({}),
     ...(options.jobs ? { jobs: options.jobs } : {}),
+    ...(options.origin ? { origin: options.origin } : {}),
+    validateResponses: options.validateResponses ?? process.env.RAGJUDGE_VALIDATE_RESPONSES === "1",
   };
   const app = new Hono<Env>();
 
+  // Routes throw typed errors; this maps them to statuses once.
   app.onError((error, c) => {
-    // A configured model failed and no fallback was asked for: say which, not the provider's text.
-    const failed = ModelFailureError.findIn(error);
-    if (failed) {
-      const cause = failed.cause instanceof Error ? ` (${failed.cause.name})` : "";
-      return c.json(
-        { error: "model_failed", message: `The ${failed.role} model failed${cause}.` },
-        502,
-      );
-    }
+    const known = knownErrorResponse(c, error);
+    if (known) return known;
     // Never echo internals (or a connection string) to the client, nor user content to the log.
     console.error(`[ragjudge] ${c.req.method} ${c.req.path} failed: ${errorLogSummary(error)}`);
     return c.json(
@@ -76,27 +93,23 @@ export function createApp(options: AppOptions) {
     c.json({ error: "not_found", message: `No route ${c.req.method} ${c.req.path}` }, 404),
   );
 
-  app.get("/api/v1/health", (c) => c.json({ status: "ok" }));
-  app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument()));
+  // Public: reached without a login.
+  mountRoute(app, deps, metaApi.health, (c) => c.json({ status: "ok" as const }));
+  mountRoute(app, deps, metaApi.openapi, (c) => c.json(buildOpenApiDocument()));
+  sessionLoginRoute(app, deps);
 
-  app.use("/api/v1/*", async (c, next) => {
-    const token = bearerToken(c.req.header("authorization"));
-    const user = token ? await findUserByToken(db, token) : undefined;
-    if (!user) {
-      const message = "Send `Authorization: Bearer <token>` (see `ragjudge token`).";
-      return c.json({ error: "unauthorized", message }, 401);
-    }
-    c.set("user", user);
-    await next();
-  });
+  app.use("/api/v1/*", authenticate(db, options.origin));
   // Every endpoint takes JSON: another media type is refused before any route reads it.
   app.use("/api/v1/*", requireJsonBody);
 
+  sessionRoutes(app, deps);
   gateRoutes(app, deps);
   judgeRoutes(app, deps);
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);
   evaluationRoutes(app, deps);
   botRoutes(app, deps);
+  loginLinkRoute(app, deps);
+  if (options.webDir !== false) webAppRoutes(app, options.webDir);
   return app;
 }

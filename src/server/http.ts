@@ -9,8 +9,18 @@ import type { LlmConfig } from "../llm/index.js";
 import type { Db, User } from "../store/index.js";
 import type { UserClients } from "../config/index.js";
 
+/** How the caller authenticated: a bearer token, or the web app's session cookie. */
+export type AuthVia = { via: "bearer" } | { via: "cookie"; token: string; expiresAt: Date };
+
 /** Hono's environment for authenticated routes: the caller, set by the auth middleware. */
-export type Env = { Variables: { user: User } };
+export type Env = {
+  Variables: {
+    user: User;
+    auth: AuthVia;
+    /** The validated params, query and body (server/route.ts). */
+    input: Record<string, unknown>;
+  };
+};
 export type App = Hono<Env>;
 
 /** What every route module receives. */
@@ -23,6 +33,10 @@ export interface RouteDeps {
   llm: LlmConfig;
   /** The job queue; without it, routes that start background work answer 503. */
   jobs?: Jobs;
+  /** The origin browsers reach the server at, when not the one requests are sent to (a proxy). */
+  origin?: string;
+  /** Check every JSON answer against its route's declared schema (tests; a mismatch is a 500). */
+  validateResponses?: boolean;
 }
 
 export function errorJson(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RegisterBotSchema } from "../evals/bots/index.js";
 import { GenerateQuestionsRequestSchema } from "../evals/generation/index.js";
 import {
   AddQuestionsSchema,
@@ -7,263 +8,208 @@ import {
   UpdateQuestionSchema,
   UpdateQuestionSetSchema,
 } from "../evals/question-sets/index.js";
-import { RegisterBotSchema } from "../evals/bots/index.js";
 import { EvaluationRequestSchema } from "../evals/runs/index.js";
 import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
-import { evaluationPaths, questionSetPaths } from "./openapi-evals.js";
+import { type AnyRouteSpec, openApiPath } from "./route.js";
+import { API_ROUTES } from "./routes/index.js";
 import { RetryRequestSchema } from "./routes/evaluations.js";
 import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
-import {
-  ErrorSchema,
-  EvaluationRecordSchema,
-  GateResponseSchema,
-  JudgeRequestSchema,
-  QuestionGenerationSchema,
-} from "./schemas.js";
+import { SessionLoginSchema } from "./routes/session.js";
+import * as api from "./schemas.js";
 
-// Request shapes come from the same schemas the routes validate with, so the document cannot
-// drift from what the server accepts.
+// The OpenAPI document, generated from the route table (routes/index.ts): each operation comes
+// from the same declaration that mounts and validates the route. Named schemas become components
+// that operations and other components refer to.
 
-const json = (schema: z.ZodType, io: "input" | "output" = "output") =>
-  z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" });
+/** Request bodies, shown as the server accepts them (defaults optional). */
+const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
+  EvaluatorInput: EvaluatorInputSchema,
+  JudgeRequest: api.JudgeRequestSchema,
+  CreateCollection: CreateCollectionSchema,
+  Uploads: UploadsSchema,
+  AskRequest: AskRequestSchema,
+  CreateQuestionSet: CreateQuestionSetSchema,
+  ImportQuestionSet: ImportQuestionSetSchema,
+  UpdateQuestionSet: UpdateQuestionSetSchema,
+  AddQuestions: AddQuestionsSchema,
+  UpdateQuestion: UpdateQuestionSchema,
+  GenerateQuestionsRequest: GenerateQuestionsRequestSchema,
+  EvaluationRequest: EvaluationRequestSchema,
+  RetryRequest: RetryRequestSchema,
+  SessionLogin: SessionLoginSchema,
+  RegisterBot: RegisterBotSchema,
+};
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-});
+/** Response bodies, shown as the server sends them. */
+const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
+  Error: api.ErrorSchema,
+  Ok: api.OkSchema,
+  GateResponse: api.GateResponseSchema,
+  EvaluationRecord: api.EvaluationRecordSchema,
+  EvaluationRecordList: api.EvaluationRecordListSchema,
+  JudgeResult: api.JudgeResultSchema,
+  JudgeResponse: api.JudgeResponseSchema,
+  Collection: api.CollectionSchema,
+  CollectionSummary: api.CollectionSummarySchema,
+  CollectionList: api.CollectionListSchema,
+  IngestResult: api.IngestResultSchema,
+  AskResponse: api.AskResponseSchema,
+  QuestionSet: api.QuestionSetSchema,
+  QuestionSetList: api.QuestionSetListSchema,
+  Question: api.QuestionSchema,
+  QuestionList: api.QuestionListSchema,
+  QuestionSetWithQuestions: api.QuestionSetWithQuestionsSchema,
+  GenerationStarted: api.GenerationStartedSchema,
+  QuestionGeneration: api.QuestionGenerationSchema,
+  Evaluation: api.EvaluationSchema,
+  Progress: api.ProgressSchema,
+  EvaluationSummary: api.EvaluationSummarySchema,
+  EvaluationResult: api.EvaluationResultSchema,
+  EvaluationListItem: api.EvaluationListItemSchema,
+  EvaluationList: api.EvaluationListSchema,
+  EvaluationDetail: api.EvaluationDetailSchema,
+  ResultsPage: api.ResultsPageSchema,
+  Session: api.SessionSchema,
+  SessionCreated: api.SessionCreatedSchema,
+  EvaluationCharts: api.EvaluationChartsSchema,
+  EvaluationComparison: api.EvaluationComparisonSchema,
+  QuestionSetTrend: api.QuestionSetTrendSchema,
+  Bot: api.BotSchema,
+  BotList: api.BotListSchema,
+};
 
-const body = (schema: string) => ({
-  required: true,
-  content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
-});
-const objectResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { type: "object" } } },
-});
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+type JsonSchema = Record<string, unknown>;
+type Io = "input" | "output";
+
+function registryOf(components: Record<string, z.ZodType>) {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(components)) registry.add(schema, { id });
+  return registry;
+}
+
+/** Every named schema as a component, cross-references as $refs, without zod's `$id`s. */
+function componentSchemas(components: Record<string, z.ZodType>, io: Io) {
+  const { schemas } = z.toJSONSchema(registryOf(components), {
+    target: "openapi-3.0",
+    io,
+    unrepresentable: "any",
+    uri: (id) => ref(id).$ref,
+  }) as { schemas: Record<string, JsonSchema> };
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, { $id: _id, ...schema }]) => [name, schema]),
+  );
+}
+
+function schemaJson(schema: z.ZodType, io: Io): JsonSchema {
+  const named = io === "input" ? REQUEST_COMPONENTS : RESPONSE_COMPONENTS;
+  const name = Object.keys(named).find((key) => named[key] === schema);
+  if (name) return ref(name);
+  const { $schema: _s, ...json } = z.toJSONSchema(schema, {
+    target: "openapi-3.0",
+    io,
+    unrepresentable: "any",
+  }) as JsonSchema;
+  return json;
+}
+
+function parameters(spec: AnyRouteSpec) {
+  const of = (where: "path" | "query", shape: z.ZodRawShape | undefined) =>
+    Object.entries(shape ?? {}).map(([name, field]) => {
+      const schema = schemaJson(field as z.ZodType, "input");
+      const { description, ...rest } = schema;
+      return {
+        name,
+        in: where,
+        required: where === "path" || !(field as z.ZodType).safeParse(undefined).success,
+        schema: rest,
+        ...(typeof description === "string" ? { description } : {}),
+      };
+    });
+  return [...of("path", spec.params?.shape), ...of("query", spec.query?.shape)];
+}
+
+function operation(spec: AnyRouteSpec) {
+  const params = parameters(spec);
+  const responses = Object.fromEntries(
+    Object.entries(spec.responses).map(([status, response]) => {
+      const content = response.content
+        ? { [response.content.type]: { schema: schemaJson(response.content.schema, "output") } }
+        : response.schema
+          ? { "application/json": { schema: schemaJson(response.schema, "output") } }
+          : undefined;
+      return [status, { description: response.description, ...(content ? { content } : {}) }];
+    }),
+  );
+  if (!spec.public) {
+    responses["401"] ??= {
+      description: "Not logged in: no known token or session cookie",
+      content: { "application/json": { schema: ref("Error") } },
+    };
+  }
+  return {
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: [...spec.tags],
+    operationId: operationId(spec),
+    ...(spec.public ? { security: [] } : {}),
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: !spec.bodyOptional,
+            content: { "application/json": { schema: schemaJson(spec.body, "input") } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** `get /api/v1/evaluations/:id/results` → `getEvaluationsIdResults`. */
+function operationId(spec: AnyRouteSpec): string {
+  const words = spec.path
+    .replace(/^\/api\/v1\//, "")
+    .split(/[/.-]/)
+    .filter(Boolean)
+    .map((word) => word.replace(/^:/, "by_"))
+    .flatMap((word) => word.split("_"));
+  return [spec.method, ...words]
+    .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join("");
+}
 
 let cached: Record<string, unknown> | undefined;
 
 export function buildOpenApiDocument(): Record<string, unknown> {
-  cached ??= {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of API_ROUTES) {
+    const path = openApiPath(spec.path);
+    paths[path] ??= {};
+    paths[path][spec.method] = operation(spec);
+  }
+  cached = {
     openapi: "3.0.3",
     info: {
       title: "ragjudge API",
       version: "1",
-      description: "Gates RAG answers on their evidence and stores every verdict for audit.",
+      description:
+        "Gates RAG answers on their evidence, judges them, runs evaluations, and stores every verdict for audit. Log in with `Authorization: Bearer <token>` or the web app's session cookie.",
     },
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer" },
+        session: { type: "apiKey", in: "cookie", name: "ragjudge_session" },
+      },
       schemas: {
-        EvaluatorInput: json(EvaluatorInputSchema, "input"),
-        JudgeRequest: json(JudgeRequestSchema, "input"),
-        CreateCollection: json(CreateCollectionSchema, "input"),
-        Uploads: json(UploadsSchema, "input"),
-        AskRequest: json(AskRequestSchema, "input"),
-        GateResponse: json(GateResponseSchema),
-        EvaluationRecord: json(EvaluationRecordSchema),
-        Error: json(ErrorSchema),
-        CreateQuestionSet: json(CreateQuestionSetSchema, "input"),
-        ImportQuestionSet: json(ImportQuestionSetSchema, "input"),
-        UpdateQuestionSet: json(UpdateQuestionSetSchema, "input"),
-        AddQuestions: json(AddQuestionsSchema, "input"),
-        UpdateQuestion: json(UpdateQuestionSchema, "input"),
-        GenerateQuestionsRequest: json(GenerateQuestionsRequestSchema, "input"),
-        QuestionGeneration: json(QuestionGenerationSchema),
-        EvaluationRequest: json(EvaluationRequestSchema, "input"),
-        RetryRequest: json(RetryRequestSchema, "input"),
-        RegisterBot: json(RegisterBotSchema, "input"),
+        ...componentSchemas(REQUEST_COMPONENTS, "input"),
+        ...componentSchemas(RESPONSE_COMPONENTS, "output"),
       },
     },
-    security: [{ bearer: [] }],
-    paths: {
-      ...questionSetPaths(),
-      ...evaluationPaths(),
-      ...botPaths(),
-      "/api/v1/gate": {
-        post: {
-          summary: "Gate one answer on its evidence and store the record",
-          requestBody: {
-            required: true,
-            content: {
-              "application/json": { schema: { $ref: "#/components/schemas/EvaluatorInput" } },
-            },
-          },
-          responses: {
-            "201": {
-              description: "The verdict and the stored record's id",
-              content: {
-                "application/json": { schema: { $ref: "#/components/schemas/GateResponse" } },
-              },
-            },
-            "400": errorResponse(
-              "Invalid JSON, or a field that fails validation (named in issues[].path)",
-            ),
-            "401": errorResponse("Missing or unknown API token"),
-            "413": errorResponse("Body too large"),
-          },
-        },
-      },
-      "/api/v1/judge": {
-        post: {
-          summary:
-            "Judge one answer with LLM judges (review, rubric, reference) or the offline judge",
-          requestBody: {
-            required: true,
-            content: {
-              "application/json": { schema: { $ref: "#/components/schemas/JudgeRequest" } },
-            },
-          },
-          responses: {
-            "200": {
-              description:
-                "One result per judge, keyed by judge name, in the common JudgeResult shape",
-              content: {
-                "application/json": {
-                  schema: { type: "object", properties: { results: { type: "object" } } },
-                },
-              },
-            },
-            "400": errorResponse("Invalid JSON, or a field that fails validation"),
-            "401": errorResponse("Missing or unknown API token"),
-            "409": errorResponse("An LLM judge was asked for but no judge LLM is configured"),
-            "413": errorResponse("Body too large"),
-          },
-        },
-      },
-      "/api/v1/collections": {
-        post: {
-          summary: "Create a collection (its name is unique per user)",
-          requestBody: body("CreateCollection"),
-          responses: {
-            "201": objectResponse("The collection"),
-            "400": errorResponse("Invalid body"),
-            "409": errorResponse("Name taken"),
-          },
-        },
-        get: { summary: "List your collections", responses: { "200": objectResponse("{items}") } },
-      },
-      "/api/v1/collections/{id}/documents": {
-        post: {
-          summary: "Ingest documents (Markdown, text, HTML, PDF as base64, JSONL); all or nothing",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-          requestBody: body("Uploads"),
-          responses: {
-            "201": objectResponse(
-              "Counts: documents added, unchanged, replaced; chunks added, removed, embedded",
-            ),
-            "400": errorResponse(
-              "An unreadable file or line, named in issues[].path; nothing was ingested",
-            ),
-            "404": errorResponse("No such collection for this user"),
-          },
-        },
-      },
-      "/api/v1/ask": {
-        post: {
-          summary: "Answer with the built-in agentic RAG bot, gated on its evidence",
-          requestBody: body("AskRequest"),
-          responses: {
-            "200": objectResponse(
-              "The full state: hits with sources and scores, grades, rewrites, epochs, evaluations, the answer with citations, the gate verdict and action, the step trace and Mermaid diagrams of both loops",
-            ),
-            "400": errorResponse("Invalid body"),
-            "404": errorResponse("No such collection for this user"),
-          },
-        },
-      },
-      "/api/v1/evaluation-records": {
-        get: {
-          summary: "List your evaluation records, newest first",
-          parameters: [
-            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500 } },
-            { name: "before_seq", in: "query", schema: { type: "integer" } },
-          ],
-          responses: {
-            "200": {
-              description: "A page of records",
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      items: {
-                        type: "array",
-                        items: { $ref: "#/components/schemas/EvaluationRecord" },
-                      },
-                      next_before_seq: { type: "integer", nullable: true },
-                    },
-                  },
-                },
-              },
-            },
-            "401": errorResponse("Missing or unknown API token"),
-          },
-        },
-      },
-      "/api/v1/evaluation-records/{id}": {
-        get: {
-          summary: "Read one stored evaluation record (another user's id is 404)",
-          parameters: [
-            { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
-          ],
-          responses: {
-            "200": {
-              description: "The record, with its input for replay",
-              content: {
-                "application/json": { schema: { $ref: "#/components/schemas/EvaluationRecord" } },
-              },
-            },
-            "401": errorResponse("Missing or unknown API token"),
-            "404": errorResponse("No such record for this user"),
-          },
-        },
-      },
-    },
+    security: [{ bearer: [] }, { session: [] }],
+    paths,
   };
   return cached;
-}
-
-/** A user's HTTP bots (routes/bots.ts); no response carries the secret. */
-function botPaths() {
-  const id = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
-  return {
-    "/api/v1/bots": {
-      get: {
-        summary: "List your registered HTTP bots (never their secrets)",
-        responses: {
-          "200": objectResponse("`{items}`"),
-          "401": errorResponse("Missing or unknown API token"),
-        },
-      },
-      post: {
-        summary: "Register an HTTP bot with the secret sent to its URL only",
-        requestBody: body("RegisterBot"),
-        responses: {
-          "201": objectResponse("The bot, with `has_secret` instead of the secret"),
-          "400": errorResponse("An invalid field, or a URL the bot network policy refuses"),
-          "409": errorResponse("You already have a bot of that name"),
-          "415": errorResponse("The body is not application/json"),
-        },
-      },
-    },
-    "/api/v1/bots/{id}": {
-      get: {
-        summary: "Read one of your bots (another user's id is 404)",
-        parameters: [id],
-        responses: {
-          "200": objectResponse("The bot"),
-          "404": errorResponse("No such bot for this user"),
-        },
-      },
-      delete: {
-        summary: "Delete one of your bots; runs that name it fail at their probe",
-        parameters: [id],
-        responses: {
-          "204": { description: "Deleted" },
-          "404": errorResponse("No such bot for this user"),
-        },
-      },
-    },
-  };
 }

@@ -1,3 +1,4 @@
+import { publicSnapshot } from "../evals/runs/index.js";
 import type {
   EvaluationResultRow,
   EvaluationRow,
@@ -21,9 +22,9 @@ export function publicQuestion({
   return question;
 }
 
-/** The stored config is a snapshot that never holds a key (evals/runs/config.ts). */
+/** The stored config is a snapshot that never holds a key or a server path (evals/runs/config.ts). */
 export function publicEvaluation({ user_id: _u, gmt_deleted: _d, ...evaluation }: EvaluationRow) {
-  return evaluation;
+  return { ...evaluation, config: publicSnapshot(evaluation.config) };
 }
 
 export function publicResult({ user_id: _u, job_id: _j, ...result }: EvaluationResultRow) {

@@ -7,6 +7,7 @@ import {
   GateStatusSchema,
 } from "../gate/index.js";
 import { JUDGE_KINDS, JudgeLineSchema, referencesOf } from "../judges/index.js";
+import { QUESTION_TYPES } from "../evals/questions/index.js";
 import { CallUsageSchema } from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
@@ -78,3 +79,470 @@ export const QuestionGenerationSchema = z.object({
   gmt_created: z.string(),
   gmt_updated: z.string(),
 });
+
+// ---- Responses: the JSON each route answers (rows as server/rows.ts shows them). Times are ISO
+// 8601 strings on the wire.
+
+const Time = z.string().describe("an ISO 8601 time");
+const Id = z.string().meta({ format: "uuid" });
+const Nullable = <S extends z.ZodType>(schema: S) => schema.nullable();
+
+export const OkSchema = z.object({ status: z.literal("ok") });
+
+export const EvaluationRecordListSchema = z.object({
+  items: z.array(EvaluationRecordSchema),
+  next_before_seq: z.number().int().nullable(),
+});
+
+const LlmCallSchema = z.looseObject({
+  model: z.string().optional(),
+  latency_ms: z.number().optional(),
+  attempts: z.number().optional(),
+});
+
+const judgeBase = {
+  name: z.string(),
+  language: z.string().optional(),
+  model: z.string().optional(),
+  calls: z.array(LlmCallSchema).optional(),
+  agreement: z.record(z.string(), z.unknown()).optional(),
+  trials: z.array(z.record(z.string(), z.unknown())).optional(),
+};
+
+/** One judge's result (judges/result.ts): a score, or a failure with no numbers and its reason. */
+export const JudgeResultSchema = z.discriminatedUnion("outcome", [
+  z.looseObject({
+    ...judgeBase,
+    outcome: z.literal("ok"),
+    score: z.number().describe("on [0, 1]"),
+    raw_score: z.number().describe("the judge's own scale: review 1/0, rubric 1-10, reference 1-5"),
+    passed: z.boolean(),
+    verdict: z
+      .record(z.string(), z.unknown())
+      .describe("the judge's reply: reasoning, suggestions, per-dimension scores, metrics"),
+  }),
+  z.looseObject({
+    ...judgeBase,
+    outcome: z.literal("judge_error"),
+    score: z.number().nullable().describe("null: a failed judge has no score"),
+    raw_score: z.number().nullable(),
+    passed: z.boolean().nullable(),
+    verdict: z.unknown(),
+    error: z.looseObject({
+      message: z.string(),
+      cause: z.string().optional().describe("reply, error, or the LLM error's name"),
+      retryable: z.boolean().optional(),
+      raw: z.array(z.string()).optional(),
+    }),
+  }),
+]);
+
+export const JudgeResponseSchema = z.object({
+  results: z.partialRecord(z.enum(JUDGE_KINDS), JudgeResultSchema),
+});
+
+export const CollectionSchema = z.object({
+  id: Id,
+  name: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  version: z.number().int(),
+  observation_count: z.number().int(),
+  created_at: Time,
+  deleted_at: Nullable(Time),
+});
+
+export const CollectionSummarySchema = CollectionSchema.extend({
+  document_count: z.number().int(),
+  chunk_count: z.number().int(),
+});
+
+export const CollectionListSchema = z.object({ items: z.array(CollectionSummarySchema) });
+
+export const IngestResultSchema = z.object({
+  collection_id: z.string(),
+  collection_created: z.boolean(),
+  documents: z.object({ added: z.number(), unchanged: z.number(), replaced: z.number() }),
+  chunks: z.object({ added: z.number(), removed: z.number(), embedded: z.number() }),
+  problems: z.array(z.looseObject({ message: z.string().optional() })),
+});
+
+const RetrievedHitSchema = z.looseObject({
+  node_id: z.string(),
+  content: z.string(),
+  score: z.number(),
+  source: z.string(),
+  sources: z.array(z.string()),
+  scores: z.record(z.string(), z.number()),
+  document_id: z.string(),
+  title: z.string().optional(),
+  position: z.number(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+const TraceStepSchema = z.looseObject({
+  machine: z.string(),
+  node: z.string(),
+  started_ms: z.number(),
+  duration_ms: z.number(),
+  summary: z.string(),
+  next: z.string(),
+  router: z.string().optional(),
+});
+
+const GateVerdictOutSchema = z.looseObject({
+  status: GateStatusSchema,
+  action: GateActionSchema,
+  rule_version: z.string(),
+  checks: z.array(EvaluationCheckSchema),
+  scores: z.record(z.string(), z.number()),
+  config: z.record(z.string(), z.unknown()),
+});
+
+/** `POST /ask`: the built-in bot's whole state (rag/loops/ask.ts AskResult) and its diagrams. */
+export const AskResponseSchema = z.object({
+  question: z.string(),
+  collection_id: z.string(),
+  conversation_id: z.string(),
+  message_id: z.string(),
+  hits: z.array(RetrievedHitSchema),
+  quality: z.record(z.string(), z.unknown()).describe("seed 001's quality loop state"),
+  quality_exit: z.enum(["quality", "retry_limit", "timeout"]),
+  answer: z.record(z.string(), z.unknown()).describe("seed 000's answer loop state"),
+  answer_exit: z.enum(["passed", "epoch_limit", "timeout"]),
+  final_answer: z.string(),
+  citations: z.array(z.string()),
+  gate: GateVerdictOutSchema,
+  action: GateActionSchema,
+  response: z.object({
+    action: GateActionSchema,
+    answer: z.string().nullable(),
+    notice: z.string().nullable(),
+  }),
+  observations: z.record(z.string(), z.unknown()).nullable(),
+  warnings: z.array(z.string()),
+  trace: z.array(TraceStepSchema),
+  duration_ms: z.number(),
+  diagrams: z.object({ quality_loop: z.string(), answer_loop: z.string() }),
+});
+
+export const QuestionSetSchema = z.object({
+  id: Id,
+  collection_id: Id.nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  question_count: z.number().int(),
+  gmt_created: Time,
+  gmt_updated: Time,
+});
+
+export const QuestionSetListSchema = z.object({ items: z.array(QuestionSetSchema) });
+
+export const QuestionSchema = z.object({
+  id: Id,
+  question_set_id: Id,
+  position: z.number().int(),
+  question_type: z.enum(QUESTION_TYPES),
+  question_text: z.string(),
+  ground_truth: z.string(),
+  reference_context: z.string().nullable(),
+  gmt_created: Time,
+  gmt_updated: Time,
+});
+
+export const QuestionListSchema = z.object({ items: z.array(QuestionSchema) });
+
+export const QuestionSetWithQuestionsSchema = QuestionSetSchema.extend({
+  questions: z.array(QuestionSchema),
+});
+
+export const GenerationStartedSchema = z.object({
+  id: Id,
+  status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
+});
+
+export const EVALUATION_STATUSES = [
+  "PENDING",
+  "RUNNING",
+  "PAUSED",
+  "COMPLETED",
+  "FAILED",
+  "CANCELLED",
+] as const;
+export const RESULT_STATUS_VALUES = [
+  "PENDING",
+  "RUNNING",
+  "SCORED",
+  "BOT_ERROR",
+  "JUDGE_ERROR",
+] as const;
+
+export const EvaluationSchema = z.object({
+  id: Id,
+  name: z.string(),
+  collection_id: Id.nullable(),
+  question_set_id: Id.nullable(),
+  bot_id: z.string().describe('"builtin" or the HTTP bot\'s URL (credentials removed)'),
+  judge_llm_model_id: z.string(),
+  config: z
+    .record(z.string(), z.unknown())
+    .describe("the run's configuration snapshot: bot, judges, models, prompt versions; no key"),
+  status: z.enum(EVALUATION_STATUSES),
+  status_reason: z.string().nullable(),
+  progress: z.number().int(),
+  total_questions: z.number().int(),
+  completed_questions: z.number().int(),
+  scored_questions: z.number().int(),
+  bot_error_count: z.number().int(),
+  judge_error_count: z.number().int(),
+  average_score: z.number().nullable().describe("mean primary score on [0, 1], SCORED only"),
+  started_at: Time.nullable(),
+  finished_at: Time.nullable(),
+  gmt_created: Time,
+  gmt_updated: Time,
+});
+
+export const ProgressSchema = z.object({
+  completed: z.number().int(),
+  total: z.number().int(),
+  percent: z.number(),
+  eta_seconds: z.number().nullable(),
+});
+
+const JudgeSummarySchema = z.object({
+  count: z.number().int(),
+  mean_score: z.number().nullable(),
+  mean_raw: z.number().nullable(),
+  pass_rate: z.number().nullable(),
+  distribution: z.record(z.string(), z.number()),
+  metrics: z.record(z.string(), z.number().nullable()),
+});
+
+/** evals/runs/summary.ts EvaluationSummary. */
+export const EvaluationSummarySchema = z.object({
+  total: z.number().int(),
+  completed: z.number().int(),
+  pending: z.number().int(),
+  running: z.number().int(),
+  scored: z.number().int(),
+  errors: z.object({ bot: z.number().int(), judge: z.number().int() }),
+  average_score: z.number().nullable(),
+  pass_rate: z.number().nullable(),
+  gate: z.record(z.string(), z.number()),
+  judges: z.partialRecord(z.enum(JUDGE_KINDS), JudgeSummarySchema),
+  by_question_type: z.record(
+    z.string(),
+    z.object({
+      total: z.number().int(),
+      scored: z.number().int(),
+      average_score: z.number().nullable(),
+      pass_rate: z.number().nullable(),
+    }),
+  ),
+  latency_ms: z.object({
+    mean: z.number().nullable(),
+    p50: z.number().nullable(),
+    p95: z.number().nullable(),
+  }),
+  usage: z.object({
+    prompt_tokens: z.number(),
+    completion_tokens: z.number(),
+    calls: z.number(),
+  }),
+});
+
+const BotSourceSchema = z.looseObject({
+  node_id: z.string(),
+  content: z.string(),
+  source: z.string().optional(),
+  score: z.number().optional(),
+  title: z.string().optional(),
+  document_id: z.string().optional(),
+});
+
+/** One question's result in a run (an evaluation_results row without owner and job). */
+export const EvaluationResultSchema = z.object({
+  id: Id,
+  evaluation_id: Id,
+  question_id: z.string(),
+  position: z.number().int(),
+  question_type: z.string(),
+  question_text: z.string(),
+  ground_truth: z.string(),
+  reference_context: z.string().nullable(),
+  status: z.enum(RESULT_STATUS_VALUES),
+  attempts: z.number().int(),
+  latency_ms: z.number().nullable(),
+  usage: z.record(z.string(), z.unknown()).nullable(),
+  rag_answer: z.string().nullable(),
+  rag_answer_sources: z.array(BotSourceSchema).nullable().describe("the sources the bot used"),
+  rag_citations: z.array(z.string()).nullable().describe("node_ids the answer cites"),
+  rag_tool_calls: z.array(z.unknown()).nullable().describe("the built-in bot's loop trace"),
+  gate_status: z.string().nullable(),
+  gate: z
+    .looseObject({
+      status: GateStatusSchema.optional(),
+      action: GateActionSchema.optional(),
+      checks: z.array(EvaluationCheckSchema).optional(),
+      scores: z.record(z.string(), z.number()).optional(),
+      error: z.unknown().optional(),
+    })
+    .nullable()
+    .describe("the gate's verdict, or {error} when the answer could not be gated"),
+  judges: z.partialRecord(z.enum(JUDGE_KINDS), JudgeResultSchema).nullable(),
+  llm_judge_score: z.number().int().nullable(),
+  llm_judge_reasoning: z.string().nullable(),
+  score: z.number().nullable().describe("the primary score on [0, 1]"),
+  passed: z.boolean().nullable(),
+  error: z.string().nullable(),
+  gmt_created: Time,
+  gmt_updated: Time,
+});
+
+export const EvaluationListItemSchema = EvaluationSchema.extend({
+  progress: ProgressSchema,
+  pass_rate: z.number().nullable().describe("share of SCORED results that passed"),
+});
+
+export const EvaluationListSchema = z.object({ items: z.array(EvaluationListItemSchema) });
+
+export const EvaluationDetailSchema = EvaluationSchema.extend({
+  progress: ProgressSchema,
+  summary: EvaluationSummarySchema,
+  results: z.array(EvaluationResultSchema).describe("the first page, in question order"),
+});
+
+export const ResultsPageSchema = z.object({
+  items: z.array(EvaluationResultSchema),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int().describe("results matching the filters, in all pages"),
+});
+
+export const SessionSchema = z.object({
+  user: z.object({ id: Id, name: z.string() }),
+  via: z.enum(["bearer", "cookie"]),
+  expires_at: Time.nullable().describe("when the cookie's session ends; null for a bearer token"),
+});
+
+export const SessionCreatedSchema = z.object({
+  user: z.object({ id: Id, name: z.string() }),
+  expires_at: Time,
+});
+
+/** `GET /evaluations/{id}/events`: Server-Sent Events, each `data:` one of these. */
+export const EvaluationEventSchema = z
+  .string()
+  .describe(
+    "text/event-stream: `event: progress` (data: Progress and status), `event: result` (data: " +
+      "EvaluationResult, id: result id and update time), `event: end` (data: {status, deleted?}); " +
+      "comment lines keep the stream alive",
+  );
+
+export const FileDownloadSchema = z.string().describe("the file's text");
+
+const RadarDimensionSchema = z.object({
+  judge: z.enum(JUDGE_KINDS),
+  dimension: z.string().describe("accuracy, completeness, clarity, exact_match, f1, rouge_l, ..."),
+  mean: z.number().describe("the mean on the judge's own scale"),
+  scale: z.enum(["1-10", "1-5", "0-1"]),
+  value: z.number().describe("the mean mapped onto [0, 1]"),
+});
+
+export const EvaluationChartsSchema = z.object({
+  radar: z.array(RadarDimensionSchema).describe("rubric dimension averages, where present"),
+  histogram: z.object({
+    binned: z.string().describe("what is binned, in words"),
+    bins: z.array(
+      z.object({
+        from: z.number().describe("inclusive"),
+        to: z.number().describe("exclusive, except the last bin's 1"),
+        count: z.number().int(),
+      }),
+    ),
+    count: z.number().int().describe("results binned"),
+    not_scored: z.number().int().describe("pending, running and failed results, not binned"),
+  }),
+  by_question_type: z.array(
+    z.object({
+      question_type: z.string(),
+      total: z.number().int(),
+      scored: z.number().int(),
+      average_score: z.number().nullable(),
+      pass_rate: z.number().nullable(),
+    }),
+  ),
+});
+
+const CompareSideSchema = z.object({
+  question_id: z.string(),
+  position: z.number().int(),
+  status: z.enum(RESULT_STATUS_VALUES),
+  score: z.number().nullable(),
+  passed: z.boolean().nullable(),
+  gate_status: z.string().nullable(),
+});
+
+const ComparedRunSchema = z.object({
+  evaluation: EvaluationSchema,
+  summary: EvaluationSummarySchema,
+  radar: z.array(RadarDimensionSchema),
+});
+
+export const EvaluationComparisonSchema = z.object({
+  base: ComparedRunSchema,
+  head: ComparedRunSchema,
+  matched_by: z
+    .enum(["question_id", "question_text"])
+    .describe("question ids on one question set; normalized question text across sets"),
+  counts: z.object({
+    shared: z.number().int(),
+    only_base: z.number().int(),
+    only_head: z.number().int(),
+    regressions: z.number().int(),
+    improvements: z.number().int(),
+    unchanged: z.number().int(),
+    passed_to_failed: z.number().int(),
+    failed_to_passed: z.number().int(),
+    mean_score_delta: z.number().nullable(),
+  }),
+  items: z
+    .array(
+      z.object({
+        question_text: z.string(),
+        question_type: z.string(),
+        base: CompareSideSchema,
+        head: CompareSideSchema,
+        score_delta: z.number().nullable().describe("head − base, when both were scored"),
+        change: z.enum(["regression", "improvement", "unchanged"]),
+      }),
+    )
+    .describe("the shared questions, regressions first (largest drop first), then improvements"),
+});
+
+export const QuestionSetTrendSchema = z.object({
+  items: z.array(
+    z.object({
+      evaluation_id: Id,
+      name: z.string(),
+      status: z.enum(EVALUATION_STATUSES),
+      gmt_created: Time,
+      finished_at: Time.nullable(),
+      total_questions: z.number().int(),
+      scored: z.number().int(),
+      average_score: z.number().nullable(),
+      pass_rate: z.number().nullable(),
+    }),
+  ),
+});
+
+/** A registered HTTP bot as its owner reads it (store/bots.ts BotRow): never the secret. */
+export const BotSchema = z.object({
+  id: Id,
+  name: z.string(),
+  url: z.string(),
+  secret_header: z.string(),
+  has_secret: z.boolean(),
+  gmt_created: Time,
+});
+
+export const BotListSchema = z.object({ items: z.array(BotSchema) });

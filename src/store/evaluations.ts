@@ -119,12 +119,18 @@ export async function getEvaluationForWorker(
 export async function listEvaluations(
   db: Db,
   userId: string,
-  options: { limit?: number; offset?: number } = {},
+  options: { limit?: number; offset?: number; statuses?: EvaluationStatus[] } = {},
 ): Promise<EvaluationRow[]> {
   return db
     .select()
     .from(evaluations)
-    .where(and(eq(evaluations.user_id, userId), isNull(evaluations.gmt_deleted)))
+    .where(
+      and(
+        eq(evaluations.user_id, userId),
+        isNull(evaluations.gmt_deleted),
+        options.statuses?.length ? inArray(evaluations.status, options.statuses) : undefined,
+      ),
+    )
     .orderBy(desc(evaluations.gmt_created))
     .limit(options.limit ?? 100)
     .offset(options.offset ?? 0);

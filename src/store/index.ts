@@ -53,6 +53,7 @@ export {
 export { groupCommit } from "./group-commit.js";
 export { llmResponseCache } from "./llm-cache.js";
 export { ensureLocalUser, type LocalUser } from "./local-user.js";
+export { isConnectionError } from "./connection-errors.js";
 export { StoreLockedError } from "./lock.js";
 export { JOBS_SCHEMA, MIGRATIONS_FOLDER } from "./migrate.js";
 export {
@@ -117,6 +118,24 @@ export {
   transitionEvaluation,
   unfinishedQuestionIds,
 } from "./evaluations.js";
+export {
+  createLoginCode,
+  createWebSession,
+  deleteWebSession,
+  findUserBySession,
+  LOGIN_CODE_TTL_MS,
+  redeemLoginCode,
+  WEB_SESSION_TTL_MS,
+  type WebSession,
+} from "./web-sessions.js";
+export {
+  type CompareColumns,
+  evaluationPassCounts,
+  listCompareRows,
+  listEvaluationsOfQuestionSet,
+  queryEvaluationResults,
+  type ResultFilter,
+} from "./evaluation-queries.js";
 export { type EvaluationActivity, evaluationsUpdatedSince } from "./evaluation-activity.js";
 export {
   addQuestions,

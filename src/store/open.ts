@@ -53,6 +53,12 @@ export interface StoreOptions {
    * memory). See pglite-thread.ts.
    */
   thread?: boolean;
+  /**
+   * Server only: told when a connection drops (a restart, a failover), at most once per burst. The
+   * pool discards the connection and opens a new one for the next query; default: one line on
+   * stderr.
+   */
+  onConnectionLost?: (error: Error) => void;
 }
 
 /** Reads the storage settings from the environment: DATABASE_URL and RAGJUDGE_HOME. */
@@ -145,9 +151,27 @@ function pgliteExecutor(client: PGlite | PgliteThread): SqlExecutor {
   };
 }
 
+/** Reports a lost connection once per 10 s: a restart drops every connection of the pool at once. */
+function connectionLostReporter(report?: (error: Error) => void): (error: Error) => void {
+  let quietUntil = 0;
+  return (error) => {
+    const now = Date.now();
+    if (now < quietUntil) return;
+    quietUntil = now + 10_000;
+    if (report) report(error);
+    else {
+      const code = (error as { code?: string }).code;
+      process.stderr.write(
+        `ragjudge: lost a database connection (${code ? `${code} ` : ""}${error.message}); reconnecting as needed\n`,
+      );
+    }
+  };
+}
+
 async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
   if (options.migrate !== false) {
     const client = new pg.Client({ connectionString: url });
+    client.on("error", () => {}); // its query rejects too; the open fails with that error
     await client.connect();
     try {
       await migratePostgresDatabase(client);
@@ -156,6 +180,12 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
     }
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Without listeners, a connection the server terminates (57P01 on a restart) is an unhandled
+  // 'error' event that kills the process. The pool drops the dead client either way; queries in
+  // flight on it fail and their callers decide (a job is retried, a poll polls again).
+  const lost = connectionLostReporter(options.onConnectionLost);
+  pool.on("error", lost);
+  pool.on("connect", (client) => client.on("error", lost));
   return {
     db: drizzlePg({ client: pool, schema }),
     sql: {

@@ -40,6 +40,33 @@ export const api_tokens = pgTable(
 );
 
 /**
+ * Browser sessions (the web app): the cookie's value is stored as a sha256 hash, like API tokens,
+ * and expires.
+ */
+export const web_sessions = pgTable(
+  "web_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    token_hash: text("token_hash").notNull().unique(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("web_sessions_user_idx").on(t.user_id)],
+);
+
+/** One-time login codes `ragjudge serve` prints in its login URL: hashed, short-lived, used once. */
+export const login_codes = pgTable("login_codes", {
+  code_hash: text("code_hash").primaryKey(),
+  user_id: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/**
  * Seed 004 section 2.1 EvaluationRecordModel: one gate verdict, stored whole for audit and replay.
  * `input` keeps the evidence and answer so a record can be re-evaluated later.
  */

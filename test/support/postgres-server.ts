@@ -8,6 +8,12 @@ import pg from "pg";
 /** A throwaway PostgreSQL server in a temp dir on a free loopback port (initdb + pg_ctl). */
 export interface PostgresServer {
   url: string;
+  /**
+   * Restarts the server as an operator would (`pg_ctl restart -m fast`): every connection is
+   * terminated (57P01), then the server accepts new ones on the same port. `downMs` keeps it down
+   * that long in between.
+   */
+  restart(options?: { downMs?: number }): Promise<void>;
   stop(): void;
 }
 
@@ -70,7 +76,14 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     "-c full_page_writes=off",
     "-c max_connections=200",
   ].join(" ");
-  run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "start"]);
+  const start = () =>
+    run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "start"]);
+  start();
+  const restart = async ({ downMs = 0 } = {}) => {
+    run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
+    if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+    start();
+  };
   const stop = () => {
     try {
       run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
@@ -78,7 +91,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  return { url: `postgres://ragjudge@127.0.0.1:${port}/postgres`, stop };
+  return { url: `postgres://ragjudge@127.0.0.1:${port}/postgres`, restart, stop };
 }
 
 /** Each test file gets its own database on the shared server, so files can run in parallel. */

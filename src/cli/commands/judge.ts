@@ -123,8 +123,17 @@ export async function judgeCommand(
       work,
     )) {
       if (format === "jsonl") out.write(`${JSON.stringify(result)}\n`);
-      if (!result.ok && format === "table")
-        process.stderr.write(`line ${result.line}: ${result.error}\n`);
+      if (format === "table") {
+        if (!result.ok) process.stderr.write(`line ${result.line}: ${result.error}\n`);
+        // The table says judge_error; the person reads why here (json and jsonl carry it).
+        for (const [kind, outcome] of Object.entries(result.ok ? result.results : {})) {
+          if (outcome?.outcome === "judge_error") {
+            process.stderr.write(
+              `line ${result.line}: ${kind}: judge_error: ${outcome.error.message}\n`,
+            );
+          }
+        }
+      }
       lines.push(result);
     }
   } finally {

@@ -3,24 +3,30 @@ import { loadConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { createApp, errorLogSummary, listen } from "../../server/index.js";
+import { createApp, errorLogSummary, listen, safeLanding } from "../../server/index.js";
+import { createLoginCode } from "../../store/index.js";
+import { openInBrowser } from "../open-browser.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 
 export const SERVE_HELP = `Usage: ragjudge serve [options]
 
-Serves the HTTP API (OpenAPI document at /api/v1/openapi.json).
+Serves the web app and the HTTP API on one port (OpenAPI document at /api/v1/openapi.json),
+and prints a one-time login URL for the browser (valid 15 minutes, usable once).
 
 Options:
   --host HOST   address to bind (default: 127.0.0.1; use 0.0.0.0 only behind a proxy you trust)
   --port PORT   port (default: 8787; 0 picks a free one)
   --config FILE configuration file (default: ./ragjudge.config.json if present)
+  --open        open the login URL in the browser
+  --path PATH   the page the login URL lands on (default: /evaluations), e.g. /evaluations/ID
   --no-worker   run no evaluation or generation worker in this process: jobs wait for
                 \`ragjudge worker\` processes on the same database (server mode)
   -h, --help    show this help
 
-Requests need \`Authorization: Bearer <token>\`; the local user's token is in $RAGJUDGE_HOME/token.`;
+API requests need \`Authorization: Bearer <token>\` or the browser's session; the local user's
+token is in $RAGJUDGE_HOME/token (the web app's login page also accepts it).`;
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -30,6 +36,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       port: { type: "string", default: "8787" },
       config: { type: "string" },
       "no-worker": { type: "boolean", default: false },
+      open: { type: "boolean", default: false },
+      path: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -67,14 +75,20 @@ export async function serveCommand(argv: string[]): Promise<number> {
     jobs,
   });
   const server = await listen(app, { host: values.host, port });
+  const login = new URL("/login", server.url);
+  login.searchParams.set("code", await createLoginCode(session.store.db, session.user.id));
+  if (values.path) login.searchParams.set("next", safeLanding(values.path));
   process.stdout.write(
-    `ragjudge API on ${server.url}/api/v1 (store: ${session.store.location})\n` +
+    `ragjudge on ${server.url} (store: ${session.store.location})\n` +
+      `Open the web app (this link logs you in once, for 15 minutes): ${login.href}\n` +
+      `The API is at ${server.url}/api/v1\n` +
       `Token for user "${session.user.name}": ${session.tokenPath}\n` +
       (workers.length > 0
         ? "Evaluations and question generation run in this process.\n"
         : "No worker here (--no-worker): run `ragjudge worker` against the same database.\n") +
       `Try: curl -H "Authorization: Bearer $(cat ${session.tokenPath})" ${server.url}/api/v1/evaluation-records\n`,
   );
+  if (values.open) openInBrowser(login.href);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

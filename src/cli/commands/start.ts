@@ -76,8 +76,10 @@ export async function startCommand(): Promise<number> {
     out.write(`${renderTableReport(report)}\n`);
     out.write(
       `The run and every answer, source and score are kept in ${session.store.location}.\n` +
-        `See them over HTTP: \`npx ragjudge serve\`, then GET /api/v1/evaluations/${row.id}\n` +
-        `  (the token is in ${session.tokenPath}).\n` +
+        `Open this run in the browser: \`npx ragjudge serve --open --path /evaluations/${row.id}\`\n` +
+        "  (or `npx ragjudge serve` and open the login URL it prints; the run is at\n" +
+        `  /evaluations/${row.id}). Over HTTP: GET /api/v1/evaluations/${row.id} with the token in\n` +
+        `  ${session.tokenPath}.\n` +
         `Report again in any format: \`npx ragjudge eval --resume ${row.id} --format markdown\`\n` +
         "Evaluate your own bot or questions: `npx ragjudge eval --help` (docs/evaluations.md);\n" +
         `gate answers you already have: \`npx ragjudge gate ${EXAMPLE_ANSWERS}\` (docs/gate.md).\n`,

@@ -234,6 +234,22 @@ describe("createHttpBot: invalid replies", () => {
     expect(received).toHaveLength(1);
   });
 
+  it("a reply over the size limit is invalid_response, read no further and not retried", async () => {
+    const { url, received } = await serve((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      // Twice the limit, in 1 MiB chunks, without waiting for the client to read them.
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      for (let i = 0; i < 20; i++) res.write(chunk);
+      res.end();
+    });
+    const error = await botError(
+      createHttpBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
+    );
+    expect(error.kind).toBe("invalid_response");
+    expect(error.message).toContain("reply larger than 10485760 bytes");
+    expect(received).toHaveLength(1);
+  });
+
   it("a missing answer is invalid_response naming the field", async () => {
     const { url } = await serve((res) => json(res, 200, { response: "hi" }));
     const error = await botError(createHttpBot({ url }).ask({ question: "q", signal: signal() }));

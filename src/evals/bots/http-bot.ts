@@ -31,6 +31,8 @@ export const HTTP_BOT_DEFAULTS = {
   /** maxMs also caps how long a Retry-After may make us wait. */
   backoff: { baseMs: 1_000, maxMs: 30_000 } satisfies BackoffPolicy,
   probeTimeoutMs: 5_000,
+  /** A reply larger than this is an error, not a reason to fill the worker's memory. */
+  maxReplyBytes: 10 * 1024 * 1024,
 } as const;
 
 const HttpBotOptionsSchema = z.object({
@@ -115,7 +117,11 @@ export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBo
   const fail = (kind: BotError["kind"], message: string, status?: number) =>
     new BotError(kind, `${name}: ${message}`, status);
   const lookup = checkedLookup(network);
-  const fetchBot = createAgentFetch({ maxSockets: 64, lookup });
+  const fetchBot = createAgentFetch({
+    maxSockets: 64,
+    lookup,
+    maxBodyBytes: HTTP_BOT_DEFAULTS.maxReplyBytes,
+  });
 
   async function attempt(request: HttpBotRequest, caller: AbortSignal): Promise<Attempt> {
     const timeout = AbortSignal.timeout(config.timeoutMs);
@@ -134,6 +140,10 @@ export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBo
       // The same address would be refused again: no retry.
       if (refused)
         return { ok: false, error: fail("unreachable", refused.message), retryable: false };
+      if (codeOf(cause) === "EBODYTOOLARGE") {
+        const message = `reply larger than ${HTTP_BOT_DEFAULTS.maxReplyBytes} bytes`;
+        return { ok: false, error: fail("invalid_response", message), retryable: false };
+      }
       return { ok: false, error: fail("unreachable", networkReason(cause)), retryable: true };
     };
     let response: Response;
@@ -240,8 +250,13 @@ const NETWORK_CODES: Record<string, string> = {
  * own message is left out: it names the address a host resolved to.
  */
 function networkReason(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  const code = cause?.code ?? (error as { code?: string } | undefined)?.code;
+  const code = codeOf(error);
   if (!code) return "cannot connect";
   return `cannot connect: ${NETWORK_CODES[code] ?? "network error"} (${code})`;
+}
+
+/** The system error code of a failed fetch: its cause's, or its own. */
+function codeOf(error: unknown): string | undefined {
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  return cause?.code ?? (error as { code?: string } | undefined)?.code;
 }

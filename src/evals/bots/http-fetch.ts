@@ -15,6 +15,11 @@ export interface AgentFetchOptions {
   maxSockets?: number;
   /** Resolves host names for new connections (e.g. one that checks addresses against a policy). */
   lookup?: LookupFunction;
+  /**
+   * Largest response body read, in bytes (as received, before decoding); a larger one fails the
+   * call with code EBODYTOOLARGE instead of filling the heap. Default: no limit.
+   */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -24,6 +29,7 @@ export interface AgentFetchOptions {
  */
 export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
   const maxSockets = options.maxSockets ?? 256;
+  const maxBodyBytes = options.maxBodyBytes ?? Number.POSITIVE_INFINITY;
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
 
@@ -69,7 +75,7 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
         agent: secure ? httpsAgent : httpAgent,
         ...(options.lookup ? { lookup: options.lookup } : {}),
       });
-      new Exchange(request, signal, target.href, resolve, reject);
+      new Exchange(request, signal, target.href, resolve, reject, maxBodyBytes);
       request.end(body);
     });
   };
@@ -99,6 +105,7 @@ class Exchange {
     readonly href: string,
     readonly resolve: (response: Response) => void,
     readonly reject: (error: unknown) => void,
+    readonly maxBodyBytes: number,
   ) {
     request.on("response", (response: http.IncomingMessage) => this.#onResponse(response));
     request.on("error", (cause: unknown) => this.#fail(new TypeError("fetch failed", { cause })));
@@ -112,7 +119,19 @@ class Exchange {
   }
 
   #onResponse(response: http.IncomingMessage): void {
-    response.on("data", (chunk: Buffer) => this.#chunks.push(chunk));
+    let bytes = 0;
+    response.on("data", (chunk: Buffer) => {
+      bytes += chunk.byteLength;
+      if (bytes > this.maxBodyBytes) {
+        this.request.destroy();
+        const cause = Object.assign(new Error(`response body over ${this.maxBodyBytes} bytes`), {
+          code: "EBODYTOOLARGE",
+        });
+        this.#fail(new TypeError("fetch failed", { cause }));
+        return;
+      }
+      this.#chunks.push(chunk);
+    });
     response.on("error", (error: unknown) => this.#fail(error));
     response.on("aborted", () => this.#fail(new TypeError("response aborted")));
     response.on("end", () => this.#onEnd(response));

@@ -1,6 +1,31 @@
 // Following evaluation runs: listings with progress, one run's detail and results, and a polling
 // watch for live streams (works whichever machine runs the workers).
 export {
+  chartsOf,
+  type EvaluationCharts,
+  HISTOGRAM_BINS,
+  histogramOf,
+  type RadarDimension,
+  radarOf,
+} from "./charts.js";
+export {
+  type Change,
+  type CompareCounts,
+  type CompareItem,
+  type CompareSide,
+  changeOf,
+  compareRows,
+  questionKey,
+} from "./compare.js";
+export { resultsCsv } from "./results-file.js";
+export {
+  type ComparedRun,
+  compareEvaluations,
+  type EvaluationComparison,
+  evaluationCharts,
+  filteredResultsPage,
+  questionSetTrend,
+  type TrendPoint,
   type EvaluationDetail,
   type EvaluationWithProgress,
   evaluationDetail,

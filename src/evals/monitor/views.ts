@@ -2,11 +2,19 @@ import {
   type Db,
   type EvaluationResultRow,
   type EvaluationRow,
+  type EvaluationStatus,
+  evaluationPassCounts,
   getEvaluation,
+  getQuestionSet,
   isUuid,
+  listCompareRows,
   listEvaluationResults,
+  listEvaluationsOfQuestionSet,
   listSummaryRows,
   listEvaluations,
+  QuestionSetNotFoundError,
+  queryEvaluationResults,
+  type ResultFilter,
   type ResultStatus,
 } from "../../store/index.js";
 import {
@@ -16,6 +24,8 @@ import {
   progressOf,
   summarizeResults,
 } from "../runs/index.js";
+import { chartsOf, type EvaluationCharts, type RadarDimension, radarOf } from "./charts.js";
+import { type CompareCounts, type CompareItem, compareRows } from "./compare.js";
 
 // What the evaluation pages read (seed 003 flow 4): runs with their progress, one run's summary,
 // and pages of its results.
@@ -33,9 +43,11 @@ export const RESULTS_PAGE = { default: 50, max: 500 } as const;
 export interface EvaluationWithProgress {
   evaluation: EvaluationRow;
   progress: Progress;
+  /** Share of SCORED results that passed; null before the first. */
+  pass_rate: number | null;
 }
 
-export interface EvaluationDetail extends EvaluationWithProgress {
+export interface EvaluationDetail extends Omit<EvaluationWithProgress, "pass_rate"> {
   summary: EvaluationSummary;
   /** The first page of results, in question order. */
   results: EvaluationResultRow[];
@@ -55,11 +67,24 @@ export async function mustGetEvaluation(
 export async function listEvaluationsWithProgress(
   db: Db,
   userId: string,
-  page: { limit?: number; offset?: number } = {},
+  page: { limit?: number; offset?: number; statuses?: EvaluationStatus[] } = {},
 ): Promise<EvaluationWithProgress[]> {
   const now = new Date();
   const rows = await listEvaluations(db, userId, page);
-  return rows.map((evaluation) => ({ evaluation, progress: progressOf(evaluation, now) }));
+  const passes = await evaluationPassCounts(
+    db,
+    userId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((evaluation) => ({
+    evaluation,
+    progress: progressOf(evaluation, now),
+    pass_rate: rateOf(passes.get(evaluation.id)),
+  }));
+}
+
+function rateOf(counts: { scored: number; passed: number } | undefined): number | null {
+  return counts && counts.scored > 0 ? counts.passed / counts.scored : null;
 }
 
 export async function evaluationDetail(
@@ -95,4 +120,95 @@ export async function evaluationResultsPage(
     offset: query.offset ?? 0,
     limit: query.limit ?? RESULTS_PAGE.default,
   });
+}
+
+/** A filtered page of a run's results and how many match in all (the detail page's list). */
+export async function filteredResultsPage(
+  db: Db,
+  userId: string,
+  id: string,
+  filter: ResultFilter,
+  page: { offset?: number; limit?: number } = {},
+): Promise<{ rows: EvaluationResultRow[]; total: number }> {
+  const evaluation = await mustGetEvaluation(db, userId, id);
+  return queryEvaluationResults(db, userId, evaluation.id, filter, page);
+}
+
+export async function evaluationCharts(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<EvaluationCharts> {
+  const evaluation = await mustGetEvaluation(db, userId, id);
+  return chartsOf(await listSummaryRows(db, userId, evaluation.id));
+}
+
+export interface ComparedRun {
+  evaluation: EvaluationRow;
+  summary: EvaluationSummary;
+  radar: RadarDimension[];
+}
+
+export interface EvaluationComparison {
+  base: ComparedRun;
+  head: ComparedRun;
+  matched_by: "question_id" | "question_text";
+  counts: CompareCounts;
+  items: CompareItem[];
+}
+
+/** Two of the user's runs side by side; either id unknown or foreign is not found. */
+export async function compareEvaluations(
+  db: Db,
+  userId: string,
+  baseId: string,
+  headId: string,
+): Promise<EvaluationComparison> {
+  const [base, head] = await Promise.all([
+    mustGetEvaluation(db, userId, baseId),
+    mustGetEvaluation(db, userId, headId),
+  ]);
+  const sameSet = base.question_set_id !== null && base.question_set_id === head.question_set_id;
+  const matchedBy = sameSet ? "question_id" : "question_text";
+  const [baseRows, headRows, baseSummary, headSummary] = await Promise.all([
+    listCompareRows(db, userId, base.id),
+    listCompareRows(db, userId, head.id),
+    listSummaryRows(db, userId, base.id).then(summarizeResults),
+    listSummaryRows(db, userId, head.id).then(summarizeResults),
+  ]);
+  const { items, counts } = compareRows(baseRows, headRows, matchedBy);
+  return {
+    base: { evaluation: base, summary: baseSummary, radar: radarOf(baseSummary) },
+    head: { evaluation: head, summary: headSummary, radar: radarOf(headSummary) },
+    matched_by: matchedBy,
+    counts,
+    items,
+  };
+}
+
+export interface TrendPoint {
+  evaluation: EvaluationRow;
+  pass_rate: number | null;
+  scored: number;
+}
+
+/** Every live run made on a question set, oldest first, with its score and pass rate. */
+export async function questionSetTrend(
+  db: Db,
+  userId: string,
+  questionSetId: string,
+): Promise<TrendPoint[]> {
+  const set = isUuid(questionSetId) ? await getQuestionSet(db, userId, questionSetId) : undefined;
+  if (!set) throw new QuestionSetNotFoundError(questionSetId);
+  const runs = await listEvaluationsOfQuestionSet(db, userId, set.id);
+  const passes = await evaluationPassCounts(
+    db,
+    userId,
+    runs.map((run) => run.id),
+  );
+  return runs.map((evaluation) => ({
+    evaluation,
+    pass_rate: rateOf(passes.get(evaluation.id)),
+    scored: passes.get(evaluation.id)?.scored ?? 0,
+  }));
 }

@@ -1,41 +1,22 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  promptText,
-  type RecordedRequest,
-  type ScriptedLlm,
-  startScriptedLlm,
-} from "../../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  LlmAbortError,
-  type LlmClient,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../../llm/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { promptText, type RecordedRequest } from "../../../test/support/scripted-llm.js";
+import { scriptedClient, useScriptedLlm } from "../../../test/support/use-scripted-llm.js";
+import { LlmAbortError, type LlmClient } from "../../llm/index.js";
 import type { DocumentChunks } from "./chunks.js";
 import { QuestionGenerationError } from "./errors.js";
 import { generateQuestions, HEURISTIC_WARNING } from "./generate.js";
 
-let server: ScriptedLlm;
+const server = useScriptedLlm();
 let client: LlmClient;
 
 function clientFor(structured_output: "json_object" | "json_schema" | "prompt"): LlmClient {
-  const config = parseLlmConfig({ base_url: server.baseUrl, structured_output, max_retries: 0 });
-  return createLlmClient(resolveModelConfig(config, "generator"), {
-    limiters: new ProviderLimiters(),
-  });
+  return scriptedClient(server, "generator", { structured_output, max_retries: 0 });
 }
 
-beforeAll(async () => {
-  server = await startScriptedLlm();
+beforeAll(() => {
   client = clientFor("json_object");
 });
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 /** The chunk text between the template's ``` fences. */
 function chunkIn(request: RecordedRequest): string {

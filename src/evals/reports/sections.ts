@@ -38,7 +38,7 @@ function overview(report: EvaluationReport): ReportSection {
   if (s.usage.calls > 0) {
     rows.push([
       "LLM usage",
-      `${s.usage.calls} calls, ${s.usage.prompt_tokens + s.usage.completion_tokens} tokens`,
+      `${s.usage.calls} calls (${s.usage.attempts} HTTP requests), ${s.usage.prompt_tokens + s.usage.completion_tokens} tokens`,
     ]);
   }
   return { title: "Summary", headers: ["field", "value"], rows, alignRight: [] };

@@ -4,6 +4,7 @@ import {
   EvaluationRequestSchema,
   evaluationSnapshot,
   judgeModelIdOf,
+  publicSnapshot,
   publicUrl,
 } from "./config.js";
 
@@ -40,6 +41,19 @@ describe("evaluation snapshot", () => {
     expect(snapshot.rag.loops.observations.path).toBeNull();
     // The rest of the loops' settings still decide, and show, how the run was made.
     expect(snapshot.rag.loops.answer).toEqual(config.rag.loops.answer);
+  });
+
+  it("leaves the path out of snapshots stored before it was kept out", async () => {
+    const config = await loadConfig({ cwd: "/nonexistent", env: {} });
+    const request = EvaluationRequestSchema.parse({
+      question_set_id: "7d0c1f4e-8f1a-4a43-9d51-0c7a7e2b5a10",
+    });
+    const old = structuredClone(evaluationSnapshot(request, config, "c1")) as {
+      rag: { loops: { observations: { path: string | null } } };
+    };
+    old.rag.loops.observations.path = "/srv/ragjudge-home/observational_data.jsonl";
+    expect(JSON.stringify(publicSnapshot(old))).not.toContain("/srv/ragjudge-home");
+    expect(publicSnapshot({ bot: { kind: "builtin" } })).toEqual({ bot: { kind: "builtin" } });
   });
 
   it("refuses credentials in an HTTP bot's URL, naming the field", () => {

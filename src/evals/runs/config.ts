@@ -163,6 +163,22 @@ export function evaluationSnapshot(
   });
 }
 
+/**
+ * A stored snapshot as users may read it. New snapshots hold no server path; ones stored before
+ * that still carry the starter's observations file path, which is left out here.
+ */
+export function publicSnapshot(config: unknown): unknown {
+  const loops = (config as { rag?: { loops?: { observations?: unknown } } } | null)?.rag?.loops;
+  if (!loops || typeof loops.observations !== "object" || loops.observations === null) {
+    return config;
+  }
+  const snapshot = config as { rag: { loops: Record<string, unknown> } };
+  return {
+    ...snapshot,
+    rag: { ...snapshot.rag, loops: { ...snapshot.rag.loops, observations: { path: null } } },
+  };
+}
+
 /** Seed 003 evaluations.bot_id: "builtin" or the bot's public URL. */
 export function botIdOf(bot: SnapshotBot): string {
   return bot.kind === "builtin" ? "builtin" : publicUrl(bot.url);

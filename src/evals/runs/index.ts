@@ -9,6 +9,7 @@ export {
   EvaluationSnapshotSchema,
   evaluationSnapshot,
   judgeModelIdOf,
+  publicSnapshot,
   publicUrl,
   type SnapshotBot,
   SnapshotBotSchema,

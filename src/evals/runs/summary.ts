@@ -55,7 +55,8 @@ export interface EvaluationSummary {
     { total: number; scored: number; average_score: number | null; pass_rate: number | null }
   >;
   latency_ms: { mean: number | null; p50: number | null; p95: number | null };
-  usage: { prompt_tokens: number; completion_tokens: number; calls: number };
+  /** LLM use of the bot and judges: logical calls, and the HTTP requests (retries) they took. */
+  usage: { prompt_tokens: number; completion_tokens: number; calls: number; attempts: number };
 }
 
 const OFFLINE_METRICS = ["exact_match", "f1", "rouge_l", "groundedness"] as const;
@@ -152,7 +153,7 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
     .filter((r) => r.latency_ms !== null && r.status !== "PENDING" && r.status !== "RUNNING")
     .map((r) => r.latency_ms as number)
     .sort((a, b) => a - b);
-  const usage = { prompt_tokens: 0, completion_tokens: 0, calls: 0 };
+  const usage = { prompt_tokens: 0, completion_tokens: 0, calls: 0, attempts: 0 };
   let fallbacks = 0;
   for (const row of rows) {
     const stored = (row.usage ?? {}) as { fallbacks?: unknown };
@@ -162,6 +163,7 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
       usage.prompt_tokens += part?.prompt_tokens ?? 0;
       usage.completion_tokens += part?.completion_tokens ?? 0;
       usage.calls += part?.calls ?? 0;
+      usage.attempts += part?.attempts ?? 0;
     }
   }
   return {

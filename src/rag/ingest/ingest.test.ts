@@ -1,15 +1,9 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { type ScriptedLlm, startScriptedLlm } from "../../../test/support/scripted-llm.js";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { describeEachStore } from "../../../test/support/stores.js";
-import {
-  createLlmClient,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../../llm/index.js";
+import { scriptedClient, useScriptedLlm } from "../../../test/support/use-scripted-llm.js";
 import {
   CollectionNotFoundError,
   findOrCreateUser,
@@ -50,27 +44,17 @@ function minimalPdf(pages: string[], title?: string): Buffer {
 }
 
 let dir: string;
-let llm: ScriptedLlm;
+const llm = useScriptedLlm();
 
-beforeAll(async () => {
-  llm = await startScriptedLlm();
-});
-afterAll(async () => {
-  await llm.close();
-});
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "ragjudge-ingest-"));
-  llm.reset();
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
 function embedder() {
-  return createLlmClient(
-    resolveModelConfig(parseLlmConfig({ base_url: llm.baseUrl }), "embedder"),
-    { limiters: new ProviderLimiters() },
-  );
+  return scriptedClient(llm, "embedder");
 }
 
 describeEachStore("ingestPaths", (use) => {

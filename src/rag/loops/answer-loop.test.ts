@@ -2,20 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  isChat,
-  promptText,
-  type RecordedRequest,
-  type ScriptedLlm,
-  startScriptedLlm,
-} from "../../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  type LlmRole,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../../llm/index.js";
+import { isChat, promptText, type RecordedRequest } from "../../../test/support/scripted-llm.js";
+import { scriptedClient, useScriptedLlm } from "../../../test/support/use-scripted-llm.js";
+import type { LlmRole } from "../../llm/index.js";
 import {
   type AnswerState,
   evalAnswer,
@@ -28,37 +17,26 @@ import { makeHit } from "./fixed-retriever.js";
 import type { ObservationDbRow } from "./observations.js";
 import type { AnswerReviewer } from "./reviewers.js";
 
-let server: ScriptedLlm;
+const server = useScriptedLlm();
 let dir: string;
-beforeAll(async () => {
-  server = await startScriptedLlm();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "ragjudge-answer-loop-"));
 });
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 let file: string;
 let counter = 0;
 beforeEach(() => {
-  server.reset();
-  server.latencyMs = 0;
   file = join(dir, `run-${++counter}`, "observational_data.jsonl");
 });
 
 function client(role: LlmRole) {
-  return createLlmClient(
-    resolveModelConfig(
-      parseLlmConfig({
-        base_url: server.baseUrl,
-        max_retries: 0,
-        timeout_ms: 5_000,
-        roles: { [role]: { model: `${role}-model` } },
-      }),
-      role,
-    ),
-    { limiters: new ProviderLimiters() },
-  );
+  return scriptedClient(server, role, {
+    max_retries: 0,
+    timeout_ms: 5_000,
+    roles: { [role]: { model: `${role}-model` } },
+  });
 }
 
 const isGenerator = (r: RecordedRequest) => isChat(r) && r.body.model === "generator-model";

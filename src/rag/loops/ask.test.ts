@@ -1,50 +1,32 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  isChat,
-  type RecordedRequest,
-  type ScriptedLlm,
-  startScriptedLlm,
-} from "../../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  type LlmRole,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../../llm/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isChat, type RecordedRequest } from "../../../test/support/scripted-llm.js";
+import { scriptedClient, useScriptedLlm } from "../../../test/support/use-scripted-llm.js";
+import { type LlmRole, ProviderLimiters } from "../../llm/index.js";
 import type { RetrievalSource, RetrievedHit, RetrieveRequest } from "../types.js";
 import { AskInputError, ask } from "./ask.js";
 import { parseLoopsConfig } from "./config.js";
 import { fixedRetriever, makeHit } from "./fixed-retriever.js";
 import type { ObservationDbRow } from "./observations.js";
 
-let server: ScriptedLlm;
+const server = useScriptedLlm();
 let dir: string;
-beforeAll(async () => {
-  server = await startScriptedLlm();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "ragjudge-ask-"));
 });
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-beforeEach(() => server.reset());
 
 function clients() {
   const limiters = new ProviderLimiters();
   const make = (role: LlmRole) =>
-    createLlmClient(
-      resolveModelConfig(
-        parseLlmConfig({
-          base_url: server.baseUrl,
-          max_retries: 0,
-          roles: { [role]: { model: `${role}-model` } },
-        }),
-        role,
-      ),
+    scriptedClient(
+      server,
+      role,
+      { max_retries: 0, roles: { [role]: { model: `${role}-model` } } },
       { limiters },
     );
   return { generator: make("generator"), judge: make("judge"), rewriter: make("rewriter") };

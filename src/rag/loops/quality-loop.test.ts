@@ -1,48 +1,21 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  isChat,
-  promptText,
-  type ScriptedLlm,
-  startScriptedLlm,
-} from "../../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  type LlmRole,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../../llm/index.js";
+import { describe, expect, it } from "vitest";
+import { isChat, promptText } from "../../../test/support/scripted-llm.js";
+import { scriptedClient, useScriptedLlm } from "../../../test/support/use-scripted-llm.js";
+import type { LlmRole } from "../../llm/index.js";
 import type { RetrievalSource, RetrievedHit, RetrieveRequest } from "../types.js";
 import { parseLoopsConfig } from "./config.js";
 import { fixedRetriever, makeHit } from "./fixed-retriever.js";
 import { QUALITY_NODES, runQualityLoop } from "./quality-loop.js";
 
-let server: ScriptedLlm;
-beforeAll(async () => {
-  server = await startScriptedLlm();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  server.latencyMs = 0;
-});
+const server = useScriptedLlm();
 
 function client(role: LlmRole, model = `${role}-model`) {
-  return createLlmClient(
-    resolveModelConfig(
-      parseLlmConfig({
-        base_url: server.baseUrl,
-        max_retries: 0,
-        timeout_ms: 5_000,
-        roles: { [role]: { model } },
-      }),
-      role,
-    ),
-    { limiters: new ProviderLimiters() },
-  );
+  return scriptedClient(server, role, {
+    max_retries: 0,
+    timeout_ms: 5_000,
+    roles: { [role]: { model } },
+  });
 }
 
 /** 20 hits over three sources, relevance 0.8: grades high. */

@@ -1,16 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  isChat,
-  type RecordedRequest,
-  type ScriptedLlm,
-  startScriptedLlm,
-} from "../../../test/support/scripted-llm.js";
-import {
-  createLlmClient,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../../llm/index.js";
+import { describe, expect, it } from "vitest";
+import { isChat, type RecordedRequest } from "../../../test/support/scripted-llm.js";
+import { scriptedClient, useScriptedLlm } from "../../../test/support/use-scripted-llm.js";
 import { DEFAULT_LOOPS_CONFIG } from "./config.js";
 import { makeHit } from "./fixed-retriever.js";
 import { QualityChecker } from "./quality-checker.js";
@@ -21,20 +11,10 @@ import {
   requestedSourcesFor,
 } from "./query-rewriter.js";
 
-let server: ScriptedLlm;
-beforeAll(async () => {
-  server = await startScriptedLlm();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useScriptedLlm();
 
 function rewriterClient() {
-  return createLlmClient(
-    resolveModelConfig(parseLlmConfig({ base_url: server.baseUrl, max_retries: 0 }), "rewriter"),
-    { limiters: new ProviderLimiters() },
-  );
+  return scriptedClient(server, "rewriter", { max_retries: 0 });
 }
 
 const HITS = [

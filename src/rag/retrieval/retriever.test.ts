@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  type RecordedRequest,
-  type ScriptedLlm,
-  startScriptedLlm,
-} from "../../../test/support/scripted-llm.js";
+import { expect, it } from "vitest";
+import type { RecordedRequest } from "../../../test/support/scripted-llm.js";
 import { describeEachStore } from "../../../test/support/stores.js";
-import {
-  createLlmClient,
-  ProviderLimiters,
-  parseLlmConfig,
-  resolveModelConfig,
-} from "../../llm/index.js";
+import { scriptedClient, useScriptedLlm } from "../../../test/support/use-scripted-llm.js";
 import {
   appendObservations,
   CollectionNotFoundError,
@@ -35,28 +26,19 @@ function topicVector(text: string): number[] {
   return [...TOPICS.map((words) => words.filter((w) => lower.includes(w)).length), 0.05];
 }
 
-let llm: ScriptedLlm;
-beforeAll(async () => {
-  llm = await startScriptedLlm({
-    rules: [
-      {
-        when: (request: RecordedRequest) => request.path.endsWith("/embeddings"),
-        reply: (request: RecordedRequest) => ({
-          embeddings: (request.body.input as string[]).map(topicVector),
-        }),
-      },
-    ],
-  });
-});
-afterAll(async () => {
-  await llm.close();
+const llm = useScriptedLlm({
+  rules: [
+    {
+      when: (request: RecordedRequest) => request.path.endsWith("/embeddings"),
+      reply: (request: RecordedRequest) => ({
+        embeddings: (request.body.input as string[]).map(topicVector),
+      }),
+    },
+  ],
 });
 
 function embedder() {
-  return createLlmClient(
-    resolveModelConfig(parseLlmConfig({ base_url: llm.baseUrl }), "embedder"),
-    { limiters: new ProviderLimiters() },
-  );
+  return scriptedClient(llm, "embedder");
 }
 
 async function corpus(db: Db, userId: string, withEmbedder = false) {

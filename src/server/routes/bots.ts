@@ -1,46 +1,76 @@
-import { BotRegistrationError, RegisterBotSchema, registerBot } from "../../evals/bots/index.js";
-import { BotNameTakenError, deleteBot, getBot, listBots } from "../../store/index.js";
-import { type App, errorJson, limitBody, type RouteDeps, readBody } from "../http.js";
+import { RegisterBotSchema, registerBot } from "../../evals/bots/index.js";
+import { deleteBot, getBot, listBots } from "../../store/index.js";
+import { type App, errorJson, type RouteDeps } from "../http.js";
+import { defineRoute, mountRoute } from "../route.js";
+import { BotListSchema, BotSchema, ErrorSchema } from "../schemas.js";
+import { IdParams } from "./params.js";
 
 const BASE = "/api/v1/bots";
+const error = (description: string) => ({ description, schema: ErrorSchema });
+const noBot = error("No such bot for this user (another user's id too)");
+
+export const botApi = {
+  list: defineRoute({
+    method: "get",
+    path: BASE,
+    tags: ["bots"],
+    summary: "List your registered HTTP bots (never their secrets)",
+    responses: { 200: { description: "Your bots", schema: BotListSchema } },
+  }),
+  register: defineRoute({
+    method: "post",
+    path: BASE,
+    tags: ["bots"],
+    summary: "Register an HTTP bot with the secret sent to its URL only",
+    body: RegisterBotSchema,
+    responses: {
+      201: { description: "The bot, with `has_secret` instead of the secret", schema: BotSchema },
+      400: error("An invalid field, or a URL the bot network policy refuses"),
+      409: error("You already have a bot of that name"),
+      415: error("The body is not application/json"),
+    },
+  }),
+  get: defineRoute({
+    method: "get",
+    path: `${BASE}/:id`,
+    tags: ["bots"],
+    summary: "Read one of your bots (another user's id is 404)",
+    params: IdParams,
+    resource: "bot",
+    responses: { 200: { description: "The bot", schema: BotSchema }, 404: noBot },
+  }),
+  delete: defineRoute({
+    method: "delete",
+    path: `${BASE}/:id`,
+    tags: ["bots"],
+    summary: "Delete one of your bots; runs that name it fail at their probe",
+    params: IdParams,
+    resource: "bot",
+    responses: { 204: { description: "Deleted" }, 404: noBot },
+  }),
+};
 
 /** A user's HTTP bots (issue 12): registered with a secret that no response ever shows. */
 export function botRoutes(app: App, deps: RouteDeps) {
-  const { db, maxBodyBytes } = deps;
+  const { db } = deps;
+  const notFound = (c: Parameters<typeof errorJson>[0], id: string) =>
+    errorJson(c, 404, "not_found", `No such bot: ${id}.`);
 
-  app.post(BASE, limitBody(maxBodyBytes), async (c) => {
-    const body = await readBody(c, RegisterBotSchema);
-    if (!body.ok) return body.response;
-    try {
-      return c.json(await registerBot(db, c.get("user").id, body.value, deps.config.bots), 201);
-    } catch (error) {
-      if (error instanceof BotRegistrationError) {
-        return c.json(
-          {
-            error: "bot_not_allowed",
-            message: error.message,
-            issues: [{ path: error.field, message: error.message }],
-          },
-          400,
-        );
-      }
-      if (error instanceof BotNameTakenError) {
-        return errorJson(c, 409, "name_taken", error.message);
-      }
-      throw error;
-    }
+  mountRoute(app, deps, botApi.list, async (c) =>
+    c.json({ items: await listBots(db, c.get("user").id) }),
+  );
+
+  mountRoute(app, deps, botApi.register, async (c, { body }) =>
+    c.json(await registerBot(db, c.get("user").id, body, deps.config.bots), 201),
+  );
+
+  mountRoute(app, deps, botApi.get, async (c, { params }) => {
+    const bot = await getBot(db, c.get("user").id, params.id);
+    return bot ? c.json(bot) : notFound(c, params.id);
   });
 
-  app.get(BASE, async (c) => c.json({ items: await listBots(db, c.get("user").id) }));
-
-  app.get(`${BASE}/:id`, async (c) => {
-    const bot = await getBot(db, c.get("user").id, c.req.param("id"));
-    return bot ? c.json(bot) : errorJson(c, 404, "not_found", `No such bot: ${c.req.param("id")}.`);
-  });
-
-  app.delete(`${BASE}/:id`, async (c) => {
-    const deleted = await deleteBot(db, c.get("user").id, c.req.param("id"));
-    if (!deleted) return errorJson(c, 404, "not_found", `No such bot: ${c.req.param("id")}.`);
+  mountRoute(app, deps, botApi.delete, async (c, { params }) => {
+    if (!(await deleteBot(db, c.get("user").id, params.id))) return notFound(c, params.id);
     return c.body(null, 204);
   });
 }

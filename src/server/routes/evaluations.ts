@@ -1,43 +1,42 @@
-import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import {
+  compareEvaluations,
+  evaluationCharts,
   evaluationDetail,
-  evaluationResultsPage,
+  filteredResultsPage,
   listEvaluationsWithProgress,
   RESULT_STATUSES,
-  RESULTS_PAGE,
+  resultsCsv,
   type WatchEvent,
   watchEvaluation,
 } from "../../evals/monitor/index.js";
 import {
   cancelEvaluation,
   EvaluationNotFoundError,
-  EvaluationRequestError,
   EvaluationRequestSchema,
-  EvaluationStateError,
   pauseEvaluation,
   resumeEvaluation,
   retryEvaluation,
   startEvaluation,
 } from "../../evals/runs/index.js";
-import {
-  deleteEvaluation,
-  type EvaluationRow,
-  isUuid,
-  type ResultStatus,
-} from "../../store/index.js";
-import {
-  type App,
-  errorJson,
-  jobsUnavailable,
-  limitBody,
-  type RouteDeps,
-  readBody,
-  readOptionalBody,
-} from "../http.js";
+import { deleteEvaluation, type ResultFilter } from "../../store/index.js";
+import type { App, RouteDeps } from "../http.js";
+import { defineRoute, mountRoute, type ResponseSpec } from "../route.js";
 import { publicEvaluation, publicResult } from "../rows.js";
+import {
+  ErrorSchema,
+  EVALUATION_STATUSES,
+  EvaluationChartsSchema,
+  EvaluationComparisonSchema,
+  EvaluationDetailSchema,
+  FileDownloadSchema,
+  EvaluationEventSchema,
+  EvaluationListSchema,
+  EvaluationSchema,
+  ResultsPageSchema,
+} from "../schemas.js";
+import { IdParams, PAGE_LIMITS, pageLimit, pageOffset } from "./params.js";
 
 const BASE = "/api/v1/evaluations";
 const SSE_KEEPALIVE_MS = 15_000;
@@ -46,71 +45,270 @@ export const RetryRequestSchema = z.object({
   scope: z.enum(["failed", "all"]).default("failed"),
 });
 
-const pageNumber = (max: number) => z.coerce.number().int().min(0).max(max).optional();
-
-export const ListEvaluationsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  offset: pageNumber(1_000_000),
-});
-
-export const ResultsQuerySchema = z.object({
-  /** Comma-separated result statuses. */
-  status: z
+/** A comma-separated list of values from `allowed` (case-insensitive), e.g. `BOT_ERROR,SCORED`. */
+function commaList<T extends string>(allowed: readonly T[], what: string, upper = true) {
+  return z
     .string()
     .optional()
+    .describe(`comma-separated ${what}: ${allowed.join(", ")}`)
     .transform((value, ctx) => {
       if (!value) return undefined;
-      const statuses = value.split(",").map((s) => s.trim().toUpperCase());
-      const unknown = statuses.filter((s) => !RESULT_STATUSES.includes(s as ResultStatus));
+      const items = value
+        .split(",")
+        .map((s) => (upper ? s.trim().toUpperCase() : s.trim().toLowerCase()))
+        .filter(Boolean);
+      const unknown = items.filter((s) => !allowed.includes(s as T));
       if (unknown.length > 0) {
         ctx.addIssue({
           code: "custom",
-          message: `unknown status ${unknown.join(", ")}; expected ${RESULT_STATUSES.join(", ")}`,
+          message: `unknown ${what} ${unknown.join(", ")}; expected ${allowed.join(", ")}`,
         });
         return z.NEVER;
       }
-      return statuses as ResultStatus[];
-    }),
-  offset: pageNumber(10_000_000),
-  limit: z.coerce.number().int().min(1).max(RESULTS_PAGE.max).optional(),
+      return items as T[];
+    });
+}
+
+export const ListEvaluationsQuerySchema = z.object({
+  status: commaList(EVALUATION_STATUSES, "evaluation statuses"),
+  limit: pageLimit(PAGE_LIMITS.evaluations),
+  offset: pageOffset(1_000_000),
 });
 
-function knownError(c: Context, error: unknown): Response | undefined {
-  if (error instanceof EvaluationNotFoundError)
-    return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
-  if (error instanceof EvaluationStateError)
-    return errorJson(
-      c,
-      409,
-      "invalid_state",
-      `Cannot ${error.operation}: the evaluation is ${error.status}.`,
-    );
-  if (error instanceof EvaluationRequestError) {
-    return c.json(
-      {
-        error: "invalid_request",
-        message: error.message,
-        issues: [{ path: error.field, message: error.message.slice(error.field.length + 2) }],
+const GATE_FILTERS = ["pass", "partial", "fail", "skipped", "none"] as const;
+const score = (edge: string) =>
+  z.coerce.number().min(0).max(1).optional().describe(`primary score ${edge} (0-1, inclusive)`);
+
+/** The results list's filters, shared by its pages and its export. */
+export const ResultFilterQuerySchema = z.object({
+  status: commaList(RESULT_STATUSES, "result statuses"),
+  passed: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .describe("true: passed the gate and every judge; false: scored and failed"),
+  gate: commaList(GATE_FILTERS, "gate verdicts (none: not gated)", false),
+  question_type: z
+    .string()
+    .max(1_000)
+    .optional()
+    .transform((value) =>
+      value
+        ?.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .describe("comma-separated question types, e.g. FACTUAL,INFERENTIAL"),
+  score_min: score("at least"),
+  score_max: score("at most"),
+  q: z
+    .string()
+    .max(500)
+    .optional()
+    .describe("text in the question, ground truth or answer (case-insensitive)"),
+});
+
+export const ResultsQuerySchema = ResultFilterQuerySchema.extend({
+  offset: pageOffset(),
+  limit: pageLimit(PAGE_LIMITS.results),
+});
+
+export const ExportResultsQuerySchema = ResultFilterQuerySchema.extend({
+  format: z.enum(["csv", "json"]).default("csv").describe("the file format (default csv)"),
+});
+
+export const CompareQuerySchema = z.object({
+  base: z.string().describe("the baseline run's id"),
+  head: z.string().describe("the run compared with it"),
+});
+
+type ResultFilterQuery = z.output<typeof ResultFilterQuerySchema>;
+
+function resultFilter(query: ResultFilterQuery): ResultFilter {
+  return {
+    ...(query.status ? { statuses: query.status } : {}),
+    ...(query.passed !== undefined ? { passed: query.passed } : {}),
+    ...(query.gate ? { gate: query.gate } : {}),
+    ...(query.question_type?.length ? { questionTypes: query.question_type } : {}),
+    ...(query.score_min !== undefined ? { scoreMin: query.score_min } : {}),
+    ...(query.score_max !== undefined ? { scoreMax: query.score_max } : {}),
+    ...(query.q?.trim() ? { text: query.q } : {}),
+  };
+}
+
+const error = (description: string) => ({ description, schema: ErrorSchema });
+const noEvaluation = error("No such evaluation for this user (another user's id too)");
+const noJobs = error("The server runs without a job queue");
+
+function controlRoute(operation: "pause" | "resume" | "cancel", summary: string) {
+  const responses: Record<number, ResponseSpec> = {
+    200: { description: "The evaluation", schema: EvaluationSchema },
+    404: noEvaluation,
+    409: error("The evaluation's status does not allow this; the message says the status"),
+  };
+  if (operation === "resume") responses[503] = noJobs;
+  return defineRoute({
+    method: "post",
+    path: `${BASE}/:id/${operation}`,
+    tags: ["evaluations"],
+    summary,
+    params: IdParams,
+    resource: "evaluation",
+    // Pause and cancel are rows in the database: they need no queue. Resume sends jobs.
+    needsJobs: operation === "resume",
+    responses,
+  });
+}
+
+export const evaluationApi = {
+  // Before `/:id`: "compare" is not an id.
+  compare: defineRoute({
+    method: "get",
+    path: `${BASE}/compare`,
+    tags: ["evaluations"],
+    summary:
+      "Compare two runs question by question: score and pass deltas, regressions first, both radars",
+    description:
+      "Runs on the same question set match by question id; runs on different sets compare on the questions they share (by normalized text).",
+    query: CompareQuerySchema,
+    responses: {
+      200: { description: "The comparison", schema: EvaluationComparisonSchema },
+      400: error("base or head missing"),
+      404: noEvaluation,
+    },
+  }),
+  list: defineRoute({
+    method: "get",
+    path: BASE,
+    tags: ["evaluations"],
+    summary: "List your evaluations with their progress, newest first",
+    query: ListEvaluationsQuerySchema,
+    responses: {
+      200: { description: "Your evaluations", schema: EvaluationListSchema },
+      400: error("A query parameter out of range"),
+    },
+  }),
+  start: defineRoute({
+    method: "post",
+    path: BASE,
+    tags: ["evaluations"],
+    summary: "Create and start an evaluation (it runs on the workers)",
+    body: EvaluationRequestSchema,
+    needsJobs: true,
+    responses: {
+      201: { description: "The evaluation, PENDING", schema: EvaluationSchema },
+      400: error("Invalid body (issues name the field)"),
+      404: error("No such question set or collection for this user"),
+      503: noJobs,
+    },
+  }),
+  get: defineRoute({
+    method: "get",
+    path: `${BASE}/:id`,
+    tags: ["evaluations"],
+    summary: "An evaluation with its progress, summary and first page of results",
+    params: IdParams,
+    resource: "evaluation",
+    responses: {
+      200: { description: "The evaluation", schema: EvaluationDetailSchema },
+      404: noEvaluation,
+    },
+  }),
+  delete: defineRoute({
+    method: "delete",
+    path: `${BASE}/:id`,
+    tags: ["evaluations"],
+    summary: "Delete an evaluation (a live one is cancelled)",
+    params: IdParams,
+    resource: "evaluation",
+    responses: { 204: { description: "Deleted" }, 404: noEvaluation },
+  }),
+  results: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/results`,
+    tags: ["evaluations"],
+    summary: "A page of an evaluation's results matching the filters, in question order",
+    params: IdParams,
+    resource: "evaluation",
+    query: ResultsQuerySchema,
+    responses: {
+      200: {
+        description: "{items, offset, limit, total}: total counts every match",
+        schema: ResultsPageSchema,
       },
-      400,
-    );
-  }
-  return undefined;
-}
-
-async function answer(c: Context, work: () => Promise<Response>): Promise<Response> {
-  try {
-    return await work();
-  } catch (error) {
-    const response = knownError(c, error);
-    if (response) return response;
-    throw error;
-  }
-}
-
-function queryOf<S extends z.ZodType>(c: Context, schema: S) {
-  return schema.safeParse(c.req.query());
-}
+      400: error("Bad query"),
+      404: noEvaluation,
+    },
+  }),
+  export: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/export`,
+    tags: ["evaluations"],
+    summary: "Download the results matching the filters as CSV or JSON",
+    params: IdParams,
+    resource: "evaluation",
+    query: ExportResultsQuerySchema,
+    responses: {
+      200: {
+        description:
+          "The file (content-disposition: attachment): CSV with one row per question and a score column per judge, or a JSON array of EvaluationResult",
+        content: { type: "text/csv", schema: FileDownloadSchema },
+      },
+      400: error("Bad query"),
+      404: noEvaluation,
+    },
+  }),
+  charts: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/charts`,
+    tags: ["evaluations"],
+    summary:
+      "A run's chart data: rubric dimension averages (radar), a score histogram, per question type",
+    params: IdParams,
+    resource: "evaluation",
+    responses: {
+      200: { description: "The chart data", schema: EvaluationChartsSchema },
+      404: noEvaluation,
+    },
+  }),
+  pause: controlRoute("pause", "Pause a PENDING or RUNNING evaluation"),
+  resume: controlRoute("resume", "Resume a PAUSED evaluation"),
+  cancel: controlRoute("cancel", "Cancel a live evaluation"),
+  retry: defineRoute({
+    method: "post",
+    path: `${BASE}/:id/retry`,
+    tags: ["evaluations"],
+    summary: "Run a finished evaluation's failed items (or all) again",
+    params: IdParams,
+    resource: "evaluation",
+    body: RetryRequestSchema,
+    bodyOptional: true,
+    needsJobs: true,
+    responses: {
+      200: { description: "The evaluation", schema: EvaluationSchema },
+      400: error("Invalid body"),
+      404: noEvaluation,
+      409: error("The evaluation's status does not allow this; the message says the status"),
+      503: noJobs,
+    },
+  }),
+  events: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/events`,
+    tags: ["evaluations"],
+    summary:
+      "Server-Sent Events: progress, one result per finished item, end (works with the session cookie; read it with fetch)",
+    params: IdParams,
+    resource: "evaluation",
+    responses: {
+      200: {
+        description: "The stream",
+        content: { type: "text/event-stream", schema: EvaluationEventSchema },
+      },
+      404: noEvaluation,
+    },
+  }),
+};
 
 function sseMessage(event: WatchEvent) {
   const data = event.event === "result" ? publicResult(event.data) : event.data;
@@ -125,138 +323,119 @@ function sseMessage(event: WatchEvent) {
 
 /** Seed 003 section 4.1, evaluations, plus retry, result pages and a live event stream. */
 export function evaluationRoutes(app: App, deps: RouteDeps) {
-  const { db, maxBodyBytes } = deps;
+  const { db } = deps;
+  const api = evaluationApi;
   const runConfig = { ...deps.config, llm: deps.llm };
-  const row = (evaluation: EvaluationRow) => publicEvaluation(evaluation);
+  /** Routes marked needsJobs only run with a queue; pause and cancel need none. */
+  const queue = () => deps.jobs ?? { send: async () => {} };
 
-  // The control functions take ids as they come: a malformed one is simply not found.
-  const checkId = createMiddleware(async (c, next) => {
-    const id = c.req.param("id");
-    if (id !== undefined && !isUuid(id)) {
-      return errorJson(c, 404, "not_found", `No such evaluation: ${id}.`);
-    }
-    await next();
+  mountRoute(app, deps, api.compare, async (c, { query }) => {
+    const comparison = await compareEvaluations(db, c.get("user").id, query.base, query.head);
+    const run = ({ evaluation, ...rest }: (typeof comparison)["base"]) => ({
+      evaluation: publicEvaluation(evaluation),
+      ...rest,
+    });
+    return c.json({ ...comparison, base: run(comparison.base), head: run(comparison.head) });
   });
-  app.use(`${BASE}/:id`, checkId);
-  app.use(`${BASE}/:id/*`, checkId);
 
-  app.get(BASE, async (c) => {
-    const query = queryOf(c, ListEvaluationsQuerySchema);
-    if (!query.success)
-      return errorJson(c, 400, "invalid_query", query.error.issues[0]?.message ?? "");
-    const items = await listEvaluationsWithProgress(db, c.get("user").id, query.data);
+  mountRoute(app, deps, api.list, async (c, { query }) => {
+    const items = await listEvaluationsWithProgress(db, c.get("user").id, {
+      limit: query.limit ?? PAGE_LIMITS.evaluations.default,
+      ...(query.offset !== undefined ? { offset: query.offset } : {}),
+      ...(query.status ? { statuses: query.status } : {}),
+    });
     return c.json({
-      items: items.map(({ evaluation, progress }) => ({ ...row(evaluation), progress })),
+      items: items.map(({ evaluation, progress, pass_rate }) => ({
+        ...publicEvaluation(evaluation),
+        progress,
+        pass_rate,
+      })),
     });
   });
 
-  app.post(BASE, limitBody(maxBodyBytes), async (c) => {
-    const { jobs } = deps;
-    if (!jobs) return jobsUnavailable(c);
-    const body = await readBody(c, EvaluationRequestSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
-      c.json(
-        row(
-          await startEvaluation({ db, jobs }, c.get("user").id, body.value, runConfig, {
-            via: "api",
-          }),
-        ),
-        201,
-      ),
+  mountRoute(app, deps, api.start, async (c, { body }) => {
+    const started = await startEvaluation(
+      { db, jobs: queue() },
+      c.get("user").id,
+      body,
+      runConfig,
+      { via: "api" },
     );
+    return c.json(publicEvaluation(started), 201);
   });
 
-  app.get(`${BASE}/:id`, (c) =>
-    answer(c, async () => {
-      const detail = await evaluationDetail(db, c.get("user").id, c.req.param("id"));
-      return c.json({
-        ...row(detail.evaluation),
-        progress: detail.progress,
-        summary: detail.summary,
-        results: detail.results.map(publicResult),
-      });
-    }),
+  mountRoute(app, deps, api.get, async (c, { params }) => {
+    const detail = await evaluationDetail(db, c.get("user").id, params.id);
+    return c.json({
+      ...publicEvaluation(detail.evaluation),
+      progress: detail.progress,
+      summary: detail.summary,
+      results: detail.results.map(publicResult),
+    });
+  });
+
+  mountRoute(app, deps, api.results, async (c, { params, query }) => {
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? PAGE_LIMITS.results.default;
+    const page = await filteredResultsPage(db, c.get("user").id, params.id, resultFilter(query), {
+      offset,
+      limit,
+    });
+    return c.json({ items: page.rows.map(publicResult), offset, limit, total: page.total });
+  });
+
+  mountRoute(app, deps, api.export, async (c, { params, query }) => {
+    const { rows } = await filteredResultsPage(
+      db,
+      c.get("user").id,
+      params.id,
+      resultFilter(query),
+    );
+    const csv = query.format === "csv";
+    return c.body(csv ? resultsCsv(rows) : JSON.stringify(rows.map(publicResult)), 200, {
+      "content-type": csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="evaluation-${params.id.slice(0, 8)}-results.${query.format}"`,
+    });
+  });
+
+  mountRoute(app, deps, api.charts, async (c, { params }) =>
+    c.json(await evaluationCharts(db, c.get("user").id, params.id)),
   );
 
-  app.get(`${BASE}/:id/results`, async (c) => {
-    const query = queryOf(c, ResultsQuerySchema);
-    if (!query.success) {
-      const issue = query.error.issues[0];
-      return errorJson(c, 400, "invalid_query", `${issue?.path.join(".")}: ${issue?.message}`);
-    }
-    const { status, offset, limit } = query.data;
-    return answer(c, async () => {
-      const items = await evaluationResultsPage(db, c.get("user").id, c.req.param("id"), {
-        ...(status ? { statuses: status } : {}),
-        offset: offset ?? 0,
-        limit: limit ?? RESULTS_PAGE.default,
-      });
-      return c.json({
-        items: items.map(publicResult),
-        offset: offset ?? 0,
-        limit: limit ?? RESULTS_PAGE.default,
-      });
-    });
-  });
-
-  app.delete(`${BASE}/:id`, async (c) => {
-    const id = c.req.param("id");
-    if (!isUuid(id) || !(await deleteEvaluation(db, c.get("user").id, id))) {
-      return errorJson(c, 404, "not_found", `No such evaluation: ${id}.`);
+  mountRoute(app, deps, api.delete, async (c, { params }) => {
+    if (!(await deleteEvaluation(db, c.get("user").id, params.id))) {
+      throw new EvaluationNotFoundError("evaluation", params.id);
     }
     return c.body(null, 204);
   });
 
-  // Pause and cancel are rows in the database: they need no queue. Resume and retry send jobs.
-  const control = {
-    pause: pauseEvaluation,
-    cancel: cancelEvaluation,
-    resume: resumeEvaluation,
-  } as const;
-  for (const [operation, move] of Object.entries(control)) {
-    app.post(`${BASE}/:id/${operation}`, (c) => {
-      const jobs = deps.jobs ?? (operation === "resume" ? undefined : { send: async () => {} });
-      if (!jobs) return jobsUnavailable(c);
-      return answer(c, async () =>
-        c.json(row(await move({ db, jobs }, c.get("user").id, c.req.param("id")))),
-      );
-    });
-  }
-
-  app.post(`${BASE}/:id/retry`, limitBody(maxBodyBytes), async (c) => {
-    const { jobs } = deps;
-    if (!jobs) return jobsUnavailable(c);
-    const body = await readOptionalBody(c, RetryRequestSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
+  const moves = { pause: pauseEvaluation, resume: resumeEvaluation, cancel: cancelEvaluation };
+  for (const operation of ["pause", "resume", "cancel"] as const) {
+    mountRoute(app, deps, api[operation], async (c, { params }) =>
       c.json(
-        row(
-          await retryEvaluation(
-            { db, jobs },
-            c.get("user").id,
-            c.req.param("id"),
-            body.value.scope,
-          ),
+        publicEvaluation(
+          await moves[operation]({ db, jobs: queue() }, c.get("user").id, params.id),
         ),
       ),
     );
-  });
+  }
 
-  app.get(`${BASE}/:id/events`, async (c) => {
-    const userId = c.get("user").id;
-    const id = c.req.param("id");
+  mountRoute(app, deps, api.retry, async (c, { params, body }) =>
+    c.json(
+      publicEvaluation(
+        await retryEvaluation({ db, jobs: queue() }, c.get("user").id, params.id, body.scope),
+      ),
+    ),
+  );
+
+  mountRoute(app, deps, api.events, async (c, { params }) => {
     const controller = new AbortController();
-    const events = watchEvaluation(db, userId, id, { signal: controller.signal });
-    // The first step checks the id, so an unknown one is a plain 404, not an empty stream.
-    let first: IteratorResult<WatchEvent>;
-    try {
-      first = await events.next();
-    } catch (error) {
-      const response = knownError(c, error);
-      if (response) return response;
-      throw error;
-    }
+    const events = watchEvaluation(db, c.get("user").id, params.id, {
+      signal: controller.signal,
+    });
+    // The first step checks the id, so an unknown one is a plain 404 (app.onError), not an
+    // empty stream.
+    const first = await events.next();
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => controller.abort());
       // A comment now and then keeps proxies from closing a quiet stream (a long item).

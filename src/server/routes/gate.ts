@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { EvaluatorInputSchema, runEvaluatorPipeline } from "../../gate/index.js";
 import {
   type EvaluationRecordRow,
@@ -5,7 +6,15 @@ import {
   getEvaluationRecord,
   listEvaluationRecords,
 } from "../../store/index.js";
-import { type App, errorJson, limitBody, type RouteDeps, readBody } from "../http.js";
+import { type App, errorJson, type RouteDeps } from "../http.js";
+import { defineRoute, mountRoute } from "../route.js";
+import {
+  ErrorSchema,
+  EvaluationRecordListSchema,
+  EvaluationRecordSchema,
+  GateResponseSchema,
+} from "../schemas.js";
+import { IdParams, PAGE_LIMITS, pageLimit } from "./params.js";
 
 /** What the API returns for a stored record: everything but the owner and bookkeeping. */
 function recordJson(row: EvaluationRecordRow) {
@@ -13,14 +22,56 @@ function recordJson(row: EvaluationRecordRow) {
   return record;
 }
 
-export function gateRoutes(app: App, { db, config, maxBodyBytes }: RouteDeps) {
-  app.post("/api/v1/gate", limitBody(maxBodyBytes), async (c) => {
-    const body = await readBody(c, EvaluatorInputSchema);
-    if (!body.ok) return body.response;
+const error = (description: string) => ({ description, schema: ErrorSchema });
+
+export const gateApi = {
+  gate: defineRoute({
+    method: "post",
+    path: "/api/v1/gate",
+    tags: ["gate"],
+    summary: "Gate one answer on its evidence and store the record",
+    body: EvaluatorInputSchema,
+    responses: {
+      201: { description: "The verdict and the stored record's id", schema: GateResponseSchema },
+      400: error("Invalid JSON, or a field that fails validation (named in issues[].path)"),
+      413: error("Body too large"),
+    },
+  }),
+  listRecords: defineRoute({
+    method: "get",
+    path: "/api/v1/evaluation-records",
+    tags: ["gate"],
+    summary: "List your evaluation records, newest first",
+    query: z.object({
+      limit: pageLimit(PAGE_LIMITS.records),
+      before_seq: z.coerce.number().int().min(0).optional().describe("the page after this seq"),
+    }),
+    responses: {
+      200: { description: "A page of records", schema: EvaluationRecordListSchema },
+      400: error("A query parameter out of range"),
+    },
+  }),
+  getRecord: defineRoute({
+    method: "get",
+    path: "/api/v1/evaluation-records/:id",
+    tags: ["gate"],
+    summary: "Read one stored evaluation record (another user's id is 404)",
+    params: IdParams,
+    resource: "evaluation record",
+    responses: {
+      200: { description: "The record, with its input for replay", schema: EvaluationRecordSchema },
+      404: error("No such record for this user"),
+    },
+  }),
+};
+
+export function gateRoutes(app: App, deps: RouteDeps) {
+  const { db, config } = deps;
+  mountRoute(app, deps, gateApi.gate, async (c, { body }) => {
     const traceId = c.req.header("x-trace-id");
     const result = await runEvaluatorPipeline({
       evaluator_repo: evaluationRecordRepo(db),
-      input: body.value,
+      input: body,
       ctx: {
         user_id: c.get("user").id,
         config: config.gate,
@@ -30,18 +81,11 @@ export function gateRoutes(app: App, { db, config, maxBodyBytes }: RouteDeps) {
     return c.json({ record_id: result.id, ...result }, 201);
   });
 
-  app.get("/api/v1/evaluation-records", async (c) => {
-    const limit = Number(c.req.query("limit") ?? 50);
-    const before = c.req.query("before_seq");
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
-      return errorJson(c, 400, "invalid_query", "limit must be an integer from 1 to 500");
-    }
-    if (before !== undefined && !/^\d+$/.test(before)) {
-      return errorJson(c, 400, "invalid_query", "before_seq must be a positive integer");
-    }
+  mountRoute(app, deps, gateApi.listRecords, async (c, { query }) => {
+    const limit = query.limit ?? PAGE_LIMITS.records.default;
     const rows = await listEvaluationRecords(db, c.get("user").id, {
       limit,
-      ...(before !== undefined ? { beforeSeq: Number(before) } : {}),
+      ...(query.before_seq !== undefined ? { beforeSeq: query.before_seq } : {}),
     });
     const last = rows.at(-1);
     return c.json({
@@ -50,8 +94,8 @@ export function gateRoutes(app: App, { db, config, maxBodyBytes }: RouteDeps) {
     });
   });
 
-  app.get("/api/v1/evaluation-records/:id", async (c) => {
-    const row = await getEvaluationRecord(db, c.get("user").id, c.req.param("id"));
+  mountRoute(app, deps, gateApi.getRecord, async (c, { params }) => {
+    const row = await getEvaluationRecord(db, c.get("user").id, params.id);
     if (!row) return errorJson(c, 404, "not_found", "No such evaluation record.");
     return c.json(recordJson(row));
   });

@@ -1,12 +1,34 @@
 import { judgeLine, LLM_JUDGES } from "../../judges/index.js";
-import { type App, errorJson, limitBody, type RouteDeps, readBody } from "../http.js";
-import { JudgeRequestSchema } from "../schemas.js";
+import { type App, errorJson, type RouteDeps } from "../http.js";
+import { defineRoute, mountRoute } from "../route.js";
+import { ErrorSchema, JudgeRequestSchema, JudgeResponseSchema } from "../schemas.js";
 
-export function judgeRoutes(app: App, { config, clients, maxBodyBytes }: RouteDeps) {
-  app.post("/api/v1/judge", limitBody(maxBodyBytes), async (c) => {
-    const body = await readBody(c, JudgeRequestSchema);
-    if (!body.ok) return body.response;
-    const { judges: kinds, no_cache, ...line } = body.value;
+export const judgeApi = {
+  judge: defineRoute({
+    method: "post",
+    path: "/api/v1/judge",
+    tags: ["judges"],
+    summary: "Judge one answer with LLM judges (review, rubric, reference) or the offline judge",
+    body: JudgeRequestSchema,
+    responses: {
+      200: {
+        description: "One result per judge, keyed by judge name, in the common JudgeResult shape",
+        schema: JudgeResponseSchema,
+      },
+      400: { description: "Invalid JSON, or a field that fails validation", schema: ErrorSchema },
+      409: {
+        description: "An LLM judge was asked for but no judge LLM is configured",
+        schema: ErrorSchema,
+      },
+      413: { description: "Body too large", schema: ErrorSchema },
+    },
+  }),
+};
+
+export function judgeRoutes(app: App, deps: RouteDeps) {
+  const { config, clients } = deps;
+  mountRoute(app, deps, judgeApi.judge, async (c, { body }) => {
+    const { judges: kinds, no_cache, ...line } = body;
     const client = clients(c.get("user").id).judge;
     if (!client && kinds.some((kind) => LLM_JUDGES.includes(kind))) {
       return errorJson(

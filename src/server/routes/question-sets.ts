@@ -1,9 +1,7 @@
-import type { Context } from "hono";
 import { z } from "zod";
 import {
   GenerateQuestionsRequestSchema,
   getGeneration,
-  QuestionGenerationNotFoundError,
   requestQuestionGeneration,
 } from "../../evals/generation/index.js";
 import {
@@ -16,8 +14,6 @@ import {
   getQuestionSetWithQuestions,
   ImportQuestionSetSchema,
   importQuestionSet,
-  QuestionNotFoundError,
-  QuestionSetRequestError,
   type QuestionSetWithQuestions,
   removeQuestion,
   removeQuestionSet,
@@ -25,219 +21,295 @@ import {
   UpdateQuestionSetSchema,
   updateQuestionSetMeta,
 } from "../../evals/question-sets/index.js";
-import {
-  QUESTION_FORMATS,
-  QUESTION_LIMITS,
-  QuestionGenerationError,
-  QuestionImportError,
-} from "../../evals/questions/index.js";
-import {
-  CollectionNotFoundError,
-  DuplicateQuestionsError,
-  listQuestionSets,
-  QuestionSetNotFoundError,
-} from "../../store/index.js";
-import {
-  type App,
-  errorJson,
-  jobsUnavailable,
-  limitBody,
-  type RouteDeps,
-  readBody,
-} from "../http.js";
+import { questionSetTrend } from "../../evals/monitor/index.js";
+import { QUESTION_FORMATS, QUESTION_LIMITS } from "../../evals/questions/index.js";
+import { listQuestionSets } from "../../store/index.js";
+import type { App, RouteDeps } from "../http.js";
+import { defineRoute, mountRoute } from "../route.js";
 import { publicGeneration, publicQuestion, publicQuestionSet } from "../rows.js";
+import {
+  ErrorSchema,
+  FileDownloadSchema,
+  GenerationStartedSchema,
+  QuestionGenerationSchema,
+  QuestionListSchema,
+  QuestionSchema,
+  QuestionSetListSchema,
+  QuestionSetSchema,
+  QuestionSetTrendSchema,
+  QuestionSetWithQuestionsSchema,
+} from "../schemas.js";
+import { IdParams } from "./params.js";
 
 const BASE = "/api/v1/question-sets";
 
 /** An import's file travels as a JSON string: escaping may double its size. */
 const IMPORT_BODY_BYTES = 2 * QUESTION_LIMITS.importBytes;
+const listBodyBytes = (max: number) => Math.max(max, QUESTION_LIMITS.importBytes);
 
-export const ExportQuerySchema = z.object({ format: z.enum(QUESTION_FORMATS).default("csv") });
+export const ExportQuerySchema = z.object({
+  format: z.enum(QUESTION_FORMATS).default("csv").describe("the file format (default csv)"),
+});
+
+const error = (description: string) => ({ description, schema: ErrorSchema });
+const notFound = (what: string) => error(`No such ${what} for this user (another user's id too)`);
+const noJobs = error("The server runs without a job queue");
+const deleted = { description: "Deleted" };
+
+export const questionSetApi = {
+  list: defineRoute({
+    method: "get",
+    path: BASE,
+    tags: ["question-sets"],
+    summary: "List your question sets",
+    responses: { 200: { description: "Your question sets", schema: QuestionSetListSchema } },
+  }),
+  create: defineRoute({
+    method: "post",
+    path: BASE,
+    tags: ["question-sets"],
+    summary: "Create a question set with its whole question list, in one transaction",
+    body: CreateQuestionSetSchema,
+    bodyBytes: listBodyBytes,
+    responses: {
+      201: { description: "The set with its questions", schema: QuestionSetWithQuestionsSchema },
+      400: error("Invalid body, or questions repeating one another (issues name each index)"),
+      404: notFound("collection"),
+      413: error("Body too large"),
+    },
+  }),
+  import: defineRoute({
+    method: "post",
+    path: `${BASE}/import`,
+    tags: ["question-sets"],
+    summary: "Create a question set from a CSV, JSON or JSONL file's text; all or nothing",
+    body: ImportQuestionSetSchema,
+    bodyBytes: () => IMPORT_BODY_BYTES,
+    responses: {
+      201: { description: "The set with its questions", schema: QuestionSetWithQuestionsSchema },
+      400: error("Every bad row of the file, in rows[]; nothing was written"),
+      404: notFound("collection"),
+      413: error("Body too large"),
+    },
+  }),
+  generate: defineRoute({
+    method: "post",
+    path: `${BASE}/generate`,
+    tags: ["question-sets"],
+    summary: "Start generating questions from a collection (a job); poll the generation",
+    body: GenerateQuestionsRequestSchema,
+    needsJobs: true,
+    responses: {
+      202: {
+        description: "{id, status}: poll GET /api/v1/question-sets/generations/{id}",
+        schema: GenerationStartedSchema,
+      },
+      400: error("Invalid body, a prompt without {document_content}, or an empty collection"),
+      404: notFound("collection"),
+      503: noJobs,
+    },
+  }),
+  generation: defineRoute({
+    method: "get",
+    path: `${BASE}/generations/:id`,
+    tags: ["question-sets"],
+    summary:
+      "A question generation job: its progress, then its preview (not saved to any set) or error",
+    params: IdParams,
+    resource: "question generation",
+    responses: {
+      200: { description: "The generation", schema: QuestionGenerationSchema },
+      404: notFound("generation"),
+    },
+  }),
+  editQuestion: defineRoute({
+    method: "put",
+    path: `${BASE}/questions/:id`,
+    tags: ["question-sets"],
+    summary: "Edit one question",
+    params: IdParams,
+    resource: "question",
+    body: UpdateQuestionSchema,
+    responses: {
+      200: { description: "The question", schema: QuestionSchema },
+      400: error("Invalid body"),
+      404: notFound("question"),
+      409: error("Another question of the set has this text"),
+    },
+  }),
+  deleteQuestion: defineRoute({
+    method: "delete",
+    path: `${BASE}/questions/:id`,
+    tags: ["question-sets"],
+    summary: "Delete one question",
+    params: IdParams,
+    resource: "question",
+    responses: { 204: deleted, 404: notFound("question") },
+  }),
+  get: defineRoute({
+    method: "get",
+    path: `${BASE}/:id`,
+    tags: ["question-sets"],
+    summary: "A question set and all its questions",
+    params: IdParams,
+    resource: "question set",
+    responses: {
+      200: { description: "The set with its questions", schema: QuestionSetWithQuestionsSchema },
+      404: notFound("question set"),
+    },
+  }),
+  export: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/export`,
+    tags: ["question-sets"],
+    summary: "Download the set as a file the import reads back unchanged",
+    params: IdParams,
+    resource: "question set",
+    query: ExportQuerySchema,
+    responses: {
+      200: {
+        description: "The file (content-disposition: attachment)",
+        content: { type: "text/csv", schema: FileDownloadSchema },
+      },
+      400: error("Unknown format"),
+      404: notFound("question set"),
+    },
+  }),
+  trend: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/trend`,
+    tags: ["question-sets"],
+    summary: "Every run made on the set, oldest first: created time, average score, pass rate",
+    params: IdParams,
+    resource: "question set",
+    responses: {
+      200: { description: "The runs in time order", schema: QuestionSetTrendSchema },
+      404: notFound("question set"),
+    },
+  }),
+  update: defineRoute({
+    method: "put",
+    path: `${BASE}/:id`,
+    tags: ["question-sets"],
+    summary: "Update a question set's metadata",
+    params: IdParams,
+    resource: "question set",
+    body: UpdateQuestionSetSchema,
+    responses: {
+      200: { description: "The set", schema: QuestionSetSchema },
+      400: error("Invalid body"),
+      404: notFound("question set or collection"),
+    },
+  }),
+  delete: defineRoute({
+    method: "delete",
+    path: `${BASE}/:id`,
+    tags: ["question-sets"],
+    summary: "Delete a question set (evaluations keep their own copy of its questions)",
+    params: IdParams,
+    resource: "question set",
+    responses: { 204: deleted, 404: notFound("question set") },
+  }),
+  append: defineRoute({
+    method: "post",
+    path: `${BASE}/:id/questions`,
+    tags: ["question-sets"],
+    summary: "Append questions to a set; all or nothing",
+    params: IdParams,
+    resource: "question set",
+    body: AddQuestionsSchema,
+    bodyBytes: listBodyBytes,
+    responses: {
+      201: { description: "{items}: the new questions", schema: QuestionListSchema },
+      400: error("Invalid body, or questions repeating one another in the list"),
+      404: notFound("question set"),
+      409: error("Questions already in the set, named in duplicates[]; nothing was added"),
+    },
+  }),
+};
 
 function withQuestions({ set, questions }: QuestionSetWithQuestions) {
   return { ...publicQuestionSet(set), questions: questions.map(publicQuestion) };
 }
 
-/** The answer for the errors every question-set route may meet; undefined for the others. */
-function knownError(c: Context, error: unknown): Response | undefined {
-  if (error instanceof QuestionSetNotFoundError)
-    return errorJson(c, 404, "not_found", "No such question set.");
-  if (error instanceof QuestionNotFoundError)
-    return errorJson(c, 404, "not_found", "No such question.");
-  if (error instanceof QuestionGenerationNotFoundError)
-    return errorJson(c, 404, "not_found", "No such question generation.");
-  if (error instanceof CollectionNotFoundError)
-    return errorJson(c, 404, "not_found", `collection_id: no collection ${error.collection}.`);
-  if (error instanceof QuestionSetRequestError) {
-    return c.json(
-      { error: "invalid_questions", message: error.message, issues: error.issues },
-      400,
-    );
-  }
-  if (QuestionImportError.isInstance(error)) {
-    return c.json(
-      {
-        error: "invalid_import",
-        message: `Nothing was imported: ${error.message}`,
-        rows: error.rows,
-      },
-      400,
-    );
-  }
-  if (QuestionGenerationError.isInstance(error)) {
-    return c.json(
-      {
-        error: "invalid_generation",
-        message: error.message,
-        issues: [{ path: error.field, message: error.message }],
-      },
-      400,
-    );
-  }
-  if (error instanceof DuplicateQuestionsError) {
-    return c.json(
-      {
-        error: "duplicate_questions",
-        message: `Nothing was added: ${error.message}`,
-        duplicates: error.duplicates.map(({ index, question_text }) => ({ index, question_text })),
-      },
-      409,
-    );
-  }
-  return undefined;
-}
-
-/** Runs a route's service call, answering its known errors; others reach app.onError. */
-async function answer(c: Context, work: () => Promise<Response>): Promise<Response> {
-  try {
-    return await work();
-  } catch (error) {
-    const response = knownError(c, error);
-    if (response) return response;
-    throw error;
-  }
-}
-
 /** Seed 003 section 4.1, question sets, plus import, export and generation jobs. */
 export function questionSetRoutes(app: App, deps: RouteDeps) {
-  const { db, maxBodyBytes } = deps;
-  const bodyLimit = limitBody(Math.max(maxBodyBytes, QUESTION_LIMITS.importBytes));
+  const { db } = deps;
+  const api = questionSetApi;
 
-  app.get(BASE, async (c) => {
+  mountRoute(app, deps, api.list, async (c) => {
     const rows = await listQuestionSets(db, c.get("user").id);
     return c.json({ items: rows.map(publicQuestionSet) });
   });
 
-  app.post(BASE, bodyLimit, async (c) => {
-    const body = await readBody(c, CreateQuestionSetSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
-      c.json(
-        withQuestions(await createQuestionSetWithQuestions(db, c.get("user").id, body.value)),
-        201,
-      ),
-    );
+  mountRoute(app, deps, api.create, async (c, { body }) =>
+    c.json(withQuestions(await createQuestionSetWithQuestions(db, c.get("user").id, body)), 201),
+  );
+
+  mountRoute(app, deps, api.import, async (c, { body }) =>
+    c.json(withQuestions(await importQuestionSet(db, c.get("user").id, body)), 201),
+  );
+
+  mountRoute(app, deps, api.generate, async (c, { body }) => {
+    const jobs = deps.jobs;
+    if (!jobs) throw new Error("unreachable: needsJobs answers 503 first");
+    const row = await requestQuestionGeneration({ db, jobs }, c.get("user").id, body);
+    return c.json({ id: row.id, status: row.status }, 202);
   });
 
-  app.post(`${BASE}/import`, limitBody(IMPORT_BODY_BYTES), async (c) => {
-    const body = await readBody(c, ImportQuestionSetSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
-      c.json(withQuestions(await importQuestionSet(db, c.get("user").id, body.value)), 201),
-    );
+  mountRoute(app, deps, api.generation, async (c, { params }) =>
+    c.json(publicGeneration(await getGeneration(db, c.get("user").id, params.id))),
+  );
+
+  mountRoute(app, deps, api.editQuestion, async (c, { params, body }) =>
+    c.json(publicQuestion(await editQuestion(db, c.get("user").id, params.id, body))),
+  );
+
+  mountRoute(app, deps, api.deleteQuestion, async (c, { params }) => {
+    await removeQuestion(db, c.get("user").id, params.id);
+    return c.body(null, 204);
   });
 
-  app.post(`${BASE}/generate`, limitBody(maxBodyBytes), async (c) => {
-    const { jobs } = deps;
-    if (!jobs) return jobsUnavailable(c);
-    const body = await readBody(c, GenerateQuestionsRequestSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () => {
-      const row = await requestQuestionGeneration({ db, jobs }, c.get("user").id, body.value);
-      return c.json({ id: row.id, status: row.status }, 202);
+  mountRoute(app, deps, api.get, async (c, { params }) =>
+    c.json(withQuestions(await getQuestionSetWithQuestions(db, c.get("user").id, params.id))),
+  );
+
+  mountRoute(app, deps, api.export, async (c, { params, query }) => {
+    const file = await exportQuestionSet(db, c.get("user").id, params.id, query.format);
+    return c.body(file.body, 200, {
+      "content-type": file.contentType,
+      "content-disposition": `attachment; filename="${file.filename}"`,
     });
   });
 
-  app.get(`${BASE}/generations/:id`, (c) =>
-    answer(c, async () =>
-      c.json(publicGeneration(await getGeneration(db, c.get("user").id, c.req.param("id")))),
-    ),
-  );
-
-  app.put(`${BASE}/questions/:qid`, limitBody(maxBodyBytes), async (c) => {
-    const body = await readBody(c, UpdateQuestionSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
-      c.json(
-        publicQuestion(await editQuestion(db, c.get("user").id, c.req.param("qid"), body.value)),
-      ),
-    );
-  });
-
-  app.delete(`${BASE}/questions/:qid`, (c) =>
-    answer(c, async () => {
-      await removeQuestion(db, c.get("user").id, c.req.param("qid"));
-      return c.body(null, 204);
-    }),
-  );
-
-  app.get(`${BASE}/:id`, (c) =>
-    answer(c, async () =>
-      c.json(
-        withQuestions(await getQuestionSetWithQuestions(db, c.get("user").id, c.req.param("id"))),
-      ),
-    ),
-  );
-
-  app.get(`${BASE}/:id/export`, async (c) => {
-    const query = ExportQuerySchema.safeParse({ format: c.req.query("format") });
-    if (!query.success) {
-      return errorJson(c, 400, "invalid_format", "format: expected csv, json or jsonl.");
-    }
-    return answer(c, async () => {
-      const file = await exportQuestionSet(
-        db,
-        c.get("user").id,
-        c.req.param("id"),
-        query.data.format,
-      );
-      return c.body(file.body, 200, {
-        "content-type": file.contentType,
-        "content-disposition": `attachment; filename="${file.filename}"`,
-      });
+  mountRoute(app, deps, api.trend, async (c, { params }) => {
+    const points = await questionSetTrend(db, c.get("user").id, params.id);
+    return c.json({
+      items: points.map(({ evaluation: run, pass_rate, scored }) => ({
+        evaluation_id: run.id,
+        name: run.name,
+        status: run.status,
+        gmt_created: run.gmt_created,
+        finished_at: run.finished_at,
+        total_questions: run.total_questions,
+        scored,
+        average_score: run.average_score,
+        pass_rate,
+      })),
     });
   });
 
-  app.put(`${BASE}/:id`, limitBody(maxBodyBytes), async (c) => {
-    const body = await readBody(c, UpdateQuestionSetSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () =>
-      c.json(
-        publicQuestionSet(
-          await updateQuestionSetMeta(db, c.get("user").id, c.req.param("id"), body.value),
-        ),
-      ),
-    );
-  });
-
-  app.delete(`${BASE}/:id`, (c) =>
-    answer(c, async () => {
-      await removeQuestionSet(db, c.get("user").id, c.req.param("id"));
-      return c.body(null, 204);
-    }),
+  mountRoute(app, deps, api.update, async (c, { params, body }) =>
+    c.json(publicQuestionSet(await updateQuestionSetMeta(db, c.get("user").id, params.id, body))),
   );
 
-  app.post(`${BASE}/:id/questions`, bodyLimit, async (c) => {
-    const body = await readBody(c, AddQuestionsSchema);
-    if (!body.ok) return body.response;
-    return answer(c, async () => {
-      const rows = await appendQuestions(
-        db,
-        c.get("user").id,
-        c.req.param("id"),
-        body.value.questions,
-      );
-      return c.json({ items: rows.map(publicQuestion) }, 201);
-    });
+  mountRoute(app, deps, api.delete, async (c, { params }) => {
+    await removeQuestionSet(db, c.get("user").id, params.id);
+    return c.body(null, 204);
+  });
+
+  mountRoute(app, deps, api.append, async (c, { params, body }) => {
+    const rows = await appendQuestions(db, c.get("user").id, params.id, body.questions);
+    return c.json({ items: rows.map(publicQuestion) }, 201);
   });
 }

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import {
   answerLoopMermaid,
-  type BuiltinBot,
   CollectionConfigSchema,
   createBuiltinBot,
   LONG_LIVED_BOT_CACHE_MS,
@@ -11,13 +10,22 @@ import {
   UploadsSchema,
 } from "../../rag/index.js";
 import {
-  CollectionNameTakenError,
   CollectionNotFoundError,
   createCollection,
   getCollection,
   listCollections,
 } from "../../store/index.js";
-import { type App, errorJson, limitBody, type RouteDeps, readBody } from "../http.js";
+import type { App, RouteDeps } from "../http.js";
+import { lruCache } from "../lru.js";
+import { defineRoute, mountRoute } from "../route.js";
+import {
+  AskResponseSchema,
+  CollectionListSchema,
+  CollectionSchema,
+  ErrorSchema,
+  IngestResultSchema,
+} from "../schemas.js";
+import { IdParams } from "./params.js";
 
 export const CreateCollectionSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -35,13 +43,92 @@ export const AskRequestSchema = z.object({
 /** Uploads may be larger than other bodies: a PDF travels base64-encoded. */
 const UPLOAD_BODY_FACTOR = 4;
 
+/** Bots kept for the users active lately; one idle this long is rebuilt on its next ask. */
+export const BOT_CACHE = { maxEntries: 64, idleMs: 10 * 60_000 } as const;
+
+const error = (description: string) => ({ description, schema: ErrorSchema });
+const noCollection = error("No such collection for this user (another user's id too)");
+
+export const ragApi = {
+  createCollection: defineRoute({
+    method: "post",
+    path: "/api/v1/collections",
+    tags: ["collections"],
+    summary: "Create a collection (its name is unique per user)",
+    body: CreateCollectionSchema,
+    responses: {
+      201: { description: "The collection", schema: CollectionSchema },
+      400: error("Invalid body"),
+      409: error("Name taken"),
+    },
+  }),
+  listCollections: defineRoute({
+    method: "get",
+    path: "/api/v1/collections",
+    tags: ["collections"],
+    summary: "List your collections with their document and chunk counts",
+    responses: { 200: { description: "Your collections", schema: CollectionListSchema } },
+  }),
+  getCollection: defineRoute({
+    method: "get",
+    path: "/api/v1/collections/:id",
+    tags: ["collections"],
+    summary: "Read one collection",
+    params: IdParams,
+    resource: "collection",
+    responses: {
+      200: { description: "The collection", schema: CollectionSchema },
+      404: noCollection,
+    },
+  }),
+  uploadDocuments: defineRoute({
+    method: "post",
+    path: "/api/v1/collections/:id/documents",
+    tags: ["collections"],
+    summary: "Ingest documents (Markdown, text, HTML, PDF as base64, JSONL); all or nothing",
+    params: IdParams,
+    resource: "collection",
+    body: UploadsSchema,
+    bodyBytes: (max) => max * UPLOAD_BODY_FACTOR,
+    responses: {
+      201: {
+        description:
+          "Counts: documents added, unchanged, replaced; chunks added, removed, embedded",
+        schema: IngestResultSchema,
+      },
+      400: error("An unreadable file or line, named in issues[].path; nothing was ingested"),
+      404: noCollection,
+      413: error("Body too large"),
+    },
+  }),
+  ask: defineRoute({
+    method: "post",
+    path: "/api/v1/ask",
+    tags: ["collections"],
+    summary: "Answer with the built-in agentic RAG bot, gated on its evidence",
+    body: AskRequestSchema,
+    responses: {
+      200: {
+        description:
+          "The full state: hits with sources and scores, grades, rewrites, epochs, evaluations, the answer with citations, the gate verdict and action, the step trace and Mermaid diagrams of both loops",
+        schema: AskResponseSchema,
+      },
+      400: error("Invalid body"),
+      404: noCollection,
+    },
+  }),
+};
+
+function publicCollection<R extends { user_id: string }>({ user_id: _owner, ...row }: R) {
+  return row;
+}
+
 export function ragRoutes(app: App, deps: RouteDeps) {
-  const { db, config, clients, maxBodyBytes } = deps;
-  const bots = new Map<string, BuiltinBot>();
-  const botFor = (userId: string) => {
-    let bot = bots.get(userId);
-    if (!bot) {
-      bot = createBuiltinBot({
+  const { db, config, clients } = deps;
+  const bots = lruCache<ReturnType<typeof createBuiltinBot>>(BOT_CACHE);
+  const botFor = (userId: string) =>
+    bots.get(userId, () =>
+      createBuiltinBot({
         db,
         userId,
         llm: clients(userId),
@@ -50,84 +137,54 @@ export function ragRoutes(app: App, deps: RouteDeps) {
         gate: config.gate,
         judges: config.judges,
         collectionCacheMs: LONG_LIVED_BOT_CACHE_MS,
-      });
-      bots.set(userId, bot);
-    }
-    return bot;
-  };
-  const notFound = (c: Parameters<typeof errorJson>[0]) =>
-    errorJson(c, 404, "not_found", "No such collection.");
+      }),
+    );
 
-  app.post("/api/v1/collections", limitBody(maxBodyBytes), async (c) => {
-    const body = await readBody(c, CreateCollectionSchema);
-    if (!body.ok) return body.response;
-    try {
-      const row = await createCollection(db, c.get("user").id, body.value);
-      return c.json(
-        { id: row.id, name: row.name, config: row.config, created_at: row.created_at },
-        201,
-      );
-    } catch (error) {
-      if (error instanceof CollectionNameTakenError)
-        return errorJson(c, 409, "name_taken", error.message);
-      throw error;
-    }
+  mountRoute(app, deps, ragApi.createCollection, async (c, { body }) => {
+    const row = await createCollection(db, c.get("user").id, body);
+    return c.json(publicCollection(row), 201);
   });
 
-  app.get("/api/v1/collections", async (c) => {
+  mountRoute(app, deps, ragApi.listCollections, async (c) => {
     const rows = await listCollections(db, c.get("user").id);
-    return c.json({ items: rows.map(({ user_id: _owner, ...row }) => row) });
+    return c.json({ items: rows.map(publicCollection) });
   });
 
-  app.get("/api/v1/collections/:id", async (c) => {
-    const row = await getCollection(db, c.get("user").id, c.req.param("id"));
-    if (!row) return notFound(c);
-    const { user_id: _owner, ...collection } = row;
-    return c.json(collection);
+  mountRoute(app, deps, ragApi.getCollection, async (c, { params }) => {
+    const row = await getCollection(db, c.get("user").id, params.id);
+    if (!row) throw new CollectionNotFoundError(params.id);
+    return c.json(publicCollection(row));
   });
 
-  app.post(
-    "/api/v1/collections/:id/documents",
-    limitBody(maxBodyBytes * UPLOAD_BODY_FACTOR),
-    async (c) => {
-      const userId = c.get("user").id;
-      const collection = await getCollection(db, userId, c.req.param("id"));
-      if (!collection) return notFound(c);
-      const body = await readBody(c, UploadsSchema);
-      if (!body.ok) return body.response;
-      const { documents, problems } = await parseUploads(body.value.documents);
-      if (problems.length > 0) {
-        // All or nothing: one unreadable file or line rejects the request, naming each problem.
-        return c.json(
-          { error: "unreadable_documents", message: "Nothing was ingested.", issues: problems },
-          400,
-        );
-      }
-      const result = await botFor(userId).ingestDocuments(documents, { id: collection.id });
-      return c.json(result, 201);
-    },
-  );
-
-  app.post("/api/v1/ask", limitBody(maxBodyBytes), async (c) => {
-    const body = await readBody(c, AskRequestSchema);
-    if (!body.ok) return body.response;
-    const { collection_id, ...rest } = body.value;
-    try {
-      const result = await botFor(c.get("user").id).ask({
-        ...rest,
-        collection: collection_id,
-        signal: c.req.raw.signal,
-      });
-      return c.json({
-        ...result,
-        diagrams: {
-          quality_loop: qualityLoopMermaid(result.trace, config.rag.loops),
-          answer_loop: answerLoopMermaid(result.trace, config.rag.loops),
-        },
-      });
-    } catch (error) {
-      if (error instanceof CollectionNotFoundError) return notFound(c);
-      throw error;
+  mountRoute(app, deps, ragApi.uploadDocuments, async (c, { params, body }) => {
+    const userId = c.get("user").id;
+    const collection = await getCollection(db, userId, params.id);
+    if (!collection) throw new CollectionNotFoundError(params.id);
+    const { documents, problems } = await parseUploads(body.documents);
+    if (problems.length > 0) {
+      // All or nothing: one unreadable file or line rejects the request, naming each problem.
+      return c.json(
+        { error: "unreadable_documents", message: "Nothing was ingested.", issues: problems },
+        400,
+      );
     }
+    const result = await botFor(userId).ingestDocuments(documents, { id: collection.id });
+    return c.json(result, 201);
+  });
+
+  mountRoute(app, deps, ragApi.ask, async (c, { body }) => {
+    const { collection_id, ...rest } = body;
+    const result = await botFor(c.get("user").id).ask({
+      ...rest,
+      collection: collection_id,
+      signal: c.req.raw.signal,
+    });
+    return c.json({
+      ...result,
+      diagrams: {
+        quality_loop: qualityLoopMermaid(result.trace, config.rag.loops),
+        answer_loop: answerLoopMermaid(result.trace, config.rag.loops),
+      },
+    });
   });
 }

@@ -1,0 +1,71 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { createMiddleware } from "hono/factory";
+import { type Db, findUserBySession, findUserByToken, type WebSession } from "../store/index.js";
+import { bearerToken, type Env } from "./http.js";
+
+// Who is calling: a script with `Authorization: Bearer <token>`, or the web app with its session
+// cookie. A cookie rides along on any request the browser makes, so cookie-authenticated requests
+// that change state must come from this server's own origin (no cross-site request forgery).
+
+export const SESSION_COOKIE = "ragjudge_session";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The origin the app is served from: the configured one, or the one the request was sent to. */
+export function ownOrigin(c: Context, configured?: string): string {
+  return configured ?? new URL(c.req.url).origin;
+}
+
+/** True when a state-changing request's Origin is this server's own; safe methods always pass. */
+export function sameOrigin(c: Context, configured?: string): boolean {
+  if (SAFE_METHODS.has(c.req.method)) return true;
+  return c.req.header("origin") === ownOrigin(c, configured);
+}
+
+export function setSessionCookie(c: Context, session: WebSession, configured?: string) {
+  setCookie(c, SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: "Strict",
+    path: "/",
+    secure: ownOrigin(c, configured).startsWith("https:"),
+    expires: session.expiresAt,
+  });
+}
+
+export function clearSessionCookie(c: Context) {
+  deleteCookie(c, SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "Strict" });
+}
+
+/**
+ * Sets the caller on the context, or answers 401; a cookie-authenticated request that changes
+ * state from another origin (or with none) answers 403. A bearer token wins over a cookie.
+ */
+export function authenticate(db: Db, configuredOrigin?: string) {
+  return createMiddleware<Env>(async (c, next) => {
+    const token = bearerToken(c.req.header("authorization"));
+    if (token) {
+      const user = await findUserByToken(db, token);
+      if (user) {
+        c.set("user", user);
+        c.set("auth", { via: "bearer" });
+        return next();
+      }
+    } else {
+      const cookie = getCookie(c, SESSION_COOKIE);
+      const session = cookie ? await findUserBySession(db, cookie) : undefined;
+      if (cookie && session) {
+        if (!sameOrigin(c, configuredOrigin)) {
+          const message = `A request that changes state with the session cookie must come from ${ownOrigin(c, configuredOrigin)} (its Origin header).`;
+          return c.json({ error: "forbidden_origin", message }, 403);
+        }
+        c.set("user", session.user);
+        c.set("auth", { via: "cookie", token: cookie, expiresAt: session.expiresAt });
+        return next();
+      }
+    }
+    const message =
+      "Send `Authorization: Bearer <token>` (see `ragjudge token`), or log in to the web app.";
+    return c.json({ error: "unauthorized", message }, 401);
+  });
+}

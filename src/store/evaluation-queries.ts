@@ -1,0 +1,166 @@
+import {
+  and,
+  asc,
+  count,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import type { EvaluationResultRow, EvaluationRow, ResultStatus } from "./evaluations.js";
+import type { Db } from "./open.js";
+import { evaluation_results, evaluations } from "./schema.js";
+
+// What the web app's pages read: filtered pages of a run's results with their total, the light
+// columns two runs are compared on, pass counts per run, and the runs of a question set.
+
+/** The filters of a run's results page and export; every field narrows, none is required. */
+export interface ResultFilter {
+  statuses?: ResultStatus[];
+  passed?: boolean;
+  /** Gate statuses (pass, partial, fail, skipped); "none" matches results with no verdict. */
+  gate?: string[];
+  questionTypes?: string[];
+  scoreMin?: number;
+  scoreMax?: number;
+  /** Case-insensitive text in the question, ground truth or answer. */
+  text?: string;
+}
+
+/** `%`, `_` and `\` are LIKE's own characters: searched for literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function resultConditions(userId: string, evaluationId: string, filter: ResultFilter): SQL[] {
+  const r = evaluation_results;
+  const conditions: SQL[] = [eq(r.evaluation_id, evaluationId), eq(r.user_id, userId)];
+  if (filter.statuses?.length) conditions.push(inArray(r.status, filter.statuses));
+  if (filter.passed !== undefined) conditions.push(eq(r.passed, filter.passed));
+  if (filter.gate?.length) {
+    const named = filter.gate.filter((g) => g !== "none");
+    const either = [
+      ...(named.length > 0 ? [inArray(r.gate_status, named)] : []),
+      ...(filter.gate.includes("none") ? [isNull(r.gate_status)] : []),
+    ];
+    const gate = either.length === 1 ? either[0] : or(...either);
+    if (gate) conditions.push(gate);
+  }
+  if (filter.questionTypes?.length) conditions.push(inArray(r.question_type, filter.questionTypes));
+  if (filter.scoreMin !== undefined) conditions.push(gte(r.score, filter.scoreMin));
+  if (filter.scoreMax !== undefined) conditions.push(lte(r.score, filter.scoreMax));
+  if (filter.text?.trim()) {
+    const pattern = likePattern(filter.text.trim());
+    const text = or(
+      ilike(r.question_text, pattern),
+      ilike(r.ground_truth, pattern),
+      ilike(r.rag_answer, pattern),
+    );
+    if (text) conditions.push(text);
+  }
+  return conditions;
+}
+
+/**
+ * A page of a run's results matching the filter, in question order, with how many match in all.
+ * No limit reads every match (an export).
+ */
+export async function queryEvaluationResults(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  filter: ResultFilter,
+  page: { offset?: number; limit?: number } = {},
+): Promise<{ rows: EvaluationResultRow[]; total: number }> {
+  const where = and(...resultConditions(userId, evaluationId, filter));
+  const select = db
+    .select()
+    .from(evaluation_results)
+    .where(where)
+    .orderBy(asc(evaluation_results.position))
+    .offset(page.offset ?? 0);
+  const [rows, totals] = await Promise.all([
+    page.limit === undefined ? select : select.limit(page.limit),
+    db.select({ n: count() }).from(evaluation_results).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+/** The columns two runs are compared on: no answers, sources or judges. */
+export type CompareColumns = Pick<
+  EvaluationResultRow,
+  | "question_id"
+  | "position"
+  | "question_type"
+  | "question_text"
+  | "status"
+  | "score"
+  | "passed"
+  | "gate_status"
+>;
+
+export async function listCompareRows(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+): Promise<CompareColumns[]> {
+  const r = evaluation_results;
+  return db
+    .select({
+      question_id: r.question_id,
+      position: r.position,
+      question_type: r.question_type,
+      question_text: r.question_text,
+      status: r.status,
+      score: r.score,
+      passed: r.passed,
+      gate_status: r.gate_status,
+    })
+    .from(r)
+    .where(and(eq(r.evaluation_id, evaluationId), eq(r.user_id, userId)))
+    .orderBy(asc(r.position));
+}
+
+/** SCORED and passed results per run, for pass rates (a run with none is absent). */
+export async function evaluationPassCounts(
+  db: Db,
+  userId: string,
+  evaluationIds: readonly string[],
+): Promise<Map<string, { scored: number; passed: number }>> {
+  if (evaluationIds.length === 0) return new Map();
+  const r = evaluation_results;
+  const rows = await db
+    .select({
+      evaluation_id: r.evaluation_id,
+      scored: sql<number>`(count(*) filter (where ${r.status} = 'SCORED'))::int`,
+      passed: sql<number>`(count(*) filter (where ${r.status} = 'SCORED' and ${r.passed}))::int`,
+    })
+    .from(r)
+    .where(and(eq(r.user_id, userId), inArray(r.evaluation_id, [...evaluationIds])))
+    .groupBy(r.evaluation_id);
+  return new Map(rows.map(({ evaluation_id, ...counts }) => [evaluation_id, counts]));
+}
+
+/** Every live run made on a question set, oldest first. */
+export async function listEvaluationsOfQuestionSet(
+  db: Db,
+  userId: string,
+  questionSetId: string,
+): Promise<EvaluationRow[]> {
+  return db
+    .select()
+    .from(evaluations)
+    .where(
+      and(
+        eq(evaluations.user_id, userId),
+        eq(evaluations.question_set_id, questionSetId),
+        isNull(evaluations.gmt_deleted),
+      ),
+    )
+    .orderBy(asc(evaluations.gmt_created));
+}

@@ -1,0 +1,236 @@
+// A PostgreSQL restart mid-run (issue 12 §2.5): `pg_ctl restart` terminates every connection
+// (57P01) and refuses new ones for a while. The worker, the `eval` CLI and `serve` must survive
+// it, and the run must complete on its own once the server is back: nothing lost, nothing
+// duplicated, nothing left RUNNING. The server here is this file's own, so restarting it disturbs
+// no other test file.
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { loadConfig } from "../src/config/index.js";
+import { startEvaluation } from "../src/evals/runs/index.js";
+import { startJobs } from "../src/jobs/index.js";
+import {
+  createApiToken,
+  createQuestionSet,
+  findOrCreateUser,
+  type NewQuestion,
+  openStore,
+  queryRows,
+  type Store,
+} from "../src/store/index.js";
+import { spawnEvalWorker, WORKER_PROCESS_TIMING } from "./support/eval-worker-process.js";
+import {
+  createDatabase,
+  freePort,
+  type PostgresServer,
+  startPostgresServer,
+} from "./support/postgres-server.js";
+import { startTestBot, type TestBot } from "./support/test-bot.js";
+
+let server: PostgresServer;
+let bot: TestBot;
+
+beforeAll(async () => {
+  [server, bot] = await Promise.all([startPostgresServer(), startTestBot({ delayMs: 150 })]);
+}, 60_000);
+afterAll(async () => {
+  await bot?.close();
+  server?.stop();
+});
+
+const questions = (n: number, label: string): NewQuestion[] =>
+  Array.from({ length: n }, (_, i) => ({
+    question_type: "FACTUAL",
+    question_text: `What does the record say about ${label} item #${i}?`,
+    ground_truth: `The record says something about ${label} ${i}.`,
+    question_key: `${label}-${i}`,
+  }));
+
+interface Row {
+  status: string;
+  attempts: number;
+  job_id: string | null;
+}
+
+/** Polls `read` until `done` accepts its value; read errors (the server is down) are waited out. */
+async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 120_000) {
+  const until = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const value = await read();
+      if (done(value)) return value;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(
+    `timed out; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+  );
+}
+
+const evaluationOf = async (store: Store, id: string) => {
+  const [row] = await queryRows<{ status: string; completed_questions: number; scored: number }>(
+    store.db,
+    sql`select status, completed_questions, scored_questions as scored
+        from evaluations where id = ${id}`,
+  );
+  if (!row) throw new Error(`evaluation ${id} not found`);
+  return row;
+};
+
+/** Every question once, SCORED, no row held; the run's counters agree. */
+async function expectCompleted(store: Store, id: string, n: number) {
+  const rows = await queryRows<Row>(
+    store.db,
+    sql`select status, attempts, job_id from evaluation_results where evaluation_id = ${id}`,
+  );
+  expect(rows).toHaveLength(n);
+  expect(rows.filter((r) => r.status !== "SCORED")).toEqual([]);
+  expect(rows.filter((r) => r.job_id !== null)).toEqual([]);
+  expect(await evaluationOf(store, id)).toEqual({
+    status: "COMPLETED",
+    completed_questions: n,
+    scored: n,
+  });
+}
+
+it("a worker process survives a restart mid-run, and the run completes on its own", async () => {
+  const databaseUrl = await createDatabase(server.url, "restart");
+  const store = await openStore({ databaseUrl });
+  const jobs = await startJobs(store, WORKER_PROCESS_TIMING);
+  const worker = spawnEvalWorker(["--concurrency", "4"], { DATABASE_URL: databaseUrl });
+  try {
+    await worker.waitFor((line) => line.event === "ready");
+    const user = await findOrCreateUser(store.db, "restart");
+    const set = await createQuestionSet(store.db, user.id, { name: "r" }, questions(60, "w"));
+    const config = await loadConfig({ cwd: "/nonexistent", env: {} });
+    const started = await startEvaluation(
+      { db: store.db, jobs },
+      user.id,
+      {
+        question_set_id: set.id,
+        bot: { kind: "http", url: bot.url, timeout_ms: 10_000, retries: 0 },
+        judges: ["offline"],
+      },
+      config,
+    );
+    await waitUntil(
+      () => evaluationOf(store, started.id),
+      (row) => row.completed_questions >= 8,
+    );
+    await server.restart({ downMs: 1_500 });
+    const done = await waitUntil(
+      () => evaluationOf(store, started.id),
+      (row) => row.status !== "RUNNING" && row.status !== "PENDING",
+    );
+    expect(done.status).toBe("COMPLETED");
+    await expectCompleted(store, started.id, 60);
+    // Every question was asked; none twice except the items in flight at the restart.
+    expect(bot.byQuestion.size).toBeGreaterThanOrEqual(60);
+    expect(worker.lines.some((l) => l.event === "ready")).toBe(true);
+  } finally {
+    worker.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+    await jobs.stop();
+    await store.close();
+  }
+}, 180_000);
+
+const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+function spawnCli(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", TSX, BIN, ...args], {
+    env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+it("`ragjudge eval` survives a restart mid-run and reports the completed run (exit 0)", async () => {
+  const databaseUrl = await createDatabase(server.url, "restart_cli");
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-restart-"));
+  const file = join(dir, "questions.jsonl");
+  writeFileSync(
+    file,
+    questions(60, "cli")
+      .map((q) => JSON.stringify({ question: q.question_text, ground_truth: q.ground_truth }))
+      .join("\n"),
+  );
+  const store = await openStore({ databaseUrl, migrate: false });
+  const cli = spawnCli(
+    ["eval", "--bot", bot.url, "--questions", file, "--concurrency", "4", "--format", "json"],
+    { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: dir },
+  );
+  try {
+    const [running] = await waitUntil(
+      () =>
+        queryRows<{ id: string; completed_questions: number }>(
+          store.db,
+          sql`select id, completed_questions from evaluations`,
+        ),
+      (rows) => (rows[0]?.completed_questions ?? 0) >= 8,
+    );
+    await server.restart({ downMs: 1_500 });
+    const code = await cli.exited;
+    expect(code).toBe(0);
+    // The terminated connections were reported once and replaced, not an unhandled 'error'.
+    expect(cli.err()).toMatch(/lost a database connection \(57P01 terminating connection/);
+    const report = JSON.parse(cli.out()) as { evaluation: { status: string }; summary: object };
+    expect(report.evaluation.status).toBe("COMPLETED");
+    await expectCompleted(store, running?.id ?? "", 60);
+  } finally {
+    cli.child.kill("SIGKILL");
+    await store.close();
+  }
+}, 180_000);
+
+it("`ragjudge serve` survives a restart and answers again once the server is back", async () => {
+  const databaseUrl = await createDatabase(server.url, "restart_serve");
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-restart-serve-"));
+  const port = await freePort();
+  const serve = spawnCli(["serve", "--port", String(port)], {
+    DATABASE_URL: databaseUrl,
+    RAGJUDGE_HOME: dir,
+  });
+  const store = await openStore({ databaseUrl, migrate: false });
+  try {
+    const list = (token: string) =>
+      fetch(`http://127.0.0.1:${port}/api/v1/evaluations`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const token = await waitUntil(
+      async () => {
+        const user = await findOrCreateUser(store.db, "restart");
+        const t = await createApiToken(store.db, user.id);
+        return (await list(t)).ok ? t : undefined;
+      },
+      (t) => t !== undefined,
+    );
+    await server.restart({ downMs: 1_500 });
+    const again = await waitUntil(
+      () => list(token ?? ""),
+      (response) => response.ok,
+      30_000,
+    );
+    expect(again.status).toBe(200);
+    expect(serve.child.exitCode).toBeNull();
+  } finally {
+    serve.child.kill("SIGTERM");
+    await serve.exited;
+    await store.close();
+  }
+}, 120_000);

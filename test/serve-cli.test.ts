@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, expect, it } from "vitest";
+
+// `ragjudge serve` as a user starts it: the login URL it prints logs a browser in once.
+
+const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const home = mkdtempSync(join(tmpdir(), "ragjudge-serve-"));
+let child: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child?.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** Starts the server and resolves with the login URL it prints. */
+function serve(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    child = spawn(process.execPath, ["--import", TSX, BIN, "serve", ...args], {
+      env: {
+        ...process.env,
+        RAGJUDGE_HOME: home,
+        DATABASE_URL: "",
+        OPENAI_BASE_URL: "",
+        OPENAI_API_KEY: "",
+      },
+    });
+    let out = "";
+    let err = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/login\?code=\S+)/.exec(out)?.[1];
+      if (url) resolve(url);
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+it("prints a one-time login URL that lands on the page asked for, logged in", async () => {
+  const login = await serve(["--port", "0", "--no-worker", "--path", "/evaluations/abc"]);
+  expect(new URL(login).searchParams.get("next")).toBe("/evaluations/abc");
+
+  const opened = await fetch(login, { redirect: "manual" });
+  expect(opened.status).toBe(303);
+  expect(opened.headers.get("location")).toBe("/evaluations/abc");
+  const cookie = /ragjudge_session=[^;]+/.exec(opened.headers.get("set-cookie") ?? "")?.[0];
+  expect(cookie).toBeDefined();
+
+  const me = await fetch(new URL("/api/v1/session", login), { headers: { cookie: cookie ?? "" } });
+  expect(await me.json()).toMatchObject({ user: { name: "local" }, via: "cookie" });
+
+  const again = await fetch(login, { redirect: "manual" });
+  expect(again.headers.get("location")).toBe("/login?error=invalid_code");
+}, 60_000);

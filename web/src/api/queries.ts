@@ -1,0 +1,25 @@
+import { useQuery } from "@tanstack/react-query";
+import { api, must } from "./client";
+
+// Lists several pages read: one cache entry each, shared.
+
+export const questionSetsKey = ["question-sets"] as const;
+export const collectionsKey = ["collections"] as const;
+
+export function useQuestionSets() {
+  return useQuery({
+    queryKey: questionSetsKey,
+    queryFn: async () => {
+      return (await must(api.GET("/api/v1/question-sets", {}))).items;
+    },
+  });
+}
+
+export function useCollections() {
+  return useQuery({
+    queryKey: collectionsKey,
+    queryFn: async () => {
+      return (await must(api.GET("/api/v1/collections", {}))).items;
+    },
+  });
+}

@@ -1,0 +1,130 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api, must } from "../../api/client";
+import type { GateCheck, Source } from "../../api/types";
+import { ErrorNote } from "../../components/ErrorNote";
+import { StatusBadge } from "../../components/StatusBadge";
+import { useI18n } from "../../i18n/i18n";
+import { splitCitations } from "../evaluation-detail/citations";
+
+interface AskResponse {
+  final_answer: string;
+  citations: string[];
+  hits: Source[];
+  action: string;
+  gate: { status: string; action: string; checks: GateCheck[] };
+  response: { action: string; answer: string; notice: string | null };
+  warnings: string[];
+  duration_ms: number;
+  diagrams: Record<string, string>;
+}
+
+/**
+ * Ask the built-in bot: its answer (citations open their passages), sources, the gate's verdict
+ * and the Mermaid source of both loops' diagrams. Drawing Mermaid needs a large library, so the
+ * source is shown for a Mermaid viewer.
+ */
+export function AskPanel({ collectionId }: { collectionId: string }) {
+  const { t } = useI18n();
+  const [question, setQuestion] = useState("");
+  const [open, setOpen] = useState<string>();
+  const ask = useMutation({
+    mutationFn: async () =>
+      (await must(
+        api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } }),
+      )) as unknown as AskResponse,
+    onSuccess: () => setOpen(undefined),
+  });
+  const answer = ask.data;
+  const known = new Set(answer?.hits.map((h) => h.node_id) ?? []);
+  const passage = answer?.hits.find((h) => h.node_id === open);
+  const failing =
+    answer?.gate.checks.filter((c) => c.status !== "pass" && c.status !== "skipped") ?? [];
+  return (
+    <section aria-labelledby="ask-title">
+      <h2 id="ask-title">{t("col.ask")}</h2>
+      <form
+        className="row"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          if (question.trim()) ask.mutate();
+        }}
+      >
+        <label style={{ flex: 1 }}>
+          {t("col.question")}
+          <input value={question} onChange={(e) => setQuestion(e.target.value)} />
+        </label>
+        <button className="primary" type="submit" disabled={!question.trim() || ask.isPending}>
+          {t("col.askSubmit")}
+        </button>
+      </form>
+      <ErrorNote error={ask.error} />
+      {ask.isPending && <p>{t("common.loading")}</p>}
+      {answer && (
+        <div className="card" data-testid="ask-answer">
+          <div className="row" style={{ alignItems: "center" }}>
+            <h3>{t("col.answer")}</h3>
+            <StatusBadge status={answer.gate.status} />
+            <span className="muted">{t("col.action", { action: answer.action })}</span>
+          </div>
+          {answer.response.notice && <p className="notice">{answer.response.notice}</p>}
+          <p>
+            {splitCitations(answer.final_answer, known).map((s, i) =>
+              "text" in s ? (
+                <span key={i}>{s.text}</span>
+              ) : (
+                <button
+                  key={i}
+                  type="button"
+                  className="citation"
+                  aria-expanded={open === s.citation}
+                  onClick={() => setOpen(open === s.citation ? undefined : s.citation)}
+                >
+                  {s.citation}
+                </button>
+              ),
+            )}
+          </p>
+          {passage && (
+            <div className="passage" aria-live="polite">
+              <strong>{t("card.passage", { id: passage.node_id })}</strong>
+              <p style={{ whiteSpace: "pre-wrap", margin: 0 }}>{passage.content}</p>
+            </div>
+          )}
+          {failing.length > 0 && (
+            <>
+              <h3>{t("card.failingChecks")}</h3>
+              <ul>
+                {failing.map((c) => (
+                  <li key={c.name}>
+                    <code>{c.name}</code> <StatusBadge status={c.status} />
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <h3>{t("col.sources")}</h3>
+          <ol>
+            {answer.hits.map((h) => (
+              <li key={h.node_id}>
+                <code>{h.node_id}</code> {h.title && <span className="muted">— {h.title}</span>}
+              </li>
+            ))}
+          </ol>
+          <h3>{t("col.diagrams")}</h3>
+          <p className="muted">{t("col.diagramsNote")}</p>
+          {Object.entries(answer.diagrams).map(([name, source]) => (
+            <figure key={name} style={{ margin: "0 0 0.5rem" }}>
+              <figcaption>
+                <code>{name}</code>
+              </figcaption>
+              <pre className="code" data-testid="mermaid-source">
+                {source}
+              </pre>
+            </figure>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

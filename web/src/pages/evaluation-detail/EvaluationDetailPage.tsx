@@ -1,0 +1,109 @@
+import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
+import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { ErrorNote } from "../../components/ErrorNote";
+import { useI18n } from "../../i18n/i18n";
+import { exportResults } from "./export";
+import { filtersFromSearch, type ResultFilters, searchFromFilters } from "./filters";
+import { FiltersBar } from "./FiltersBar";
+import { useLiveEvaluation } from "./live";
+import { useEvaluationDetail, useResults } from "./queries";
+import { ResultsList } from "./ResultsList";
+import { SummaryPanel } from "./SummaryPanel";
+
+const DetailCharts = lazy(() =>
+  import("./DetailCharts").then((m) => ({ default: m.DetailCharts })),
+);
+
+/** `/evaluations/{eval_id}`: summary, charts, filters (in the URL), and every result. */
+export function EvaluationDetailPage() {
+  const { t } = useI18n();
+  const { evalId } = useParams({ from: "/evaluations/$evalId" });
+  const search = useSearch({ from: "/evaluations/$evalId" });
+  const navigate = useNavigate({ from: "/evaluations/$evalId" });
+  const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const setFilters = useCallback(
+    (next: ResultFilters) => void navigate({ search: searchFromFilters(next), replace: true }),
+    [navigate],
+  );
+
+  const [pollFallback, setPollFallback] = useState(false);
+  const detail = useEvaluationDetail(evalId, pollFallback);
+  const running = detail.data?.status === "RUNNING" || detail.data?.status === "PENDING";
+  const live = useLiveEvaluation(evalId, running);
+  if ((live === "polling") !== pollFallback && running) setPollFallback(live === "polling");
+
+  const results = useResults(evalId, filters);
+  const items = useMemo(() => results.data?.pages.flatMap((p) => p.items) ?? [], [results.data]);
+  const matching = results.data?.pages[0]?.total;
+  const [exporting, setExporting] = useState<unknown>();
+
+  const exportAs = async (format: "csv" | "json") => {
+    try {
+      await exportResults(evalId, filters, format);
+      setExporting(undefined);
+    } catch (error) {
+      setExporting(error);
+    }
+  };
+
+  if (detail.error) return <ErrorNote error={detail.error} />;
+  const evaluation = detail.data;
+  const types = evaluation ? Object.keys(evaluation.summary.by_question_type).sort() : [];
+
+  return (
+    <>
+      <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
+        <h1>{evaluation?.name ?? t("common.loading")}</h1>
+        <div className="row">
+          {live === "streaming" && (
+            <span className="badge run" aria-live="polite">
+              {t("detail.live")}
+            </span>
+          )}
+          <Link className="button" to="/evaluations/compare" search={{ head: evalId }}>
+            {t("detail.compareWith")}
+          </Link>
+        </div>
+      </div>
+      {live === "polling" && <p className="notice">{t("detail.polling")}</p>}
+      {/* The results do not wait for the summary: the first cards show as soon as they come. */}
+      {evaluation && <SummaryPanel evaluation={evaluation} />}
+      {evaluation && (
+        <Suspense fallback={<p>{t("common.loading")}</p>}>
+          <DetailCharts evaluationId={evalId} summary={evaluation.summary} />
+        </Suspense>
+      )}
+      <section aria-labelledby="results-title">
+        <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
+          <h2 id="results-title">{t("detail.results")}</h2>
+          <div className="row" role="group" aria-label={t("detail.export")}>
+            <span className="muted">{t("detail.export")}:</span>
+            <button type="button" onClick={() => void exportAs("csv")}>
+              {t("detail.exportCsv")}
+            </button>
+            <button type="button" onClick={() => void exportAs("json")}>
+              {t("detail.exportJson")}
+            </button>
+          </div>
+        </div>
+        <ErrorNote error={exporting} />
+        <FiltersBar filters={filters} types={types} onChange={setFilters} />
+        <p className="muted" aria-live="polite" data-testid="results-count">
+          {matching === undefined
+            ? t("common.loading")
+            : t("detail.resultsCount", {
+                shown: matching,
+                total: evaluation?.total_questions ?? "…",
+              })}
+        </p>
+        <ErrorNote error={results.error} />
+        <ResultsList
+          results={items}
+          hasMore={results.hasNextPage}
+          loadingMore={results.isFetching}
+          loadMore={() => void results.fetchNextPage()}
+        />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,205 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useNavigate, useSearch } from "@tanstack/react-router";
+import { type FormEvent, useEffect, useState } from "react";
+import { api, must } from "../../api/client";
+import { useCollections, useQuestionSets } from "../../api/queries";
+import { type Evaluation, JUDGE_KINDS } from "../../api/types";
+import { useI18n } from "../../i18n/i18n";
+import {
+  type EvaluationForm,
+  type FieldErrors,
+  fieldErrorsOf,
+  requestOf,
+  validateForm,
+} from "./field-errors";
+
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <span id={id} className="field-error" role="alert">
+      {message}
+    </span>
+  ) : null;
+}
+
+/** `/evaluations/new`: collection, question set, bot, judges; errors beside their fields. */
+export function NewEvaluationPage() {
+  const { t } = useI18n();
+  const search = useSearch({ from: "/evaluations/new" });
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const sets = useQuestionSets();
+  const collections = useCollections();
+  const [form, setForm] = useState<EvaluationForm>({
+    name: "",
+    question_set_id: search.question_set ?? "",
+    collection_id: "",
+    bot: "builtin",
+    bot_url: "",
+    judges: ["offline"],
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  // A set made from a collection suggests that collection.
+  useEffect(() => {
+    const set = sets.data?.find((s) => s.id === form.question_set_id);
+    if (set?.collection_id && !form.collection_id)
+      setForm((f) => ({ ...f, collection_id: set.collection_id ?? "" }));
+  }, [sets.data, form.question_set_id, form.collection_id]);
+
+  const start = useMutation({
+    mutationFn: async () =>
+      (await must(
+        // The document declares the body with its defaults filled (no_cache, retry): the server
+        // fills them, so the request leaves them out.
+        api.POST("/api/v1/evaluations", { body: requestOf(form) as never }),
+      )) as unknown as Evaluation,
+    onSuccess: (evaluation) => {
+      void queryClient.invalidateQueries({ queryKey: ["evaluations"] });
+      void navigate({ to: "/evaluations/$evalId", params: { evalId: evaluation.id } });
+    },
+    onError: (error) => setErrors(fieldErrorsOf(error)),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateForm(form, {
+      pickSet: t("new.pickSet"),
+      pickJudge: t("new.pickJudge"),
+      pickCollection: t("new.pickCollection"),
+      badUrl: t("new.badUrl"),
+    });
+    setErrors(found);
+    if (Object.keys(found).length === 0) start.mutate();
+  };
+  const set = <K extends keyof EvaluationForm>(key: K, value: EvaluationForm[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
+  const described = (field: keyof FieldErrors) =>
+    errors[field] ? { "aria-invalid": true, "aria-describedby": `err-${field}` } : {};
+
+  return (
+    <section aria-labelledby="new-title" style={{ maxWidth: 640 }}>
+      <h1 id="new-title">{t("new.title")}</h1>
+      <form
+        onSubmit={submit}
+        noValidate
+        style={{ display: "flex", flexDirection: "column", gap: "0.9rem" }}
+      >
+        <label>
+          {t("new.name")}
+          <input
+            name="name"
+            value={form.name}
+            onChange={(e) => set("name", e.target.value)}
+            {...described("name")}
+          />
+          <FieldError id="err-name" message={errors.name} />
+        </label>
+        <label>
+          {t("new.questionSet")}
+          <select
+            name="question_set_id"
+            value={form.question_set_id}
+            onChange={(e) => set("question_set_id", e.target.value)}
+            {...described("question_set_id")}
+          >
+            <option value="">{t("new.choose")}</option>
+            {(sets.data ?? []).map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} ({s.question_count ?? "?"})
+              </option>
+            ))}
+          </select>
+          <FieldError id="err-question_set_id" message={errors.question_set_id} />
+        </label>
+        <fieldset>
+          <legend>{t("new.bot")}</legend>
+          <label className="inline">
+            <input
+              type="radio"
+              name="bot"
+              checked={form.bot === "builtin"}
+              onChange={() => set("bot", "builtin")}
+            />
+            {t("new.botBuiltin")}
+          </label>
+          <label className="inline">
+            <input
+              type="radio"
+              name="bot"
+              checked={form.bot === "http"}
+              onChange={() => set("bot", "http")}
+            />
+            {t("new.botHttp")}
+          </label>
+          {form.bot === "http" && (
+            <label style={{ width: "100%" }}>
+              {t("new.botUrl")}
+              <input
+                name="bot_url"
+                type="url"
+                placeholder="http://127.0.0.1:9000/ask"
+                value={form.bot_url}
+                onChange={(e) => set("bot_url", e.target.value)}
+                {...described("bot_url")}
+              />
+              <FieldError id="err-bot_url" message={errors.bot_url} />
+            </label>
+          )}
+        </fieldset>
+        <label>
+          {t("new.collection")}
+          <select
+            name="collection_id"
+            value={form.collection_id}
+            onChange={(e) => set("collection_id", e.target.value)}
+            {...described("collection_id")}
+          >
+            <option value="">{t("new.choose")}</option>
+            {(collections.data ?? []).map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <FieldError id="err-collection_id" message={errors.collection_id} />
+        </label>
+        <fieldset {...described("judges")}>
+          <legend>{t("new.judges")}</legend>
+          {JUDGE_KINDS.map((judge) => (
+            <label key={judge} className="inline">
+              <input
+                type="checkbox"
+                name="judges"
+                value={judge}
+                checked={form.judges.includes(judge)}
+                onChange={() =>
+                  set(
+                    "judges",
+                    form.judges.includes(judge)
+                      ? form.judges.filter((j) => j !== judge)
+                      : [...form.judges, judge],
+                  )
+                }
+              />
+              {judge}
+            </label>
+          ))}
+          <FieldError id="err-judges" message={errors.judges} />
+          <p className="muted" style={{ margin: "0.25rem 0 0" }}>
+            {t("new.judgeModel")}
+          </p>
+        </fieldset>
+        {errors.form && (
+          <p className="notice bad" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div>
+          <button className="primary" type="submit" disabled={start.isPending}>
+            {t("new.submit")}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import { useSearch } from "@tanstack/react-router";
+import { type FormEvent, useState } from "react";
+import { api } from "../../api/client";
+import { useI18n } from "../../i18n/i18n";
+
+/** Paste an API token to get a session cookie; the login link `ragjudge serve` prints skips this. */
+export function LoginPage() {
+  const { t } = useI18n();
+  const search = useSearch({ from: "/login" });
+  const [token, setToken] = useState("");
+  const [failed, setFailed] = useState<string | undefined>(
+    search.error === "invalid_code" ? t("login.codeFailed") : undefined,
+  );
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    const { response } = await api.POST("/api/v1/session", { body: { token } });
+    setBusy(false);
+    if (!response.ok) {
+      setFailed(t("login.failed"));
+      return;
+    }
+    const next =
+      search.next && search.next.startsWith("/") && !search.next.startsWith("//")
+        ? search.next
+        : "/evaluations/list";
+    // A full navigation: the next page starts with the new session and an empty cache.
+    window.location.assign(next);
+  };
+
+  return (
+    <main id="main" className="login">
+      <h1>{t("login.title")}</h1>
+      <p>{t("login.intro")}</p>
+      <form onSubmit={(e) => void submit(e)}>
+        <label style={{ width: "100%" }}>
+          {t("login.token")}
+          <input
+            name="token"
+            type="password"
+            autoComplete="off"
+            required
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            aria-invalid={failed !== undefined}
+            aria-describedby={failed ? "login-error" : undefined}
+          />
+        </label>
+        {failed && (
+          <p id="login-error" className="field-error" role="alert">
+            {failed}
+          </p>
+        )}
+        <p>
+          <button className="primary" type="submit" disabled={busy || token.trim() === ""}>
+            {t("login.submit")}
+          </button>
+        </p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,62 @@
+import { Link } from "@tanstack/react-router";
+import { useQuestionSets } from "../../api/queries";
+import { ErrorNote } from "../../components/ErrorNote";
+import { formatDate } from "../../components/format";
+import { useI18n } from "../../i18n/i18n";
+
+/** Seed 003's QuestionSetList. */
+export function QuestionSetList() {
+  const { t, language } = useI18n();
+  const sets = useQuestionSets();
+  return (
+    <section aria-labelledby="qs-title">
+      <div className="row" style={{ justifyContent: "space-between" }}>
+        <h1 id="qs-title">{t("qs.title")}</h1>
+        <Link className="button primary" to="/evaluations/question-sets/new">
+          {t("qs.new")}
+        </Link>
+      </div>
+      <ErrorNote error={sets.error} />
+      {sets.isPending && <p>{t("common.loading")}</p>}
+      {sets.data?.length === 0 && <p className="muted">{t("qs.empty")}</p>}
+      {sets.data && sets.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t("qs.name")}</th>
+              <th scope="col">{t("qs.description")}</th>
+              <th scope="col">{t("qs.questions")}</th>
+              <th scope="col">{t("qs.updated")}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t("qs.evaluate")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sets.data.map((set) => (
+              <tr key={set.id} data-testid="question-set-row">
+                <td>
+                  <Link to="/evaluations/question-sets/$qsId" params={{ qsId: set.id }}>
+                    {set.name}
+                  </Link>
+                </td>
+                <td className="muted">{set.description ?? ""}</td>
+                <td>{set.question_count ?? "—"}</td>
+                <td>{formatDate(set.gmt_updated, language)}</td>
+                <td>
+                  <Link
+                    to="/evaluations/new"
+                    search={{ question_set: set.id }}
+                    aria-label={`${t("qs.evaluate")}: ${set.name}`}
+                  >
+                    {t("qs.evaluate")}
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { formatOfFile, parseQuestionFile } from "./parse-questions";
+
+describe("parseQuestionFile", () => {
+  it("reads CSV with the server's column names and aliases", () => {
+    const csv =
+      'question,answer,type\nWhen did Line 1 open?,18 September 2009,factual\n"Why, then?","Because\nof salt",INFERENTIAL\n';
+    expect(parseQuestionFile(csv, "csv")).toEqual({
+      ok: true,
+      questions: [
+        {
+          question_type: "FACTUAL",
+          question_text: "When did Line 1 open?",
+          ground_truth: "18 September 2009",
+          reference_context: null,
+        },
+        {
+          question_type: "INFERENTIAL",
+          question_text: "Why, then?",
+          ground_truth: "Because\nof salt",
+          reference_context: null,
+        },
+      ],
+    });
+  });
+
+  it("names every bad CSV row by its file line, counting quoted line breaks, and returns no question", () => {
+    const csv = [
+      "question_text,ground_truth,question_type",
+      '"A question that spans',
+      'two lines",x,FACTUAL',
+      ",empty question,FACTUAL",
+      "Good?,yes,SOMETIMES",
+      "A question that spans two lines,dup,FACTUAL",
+      "A question that spans\ttwo lines?,dup,FACTUAL",
+    ].join("\n");
+    const outcome = parseQuestionFile(csv, "csv");
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.issues.map((i) => [i.line, i.field])).toEqual([
+      [4, "question_text"],
+      [5, "question_type"],
+      [6, "question_text"],
+      [7, "question_text"],
+    ]);
+    expect(outcome.issues[3]?.message).toBe("repeats the question on line 2");
+  });
+
+  it("asks for a question column when the header has none", () => {
+    const outcome = parseQuestionFile("q,a\nx,y\n", "csv");
+    expect(outcome).toMatchObject({ ok: false, issues: [{ line: 1, field: "(header)" }] });
+  });
+
+  it("names JSONL lines and JSON items", () => {
+    const jsonl = '{"question":"a"}\n\nnot json\n["x"]\n{"question_text":"b","ground_truth":3}\n';
+    const outcome = parseQuestionFile(jsonl, "jsonl");
+    expect(outcome.ok ? [] : outcome.issues.map((i) => [i.unit, i.line, i.field])).toEqual([
+      ["line", 3, "(row)"],
+      ["line", 4, "(row)"],
+      ["line", 5, "ground_truth"],
+    ]);
+    const json = JSON.stringify({ questions: [{ question: "a" }, { question: "" }] });
+    const bad = parseQuestionFile(json, "json");
+    expect(bad.ok ? [] : bad.issues.map((i) => [i.unit, i.line])).toEqual([["item", 2]]);
+    expect(parseQuestionFile('[{"question":"a"}]', "json")).toMatchObject({
+      ok: true,
+      questions: [{ question_text: "a" }],
+    });
+  });
+
+  it("refuses an empty file and a file with no questions", () => {
+    expect(parseQuestionFile("\uFEFF  ", "csv")).toMatchObject({
+      ok: false,
+      issues: [{ unit: "file" }],
+    });
+    expect(parseQuestionFile("question\n", "csv")).toMatchObject({
+      ok: false,
+      issues: [{ message: "the file holds no questions" }],
+    });
+  });
+});
+
+describe("formatOfFile", () => {
+  it("tells the format by extension", () => {
+    expect(formatOfFile("Q.CSV")).toBe("csv");
+    expect(formatOfFile("a.ndjson")).toBe("jsonl");
+    expect(formatOfFile("a.txt")).toBeUndefined();
+  });
+});

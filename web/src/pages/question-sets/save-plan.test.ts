@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import type { Question } from "../../api/types";
+import { savePlan } from "./save-plan";
+
+const q = (id: string, text: string): Question => ({
+  id,
+  position: 0,
+  question_type: "FACTUAL",
+  question_text: text,
+  ground_truth: "",
+  reference_context: null,
+});
+
+describe("savePlan", () => {
+  it("adds new rows, updates changed ones and removes the missing", () => {
+    const saved = [q("1", "a"), q("2", "b"), q("3", "c")];
+    const plan = savePlan(saved, [
+      { key: 0, id: "1", question_type: "FACTUAL", question_text: "a", ground_truth: "" },
+      { key: 1, id: "2", question_type: "FACTUAL", question_text: "b ", ground_truth: "new truth" },
+      { key: 2, question_type: "INFERENTIAL", question_text: " d ", ground_truth: "" },
+    ]);
+    expect(plan).toEqual({
+      added: [{ question_type: "INFERENTIAL", question_text: "d", ground_truth: "" }],
+      updated: [
+        { id: "2", question_type: "FACTUAL", question_text: "b", ground_truth: "new truth" },
+      ],
+      removed: ["3"],
+    });
+  });
+});

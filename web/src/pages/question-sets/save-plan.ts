@@ -1,0 +1,46 @@
+import type { Question } from "../../api/types";
+import type { QuestionType } from "./parse-questions";
+import type { TableRow } from "./table-state";
+
+/** The calls that turn a saved set's questions into the table's rows. */
+export interface SavePlan {
+  added: Omit<TableRow, "key" | "id">[];
+  updated: {
+    id: string;
+    question_type: QuestionType;
+    question_text: string;
+    ground_truth: string;
+  }[];
+  removed: string[];
+}
+
+export function savePlan(saved: readonly Question[], rows: readonly TableRow[]): SavePlan {
+  const byId = new Map(saved.map((q) => [q.id, q]));
+  const kept = new Set<string>();
+  const plan: SavePlan = { added: [], updated: [], removed: [] };
+  for (const row of rows) {
+    const before = row.id ? byId.get(row.id) : undefined;
+    const fields = {
+      question_type: row.question_type,
+      question_text: row.question_text.trim(),
+      ground_truth: row.ground_truth.trim(),
+    };
+    if (!before || !row.id) {
+      plan.added.push({
+        ...fields,
+        ...(row.reference_context ? { reference_context: row.reference_context } : {}),
+      });
+      continue;
+    }
+    kept.add(row.id);
+    if (
+      before.question_type !== fields.question_type ||
+      before.question_text !== fields.question_text ||
+      before.ground_truth !== fields.ground_truth
+    ) {
+      plan.updated.push({ id: row.id, ...fields });
+    }
+  }
+  plan.removed = saved.filter((q) => !kept.has(q.id)).map((q) => q.id);
+  return plan;
+}

@@ -1,0 +1,171 @@
+import type { QueryClient } from "@tanstack/react-query";
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+} from "@tanstack/react-router";
+import { AppShell } from "./pages/app-shell/AppShell";
+import { EvaluationsLayout } from "./pages/evaluations/EvaluationsLayout";
+import { filtersFromSearch, searchFromFilters } from "./pages/evaluation-detail/filters";
+import { EVALUATION_STATUSES, type EvaluationStatus } from "./api/types";
+
+// Seed 003 section 6.1's routes. Search values are validated here so every page reads typed
+// search params; pages other than the first are loaded when first visited.
+
+const text = (value: unknown) =>
+  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: AppShell,
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/",
+  beforeLoad: () => {
+    throw redirect({ to: "/evaluations/list" });
+  },
+});
+
+export const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/login",
+  validateSearch: (search: Record<string, unknown>): { next?: string; error?: string } => ({
+    ...(text(search.next) ? { next: text(search.next) } : {}),
+    ...(text(search.error) ? { error: text(search.error) } : {}),
+  }),
+  component: lazyRouteComponent(() => import("./pages/login/LoginPage"), "LoginPage"),
+});
+
+export const evaluationsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/evaluations",
+  component: EvaluationsLayout,
+});
+
+const evaluationsIndexRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/",
+  beforeLoad: () => {
+    throw redirect({ to: "/evaluations/list" });
+  },
+});
+
+export const evaluationListRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/list",
+  validateSearch: (search: Record<string, unknown>): { status?: EvaluationStatus } => {
+    const status = text(search.status)?.toUpperCase();
+    return (EVALUATION_STATUSES as readonly string[]).includes(status ?? "")
+      ? { status: status as EvaluationStatus }
+      : {};
+  },
+  component: lazyRouteComponent(
+    () => import("./pages/evaluation-list/EvaluationList"),
+    "EvaluationList",
+  ),
+});
+
+export const newEvaluationRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/new",
+  validateSearch: (search: Record<string, unknown>): { question_set?: string } =>
+    text(search.question_set) ? { question_set: text(search.question_set) } : {},
+  component: lazyRouteComponent(
+    () => import("./pages/evaluation-new/NewEvaluationPage"),
+    "NewEvaluationPage",
+  ),
+});
+
+export const compareRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/compare",
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { base?: string; head?: string; changed?: boolean } => ({
+    ...(text(search.base) ? { base: text(search.base) } : {}),
+    ...(text(search.head) ? { head: text(search.head) } : {}),
+    ...(search.changed === true || search.changed === "true" || search.changed === "1"
+      ? { changed: true }
+      : {}),
+  }),
+  component: lazyRouteComponent(() => import("./pages/compare/ComparePage"), "ComparePage"),
+});
+
+export const questionSetListRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/question-sets",
+  component: lazyRouteComponent(
+    () => import("./pages/question-sets/QuestionSetList"),
+    "QuestionSetList",
+  ),
+});
+
+export const newQuestionSetRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/question-sets/new",
+  component: lazyRouteComponent(
+    () => import("./pages/question-sets/QuestionSetPage"),
+    "NewQuestionSetPage",
+  ),
+});
+
+export const questionSetRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/question-sets/$qsId",
+  component: lazyRouteComponent(
+    () => import("./pages/question-sets/QuestionSetPage"),
+    "QuestionSetPage",
+  ),
+});
+
+export const evaluationDetailRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/$evalId",
+  validateSearch: (search: Record<string, unknown>) => searchFromFilters(filtersFromSearch(search)),
+  component: lazyRouteComponent(
+    () => import("./pages/evaluation-detail/EvaluationDetailPage"),
+    "EvaluationDetailPage",
+  ),
+});
+
+export const collectionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/collections",
+  validateSearch: (search: Record<string, unknown>): { id?: string } =>
+    text(search.id) ? { id: text(search.id) } : {},
+  component: lazyRouteComponent(
+    () => import("./pages/collections/CollectionsPage"),
+    "CollectionsPage",
+  ),
+});
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  loginRoute,
+  evaluationsRoute.addChildren([
+    evaluationsIndexRoute,
+    evaluationListRoute,
+    newEvaluationRoute,
+    compareRoute,
+    questionSetListRoute,
+    newQuestionSetRoute,
+    questionSetRoute,
+    evaluationDetailRoute,
+  ]),
+  collectionsRoute,
+]);
+
+export const router = createRouter({
+  routeTree,
+  context: { queryClient: undefined as unknown as QueryClient },
+  defaultPreload: "intent",
+});
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,15 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// The app is served by `ragjudge serve` from dist/web on the API's own origin: no dev proxy,
+// no base path, hashed asset names the server may cache for a year.
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react()],
+  build: {
+    outDir: "../dist/web",
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 300,
+  },
+});
