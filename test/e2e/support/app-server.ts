@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,7 +42,8 @@ export interface AppServer {
 
 /**
  * Starts the real `ragjudge serve` (from source, with its worker) on the given (fresh) database,
- * in an empty temp home, with no LLM configured. The web app it serves
+ * in an empty temp home whose configuration lets HTTP bots on 127.0.0.1 be reached, with no LLM
+ * configured. The web app it serves
  * is the one `npm run build` put in dist/web.
  */
 export async function startAppServer(options: {
@@ -54,6 +55,11 @@ export async function startAppServer(options: {
   }
   const { databaseUrl } = options;
   const home = mkdtempSync(join(tmpdir(), "ragjudge-e2e-"));
+  // The tests' HTTP bots listen on loopback, which the bot network policy refuses by default.
+  writeFileSync(
+    join(home, "ragjudge.config.json"),
+    JSON.stringify({ bots: { allow_networks: ["127.0.0.1/32"] } }),
+  );
   const child = spawn(
     process.execPath,
     ["--import", TSX, BIN, "serve", "--port", "0", ...(options.args ?? [])],
