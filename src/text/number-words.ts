@@ -2,7 +2,7 @@
 // "五个". extractNumbers reads digits only; a reference judge also needs "fourteen" to equal "14".
 // Values are canonical decimals as in numbers.ts ("12000"), so the two kinds of mention compare.
 
-const UNITS: Record<string, number> = {
+export const UNITS: Record<string, number> = {
   zero: 0,
   one: 1,
   two: 2,
@@ -24,7 +24,7 @@ const UNITS: Record<string, number> = {
   eighteen: 18,
   nineteen: 19,
 };
-const TENS: Record<string, number> = {
+export const TENS: Record<string, number> = {
   twenty: 20,
   thirty: 30,
   forty: 40,

@@ -3,6 +3,7 @@
 
 import { blankCitationMarkers } from "./markers.js";
 import { isAscii } from "./normalize.js";
+import { TENS, UNITS } from "./number-words.js";
 
 export type NumberKind = "number" | "percent" | "date" | "year";
 
@@ -244,38 +245,8 @@ function withMonthFirstDates(found: NumberMention[], dated: NumberMention[]): Nu
   return mentions;
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-  hundred: 100,
-  dozen: 12,
-};
+// Small spelled-out numbers (and "hundred", "dozen") a claim's digits may match in evidence.
+const NUMBER_WORDS: Record<string, number> = { ...UNITS, ...TENS, hundred: 100, dozen: 12 };
 const NUMBER_WORD =
   /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen)\b/gi;
 const CJK_DIGITS: Record<string, number> = {
