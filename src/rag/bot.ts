@@ -6,7 +6,6 @@ import {
   type Db,
   findCollectionByName,
   getCollection,
-  isUuid,
   observationWriter,
 } from "../store/index.js";
 import type { ParsedDocument } from "./ingest/document.js";
@@ -83,8 +82,8 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
     return id;
   }
   async function lookupCollection(ref: string): Promise<string> {
-    const row = isUuid(ref) ? await getCollection(db, userId, ref) : undefined;
-    const found = row ?? (await findCollectionByName(db, userId, ref));
+    const found =
+      (await getCollection(db, userId, ref)) ?? (await findCollectionByName(db, userId, ref));
     if (!found) throw new CollectionNotFoundError(ref);
     return found.id;
   }

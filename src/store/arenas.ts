@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { arenas } from "./schema.js";
 
@@ -23,7 +24,7 @@ export async function getArena(db: Db, userId: string, id: string): Promise<Aren
   const [row] = await db
     .select()
     .from(arenas)
-    .where(and(eq(arenas.id, id), eq(arenas.user_id, userId)));
+    .where(and(eq(arenas.id, idParam(id)), eq(arenas.user_id, userId)));
   return row;
 }
 
@@ -50,7 +51,7 @@ export async function finishArena(
   const [row] = await db
     .update(arenas)
     .set({ ...outcome, gmt_updated: new Date() })
-    .where(and(eq(arenas.id, id), eq(arenas.status, "RUNNING")))
+    .where(and(eq(arenas.id, idParam(id)), eq(arenas.status, "RUNNING")))
     .returning();
   return row;
 }

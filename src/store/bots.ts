@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { isUuid } from "./collections.js";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { bots } from "./schema.js";
 
@@ -61,19 +61,17 @@ export async function listBots(db: Db, userId: string): Promise<BotRow[]> {
 
 /** The user's bot; another user's id, or a malformed one, is undefined (a 404). */
 export async function getBot(db: Db, userId: string, id: string): Promise<BotRow | undefined> {
-  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select(publicColumns)
     .from(bots)
-    .where(and(eq(bots.id, id), eq(bots.user_id, userId)));
+    .where(and(eq(bots.id, idParam(id)), eq(bots.user_id, userId)));
   return row;
 }
 
 export async function deleteBot(db: Db, userId: string, id: string): Promise<boolean> {
-  if (!isUuid(id)) return false;
   const deleted = await db
     .delete(bots)
-    .where(and(eq(bots.id, id), eq(bots.user_id, userId)))
+    .where(and(eq(bots.id, idParam(id)), eq(bots.user_id, userId)))
     .returning({ id: bots.id });
   return deleted.length > 0;
 }
@@ -84,10 +82,9 @@ export async function botCredential(
   userId: string,
   id: string,
 ): Promise<BotCredential | undefined> {
-  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select({ url: bots.url, secret_header: bots.secret_header, secret: bots.secret })
     .from(bots)
-    .where(and(eq(bots.id, id), eq(bots.user_id, userId)));
+    .where(and(eq(bots.id, idParam(id)), eq(bots.user_id, userId)));
   return row;
 }

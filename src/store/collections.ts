@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { chunks, collections, documents } from "./schema.js";
@@ -23,16 +24,9 @@ export class CollectionNameTakenError extends Error {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 // Lists of ids travel as one jsonb parameter and are compared with `= any(array(select
 // jsonb_array_elements_text(...)))`: the array is computed once and the index is used, where
 // `in (select jsonb_array_elements_text(...))` planned a semi-join over the whole collection.
-
-/** Ids arrive from users: a malformed one must read as missing, not as a database error. */
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
 
 function live(userId: string) {
   return and(eq(collections.user_id, userId), isNull(collections.deleted_at));
@@ -79,11 +73,10 @@ export async function getCollection(
   userId: string,
   id: string,
 ): Promise<CollectionRow | undefined> {
-  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select()
     .from(collections)
-    .where(and(eq(collections.id, id), live(userId)));
+    .where(and(eq(collections.id, idParam(id)), live(userId)));
   return row;
 }
 
@@ -128,12 +121,11 @@ export async function listCollections(db: Db, userId: string): Promise<Collectio
  * observations in the same transaction. False when there was no such live collection.
  */
 export async function deleteCollection(db: Db, userId: string, id: string): Promise<boolean> {
-  if (!isUuid(id)) return false;
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(collections)
       .set({ deleted_at: new Date(), version: sql`${collections.version} + 1` })
-      .where(and(eq(collections.id, id), live(userId)))
+      .where(and(eq(collections.id, idParam(id)), live(userId)))
       .returning({ id: collections.id });
     if (!row) return false;
     await tx.execute(sql`delete from documents where collection_id = ${id}`);
@@ -148,11 +140,10 @@ export async function getCollectionVersion(
   userId: string,
   id: string,
 ): Promise<{ version: number; observation_count: number } | undefined> {
-  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select({ version: collections.version, observation_count: collections.observation_count })
     .from(collections)
-    .where(and(eq(collections.id, id), live(userId)));
+    .where(and(eq(collections.id, idParam(id)), live(userId)));
   return row;
 }
 
@@ -169,7 +160,7 @@ export async function findDocumentsByHashOrSource(
   return queryRows(
     db,
     sql`select id, source, content_hash, chunk_count from documents
-        where collection_id = ${collectionId} and user_id = ${userId}
+        where collection_id = ${idParam(collectionId)} and user_id = ${userId}
           and (content_hash = any(array(select jsonb_array_elements_text(${JSON.stringify(keys.hashes)}::jsonb)))
                or source = any(array(select jsonb_array_elements_text(${JSON.stringify(keys.sources)}::jsonb))))`,
   );
@@ -180,11 +171,10 @@ export async function listDocuments(
   userId: string,
   collectionId: string,
 ): Promise<DocumentRow[]> {
-  if (!isUuid(collectionId)) return [];
   return db
     .select()
     .from(documents)
-    .where(and(eq(documents.collection_id, collectionId), eq(documents.user_id, userId)))
+    .where(and(eq(documents.collection_id, idParam(collectionId)), eq(documents.user_id, userId)))
     .orderBy(asc(documents.source), asc(documents.id));
 }
 
@@ -283,7 +273,7 @@ export async function writeDocuments(
         .delete(documents)
         .where(
           and(
-            eq(documents.collection_id, collectionId),
+            eq(documents.collection_id, idParam(collectionId)),
             eq(documents.user_id, userId),
             inArray(documents.id, removeIds),
           ),
@@ -428,14 +418,14 @@ export async function getChunksWithDocuments(
   collectionId: string,
   ids: readonly string[],
 ): Promise<ChunkWithDocument[]> {
-  if (ids.length === 0 || !isUuid(collectionId)) return [];
+  if (ids.length === 0) return [];
   // Raw SQL with the ids as one jsonb parameter: this runs on every retrieval.
   const rows = await queryRows<ChunkWithDocument>(
     db,
     sql`select c.id, c.document_id, c.position, c.content, c.metadata,
                d.title, d.source, d.metadata as document_metadata
         from chunks c join documents d on d.id = c.document_id
-        where c.collection_id = ${collectionId} and c.user_id = ${userId}
+        where c.collection_id = ${idParam(collectionId)} and c.user_id = ${userId}
           and c.id = any(array(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)))`,
   );
   return rows.map((row) => ({
@@ -463,13 +453,12 @@ export async function* chunkTokenPages(
   collectionId: string,
   pageSize = 20_000,
 ): AsyncGenerator<Array<{ id: string; document_id: string; tokens: string }>> {
-  if (!isUuid(collectionId)) return;
   let after = "";
   for (;;) {
     const page = await queryRows<{ id: string; document_id: string; tokens: string }>(
       db,
       sql`select id, document_id, tokens from chunks
-          where collection_id = ${collectionId} and user_id = ${userId} and id > ${after}
+          where collection_id = ${idParam(collectionId)} and user_id = ${userId} and id > ${after}
           order by id limit ${pageSize}`,
     );
     if (page.length === 0) return;
@@ -485,12 +474,11 @@ export async function* chunkTokenPages(
  * only with their document, and the documents table is a tenth of the chunks' size.
  */
 export async function documentIds(db: Db, userId: string, collectionId: string): Promise<string[]> {
-  if (!isUuid(collectionId)) return [];
   const rows = await queryRows<{ ids: string | null }>(
     db,
     // One string rather than one row per document: ids never contain a newline.
     sql`select string_agg(id, E'\n' order by id) as ids from documents
-        where collection_id = ${collectionId} and user_id = ${userId}`,
+        where collection_id = ${idParam(collectionId)} and user_id = ${userId}`,
   );
   const joined = rows[0]?.ids;
   return joined ? joined.split("\n") : [];
@@ -503,11 +491,11 @@ export async function chunkTokensOfDocuments(
   collectionId: string,
   documentIdList: readonly string[],
 ): Promise<Array<{ id: string; document_id: string; tokens: string }>> {
-  if (documentIdList.length === 0 || !isUuid(collectionId)) return [];
+  if (documentIdList.length === 0) return [];
   return queryRows(
     db,
     sql`select id, document_id, tokens from chunks
-        where collection_id = ${collectionId} and user_id = ${userId}
+        where collection_id = ${idParam(collectionId)} and user_id = ${userId}
           and document_id = any(array(select jsonb_array_elements_text(${JSON.stringify(documentIdList)}::jsonb)))
         order by id`,
   );
@@ -521,7 +509,6 @@ export async function* chunkEmbeddingPages(
   model: string,
   pageSize = 2_000,
 ): AsyncGenerator<Array<{ id: string; embedding: number[] }>> {
-  if (!isUuid(collectionId)) return;
   let after = "";
   for (;;) {
     const page = await db
@@ -529,7 +516,7 @@ export async function* chunkEmbeddingPages(
       .from(chunks)
       .where(
         and(
-          eq(chunks.collection_id, collectionId),
+          eq(chunks.collection_id, idParam(collectionId)),
           eq(chunks.user_id, userId),
           eq(chunks.embedding_model, model),
           gt(chunks.id, after),
@@ -553,11 +540,10 @@ export async function chunksMissingEmbedding(
   model: string,
   limit: number,
 ): Promise<Array<{ id: string; content: string }>> {
-  if (!isUuid(collectionId)) return [];
   return queryRows(
     db,
     sql`select id, content from chunks
-        where collection_id = ${collectionId} and user_id = ${userId}
+        where collection_id = ${idParam(collectionId)} and user_id = ${userId}
           and embedding_model is distinct from ${model}
         order by id limit ${limit}`,
   );

@@ -13,6 +13,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { EvaluationResultRow, EvaluationRow, ResultStatus } from "./evaluations.js";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { evaluation_results, evaluations } from "./schema.js";
 
@@ -39,7 +40,7 @@ function likePattern(text: string): string {
 
 function resultConditions(userId: string, evaluationId: string, filter: ResultFilter): SQL[] {
   const r = evaluation_results;
-  const conditions: SQL[] = [eq(r.evaluation_id, evaluationId), eq(r.user_id, userId)];
+  const conditions: SQL[] = [eq(r.evaluation_id, idParam(evaluationId)), eq(r.user_id, userId)];
   if (filter.statuses?.length) conditions.push(inArray(r.status, filter.statuses));
   if (filter.passed !== undefined) conditions.push(eq(r.passed, filter.passed));
   if (filter.gate?.length) {
@@ -122,7 +123,7 @@ export async function listCompareRows(
       gate_status: r.gate_status,
     })
     .from(r)
-    .where(and(eq(r.evaluation_id, evaluationId), eq(r.user_id, userId)))
+    .where(and(eq(r.evaluation_id, idParam(evaluationId)), eq(r.user_id, userId)))
     .orderBy(asc(r.position));
 }
 
@@ -158,7 +159,7 @@ export async function listEvaluationsOfQuestionSet(
     .where(
       and(
         eq(evaluations.user_id, userId),
-        eq(evaluations.question_set_id, questionSetId),
+        eq(evaluations.question_set_id, idParam(questionSetId)),
         isNull(evaluations.gmt_deleted),
       ),
     )

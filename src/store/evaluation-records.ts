@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { evaluation_records } from "./schema.js";
@@ -59,11 +60,10 @@ export async function getEvaluationRecord(
   userId: string,
   id: string,
 ): Promise<EvaluationRecordRow | undefined> {
-  if (!UUID.test(id)) return undefined;
   const [row] = await db
     .select()
     .from(evaluation_records)
-    .where(and(eq(evaluation_records.id, id), eq(evaluation_records.user_id, userId)));
+    .where(and(eq(evaluation_records.id, idParam(id)), eq(evaluation_records.user_id, userId)));
   return row;
 }
 
@@ -82,8 +82,6 @@ export async function listEvaluationRecords(
     .orderBy(desc(evaluation_records.seq))
     .limit(Math.min(options.limit ?? 50, 500));
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The repository shape the gate pipeline writes through (see gate/pipeline.ts). */
 export function evaluationRecordRepo(db: Db) {

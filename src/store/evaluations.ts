@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows, queryRowsNamed } from "./raw-query.js";
 import { evaluation_results, evaluations } from "./schema.js";
@@ -104,7 +105,11 @@ export async function getEvaluation(
     .select()
     .from(evaluations)
     .where(
-      and(eq(evaluations.id, id), eq(evaluations.user_id, userId), isNull(evaluations.gmt_deleted)),
+      and(
+        eq(evaluations.id, idParam(id)),
+        eq(evaluations.user_id, userId),
+        isNull(evaluations.gmt_deleted),
+      ),
     );
   return row;
 }
@@ -117,7 +122,7 @@ export async function getEvaluationForWorker(
   const [row] = await db
     .select()
     .from(evaluations)
-    .where(and(eq(evaluations.id, id), isNull(evaluations.gmt_deleted)));
+    .where(and(eq(evaluations.id, idParam(id)), isNull(evaluations.gmt_deleted)));
   return row;
 }
 
@@ -151,7 +156,11 @@ export async function deleteEvaluation(db: Db, userId: string, id: string): Prom
       status: sql`case when ${evaluations.status} in ('PENDING','RUNNING','PAUSED') then 'CANCELLED' else ${evaluations.status} end`,
     })
     .where(
-      and(eq(evaluations.id, id), eq(evaluations.user_id, userId), isNull(evaluations.gmt_deleted)),
+      and(
+        eq(evaluations.id, idParam(id)),
+        eq(evaluations.user_id, userId),
+        isNull(evaluations.gmt_deleted),
+      ),
     )
     .returning({ id: evaluations.id });
   return rows.length > 0;
@@ -172,7 +181,7 @@ export async function listEvaluationResults(
   query: ResultQuery = {},
 ): Promise<EvaluationResultRow[]> {
   const conditions = [
-    eq(evaluation_results.evaluation_id, evaluationId),
+    eq(evaluation_results.evaluation_id, idParam(evaluationId)),
     eq(evaluation_results.user_id, userId),
   ];
   if (query.statuses && query.statuses.length > 0) {
@@ -232,7 +241,7 @@ export async function listSummaryRows(
       .from(evaluation_results)
       .where(
         and(
-          eq(evaluation_results.evaluation_id, evaluationId),
+          eq(evaluation_results.evaluation_id, idParam(evaluationId)),
           eq(evaluation_results.user_id, userId),
           gt(evaluation_results.position, after),
         ),
@@ -288,7 +297,7 @@ export async function listReportRows(
       .from(evaluation_results)
       .where(
         and(
-          eq(evaluation_results.evaluation_id, evaluationId),
+          eq(evaluation_results.evaluation_id, idParam(evaluationId)),
           eq(evaluation_results.user_id, userId),
           gt(evaluation_results.position, after),
         ),
@@ -309,7 +318,7 @@ export async function unfinishedQuestionIds(db: Db, evaluationId: string): Promi
     .from(evaluation_results)
     .where(
       and(
-        eq(evaluation_results.evaluation_id, evaluationId),
+        eq(evaluation_results.evaluation_id, idParam(evaluationId)),
         inArray(evaluation_results.status, ["PENDING", "RUNNING"]),
       ),
     )
@@ -376,7 +385,7 @@ export async function releaseResult(
     .set({ status: "PENDING", job_id: null, gmt_updated: new Date() })
     .where(
       and(
-        eq(evaluation_results.evaluation_id, evaluationId),
+        eq(evaluation_results.evaluation_id, idParam(evaluationId)),
         eq(evaluation_results.question_id, questionId),
         eq(evaluation_results.status, "RUNNING"),
         eq(evaluation_results.job_id, jobId),
@@ -556,7 +565,10 @@ export async function recountEvaluation(
 ): Promise<EvaluationRow | undefined> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    await queryRows(t, sql`select id from evaluations where id = ${evaluationId} for update`);
+    await queryRows(
+      t,
+      sql`select id from evaluations where id = ${idParam(evaluationId)} for update`,
+    );
     return (await queryRows<EvaluationRow>(t, recountSql(evaluationId)))[0];
   });
 }
@@ -569,7 +581,7 @@ function recountSql(evaluationId: string) {
             count(*) filter (where status = 'BOT_ERROR')::int as bot_errors,
             count(*) filter (where status = 'JUDGE_ERROR')::int as judge_errors,
             avg(score) filter (where status = 'SCORED') as average
-          from evaluation_results where evaluation_id = ${evaluationId})
+          from evaluation_results where evaluation_id = ${idParam(evaluationId)})
         update evaluations e set
           total_questions = c.total, completed_questions = c.done, scored_questions = c.scored,
           bot_error_count = c.bot_errors, judge_error_count = c.judge_errors,
@@ -580,7 +592,7 @@ function recountSql(evaluationId: string) {
           finished_at = case when e.status = 'RUNNING' and c.done >= c.total then now()
             else e.finished_at end,
           gmt_updated = now()
-        from c where e.id = ${evaluationId}
+        from c where e.id = ${idParam(evaluationId)}
         returning e.*`;
 }
 
@@ -597,7 +609,7 @@ export async function transitionEvaluation(
 ): Promise<EvaluationRow | undefined> {
   const now = new Date();
   const conditions = [
-    eq(evaluations.id, evaluationId),
+    eq(evaluations.id, idParam(evaluationId)),
     inArray(evaluations.status, [...from]),
     isNull(evaluations.gmt_deleted),
   ];
@@ -635,7 +647,7 @@ export async function resetResults(
     })
     .where(
       and(
-        eq(evaluation_results.evaluation_id, evaluationId),
+        eq(evaluation_results.evaluation_id, idParam(evaluationId)),
         inArray(evaluation_results.status, [...statuses]),
       ),
     )

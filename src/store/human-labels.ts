@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { evaluation_results, evaluations, human_labels } from "./schema.js";
@@ -32,13 +33,13 @@ export async function upsertHumanLabels(
     db,
     sql`insert into human_labels
           (user_id, evaluation_id, evaluation_result_id, scale, score, passed, note, labelled_by)
-        select ${userId}::uuid, ${evaluationId}::uuid, r.id, i.scale, i.score, i.passed, i.note,
+        select ${userId}::uuid, ${idParam(evaluationId)}, r.id, i.scale, i.score, i.passed, i.note,
                i.labelled_by
         from jsonb_to_recordset(${JSON.stringify(labels)}::jsonb) as i(
             evaluation_result_id uuid, scale text, score integer, passed boolean, note text,
             labelled_by text)
           join evaluation_results r on r.id = i.evaluation_result_id
-            and r.evaluation_id = ${evaluationId}::uuid and r.user_id = ${userId}::uuid
+            and r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
           join evaluations e on e.id = r.evaluation_id and e.gmt_deleted is null
         on conflict (evaluation_result_id, scale) do update set
           score = excluded.score, passed = excluded.passed, note = excluded.note,
@@ -55,7 +56,7 @@ export async function listHumanLabels(
   scale?: LabelScale,
 ): Promise<(HumanLabelRow & { position: number; question_id: string })[]> {
   const conditions = [
-    eq(human_labels.evaluation_id, evaluationId),
+    eq(human_labels.evaluation_id, idParam(evaluationId)),
     eq(human_labels.user_id, userId),
   ];
   if (scale) conditions.push(eq(human_labels.scale, scale));
@@ -88,8 +89,8 @@ export async function listResultLabels(
     .from(human_labels)
     .where(
       and(
-        eq(human_labels.evaluation_result_id, resultId),
-        eq(human_labels.evaluation_id, evaluationId),
+        eq(human_labels.evaluation_result_id, idParam(resultId)),
+        eq(human_labels.evaluation_id, idParam(evaluationId)),
         eq(human_labels.user_id, userId),
       ),
     )
@@ -107,8 +108,8 @@ export async function deleteHumanLabel(
     .delete(human_labels)
     .where(
       and(
-        eq(human_labels.evaluation_result_id, resultId),
-        eq(human_labels.evaluation_id, evaluationId),
+        eq(human_labels.evaluation_result_id, idParam(resultId)),
+        eq(human_labels.evaluation_id, idParam(evaluationId)),
         eq(human_labels.user_id, userId),
         eq(human_labels.scale, scale),
       ),
@@ -140,7 +141,7 @@ export async function labelTargets(
     .from(evaluation_results)
     .where(
       and(
-        eq(evaluation_results.evaluation_id, evaluationId),
+        eq(evaluation_results.evaluation_id, idParam(evaluationId)),
         eq(evaluation_results.user_id, userId),
       ),
     )
@@ -165,7 +166,7 @@ export async function nextUnlabelledResult(
               select 1 from human_labels l
               where l.evaluation_result_id = r.id and l.scale = ${scale}) as labelled
           from evaluation_results r
-          where r.evaluation_id = ${evaluationId}::uuid and r.user_id = ${userId}::uuid
+          where r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
             and r.status = 'SCORED')
         select
           (select id from r where not labelled and position > ${afterPosition}
@@ -194,8 +195,8 @@ export async function getEvaluationResult(
     .innerJoin(evaluations, eq(evaluations.id, evaluation_results.evaluation_id))
     .where(
       and(
-        eq(evaluation_results.id, resultId),
-        eq(evaluation_results.evaluation_id, evaluationId),
+        eq(evaluation_results.id, idParam(resultId)),
+        eq(evaluation_results.evaluation_id, idParam(evaluationId)),
         eq(evaluation_results.user_id, userId),
         sql`${evaluations.gmt_deleted} is null`,
       ),
@@ -241,7 +242,7 @@ export async function calibrationRows(
           cross join lateral (select r.judges -> ${judge} as j) x
           left join human_labels s on s.evaluation_result_id = r.id and s.scale = ${scale}
           left join human_labels p on p.evaluation_result_id = r.id and p.scale = 'pass_fail'
-        where r.evaluation_id = ${evaluationId}::uuid and r.user_id = ${userId}::uuid
+        where r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
           and r.status in ('SCORED', 'JUDGE_ERROR')`;
   const judged = sql`x.j ->> 'outcome' = 'ok'
           and coalesce((x.j ->> 'defaulted')::boolean, false) = false
@@ -324,7 +325,7 @@ export async function calibrationDetails(
           (select string_agg(l.note, ' / ' order by l.scale) from human_labels l
            where l.evaluation_result_id = r.id and l.note is not null) as note
         from evaluation_results r
-        where r.evaluation_id = ${evaluationId}::uuid and r.user_id = ${userId}::uuid
+        where r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
           and r.id = any(${`{${resultIds.join(",")}}`}::uuid[])`,
   );
   return new Map(
@@ -344,7 +345,7 @@ export async function labelCounts(
   const rows = await queryRows<{ scale: LabelScale; n: number }>(
     db,
     sql`select scale, count(*)::int as n from human_labels
-        where evaluation_id = ${evaluationId}::uuid and user_id = ${userId}::uuid
+        where evaluation_id = ${idParam(evaluationId)} and user_id = ${userId}::uuid
         group by scale`,
   );
   return Object.fromEntries(rows.map((row) => [row.scale, row.n]));

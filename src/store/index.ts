@@ -32,7 +32,6 @@ export {
   getCollection,
   getCollectionVersion,
   getDocument,
-  isUuid,
   listChunks,
   listCollections,
   listDocuments,
@@ -51,6 +50,7 @@ export {
   type NewEvaluationRecordRow,
 } from "./evaluation-records.js";
 export { groupCommit } from "./group-commit.js";
+export { isUuid } from "./ids.js";
 export {
   type CalibrationRow,
   calibrationDetails,

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { CollectionNotFoundError, isUuid } from "./collections.js";
+import { CollectionNotFoundError } from "./collections.js";
+import { isUuid } from "./ids.js";
 import { groupCommit } from "./group-commit.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";

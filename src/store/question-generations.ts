@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { question_generations } from "./schema.js";
 
@@ -26,7 +27,7 @@ export async function getQuestionGeneration(
   const [row] = await db
     .select()
     .from(question_generations)
-    .where(and(eq(question_generations.id, id), eq(question_generations.user_id, userId)));
+    .where(and(eq(question_generations.id, idParam(id)), eq(question_generations.user_id, userId)));
   return row;
 }
 
@@ -43,7 +44,7 @@ export async function claimQuestionGeneration(
     .set({ status: "RUNNING", progress: 0, gmt_updated: new Date() })
     .where(
       and(
-        eq(question_generations.id, id),
+        eq(question_generations.id, idParam(id)),
         inArray(question_generations.status, ["PENDING", "RUNNING"]),
       ),
     )
@@ -59,7 +60,9 @@ export async function setQuestionGenerationProgress(
   await db
     .update(question_generations)
     .set({ progress, gmt_updated: new Date() })
-    .where(and(eq(question_generations.id, id), eq(question_generations.status, "RUNNING")));
+    .where(
+      and(eq(question_generations.id, idParam(id)), eq(question_generations.status, "RUNNING")),
+    );
 }
 
 /**
@@ -95,7 +98,9 @@ export async function finishQuestionGeneration(
         : { status: "FAILED" as const, error: outcome.error }),
       gmt_updated: new Date(),
     })
-    .where(and(eq(question_generations.id, id), eq(question_generations.status, "RUNNING")))
+    .where(
+      and(eq(question_generations.id, idParam(id)), eq(question_generations.status, "RUNNING")),
+    )
     .returning();
   return row;
 }
@@ -105,5 +110,7 @@ export async function releaseQuestionGeneration(db: Db, id: string): Promise<voi
   await db
     .update(question_generations)
     .set({ status: "PENDING", progress: 0, gmt_updated: new Date() })
-    .where(and(eq(question_generations.id, id), eq(question_generations.status, "RUNNING")));
+    .where(
+      and(eq(question_generations.id, idParam(id)), eq(question_generations.status, "RUNNING")),
+    );
 }

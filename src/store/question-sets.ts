@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { question_sets, questions } from "./schema.js";
 
@@ -95,7 +96,7 @@ export async function getQuestionSet(
   const [row] = await db
     .select()
     .from(question_sets)
-    .where(and(eq(question_sets.id, id), eq(question_sets.user_id, userId), live));
+    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.user_id, userId), live));
   return row;
 }
 
@@ -116,7 +117,7 @@ export async function updateQuestionSet(
   const [row] = await db
     .update(question_sets)
     .set({ ...patch, gmt_updated: new Date() })
-    .where(and(eq(question_sets.id, id), eq(question_sets.user_id, userId), live))
+    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.user_id, userId), live))
     .returning();
   return row;
 }
@@ -126,7 +127,7 @@ export async function deleteQuestionSet(db: Db, userId: string, id: string): Pro
   const rows = await db
     .update(question_sets)
     .set({ gmt_deleted: new Date() })
-    .where(and(eq(question_sets.id, id), eq(question_sets.user_id, userId), live))
+    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.user_id, userId), live))
     .returning({ id: question_sets.id });
   return rows.length > 0;
 }
@@ -137,7 +138,7 @@ export async function listQuestions(db: Db, userId: string, setId: string): Prom
     .from(questions)
     .where(
       and(
-        eq(questions.question_set_id, setId),
+        eq(questions.question_set_id, idParam(setId)),
         eq(questions.user_id, userId),
         isNull(questions.gmt_deleted),
       ),
@@ -160,7 +161,7 @@ export async function addQuestions(
     const [set] = await t
       .select()
       .from(question_sets)
-      .where(and(eq(question_sets.id, setId), eq(question_sets.user_id, userId), live))
+      .where(and(eq(question_sets.id, idParam(setId)), eq(question_sets.user_id, userId), live))
       .for("update");
     if (!set) throw new QuestionSetNotFoundError(setId);
     const keys = items.map((item) => item.question_key);
@@ -172,7 +173,7 @@ export async function addQuestions(
             .from(questions)
             .where(
               and(
-                eq(questions.question_set_id, setId),
+                eq(questions.question_set_id, idParam(setId)),
                 isNull(questions.gmt_deleted),
                 inArray(questions.question_key, keys),
               ),
@@ -185,7 +186,7 @@ export async function addQuestions(
     const [{ next } = { next: 0 }] = await t
       .select({ next: sql<number>`coalesce(max(${questions.position}) + 1, 0)::int` })
       .from(questions)
-      .where(eq(questions.question_set_id, setId));
+      .where(eq(questions.question_set_id, idParam(setId)));
     const rows = await insertQuestions(t, userId, setId, next, items);
     await recountQuestionSet(t, setId);
     return rows;
@@ -200,7 +201,7 @@ async function recountQuestionSet(db: Db, setId: string): Promise<void> {
         where q.question_set_id = ${setId} and q.gmt_deleted is null)`,
       gmt_updated: new Date(),
     })
-    .where(eq(question_sets.id, setId));
+    .where(eq(question_sets.id, idParam(setId)));
 }
 
 export async function updateQuestion(
@@ -212,7 +213,13 @@ export async function updateQuestion(
   const [row] = await db
     .update(questions)
     .set({ ...patch, gmt_updated: new Date() })
-    .where(and(eq(questions.id, id), eq(questions.user_id, userId), isNull(questions.gmt_deleted)))
+    .where(
+      and(
+        eq(questions.id, idParam(id)),
+        eq(questions.user_id, userId),
+        isNull(questions.gmt_deleted),
+      ),
+    )
     .returning();
   return row;
 }
@@ -224,7 +231,11 @@ export async function deleteQuestion(db: Db, userId: string, id: string): Promis
       .update(questions)
       .set({ gmt_deleted: new Date() })
       .where(
-        and(eq(questions.id, id), eq(questions.user_id, userId), isNull(questions.gmt_deleted)),
+        and(
+          eq(questions.id, idParam(id)),
+          eq(questions.user_id, userId),
+          isNull(questions.gmt_deleted),
+        ),
       )
       .returning({ set: questions.question_set_id });
     if (!row) return false;

@@ -7,7 +7,6 @@ import {
   getArena,
   getEvaluation,
   getQuestionSet,
-  isUuid,
   listArenas,
   listEvaluationResults,
   listQuestions,
@@ -368,7 +367,7 @@ export async function refreshArena(
 }
 
 async function mustGetArena(db: ControlDeps["db"], userId: string, id: string): Promise<ArenaRow> {
-  const row = isUuid(id) ? await getArena(db, userId, id) : undefined;
+  const row = await getArena(db, userId, id);
   if (!row) throw new ArenaNotFoundError(id);
   return row;
 }

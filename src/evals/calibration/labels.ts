@@ -8,7 +8,6 @@ import {
   getEvaluation,
   getEvaluationResult,
   type HumanLabelRow,
-  isUuid,
   type LabelScale,
   labelTargets,
   listHumanLabels,
@@ -32,9 +31,7 @@ export async function ownEvaluation(
   userId: string,
   evaluationId: string,
 ): Promise<EvaluationRow> {
-  const evaluation = isUuid(evaluationId)
-    ? await getEvaluation(db, userId, evaluationId)
-    : undefined;
+  const evaluation = await getEvaluation(db, userId, evaluationId);
   if (!evaluation) throw new CalibrationNotFoundError("evaluation", evaluationId);
   return evaluation;
 }
@@ -158,9 +155,7 @@ export async function nextToLabel(
 
 async function ownResult(db: Db, userId: string, evaluationId: string, resultId: string) {
   await ownEvaluation(db, userId, evaluationId);
-  const row = isUuid(resultId)
-    ? await getEvaluationResult(db, userId, evaluationId, resultId)
-    : undefined;
+  const row = await getEvaluationResult(db, userId, evaluationId, resultId);
   if (!row) throw new CalibrationNotFoundError("result", resultId);
   return row;
 }

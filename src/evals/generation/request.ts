@@ -5,7 +5,6 @@ import {
   type Db,
   documentIds,
   getQuestionGeneration,
-  isUuid,
   type QuestionGenerationRow,
 } from "../../store/index.js";
 import { resolveCollectionId } from "../question-sets/index.js";
@@ -76,7 +75,7 @@ export async function getGeneration(
   userId: string,
   id: string,
 ): Promise<QuestionGenerationRow> {
-  const row = isUuid(id) ? await getQuestionGeneration(db, userId, id) : undefined;
+  const row = await getQuestionGeneration(db, userId, id);
   if (!row) throw new QuestionGenerationNotFoundError(id);
   return row;
 }

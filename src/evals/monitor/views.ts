@@ -6,7 +6,6 @@ import {
   evaluationPassCounts,
   getEvaluation,
   getQuestionSet,
-  isUuid,
   listCompareRows,
   listEvaluationResults,
   listEvaluationsOfQuestionSet,
@@ -59,7 +58,7 @@ export async function mustGetEvaluation(
   userId: string,
   id: string,
 ): Promise<EvaluationRow> {
-  const row = isUuid(id) ? await getEvaluation(db, userId, id) : undefined;
+  const row = await getEvaluation(db, userId, id);
   if (!row) throw new EvaluationNotFoundError("evaluation", id);
   return row;
 }
@@ -198,7 +197,7 @@ export async function questionSetTrend(
   userId: string,
   questionSetId: string,
 ): Promise<TrendPoint[]> {
-  const set = isUuid(questionSetId) ? await getQuestionSet(db, userId, questionSetId) : undefined;
+  const set = await getQuestionSet(db, userId, questionSetId);
   if (!set) throw new QuestionSetNotFoundError(questionSetId);
   const runs = await listEvaluationsOfQuestionSet(db, userId, set.id);
   const passes = await evaluationPassCounts(

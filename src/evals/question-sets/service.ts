@@ -9,7 +9,6 @@ import {
   findCollectionByName,
   getCollection,
   getQuestionSet,
-  isUuid,
   listQuestions,
   type NewQuestion,
   type QuestionRow,
@@ -86,7 +85,7 @@ function assertNoRepeats(questions: readonly QuestionInput[]): void {
 }
 
 async function mustGetSet(db: Db, userId: string, id: string): Promise<QuestionSetRow> {
-  const set = isUuid(id) ? await getQuestionSet(db, userId, id) : undefined;
+  const set = await getQuestionSet(db, userId, id);
   if (!set) throw new QuestionSetNotFoundError(id);
   return set;
 }
@@ -186,7 +185,7 @@ export async function updateQuestionSetMeta(
 }
 
 export async function removeQuestionSet(db: Db, userId: string, id: string): Promise<void> {
-  if (!isUuid(id) || !(await deleteQuestionSet(db, userId, id))) {
+  if (!(await deleteQuestionSet(db, userId, id))) {
     throw new QuestionSetNotFoundError(id);
   }
 }
@@ -230,7 +229,6 @@ export async function editQuestion(
   id: string,
   patch: UpdateQuestion,
 ): Promise<QuestionRow> {
-  if (!isUuid(id)) throw new QuestionNotFoundError(id);
   const { question_text, ground_truth, ground_truths, ...rest } = patch;
   const fields: Partial<NewQuestion> = Object.fromEntries(
     Object.entries(rest).filter(([, value]) => value !== undefined),
@@ -256,5 +254,5 @@ export async function editQuestion(
 }
 
 export async function removeQuestion(db: Db, userId: string, id: string): Promise<void> {
-  if (!isUuid(id) || !(await deleteQuestion(db, userId, id))) throw new QuestionNotFoundError(id);
+  if (!(await deleteQuestion(db, userId, id))) throw new QuestionNotFoundError(id);
 }

@@ -16,7 +16,6 @@ import {
   getBot,
   getEvaluation,
   getQuestionSet,
-  isUuid,
   listQuestions,
   type QuestionRow,
   type QuestionSetRow,
@@ -87,8 +86,8 @@ async function launch(deps: ControlDeps, evaluationId: string): Promise<void> {
 }
 
 async function resolveCollectionId(db: Db, userId: string, ref: string): Promise<string> {
-  const row = isUuid(ref) ? await getCollection(db, userId, ref) : undefined;
-  const found = row ?? (await findCollectionByName(db, userId, ref));
+  const found =
+    (await getCollection(db, userId, ref)) ?? (await findCollectionByName(db, userId, ref));
   if (!found) throw new EvaluationNotFoundError("collection", ref);
   return found.id;
 }
@@ -245,7 +244,7 @@ function rejectingAnswers<T>(work: () => T): T {
 }
 
 async function mustGet(db: Db, userId: string, id: string): Promise<EvaluationRow> {
-  const row = isUuid(id) ? await getEvaluation(db, userId, id) : undefined;
+  const row = await getEvaluation(db, userId, id);
   if (!row) throw new EvaluationNotFoundError("evaluation", id);
   return row;
 }
@@ -259,8 +258,6 @@ async function move(
   from: readonly EvaluationStatus[],
   to: EvaluationStatus,
 ): Promise<EvaluationRow> {
-  // A malformed id is as missing as another user's.
-  if (!isUuid(id)) throw new EvaluationNotFoundError("evaluation", id);
   const moved = await transitionEvaluation(deps.db, id, from, to, { userId });
   if (moved) return moved;
   const row = await mustGet(deps.db, userId, id);

@@ -5,7 +5,10 @@ import { isUuid } from "../../store/index.js";
 // Shared parameter shapes. Page limits live here once: the routes clamp with them and the
 // OpenAPI document shows them, from the same schema.
 
-/** A path id; a malformed one is simply not found (404), like another user's. */
+/**
+ * A path id; a malformed one is simply not found (404), like another user's. The store reads a
+ * malformed id as missing too (store/ids.ts); checking it here answers 404 before a body is read.
+ */
 export const IdParams = z.object({
   id: z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" }),
 });
