@@ -217,8 +217,8 @@ describeEachStore("batched claims and result writes", (use, kind) => {
         sql`select statement from pg_prepared_statements where name like 'rj\_%'`,
       );
       expect(prepared).toHaveLength(2);
-      expect(prepared.some((p) => /set status = 'RUNNING'/.test(p.statement))).toBe(true);
-      expect(prepared.some((p) => /update evaluations e set/.test(p.statement))).toBe(true);
+      expect(prepared.some((p) => /^update "evaluation_results" set/.test(p.statement))).toBe(true);
+      expect(prepared.some((p) => /update "evaluations" set/.test(p.statement))).toBe(true);
       expect((await getEvaluation(store.db, user.id, id))?.completed_questions).toBe(4);
     },
   );

@@ -4,12 +4,13 @@ import type { Db } from "./open.js";
 import { arenas } from "./schema.js";
 
 export type ArenaRow = typeof arenas.$inferSelect;
+type NewArena = typeof arenas.$inferInsert;
 export type ArenaStatus = ArenaRow["status"];
 
 export async function createArena(
   db: Db,
   userId: string,
-  input: { name: string; question_set_id: string; config: unknown },
+  input: Pick<NewArena, "name" | "question_set_id" | "config">,
 ): Promise<ArenaRow> {
   const [row] = await db
     .insert(arenas)
@@ -46,7 +47,9 @@ export async function listArenas(
 export async function finishArena(
   db: Db,
   id: string,
-  outcome: { status: "COMPLETED"; results: unknown } | { status: "FAILED"; status_reason: string },
+  outcome:
+    | { status: "COMPLETED"; results: NonNullable<ArenaRow["results"]> }
+    | { status: "FAILED"; status_reason: string },
 ): Promise<ArenaRow | undefined> {
   const [row] = await db
     .update(arenas)

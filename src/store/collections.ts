@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
+import { columnNames, type RecordColumns, recordFields, recordset } from "./recordset.js";
 import { chunks, collections, documents } from "./schema.js";
 
 export type CollectionRow = typeof collections.$inferSelect;
@@ -262,7 +263,7 @@ export async function writeDocuments(
     const [owned] = await tx
       .update(collections)
       .set({ version: sql`${collections.version} + 1` })
-      .where(and(eq(collections.id, collectionId), live(userId)))
+      .where(and(eq(collections.id, idParam(collectionId)), live(userId)))
       .returning({ id: collections.id });
     if (!owned) throw new CollectionNotFoundError(collectionId);
 
@@ -299,9 +300,9 @@ export async function writeDocuments(
     if (documentRows.length > 0) {
       const rows = await queryRows<{ id: string }>(
         tx,
-        sql`insert into documents (${sql.raw(DOCUMENT_COLUMNS)})
-            select ${sql.raw(DOCUMENT_COLUMNS)}
-            from jsonb_to_recordset(${JSON.stringify(documentRows)}::jsonb) as r(${sql.raw(DOCUMENT_TYPES)})
+        sql`insert into ${documents} (${columnNames(DOCUMENT_COLUMNS)})
+            select ${recordFields("r", DOCUMENT_COLUMNS)}
+            from ${recordset("r", DOCUMENT_COLUMNS, documentRows)}
             on conflict do nothing
             returning id`,
       );
@@ -315,9 +316,9 @@ export async function writeDocuments(
       const rows = await queryRows<{ n: number }>(
         tx,
         sql`with ins as (
-              insert into chunks (${sql.raw(CHUNK_COLUMNS)})
-              select ${sql.raw(CHUNK_COLUMNS)}
-              from jsonb_to_recordset(${JSON.stringify(pending)}::jsonb) as r(${sql.raw(CHUNK_TYPES)})
+              insert into ${chunks} (${columnNames(CHUNK_COLUMNS)})
+              select ${recordFields("r", CHUNK_COLUMNS)}
+              from ${recordset("r", CHUNK_COLUMNS, pending)}
               on conflict do nothing
               returning 1)
             select count(*)::int as n from ins`,
@@ -353,41 +354,31 @@ export async function writeDocuments(
   });
 }
 
-function recordsetTypes(columns: Record<string, string>): string {
-  return Object.entries(columns)
-    .map(([name, type]) => `${name} ${type}`)
-    .join(", ");
-}
+const DOCUMENT_COLUMNS = {
+  id: documents.id,
+  user_id: documents.user_id,
+  collection_id: documents.collection_id,
+  source: documents.source,
+  title: documents.title,
+  kind: documents.kind,
+  content_hash: documents.content_hash,
+  metadata: documents.metadata,
+  char_count: documents.char_count,
+  chunk_count: documents.chunk_count,
+} satisfies RecordColumns;
 
-const DOCUMENT_RECORDSET = {
-  id: "text",
-  user_id: "uuid",
-  collection_id: "uuid",
-  source: "text",
-  title: "text",
-  kind: "text",
-  content_hash: "text",
-  metadata: "jsonb",
-  char_count: "integer",
-  chunk_count: "integer",
-} satisfies Partial<Record<keyof DocumentRow, string>>;
-const DOCUMENT_COLUMNS = Object.keys(DOCUMENT_RECORDSET).join(", ");
-const DOCUMENT_TYPES = recordsetTypes(DOCUMENT_RECORDSET);
-
-const CHUNK_RECORDSET = {
-  id: "text",
-  user_id: "uuid",
-  collection_id: "uuid",
-  document_id: "text",
-  position: "integer",
-  content: "text",
-  tokens: "text",
-  embedding: "real[]",
-  embedding_model: "text",
-  metadata: "jsonb",
-} satisfies Partial<Record<keyof ChunkRow, string>>;
-const CHUNK_COLUMNS = Object.keys(CHUNK_RECORDSET).join(", ");
-const CHUNK_TYPES = recordsetTypes(CHUNK_RECORDSET);
+const CHUNK_COLUMNS = {
+  id: chunks.id,
+  user_id: chunks.user_id,
+  collection_id: chunks.collection_id,
+  document_id: chunks.document_id,
+  position: chunks.position,
+  content: chunks.content,
+  tokens: chunks.tokens,
+  embedding: chunks.embedding,
+  embedding_model: chunks.embedding_model,
+  metadata: chunks.metadata,
+} satisfies RecordColumns;
 
 // Chunks ------------------------------------------------------------------------------------------
 
@@ -565,7 +556,7 @@ export async function setChunkEmbeddings(
       tx,
       sql`with upd as (
             update chunks c set embedding = r.embedding, embedding_model = ${input.model}
-            from jsonb_to_recordset(${JSON.stringify(input.rows)}::jsonb) as r(id text, embedding real[])
+            from ${recordset("r", { id: chunks.id, embedding: chunks.embedding }, input.rows)}
             where c.id = r.id and c.collection_id = ${input.collectionId} and c.user_id = ${input.userId}
             returning 1)
           select count(*)::int as n from upd`,

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
+import { columnNames, recordFields, recordset } from "./recordset.js";
 import { evaluation_records } from "./schema.js";
 
 export type EvaluationRecordRow = typeof evaluation_records.$inferSelect;
@@ -23,36 +25,32 @@ export async function insertEvaluationRecords(
   const withIds = rows.map((row) => ({ ...row, id: row.id ?? randomUUID() }));
   const inserted = await queryRows<{ id: string; created_at: Date | string }>(
     db,
-    sql`insert into evaluation_records (${sql.raw(INSERT_COLUMNS.join(", "))})
-        select ${sql.raw(INSERT_COLUMNS.join(", "))}
-        from jsonb_to_recordset(${JSON.stringify(withIds)}::jsonb) as r(${sql.raw(RECORDSET_TYPES)})
+    sql`insert into ${evaluation_records} (${columnNames(RECORD_COLUMNS)})
+        select ${recordFields("r", RECORD_COLUMNS)}
+        from ${recordset("r", RECORD_COLUMNS, withIds)}
         returning id, created_at`,
   );
   const createdAt = new Map(inserted.map((row) => [row.id, new Date(row.created_at)]));
   return withIds.map((row) => ({ id: row.id, created_at: createdAt.get(row.id) ?? new Date() }));
 }
 
-const RECORDSET_COLUMNS = {
-  id: "uuid",
-  user_id: "uuid",
-  conversation_id: "text",
-  message_id: "text",
-  retrieval_record_id: "text",
-  generation_record_id: "text",
-  status: "text",
-  action: "text",
-  rule_version: "text",
-  config: "jsonb",
-  checks: "jsonb",
-  scores: "jsonb",
-  meta: "jsonb",
-  input: "jsonb",
-  check_count: "integer",
-} satisfies Partial<Record<keyof NewEvaluationRecordRow, string>>;
-const INSERT_COLUMNS = Object.keys(RECORDSET_COLUMNS);
-const RECORDSET_TYPES = Object.entries(RECORDSET_COLUMNS)
-  .map(([name, type]) => `${name} ${type}`)
-  .join(", ");
+const RECORD_COLUMNS = {
+  id: evaluation_records.id,
+  user_id: evaluation_records.user_id,
+  conversation_id: evaluation_records.conversation_id,
+  message_id: evaluation_records.message_id,
+  retrieval_record_id: evaluation_records.retrieval_record_id,
+  generation_record_id: evaluation_records.generation_record_id,
+  status: evaluation_records.status,
+  action: evaluation_records.action,
+  rule_version: evaluation_records.rule_version,
+  config: evaluation_records.config,
+  checks: evaluation_records.checks,
+  scores: evaluation_records.scores,
+  meta: evaluation_records.meta,
+  input: evaluation_records.input,
+  check_count: evaluation_records.check_count,
+} satisfies Partial<Record<keyof NewEvaluationRecordRow, PgColumn>>;
 
 /** Another user's record is indistinguishable from a missing one. */
 export async function getEvaluationRecord(

@@ -1,7 +1,26 @@
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  getTableColumns,
+  gt,
+  inArray,
+  isNull,
+  or,
+  sql,
+} from "drizzle-orm";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
-import { queryRows, queryRowsNamed } from "./raw-query.js";
+import { executeNamed, queryRows } from "./raw-query.js";
+import {
+  columnNames,
+  type RecordColumns,
+  recordField,
+  recordFields,
+  recordset,
+} from "./recordset.js";
 import { evaluation_results, evaluations } from "./schema.js";
 
 export type EvaluationRow = typeof evaluations.$inferSelect;
@@ -17,27 +36,41 @@ export const FINAL_RESULT_STATUSES: readonly ResultStatus[] = [
   "JUDGE_ERROR",
 ];
 
-/** The copy of one question an evaluation takes at start. */
-export interface EvaluationQuestion {
-  question_id: string;
-  question_type: string;
-  question_text: string;
-  ground_truth: string;
-  ground_truths?: string[] | null;
-  reference_context?: string | null;
-  /** The precomputed answer a run of bot kind `answers` judges. */
-  supplied_answer?: unknown;
-}
+type NewEvaluationRow = typeof evaluations.$inferInsert;
+type NewEvaluationResultRow = typeof evaluation_results.$inferInsert;
 
-export interface NewEvaluation {
-  name: string;
-  collection_id?: string | null;
-  question_set_id?: string | null;
-  bot_id: string;
-  judge_llm_model_id: string;
-  config: unknown;
-  questions: EvaluationQuestion[];
-}
+/** A result row's question columns: a copy of the question, taken when the run starts. */
+const QUESTION_COLUMNS = {
+  question_id: evaluation_results.question_id,
+  position: evaluation_results.position,
+  question_type: evaluation_results.question_type,
+  question_text: evaluation_results.question_text,
+  ground_truth: evaluation_results.ground_truth,
+  ground_truths: evaluation_results.ground_truths,
+  reference_context: evaluation_results.reference_context,
+  /** The precomputed answer a run of bot kind `answers` judges. */
+  supplied_answer: evaluation_results.supplied_answer,
+} satisfies RecordColumns;
+const RUN_COLUMNS = {
+  user_id: evaluation_results.user_id,
+  evaluation_id: evaluation_results.evaluation_id,
+} satisfies RecordColumns;
+/** A result's unique key: a run holds each question once. */
+const RESULT_KEY = {
+  evaluation_id: evaluation_results.evaluation_id,
+  question_id: evaluation_results.question_id,
+} satisfies RecordColumns;
+
+/** The copy of one question an evaluation takes at start (its position is its index). */
+export type EvaluationQuestion = Pick<
+  NewEvaluationResultRow,
+  Exclude<keyof typeof QUESTION_COLUMNS, "position">
+>;
+
+export type NewEvaluation = Pick<
+  NewEvaluationRow,
+  "name" | "collection_id" | "question_set_id" | "bot_id" | "judge_llm_model_id" | "config"
+> & { questions: EvaluationQuestion[] };
 
 /**
  * Creates a PENDING evaluation and one PENDING result per question, in one transaction. The
@@ -67,17 +100,10 @@ export async function createEvaluation(
     const written = await queryRows<{ n: number }>(
       tx as unknown as Db,
       sql`with w as (
-            insert into evaluation_results
-              (user_id, evaluation_id, question_id, position, question_type, question_text,
-               ground_truth, ground_truths, reference_context, supplied_answer)
-            select ${userId}::uuid, ${row.id}::uuid, r.question_id, r.position, r.question_type,
-                   r.question_text, r.ground_truth, r.ground_truths, r.reference_context,
-                   r.supplied_answer
-            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
-              question_id text, position integer, question_type text, question_text text,
-              ground_truth text, ground_truths jsonb, reference_context text,
-              supplied_answer jsonb)
-            on conflict (evaluation_id, question_id) do nothing
+            insert into ${evaluation_results} (${columnNames(RUN_COLUMNS)}, ${columnNames(QUESTION_COLUMNS)})
+            select ${userId}::uuid, ${row.id}::uuid, ${recordFields("r", QUESTION_COLUMNS)}
+            from ${recordset("r", QUESTION_COLUMNS, rows)}
+            on conflict (${columnNames(RESULT_KEY)}) do nothing
             returning 1)
           select count(*)::int as n from w`,
     );
@@ -346,6 +372,13 @@ export async function claimResult(
   return (await claimResults(db, [{ evaluationId, questionId, jobId }]))[0];
 }
 
+/** A claim's fields in the batch: the row's run and question, and the job taking it. */
+const CLAIM_COLUMNS = {
+  e: evaluation_results.evaluation_id,
+  q: evaluation_results.question_id,
+  j: evaluation_results.job_id,
+} satisfies RecordColumns;
+
 /**
  * claimResult for many jobs in one statement (aligned with `claims`). Two claims of one row in
  * the batch update it once: the job named in the row afterwards holds it, the other gets nothing.
@@ -356,16 +389,38 @@ export async function claimResults(
 ): Promise<(EvaluationResultRow | undefined)[]> {
   if (claims.length === 0) return [];
   const input = claims.map((c) => ({ e: c.evaluationId, q: c.questionId, j: c.jobId }));
-  const rows = await queryRowsNamed<EvaluationResultRow>(
-    db,
-    sql`update evaluation_results r
-        set status = 'RUNNING', job_id = i.j, attempts = r.attempts + 1, gmt_updated = now()
-        from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as i(e uuid, q text, j text),
-          evaluations e
-        where r.evaluation_id = i.e and r.question_id = i.q
-          and e.id = r.evaluation_id and e.status = 'RUNNING' and e.gmt_deleted is null
-          and (r.status = 'PENDING' or (r.status = 'RUNNING' and r.job_id = i.j))
-        returning r.*`,
+  const r = evaluation_results;
+  const i = (key: keyof typeof CLAIM_COLUMNS) => recordField("i", key);
+  const rows = await executeNamed(
+    db
+      .update(r)
+      .set({
+        status: "RUNNING",
+        job_id: i("j"),
+        attempts: sql`${r.attempts} + 1`,
+        gmt_updated: sql`now()`,
+      })
+      .from(recordset("i", CLAIM_COLUMNS, input))
+      .where(
+        and(
+          eq(r.evaluation_id, i("e")),
+          eq(r.question_id, i("q")),
+          or(eq(r.status, "PENDING"), and(eq(r.status, "RUNNING"), eq(r.job_id, i("j")))),
+          exists(
+            db
+              .select({ id: evaluations.id })
+              .from(evaluations)
+              .where(
+                and(
+                  eq(evaluations.id, r.evaluation_id),
+                  eq(evaluations.status, "RUNNING"),
+                  isNull(evaluations.gmt_deleted),
+                ),
+              ),
+          ),
+        ),
+      )
+      .returning(getTableColumns(r)),
   );
   const held = new Map(
     rows.map((row) => [`${row.evaluation_id} ${row.question_id} ${row.job_id}`, row]),
@@ -393,24 +448,30 @@ export async function releaseResult(
     );
 }
 
-/** Everything a finished item writes; status is one of the final ones. */
-export interface ResultWrite {
-  status: "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
-  latency_ms: number;
-  usage: unknown;
-  rag_answer: string | null;
-  rag_answer_sources: unknown;
-  rag_citations: unknown;
-  rag_tool_calls: unknown;
-  gate_status: string | null;
-  gate: unknown;
-  judges: unknown;
-  llm_judge_score: number | null;
-  llm_judge_reasoning: string | null;
-  score: number | null;
-  passed: boolean | null;
-  error: string | null;
-}
+/** The columns a finished item writes, by name. */
+const WRITE_COLUMNS = {
+  status: evaluation_results.status,
+  latency_ms: evaluation_results.latency_ms,
+  usage: evaluation_results.usage,
+  rag_answer: evaluation_results.rag_answer,
+  rag_answer_sources: evaluation_results.rag_answer_sources,
+  rag_citations: evaluation_results.rag_citations,
+  rag_tool_calls: evaluation_results.rag_tool_calls,
+  gate_status: evaluation_results.gate_status,
+  gate: evaluation_results.gate,
+  judges: evaluation_results.judges,
+  llm_judge_score: evaluation_results.llm_judge_score,
+  llm_judge_reasoning: evaluation_results.llm_judge_reasoning,
+  score: evaluation_results.score,
+  passed: evaluation_results.passed,
+  error: evaluation_results.error,
+} satisfies RecordColumns;
+
+/** Everything a finished item writes: its row's columns, with a final status and a latency. */
+export type ResultWrite = Omit<
+  Pick<EvaluationResultRow, keyof typeof WRITE_COLUMNS>,
+  "status" | "latency_ms"
+> & { status: "SCORED" | "BOT_ERROR" | "JUDGE_ERROR"; latency_ms: number };
 
 /** A result's outputs, all absent: a reset row, or a bot error's write. */
 export const NO_OUTPUTS = {
@@ -486,59 +547,7 @@ export async function finishResults(
       question_id: questionId,
       job_id: jobId,
     }));
-    const rows = await queryRowsNamed<
-      NonNullable<FinishOutcome["evaluation"]> & { written: string[] | null }
-    >(
-      db,
-      sql`with i as (
-            select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as i(
-              question_id text, job_id text, status text, latency_ms float8, usage jsonb,
-              rag_answer text, rag_answer_sources jsonb, rag_citations jsonb,
-              rag_tool_calls jsonb, gate_status text, gate jsonb, judges jsonb,
-              llm_judge_score integer, llm_judge_reasoning text, score float8, passed boolean,
-              error text)),
-          w as (
-            update evaluation_results r set
-              status = i.status, job_id = null, latency_ms = i.latency_ms, usage = i.usage,
-              rag_answer = i.rag_answer, rag_answer_sources = i.rag_answer_sources,
-              rag_citations = i.rag_citations, rag_tool_calls = i.rag_tool_calls,
-              gate_status = i.gate_status, gate = i.gate, judges = i.judges,
-              llm_judge_score = i.llm_judge_score, llm_judge_reasoning = i.llm_judge_reasoning,
-              score = i.score, passed = i.passed, error = i.error, gmt_updated = now()
-            from i
-            where r.evaluation_id = ${evaluationId} and r.question_id = i.question_id
-              and r.status = 'RUNNING' and r.job_id = i.job_id
-            returning r.question_id, i.job_id, r.status, r.score),
-          c as (
-            select count(*)::int as done,
-              count(*) filter (where status = 'SCORED' and score is not null)::int as scored,
-              coalesce(sum(score) filter (where status = 'SCORED'), 0) as score_sum,
-              count(*) filter (where status = 'BOT_ERROR')::int as bot_errors,
-              count(*) filter (where status = 'JUDGE_ERROR')::int as judge_errors,
-              array_agg(question_id || ' ' || job_id) as written
-            from w)
-        update evaluations e set
-          completed_questions = e.completed_questions + c.done,
-          scored_questions = e.scored_questions + c.scored,
-          bot_error_count = e.bot_error_count + c.bot_errors,
-          judge_error_count = e.judge_error_count + c.judge_errors,
-          average_score = case when c.scored > 0
-            then (coalesce(e.average_score, 0) * e.scored_questions + c.score_sum)
-                 / (e.scored_questions + c.scored)
-            else e.average_score end,
-          progress = case when e.total_questions = 0 then 100
-            else floor(100.0 * (e.completed_questions + c.done) / e.total_questions)::int end,
-          status = case when e.status = 'RUNNING' and e.completed_questions + c.done >= e.total_questions
-            then 'COMPLETED' else e.status end,
-          finished_at = case when e.status = 'RUNNING'
-              and e.completed_questions + c.done >= e.total_questions
-            then now() else e.finished_at end,
-          gmt_updated = now()
-        from c
-        where e.id = ${evaluationId} and c.done > 0
-        returning e.status, e.completed_questions, e.total_questions, e.scored_questions,
-          e.bot_error_count, e.judge_error_count, c.written`,
-    );
+    const rows = await executeNamed(finishStatement(db, evaluationId, input));
     const [row] = rows;
     const written = new Set(row?.written ?? []);
     for (const finish of group) {
@@ -551,6 +560,106 @@ export async function finishResults(
     }
   }
   return finishes.map((finish) => outcomes.get(finish) ?? { written: false });
+}
+
+/** A finish's fields in the batch: the row's question, the job holding it, and what it writes. */
+const FINISH_COLUMNS = {
+  question_id: evaluation_results.question_id,
+  job_id: evaluation_results.job_id,
+  ...WRITE_COLUMNS,
+} satisfies RecordColumns;
+
+/**
+ * One run's batch of finishes in one statement: `w` writes the rows this batch's jobs still hold,
+ * `c` counts what was written, and the run's counters move by those counts (the last item of a
+ * RUNNING run completes it). Built from the schema's columns, run as a named statement.
+ */
+function finishStatement(
+  db: Db,
+  evaluationId: string,
+  input: ReadonlyArray<Record<keyof typeof FINISH_COLUMNS, unknown>>,
+) {
+  const r = evaluation_results;
+  const i = (key: keyof typeof FINISH_COLUMNS) => recordField("i", key);
+  const written = Object.fromEntries(
+    Object.keys(WRITE_COLUMNS).map((key) => [key, i(key as keyof typeof WRITE_COLUMNS)]),
+  );
+  const w = db.$with("w").as(
+    db
+      .update(r)
+      .set({ ...written, job_id: null, gmt_updated: sql`now()` })
+      .from(recordset("i", FINISH_COLUMNS, input))
+      .where(
+        and(
+          eq(r.evaluation_id, evaluationId),
+          eq(r.question_id, i("question_id")),
+          eq(r.status, "RUNNING"),
+          eq(r.job_id, i("job_id")),
+        ),
+      )
+      .returning({
+        question_id: r.question_id,
+        job_id: sql<string>`${i("job_id")}`.as("job_id"),
+        status: r.status,
+        score: r.score,
+      }),
+  );
+  const c = db.$with("c").as(
+    db
+      .select({
+        done: sql<number>`count(*)::int`.as("done"),
+        scored:
+          sql<number>`(count(*) filter (where ${w.status} = 'SCORED' and ${w.score} is not null))::int`.as(
+            "scored",
+          ),
+        score_sum:
+          sql<number>`coalesce(sum(${w.score}) filter (where ${w.status} = 'SCORED'), 0)`.as(
+            "score_sum",
+          ),
+        bot_errors: sql<number>`(count(*) filter (where ${w.status} = 'BOT_ERROR'))::int`.as(
+          "bot_errors",
+        ),
+        judge_errors: sql<number>`(count(*) filter (where ${w.status} = 'JUDGE_ERROR'))::int`.as(
+          "judge_errors",
+        ),
+        written: sql<string[] | null>`array_agg(${w.question_id} || ' ' || ${w.job_id})`.as(
+          "written",
+        ),
+      })
+      .from(w),
+  );
+  const e = evaluations;
+  const completed = sql`${e.completed_questions} + ${c.done}`;
+  const finishing = sql`${e.status} = 'RUNNING' and ${completed} >= ${e.total_questions}`;
+  return db
+    .with(w, c)
+    .update(e)
+    .set({
+      completed_questions: completed,
+      scored_questions: sql`${e.scored_questions} + ${c.scored}`,
+      bot_error_count: sql`${e.bot_error_count} + ${c.bot_errors}`,
+      judge_error_count: sql`${e.judge_error_count} + ${c.judge_errors}`,
+      average_score: sql`case when ${c.scored} > 0
+        then (coalesce(${e.average_score}, 0) * ${e.scored_questions} + ${c.score_sum})
+             / (${e.scored_questions} + ${c.scored})
+        else ${e.average_score} end`,
+      progress: sql`case when ${e.total_questions} = 0 then 100
+        else floor(100.0 * (${completed}) / ${e.total_questions})::int end`,
+      status: sql`case when ${finishing} then 'COMPLETED' else ${e.status} end`,
+      finished_at: sql`case when ${finishing} then now() else ${e.finished_at} end`,
+      gmt_updated: sql`now()`,
+    })
+    .from(c)
+    .where(and(eq(e.id, evaluationId), gt(c.done, 0)))
+    .returning({
+      status: e.status,
+      completed_questions: e.completed_questions,
+      total_questions: e.total_questions,
+      scored_questions: e.scored_questions,
+      bot_error_count: e.bot_error_count,
+      judge_error_count: e.judge_error_count,
+      written: c.written,
+    });
 }
 
 /**

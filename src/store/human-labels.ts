@@ -2,20 +2,23 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
+import { type RecordColumns, recordset } from "./recordset.js";
 import { evaluation_results, evaluations, human_labels } from "./schema.js";
 
 export type HumanLabelRow = typeof human_labels.$inferSelect;
 export type LabelScale = HumanLabelRow["scale"];
 export const LABEL_SCALES: readonly LabelScale[] = ["1-10", "1-5", "pass_fail"];
 
-export interface NewHumanLabel {
-  evaluation_result_id: string;
-  scale: LabelScale;
-  score: number | null;
-  passed: boolean | null;
-  note: string | null;
-  labelled_by: string;
-}
+const LABEL_COLUMNS = {
+  evaluation_result_id: human_labels.evaluation_result_id,
+  scale: human_labels.scale,
+  score: human_labels.score,
+  passed: human_labels.passed,
+  note: human_labels.note,
+  labelled_by: human_labels.labelled_by,
+} satisfies RecordColumns;
+
+export type NewHumanLabel = Pick<HumanLabelRow, keyof typeof LABEL_COLUMNS>;
 
 /**
  * Writes labels of one of the user's evaluations in one statement (all or none), replacing an
@@ -35,9 +38,7 @@ export async function upsertHumanLabels(
           (user_id, evaluation_id, evaluation_result_id, scale, score, passed, note, labelled_by)
         select ${userId}::uuid, ${idParam(evaluationId)}, r.id, i.scale, i.score, i.passed, i.note,
                i.labelled_by
-        from jsonb_to_recordset(${JSON.stringify(labels)}::jsonb) as i(
-            evaluation_result_id uuid, scale text, score integer, passed boolean, note text,
-            labelled_by text)
+        from ${recordset("i", LABEL_COLUMNS, labels)}
           join evaluation_results r on r.id = i.evaluation_result_id
             and r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
           join evaluations e on e.id = r.evaluation_id and e.gmt_deleted is null

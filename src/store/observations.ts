@@ -1,24 +1,31 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { CollectionNotFoundError } from "./collections.js";
-import { isUuid } from "./ids.js";
 import { groupCommit } from "./group-commit.js";
+import { isUuid } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
+import { type RecordColumns, recordset } from "./recordset.js";
 import { observational_data } from "./schema.js";
 
 export type ObservationRow = typeof observational_data.$inferSelect;
 
-/** One cited chunk of an answer that passed: what the `memory` retrieval source searches. */
-export interface NewObservation {
-  user_id: string;
-  collection_id: string;
-  query: string;
-  answer: string;
-  /** The cited chunk's id. */
-  node_id: string;
-  /** The answer's score when it passed, in [0, 1]. */
-  score: number;
-}
+/**
+ * One cited chunk of an answer that passed: what the `memory` retrieval source searches. `node_id`
+ * is the cited chunk's id, `score` the answer's score when it passed, in [0, 1].
+ */
+export type NewObservation = Pick<
+  typeof observational_data.$inferInsert,
+  "user_id" | "collection_id" | "query" | "answer" | "node_id" | "score"
+>;
+
+const OBSERVATION_COLUMNS = {
+  user_id: observational_data.user_id,
+  collection_id: observational_data.collection_id,
+  query: observational_data.query,
+  answer: observational_data.answer,
+  node_id: observational_data.node_id,
+  score: observational_data.score,
+} satisfies RecordColumns;
 
 /**
  * Appends observations in one statement and bumps each collection's `observation_count` (the
@@ -36,8 +43,7 @@ export async function appendObservations(db: Db, rows: readonly NewObservation[]
   const result = await queryRows<{ inserted: number; missing: string | null }>(
     db,
     sql`with input as (
-          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            as r(user_id uuid, collection_id uuid, query text, answer text, node_id text, score float8)
+          select * from ${recordset("r", OBSERVATION_COLUMNS, rows)}
         ),
         owned as (
           select i.* from input i

@@ -9,7 +9,7 @@ export type QuestionGenerationStatus = QuestionGenerationRow["status"];
 export async function createQuestionGeneration(
   db: Db,
   userId: string,
-  input: { collection_id: string; config: unknown },
+  input: Pick<QuestionGenerationRow, "collection_id" | "config">,
 ): Promise<QuestionGenerationRow> {
   const [row] = await db
     .insert(question_generations)
@@ -78,7 +78,7 @@ export async function finishQuestionGeneration(
         questions: unknown[];
         heuristic: boolean;
         warnings: string[];
-        usage: unknown;
+        usage: QuestionGenerationRow["usage"];
       }
     | { status: "FAILED"; error: string },
 ): Promise<QuestionGenerationRow | undefined> {

@@ -16,6 +16,14 @@ import {
 } from "drizzle-orm/pg-core";
 
 // The one schema of ragjudge; migrations in drizzle/ are generated from it (`npm run db:generate`).
+// Row types are inferred from it (`$inferSelect`, `$inferInsert`), never written by hand.
+
+/**
+ * A jsonb object. Most stored objects (a gate verdict, a judge's output, a run's snapshot) are
+ * shaped by a layer above the store, which parses or narrows them when it reads; the store keeps
+ * them whole and knows only that they are objects, lists, or lists of strings.
+ */
+export type JsonObject = object;
 
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -85,11 +93,11 @@ export const evaluation_records = pgTable(
     status: text("status", { enum: ["pass", "partial", "fail", "skipped"] }).notNull(),
     action: text("action", { enum: ["show", "show_with_warning", "refuse"] }).notNull(),
     rule_version: text("rule_version").notNull(),
-    config: jsonb("config").notNull(),
-    checks: jsonb("checks").notNull(),
-    scores: jsonb("scores").notNull(),
-    meta: jsonb("meta").notNull(),
-    input: jsonb("input").notNull(),
+    config: jsonb("config").$type<JsonObject>().notNull(),
+    checks: jsonb("checks").$type<unknown[]>().notNull(),
+    scores: jsonb("scores").$type<JsonObject>().notNull(),
+    meta: jsonb("meta").$type<JsonObject>().notNull(),
+    input: jsonb("input").$type<JsonObject>().notNull(),
     check_count: integer("check_count").notNull(),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -134,7 +142,7 @@ export const collections = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** Chunking settings, fixed at creation (see rag/ingest/config.ts). */
-    config: jsonb("config").notNull().default({}),
+    config: jsonb("config").$type<JsonObject>().notNull().default({}),
     version: integer("version").notNull().default(0),
     observation_count: integer("observation_count").notNull().default(0),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -168,7 +176,7 @@ export const documents = pgTable(
     kind: text("kind", { enum: ["markdown", "text", "html", "pdf", "jsonl"] }).notNull(),
     /** sha256 of the extracted title, text and metadata. */
     content_hash: text("content_hash").notNull(),
-    metadata: jsonb("metadata").notNull().default({}),
+    metadata: jsonb("metadata").$type<JsonObject>().notNull().default({}),
     char_count: integer("char_count").notNull(),
     chunk_count: integer("chunk_count").notNull(),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -200,7 +208,7 @@ export const chunks = pgTable(
     embedding: real("embedding").array(),
     /** The model that produced `embedding`: vectors of different models are never compared. */
     embedding_model: text("embedding_model"),
-    metadata: jsonb("metadata").notNull().default({}),
+    metadata: jsonb("metadata").$type<JsonObject>().notNull().default({}),
   },
   (t) => [
     index("chunks_collection_idx").on(t.collection_id, t.id),
@@ -310,7 +318,7 @@ export const evaluations = pgTable(
     bot_id: text("bot_id").notNull(),
     /** The judge model, or "offline". */
     judge_llm_model_id: text("judge_llm_model_id").notNull(),
-    config: jsonb("config").notNull(),
+    config: jsonb("config").$type<JsonObject>().notNull(),
     status: text("status", {
       enum: ["PENDING", "RUNNING", "PAUSED", "COMPLETED", "FAILED", "CANCELLED"],
     })
@@ -364,7 +372,7 @@ export const evaluation_results = pgTable(
      * A precomputed answer ({answer, contexts, citations}) for a run of bot kind `answers`: the run
      * judges it instead of asking a bot. Kept across retries (it is input, not output).
      */
-    supplied_answer: jsonb("supplied_answer"),
+    supplied_answer: jsonb("supplied_answer").$type<JsonObject>(),
     status: text("status", {
       enum: ["PENDING", "RUNNING", "SCORED", "BOT_ERROR", "JUDGE_ERROR"],
     })
@@ -374,15 +382,16 @@ export const evaluation_results = pgTable(
     /** The job that holds a RUNNING row: only it may write the result (see store/evaluations.ts). */
     job_id: text("job_id"),
     latency_ms: doublePrecision("latency_ms"),
-    usage: jsonb("usage"),
+    usage: jsonb("usage").$type<JsonObject>(),
     rag_answer: text("rag_answer"),
-    rag_answer_sources: jsonb("rag_answer_sources"),
-    rag_citations: jsonb("rag_citations"),
-    rag_tool_calls: jsonb("rag_tool_calls"),
+    rag_answer_sources: jsonb("rag_answer_sources").$type<unknown[]>(),
+    /** The node ids the answer cites. */
+    rag_citations: jsonb("rag_citations").$type<string[]>(),
+    rag_tool_calls: jsonb("rag_tool_calls").$type<unknown[]>(),
     gate_status: text("gate_status"),
-    gate: jsonb("gate"),
+    gate: jsonb("gate").$type<JsonObject>(),
     /** Every configured judge's output, by judge name. */
-    judges: jsonb("judges"),
+    judges: jsonb("judges").$type<JsonObject>(),
     /** The reference judge's 1-5 score and reasoning (seed 003 section 5.1), when it ran. */
     llm_judge_score: integer("llm_judge_score"),
     llm_judge_reasoning: text("llm_judge_reasoning"),
@@ -408,16 +417,16 @@ export const question_generations = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     collection_id: uuid("collection_id").notNull(),
-    config: jsonb("config").notNull(),
+    config: jsonb("config").$type<JsonObject>().notNull(),
     status: text("status", { enum: ["PENDING", "RUNNING", "COMPLETED", "FAILED"] })
       .notNull()
       .default("PENDING"),
     progress: integer("progress").notNull().default(0),
-    questions: jsonb("questions"),
+    questions: jsonb("questions").$type<unknown[]>(),
     heuristic: boolean("heuristic"),
-    warnings: jsonb("warnings"),
+    warnings: jsonb("warnings").$type<string[]>(),
     /** The generator LLM's calls, tokens and latency (llm/usage.ts); null without an LLM. */
-    usage: jsonb("usage"),
+    usage: jsonb("usage").$type<JsonObject>(),
     error: text("error"),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
@@ -467,8 +476,8 @@ export const arenas = pgTable(
       .notNull()
       .default("PENDING"),
     status_reason: text("status_reason"),
-    config: jsonb("config").notNull(),
-    results: jsonb("results"),
+    config: jsonb("config").$type<JsonObject>().notNull(),
+    results: jsonb("results").$type<JsonObject>(),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
   },

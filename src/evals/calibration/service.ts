@@ -101,9 +101,11 @@ export async function suggestFewshot(
     const sources = Array.isArray(full?.rag_answer_sources) ? full.rag_answer_sources : [];
     const context = sources
       .slice(0, 5)
-      .map((source: { node_id?: unknown; content?: unknown }) => {
-        const content = typeof source.content === "string" ? source.content : "";
-        return `[${String(source.node_id ?? "")}] ${content.slice(0, CONTEXT_CHARS)}`;
+      .map((source) => {
+        // A bot's source as stored: {node_id, content, ...}; anything else shows empty.
+        const { node_id, content } = (source ?? {}) as { node_id?: unknown; content?: unknown };
+        const text = typeof content === "string" ? content : "";
+        return `[${String(node_id ?? "")}] ${text.slice(0, CONTEXT_CHARS)}`;
       })
       .join("\n")
       .slice(0, 8_000);
