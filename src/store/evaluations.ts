@@ -8,6 +8,7 @@ import {
   gt,
   inArray,
   isNull,
+  lt,
   or,
   sql,
 } from "drizzle-orm";
@@ -672,37 +673,60 @@ export async function recountEvaluation(
   db: Db,
   evaluationId: string,
 ): Promise<EvaluationRow | undefined> {
+  const id = idParam(evaluationId);
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    await queryRows(
-      t,
-      sql`select id from evaluations where id = ${idParam(evaluationId)} for update`,
+    await tx
+      .select({ id: evaluations.id })
+      .from(evaluations)
+      .where(eq(evaluations.id, id))
+      .for("update");
+    const r = evaluation_results;
+    const c = tx.$with("c").as(
+      tx
+        .select({
+          total: sql<number>`count(*)::int`.as("total"),
+          done: sql<number>`(count(*) filter (where ${inArray(r.status, [...FINAL_RESULT_STATUSES])}))::int`.as(
+            "done",
+          ),
+          scored:
+            sql<number>`(count(*) filter (where ${r.status} = 'SCORED' and ${r.score} is not null))::int`.as(
+              "scored",
+            ),
+          bot_errors: sql<number>`(count(*) filter (where ${r.status} = 'BOT_ERROR'))::int`.as(
+            "bot_errors",
+          ),
+          judge_errors: sql<number>`(count(*) filter (where ${r.status} = 'JUDGE_ERROR'))::int`.as(
+            "judge_errors",
+          ),
+          average: sql<number | null>`avg(${r.score}) filter (where ${r.status} = 'SCORED')`.as(
+            "average",
+          ),
+        })
+        .from(r)
+        .where(eq(r.evaluation_id, id)),
     );
-    return (await queryRows<EvaluationRow>(t, recountSql(evaluationId)))[0];
+    const e = evaluations;
+    const finishing = sql`${e.status} = 'RUNNING' and ${c.done} >= ${c.total}`;
+    const [row] = await tx
+      .with(c)
+      .update(e)
+      .set({
+        total_questions: sql`${c.total}`,
+        completed_questions: sql`${c.done}`,
+        scored_questions: sql`${c.scored}`,
+        bot_error_count: sql`${c.bot_errors}`,
+        judge_error_count: sql`${c.judge_errors}`,
+        average_score: sql`${c.average}`,
+        progress: sql`case when ${c.total} = 0 then 100 else floor(100.0 * ${c.done} / ${c.total})::int end`,
+        status: sql`case when ${finishing} then 'COMPLETED' else ${e.status} end`,
+        finished_at: sql`case when ${finishing} then now() else ${e.finished_at} end`,
+        gmt_updated: sql`now()`,
+      })
+      .from(c)
+      .where(eq(e.id, id))
+      .returning(getTableColumns(e));
+    return row;
   });
-}
-
-function recountSql(evaluationId: string) {
-  return sql`with c as (
-          select count(*)::int as total,
-            count(*) filter (where status in ('SCORED','BOT_ERROR','JUDGE_ERROR'))::int as done,
-            count(*) filter (where status = 'SCORED' and score is not null)::int as scored,
-            count(*) filter (where status = 'BOT_ERROR')::int as bot_errors,
-            count(*) filter (where status = 'JUDGE_ERROR')::int as judge_errors,
-            avg(score) filter (where status = 'SCORED') as average
-          from evaluation_results where evaluation_id = ${idParam(evaluationId)})
-        update evaluations e set
-          total_questions = c.total, completed_questions = c.done, scored_questions = c.scored,
-          bot_error_count = c.bot_errors, judge_error_count = c.judge_errors,
-          average_score = c.average,
-          progress = case when c.total = 0 then 100 else floor(100.0 * c.done / c.total)::int end,
-          status = case when e.status = 'RUNNING' and c.done >= c.total then 'COMPLETED'
-            else e.status end,
-          finished_at = case when e.status = 'RUNNING' and c.done >= c.total then now()
-            else e.finished_at end,
-          gmt_updated = now()
-        from c where e.id = ${idParam(evaluationId)}
-        returning e.*`;
 }
 
 /**
@@ -781,12 +805,16 @@ export async function evaluationStatuses(
 
 /** PENDING runs nobody launched within `olderThanMs` (their launch job was lost in a crash). */
 export async function strandedPendingEvaluations(db: Db, olderThanMs: number): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`select id from evaluations
-        where status = 'PENDING' and gmt_deleted is null
-          and gmt_updated < now() - make_interval(secs => ${olderThanMs / 1000})
-        limit 100`,
-  );
+  const rows = await db
+    .select({ id: evaluations.id })
+    .from(evaluations)
+    .where(
+      and(
+        eq(evaluations.status, "PENDING"),
+        isNull(evaluations.gmt_deleted),
+        lt(evaluations.gmt_updated, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+      ),
+    )
+    .limit(100);
   return rows.map((row) => row.id);
 }
