@@ -3,22 +3,15 @@ import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { bots } from "./schema.js";
 
+type StoredBot = typeof bots.$inferSelect;
+
 /** A registered bot as its owner may read it: never the secret, only whether there is one. */
-export interface BotRow {
-  id: string;
-  name: string;
-  url: string;
-  secret_header: string;
+export type BotRow = Pick<StoredBot, "id" | "name" | "url" | "secret_header" | "gmt_created"> & {
   has_secret: boolean;
-  gmt_created: Date;
-}
+};
 
 /** What a worker needs to call the bot: its URL and the credential for that URL. */
-export interface BotCredential {
-  url: string;
-  secret_header: string;
-  secret: string | null;
-}
+export type BotCredential = Pick<StoredBot, "url" | "secret_header" | "secret">;
 
 export class BotNameTakenError extends Error {
   override readonly name = "BotNameTakenError";

@@ -207,27 +207,14 @@ export async function deleteDocument(db: Db, userId: string, id: string): Promis
   });
 }
 
-export interface NewChunk {
-  id: string;
-  position: number;
-  content: string;
-  /** Space-joined retrieval tokens. */
-  tokens: string;
-  embedding?: number[] | null;
-  embedding_model?: string | null;
-  metadata: Record<string, unknown>;
-}
+/** A chunk to write (`tokens`: its space-joined retrieval tokens). */
+export type NewChunk = Pick<ChunkRow, "id" | "position" | "content" | "tokens" | "metadata"> &
+  Partial<Pick<ChunkRow, "embedding" | "embedding_model">>;
 
-export interface NewDocument {
-  id: string;
-  source: string;
-  title: string;
-  kind: DocumentKind;
-  content_hash: string;
-  metadata: Record<string, unknown>;
-  char_count: number;
-  chunks: NewChunk[];
-}
+export type NewDocument = Pick<
+  DocumentRow,
+  "id" | "source" | "title" | "kind" | "content_hash" | "metadata" | "char_count"
+> & { chunks: NewChunk[] };
 
 export interface WriteDocumentsResult {
   documents_added: number;

@@ -3,18 +3,19 @@ import type { Db } from "./open.js";
 import { evaluations } from "./schema.js";
 
 /** What a worker's log says about a run. */
-export interface EvaluationActivity {
-  id: string;
-  name: string;
-  status: (typeof evaluations.$inferSelect)["status"];
-  status_reason: string | null;
-  completed_questions: number;
-  total_questions: number;
-  bot_error_count: number;
-  judge_error_count: number;
-  average_score: number | null;
-  gmt_updated: Date;
-}
+export type EvaluationActivity = Pick<
+  typeof evaluations.$inferSelect,
+  | "id"
+  | "name"
+  | "status"
+  | "status_reason"
+  | "completed_questions"
+  | "total_questions"
+  | "bot_error_count"
+  | "judge_error_count"
+  | "average_score"
+  | "gmt_updated"
+>;
 
 /**
  * Every user's runs changed after `since`, oldest change first: for a worker process logging the

@@ -6,16 +6,15 @@ import { question_sets, questions } from "./schema.js";
 export type QuestionSetRow = typeof question_sets.$inferSelect;
 export type QuestionRow = typeof questions.$inferSelect;
 
-/** A question as the store takes it; `question_key` is its normalized text (duplicate lookups). */
-export interface NewQuestion {
-  question_type: QuestionRow["question_type"];
-  question_text: string;
-  ground_truth: string;
-  /** Every reference when there are several (ground_truth is the first); null otherwise. */
-  ground_truths?: string[] | null;
-  reference_context?: string | null;
-  question_key: string;
-}
+/**
+ * A question as the store takes it; `question_key` is its normalized text (duplicate lookups),
+ * `ground_truths` every reference when there are several (ground_truth is the first).
+ */
+export type NewQuestion = Pick<
+  QuestionRow,
+  "question_type" | "question_text" | "ground_truth" | "question_key"
+> &
+  Partial<Pick<QuestionRow, "ground_truths" | "reference_context">>;
 
 export class QuestionSetNotFoundError extends Error {
   override readonly name = "QuestionSetNotFoundError";
