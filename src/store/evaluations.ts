@@ -14,7 +14,7 @@ import {
 } from "drizzle-orm";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
-import { executeNamed, queryRows } from "./raw-query.js";
+import { prepareNamed, preparedPerDb, queryRows } from "./raw-query.js";
 import {
   columnNames,
   type RecordColumns,
@@ -380,19 +380,11 @@ const CLAIM_COLUMNS = {
   j: evaluation_results.job_id,
 } satisfies RecordColumns;
 
-/**
- * claimResult for many jobs in one statement (aligned with `claims`). Two claims of one row in
- * the batch update it once: the job named in the row afterwards holds it, the other gets nothing.
- */
-export async function claimResults(
-  db: Db,
-  claims: readonly ResultClaim[],
-): Promise<(EvaluationResultRow | undefined)[]> {
-  if (claims.length === 0) return [];
-  const input = claims.map((c) => ({ e: c.evaluationId, q: c.questionId, j: c.jobId }));
+/** claimResults' statement; its one parameter, `rows`, is the claims' JSON. */
+const claimStatement = preparedPerDb((db) => {
   const r = evaluation_results;
   const i = (key: keyof typeof CLAIM_COLUMNS) => recordField("i", key);
-  const rows = await executeNamed(
+  return prepareNamed(
     db
       .update(r)
       .set({
@@ -401,7 +393,7 @@ export async function claimResults(
         attempts: sql`${r.attempts} + 1`,
         gmt_updated: sql`now()`,
       })
-      .from(recordset("i", CLAIM_COLUMNS, input))
+      .from(recordset("i", CLAIM_COLUMNS, sql.placeholder("rows")))
       .where(
         and(
           eq(r.evaluation_id, i("e")),
@@ -423,6 +415,19 @@ export async function claimResults(
       )
       .returning(getTableColumns(r)),
   );
+});
+
+/**
+ * claimResult for many jobs in one statement (aligned with `claims`). Two claims of one row in
+ * the batch update it once: the job named in the row afterwards holds it, the other gets nothing.
+ */
+export async function claimResults(
+  db: Db,
+  claims: readonly ResultClaim[],
+): Promise<(EvaluationResultRow | undefined)[]> {
+  if (claims.length === 0) return [];
+  const input = claims.map((c) => ({ e: c.evaluationId, q: c.questionId, j: c.jobId }));
+  const rows = await claimStatement(db).execute({ rows: JSON.stringify(input) });
   const held = new Map(
     rows.map((row) => [`${row.evaluation_id} ${row.question_id} ${row.job_id}`, row]),
   );
@@ -548,7 +553,7 @@ export async function finishResults(
       question_id: questionId,
       job_id: jobId,
     }));
-    const rows = await executeNamed(finishStatement(db, evaluationId, input));
+    const rows = await finishStatement(db).execute({ evaluationId, rows: JSON.stringify(input) });
     const [row] = rows;
     const written = new Set(row?.written ?? []);
     for (const finish of group) {
@@ -573,13 +578,9 @@ const FINISH_COLUMNS = {
 /**
  * One run's batch of finishes in one statement: `w` writes the rows this batch's jobs still hold,
  * `c` counts what was written, and the run's counters move by those counts (the last item of a
- * RUNNING run completes it). Built from the schema's columns, run as a named statement.
+ * RUNNING run completes it). Its parameters: `evaluationId`, and `rows`, the finishes' JSON.
  */
-function finishStatement(
-  db: Db,
-  evaluationId: string,
-  input: ReadonlyArray<Record<keyof typeof FINISH_COLUMNS, unknown>>,
-) {
+const finishStatement = preparedPerDb((db) => {
   const r = evaluation_results;
   const i = (key: keyof typeof FINISH_COLUMNS) => recordField("i", key);
   const written = Object.fromEntries(
@@ -589,10 +590,10 @@ function finishStatement(
     db
       .update(r)
       .set({ ...written, job_id: null, gmt_updated: sql`now()` })
-      .from(recordset("i", FINISH_COLUMNS, input))
+      .from(recordset("i", FINISH_COLUMNS, sql.placeholder("rows")))
       .where(
         and(
-          eq(r.evaluation_id, evaluationId),
+          eq(r.evaluation_id, sql.placeholder("evaluationId")),
           eq(r.question_id, i("question_id")),
           eq(r.status, "RUNNING"),
           eq(r.job_id, i("job_id")),
@@ -632,36 +633,38 @@ function finishStatement(
   const e = evaluations;
   const completed = sql`${e.completed_questions} + ${c.done}`;
   const finishing = sql`${e.status} = 'RUNNING' and ${completed} >= ${e.total_questions}`;
-  return db
-    .with(w, c)
-    .update(e)
-    .set({
-      completed_questions: completed,
-      scored_questions: sql`${e.scored_questions} + ${c.scored}`,
-      bot_error_count: sql`${e.bot_error_count} + ${c.bot_errors}`,
-      judge_error_count: sql`${e.judge_error_count} + ${c.judge_errors}`,
-      average_score: sql`case when ${c.scored} > 0
+  return prepareNamed(
+    db
+      .with(w, c)
+      .update(e)
+      .set({
+        completed_questions: completed,
+        scored_questions: sql`${e.scored_questions} + ${c.scored}`,
+        bot_error_count: sql`${e.bot_error_count} + ${c.bot_errors}`,
+        judge_error_count: sql`${e.judge_error_count} + ${c.judge_errors}`,
+        average_score: sql`case when ${c.scored} > 0
         then (coalesce(${e.average_score}, 0) * ${e.scored_questions} + ${c.score_sum})
              / (${e.scored_questions} + ${c.scored})
         else ${e.average_score} end`,
-      progress: sql`case when ${e.total_questions} = 0 then 100
+        progress: sql`case when ${e.total_questions} = 0 then 100
         else floor(100.0 * (${completed}) / ${e.total_questions})::int end`,
-      status: sql`case when ${finishing} then 'COMPLETED' else ${e.status} end`,
-      finished_at: sql`case when ${finishing} then now() else ${e.finished_at} end`,
-      gmt_updated: sql`now()`,
-    })
-    .from(c)
-    .where(and(eq(e.id, evaluationId), gt(c.done, 0)))
-    .returning({
-      status: e.status,
-      completed_questions: e.completed_questions,
-      total_questions: e.total_questions,
-      scored_questions: e.scored_questions,
-      bot_error_count: e.bot_error_count,
-      judge_error_count: e.judge_error_count,
-      written: c.written,
-    });
-}
+        status: sql`case when ${finishing} then 'COMPLETED' else ${e.status} end`,
+        finished_at: sql`case when ${finishing} then now() else ${e.finished_at} end`,
+        gmt_updated: sql`now()`,
+      })
+      .from(c)
+      .where(and(eq(e.id, sql.placeholder("evaluationId")), gt(c.done, 0)))
+      .returning({
+        status: e.status,
+        completed_questions: e.completed_questions,
+        total_questions: e.total_questions,
+        scored_questions: e.scored_questions,
+        bot_error_count: e.bot_error_count,
+        judge_error_count: e.judge_error_count,
+        written: c.written,
+      }),
+  );
+});
 
 /**
  * Recomputes the counters from the rows (after resume or retry reset some of them), and

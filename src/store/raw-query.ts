@@ -17,15 +17,28 @@ export function statementName(text: string): string {
 }
 
 /**
- * Runs a query builder's statement as a named one (on a PostgreSQL server: parsed and planned once
- * per connection), for statements run thousands of times with one text: an evaluation's claims and
- * result writes, about 10% less server CPU a question (docs/deploy.md). Through drizzle's own
- * `prepare`, so its row mapping and a transaction's connection still apply; PGlite has no named
- * statements and runs it as any other.
+ * A query builder's statement prepared under a name (on a PostgreSQL server: parsed and planned
+ * once per connection), for statements run thousands of times with one text: an evaluation's
+ * claims and result writes, about 10% less server CPU a question (docs/deploy.md). Through
+ * drizzle's own `prepare`, so its row mapping still applies; PGlite has no named statements and
+ * runs it as any other. Its values are placeholders, filled at `execute`.
  */
-export async function executeNamed<T>(query: {
-  toSQL(): { sql: string };
-  prepare(name: string): { execute(): Promise<T> };
-}): Promise<T> {
-  return query.prepare(statementName(query.toSQL().sql)).execute();
+export function prepareNamed<P>(query: { toSQL(): { sql: string }; prepare(name: string): P }): P {
+  return query.prepare(statementName(query.toSQL().sql));
+}
+
+/**
+ * A statement built and prepared once per database handle (`prepare(db)`), then only executed:
+ * building a query with CTEs costs more client CPU than the database spends running it.
+ */
+export function preparedPerDb<P>(prepare: (db: Db) => P): (db: Db) => P {
+  const prepared = new WeakMap<Db, P>();
+  return (db) => {
+    let statement = prepared.get(db);
+    if (!statement) {
+      statement = prepare(db);
+      prepared.set(db, statement);
+    }
+    return statement;
+  };
 }

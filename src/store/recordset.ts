@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 
 // Batched writes send their rows as one jsonb parameter expanded by jsonb_to_recordset: with one
@@ -11,13 +11,19 @@ export type RecordColumns = Record<string, PgColumn>;
 
 /**
  * `jsonb_to_recordset(<rows>::jsonb) as <alias>(<key> <type>, ...)`: a FROM item whose fields are
- * the rows' `columns`, each typed as its column.
+ * the rows' `columns`, each typed as its column. `rows` may be a placeholder (a prepared
+ * statement's), filled with the rows' JSON text.
  */
-export function recordset(alias: string, columns: RecordColumns, rows: readonly object[]): SQL {
+export function recordset(
+  alias: string,
+  columns: RecordColumns,
+  rows: readonly object[] | Placeholder,
+): SQL {
   const fields = Object.entries(columns).map(
     ([key, column]) => sql`${sql.identifier(key)} ${sql.raw(column.getSQLType())}`,
   );
-  return sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${sql.identifier(alias)}(${sql.join(fields, sql`, `)})`;
+  const json = rows instanceof Placeholder ? rows : JSON.stringify(rows);
+  return sql`jsonb_to_recordset(${json}::jsonb) as ${sql.identifier(alias)}(${sql.join(fields, sql`, `)})`;
 }
 
 /** The columns' names, for an insert's column list. */
