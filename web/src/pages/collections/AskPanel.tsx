@@ -1,28 +1,15 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
-import type { GateCheck, Source } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 import { splitCitations } from "../evaluation-detail/citations";
-
-interface AskResponse {
-  final_answer: string;
-  citations: string[];
-  hits: Source[];
-  action: string;
-  gate: { status: string; action: string; checks: GateCheck[] };
-  response: { action: string; answer: string; notice: string | null };
-  warnings: string[];
-  duration_ms: number;
-  diagrams: Record<string, string>;
-}
+import { MermaidDiagram } from "./MermaidDiagram";
 
 /**
  * Ask the built-in bot: its answer (citations open their passages), sources, the gate's verdict
- * and the Mermaid source of both loops' diagrams. Drawing Mermaid needs a large library, so the
- * source is shown for a Mermaid viewer.
+ * and the Mermaid diagrams of both loops, drawn.
  */
 export function AskPanel({ collectionId }: { collectionId: string }) {
   const { t } = useI18n();
@@ -30,9 +17,7 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
   const [open, setOpen] = useState<string>();
   const ask = useMutation({
     mutationFn: async () =>
-      (await must(
-        api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } }),
-      )) as unknown as AskResponse,
+      must(api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } })),
     onSuccess: () => setOpen(undefined),
   });
   const answer = ask.data;
@@ -112,16 +97,8 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
             ))}
           </ol>
           <h3>{t("col.diagrams")}</h3>
-          <p className="muted">{t("col.diagramsNote")}</p>
           {Object.entries(answer.diagrams).map(([name, source]) => (
-            <figure key={name} style={{ margin: "0 0 0.5rem" }}>
-              <figcaption>
-                <code>{name}</code>
-              </figcaption>
-              <pre className="code" data-testid="mermaid-source">
-                {source}
-              </pre>
-            </figure>
+            <MermaidDiagram key={name} name={name} source={source} />
           ))}
         </div>
       )}

@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import type { EvaluationResult, StoredJudge } from "../../api/types";
+import type { EvaluationResult, JudgeResult, TraceStep } from "../../api/types";
 import { formatMs, formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
@@ -13,13 +13,19 @@ function textOf(value: unknown): string | undefined {
 }
 
 /** What a judge said, whatever its kind: reasoning and suggestions under their usual names. */
-function judgeWords(judge: StoredJudge): { reasoning?: string; suggestions?: string } {
-  const v = judge.verdict ?? {};
+function judgeWords(judge: JudgeResult): { reasoning?: string; suggestions?: string } {
+  // A failed judge said nothing to show: its reason is its error.
+  const v: Record<string, unknown> = judge.outcome === "ok" ? judge.verdict : {};
   return {
     reasoning:
       textOf(v.reasoning) ?? textOf(v.reason) ?? textOf(v.analysis) ?? textOf(v.explanation),
     suggestions: textOf(v.suggestions) ?? textOf(v.suggestion),
   };
+}
+
+/** The built-in bot's trace steps; an HTTP bot's tool calls are its own shape, shown as JSON. */
+function isTraceStep(call: unknown): call is TraceStep {
+  return typeof call === "object" && call !== null && typeof (call as TraceStep).node === "string";
 }
 
 /**
@@ -147,24 +153,22 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
               <div key={name} style={{ marginBottom: "0.5rem" }}>
                 <div>
                   <strong>{name}</strong>{" "}
-                  {judge.outcome && judge.outcome !== "ok" ? (
-                    <span className="badge bad">{judge.outcome}</span>
-                  ) : (
+                  {judge.outcome === "ok" ? (
                     <>
                       {formatScore(judge.score)}
-                      {judge.raw_score !== undefined && (
-                        <span className="muted"> ({judge.raw_score})</span>
-                      )}{" "}
-                      {judge.passed !== undefined && (
-                        <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
-                          {judge.passed ? t("card.passed") : t("card.failed")}
-                        </span>
-                      )}
+                      <span className="muted"> ({judge.raw_score})</span>{" "}
+                      <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
+                        {judge.passed ? t("card.passed") : t("card.failed")}
+                      </span>
                     </>
+                  ) : (
+                    <span className="badge bad">{judge.outcome}</span>
                   )}
                   {judge.model && <span className="muted"> · {judge.model}</span>}
                 </div>
-                {judge.error && <div className="error-text">{judge.error}</div>}
+                {judge.outcome === "judge_error" && (
+                  <div className="error-text">{judge.error.message}</div>
+                )}
                 {words.reasoning && (
                   <div>
                     <span className="muted">{t("card.reasoning")}: </span>
@@ -189,10 +193,7 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
             {failing.map((check) => (
               <li key={check.name}>
                 <code>{check.name}</code>: <StatusBadge status={check.status} />{" "}
-                {check.message ??
-                  (check.detail ? (
-                    <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span>
-                  ) : null)}
+                <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span>
               </li>
             ))}
           </ul>
@@ -202,21 +203,20 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
         <details>
           <summary>{t("card.trace")}</summary>
           <ol style={{ margin: 0 }}>
-            {result.rag_tool_calls.map((step, i) => (
-              <li key={i}>
-                <code>
-                  {step.machine ? `${step.machine}.` : ""}
-                  {step.node}
-                </code>
-                {step.next && (
-                  <>
-                    {" "}
-                    → <code>{step.next}</code>
-                  </>
-                )}{" "}
-                <span className="muted">{step.summary}</span>
-              </li>
-            ))}
+            {result.rag_tool_calls.map((step, i) =>
+              isTraceStep(step) ? (
+                <li key={i}>
+                  <code>
+                    {step.machine}.{step.node}
+                  </code>{" "}
+                  → <code>{step.next}</code> <span className="muted">{step.summary}</span>
+                </li>
+              ) : (
+                <li key={i}>
+                  <code>{JSON.stringify(step).slice(0, 240)}</code>
+                </li>
+              ),
+            )}
           </ol>
         </details>
       )}

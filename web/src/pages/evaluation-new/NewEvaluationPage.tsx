@@ -3,7 +3,7 @@ import { useNavigate, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
 import { api, must } from "../../api/client";
 import { useCollections, useQuestionSets } from "../../api/queries";
-import { type Evaluation, JUDGE_KINDS } from "../../api/types";
+import { JUDGE_KINDS } from "../../api/types";
 import { useI18n } from "../../i18n/i18n";
 import {
   type EvaluationForm,
@@ -47,12 +47,7 @@ export function NewEvaluationPage() {
   }, [sets.data, form.question_set_id, form.collection_id]);
 
   const start = useMutation({
-    mutationFn: async () =>
-      (await must(
-        // The document declares the body with its defaults filled (no_cache, retry): the server
-        // fills them, so the request leaves them out.
-        api.POST("/api/v1/evaluations", { body: requestOf(form) as never }),
-      )) as unknown as Evaluation,
+    mutationFn: async () => must(api.POST("/api/v1/evaluations", { body: requestOf(form) })),
     onSuccess: (evaluation) => {
       void queryClient.invalidateQueries({ queryKey: ["evaluations"] });
       void navigate({ to: "/evaluations/$evalId", params: { evalId: evaluation.id } });

@@ -2,12 +2,11 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
 import { useCollections } from "../../api/queries";
-import type { Generation } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { Modal } from "../../components/Modal";
 import { ProgressBar } from "../../components/ProgressBar";
 import { useI18n } from "../../i18n/i18n";
-import type { ParsedQuestion, QuestionType } from "./parse-questions";
+import type { ParsedQuestion } from "./parse-questions";
 
 const GENERATED_TYPES = ["FACTUAL", "INFERENTIAL"] as const;
 
@@ -37,7 +36,7 @@ export function QuestionGenerationModal({
 
   const start = useMutation({
     mutationFn: async () =>
-      (await must(
+      must(
         api.POST("/api/v1/question-sets/generate", {
           body: {
             collection_id: collectionId,
@@ -47,18 +46,18 @@ export function QuestionGenerationModal({
             ...(prompt.trim() ? { prompt } : {}),
           },
         }),
-      )) as unknown as Generation,
+      ),
     onSuccess: (generation) => setGenerationId(generation.id),
   });
   const generation = useQuery({
     queryKey: ["generation", generationId],
     enabled: generationId !== undefined,
     queryFn: async () =>
-      (await must(
+      must(
         api.GET("/api/v1/question-sets/generations/{id}", {
           params: { path: { id: generationId ?? "" } },
         }),
-      )) as unknown as Generation,
+      ),
     refetchInterval: (query) =>
       query.state.data && ["COMPLETED", "FAILED"].includes(query.state.data.status) ? false : 700,
   });
@@ -73,9 +72,7 @@ export function QuestionGenerationModal({
     if (!done?.questions) return;
     onGenerated(
       done.questions.map((q) => ({
-        question_type: (["FACTUAL", "INFERENTIAL", "USER_DEFINED"].includes(q.question_type)
-          ? q.question_type
-          : "USER_DEFINED") as QuestionType,
+        question_type: q.question_type,
         question_text: q.question_text,
         ground_truth: q.ground_truth,
         reference_context: q.reference_context ?? null,
