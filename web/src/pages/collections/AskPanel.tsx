@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
+import { CitedAnswer } from "../../components/CitedAnswer";
 import { ErrorNote } from "../../components/ErrorNote";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
-import { splitCitations } from "../evaluation-detail/citations";
 import { MermaidDiagram } from "./MermaidDiagram";
 
 /**
@@ -14,15 +14,11 @@ import { MermaidDiagram } from "./MermaidDiagram";
 export function AskPanel({ collectionId }: { collectionId: string }) {
   const { t } = useI18n();
   const [question, setQuestion] = useState("");
-  const [open, setOpen] = useState<string>();
   const ask = useMutation({
     mutationFn: async () =>
       must(api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } })),
-    onSuccess: () => setOpen(undefined),
   });
   const answer = ask.data;
-  const known = new Set(answer?.hits.map((h) => h.node_id) ?? []);
-  const passage = answer?.hits.find((h) => h.node_id === open);
   const failing =
     answer?.gate.checks.filter((c) => c.status !== "pass" && c.status !== "skipped") ?? [];
   return (
@@ -53,29 +49,8 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
             <span className="muted">{t("col.action", { action: answer.action })}</span>
           </div>
           {answer.response.notice && <p className="notice">{answer.response.notice}</p>}
-          <p>
-            {splitCitations(answer.final_answer, known).map((s, i) =>
-              "text" in s ? (
-                <span key={i}>{s.text}</span>
-              ) : (
-                <button
-                  key={i}
-                  type="button"
-                  className="citation"
-                  aria-expanded={open === s.citation}
-                  onClick={() => setOpen(open === s.citation ? undefined : s.citation)}
-                >
-                  {s.citation}
-                </button>
-              ),
-            )}
-          </p>
-          {passage && (
-            <div className="passage" aria-live="polite">
-              <strong>{t("card.passage", { id: passage.node_id })}</strong>
-              <p style={{ whiteSpace: "pre-wrap", margin: 0 }}>{passage.content}</p>
-            </div>
-          )}
+          {/* A new answer starts with no passage open. */}
+          <CitedAnswer key={answer.message_id} answer={answer.final_answer} sources={answer.hits} />
           {failing.length > 0 && (
             <>
               <h3>{t("card.failingChecks")}</h3>

@@ -1,9 +1,9 @@
-import { memo, useState } from "react";
+import { memo } from "react";
 import type { EvaluationResult, JudgeResult, TraceStep } from "../../api/types";
+import { CitedAnswer } from "../../components/CitedAnswer";
 import { formatMs, formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
-import { splitCitations } from "./citations";
 
 function textOf(value: unknown): string | undefined {
   if (typeof value === "string" && value.trim() !== "") return value;
@@ -38,16 +38,10 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
   result: EvaluationResult;
 }) {
   const { t } = useI18n();
-  const [openCitation, setOpenCitation] = useState<string | undefined>();
-  const sources = result.rag_answer_sources ?? [];
-  const known = new Set([...sources.map((s) => s.node_id), ...(result.rag_citations ?? [])]);
-  const passage =
-    openCitation === undefined ? undefined : sources.find((s) => s.node_id === openCitation);
   const failing = (result.gate?.checks ?? []).filter(
     (c) => c.status !== "pass" && c.status !== "skipped",
   );
   const judges = Object.entries(result.judges ?? {});
-  const passageId = `passage-${result.id}`;
 
   return (
     <article
@@ -105,44 +99,16 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
         <section>
           <h3>{t("card.answer")}</h3>
           {result.rag_answer ? (
-            <p style={{ margin: 0 }}>
-              {splitCitations(result.rag_answer, known).map((segment, i) =>
-                "text" in segment ? (
-                  <span key={i}>{segment.text}</span>
-                ) : (
-                  <button
-                    key={i}
-                    type="button"
-                    className="citation"
-                    aria-expanded={openCitation === segment.citation}
-                    aria-controls={passageId}
-                    onClick={() =>
-                      setOpenCitation(
-                        openCitation === segment.citation ? undefined : segment.citation,
-                      )
-                    }
-                  >
-                    {segment.citation}
-                  </button>
-                ),
-              )}
-            </p>
+            <CitedAnswer
+              answer={result.rag_answer}
+              sources={result.rag_answer_sources ?? []}
+              citations={result.rag_citations ?? []}
+            />
           ) : (
             <p className="muted" style={{ margin: 0 }}>
               {t("card.noAnswer")}
             </p>
           )}
-          <div id={passageId} aria-live="polite">
-            {openCitation !== undefined && (
-              <div className="passage" data-testid="passage">
-                <strong>{t("card.passage", { id: openCitation })}</strong>
-                {passage?.title && <div className="muted">{passage.title}</div>}
-                <p style={{ whiteSpace: "pre-wrap", margin: "0.25rem 0 0" }}>
-                  {passage ? passage.content : t("card.citationNotFound")}
-                </p>
-              </div>
-            )}
-          </div>
         </section>
         <section>
           <h3>{t("card.judges")}</h3>

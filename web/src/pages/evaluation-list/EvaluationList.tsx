@@ -56,7 +56,9 @@ export function EvaluationList() {
               value={search.status ?? ""}
               onChange={(e) =>
                 void navigate({
-                  search: e.target.value ? { status: e.target.value as EvaluationListItem["status"] } : {},
+                  search: e.target.value
+                    ? { status: e.target.value as EvaluationListItem["status"] }
+                    : {},
                 })
               }
             >

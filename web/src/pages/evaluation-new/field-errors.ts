@@ -42,10 +42,7 @@ export function requestOf(form: EvaluationForm): EvaluationRequest {
     ...(form.name.trim() ? { name: form.name.trim() } : {}),
     question_set_id: form.question_set_id,
     ...(form.collection_id ? { collection_id: form.collection_id } : {}),
-    bot:
-      form.bot === "http"
-        ? { kind: "http", url: form.bot_url.trim() }
-        : { kind: "builtin" },
+    bot: form.bot === "http" ? { kind: "http", url: form.bot_url.trim() } : { kind: "builtin" },
     judges: form.judges,
   };
 }

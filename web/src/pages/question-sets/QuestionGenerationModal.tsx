@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
-import { useCollections } from "../../api/queries";
+import { CollectionOptions } from "../../components/CollectionOptions";
 import { ErrorNote } from "../../components/ErrorNote";
 import { Modal } from "../../components/Modal";
 import { ProgressBar } from "../../components/ProgressBar";
@@ -26,7 +26,6 @@ export function QuestionGenerationModal({
   defaultCollection?: string;
 }) {
   const { t } = useI18n();
-  const collections = useCollections();
   const [collectionId, setCollectionId] = useState(defaultCollection ?? "");
   const [count, setCount] = useState(10);
   const [types, setTypes] = useState<(typeof GENERATED_TYPES)[number][]>([...GENERATED_TYPES]);
@@ -89,12 +88,7 @@ export function QuestionGenerationModal({
         <label>
           {t("gen.collection")}
           <select required value={collectionId} onChange={(e) => setCollectionId(e.target.value)}>
-            <option value="">{t("new.choose")}</option>
-            {(collections.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <CollectionOptions />
           </select>
         </label>
         <div className="row">

@@ -15,7 +15,10 @@ export interface SavePlan {
 }
 
 /** What the plan reads of a saved question. */
-export type SavedQuestion = Pick<Question, "id" | "question_type" | "question_text" | "ground_truth">;
+export type SavedQuestion = Pick<
+  Question,
+  "id" | "question_type" | "question_text" | "ground_truth"
+>;
 
 export function savePlan(saved: readonly SavedQuestion[], rows: readonly TableRow[]): SavePlan {
   const byId = new Map(saved.map((q) => [q.id, q]));
