@@ -189,5 +189,8 @@ export {
   createArena,
   finishArena,
   getArena,
+  getArenaForWorker,
   listArenas,
+  markArena,
+  strandedPendingArenas,
 } from "./arenas.js";
