@@ -78,7 +78,7 @@ export function RatingsChart({ results }: { results: ArenaResults }) {
       config={config}
       table={{
         columns: [
-          t("arena.contestants"),
+          t("arena.contestantCol"),
           t("arena.rating"),
           t("arena.ci"),
           t("arena.lcRating"),
@@ -186,7 +186,7 @@ export function ArenaRadar({ results }: { results: ArenaResults }) {
       note={t("arena.radarNote")}
       config={config}
       table={{
-        columns: [t("arena.contestants"), ...dimensions],
+        columns: [t("arena.contestantCol"), ...dimensions],
         rows: results.contestants.map((c) => [
           c.name,
           ...dimensions.map((d) => {

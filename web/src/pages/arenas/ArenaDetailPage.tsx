@@ -77,7 +77,7 @@ function ArenaResultsView({ results: r }: { results: ArenaResults }) {
         <thead>
           <tr>
             <th scope="col">{t("arena.rank")}</th>
-            <th scope="col">{t("arena.contestants")}</th>
+            <th scope="col">{t("arena.contestantCol")}</th>
             <th scope="col">{t("arena.rating")}</th>
             <th scope="col">{t("arena.ci")}</th>
             <th scope="col">{t("arena.lcRating")}</th>

@@ -76,11 +76,29 @@ export function NewArenaPage() {
     setErrors(found);
     if (!hasErrors(found)) start.mutate();
   };
-  const setContestant = (i: number, change: Partial<ContestantForm>) =>
+  /** A changed field's error goes: it was about the old value. */
+  const clear = (field: Exclude<keyof ArenaErrors, "contestants">) =>
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  const setContestant = (i: number, change: Partial<ContestantForm>) => {
     setForm((f) => ({
       ...f,
       contestants: f.contestants.map((c, j) => (j === i ? { ...c, ...change } : c)),
     }));
+    setErrors((e) => ({
+      ...e,
+      contestants: e.contestants.map((own, j) => {
+        if (j !== i) return own;
+        if (change.kind !== undefined) return {};
+        const kept = { ...own };
+        if (change.name !== undefined) delete kept.name;
+        if (change.evaluation_id !== undefined) delete kept.evaluation_id;
+        if (change.url !== undefined) delete kept.url;
+        if (change.collection_id !== undefined) delete kept.collection_id;
+        if (change.fileName !== undefined) delete kept.file;
+        return kept;
+      }),
+    }));
+  };
   const readFile = async (i: number, file: File | undefined) => {
     if (!file) return;
     const format = answersFormatOf(file.name);
@@ -119,7 +137,10 @@ export function NewArenaPage() {
           <input
             name="name"
             value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.target.value })}
+            onChange={(e) => {
+              setForm({ ...form, name: e.target.value });
+              clear("name");
+            }}
             {...described("err-arena-name", errors.name)}
           />
           <FieldError id="err-arena-name" message={errors.name} />
@@ -129,7 +150,10 @@ export function NewArenaPage() {
           <select
             name="question_set_id"
             value={form.question_set_id}
-            onChange={(e) => setForm({ ...form, question_set_id: e.target.value })}
+            onChange={(e) => {
+              setForm({ ...form, question_set_id: e.target.value });
+              clear("question_set_id");
+            }}
             {...described("err-arena-set", errors.question_set_id)}
           >
             <option value="">{t("new.choose")}</option>
@@ -175,6 +199,7 @@ export function NewArenaPage() {
                 <label>
                   {t("arena.run")}
                   <select
+                    name={`contestants.${i}.evaluation_id`}
                     value={c.evaluation_id}
                     onChange={(e) => setContestant(i, { evaluation_id: e.target.value })}
                     {...described(id("evaluation_id"), own(i, "evaluation_id"))}
@@ -277,7 +302,10 @@ export function NewArenaPage() {
                 name="judge"
                 value={judge}
                 checked={form.judge === judge}
-                onChange={() => setForm({ ...form, judge })}
+                onChange={() => {
+                  setForm({ ...form, judge });
+                  clear("judge");
+                }}
               />
               {t(`arena.judge.${judge}` as MessageKey)}
             </label>
@@ -295,7 +323,10 @@ export function NewArenaPage() {
             max={100000}
             step={100}
             value={form.rounds}
-            onChange={(e) => setForm({ ...form, rounds: Number(e.target.value) })}
+            onChange={(e) => {
+              setForm({ ...form, rounds: Number(e.target.value) });
+              clear("rounds");
+            }}
             {...described("err-arena-rounds", errors.rounds)}
           />
           <FieldError id="err-arena-rounds" message={errors.rounds} />
