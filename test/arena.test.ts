@@ -8,7 +8,7 @@ import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { parseLlmConfig } from "../src/llm/index.js";
 import { createApp, listen } from "../src/server/index.js";
-import { createApiToken, findOrCreateUser } from "../src/store/index.js";
+import { createApiToken, findOrCreateUser, JOBS_SCHEMA } from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { describeEachStore } from "./support/stores.js";
@@ -318,6 +318,69 @@ describeEachStore("arenas over the API", (use) => {
     expect(exactFirst.length).toBeGreaterThan(0);
     expect(wrongFirst.length).toBeGreaterThan(0);
     expect(JSON.stringify(arena)).not.toContain("sk-arena-secret");
+  });
+
+  it("stores FAILED with the reason when the worker cannot compare (no judge LLM on its side)", async () => {
+    const hank = await tokenOf("hank");
+    const setId = await questionSet(hank);
+    await arenaWorker.stop();
+    // A `ragjudge worker` started without the LLM configuration the server has.
+    arenaWorker = startArenaWorker({ jobs, clientsFor: () => ({}), recheckSeconds: 0.2 });
+    try {
+      const started = await call<Arena>(hank, "POST", "/arenas", {
+        question_set_id: setId,
+        judge: "pairwise",
+        rounds: 200,
+        contestants: [
+          { name: "exact", answers: exact },
+          { name: "wrong", answers: wrong },
+        ],
+      });
+      const arena = await finished(hank, started.body.id);
+      expect(arena.status).toBe("FAILED");
+      expect(arena.status_reason).toContain("the pairwise judge needs the judge LLM");
+      expect(arena.results).toBeNull();
+    } finally {
+      await arenaWorker.stop();
+      arenaWorker = startArenas();
+    }
+  });
+
+  it("enqueues again an arena whose job was lost (a crash between storing and sending)", async () => {
+    const gina = await tokenOf("gina");
+    const setId = await questionSet(gina);
+    await arenaWorker.stop();
+    try {
+      const started = await call<Arena>(gina, "POST", "/arenas", {
+        question_set_id: setId,
+        rounds: 200,
+        contestants: [
+          { name: "exact", answers: exact },
+          { name: "wrong", answers: wrong },
+        ],
+      });
+      expect(started.status).toBe(201);
+      // The job never reached the queue: the arena waits, PENDING, with nobody to compare it.
+      await use().sql.executeSql(`delete from ${JOBS_SCHEMA}.job where name = 'arena-compare'`, []);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await call<Arena>(gina, "GET", `/arenas/${started.body.id}`)).body.status).toBe(
+        "PENDING",
+      );
+      // A worker's sweep finds it untouched and sends its job again.
+      arenaWorker = startArenaWorker({
+        jobs,
+        clientsFor: workerClients(use().db, undefined),
+        recheckSeconds: 0.2,
+        strandedAfterMs: 200,
+        sweepMs: 200,
+      });
+      const arena = await finished(gina, started.body.id);
+      expect(arena.status).toBe("COMPLETED");
+      expect(arena.results!.contestants.map((c) => c.name)).toEqual(["exact", "wrong"]);
+    } finally {
+      await arenaWorker.stop();
+      arenaWorker = startArenas();
+    }
   });
 
   it("pairwise survives its worker stopping mid-comparison: reads never compute, the next worker finishes", async () => {

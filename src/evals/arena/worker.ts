@@ -23,6 +23,8 @@ export interface ArenaWorkerOptions {
   recheckSeconds?: number;
   /** A PENDING arena untouched this long has lost its job and is enqueued again (ms, default 30 s). */
   strandedAfterMs?: number;
+  /** How often to look for such arenas (ms, default 15 s). */
+  sweepMs?: number;
   onError?(error: unknown): void;
 }
 
@@ -67,7 +69,7 @@ export function startArenaWorker(options: ArenaWorkerOptions): ArenaWorker {
           : undefined,
       )
       .catch(onError);
-  }, 15_000);
+  }, options.sweepMs ?? 15_000);
   sweeper.unref();
 
   const loop: WorkLoop = startWorkLoop<ArenaJob>(jobs, {
