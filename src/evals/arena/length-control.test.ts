@@ -80,6 +80,33 @@ describe("fitLengthControlled", () => {
     expect(Array.from(again.lengthCoefficients!)).toEqual(Array.from(draws.lengthCoefficients!));
   });
 
+  it("a bootstrap round's loose stop (steps under 1e-2) lands where a tight fit does", () => {
+    const random = seededRandom(8);
+    const n = 1500;
+    const lengths = [0, 1, 2].map((c) =>
+      Float64Array.from({ length: n }, () => 30 + 150 * random() + 40 * c),
+    );
+    const pairs: PairOutcomes[] = [];
+    for (let a = 0; a < 3; a++) {
+      for (let b = a + 1; b < 3; b++) {
+        pairs.push({
+          a,
+          b,
+          outcomes: Int8Array.from({ length: n }, () => (random() < 0.55 ? WIN : LOSS)),
+        });
+      }
+    }
+    const rows = lengthRows(3, pairs, lengths);
+    const full = fitLengthRows(rows);
+    const weights = new Uint32Array(n);
+    for (let q = 0; q < n; q++) weights[Math.floor(random() * n)]! += 1;
+    const loose = fitLengthRows(rows, { weights, start: full.theta, tolerance: 1e-2 });
+    const tight = fitLengthRows(rows, { weights, start: full.theta, tolerance: 1e-12 });
+    expect(loose.iterations).toBeLessThan(tight.iterations);
+    for (let i = 0; i < 3; i++)
+      expect(Math.abs(loose.theta[i]! - tight.theta[i]!)).toBeLessThan(1e-4);
+  });
+
   it("counts a question twice when its weight is 2, as a bootstrap draw does", () => {
     const random = seededRandom(4);
     const n = 300;

@@ -21,12 +21,14 @@ export interface LengthControlledFit {
   theta: Float64Array;
 }
 
-/** One pair's comparisons: the question each came from, the outcome for `a` and the covariate. */
+/**
+ * One pair's comparisons, one slot per question (dense, so a bootstrap round reads its question
+ * counts in order): the outcome for `a` and the covariate; `y` is NaN where there is none.
+ */
 export interface LengthPairRows {
   a: number;
   b: number;
-  question: Uint32Array;
-  /** 1 win, 0.5 tie, 0 loss (for a). */
+  /** 1 win, 0.5 tie, 0 loss (for a); NaN: not compared. */
   y: Float64Array;
   x: Float64Array;
 }
@@ -56,24 +58,16 @@ export function lengthRows(
   const rows = pairs.map(({ a, b, outcomes }): LengthPairRows => {
     const la = lengths[a] as Float64Array;
     const lb = lengths[b] as Float64Array;
-    const question: number[] = [];
-    const y: number[] = [];
-    const x: number[] = [];
+    const y = new Float64Array(outcomes.length).fill(Number.NaN);
+    const x = new Float64Array(outcomes.length);
     for (let q = 0; q < outcomes.length; q++) {
       const o = outcomes[q];
       if (o === MISSING || Number.isNaN(la[q]) || Number.isNaN(lb[q])) continue;
-      question.push(q);
-      y.push(o === WIN ? 1 : o === TIE ? 0.5 : o === LOSS ? 0 : 0.5);
-      x.push(lengthDifference(la[q]!, lb[q]!));
+      y[q] = o === WIN ? 1 : o === TIE ? 0.5 : o === LOSS ? 0 : 0.5;
+      x[q] = lengthDifference(la[q]!, lb[q]!);
+      comparisons++;
     }
-    comparisons += y.length;
-    return {
-      a,
-      b,
-      question: Uint32Array.from(question),
-      y: Float64Array.from(y),
-      x: Float64Array.from(x),
-    };
+    return { a, b, y, x };
   });
   return { count, pairs: rows, comparisons };
 }
@@ -86,7 +80,13 @@ export function lengthRows(
  */
 export function fitLengthRows(
   rows: LengthRows,
-  options: { weights?: Uint32Array; start?: Float64Array; maxIterations?: number } = {},
+  options: {
+    weights?: Uint32Array;
+    start?: Float64Array;
+    maxIterations?: number;
+    /** Stop once no step is larger (log-odds); Newton's error is then about its square. */
+    tolerance?: number;
+  } = {},
 ): { theta: Float64Array; iterations: number; converged: boolean } {
   const { count, pairs } = rows;
   const size = count;
@@ -94,6 +94,7 @@ export function fitLengthRows(
   const theta = options.start ? Float64Array.from(options.start) : new Float64Array(size);
   const weights = options.weights;
   const maxIterations = options.maxIterations ?? 100;
+  const tolerance = options.tolerance ?? 1e-9;
   const gradient = new Float64Array(size);
   const hessian = Array.from({ length: size }, () => new Float64Array(size));
   let iterations = 0;
@@ -101,7 +102,7 @@ export function fitLengthRows(
   for (; iterations < maxIterations; iterations++) {
     gradient.fill(0);
     for (const row of hessian) row.fill(0);
-    for (const { a, b, question, y, x } of pairs) {
+    for (const { a, b, y, x } of pairs) {
       const base = (a === 0 ? 0 : theta[a - 1]!) - (b === 0 ? 0 : theta[b - 1]!);
       const g = theta[ig]!;
       let sr = 0; // sum of residuals
@@ -109,12 +110,14 @@ export function fitLengthRows(
       let sw = 0; // p (1 - p)
       let swx = 0;
       let swxx = 0;
-      for (let r = 0; r < y.length; r++) {
-        const w = weights ? weights[question[r]!]! : 1;
-        if (w === 0) continue;
-        const xr = x[r]!;
+      for (let q = 0; q < y.length; q++) {
+        const w = weights ? weights[q]! : 1;
+        const yq = y[q]!;
+        // NaN !== NaN: a question this pair was not compared on is skipped with the zero weights.
+        if (w === 0 || yq !== yq) continue;
+        const xr = x[q]!;
         const p = 1 / (1 + Math.exp(-(base + g * xr)));
-        const residual = w * (y[r]! - p);
+        const residual = w * (yq - p);
         const weight = w * p * (1 - p);
         sr += residual;
         srx += residual * xr;
@@ -155,7 +158,7 @@ export function fitLengthRows(
       theta[i]! += s;
       largest = Math.max(largest, Math.abs(s));
     }
-    if (largest < 1e-9) {
+    if (largest < tolerance) {
       converged = true;
       iterations++;
       break;
