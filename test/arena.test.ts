@@ -360,6 +360,19 @@ describeEachStore("arenas over the API", (use) => {
         ],
       });
       expect(started.status).toBe(201);
+      // And one stored before the queue compared arenas: RUNNING, waiting for a read to compute it.
+      const legacy = await call<Arena>(gina, "POST", "/arenas", {
+        question_set_id: setId,
+        rounds: 200,
+        contestants: [
+          { name: "exact", answers: exact },
+          { name: "half", answers: half },
+        ],
+      });
+      await use().sql.executeSql(
+        `update arenas set status = 'RUNNING', config = config - 'compute' where id = $1`,
+        [legacy.body.id],
+      );
       // The job never reached the queue: the arena waits, PENDING, with nobody to compare it.
       await use().sql.executeSql(`delete from ${JOBS_SCHEMA}.job where name = 'arena-compare'`, []);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -377,6 +390,7 @@ describeEachStore("arenas over the API", (use) => {
       const arena = await finished(gina, started.body.id);
       expect(arena.status).toBe("COMPLETED");
       expect(arena.results!.contestants.map((c) => c.name)).toEqual(["exact", "wrong"]);
+      expect((await finished(gina, legacy.body.id)).status).toBe("COMPLETED");
     } finally {
       await arenaWorker.stop();
       arenaWorker = startArenas();

@@ -82,7 +82,9 @@ export async function finishArena(
 
 /**
  * PENDING arenas that the job queue computes (`config.compute = 'job'`) and that nobody has
- * looked at for `olderThanMs`: their job was lost (a crash between storing and enqueueing).
+ * looked at for `olderThanMs`: their job was lost (a crash between storing and enqueueing). Also
+ * arenas stored before the queue compared them (no `compute`), left RUNNING for a read that no
+ * longer computes.
  */
 export async function strandedPendingArenas(db: Db, olderThanMs: number): Promise<string[]> {
   const rows = await db
@@ -90,8 +92,8 @@ export async function strandedPendingArenas(db: Db, olderThanMs: number): Promis
     .from(arenas)
     .where(
       and(
-        eq(arenas.status, "PENDING"),
-        sql`${arenas.config}->>'compute' = 'job'`,
+        sql`((${arenas.status} = 'PENDING' and ${arenas.config}->>'compute' = 'job')
+          or (${arenas.status} = 'RUNNING' and ${arenas.config}->>'compute' is null))`,
         sql`${arenas.gmt_updated} < now() - make_interval(secs => ${olderThanMs / 1000})`,
       ),
     )
