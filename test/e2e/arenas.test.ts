@@ -162,7 +162,49 @@ describe("the arena page", { timeout: 120_000 }, () => {
       .poll(() => page.getByRole("heading", { name: "竞技场", level: 1 }).isVisible())
       .toBe(true);
     expect(await page.getByTestId("arena-row").locator(".badge").textContent()).toBe("已完成");
+    await page.getByRole("button", { name: "Switch the interface to English" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Arenas", level: 1 }).isVisible())
+      .toBe(true);
     expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("names the line of an uploaded answers file that the server refuses, beside that contestant", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/arenas/new`);
+    await page.getByLabel("Question set").selectOption(setId);
+    const contestants = page.getByTestId("contestant");
+    const first = contestants.nth(0).locator('select[name="contestants.0.evaluation_id"]');
+    await expect.poll(() => first.locator("option", { hasText: "terse run" }).count()).toBe(1);
+    await first.selectOption(
+      (await first.locator("option", { hasText: "terse run" }).getAttribute("value"))!,
+    );
+    const second = contestants.nth(1);
+    await second.getByLabel("Kind").selectOption("answers");
+    const [good] = answersOf("verbose.jsonl") as { question: string; answer: string }[];
+    const lines = [
+      JSON.stringify(good),
+      "",
+      JSON.stringify({ question: "Elsewhere?", answer: "x" }),
+    ];
+    await second.getByLabel("Answers file").setInputFiles({
+      name: "mine.jsonl",
+      mimeType: "application/jsonl",
+      buffer: Buffer.from(`${lines.join("\n")}\n`),
+    });
+    await expect
+      .poll(() => second.getByText("2 answers read from mine.jsonl.").isVisible())
+      .toBe(true);
+    const before = (await server.json<{ items: unknown[] }>("/api/v1/arenas")).items.length;
+    await page.getByRole("button", { name: "Start the arena" }).click();
+    // The server matched the answers to the set; the third line of the file is not in it.
+    await expect
+      .poll(() => second.getByRole("alert").textContent())
+      .toBe("row 3: question: not a question of the set");
+    expect(page.url()).toMatch(/\/arenas\/new$/);
+    expect((await server.json<{ items: unknown[] }>("/api/v1/arenas")).items.length).toBe(before);
+    expect(browser.errors.filter((e) => !e.includes("400"))).toEqual([]);
     await page.close();
   });
 

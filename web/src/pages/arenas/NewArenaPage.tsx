@@ -22,6 +22,9 @@ import {
 } from "./arena-form";
 import { arenasKey, useFinishedRuns } from "./queries";
 
+/** A label above its control, tied by id (a label wrapping a select names it with its value too). */
+const FIELD = { display: "inline-flex", flexDirection: "column", gap: "0.2rem" } as const;
+
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (
     <span id={id} className="field-error" role="alert">
@@ -132,9 +135,10 @@ export function NewArenaPage() {
         noValidate
         style={{ display: "flex", flexDirection: "column", gap: "0.9rem" }}
       >
-        <label>
-          {t("arena.name")}
+        <div style={FIELD}>
+          <label htmlFor="arena-name">{t("arena.name")}</label>
           <input
+            id="arena-name"
             name="name"
             value={form.name}
             onChange={(e) => {
@@ -144,10 +148,11 @@ export function NewArenaPage() {
             {...described("err-arena-name", errors.name)}
           />
           <FieldError id="err-arena-name" message={errors.name} />
-        </label>
-        <label>
-          {t("arena.questionSet")}
+        </div>
+        <div style={FIELD}>
+          <label htmlFor="arena-set">{t("arena.questionSet")}</label>
           <select
+            id="arena-set"
             name="question_set_id"
             value={form.question_set_id}
             onChange={(e) => {
@@ -164,25 +169,27 @@ export function NewArenaPage() {
             ))}
           </select>
           <FieldError id="err-arena-set" message={errors.question_set_id} />
-        </label>
+        </div>
         {form.contestants.map((c, i) => {
           const n = i + 1;
           const id = (field: string) => `err-c${i}-${field}`;
           return (
             <fieldset key={i} data-testid="contestant">
               <legend>{t("arena.contestant", { n })}</legend>
-              <label>
-                {t("arena.contestantName")}
+              <div style={FIELD}>
+                <label htmlFor={`c${i}-name`}>{t("arena.contestantName")}</label>
                 <input
+                  id={`c${i}-name`}
                   value={c.name}
                   onChange={(e) => setContestant(i, { name: e.target.value })}
                   {...described(id("name"), own(i, "name"))}
                 />
                 <FieldError id={id("name")} message={own(i, "name")} />
-              </label>
-              <label>
-                {t("arena.kind")}
+              </div>
+              <div style={FIELD}>
+                <label htmlFor={`c${i}-kind`}>{t("arena.kind")}</label>
                 <select
+                  id={`c${i}-kind`}
                   value={c.kind}
                   onChange={(e) =>
                     setContestant(i, { kind: e.target.value as ContestantForm["kind"] })
@@ -194,11 +201,12 @@ export function NewArenaPage() {
                     </option>
                   ))}
                 </select>
-              </label>
+              </div>
               {c.kind === "evaluation" && (
-                <label>
-                  {t("arena.run")}
+                <div style={FIELD}>
+                  <label htmlFor={`c${i}-run`}>{t("arena.run")}</label>
                   <select
+                    id={`c${i}-run`}
                     name={`contestants.${i}.evaluation_id`}
                     value={c.evaluation_id}
                     onChange={(e) => setContestant(i, { evaluation_id: e.target.value })}
@@ -216,12 +224,13 @@ export function NewArenaPage() {
                     ))}
                   </select>
                   <FieldError id={id("evaluation_id")} message={own(i, "evaluation_id")} />
-                </label>
+                </div>
               )}
               {c.kind === "http" && (
-                <label>
-                  {t("arena.botUrl")}
+                <div style={FIELD}>
+                  <label htmlFor={`c${i}-url`}>{t("arena.botUrl")}</label>
                   <input
+                    id={`c${i}-url`}
                     type="url"
                     placeholder="http://127.0.0.1:9000/ask"
                     value={c.url}
@@ -229,12 +238,13 @@ export function NewArenaPage() {
                     {...described(id("url"), own(i, "url"))}
                   />
                   <FieldError id={id("url")} message={own(i, "url")} />
-                </label>
+                </div>
               )}
               {c.kind === "builtin" && (
-                <label>
-                  {t("arena.collection")}
+                <div style={FIELD}>
+                  <label htmlFor={`c${i}-collection`}>{t("arena.collection")}</label>
                   <select
+                    id={`c${i}-collection`}
                     value={c.collection_id}
                     onChange={(e) => setContestant(i, { collection_id: e.target.value })}
                     {...described(id("collection_id"), own(i, "collection_id"))}
@@ -247,12 +257,13 @@ export function NewArenaPage() {
                     ))}
                   </select>
                   <FieldError id={id("collection_id")} message={own(i, "collection_id")} />
-                </label>
+                </div>
               )}
               {c.kind === "answers" && (
-                <label>
-                  {t("arena.answersFile")}
+                <div style={FIELD}>
+                  <label htmlFor={`c${i}-file`}>{t("arena.answersFile")}</label>
                   <input
+                    id={`c${i}-file`}
                     type="file"
                     accept=".jsonl,.json,.csv"
                     onChange={(e) => void readFile(i, e.target.files?.[0])}
@@ -264,7 +275,7 @@ export function NewArenaPage() {
                     </span>
                   )}
                   <FieldError id={id("file")} message={own(i, "file")} />
-                </label>
+                </div>
               )}
               {form.contestants.length > 2 && (
                 <button
@@ -315,9 +326,10 @@ export function NewArenaPage() {
             {t("arena.judgeHelp")}
           </p>
         </fieldset>
-        <label>
-          {t("arena.rounds")}
+        <div style={FIELD}>
+          <label htmlFor="arena-rounds">{t("arena.rounds")}</label>
           <input
+            id="arena-rounds"
             type="number"
             min={200}
             max={100000}
@@ -330,7 +342,7 @@ export function NewArenaPage() {
             {...described("err-arena-rounds", errors.rounds)}
           />
           <FieldError id="err-arena-rounds" message={errors.rounds} />
-        </label>
+        </div>
         {errors.form && (
           <p className="notice bad" role="alert">
             {errors.form}
