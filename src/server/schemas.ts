@@ -605,7 +605,11 @@ export const ArenaResultsSchema = z.looseObject({
   flip_rate: z
     .record(
       z.string(),
-      z.object({ judged: z.number().int(), flipped: z.number().int(), rate: z.number().nullable() }),
+      z.object({
+        judged: z.number().int(),
+        flipped: z.number().int(),
+        rate: z.number().nullable(),
+      }),
     )
     .optional(),
   judge_errors: z

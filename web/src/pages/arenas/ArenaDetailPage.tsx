@@ -1,4 +1,4 @@
-import { useParams } from "@tanstack/react-router";
+import { Link, useParams } from "@tanstack/react-router";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
@@ -41,7 +41,15 @@ export function ArenaDetailPage() {
             </div>
           </div>
           <p className="muted">
-            {a.config.contestants.map((c) => c.name).join(" · ")} ·{" "}
+            {/* Each contestant is an evaluation run: its own page has its results and progress. */}
+            {a.config.contestants.map((c) => (
+              <span key={c.name}>
+                <Link to="/evaluations/$evalId" params={{ evalId: c.evaluation_id }}>
+                  {c.name}
+                </Link>
+                {" · "}
+              </span>
+            ))}
             {formatDate(a.gmt_created, language)}
           </p>
           {a.status === "PENDING" && <p className="notice">{t("arena.queued")}</p>}
