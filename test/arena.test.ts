@@ -8,7 +8,14 @@ import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { parseLlmConfig } from "../src/llm/index.js";
 import { createApp, listen } from "../src/server/index.js";
-import { createApiToken, findOrCreateUser, JOBS_SCHEMA } from "../src/store/index.js";
+import {
+  createApiToken,
+  createArena,
+  findOrCreateUser,
+  getArenaForWorker,
+  JOBS_SCHEMA,
+  touchPendingArena,
+} from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { describeEachStore } from "./support/stores.js";
@@ -344,6 +351,24 @@ describeEachStore("arenas over the API", (use) => {
       await arenaWorker.stop();
       arenaWorker = startArenas();
     }
+  });
+
+  it("lets one of two jobs waiting on an arena go on: the touch is a compare-and-set on its update time", async () => {
+    const owner = await findOrCreateUser(use().db, "ivan");
+    const created = await createArena(use().db, owner.id, {
+      name: "waiting",
+      question_set_id: "00000000-0000-4000-8000-000000000000",
+      config: { compute: "job" },
+    });
+    // Both jobs read the row as created (to the microsecond on the server; a Date keeps ms).
+    const seen = (await getArenaForWorker(use().db, created.id))!.gmt_updated;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const first = await touchPendingArena(use().db, created.id, seen);
+    expect(first?.gmt_updated.getTime()).toBeGreaterThan(seen.getTime());
+    expect(await touchPendingArena(use().db, created.id, seen)).toBeUndefined();
+    // The winner's next look finds the row as it left it.
+    const again = await touchPendingArena(use().db, created.id, first!.gmt_updated);
+    expect(again).toBeDefined();
   });
 
   it("enqueues again an arena whose job was lost (a crash between storing and sending)", async () => {

@@ -66,6 +66,30 @@ export async function markArena(
   return row;
 }
 
+/**
+ * Touches a PENDING arena (its runs still going) only if nobody has since it was read at
+ * `seen`: of two jobs looking after one arena (a sweep re-sent one while the first waited in a busy
+ * queue), one wins and goes on, the other stops. Compared to the millisecond, as a Date holds it.
+ */
+export async function touchPendingArena(
+  db: Db,
+  id: string,
+  seen: Date,
+): Promise<ArenaRow | undefined> {
+  const [row] = await db
+    .update(arenas)
+    .set({ gmt_updated: new Date() })
+    .where(
+      and(
+        eq(arenas.id, id),
+        eq(arenas.status, "PENDING"),
+        sql`abs(extract(epoch from ${arenas.gmt_updated}) - ${seen.getTime() / 1000}) < 0.001`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
 /** Moves an open arena to its end: results, or the reason it failed. */
 export async function finishArena(
   db: Db,

@@ -193,4 +193,5 @@ export {
   listArenas,
   markArena,
   strandedPendingArenas,
+  touchPendingArena,
 } from "./arenas.js";

@@ -1,6 +1,6 @@
 import { type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
 import type { LlmClients } from "../../llm/index.js";
-import { getArenaForWorker, markArena, strandedPendingArenas } from "../../store/index.js";
+import { getArenaForWorker, strandedPendingArenas, touchPendingArena } from "../../store/index.js";
 import { ArenaSnapshotSchema } from "./request.js";
 import { completeArena } from "./service.js";
 
@@ -11,7 +11,17 @@ import { completeArena } from "./service.js";
 
 export interface ArenaJob {
   arena_id: string;
+  /** How many times this arena was found waiting for its runs: the next look backs off. */
+  waits?: number;
+  /**
+   * The arena's update time when this job was sent by the previous look (ms since the epoch). A
+   * job that finds it changed was overtaken by another (a sweep's) and leaves the arena to it.
+   */
+  seen?: number;
 }
+
+/** The longest wait between two looks at an arena's unfinished runs (seconds). */
+const MAX_RECHECK_SECONDS = 30;
 
 export interface ArenaWorkerOptions {
   jobs: Jobs;
@@ -19,9 +29,12 @@ export interface ArenaWorkerOptions {
   clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
   /** Arenas compared at once by this process (default 1: a pairwise one keeps the judge busy). */
   concurrency?: number;
-  /** How long to wait before looking at unfinished runs again (seconds, default 2). */
+  /** How long to wait before looking at unfinished runs again the first time (seconds, default 2; then 1.5 times longer each time, up to 30 s). */
   recheckSeconds?: number;
-  /** A PENDING arena untouched this long has lost its job and is enqueued again (ms, default 30 s). */
+  /**
+   * A PENDING arena untouched this long has lost its job and is enqueued again (ms, default 2
+   * minutes: well past the longest wait between two looks, 30 s).
+   */
   strandedAfterMs?: number;
   /** How often to look for such arenas (ms, default 15 s). */
   sweepMs?: number;
@@ -38,9 +51,17 @@ export function startArenaWorker(options: ArenaWorkerOptions): ArenaWorker {
   const onError = options.onError ?? (() => {});
   const controller = new AbortController();
 
-  async function compare(arenaId: string): Promise<void> {
-    const row = await getArenaForWorker(db, arenaId);
+  async function compare(job: ArenaJob): Promise<void> {
+    const row = await getArenaForWorker(db, job.arena_id);
     if (!row || (row.status !== "PENDING" && row.status !== "RUNNING")) return;
+    const waits = job.waits ?? 0;
+    if (
+      row.status === "PENDING" &&
+      job.seen !== undefined &&
+      Math.abs(row.gmt_updated.getTime() - job.seen) >= 1
+    ) {
+      return; // another job looked at it since this one was sent: that one carries on
+    }
     const snapshot = ArenaSnapshotSchema.parse(row.config);
     const judgeClient =
       snapshot.judge === "pairwise"
@@ -51,15 +72,27 @@ export function startArenaWorker(options: ArenaWorkerOptions): ArenaWorker {
       signal: controller.signal,
     });
     if (after.status === "PENDING") {
-      await markArena(db, row.id, "PENDING");
-      await jobs.send(QUEUES.arenaCompare, [{ arena_id: row.id } satisfies ArenaJob], {
-        startAfterSeconds: options.recheckSeconds ?? 2,
-      });
+      // Only one job goes on waiting for an arena: the one whose touch finds the row as it read it.
+      const touched = await touchPendingArena(db, row.id, row.gmt_updated);
+      if (!touched) return;
+      // A long run (or a paused one) is looked at less and less often.
+      const delay = Math.min(MAX_RECHECK_SECONDS, (options.recheckSeconds ?? 2) * 1.5 ** waits);
+      await jobs.send(
+        QUEUES.arenaCompare,
+        [
+          {
+            arena_id: row.id,
+            waits: waits + 1,
+            seen: touched.gmt_updated.getTime(),
+          } satisfies ArenaJob,
+        ],
+        { startAfterSeconds: delay },
+      );
     }
   }
 
   const sweeper = setInterval(() => {
-    strandedPendingArenas(db, options.strandedAfterMs ?? 30_000)
+    strandedPendingArenas(db, options.strandedAfterMs ?? 120_000)
       .then((ids) =>
         ids.length > 0
           ? jobs.send(
@@ -75,7 +108,7 @@ export function startArenaWorker(options: ArenaWorkerOptions): ArenaWorker {
   const loop: WorkLoop = startWorkLoop<ArenaJob>(jobs, {
     queue: QUEUES.arenaCompare,
     concurrency: options.concurrency ?? 1,
-    handle: (job) => compare(job.data.arena_id),
+    handle: (job) => compare(job.data),
     onError,
   });
 
