@@ -25,6 +25,12 @@ import { arenasKey, useFinishedRuns } from "./queries";
 /** A label above its control, tied by id (a label wrapping a select names it with its value too). */
 const FIELD = { display: "inline-flex", flexDirection: "column", gap: "0.2rem" } as const;
 
+/** The judges a run's configuration snapshot names (the snapshot is open-ended JSON). */
+function judgesOf(config: Record<string, unknown>): string[] {
+  const judges = config.judges;
+  return Array.isArray(judges) ? judges.filter((j): j is string => typeof j === "string") : [];
+}
+
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (
     <span id={id} className="field-error" role="alert">
@@ -219,7 +225,7 @@ export function NewArenaPage() {
                     </option>
                     {setRuns.map((r) => (
                       <option key={r.id} value={r.id}>
-                        {r.name} ({(r.config.judges ?? []).join(", ")})
+                        {r.name} ({judgesOf(r.config).join(", ")})
                       </option>
                     ))}
                   </select>

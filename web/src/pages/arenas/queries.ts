@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, must } from "../../api/client";
-import type { Evaluation } from "../../api/types";
+import type { EvaluationListItem } from "../../api/types";
 
 // The arena pages' server state: the list, one arena (followed while it is queued or running),
 // and the finished runs a new arena can reuse.
@@ -38,7 +38,7 @@ export function useFinishedRuns() {
       const data = await must(
         api.GET("/api/v1/evaluations", { params: { query: { limit: 500 } } }),
       );
-      return (data.items as Evaluation[]).filter((e) => e.status === "COMPLETED");
+      return data.items.filter((e): e is EvaluationListItem => e.status === "COMPLETED");
     },
   });
 }
