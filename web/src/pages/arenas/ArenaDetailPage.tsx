@@ -1,8 +1,8 @@
 import { Link, useParams } from "@tanstack/react-router";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent } from "../../components/format";
-import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
+import { ArenaStatus } from "./ArenaStatus";
 import { ArenaRadar, RatingsChart, WinMatrix } from "./ArenaCharts";
 import { type ArenaResults, useArena } from "./queries";
 
@@ -28,7 +28,7 @@ export function ArenaDetailPage() {
           <div className="row" style={{ justifyContent: "space-between" }}>
             <h1 id="arena-title">{a.name}</h1>
             <div className="row">
-              <StatusBadge status={a.status} />
+              <ArenaStatus status={a.status} />
               {a.status === "COMPLETED" && (
                 <a
                   className="button"

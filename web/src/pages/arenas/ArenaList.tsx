@@ -2,8 +2,8 @@ import { Link } from "@tanstack/react-router";
 import { useQuestionSets } from "../../api/queries";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
-import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
+import { ArenaStatus } from "./ArenaStatus";
 import { useArenas } from "./queries";
 
 /** `/arenas`: every arena with its set, contestants, judge, time and status. */
@@ -64,7 +64,7 @@ export function ArenaList() {
                 </td>
                 <td>{formatDate(a.gmt_created, language)}</td>
                 <td>
-                  <StatusBadge status={a.status} />
+                  <ArenaStatus status={a.status} />
                 </td>
               </tr>
             ))}

@@ -12,6 +12,7 @@ export const arenaEn = {
   "arena.judge": "Judge",
   "arena.created": "Created",
   "arena.status": "Status",
+  "arena.status.queued": "Queued",
   "arena.newTitle": "New arena",
   "arena.newIntro":
     "Two or more contestants answer the same question set; the judge compares them question by question.",
@@ -117,6 +118,7 @@ export const arenaZh: Record<keyof typeof arenaEn, string> = {
   "arena.judge": "评委",
   "arena.created": "创建时间",
   "arena.status": "状态",
+  "arena.status.queued": "排队中",
   "arena.newTitle": "新建竞技场",
   "arena.newIntro": "两个或更多参赛者回答同一个问题集；评委逐题比较它们。",
   "arena.pickSet": "请选择问题集。",
