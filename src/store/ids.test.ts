@@ -1,6 +1,12 @@
 import { expect, it } from "vitest";
 import { describeEachStore } from "../../test/support/stores.js";
-import { getArena, finishArena } from "./arenas.js";
+import {
+  finishArena,
+  getArena,
+  getArenaForWorker,
+  markArena,
+  touchPendingArena,
+} from "./arenas.js";
 import { botCredential, deleteBot, getBot } from "./bots.js";
 import {
   chunkEmbeddingPages,
@@ -144,6 +150,9 @@ describeEachStore("every lookup by a caller's id", (use) => {
         ],
         ["releaseQuestionGeneration", () => releaseQuestionGeneration(db, id), undefined],
         ["getArena", () => getArena(db, u, id), undefined],
+        ["getArenaForWorker", () => getArenaForWorker(db, id), undefined],
+        ["markArena", () => markArena(db, id, "RUNNING"), undefined],
+        ["touchPendingArena", () => touchPendingArena(db, id, new Date()), undefined],
         [
           "finishArena",
           () => finishArena(db, id, { status: "FAILED", status_reason: "x" }),

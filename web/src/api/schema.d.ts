@@ -704,8 +704,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** An arena; its results (ratings, intervals, matrix) once COMPLETED */
+    /** An arena as stored: its results (ratings, intervals, matrix) once COMPLETED; reading never computes */
     get: operations["getArenasById"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/arenas/{id}/report.html": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A completed arena's self-contained HTML report (inline SVG charts, no script) */
+    get: operations["getArenasByIdReportHtml"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2358,13 +2375,105 @@ export interface components {
           [key: string]: unknown;
         })[];
         judge: string;
+        judge_model?: string | null;
+        rounds?: number;
+        seed?: number;
       } & {
         [key: string]: unknown;
       };
       /** @description Ratings with intervals, the win matrix and the charts' data, once COMPLETED */
-      results: {
-        [key: string]: unknown;
-      } | null;
+      results:
+        | ({
+            judge: string;
+            questions: number;
+            tolerance: number | null;
+            contestants: ({
+              name: string;
+              rank: number;
+              rating: number;
+              ci: number[];
+              win_rate: number | null;
+              wins: number;
+              ties: number;
+              losses: number;
+              length_controlled: {
+                rating: number;
+                ci: number[];
+              };
+              mean_length: number | null;
+              evaluation_id: string;
+              answered: number;
+              scored: number;
+              radar: {
+                [key: string]: number | null;
+              };
+            } & {
+              [key: string]: unknown;
+            })[];
+            matrix: {
+              names: string[];
+              cells: ({
+                wins: number;
+                ties: number;
+                losses: number;
+              } | null)[][];
+            };
+            pairs: ({
+              a: string;
+              b: string;
+              wins: number;
+              ties: number;
+              losses: number;
+              missing: number;
+              mean_difference?: number | null;
+              difference_ci?: number[] | null;
+              distinguishable: boolean;
+            } & {
+              [key: string]: unknown;
+            })[];
+            not_distinguishable: string[][];
+            length_control: {
+              coefficient: number;
+              ci: number[];
+              comparisons: number;
+              converged: boolean;
+            } & {
+              [key: string]: unknown;
+            };
+            bradley_terry: {
+              regularized: boolean;
+              iterations: number;
+            } & {
+              [key: string]: unknown;
+            };
+            bootstrap: {
+              rounds: number;
+              seed: number;
+            };
+            flip_rate?: {
+              [key: string]: {
+                judged: number;
+                flipped: number;
+                rate: number | null;
+              };
+            };
+            judge_errors?: {
+              a: string;
+              b: string;
+              question_id: string;
+              message: string;
+            }[];
+            examples?: {
+              a: string;
+              b: string;
+              question_id: string;
+              verdict: string;
+              reasoning: string;
+            }[];
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
       /** @description an ISO 8601 time */
       gmt_created: string;
       /** @description an ISO 8601 time */
@@ -4999,7 +5108,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The arena, RUNNING until its contestants' runs finish */
+      /** @description The arena, PENDING until its contestants' runs finish, RUNNING while a worker compares them */
       201: {
         headers: {
           [name: string]: unknown;
@@ -5086,6 +5195,55 @@ export interface operations {
       };
       /** @description No such arena for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getArenasByIdReportHtml: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (content-disposition: attachment), one file to share */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such arena for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The arena is not COMPLETED: it has no results to report yet */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,6 +1,9 @@
 // Every UI string in English and Chinese. The English table names the keys; the Chinese one
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
+import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
+
 export const en = {
+  ...arenaEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -242,6 +245,7 @@ export const en = {
 export type MessageKey = keyof typeof en;
 
 export const zh: Record<MessageKey, string> = {
+  ...arenaZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",
