@@ -2461,6 +2461,67 @@ export interface components {
           | null;
       } | null;
     };
+    LabelItem: {
+      /** @enum {string} */
+      scale: "1-10" | "1-5" | "pass_fail";
+      /** @description the run's judges' score scales, then pass_fail */
+      scales: ("1-10" | "1-5" | "pass_fail")[];
+      /** @description SCORED results with a label on the scale */
+      labelled: number;
+      unlabelled: number;
+      /** @description the result's 1-based place among the run's SCORED results */
+      index: number;
+      /** @description SCORED results */
+      total: number;
+      /**
+       * Format: uuid
+       * @description the SCORED result before it
+       */
+      previous_id: string | null;
+      /**
+       * Format: uuid
+       * @description the SCORED result after it
+       */
+      next_id: string | null;
+      result: {
+        /** Format: uuid */
+        id: string;
+        position: number;
+        question_id: string;
+        question: string;
+        question_type: string;
+        ground_truth: string | null;
+        /** @description every reference when there are several */
+        ground_truths: string[] | null;
+        /** @enum {string} */
+        status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
+        answer: string | null;
+        citations: string[] | null;
+        sources:
+          | ({
+              node_id: string;
+              content: string;
+              source?: string;
+              score?: number;
+              title?: string;
+              document_id?: string;
+            } & {
+              [key: string]: unknown;
+            })[]
+          | null;
+      };
+      /** @description the person's label on the scale */
+      label: components["schemas"]["HumanLabel"] | null;
+      /** @description the judges' verdicts: null until the person has labelled the result on the scale */
+      judges:
+        | {
+            name: string;
+            /** @enum {string|null} */
+            scale: "1-10" | "1-5" | null;
+            result: components["schemas"]["JudgeResult"];
+          }[]
+        | null;
+    };
     LabelImportResult: {
       lines: number;
       written: number;
@@ -4623,150 +4684,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @enum {string} */
-            scale: "1-10" | "1-5" | "pass_fail";
-            /** @description the run's judges' score scales, then pass_fail */
-            scales: ("1-10" | "1-5" | "pass_fail")[];
-            /** @description SCORED results with a label on the scale */
-            labelled: number;
-            unlabelled: number;
-            /** @description the result's 1-based place among the run's SCORED results */
-            index: number;
-            /** @description SCORED results */
-            total: number;
-            /**
-             * Format: uuid
-             * @description the SCORED result before it
-             */
-            previous_id: string | null;
-            /**
-             * Format: uuid
-             * @description the SCORED result after it
-             */
-            next_id: string | null;
-            result: {
-              /** Format: uuid */
-              id: string;
-              position: number;
-              question_id: string;
-              question: string;
-              question_type: string;
-              ground_truth: string | null;
-              /** @description every reference when there are several */
-              ground_truths: string[] | null;
-              /** @enum {string} */
-              status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
-              answer: string | null;
-              citations: string[] | null;
-              sources:
-                | ({
-                    node_id: string;
-                    content: string;
-                    source?: string;
-                    score?: number;
-                    title?: string;
-                    document_id?: string;
-                  } & {
-                    [key: string]: unknown;
-                  })[]
-                | null;
-            };
-            /** @description the person's label on the scale */
-            label: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              user_id: string;
-              /** Format: uuid */
-              evaluation_id: string;
-              /** Format: uuid */
-              evaluation_result_id: string;
-              /** @enum {string} */
-              scale: "1-10" | "1-5" | "pass_fail";
-              score: number | null;
-              passed: boolean | null;
-              note: string | null;
-              labelled_by: string;
-              labelled_at: string;
-            } | null;
-            /** @description the judges' verdicts: null until the person has labelled the result on the scale */
-            judges:
-              | {
-                  name: string;
-                  /** @enum {string|null} */
-                  scale: "1-10" | "1-5" | null;
-                  result:
-                    | ({
-                        name: string;
-                        language?: string;
-                        model?: string;
-                        calls?: ({
-                          model?: string;
-                          latency_ms?: number;
-                          attempts?: number;
-                        } & {
-                          [key: string]: unknown;
-                        })[];
-                        agreement?: {
-                          [key: string]: unknown;
-                        };
-                        trials?: {
-                          [key: string]: unknown;
-                        }[];
-                        /** @enum {string} */
-                        outcome: "ok";
-                        /** @description on [0, 1] */
-                        score: number;
-                        /** @description the judge's own scale: review 1/0, rubric 1-10, reference 1-5 */
-                        raw_score: number;
-                        passed: boolean;
-                        /** @description the judge's reply: reasoning, suggestions, per-dimension scores, metrics */
-                        verdict: {
-                          [key: string]: unknown;
-                        };
-                      } & {
-                        [key: string]: unknown;
-                      })
-                    | ({
-                        name: string;
-                        language?: string;
-                        model?: string;
-                        calls?: ({
-                          model?: string;
-                          latency_ms?: number;
-                          attempts?: number;
-                        } & {
-                          [key: string]: unknown;
-                        })[];
-                        agreement?: {
-                          [key: string]: unknown;
-                        };
-                        trials?: {
-                          [key: string]: unknown;
-                        }[];
-                        /** @enum {string} */
-                        outcome: "judge_error";
-                        /** @description null: a failed judge has no score */
-                        score: number | null;
-                        raw_score: number | null;
-                        passed: boolean | null;
-                        verdict: unknown;
-                        error: {
-                          message: string;
-                          /** @description reply, error, or the LLM error's name */
-                          cause?: string;
-                          retryable?: boolean;
-                          raw?: string[];
-                        } & {
-                          [key: string]: unknown;
-                        };
-                      } & {
-                        [key: string]: unknown;
-                      });
-                }[]
-              | null;
-          };
+          "application/json": components["schemas"]["LabelItem"];
         };
       };
       /** @description Bad query */
