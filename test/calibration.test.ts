@@ -205,7 +205,11 @@ describeEachStore("human labels and calibration", (use) => {
     };
     // No scale asked: the run's rubric judge's 1-10.
     const next = (await (await call("/labels/next")).json()) as { scale: string; scales: string[] };
-    expect(next).toMatchObject({ scale: "1-10", scales: ["1-10", "pass_fail"] });
+    expect(next).toMatchObject({
+      evaluation: { id: run.id, name: run.name, judges: ["rubric"] },
+      scale: "1-10",
+      scales: ["1-10", "pass_fail"],
+    });
 
     const labels = await runLabels(db, user.id, run.id);
     expect(labels).toEqual([]);

@@ -120,6 +120,11 @@ export async function runLabels(db: Db, userId: string, evaluationId: string, sc
   return listHumanLabels(db, userId, evaluationId, scale);
 }
 
+/** The run as the labelling view names it: no verdict, no configuration beyond its judges. */
+function runOf(evaluation: EvaluationRow) {
+  return { id: evaluation.id, name: evaluation.name, judges: runJudges(evaluation).judges };
+}
+
 /** The scales a run's results can be labelled on: its judges' score scales, then pass/fail. */
 export function runScales(evaluation: Pick<EvaluationRow, "config">): LabelScale[] {
   const scales = new Set<LabelScale>();
@@ -170,6 +175,7 @@ export async function nextToLabel(
     ? await getEvaluationResult(db, userId, evaluation.id, next.resultId)
     : undefined;
   return {
+    evaluation: runOf(evaluation),
     scale: on,
     scales,
     labelled: next.labelled,
@@ -203,6 +209,7 @@ export async function labelItem(
     ([name, result]) => ({ name, scale: scaleOfJudge(name), result }),
   );
   return {
+    evaluation: runOf(evaluation),
     scale: on,
     scales,
     labelled: around.labelled,

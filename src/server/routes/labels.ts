@@ -94,6 +94,7 @@ const BlindResultSchema = z.object({
 });
 
 const labelCounts = {
+  evaluation: z.object({ id: z.uuid(), name: z.string(), judges: z.array(z.string()) }),
   scale: LabelScaleSchema,
   scales: z.array(LabelScaleSchema).describe("the run's judges' score scales, then pass_fail"),
   labelled: z.number().int().describe("SCORED results with a label on the scale"),

@@ -2426,6 +2426,12 @@ export interface components {
       items: components["schemas"]["HumanLabel"][];
     };
     NextToLabel: {
+      evaluation: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        judges: string[];
+      };
       /** @enum {string} */
       scale: "1-10" | "1-5" | "pass_fail";
       /** @description the run's judges' score scales, then pass_fail */
@@ -2462,6 +2468,12 @@ export interface components {
       } | null;
     };
     LabelItem: {
+      evaluation: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        judges: string[];
+      };
       /** @enum {string} */
       scale: "1-10" | "1-5" | "pass_fail";
       /** @description the run's judges' score scales, then pass_fail */

@@ -5,7 +5,6 @@ import { ApiError } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
 import { ProgressBar } from "../../components/ProgressBar";
 import { useI18n } from "../../i18n/i18n";
-import { useEvaluationDetail } from "../evaluation-detail/queries";
 import { CalibrationPanel } from "./CalibrationPanel";
 import { LabelItemView } from "./LabelItemView";
 import { firstScoredResultId, nextUnlabelledId, useLabelItem, useLabelStart } from "./queries";
@@ -22,7 +21,6 @@ export function LabelPage() {
   const search = useSearch({ from: "/evaluations/$evalId/label" });
   const navigate = useNavigate({ from: "/evaluations/$evalId/label" });
   const queryClient = useQueryClient();
-  const evaluation = useEvaluationDetail(evalId, false);
   const start = useLabelStart(evalId, search.scale, search.result === undefined);
   const item = useLabelItem(evalId, search.result, search.scale);
   const [moving, setMoving] = useState<unknown>();
@@ -67,8 +65,10 @@ export function LabelPage() {
     }
   };
 
-  const failure = item.error ?? start.error ?? evaluation.error;
+  const failure = item.error ?? start.error;
   const notFound = ApiError.isInstance(failure) && failure.status === 404;
+  // The run's name and judges come with the item: the page never loads the run's results, whose
+  // verdicts could anchor the person.
   const counts = item.data ?? start.data;
   const total = counts ? counts.labelled + counts.unlabelled : undefined;
   const scales = counts?.scales ?? [];
@@ -77,7 +77,7 @@ export function LabelPage() {
   return (
     <>
       <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
-        <h1>{t("label.title", { name: evaluation.data?.name ?? "…" })}</h1>
+        <h1>{t("label.title", { name: counts?.evaluation.name ?? "…" })}</h1>
         <Link className="button" to="/evaluations/$evalId" params={{ evalId }}>
           {t("label.backToRun")}
         </Link>
@@ -149,7 +149,7 @@ export function LabelPage() {
           {(search.result === undefined ? start.isPending : item.isPending) && (
             <p>{t("common.loading")}</p>
           )}
-          <CalibrationPanel evaluationId={evalId} judges={evaluation.data?.config.judges ?? []} />
+          <CalibrationPanel evaluationId={evalId} judges={counts?.evaluation.judges ?? []} />
         </>
       )}
     </>
