@@ -72,6 +72,19 @@ describe("every page", { timeout: 90_000 }, () => {
     expect(await width()).toBeLessThanOrEqual(1);
     await radar.getByRole("button", { name: "Show the data as a table" }).click();
     expect(await width()).toBeGreaterThan(100);
+    // The labelling view, blind; then one result scored by keyboard, its verdict beside.
+    await visit(
+      `/evaluations/${runA}/label`,
+      () => page.getByTestId("verdict-hidden").isVisible(),
+      "evaluation-label",
+    );
+    await page.keyboard.press("8");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("judge-verdict").isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByTestId("calibration-n").textContent(), { timeout: 20_000 })
+      .toBe("1");
+    await shoot(page, "evaluation-label-revealed", true);
     await visit(
       `/evaluations/compare?base=${runA}&head=${runB}`,
       () =>

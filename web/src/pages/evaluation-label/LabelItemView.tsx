@@ -203,7 +203,12 @@ export function LabelItemView({
                 className={openContext === source.node_id ? "open" : undefined}
               >
                 <code>{source.node_id}</code>
-                {cited.has(source.node_id) && <span className="badge">{t("label.cited")}</span>}
+                {cited.has(source.node_id) && (
+                  <>
+                    {" "}
+                    <span className="badge">{t("label.cited")}</span>
+                  </>
+                )}
                 {source.title && <span className="muted"> · {source.title}</span>}
                 <p style={{ whiteSpace: "pre-wrap", margin: "0.25rem 0 0" }}>{source.content}</p>
               </li>
@@ -253,15 +258,16 @@ export function LabelItemView({
               ))}
             </fieldset>
           )}
-          <label htmlFor={`note-${result.id}`}>{t("label.note")}</label>
-          <textarea
-            id={`note-${result.id}`}
-            ref={note}
-            rows={3}
-            maxLength={4000}
-            value={state.draft.note}
-            onChange={(e) => dispatch({ type: "note", note: e.target.value })}
-          />
+          <label className="label-note">
+            {t("label.note")}
+            <textarea
+              ref={note}
+              rows={3}
+              maxLength={4000}
+              value={state.draft.note}
+              onChange={(e) => dispatch({ type: "note", note: e.target.value })}
+            />
+          </label>
           {state.error && (
             <p className="error-text" role="alert">
               {state.error.kind === "incomplete"
