@@ -59,14 +59,15 @@ describe("the labelling view", { timeout: 90_000 }, () => {
   it("labels results by keyboard, revealing the judges only after each save", async () => {
     expect(judged).toBeGreaterThan(5);
     const page = await browser.newPage();
-    // Reached from the run's page.
     await page.goto(`${server.origin}/evaluations/${run}`);
+    // Reached from the run's page, and from the secondary navigation while on it.
+    expect(await page.getByRole("link", { name: "Label this run" }).getAttribute("href")).toBe(
+      `/evaluations/${run}/label`,
+    );
     await page.getByRole("link", { name: "Label", exact: true }).click();
     await page.waitForURL(/\/label\?result=[0-9a-f-]{36}$/);
     await waitForItem(page, 0);
-    expect(await page.getByTestId("label-progress").textContent()).toBe(
-      `0 of ${judged} labelled`,
-    );
+    expect(await page.getByTestId("label-progress").textContent()).toBe(`0 of ${judged} labelled`);
     expect(await page.getByTestId("shortcut-help").textContent()).toContain("0 scores 10");
 
     // Blind: the verdict is not in the page at all, only the notice that it is hidden.
