@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { CitedAnswer } from "../../components/CitedAnswer";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
-import { splitCitations } from "../evaluation-detail/citations";
 import { enterMeans, initialLabelState, isDirty, labelReducer } from "./label-state";
 import { type LabelItem, labelItemKey, putLabel } from "./queries";
 import { type ShortcutAction, shortcutFor } from "./shortcuts";
@@ -33,7 +33,6 @@ export function LabelItemView({
   const [announcement, setAnnouncement] = useState("");
   const heading = useRef<HTMLHeadingElement>(null);
   const note = useRef<HTMLTextAreaElement>(null);
-  const [openContext, setOpenContext] = useState<string | undefined>();
 
   // A new result takes the focus to its heading, so a screen reader reads where the person is.
   useEffect(() => heading.current?.focus(), []);
@@ -118,7 +117,6 @@ export function LabelItemView({
 
   const revealed = state.phase === "revealed" && item.judges !== null;
   const sources = result.sources ?? [];
-  const known = new Set([...sources.map((s) => s.node_id), ...(result.citations ?? [])]);
   const cited = new Set(result.citations ?? []);
   const references =
     result.ground_truths && result.ground_truths.length > 0
@@ -126,12 +124,6 @@ export function LabelItemView({
       : result.ground_truth
         ? [result.ground_truth]
         : [];
-  const openSource = (id: string) => {
-    setOpenContext(id);
-    const element = document.getElementById(`context-${result.id}-${id}`);
-    element?.scrollIntoView({ block: "nearest" });
-    element?.focus();
-  };
   const dirty = isDirty(state);
 
   return (
@@ -168,23 +160,13 @@ export function LabelItemView({
           )}
           <h3>{t("card.answer")}</h3>
           {result.answer ? (
-            <p style={{ margin: 0, whiteSpace: "pre-wrap" }} data-testid="label-answer">
-              {splitCitations(result.answer, known).map((segment, i) =>
-                "text" in segment ? (
-                  <span key={i}>{segment.text}</span>
-                ) : (
-                  <button
-                    key={i}
-                    type="button"
-                    className="citation"
-                    aria-controls={`context-${result.id}-${segment.citation}`}
-                    onClick={() => openSource(segment.citation)}
-                  >
-                    {segment.citation}
-                  </button>
-                ),
-              )}
-            </p>
+            <div data-testid="label-answer">
+              <CitedAnswer
+                answer={result.answer}
+                sources={sources}
+                citations={result.citations ?? []}
+              />
+            </div>
           ) : (
             <p className="muted" style={{ margin: 0 }}>
               {t("card.noAnswer")}
@@ -196,12 +178,7 @@ export function LabelItemView({
           {sources.length === 0 && <p className="muted">{t("label.noContexts")}</p>}
           <ol className="context-list">
             {sources.map((source) => (
-              <li
-                key={source.node_id}
-                id={`context-${result.id}-${source.node_id}`}
-                tabIndex={-1}
-                className={openContext === source.node_id ? "open" : undefined}
-              >
+              <li key={source.node_id}>
                 <code>{source.node_id}</code>
                 {cited.has(source.node_id) && (
                   <>
