@@ -13,7 +13,10 @@ export interface E2eSession {
   collectionId: string;
   setId: string;
   /** Starts a run of the Lanting set with the offline judge and waits for it to complete. */
-  finishedRun(name: string, bot?: { kind: "builtin" } | { kind: "http"; url: string }): Promise<string>;
+  finishedRun(
+    name: string,
+    bot?: { kind: "builtin" } | { kind: "http"; url: string },
+  ): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -3,8 +3,10 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { CitedAnswer } from "../../components/CitedAnswer";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
+import { JudgesBeside } from "./JudgesBeside";
 import { enterMeans, initialLabelState, isDirty, labelReducer } from "./label-state";
 import { type LabelItem, labelItemKey, putLabel } from "./queries";
+import { ShortcutHelp } from "./ShortcutHelp";
 import { type ShortcutAction, shortcutFor } from "./shortcuts";
 
 const scoreRange = (scale: LabelItem["scale"]) =>
@@ -304,120 +306,5 @@ export function LabelItemView({
         <ShortcutHelp scale={scale} open={helpOpen} onToggle={setHelpOpen} />
       </div>
     </article>
-  );
-}
-
-/** The person's label and each judge's verdict on the same result, side by side. */
-function JudgesBeside({
-  item,
-  mine,
-}: {
-  item: LabelItem;
-  mine: { score: number | null; passed: boolean | null; note: string } | null;
-}) {
-  const { t } = useI18n();
-  const yours =
-    item.scale === "pass_fail"
-      ? mine?.passed === null || mine?.passed === undefined
-        ? "—"
-        : mine.passed
-          ? t("label.pass")
-          : t("label.fail")
-      : String(mine?.score ?? "—");
-  return (
-    <table data-testid="judge-verdict">
-      <tbody>
-        <tr>
-          <th scope="row">{t("label.you")}</th>
-          <td>
-            <strong>{yours}</strong>
-            {mine?.note && <div className="muted">{mine.note}</div>}
-          </td>
-        </tr>
-        {(item.judges ?? []).map(({ name, scale, result }) => {
-          const reasoning = reasoningOf(result.verdict);
-          return (
-            <tr key={name}>
-              <th scope="row">{name}</th>
-              <td>
-                {result.outcome !== "ok" ? (
-                  <span className="badge bad">{t("label.judgeError")}</span>
-                ) : (
-                  <>
-                    <strong>
-                      {t("label.judgeOnScale", {
-                        score: Number(result.raw_score.toFixed(2)),
-                        scale: scale ?? "pass/fail",
-                      })}
-                    </strong>{" "}
-                    <span className={`badge ${result.passed ? "ok" : "bad"}`}>
-                      {result.passed ? t("card.passed") : t("card.failed")}
-                    </span>
-                    {item.scale !== "pass_fail" && scale !== item.scale && (
-                      <span className="muted"> ({t("label.otherScale")})</span>
-                    )}
-                  </>
-                )}
-                {reasoning && <div className="muted">{reasoning}</div>}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
-
-function reasoningOf(verdict: unknown): string | undefined {
-  if (!verdict || typeof verdict !== "object") return undefined;
-  const v = verdict as Record<string, unknown>;
-  for (const key of ["reasoning", "reason", "analysis", "explanation"]) {
-    const value = v[key];
-    if (typeof value === "string" && value.trim() !== "") return value;
-  }
-  return undefined;
-}
-
-/** The keys, always listed beside the form; `?` shows or hides the list. */
-function ShortcutHelp({
-  scale,
-  open,
-  onToggle,
-}: {
-  scale: LabelItem["scale"];
-  open: boolean;
-  onToggle: (open: boolean) => void;
-}) {
-  const { t } = useI18n();
-  const keys: [string, string][] = [
-    scale === "pass_fail"
-      ? ["p / f", t("label.key.pass")]
-      : [scale === "1-10" ? "1 … 9, 0" : "1 … 5", t(`label.key.score.${scale}`)],
-    ["Enter", t("label.key.save")],
-    ["n / →", t("label.key.next")],
-    ["b / ←", t("label.key.previous")],
-    ["s", t("label.key.skip")],
-    ["?", t("label.key.help")],
-    ["Esc", t("label.key.escape")],
-  ];
-  return (
-    <details
-      className="card shortcut-help"
-      open={open}
-      onToggle={(e) => onToggle((e.target as HTMLDetailsElement).open)}
-      data-testid="shortcut-help"
-    >
-      <summary>{t("label.shortcuts")}</summary>
-      <dl>
-        {keys.map(([key, what]) => (
-          <div key={key} className="row" style={{ gap: "0.5rem" }}>
-            <dt>
-              <kbd>{key}</kbd>
-            </dt>
-            <dd style={{ margin: 0 }}>{what}</dd>
-          </div>
-        ))}
-      </dl>
-    </details>
   );
 }
