@@ -148,6 +148,15 @@ describe("the labelling view", { timeout: 90_000 }, () => {
     expect(await panel.getByTestId("calibration-verdict").textContent()).toMatch(
       /golden-set check/,
     );
+
+    // The view speaks Chinese too.
+    await page.getByRole("button", { name: "Switch the interface to Chinese" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toBe("标注：labelled run");
+    expect(await page.getByTestId("label-progress").textContent()).toBe(`已标注 3 / ${judged}`);
+    expect(await page.getByTestId("shortcut-help").textContent()).toContain("0 表示 10 分");
+    await page.getByRole("button", { name: "Switch the interface to English" }).click();
     expect(browser.errors).toEqual([]);
     await page.close();
   });
