@@ -59,6 +59,15 @@ describe("the labelling view", { timeout: 90_000 }, () => {
   it("labels results by keyboard, revealing the judges only after each save", async () => {
     expect(judged).toBeGreaterThan(5);
     const page = await browser.newPage();
+    // Every copy of a result the browser receives, to check none carries a verdict too early.
+    const received: { judges: unknown; label: unknown }[] = [];
+    page.on("response", (response) => {
+      if (!response.url().includes("/labels/items/")) return;
+      void response.json().then(
+        (body: { judges: unknown; label: unknown }) => received.push(body),
+        () => undefined,
+      );
+    });
     await page.goto(`${server.origin}/evaluations/${run}`);
     // Reached from the run's page, and from the secondary navigation while on it.
     expect(await page.getByRole("link", { name: "Label this run" }).getAttribute("href")).toBe(
@@ -76,8 +85,12 @@ describe("the labelling view", { timeout: 90_000 }, () => {
     await page.keyboard.press("7");
     expect(await page.getByRole("radio", { name: "7", exact: true }).isChecked()).toBe(true);
     expect(await verdict(page).count()).toBe(0);
+    // Not even the browser has it: the server sent the result without the judges.
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.every((item) => item.judges === null && item.label === null)).toBe(true);
     await page.keyboard.press("Enter");
     await expect.poll(() => verdict(page).count()).toBe(1);
+    await expect.poll(() => received.at(-1)?.judges ?? null).not.toBeNull();
     const shown = (await verdict(page).textContent()) ?? "";
     expect(shown).toContain("offline");
     expect(shown).toMatch(/You\s*7/);
