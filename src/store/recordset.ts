@@ -2,9 +2,9 @@ import { Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 
 // Batched writes send their rows as one jsonb parameter expanded by jsonb_to_recordset: with one
-// parameter per value, a batch of 17-column rows was about 3x slower on PGlite. The statements
-// stay raw SQL, but every column name and type in them comes from schema.ts's column objects,
-// so they cannot drift from the schema.
+// parameter per value, a batch of 17-column rows was about 3x slower on PGlite. Whether the
+// statement around it is a query builder or raw SQL, the batch's column names and types come
+// from schema.ts's column objects, so they cannot drift from the schema.
 
 /** The columns a batch carries, by the key each row gives them under. */
 export type RecordColumns = Record<string, PgColumn>;
