@@ -128,6 +128,8 @@ const shares = (a: Figure, b: Figure) => a.values.some((value) => b.values.inclu
 interface ContextSentence {
   folded: string;
   figures: Figure[];
+  /** The figures that can be a word's nearest, by sort: labels left out. */
+  rivals: Record<Sort, Figure[]>;
   positions: Map<string, number[]>;
 }
 
@@ -136,11 +138,10 @@ function contextSentences(contexts: readonly string[]): ContextSentence[] {
   for (const context of contexts) {
     const plain = blankCitationMarkers(context).normalize("NFKC");
     for (const sentence of splitSentences(plain)) {
-      out.push({
-        folded: foldForSearch(sentence.text),
-        figures: figuresOf(sentence.text),
-        positions: new Map(),
-      });
+      const figures = figuresOf(sentence.text);
+      const rivals: Record<Sort, Figure[]> = { time: [], percent: [], quantity: [] };
+      for (const figure of figures) if (!figure.label) rivals[figure.sort].push(figure);
+      out.push({ folded: foldForSearch(sentence.text), figures, rivals, positions: new Map() });
     }
   }
   return out;
@@ -247,7 +248,7 @@ function wordAttaches(
 ): { attaches: boolean; other?: string } | null {
   let other: string | undefined;
   for (const sentence of sentences) {
-    const rivals = sentence.figures.filter((f) => f.sort === figure.sort && !f.label);
+    const rivals = sentence.rivals[figure.sort];
     if (rivals.length === 0) continue;
     for (const at of positionsOf(sentence, token)) {
       let nearest: Figure | undefined;
@@ -275,7 +276,10 @@ function attach(
   sentences: readonly ContextSentence[],
 ): AttachedNumber {
   const figure = figures[at] as Figure;
-  const stated = sentences.flatMap((s) => s.figures.filter((f) => shares(f, figure)));
+  const stated: Figure[] = [];
+  for (const sentence of sentences) {
+    for (const f of sentence.figures) if (shares(f, figure)) stated.push(f);
+  }
   if (stated.length === 0) return { raw: figure.raw, verdict: "unstated" };
   if (figure.label) return { raw: figure.raw, verdict: "attached" };
   if (figure.unit !== "" && figure.sort !== "time") {
