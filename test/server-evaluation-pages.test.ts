@@ -167,6 +167,70 @@ describeEachStore("evaluation pages API", (use) => {
     expect((await request(bob.token, `/api/v1/evaluations/${run.id}/results`)).status).toBe(404);
   });
 
+  it("lists light rows and serves one result in full, to its owner only", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    const long = `${"The harbour opened in 1784. ".repeat(20)}[n1]`;
+    const run = await seedRun(alice.id, null, "base", [
+      { ...BASE_ROWS[0]!, answer: long },
+      ...BASE_ROWS.slice(1),
+    ]);
+    const other = await seedRun(alice.id, null, "other", BASE_ROWS);
+    const { db } = use();
+    await db
+      .update(schema.evaluation_results)
+      .set({ rag_answer_sources: [{ node_id: "n1", content: "In 1784 the harbour opened." }] })
+      .where(eq(schema.evaluation_results.evaluation_id, run.id));
+
+    type Item = Record<string, unknown> & { id: string; question_id: string };
+    const page = await json<{ items: Item[] }>(
+      alice.token,
+      `/api/v1/evaluations/${run.id}/results`,
+    );
+    const [first, , third, errored] = page.items;
+    // A row carries what a collapsed card shows, not the sources, checks, judges or trace.
+    for (const heavy of ["rag_answer", "rag_answer_sources", "judges", "gate", "rag_tool_calls"])
+      expect(first, heavy).not.toHaveProperty(heavy);
+    expect(first).toMatchObject({
+      question_id: "q1",
+      score: 0.9,
+      passed: true,
+      gate_status: "pass",
+    });
+    expect(first?.answer_excerpt).toBe(long.slice(0, 240));
+    expect(first?.answer_length).toBe(long.length);
+    expect(third).toMatchObject({ answer_excerpt: "Because of 100% rain", answer_length: 20 });
+    expect(errored).toMatchObject({ status: "BOT_ERROR", error: "bot error: refused" });
+
+    const path = (runId: string, resultId: string) =>
+      `/api/v1/evaluations/${runId}/results/${resultId}`;
+    const full = await json<Record<string, unknown>>(alice.token, path(run.id, first!.id));
+    expect(full).toMatchObject({
+      id: first!.id,
+      question_id: "q1",
+      ground_truth: "truth of q1",
+      rag_answer: long,
+      rag_answer_sources: [{ node_id: "n1", content: "In 1784 the harbour opened." }],
+    });
+    expect(full).not.toHaveProperty("user_id");
+
+    // Another user's result, a result of another run, and malformed ids are all not found.
+    const otherResult = (
+      await json<{ items: Item[] }>(alice.token, `/api/v1/evaluations/${other.id}/results`)
+    ).items[0]!.id;
+    for (const [token, p] of [
+      [bob.token, path(run.id, first!.id)],
+      [alice.token, path(run.id, otherResult)],
+      [alice.token, path(other.id, first!.id)],
+      [alice.token, path(run.id, "not-a-uuid")],
+      [alice.token, path("not-a-uuid", first!.id)],
+    ] as const) {
+      const response = await request(token, p);
+      expect(response.status, p).toBe(404);
+      expect(await response.json(), p).toMatchObject({ error: "not_found" });
+    }
+  });
+
   it("exports the filtered results as CSV and JSON, to their owner only", async () => {
     const alice = await user("alice");
     const bob = await user("bob");

@@ -1,3 +1,5 @@
+import type { components } from "./schema";
+
 // The shapes the pages read. Where the generated schema (schema.d.ts) already describes a
 // response, these are aliases of it; the rest describe what the server sends today and move to
 // the generated types as routes gain response schemas.
@@ -144,6 +146,9 @@ export interface EvaluationResult {
   passed: boolean | null;
   error: string | null;
 }
+
+/** A row of a run's results list: what a collapsed ResultComparisonCard shows. */
+export type EvaluationResultListItem = components["schemas"]["EvaluationResultListItem"];
 
 export interface QuestionSet {
   id: string;

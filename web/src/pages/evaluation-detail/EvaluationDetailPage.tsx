@@ -35,6 +35,12 @@ export function EvaluationDetailPage() {
   const results = useResults(evalId, filters);
   const items = useMemo(() => results.data?.pages.flatMap((p) => p.items) ?? [], [results.data]);
   const matching = results.data?.pages[0]?.total;
+  const { fetchNextPage, isPlaceholderData } = results;
+  // A placeholder is the previous filter's list: its next page is not this filter's.
+  const loadMore = useCallback(() => {
+    if (!isPlaceholderData) void fetchNextPage();
+  }, [fetchNextPage, isPlaceholderData]);
+  const filterKey = useMemo(() => JSON.stringify(searchFromFilters(filters)), [filters]);
   const [exporting, setExporting] = useState<unknown>();
 
   const exportAs = async (format: "csv" | "json") => {
@@ -98,10 +104,12 @@ export function EvaluationDetailPage() {
         </p>
         <ErrorNote error={results.error} />
         <ResultsList
+          evaluationId={evalId}
           results={items}
           hasMore={results.hasNextPage}
           loadingMore={results.isFetching}
-          loadMore={() => void results.fetchNextPage()}
+          loadMore={loadMore}
+          resetKey={filterKey}
         />
       </section>
     </>
