@@ -78,6 +78,7 @@ export const ResultsList = memo(function ResultsList({
               data-index={item.index}
               ref={virtualizer.measureElement}
               role="listitem"
+              className="result-row"
               style={{
                 position: "absolute",
                 top: 0,
