@@ -254,6 +254,12 @@ describeEachStore("evaluation pages API", (use) => {
     const items = (await file.json()) as Array<{ question_id: string; user_id?: string }>;
     expect(items.map((item) => item.question_id)).toEqual(["q3"]);
     expect(items[0]).not.toHaveProperty("user_id");
+    // The file holds every result in full, not the list's light rows.
+    expect(items[0]).toMatchObject({
+      ground_truth: "truth of q3",
+      rag_answer: "Because of 100% rain",
+      judges: { rubric: { verdict: { accuracy: 4, completeness: 1, clarity: 10 } } },
+    });
 
     expect(
       (await request(alice.token, `/api/v1/evaluations/${run.id}/export?format=xml`)).status,
