@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { ErrorNote } from "../../components/ErrorNote";
@@ -6,7 +7,7 @@ import { exportResults } from "./export";
 import { filtersFromSearch, type ResultFilters, searchFromFilters } from "./filters";
 import { FiltersBar } from "./FiltersBar";
 import { useLiveEvaluation } from "./live";
-import { useEvaluationDetail, useResults } from "./queries";
+import { resultsQueryOptions, useEvaluationDetail, useResults } from "./queries";
 import { ResultsList } from "./ResultsList";
 import { SummaryPanel } from "./SummaryPanel";
 
@@ -21,9 +22,14 @@ export function EvaluationDetailPage() {
   const search = useSearch({ from: "/evaluations/$evalId" });
   const navigate = useNavigate({ from: "/evaluations/$evalId" });
   const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const queryClient = useQueryClient();
   const setFilters = useCallback(
-    (next: ResultFilters) => void navigate({ search: searchFromFilters(next), replace: true }),
-    [navigate],
+    (next: ResultFilters) => {
+      // The new first page is asked for at once, while the router and the page take the change.
+      void queryClient.prefetchInfiniteQuery(resultsQueryOptions(evalId, next));
+      void navigate({ search: searchFromFilters(next), replace: true });
+    },
+    [navigate, queryClient, evalId],
   );
 
   const [pollFallback, setPollFallback] = useState(false);

@@ -1,4 +1,9 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  useInfiniteQuery,
+  useQuery,
+} from "@tanstack/react-query";
 import { api, must } from "../../api/client";
 import type { EvaluationDetail, EvaluationResult, EvaluationResultListItem } from "../../api/types";
 import { type ResultFilters, searchFromFilters } from "./filters";
@@ -56,12 +61,9 @@ export async function fetchResultsPage(
 /** The first page is small, so the first cards show soon; later pages are larger. */
 const FIRST_PAGE_SIZE = 50;
 
-/**
- * Pages of results fetched as the list scrolls. While a new filter's first page loads, the
- * previous list stays (placeholder data) instead of emptying the page and filling it again.
- */
-export function useResults(id: string, filters: ResultFilters) {
-  return useInfiniteQuery({
+/** The query of a run's results list under the filters: pages fetched as the list scrolls. */
+export function resultsQueryOptions(id: string, filters: ResultFilters) {
+  return infiniteQueryOptions({
     queryKey: [...resultsKey(id), searchFromFilters(filters)],
     initialPageParam: 0,
     queryFn: async ({ pageParam }) => ({
@@ -75,6 +77,16 @@ export function useResults(id: string, filters: ResultFilters) {
     }),
     getNextPageParam: (last) =>
       last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined,
+  });
+}
+
+/**
+ * The results list. While a new filter's first page loads, the previous list stays (placeholder
+ * data) instead of emptying the page and filling it again.
+ */
+export function useResults(id: string, filters: ResultFilters) {
+  return useInfiniteQuery({
+    ...resultsQueryOptions(id, filters),
     placeholderData: keepPreviousData,
   });
 }
