@@ -73,7 +73,16 @@ export const QuestionGenerationSchema = z.object({
   progress: z.number().int().min(0).max(100),
   config: GenerateQuestionsRequestSchema,
   /** Only when COMPLETED: the preview, not yet saved to any set. */
-  questions: z.array(z.record(z.string(), z.unknown())).optional(),
+  questions: z
+    .array(
+      z.looseObject({
+        question_type: z.enum(QUESTION_TYPES),
+        question_text: z.string(),
+        ground_truth: z.string(),
+        reference_context: z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
   /** Only when COMPLETED: true when no generator LLM was configured. */
   heuristic: z.boolean().optional(),
   warnings: z.array(z.string()),

@@ -233,9 +233,11 @@ export const en = {
   "col.askSubmit": "Ask",
   "col.answer": "Answer",
   "col.sources": "Sources",
-  "col.diagrams": "Loop diagrams (Mermaid source)",
-  "col.diagramsNote":
-    "The diagrams are shown as Mermaid source: paste them into any Mermaid viewer to draw them.",
+  "col.diagrams": "Loop diagrams",
+  "col.drawing": "Drawing the diagram…",
+  "col.diagramOf": "Mermaid diagram of {name}",
+  "col.drawFailed": "The diagram could not be drawn ({message}); its Mermaid source is below.",
+  "col.showSource": "Mermaid source",
   "col.action": "Gate action: {action}",
 } as const;
 
@@ -472,7 +474,10 @@ export const zh: Record<MessageKey, string> = {
   "col.askSubmit": "提问",
   "col.answer": "回答",
   "col.sources": "来源",
-  "col.diagrams": "循环图（Mermaid 源码）",
-  "col.diagramsNote": "图以 Mermaid 源码显示：可粘贴到任意 Mermaid 查看器中绘制。",
+  "col.diagrams": "循环图",
+  "col.drawing": "正在绘制图…",
+  "col.diagramOf": "{name} 的 Mermaid 图",
+  "col.drawFailed": "无法绘制该图（{message}），下方为其 Mermaid 源码。",
+  "col.showSource": "Mermaid 源码",
   "col.action": "门控动作：{action}",
 };

@@ -5,7 +5,7 @@ import {
   useQuery,
 } from "@tanstack/react-query";
 import { api, must } from "../../api/client";
-import type { EvaluationDetail, EvaluationResult, EvaluationResultListItem } from "../../api/types";
+import type { EvaluationResultListItem } from "../../api/types";
 import { type ResultFilters, searchFromFilters } from "./filters";
 
 // A page of the list carries light rows (no sources, trace or judge outputs): 100 parse quickly.
@@ -20,10 +20,7 @@ export const resultKey = (id: string, resultId: string, updated: string) =>
 export function useEvaluationDetail(id: string, live: boolean) {
   return useQuery({
     queryKey: evaluationKey(id),
-    queryFn: async () =>
-      (await must(
-        api.GET("/api/v1/evaluations/{id}", { params: { path: { id } } }),
-      )) as unknown as EvaluationDetail,
+    queryFn: async () => must(api.GET("/api/v1/evaluations/{id}", { params: { path: { id } } })),
     refetchInterval: live ? 5000 : false,
   });
 }
@@ -96,11 +93,11 @@ export function useResult(id: string, item: EvaluationResultListItem) {
   return useQuery({
     queryKey: resultKey(id, item.id, item.gmt_updated),
     queryFn: async () =>
-      (await must(
+      must(
         api.GET("/api/v1/evaluations/{id}/results/{resultId}", {
           params: { path: { id, resultId: item.id } },
         }),
-      )) as unknown as EvaluationResult,
+      ),
     // A finished result does not change; one still running is keyed anew when its row changes.
     staleTime: Number.POSITIVE_INFINITY,
   });
