@@ -5,6 +5,7 @@ import {
   createApiToken,
   createEvaluation,
   createQuestionSet,
+  deleteEvaluation,
   findOrCreateUser,
   recountEvaluation,
   schema,
@@ -146,6 +147,10 @@ describeEachStore("evaluation pages API", (use) => {
 
     expect(await ids("")).toEqual({ ids: ["q1", "q2", "q3", "q4"], total: 4 });
     expect(await ids("?limit=2&offset=1")).toEqual({ ids: ["q2", "q3"], total: 4 });
+    // Past the end of the matches, and a filter nothing matches: no rows, the total still right.
+    expect(await ids("?offset=10")).toEqual({ ids: [], total: 4 });
+    expect(await ids("?passed=true&offset=2")).toEqual({ ids: [], total: 2 });
+    expect(await ids("?q=nowhere")).toEqual({ ids: [], total: 0 });
     expect(await ids("?status=bot_error")).toEqual({ ids: ["q4"], total: 1 });
     expect(await ids("?passed=true")).toEqual({ ids: ["q1", "q2"], total: 2 });
     expect(await ids("?passed=false")).toEqual({ ids: ["q3"], total: 1 });
@@ -165,6 +170,9 @@ describeEachStore("evaluation pages API", (use) => {
       expect(await response.json(), bad).toMatchObject({ error: "invalid_query" });
     }
     expect((await request(bob.token, `/api/v1/evaluations/${run.id}/results`)).status).toBe(404);
+    // A deleted run's results are gone from the list too.
+    await deleteEvaluation(use().db, alice.id, run.id);
+    expect((await request(alice.token, `/api/v1/evaluations/${run.id}/results`)).status).toBe(404);
   });
 
   it("lists light rows and serves one result in full, to its owner only", async () => {
