@@ -181,6 +181,57 @@ export async function nextUnlabelledResult(
   };
 }
 
+/**
+ * Where one result stands among a run's SCORED results (question order) for the labelling view:
+ * the SCORED results just before and after it, its 1-based place among them (0 when it is not
+ * SCORED and nothing precedes it), and how many are labelled on `scale`.
+ */
+export async function labelNeighbours(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  position: number,
+  scale: LabelScale,
+): Promise<{
+  previousId: string | null;
+  nextId: string | null;
+  index: number;
+  total: number;
+  labelled: number;
+}> {
+  const [row] = await queryRows<{
+    previous: string | null;
+    next: string | null;
+    index: number;
+    total: number;
+    labelled: number;
+  }>(
+    db,
+    sql`with r as (
+          select r.id, r.position, exists (
+              select 1 from human_labels l
+              where l.evaluation_result_id = r.id and l.scale = ${scale}) as labelled
+          from evaluation_results r
+          where r.evaluation_id = ${evaluationId}::uuid and r.user_id = ${userId}::uuid
+            and r.status = 'SCORED')
+        select
+          (select id from r where position < ${position} order by position desc limit 1)::text
+            as previous,
+          (select id from r where position > ${position} order by position limit 1)::text as next,
+          count(*) filter (where position <= ${position})::int as index,
+          count(*)::int as total,
+          count(*) filter (where labelled)::int as labelled
+        from r`,
+  );
+  return {
+    previousId: row?.previous ?? null,
+    nextId: row?.next ?? null,
+    index: row?.index ?? 0,
+    total: row?.total ?? 0,
+    labelled: row?.labelled ?? 0,
+  };
+}
+
 /** One result of one of the user's (not deleted) evaluations. */
 export async function getEvaluationResult(
   db: Db,

@@ -60,6 +60,7 @@ export {
   type HumanLabelRow,
   LABEL_SCALES,
   labelCounts,
+  labelNeighbours,
   type LabelScale,
   type LabelTarget,
   labelTargets,
@@ -192,5 +193,9 @@ export {
   createArena,
   finishArena,
   getArena,
+  getArenaForWorker,
   listArenas,
+  markArena,
+  strandedPendingArenas,
+  touchPendingArena,
 } from "./arenas.js";

@@ -131,6 +131,22 @@ export const evaluationDetailRoute = createRoute({
   ),
 });
 
+const LABEL_SCALES = ["1-10", "1-5", "pass_fail"] as const;
+
+export const evaluationLabelRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/$evalId/label",
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { result?: string; scale?: (typeof LABEL_SCALES)[number] } => ({
+    ...(text(search.result) ? { result: text(search.result) } : {}),
+    ...((LABEL_SCALES as readonly unknown[]).includes(search.scale)
+      ? { scale: search.scale as (typeof LABEL_SCALES)[number] }
+      : {}),
+  }),
+  component: lazyRouteComponent(() => import("./pages/evaluation-label/LabelPage"), "LabelPage"),
+});
+
 export const collectionsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/collections",
@@ -140,6 +156,30 @@ export const collectionsRoute = createRoute({
     () => import("./pages/collections/CollectionsPage"),
     "CollectionsPage",
   ),
+});
+
+export const arenasRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/arenas",
+  component: lazyRouteComponent(() => import("./pages/arenas/ArenasLayout"), "ArenasLayout"),
+});
+
+export const arenaListRoute = createRoute({
+  getParentRoute: () => arenasRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./pages/arenas/ArenaList"), "ArenaList"),
+});
+
+export const newArenaRoute = createRoute({
+  getParentRoute: () => arenasRoute,
+  path: "/new",
+  component: lazyRouteComponent(() => import("./pages/arenas/NewArenaPage"), "NewArenaPage"),
+});
+
+export const arenaDetailRoute = createRoute({
+  getParentRoute: () => arenasRoute,
+  path: "/$arenaId",
+  component: lazyRouteComponent(() => import("./pages/arenas/ArenaDetailPage"), "ArenaDetailPage"),
 });
 
 const routeTree = rootRoute.addChildren([
@@ -154,8 +194,10 @@ const routeTree = rootRoute.addChildren([
     newQuestionSetRoute,
     questionSetRoute,
     evaluationDetailRoute,
+    evaluationLabelRoute,
   ]),
   collectionsRoute,
+  arenasRoute.addChildren([arenaListRoute, newArenaRoute, arenaDetailRoute]),
 ]);
 
 export const router = createRouter({
