@@ -58,6 +58,22 @@ export function EvaluationDetailPage() {
     }
   };
 
+  // The same elements while only the list changes (a page fetched as it scrolls): React skips
+  // the summary and the charts instead of rendering them again.
+  const summaryPanel = useMemo(
+    () => detail.data && <SummaryPanel evaluation={detail.data} />,
+    [detail.data],
+  );
+  const charts = useMemo(
+    () =>
+      detail.data && (
+        <Suspense fallback={<p>{t("common.loading")}</p>}>
+          <DetailCharts evaluationId={evalId} summary={detail.data.summary} />
+        </Suspense>
+      ),
+    [detail.data, evalId, t],
+  );
+
   if (detail.error) return <ErrorNote error={detail.error} />;
   const evaluation = detail.data;
   const types = evaluation ? Object.keys(evaluation.summary.by_question_type).sort() : [];
@@ -87,12 +103,8 @@ export function EvaluationDetailPage() {
       </div>
       {live === "polling" && <p className="notice">{t("detail.polling")}</p>}
       {/* The results do not wait for the summary: the first cards show as soon as they come. */}
-      {evaluation && <SummaryPanel evaluation={evaluation} />}
-      {evaluation && (
-        <Suspense fallback={<p>{t("common.loading")}</p>}>
-          <DetailCharts evaluationId={evalId} summary={evaluation.summary} />
-        </Suspense>
-      )}
+      {summaryPanel}
+      {charts}
       <section aria-labelledby="results-title">
         <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
           <h2 id="results-title">{t("detail.results")}</h2>
