@@ -154,8 +154,11 @@ export {
   evaluationPassCounts,
   listCompareRows,
   listEvaluationsOfQuestionSet,
+  ANSWER_EXCERPT_CHARS,
   queryEvaluationResults,
+  queryResultList,
   type ResultFilter,
+  type ResultListRow,
 } from "./evaluation-queries.js";
 export { type EvaluationActivity, evaluationsUpdatedSince } from "./evaluation-activity.js";
 export {

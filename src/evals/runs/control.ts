@@ -48,7 +48,7 @@ import {
 export class EvaluationNotFoundError extends Error {
   override readonly name = "EvaluationNotFoundError";
   constructor(
-    readonly what: "evaluation" | "question set" | "collection" | "bot",
+    readonly what: "evaluation" | "result" | "question set" | "collection" | "bot",
     readonly id: string,
   ) {
     super(`${what} ${id} not found`);

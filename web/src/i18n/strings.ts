@@ -136,6 +136,8 @@ export const en = {
   "card.failed": "failed",
   "card.error": "Error",
   "card.latency": "{ms} ms",
+  "card.showDetails": "Details",
+  "card.hideDetails": "Hide details",
   "chart.radar": "Rubric dimensions",
   "chart.radarNote":
     "Means over scored results: accuracy, completeness and clarity on 1-10 scaled to 0-1; offline metrics on 0-1.",
@@ -480,6 +482,8 @@ export const zh: Record<MessageKey, string> = {
   "card.failed": "未通过",
   "card.error": "错误",
   "card.latency": "{ms} 毫秒",
+  "card.showDetails": "详情",
+  "card.hideDetails": "收起详情",
   "chart.radar": "评分维度",
   "chart.radarNote":
     "已评分结果的平均值：准确性、完整性、清晰度（1-10 分缩放到 0-1）；离线指标为 0-1。",
