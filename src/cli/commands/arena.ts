@@ -114,6 +114,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
       request,
       config,
       (i) => configs[i] ?? config,
+      { via: "cli" },
     );
     process.stderr.write(
       `Arena ${row.id}: ${args.contestants.length} contestants on question set "${set.name}", judge ${args.judge}\n`,

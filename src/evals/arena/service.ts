@@ -79,7 +79,7 @@ export async function startArena(
   config: RunConfig,
   configFor: (index: number) => RunConfig = () => config,
   /** `api` for an arena an API user asks for: its HTTP bots pass the operator's network policy. */
-  options: StartOptions = {},
+  options: StartOptions,
 ): Promise<ArenaRow> {
   const request = ArenaRequestSchema.parse(input);
   const set = await getQuestionSet(deps.db, userId, request.question_set_id);
