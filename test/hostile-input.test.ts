@@ -1,5 +1,5 @@
 // Issue 12 §3: hostile input on both surfaces. The API and `ragjudge gate` read JSON through the
-// same strict parser (src/formats/strict-json.ts), so each refusal names the same field.
+// same strict parser (src/text/strict-json.ts), so each refusal names the same field.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
