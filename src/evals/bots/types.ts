@@ -63,8 +63,17 @@ export interface Bot {
   probe?(signal: AbortSignal): Promise<void>;
 }
 
-/** `model`: a model the built-in bot was configured with failed (after the client's retries). */
-export type BotErrorKind = "unreachable" | "timeout" | "http_status" | "invalid_response" | "model";
+/**
+ * `model`: a model the built-in bot was configured with failed (after the client's retries);
+ * `database`: the built-in bot lost its database connection (retryable: it may come back).
+ */
+export type BotErrorKind =
+  | "unreachable"
+  | "timeout"
+  | "http_status"
+  | "invalid_response"
+  | "model"
+  | "database";
 
 /**
  * A bot's failure, typed: `kind` says what went wrong, `retryable` whether asking again may help
