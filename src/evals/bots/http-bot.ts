@@ -13,7 +13,7 @@ import {
   withRetries,
 } from "../../llm/index.js";
 import { type HttpBotRequest, parseHttpBotReply } from "./http-contract.js";
-import { createAgentFetch } from "./http-fetch.js";
+import { createAgentFetch, ResponseTooLargeError } from "./http-fetch.js";
 import {
   type BotNetworkPolicy,
   BotNetworkPolicyError,
@@ -141,7 +141,7 @@ export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBo
       const refused = policyRefusal(cause);
       // The same address would be refused again: no retry.
       if (refused) return fail("unreachable", refused.message);
-      if (codeOf(cause) === "EBODYTOOLARGE") {
+      if (cause instanceof Error && cause.cause instanceof ResponseTooLargeError) {
         return fail(
           "invalid_response",
           `reply larger than ${HTTP_BOT_DEFAULTS.maxReplyBytes} bytes`,

@@ -174,9 +174,12 @@ async function runJudges(
         }
         if (!judged) throw new Error(`${kind}: judgeLine returned no result`);
         results[kind] = judged;
+        // Only an unusable reply is sampled again here: a failed call's error (retryable or not)
+        // was the client's to retry, and it has.
         const again =
           judged.outcome === "judge_error" &&
           judged.error.cause === "reply" &&
+          judged.error.retryable &&
           n + 1 < snapshot.retry.attempts;
         if (!again) return;
         await pause(snapshot.retry, n, signal);
