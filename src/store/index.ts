@@ -190,5 +190,9 @@ export {
   createArena,
   finishArena,
   getArena,
+  getArenaForWorker,
   listArenas,
+  markArena,
+  strandedPendingArenas,
+  touchPendingArena,
 } from "./arenas.js";

@@ -114,7 +114,8 @@ export async function arenaCommand(argv: string[]): Promise<number> {
       request,
       config,
       (i) => configs[i] ?? config,
-      { via: "cli" },
+      // Compared here, in-process, so its progress and result print in this terminal.
+      { via: "cli", compute: "caller" },
     );
     process.stderr.write(
       `Arena ${row.id}: ${args.contestants.length} contestants on question set "${set.name}", judge ${args.judge}\n`,
