@@ -73,6 +73,7 @@ export {
 export { llmResponseCache } from "./llm-cache.js";
 export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { isConnectionError } from "./connection-errors.js";
+export { dataErrorOf } from "./data-errors.js";
 export { StoreLockedError } from "./lock.js";
 export { JOBS_SCHEMA, MIGRATIONS_FOLDER } from "./migrate.js";
 export {
