@@ -35,6 +35,7 @@ export const en = {
   "login.token": "API token",
   "login.submit": "Sign in",
   "login.failed": "That token was not accepted.",
+  "login.limited": "Too many failed sign-ins from this address. Try again in {minutes} min.",
   "login.codeFailed":
     "The login link has expired or was already used. Paste a token, or restart `ragjudge serve` for a new link.",
   "status.PENDING": "Pending",
@@ -383,6 +384,7 @@ export const zh: Record<MessageKey, string> = {
   "login.token": "API 令牌",
   "login.submit": "登录",
   "login.failed": "令牌无效。",
+  "login.limited": "此地址登录失败次数过多，请在 {minutes} 分钟后重试。",
   "login.codeFailed": "登录链接已过期或已被使用。请粘贴令牌，或重启 `ragjudge serve` 获取新链接。",
   "status.PENDING": "等待中",
   "status.RUNNING": "运行中",
