@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
+import { dataErrorOf } from "./data-errors.js";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
@@ -83,5 +84,8 @@ export async function listEvaluationRecords(
 
 /** The repository shape the gate pipeline writes through (see gate/pipeline.ts). */
 export function evaluationRecordRepo(db: Db) {
-  return { insertRecords: (rows: NewEvaluationRecordRow[]) => insertEvaluationRecords(db, rows) };
+  return {
+    insertRecords: (rows: NewEvaluationRecordRow[]) => insertEvaluationRecords(db, rows),
+    rowErrorOf: dataErrorOf,
+  };
 }

@@ -25,6 +25,7 @@ import {
   listCompareRows,
   listEvaluationsOfQuestionSet,
   queryEvaluationResults,
+  queryResultList,
 } from "./evaluation-queries.js";
 import { getEvaluationRecord } from "./evaluation-records.js";
 import {
@@ -45,6 +46,7 @@ import {
   deleteHumanLabel,
   getEvaluationResult,
   labelCounts,
+  labelNeighbours,
   labelTargets,
   listHumanLabels,
   listResultLabels,
@@ -133,6 +135,7 @@ describeEachStore("every lookup by a caller's id", (use) => {
           () => queryEvaluationResults(db, u, id, {}),
           { rows: [], total: 0 },
         ],
+        ["queryResultList", () => queryResultList(db, u, id, {}, { limit: 10 }), undefined],
         ["listCompareRows", () => listCompareRows(db, u, id), []],
         ["listEvaluationsOfQuestionSet", () => listEvaluationsOfQuestionSet(db, u, id), []],
         ["getQuestionSet", () => getQuestionSet(db, u, id), undefined],
@@ -175,6 +178,11 @@ describeEachStore("every lookup by a caller's id", (use) => {
           [],
         ],
         ["labelCounts", () => labelCounts(db, u, id), {}],
+        [
+          "labelNeighbours",
+          () => labelNeighbours(db, u, id, 0, "1-5"),
+          { previousId: null, nextId: null, index: 0, total: 0, labelled: 0 },
+        ],
       ];
       for (const [what, call, notFound] of lookups) {
         await expect(call(), `${what}(${JSON.stringify(id)})`).resolves.toEqual(notFound);

@@ -6,12 +6,16 @@ import { isUuid } from "../../store/index.js";
 // OpenAPI document shows them, from the same schema.
 
 /**
- * A path id; a malformed one is simply not found (404), like another user's. The store reads a
- * malformed id as missing too (store/ids.ts); checking it here answers 404 before a body is read.
+ * An id in a path. The store reads a malformed id as missing too (store/ids.ts); checking it here
+ * answers 404 before a body is read.
  */
-export const IdParams = z.object({
-  id: z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" }),
-});
+const uuid = z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" });
+
+/** A path id; a malformed one is simply not found (404), like another user's. */
+export const IdParams = z.object({ id: uuid });
+
+/** A run's id and one of its results' ids; either malformed is not found (404). */
+export const ResultIdParams = z.object({ id: uuid, resultId: uuid });
 
 export const PAGE_LIMITS = {
   records: { default: 50, max: 500 },
