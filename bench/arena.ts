@@ -1,6 +1,6 @@
 // The arena's maths at scale (issue 14 §6): 5 contestants x 5,000 questions, 1,000 bootstrap
 // rounds, from the result rows a stored run gives (collect -> per-question outcomes -> ratings,
-// bootstrap intervals, paired differences, length-controlled fit). Goal: under 5 s. Run in a child
+// bootstrap intervals, paired differences, length-controlled fit refitted per round). Goal: under 5 s. Run in a child
 // process so its peak RSS is its own.
 
 import { spawnSync } from "node:child_process";

@@ -247,7 +247,7 @@ if (wanted("arena")) {
   const arena = benchArenaInChild();
   results.arena = arena;
   printRows(
-    "Arena: 5 contestants x 5,000 questions, 1,000 bootstrap rounds (collect, outcomes, Bradley-Terry, bootstrap, paired differences, length-controlled fit; goal < 5 s); peak RSS includes tsx",
+    "Arena: 5 contestants x 5,000 questions, 1,000 bootstrap rounds (collect, outcomes, Bradley-Terry, bootstrap, paired differences, length-controlled fit and its bootstrap; goal < 5 s); peak RSS includes tsx",
     [arena],
   );
 }

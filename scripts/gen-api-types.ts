@@ -19,6 +19,9 @@ export async function apiTypesSource(): Promise<string> {
   const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], {
     alphabetize: false,
     exportType: false,
+    // A field with a default is optional where the document says so (request bodies, whose
+    // schemas are zod's input shape); responses list their defaulted fields as required anyway.
+    defaultNonNullable: false,
   });
   const options = (await resolveConfig(API_TYPES_PATH)) ?? {};
   return format(HEADER + astToString(ast), { ...options, parser: "typescript" });

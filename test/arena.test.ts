@@ -2,11 +2,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { workerClients } from "../src/config/index.js";
+import { type ArenaWorker, startArenaWorker } from "../src/evals/arena/index.js";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { parseLlmConfig } from "../src/llm/index.js";
 import { createApp, listen } from "../src/server/index.js";
-import { createApiToken, findOrCreateUser } from "../src/store/index.js";
+import {
+  createApiToken,
+  createArena,
+  findOrCreateUser,
+  getArenaForWorker,
+  JOBS_SCHEMA,
+  touchPendingArena,
+} from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { describeEachStore } from "./support/stores.js";
@@ -57,7 +66,9 @@ describeEachStore("arenas over the API", (use) => {
   let server: Awaited<ReturnType<typeof listen>>;
   let jobs: Jobs;
   let worker: EvaluationWorker;
+  let arenaWorker: ArenaWorker;
   let llm: ScriptedLlm;
+  let startArenas: () => ArenaWorker;
 
   beforeAll(async () => {
     // A judge that always prefers the answer shown first, and garbles one question.
@@ -77,9 +88,18 @@ describeEachStore("arenas over the API", (use) => {
       api_key: "sk-arena-secret",
       roles: { judge: { model: "first-position-judge" } },
     });
+    // The arenas' comparisons run in their own worker, on the job queue, as `ragjudge serve` does.
+    startArenas = () =>
+      startArenaWorker({
+        jobs,
+        clientsFor: workerClients(use().db, llmConfig),
+        recheckSeconds: 0.2,
+      });
+    arenaWorker = startArenas();
     server = await listen(createApp({ db: use().db, jobs, llm: llmConfig }), { port: 0 });
   });
   afterAll(async () => {
+    await arenaWorker.stop();
     await worker.stop();
     await server.close();
     await jobs.stop();
@@ -102,8 +122,8 @@ describeEachStore("arenas over the API", (use) => {
     const until = Date.now() + 90_000;
     for (;;) {
       const { body } = await call<Arena>(token, "GET", `/arenas/${id}`);
-      if (body.status !== "RUNNING") return body;
-      if (Date.now() > until) throw new Error("arena still RUNNING");
+      if (body.status !== "PENDING" && body.status !== "RUNNING") return body;
+      if (Date.now() > until) throw new Error(`arena still ${body.status}`);
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
   }
@@ -135,6 +155,9 @@ describeEachStore("arenas over the API", (use) => {
       ],
     });
     expect(started.status).toBe(201);
+    // Stored, queued for a worker: the answer does not wait for the comparison.
+    expect(started.body.status).toBe("PENDING");
+    expect(started.body.results).toBeNull();
     expect(started.body.config.contestants.map((c) => [c.name, c.source])).toEqual([
       ["exact", "answers"],
       ["wrong", "answers"],
@@ -163,8 +186,20 @@ describeEachStore("arenas over the API", (use) => {
       losses: exactVsWrong.wins,
     });
 
+    // The self-contained HTML report of the stored results, for its owner only.
+    const report = await fetch(`${server.url}/api/v1/arenas/${arena.id}/report.html`, {
+      headers: { authorization: `Bearer ${alice}` },
+    });
+    expect(report.status).toBe(200);
+    expect(report.headers.get("content-type")).toContain("text/html");
+    const html = await report.text();
+    expect(html).toContain("<svg");
+    expect(html).toContain("exact");
+    expect(html).not.toMatch(/<script|src="http/);
+
     const bob = await tokenOf("bob");
     expect((await call(bob, "GET", `/arenas/${arena.id}`)).status).toBe(404);
+    expect((await call(bob, "GET", `/arenas/${arena.id}/report.html`)).status).toBe(404);
     expect((await call<{ items: unknown[] }>(bob, "GET", "/arenas")).body.items).toEqual([]);
     expect((await call(bob, "GET", "/arenas/not-a-uuid")).status).toBe(404);
     const foreignSet = await call(bob, "POST", "/arenas", {
@@ -290,6 +325,154 @@ describeEachStore("arenas over the API", (use) => {
     expect(exactFirst.length).toBeGreaterThan(0);
     expect(wrongFirst.length).toBeGreaterThan(0);
     expect(JSON.stringify(arena)).not.toContain("sk-arena-secret");
+  });
+
+  it("stores FAILED with the reason when the worker cannot compare (no judge LLM on its side)", async () => {
+    const hank = await tokenOf("hank");
+    const setId = await questionSet(hank);
+    await arenaWorker.stop();
+    // A `ragjudge worker` started without the LLM configuration the server has.
+    arenaWorker = startArenaWorker({ jobs, clientsFor: () => ({}), recheckSeconds: 0.2 });
+    try {
+      const started = await call<Arena>(hank, "POST", "/arenas", {
+        question_set_id: setId,
+        judge: "pairwise",
+        rounds: 200,
+        contestants: [
+          { name: "exact", answers: exact },
+          { name: "wrong", answers: wrong },
+        ],
+      });
+      const arena = await finished(hank, started.body.id);
+      expect(arena.status).toBe("FAILED");
+      expect(arena.status_reason).toContain("the pairwise judge needs the judge LLM");
+      expect(arena.results).toBeNull();
+    } finally {
+      await arenaWorker.stop();
+      arenaWorker = startArenas();
+    }
+  });
+
+  it("lets one of two jobs waiting on an arena go on: the touch is a compare-and-set on its update time", async () => {
+    const owner = await findOrCreateUser(use().db, "ivan");
+    const created = await createArena(use().db, owner.id, {
+      name: "waiting",
+      question_set_id: "00000000-0000-4000-8000-000000000000",
+      config: { compute: "job" },
+    });
+    // Both jobs read the row as created (to the microsecond on the server; a Date keeps ms).
+    const seen = (await getArenaForWorker(use().db, created.id))!.gmt_updated;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const first = await touchPendingArena(use().db, created.id, seen);
+    expect(first?.gmt_updated.getTime()).toBeGreaterThan(seen.getTime());
+    expect(await touchPendingArena(use().db, created.id, seen)).toBeUndefined();
+    // The winner's next look finds the row as it left it.
+    const again = await touchPendingArena(use().db, created.id, first!.gmt_updated);
+    expect(again).toBeDefined();
+  });
+
+  it("enqueues again an arena whose job was lost (a crash between storing and sending)", async () => {
+    const gina = await tokenOf("gina");
+    const setId = await questionSet(gina);
+    await arenaWorker.stop();
+    try {
+      const started = await call<Arena>(gina, "POST", "/arenas", {
+        question_set_id: setId,
+        rounds: 200,
+        contestants: [
+          { name: "exact", answers: exact },
+          { name: "wrong", answers: wrong },
+        ],
+      });
+      expect(started.status).toBe(201);
+      // And one stored before the queue compared arenas: RUNNING, waiting for a read to compute it.
+      const legacy = await call<Arena>(gina, "POST", "/arenas", {
+        question_set_id: setId,
+        rounds: 200,
+        contestants: [
+          { name: "exact", answers: exact },
+          { name: "half", answers: half },
+        ],
+      });
+      await use().sql.executeSql(
+        `update arenas set status = 'RUNNING', config = config - 'compute' where id = $1`,
+        [legacy.body.id],
+      );
+      // The job never reached the queue: the arena waits, PENDING, with nobody to compare it.
+      await use().sql.executeSql(`delete from ${JOBS_SCHEMA}.job where name = 'arena-compare'`, []);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await call<Arena>(gina, "GET", `/arenas/${started.body.id}`)).body.status).toBe(
+        "PENDING",
+      );
+      // A worker's sweep finds it untouched and sends its job again.
+      arenaWorker = startArenaWorker({
+        jobs,
+        clientsFor: workerClients(use().db, undefined),
+        recheckSeconds: 0.2,
+        strandedAfterMs: 200,
+        sweepMs: 200,
+      });
+      const arena = await finished(gina, started.body.id);
+      expect(arena.status).toBe("COMPLETED");
+      expect(arena.results!.contestants.map((c) => c.name)).toEqual(["exact", "wrong"]);
+      expect((await finished(gina, legacy.body.id)).status).toBe("COMPLETED");
+    } finally {
+      await arenaWorker.stop();
+      arenaWorker = startArenas();
+    }
+  });
+
+  it("pairwise survives its worker stopping mid-comparison: reads never compute, the next worker finishes", async () => {
+    const frank = await tokenOf("frank");
+    const setId = await questionSet(frank);
+    llm.latencyMs = 1000;
+    llm.requests.length = 0;
+    try {
+      const started = await call<Arena>(frank, "POST", "/arenas", {
+        question_set_id: setId,
+        judge: "pairwise",
+        rounds: 200,
+        no_cache: true,
+        contestants: [
+          { name: "exact", answers: exact },
+          { name: "wrong", answers: wrong },
+        ],
+      });
+      expect(started.status).toBe(201);
+      // The worker starts comparing (the row says RUNNING, the judge is being asked)...
+      const until = Date.now() + 60_000;
+      while (llm.requests.filter(isChat).length < 2) {
+        if (Date.now() > until) throw new Error("the judge was never asked");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await call<Arena>(frank, "GET", `/arenas/${started.body.id}`)).body.status).toBe(
+        "RUNNING",
+      );
+      // No report before the results exist.
+      expect((await call(frank, "GET", `/arenas/${started.body.id}/report.html`)).status).toBe(409);
+      // ...and stops (a shutdown): its job fails and waits in the queue; the row stays RUNNING.
+      await arenaWorker.stop();
+      const asked = llm.requests.length;
+      for (let i = 0; i < 3; i++) {
+        const read = await call<Arena>(frank, "GET", `/arenas/${started.body.id}`);
+        expect(read.body.status).toBe("RUNNING");
+        expect(read.body.results).toBeNull();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(llm.requests.length).toBe(asked); // reading asked the judge nothing
+      // A new worker (the restarted server) picks the job up again and stores the results.
+      arenaWorker = startArenas();
+      const arena = await finished(frank, started.body.id);
+      expect(arena.status).toBe("COMPLETED");
+      expect(arena.results!.flip_rate).toEqual({
+        "first-position-judge": { judged: 5, flipped: 5, rate: 1 },
+      });
+      expect(arena.results!.judge_errors).toHaveLength(1);
+      const again = await call<Arena>(frank, "GET", `/arenas/${started.body.id}`);
+      expect(again.body).toEqual(arena);
+    } finally {
+      llm.latencyMs = 0;
+    }
   });
 });
 

@@ -10,6 +10,8 @@ export default defineConfig({
     outDir: "../dist/web",
     emptyOutDir: true,
     sourcemap: false,
-    chunkSizeWarningLimit: 300,
+    // Mermaid's chunks (its parser alone is 650 kB) load only when a diagram is drawn; what the
+    // first page loads is measured by `npm run bench -- web`.
+    chunkSizeWarningLimit: 700,
   },
 });

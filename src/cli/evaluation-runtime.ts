@@ -1,4 +1,5 @@
 import { type RagjudgeConfig, workerClients } from "../config/index.js";
+import { type ArenaWorker, startArenaWorker } from "../evals/arena/index.js";
 import {
   type ControlDeps,
   type EvaluationWorker,
@@ -20,6 +21,8 @@ export interface EvaluationRuntime {
   jobs: Jobs;
   deps: ControlDeps;
   worker: EvaluationWorker | undefined;
+  /** Compares arenas started through the API (their `arena-compare` jobs), with the worker. */
+  arenaWorker: ArenaWorker | undefined;
   stop(): Promise<void>;
 }
 
@@ -42,11 +45,20 @@ export async function startEvaluationRuntime(
         ...(options.onError ? { onError: options.onError } : {}),
       })
     : undefined;
+  const arenaWorker = options.worker
+    ? startArenaWorker({
+        jobs,
+        clientsFor: workerClients(session.store.db, config.llm),
+        ...(options.onError ? { onError: options.onError } : {}),
+      })
+    : undefined;
   return {
     jobs,
     deps: { db: session.store.db, jobs },
     worker,
+    arenaWorker,
     async stop() {
+      await arenaWorker?.stop();
       await worker?.stop();
       await jobs.stop();
     },

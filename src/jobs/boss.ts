@@ -10,6 +10,8 @@ export const QUEUES = {
   evaluationLaunch: "evaluation-launch",
   /** Generates questions from a collection (seed 003 QuestionGenerationTask). */
   questionGeneration: "question-generation",
+  /** Compares an arena's contestants once their runs have finished, and stores the results. */
+  arenaCompare: "arena-compare",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -35,8 +37,8 @@ export interface Jobs {
   boss: PgBoss;
   timing: JobsTiming;
   store: Store;
-  /** Enqueues jobs in one statement. */
-  send(queue: QueueName, data: object[]): Promise<void>;
+  /** Enqueues jobs in one statement; `startAfterSeconds` delays them (a job polling for later). */
+  send(queue: QueueName, data: object[], options?: { startAfterSeconds?: number }): Promise<void>;
   /** Called after a local send, so an in-process worker fetches at once instead of polling. */
   onSent(listener: (queue: QueueName) => void): () => void;
   stop(): Promise<void>;
@@ -69,9 +71,15 @@ export async function startJobs(store: Store, timing: Partial<JobsTiming> = {}):
     boss,
     timing: t,
     store,
-    async send(queue, data) {
+    async send(queue, data, options = {}) {
+      const startAfter =
+        options.startAfterSeconds === undefined
+          ? {}
+          : { startAfter: new Date(Date.now() + options.startAfterSeconds * 1000) };
       for (let i = 0; i < data.length; i += 1000) {
-        await boss.insert(data.slice(i, i + 1000).map((d) => ({ name: queue, data: d })));
+        await boss.insert(
+          data.slice(i, i + 1000).map((d) => ({ name: queue, data: d, ...startAfter })),
+        );
       }
       for (const listener of listeners) listener(queue);
     },

@@ -73,7 +73,16 @@ export const QuestionGenerationSchema = z.object({
   progress: z.number().int().min(0).max(100),
   config: GenerateQuestionsRequestSchema,
   /** Only when COMPLETED: the preview, not yet saved to any set. */
-  questions: z.array(z.record(z.string(), z.unknown())).optional(),
+  questions: z
+    .array(
+      z.looseObject({
+        question_type: z.enum(QUESTION_TYPES),
+        question_text: z.string(),
+        ground_truth: z.string(),
+        reference_context: z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
   /** Only when COMPLETED: true when no generator LLM was configured. */
   heuristic: z.boolean().optional(),
   warnings: z.array(z.string()),
@@ -553,6 +562,81 @@ export const BotSchema = z.object({
 
 export const BotListSchema = z.object({ items: z.array(BotSchema) });
 
+const Interval = z.tuple([z.number(), z.number()]);
+const TallySchema = z.object({ wins: z.number(), ties: z.number(), losses: z.number() });
+
+/** evals/arena's ArenaResults (docs/arena.md): what a completed arena stores. */
+export const ArenaResultsSchema = z.looseObject({
+  judge: z.string(),
+  questions: z.number().int(),
+  tolerance: z.number().nullable(),
+  contestants: z.array(
+    z.looseObject({
+      name: z.string(),
+      rank: z.number().int(),
+      rating: z.number(),
+      ci: Interval,
+      win_rate: z.number().nullable(),
+      wins: z.number(),
+      ties: z.number(),
+      losses: z.number(),
+      length_controlled: z.object({ rating: z.number(), ci: Interval }),
+      mean_length: z.number().nullable(),
+      evaluation_id: z.string(),
+      answered: z.number().int(),
+      scored: z.number().int(),
+      radar: z.record(z.string(), z.number().nullable()),
+    }),
+  ),
+  matrix: z.object({ names: z.array(z.string()), cells: z.array(z.array(TallySchema.nullable())) }),
+  pairs: z.array(
+    z.looseObject({
+      a: z.string(),
+      b: z.string(),
+      wins: z.number(),
+      ties: z.number(),
+      losses: z.number(),
+      missing: z.number(),
+      mean_difference: z.number().nullable().optional(),
+      difference_ci: Interval.nullable().optional(),
+      distinguishable: z.boolean(),
+    }),
+  ),
+  not_distinguishable: z.array(z.tuple([z.string(), z.string()])),
+  length_control: z.looseObject({
+    coefficient: z.number(),
+    ci: Interval,
+    comparisons: z.number().int(),
+    converged: z.boolean(),
+  }),
+  bradley_terry: z.looseObject({ regularized: z.boolean(), iterations: z.number().int() }),
+  bootstrap: z.object({ rounds: z.number().int(), seed: z.number().int() }),
+  flip_rate: z
+    .record(
+      z.string(),
+      z.object({
+        judged: z.number().int(),
+        flipped: z.number().int(),
+        rate: z.number().nullable(),
+      }),
+    )
+    .optional(),
+  judge_errors: z
+    .array(z.object({ a: z.string(), b: z.string(), question_id: z.string(), message: z.string() }))
+    .optional(),
+  examples: z
+    .array(
+      z.object({
+        a: z.string(),
+        b: z.string(),
+        question_id: z.string(),
+        verdict: z.string(),
+        reasoning: z.string(),
+      }),
+    )
+    .optional(),
+});
+
 /** Seed 002 section 3.2's Auto-Arena: the request snapshot in `config`, the results once done. */
 export const ArenaSchema = z.object({
   id: Id,
@@ -572,12 +656,15 @@ export const ArenaSchema = z.object({
         }),
       ),
       judge: z.string(),
+      judge_model: z.string().nullable().optional(),
+      rounds: z.number().optional(),
+      seed: z.number().optional(),
     })
     .describe("The request as run: contestants as evaluation ids (never a key or the answers)"),
   results: Nullable(
-    z
-      .record(z.string(), z.unknown())
-      .describe("Ratings with intervals, the win matrix and the charts' data, once COMPLETED"),
+    ArenaResultsSchema.describe(
+      "Ratings with intervals, the win matrix and the charts' data, once COMPLETED",
+    ),
   ),
   gmt_created: Time,
   gmt_updated: Time,

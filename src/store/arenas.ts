@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "./open.js";
 import { arenas } from "./schema.js";
 
@@ -12,7 +12,7 @@ export async function createArena(
 ): Promise<ArenaRow> {
   const [row] = await db
     .insert(arenas)
-    .values({ user_id: userId, ...input, status: "RUNNING" })
+    .values({ user_id: userId, ...input, status: "PENDING" })
     .returning();
   if (!row) throw new Error("insert into arenas returned no row");
   return row;
@@ -41,7 +41,56 @@ export async function listArenas(
     .offset(options.offset ?? 0);
 }
 
-/** Moves a RUNNING arena to its end: results, or the reason it failed. */
+/** An arena by id alone, for the worker (which acts for the arena's owner). */
+export async function getArenaForWorker(db: Db, id: string): Promise<ArenaRow | undefined> {
+  const [row] = await db.select().from(arenas).where(eq(arenas.id, id));
+  return row;
+}
+
+const OPEN = ["PENDING", "RUNNING"] as const;
+
+/**
+ * Marks an open arena as being compared now (RUNNING), or as still waiting (PENDING: its
+ * contestants' runs have not all finished); the write also tells the sweeper it is looked after.
+ */
+export async function markArena(
+  db: Db,
+  id: string,
+  status: "PENDING" | "RUNNING",
+): Promise<ArenaRow | undefined> {
+  const [row] = await db
+    .update(arenas)
+    .set({ status, gmt_updated: new Date() })
+    .where(and(eq(arenas.id, id), inArray(arenas.status, [...OPEN])))
+    .returning();
+  return row;
+}
+
+/**
+ * Touches a PENDING arena (its runs still going) only if nobody has since it was read at
+ * `seen`: of two jobs looking after one arena (a sweep re-sent one while the first waited in a busy
+ * queue), one wins and goes on, the other stops. Compared to the millisecond, as a Date holds it.
+ */
+export async function touchPendingArena(
+  db: Db,
+  id: string,
+  seen: Date,
+): Promise<ArenaRow | undefined> {
+  const [row] = await db
+    .update(arenas)
+    .set({ gmt_updated: new Date() })
+    .where(
+      and(
+        eq(arenas.id, id),
+        eq(arenas.status, "PENDING"),
+        sql`abs(extract(epoch from ${arenas.gmt_updated}) - ${seen.getTime() / 1000}) < 0.001`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Moves an open arena to its end: results, or the reason it failed. */
 export async function finishArena(
   db: Db,
   id: string,
@@ -50,7 +99,28 @@ export async function finishArena(
   const [row] = await db
     .update(arenas)
     .set({ ...outcome, gmt_updated: new Date() })
-    .where(and(eq(arenas.id, id), eq(arenas.status, "RUNNING")))
+    .where(and(eq(arenas.id, id), inArray(arenas.status, [...OPEN])))
     .returning();
   return row;
+}
+
+/**
+ * PENDING arenas that the job queue computes (`config.compute = 'job'`) and that nobody has
+ * looked at for `olderThanMs`: their job was lost (a crash between storing and enqueueing). Also
+ * arenas stored before the queue compared them (no `compute`), left RUNNING for a read that no
+ * longer computes.
+ */
+export async function strandedPendingArenas(db: Db, olderThanMs: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: arenas.id })
+    .from(arenas)
+    .where(
+      and(
+        sql`((${arenas.status} = 'PENDING' and ${arenas.config}->>'compute' = 'job')
+          or (${arenas.status} = 'RUNNING' and ${arenas.config}->>'compute' is null))`,
+        sql`${arenas.gmt_updated} < now() - make_interval(secs => ${olderThanMs / 1000})`,
+      ),
+    )
+    .limit(100);
+  return rows.map((row) => row.id);
 }

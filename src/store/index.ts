@@ -189,5 +189,9 @@ export {
   createArena,
   finishArena,
   getArena,
+  getArenaForWorker,
   listArenas,
+  markArena,
+  strandedPendingArenas,
+  touchPendingArena,
 } from "./arenas.js";

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { judgeFailure } from "../../src/judges/index.js";
 import { startTestBot, type TestBot } from "../support/test-bot.js";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
@@ -184,6 +186,28 @@ describe("evaluations in the browser", { timeout: 90_000 }, () => {
         els.every((e) => e.getAttribute("data-kind") !== "unchanged"),
       ),
     ).toBe(true);
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a failed judge's reason on its result card", async () => {
+    // The first result as a run stores a judge that could not judge (judges/result.ts).
+    const failed = judgeFailure(
+      { name: "offline", language: "en", model: "offline", calls: [] },
+      { message: "the judge's reply was not JSON", cause: "reply", retryable: false, raw: ["{"] },
+    );
+    await server.store.db.execute(sql`
+      update evaluation_results
+      set status = 'JUDGE_ERROR', score = null, passed = null,
+          error = 'offline: the judge''s reply was not JSON',
+          judges = ${JSON.stringify({ offline: failed })}::jsonb
+      where evaluation_id = ${builtinRun} and position = 0`);
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/evaluations/${builtinRun}?status=JUDGE_ERROR`);
+    const card = page.getByTestId("result-card");
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await card.locator(".error-text").textContent()).toBe("the judge's reply was not JSON");
+    expect(await card.textContent()).toContain("judge_error");
     expect(browser.errors).toEqual([]);
     await page.close();
   });

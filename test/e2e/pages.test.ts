@@ -16,6 +16,7 @@ const SHOTS = process.env.RAGJUDGE_SCREENSHOTS;
 let server: AppServer;
 let browser: Browser;
 let bot: TestBot;
+let lantingId = "";
 let setId = "";
 let runA = "";
 let runB = "";
@@ -34,15 +35,15 @@ beforeAll(async () => {
     launchBrowser(),
     startTestBot({ delayMs: 5 }),
   ]);
-  const collectionId = await lantingCollection(server);
-  setId = await lantingQuestionSet(server, collectionId);
+  lantingId = await lantingCollection(server);
+  setId = await lantingQuestionSet(server, lantingId);
   const start = (name: string, botConfig: unknown) =>
     server.json<{ id: string }>("/api/v1/evaluations", {
       method: "POST",
       json: {
         name,
         question_set_id: setId,
-        collection_id: collectionId,
+        collection_id: lantingId,
         judges: ["offline"],
         bot: botConfig,
       },
@@ -158,8 +159,14 @@ describe("every page", { timeout: 90_000 }, () => {
     await page.close();
   });
 
-  it("uploads documents by drag and drop, names a bad file, and shows the bot's answer with its sources", async () => {
+  it("uploads documents by drag and drop, names a bad file, and shows the bot's answer with its sources and drawn diagrams", async () => {
     const page = await browser.newPage();
+    const scripts: string[] = [];
+    const foreign: string[] = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith(server.origin)) foreign.push(request.url());
+      if (request.resourceType() === "script") scripts.push(request.url());
+    });
     await page.goto(`${server.origin}/collections`);
     await page.getByLabel("Name", { exact: true }).fill("dropped");
     await page.getByRole("button", { name: "Create a collection" }).click();
@@ -202,15 +209,54 @@ describe("every page", { timeout: 90_000 }, () => {
     await page
       .getByLabel("Question", { exact: true })
       .fill("How long did the chain ferry take to cross?");
+    // Mermaid is fetched only once there are diagrams to draw.
+    expect(scripts.filter((url) => url.includes("mermaid"))).toEqual([]);
     await page.getByRole("button", { name: "Ask", exact: true }).click();
     const answer = page.getByTestId("ask-answer");
     await expect.poll(() => answer.isVisible(), { timeout: 30_000 }).toBe(true);
     expect(await answer.textContent()).toContain("25 minutes");
-    expect(await answer.getByTestId("mermaid-source").count()).toBe(2);
-    expect(await answer.getByTestId("mermaid-source").first().textContent()).toContain("flowchart");
-    await shoot(page, "collections-ask");
+    // Both loops drawn as SVG: the quality loop's and the answer loop's nodes are in them.
+    const drawn = (name: string) =>
+      answer.locator(`[data-testid="mermaid-diagram"][data-diagram="${name}"] svg`);
+    await expect.poll(() => drawn("quality_loop").count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => drawn("answer_loop").count(), { timeout: 30_000 }).toBe(1);
+    expect(await drawn("quality_loop").textContent()).toContain("grade_documents");
+    expect(await drawn("answer_loop").textContent()).toContain("generate");
+    expect(scripts.some((url) => url.includes("mermaid"))).toBe(true);
+    await shoot(page, "collections-ask", true);
+    // The source is one click away.
+    const source = answer.getByTestId("mermaid-source").first();
+    expect(await source.isVisible()).toBe(false);
+    await answer.getByText("Mermaid source").first().click();
+    expect(await source.isVisible()).toBe(true);
+    expect(await source.textContent()).toContain("flowchart");
+    // Nothing left the app's own origin (no font or script from elsewhere).
+    expect(foreign).toEqual([]);
     // The bad upload's 400 is the one error the browser logs here.
     expect(browser.errors.filter((e) => !e.includes("400"))).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a diagram's Mermaid source with the reason when it cannot be drawn", async () => {
+    const page = await browser.newPage();
+    // Mermaid's code cannot be fetched: the page falls back to the source.
+    await page.route(/\/assets\/mermaid[^/]*\.js$/, (route) => route.abort());
+    await page.goto(`${server.origin}/collections?id=${lantingId}`);
+    await expect
+      .poll(() => page.getByRole("heading", { name: "lanting", level: 2 }).isVisible())
+      .toBe(true);
+    await page.getByLabel("Question", { exact: true }).fill("Who wrote the Lanting preface?");
+    await page.getByRole("button", { name: "Ask", exact: true }).click();
+    const answer = page.getByTestId("ask-answer");
+    await expect.poll(() => answer.isVisible(), { timeout: 30_000 }).toBe(true);
+    const failed = answer.getByRole("alert");
+    await expect.poll(() => failed.count(), { timeout: 30_000 }).toBe(2);
+    expect(await failed.first().textContent()).toContain("could not be drawn");
+    expect(await answer.locator('[data-testid="mermaid-diagram"] svg').count()).toBe(0);
+    const sources = answer.getByTestId("mermaid-source");
+    expect(await sources.count()).toBe(2);
+    expect(await sources.first().isVisible()).toBe(true);
+    expect(await sources.first().textContent()).toContain("flowchart");
     await page.close();
   });
 

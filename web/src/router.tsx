@@ -142,6 +142,30 @@ export const collectionsRoute = createRoute({
   ),
 });
 
+export const arenasRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/arenas",
+  component: lazyRouteComponent(() => import("./pages/arenas/ArenasLayout"), "ArenasLayout"),
+});
+
+export const arenaListRoute = createRoute({
+  getParentRoute: () => arenasRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./pages/arenas/ArenaList"), "ArenaList"),
+});
+
+export const newArenaRoute = createRoute({
+  getParentRoute: () => arenasRoute,
+  path: "/new",
+  component: lazyRouteComponent(() => import("./pages/arenas/NewArenaPage"), "NewArenaPage"),
+});
+
+export const arenaDetailRoute = createRoute({
+  getParentRoute: () => arenasRoute,
+  path: "/$arenaId",
+  component: lazyRouteComponent(() => import("./pages/arenas/ArenaDetailPage"), "ArenaDetailPage"),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
@@ -156,6 +180,7 @@ const routeTree = rootRoute.addChildren([
     evaluationDetailRoute,
   ]),
   collectionsRoute,
+  arenasRoute.addChildren([arenaListRoute, newArenaRoute, arenaDetailRoute]),
 ]);
 
 export const router = createRouter({

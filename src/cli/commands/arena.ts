@@ -114,6 +114,8 @@ export async function arenaCommand(argv: string[]): Promise<number> {
       request,
       config,
       (i) => configs[i] ?? config,
+      // Compared here, in-process, so its progress and result print in this terminal.
+      { compute: "caller" },
     );
     process.stderr.write(
       `Arena ${row.id}: ${args.contestants.length} contestants on question set "${set.name}", judge ${args.judge}\n`,

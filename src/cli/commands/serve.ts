@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
+import { startArenaWorker } from "../../evals/arena/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
 import { createApp, errorLogSummary, listen, safeLanding } from "../../server/index.js";
@@ -67,6 +68,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
           botNetwork: config.bots,
         }),
         startQuestionGenerationWorker({ jobs, clientsFor, onError }),
+        startArenaWorker({ jobs, clientsFor, onError }),
       ];
   const app = createApp({
     db: session.store.db,
@@ -84,7 +86,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `The API is at ${server.url}/api/v1\n` +
       `Token for user "${session.user.name}": ${session.tokenPath}\n` +
       (workers.length > 0
-        ? "Evaluations and question generation run in this process.\n"
+        ? "Evaluations, arenas and question generation run in this process.\n"
         : "No worker here (--no-worker): run `ragjudge worker` against the same database.\n") +
       `Try: curl -H "Authorization: Bearer $(cat ${session.tokenPath})" ${server.url}/api/v1/evaluation-records\n`,
   );

@@ -11,8 +11,9 @@ import { errorText } from "../../llm/index.js";
 export const WORKER_HELP = `Usage: ragjudge worker [options]
 
 Runs queued jobs until stopped (Ctrl-C or SIGTERM): the evaluation launches and items that
-\`ragjudge eval --no-worker\` and the HTTP API enqueue, and question generations. Any number of
-workers may serve one PostgreSQL database ($DATABASE_URL); each item's result is written once.
+\`ragjudge eval --no-worker\` and the HTTP API enqueue, question generations, and the arenas'
+comparisons. Any number of workers may serve one PostgreSQL database ($DATABASE_URL); each item's
+result is written once.
 Without DATABASE_URL it serves the embedded store in $RAGJUDGE_HOME (one process at a time).
 
 Options:

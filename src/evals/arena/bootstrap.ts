@@ -1,4 +1,5 @@
 import { fitBradleyTerry } from "./bradley-terry.js";
+import { fitLengthRows, lengthControlledRatings, type LengthRows } from "./length-control.js";
 import { halfTieWins, type PairOutcomes } from "./outcomes.js";
 import { seededRandom } from "./prng.js";
 
@@ -14,6 +15,8 @@ export interface BootstrapInput {
   pairs: readonly PairOutcomes[];
   /** Per contestant, per question (NaN = missing): paired score differences are resampled too. */
   scores?: readonly Float64Array[];
+  /** The length-controlled fit's rows and full-data parameters: refitted on every round's draw. */
+  length?: { rows: LengthRows; theta: Float64Array };
   rounds: number;
   seed: number;
 }
@@ -23,6 +26,9 @@ export interface BootstrapDraws {
   ratings: Float64Array[];
   /** Per pair (aligned with `pairs`): the mean paired score difference a - b in every round. */
   differences?: Float64Array[];
+  /** Per contestant: its length-controlled rating in every round; then the length coefficient's. */
+  lengthRatings?: Float64Array[];
+  lengthCoefficients?: Float64Array;
 }
 
 /** The question counts of one bootstrap round: how often each question was drawn. */
@@ -32,11 +38,15 @@ export function drawWeights(questions: number, random: () => number, into: Uint3
 }
 
 export function bootstrapRatings(input: BootstrapInput): BootstrapDraws {
-  const { count, questions, pairs, scores, rounds } = input;
+  const { count, questions, pairs, scores, rounds, length } = input;
   const random = seededRandom(input.seed);
   const weights = new Uint32Array(questions);
   const ratings = Array.from({ length: count }, () => new Float64Array(rounds));
   const differences = scores ? pairs.map(() => new Float64Array(rounds)) : undefined;
+  const lengthRatings = length
+    ? Array.from({ length: count }, () => new Float64Array(rounds))
+    : undefined;
+  const lengthCoefficients = length ? new Float64Array(rounds) : undefined;
   // Outcomes as slots LOSS, TIE, WIN, MISSING -> 0..3, and paired differences with a presence
   // mask: the round's sums are then branch-free adds (random outcomes defeat branch prediction).
   const slots = pairs.map(({ outcomes }) => Uint8Array.from(outcomes, (o) => o + 1));
@@ -78,8 +88,26 @@ export function bootstrapRatings(input: BootstrapInput): BootstrapDraws {
         differences[p]![round] = n === 0 ? Number.NaN : sum / n;
       }
     }
+    if (length && lengthRatings && lengthCoefficients) {
+      // Newton from the full-data fit: a resample moves it little, and once a step is below 1e-2
+      // log-odds the error left is about its square (measured on the benchmark's data: at most
+      // 1e-6 log-odds, 0.0002 rating points, against a fit to 1e-12). Two steps, usually.
+      const fit = fitLengthRows(length.rows, {
+        weights,
+        start: length.theta,
+        maxIterations: 50,
+        tolerance: 1e-2,
+      });
+      const r = lengthControlledRatings(fit.theta, count);
+      for (let i = 0; i < count; i++) lengthRatings[i]![round] = r[i]!;
+      lengthCoefficients[round] = fit.theta[count - 1]!;
+    }
   }
-  return differences ? { ratings, differences } : { ratings };
+  return {
+    ratings,
+    ...(differences ? { differences } : {}),
+    ...(lengthRatings && lengthCoefficients ? { lengthRatings, lengthCoefficients } : {}),
+  };
 }
 
 /** Mean of a - b over questions where both are present, each counted `weights[q]` times. */

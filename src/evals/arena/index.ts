@@ -55,13 +55,14 @@ export {
   ArenaContestantError,
   ArenaNotFoundError,
   type ArenaResults,
+  type ArenaStartOptions,
   type CompleteArenaOptions,
   completeArena,
   getArenaRow,
   listArenaRows,
-  refreshArena,
   startArena,
 } from "./service.js";
+export { type ArenaJob, type ArenaWorker, startArenaWorker } from "./worker.js";
 export { computeStandings, type Standings } from "./standings.js";
 export { combineSwapped, type PairVerdict } from "./swap-rule.js";
 export { renderArena } from "./render.js";

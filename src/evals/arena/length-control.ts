@@ -5,20 +5,38 @@ import { LOSS, MISSING, type PairOutcomes, TIE, WIN } from "./outcomes.js";
 // difference as a covariate, P(i beats j) = sigmoid(b_i - b_j + g * d_ij), where
 // d_ij = (len_i - len_j) / (len_i + len_j) lies in [-1, 1]. A tie is half a win to each side.
 // g > 0 means the judge prefers longer answers whatever their system; the b_i are the ratings with
-// that preference taken out. Fitted by Newton's method; Wald intervals from the observed information.
+// that preference taken out. Fitted by Newton's method; the intervals come from the same bootstrap
+// over questions as the raw ratings (bootstrap.ts refits with each round's question counts).
 
 export interface LengthControlledFit {
   /** Ratings with length held equal, on the readable scale (mean 1000). */
   ratings: number[];
-  /** 95% Wald intervals of the ratings. */
-  cis: [number, number][];
   /** g: the log-odds of winning gained by the longer answer at d = 1 (the other one empty). */
   coefficient: number;
-  coefficient_ci: [number, number];
   /** Comparisons the fit used (pairs x questions with both lengths and an outcome). */
   comparisons: number;
   iterations: number;
   converged: boolean;
+  /** The fitted parameters (b_1 .. b_{K-1}, g): a bootstrap round starts from them. */
+  theta: Float64Array;
+}
+
+/**
+ * One pair's comparisons, one slot per question (dense, so a bootstrap round reads its question
+ * counts in order): the outcome for `a` and the covariate; `y` is NaN where there is none.
+ */
+export interface LengthPairRows {
+  a: number;
+  b: number;
+  /** 1 win, 0.5 tie, 0 loss (for a); NaN: not compared. */
+  y: Float64Array;
+  x: Float64Array;
+}
+
+export interface LengthRows {
+  count: number;
+  pairs: LengthPairRows[];
+  comparisons: number;
 }
 
 /** The normalized length difference of two answers; 0 when both are empty. */
@@ -27,75 +45,106 @@ export function lengthDifference(lengthA: number, lengthB: number): number {
   return sum === 0 ? 0 : (lengthA - lengthB) / sum;
 }
 
-const Z95 = 1.959963984540054;
 /** A tiny ridge keeps the Hessian invertible when someone wins every game. */
 const RIDGE = 1e-6;
 
-export function fitLengthControlled(
+/** The comparisons the fit can use: both answers have a length and the pair has an outcome. */
+export function lengthRows(
   count: number,
   pairs: readonly PairOutcomes[],
   lengths: readonly Float64Array[],
-): LengthControlledFit {
-  // Rows: first, second, outcome for the first (1, 0.5, 0), covariate.
-  const rowsA: number[] = [];
-  const rowsB: number[] = [];
-  const ys: number[] = [];
-  const xs: number[] = [];
-  for (const { a, b, outcomes } of pairs) {
+): LengthRows {
+  let comparisons = 0;
+  const rows = pairs.map(({ a, b, outcomes }): LengthPairRows => {
     const la = lengths[a] as Float64Array;
     const lb = lengths[b] as Float64Array;
+    const y = new Float64Array(outcomes.length).fill(Number.NaN);
+    const x = new Float64Array(outcomes.length);
     for (let q = 0; q < outcomes.length; q++) {
       const o = outcomes[q];
       if (o === MISSING || Number.isNaN(la[q]) || Number.isNaN(lb[q])) continue;
-      rowsA.push(a);
-      rowsB.push(b);
-      ys.push(o === WIN ? 1 : o === TIE ? 0.5 : o === LOSS ? 0 : 0.5);
-      xs.push(lengthDifference(la[q]!, lb[q]!));
+      y[q] = o === WIN ? 1 : o === TIE ? 0.5 : o === LOSS ? 0 : 0.5;
+      x[q] = lengthDifference(la[q]!, lb[q]!);
+      comparisons++;
     }
-  }
-  // Parameters: b_1 .. b_{K-1} (b_0 = 0 fixes the scale's origin), then g.
-  const size = count; // (count - 1) ratings + 1 coefficient
-  const theta = new Float64Array(size);
-  const strength = (i: number) => (i === 0 ? 0 : theta[i - 1]!);
+    return { a, b, y, x };
+  });
+  return { count, pairs: rows, comparisons };
+}
+
+/**
+ * Newton's method on the (weighted) rows. Parameters: b_1 .. b_{K-1} (b_0 = 0 fixes the origin),
+ * then g. The rating part of the Hessian only depends on the pair, so each pair's rows are summed
+ * into five numbers and the K x K system is built from those sums. `weights[q]` counts question q
+ * that many times (a bootstrap round); `start` warm-starts (a round begins at the full fit).
+ */
+export function fitLengthRows(
+  rows: LengthRows,
+  options: {
+    weights?: Uint32Array;
+    start?: Float64Array;
+    maxIterations?: number;
+    /** Stop once no step is larger (log-odds); Newton's error is then about its square. */
+    tolerance?: number;
+  } = {},
+): { theta: Float64Array; iterations: number; converged: boolean } {
+  const { count, pairs } = rows;
+  const size = count;
+  const ig = size - 1;
+  const theta = options.start ? Float64Array.from(options.start) : new Float64Array(size);
+  const weights = options.weights;
+  const maxIterations = options.maxIterations ?? 100;
+  const tolerance = options.tolerance ?? 1e-9;
+  const gradient = new Float64Array(size);
+  const hessian = Array.from({ length: size }, () => new Float64Array(size));
   let iterations = 0;
   let converged = false;
-  let hessian: Float64Array[] = [];
-  for (; iterations < 100; iterations++) {
-    const gradient = new Float64Array(size);
-    hessian = Array.from({ length: size }, () => new Float64Array(size));
-    for (let r = 0; r < ys.length; r++) {
-      const a = rowsA[r]!;
-      const b = rowsB[r]!;
-      const x = xs[r]!;
-      const eta = strength(a) - strength(b) + theta[size - 1]! * x;
-      const p = 1 / (1 + Math.exp(-eta));
-      const residual = ys[r]! - p;
-      const weight = p * (1 - p);
-      // d eta / d theta: +1 at a, -1 at b (unless it is contestant 0), x at g.
+  for (; iterations < maxIterations; iterations++) {
+    gradient.fill(0);
+    for (const row of hessian) row.fill(0);
+    for (const { a, b, y, x } of pairs) {
+      const base = (a === 0 ? 0 : theta[a - 1]!) - (b === 0 ? 0 : theta[b - 1]!);
+      const g = theta[ig]!;
+      let sr = 0; // sum of residuals
+      let srx = 0; // residual * x
+      let sw = 0; // p (1 - p)
+      let swx = 0;
+      let swxx = 0;
+      for (let q = 0; q < y.length; q++) {
+        const w = weights ? weights[q]! : 1;
+        const yq = y[q]!;
+        // NaN !== NaN: a question this pair was not compared on is skipped with the zero weights.
+        if (w === 0 || yq !== yq) continue;
+        const xr = x[q]!;
+        const p = 1 / (1 + Math.exp(-(base + g * xr)));
+        const residual = w * (yq - p);
+        const weight = w * p * (1 - p);
+        sr += residual;
+        srx += residual * xr;
+        sw += weight;
+        swx += weight * xr;
+        swxx += weight * xr * xr;
+      }
       const ia = a - 1;
       const ib = b - 1;
-      const ig = size - 1;
-      if (ia >= 0) gradient[ia]! += residual;
-      if (ib >= 0) gradient[ib]! -= residual;
-      gradient[ig]! += residual * x;
-      const add = (i: number, j: number, v: number) => {
-        hessian[i]![j]! += v;
-      };
       if (ia >= 0) {
-        add(ia, ia, weight);
-        add(ia, ig, weight * x);
-        add(ig, ia, weight * x);
+        gradient[ia]! += sr;
+        hessian[ia]![ia]! += sw;
+        hessian[ia]![ig]! += swx;
+        hessian[ig]![ia]! += swx;
         if (ib >= 0) {
-          add(ia, ib, -weight);
-          add(ib, ia, -weight);
+          hessian[ia]![ib]! -= sw;
+          hessian[ib]![ia]! -= sw;
         }
       }
       if (ib >= 0) {
-        add(ib, ib, weight);
-        add(ib, ig, -weight * x);
-        add(ig, ib, -weight * x);
+        gradient[ib]! -= sr;
+        hessian[ib]![ib]! += sw;
+        hessian[ib]![ig]! -= swx;
+        hessian[ig]![ib]! -= swx;
       }
-      add(ig, ig, weight * x * x);
+      gradient[ig]! += srx;
+      hessian[ig]![ig]! += swxx;
     }
     for (let i = 0; i < size; i++) {
       hessian[i]![i]! += RIDGE;
@@ -109,38 +158,37 @@ export function fitLengthControlled(
       theta[i]! += s;
       largest = Math.max(largest, Math.abs(s));
     }
-    if (largest < 1e-9) {
+    if (largest < tolerance) {
       converged = true;
       iterations++;
       break;
     }
   }
-  const covariance = invert(hessian);
+  return { theta, iterations, converged };
+}
+
+/** The ratings (readable scale, mean 1000) of fitted parameters. */
+export function lengthControlledRatings(theta: Float64Array, count: number): number[] {
   const perLog = RATING_SCALE / Math.LN10;
-  const strengths = Array.from({ length: count }, (_, i) => strength(i));
+  const strengths = Array.from({ length: count }, (_, i) => (i === 0 ? 0 : theta[i - 1]!));
   const mean = strengths.reduce((s, v) => s + v, 0) / count;
-  const ratings = strengths.map((s) => RATING_BASE + perLog * (s - mean));
-  // Var(b_i - mean b) through its contrast vector over b_1..b_{K-1}.
-  const cis = strengths.map((_, i): [number, number] => {
-    const contrast = new Float64Array(size);
-    for (let k = 1; k < count; k++) contrast[k - 1] = (k === i ? 1 : 0) - 1 / count;
-    let variance = 0;
-    for (let u = 0; u < size; u++) {
-      for (let v = 0; v < size; v++) variance += contrast[u]! * covariance[u]![v]! * contrast[v]!;
-    }
-    const half = Z95 * Math.sqrt(Math.max(variance, 0)) * perLog;
-    return [ratings[i]! - half, ratings[i]! + half];
-  });
-  const g = theta[size - 1]!;
-  const gHalf = Z95 * Math.sqrt(Math.max(covariance[size - 1]![size - 1]!, 0));
+  return strengths.map((s) => RATING_BASE + perLog * (s - mean));
+}
+
+export function fitLengthControlled(
+  count: number,
+  pairs: readonly PairOutcomes[],
+  lengths: readonly Float64Array[],
+): LengthControlledFit {
+  const rows = lengthRows(count, pairs, lengths);
+  const fit = fitLengthRows(rows);
   return {
-    ratings,
-    cis,
-    coefficient: g,
-    coefficient_ci: [g - gHalf, g + gHalf],
-    comparisons: ys.length,
-    iterations,
-    converged,
+    ratings: lengthControlledRatings(fit.theta, count),
+    coefficient: fit.theta[count - 1]!,
+    comparisons: rows.comparisons,
+    iterations: fit.iterations,
+    converged: fit.converged,
+    theta: fit.theta,
   };
 }
 
@@ -174,15 +222,4 @@ export function solve(matrix: readonly Float64Array[], vector: Float64Array): Fl
     const lead = a[i]![i]!;
     return Math.abs(lead) < 1e-300 ? 0 : a[i]![n]! / lead;
   });
-}
-
-/** The inverse of a small matrix, column by column. */
-export function invert(matrix: readonly Float64Array[]): Float64Array[] {
-  const n = matrix.length;
-  const columns = Array.from({ length: n }, (_, j) => {
-    const unit = new Float64Array(n);
-    unit[j] = 1;
-    return solve(matrix, unit);
-  });
-  return Array.from({ length: n }, (_, i) => Float64Array.from(columns, (column) => column[i]!));
 }

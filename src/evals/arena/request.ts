@@ -103,5 +103,7 @@ export const ArenaSnapshotSchema = z.object({
   seed: z.number(),
   language: z.enum(["en", "zh", "auto"]),
   no_cache: z.boolean(),
+  /** Who compares the finished runs: a worker's `arena-compare` job, or the CLI in-process. */
+  compute: z.enum(["job", "caller"]).default("caller"),
 });
 export type ArenaSnapshot = z.infer<typeof ArenaSnapshotSchema>;

@@ -9,6 +9,7 @@ import {
   getQuestionSet,
   isUuid,
   listArenas,
+  markArena,
   listEvaluationResults,
   listQuestions,
   type QuestionRow,
@@ -33,6 +34,7 @@ import {
   ArenaSnapshotSchema,
 } from "./request.js";
 import { computeStandings, type Standings } from "./standings.js";
+import { QUEUES } from "../../jobs/index.js";
 
 // Seed 002 section 3.2's Auto-Arena (`run_arena`) over the store: every contestant is an
 // evaluation run on the arena's question set (an existing one reused, or one started here), and
@@ -67,10 +69,20 @@ function runJudgeOf(request: Pick<ArenaRequest, "judge">) {
   return request.judge === "pairwise" ? "offline" : request.judge;
 }
 
+export interface ArenaStartOptions extends StartOptions {
+  /**
+   * Who compares the finished runs: `job` (default) sends an `arena-compare` job, so a worker
+   * does it durably whatever happens to this process; `caller` leaves it to the caller
+   * (`ragjudge arena` compares in-process and prints the result).
+   */
+  compute?: "job" | "caller";
+}
+
 /**
  * Checks every contestant before any run starts (all or nothing), then starts the runs that are
- * needed and stores the arena, RUNNING until completeArena compares the finished runs.
- * `configFor(i)` lets a built-in contestant run under its own configuration (models, loops).
+ * needed and stores the arena, PENDING until its runs have finished and it is compared
+ * (RUNNING while that happens). `configFor(i)` lets a built-in contestant run under its own
+ * configuration (models, loops).
  */
 export async function startArena(
   deps: ControlDeps,
@@ -78,9 +90,10 @@ export async function startArena(
   input: unknown,
   config: RunConfig,
   configFor: (index: number) => RunConfig = () => config,
-  /** `api` for an arena an API user asks for: its HTTP bots pass the operator's network policy. */
-  options: StartOptions = {},
+  /** `via: api` for an arena an API user asks for: its HTTP bots pass the operator's network policy. */
+  options: ArenaStartOptions = {},
 ): Promise<ArenaRow> {
+  const { compute = "job", ...startOptions } = options;
   const request = ArenaRequestSchema.parse(input);
   const set = await getQuestionSet(deps.db, userId, request.question_set_id);
   if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
@@ -125,7 +138,7 @@ export async function startArena(
         ...(c.collection_id ? { collection_id: c.collection_id } : {}),
       },
       c.loops ? { ...configFor(i), rag: { ...configFor(i).rag, loops: c.loops } } : configFor(i),
-      options,
+      startOptions,
     ).catch((error: unknown) => {
       // Another user's bot is a 404 like any other id; the rest is this contestant's fault.
       if (error instanceof EvaluationNotFoundError || !(error instanceof Error)) throw error;
@@ -149,8 +162,15 @@ export async function startArena(
     seed: request.seed,
     language: request.language,
     no_cache: request.no_cache,
+    compute,
   };
-  return createArena(deps.db, userId, { name, question_set_id: set.id, config: snapshot });
+  const row = await createArena(deps.db, userId, {
+    name,
+    question_set_id: set.id,
+    config: snapshot,
+  });
+  if (compute === "job") await deps.jobs.send(QUEUES.arenaCompare, [{ arena_id: row.id }]);
+  return row;
 }
 
 async function checkContestants(
@@ -219,8 +239,9 @@ export interface ArenaResults extends Omit<Standings, "contestants"> {
 }
 
 /**
- * Compares the contestants once every run has finished; returns the row as it stands (RUNNING
- * while runs are still going; FAILED when one of them failed or was cancelled).
+ * Compares the contestants once every run has finished; returns the row as it stands (PENDING
+ * while runs are still going; FAILED when one of them failed or was cancelled). The comparison
+ * marks the row RUNNING first; a crash there leaves it RUNNING, and the retried job compares again.
  */
 export async function completeArena(
   deps: Pick<ControlDeps, "db">,
@@ -229,7 +250,7 @@ export async function completeArena(
   options: CompleteArenaOptions = {},
 ): Promise<ArenaRow> {
   const row = await mustGetArena(deps.db, userId, id);
-  if (row.status !== "RUNNING") return row;
+  if (row.status !== "PENDING" && row.status !== "RUNNING") return row;
   const snapshot = ArenaSnapshotSchema.parse(row.config);
   const runs = await Promise.all(
     snapshot.contestants.map((c) => getEvaluation(deps.db, userId, c.evaluation_id)),
@@ -244,6 +265,8 @@ export async function completeArena(
   }
   if (!runs.every((run) => run && FINAL.has(run.status))) return row;
 
+  const marked = await markArena(deps.db, row.id, "RUNNING");
+  if (!marked) return mustGetArena(deps.db, userId, id);
   try {
     const results = await compareRuns(deps, userId, snapshot, options);
     return (await finishArena(deps.db, row.id, { status: "COMPLETED", results })) ?? row;
@@ -338,33 +361,6 @@ async function compareRuns(
         }
       : {}),
   };
-}
-
-/** Pairwise comparisons under way in this process, by arena id: one at a time per arena. */
-const comparing = new Map<string, Promise<ArenaRow>>();
-
-/**
- * For readers (the API): the arena as it stands, completing it when its runs have all finished.
- * A score-based comparison takes a moment and is done before answering; a pairwise one calls the
- * judge LLM for every pair, so it runs in the background and a later read finds it COMPLETED.
- */
-export async function refreshArena(
-  deps: Pick<ControlDeps, "db">,
-  userId: string,
-  id: string,
-  options: CompleteArenaOptions = {},
-): Promise<ArenaRow> {
-  const row = await mustGetArena(deps.db, userId, id);
-  if (row.status !== "RUNNING") return row;
-  if (ArenaSnapshotSchema.parse(row.config).judge !== "pairwise") {
-    return completeArena(deps, userId, id, options);
-  }
-  if (!comparing.has(row.id)) {
-    const work = completeArena(deps, userId, id, options).finally(() => comparing.delete(row.id));
-    work.catch(() => {}); // a failure is stored on the row (FAILED) or retried by the next read
-    comparing.set(row.id, work);
-  }
-  return row;
 }
 
 async function mustGetArena(db: ControlDeps["db"], userId: string, id: string): Promise<ArenaRow> {

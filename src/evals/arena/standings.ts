@@ -5,7 +5,7 @@ import {
   weightedMeanDifference,
 } from "./bootstrap.js";
 import { fitBradleyTerry } from "./bradley-terry.js";
-import { fitLengthControlled } from "./length-control.js";
+import { fitLengthRows, lengthControlledRatings, lengthRows } from "./length-control.js";
 import { halfTieWins, type PairOutcomes, type Tally, tallyOutcomes, winRate } from "./outcomes.js";
 
 // The arena's numbers from per-question outcomes (issue 14 §2): the win/tie/loss matrix, win
@@ -93,16 +93,22 @@ export function computeStandings(input: StandingsInput): Standings {
   const questions = pairs[0]?.outcomes.length ?? 0;
   const tallies = pairs.map(({ a, b, outcomes }) => ({ a, b, tally: tallyOutcomes(outcomes) }));
   const fit = fitBradleyTerry(halfTieWins(count, tallies));
+  const rows = lengthRows(count, pairs, lengths);
+  const lengthFit = fitLengthRows(rows);
+  const lengthRatings = lengthControlledRatings(lengthFit.theta, count);
   const draws = bootstrapRatings({
     count,
     questions,
     pairs,
     rounds,
     seed,
+    length: { rows, theta: lengthFit.theta },
     ...(scores ? { scores } : {}),
   });
   const cis = draws.ratings.map((r) => percentileInterval(r));
-  const lengthFit = fitLengthControlled(count, pairs, lengths);
+  const lengthCis = draws.lengthRatings!.map((r) => percentileInterval(r));
+  const coefficientCi = percentileInterval(draws.lengthCoefficients!);
+  const coefficient = lengthFit.theta[count - 1]!;
 
   const cells: (Tally | null)[][] = names.map((_, i) =>
     names.map((__, j) => (i === j ? null : { wins: 0, ties: 0, losses: 0 })),
@@ -138,8 +144,8 @@ export function computeStandings(input: StandingsInput): Standings {
     win_rate: winRate(totals[i]!) === null ? null : round(winRate(totals[i]!)!, 4),
     ...totals[i]!,
     length_controlled: {
-      rating: round(lengthFit.ratings[i]!),
-      ci: [round(lengthFit.cis[i]![0]), round(lengthFit.cis[i]![1])],
+      rating: round(lengthRatings[i]!),
+      ci: [round(lengthCis[i]![0]), round(lengthCis[i]![1])],
     },
     mean_length: mean(lengths[i]!) === null ? null : round(mean(lengths[i]!)!),
   }));
@@ -167,9 +173,9 @@ export function computeStandings(input: StandingsInput): Standings {
       .filter((p) => !p.distinguishable)
       .map((p): [string, string] => [p.a, p.b]),
     length_control: {
-      coefficient: round(lengthFit.coefficient, 4),
-      ci: [round(lengthFit.coefficient_ci[0], 4), round(lengthFit.coefficient_ci[1], 4)],
-      comparisons: lengthFit.comparisons,
+      coefficient: round(coefficient, 4),
+      ci: [round(coefficientCi[0], 4), round(coefficientCi[1], 4)],
+      comparisons: rows.comparisons,
       converged: lengthFit.converged,
     },
     bradley_terry: { regularized: fit.regularized, iterations: fit.iterations },

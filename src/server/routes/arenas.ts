@@ -1,14 +1,15 @@
 import { z } from "zod";
 import {
   ArenaRequestSchema,
+  getArenaRow,
   listArenaRows,
-  refreshArena,
+  renderArena,
   startArena,
 } from "../../evals/arena/index.js";
 import type { App, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { publicArena } from "../rows.js";
-import { ArenaListSchema, ArenaSchema, ErrorSchema } from "../schemas.js";
+import { ArenaListSchema, ArenaSchema, ErrorSchema, FileDownloadSchema } from "../schemas.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
 
 // Seed 002 section 3.2's Auto-Arena over HTTP. Thin: parse, call one evals/arena function, answer;
@@ -44,7 +45,8 @@ export const arenaApi = {
     needsJobs: true,
     responses: {
       201: {
-        description: "The arena, RUNNING until its contestants' runs finish",
+        description:
+          "The arena, PENDING until its contestants' runs finish, RUNNING while a worker compares them",
         schema: ArenaSchema,
       },
       400: error("Invalid body, or a contestant that does not fit the set (named with its rows)"),
@@ -57,12 +59,29 @@ export const arenaApi = {
     method: "get",
     path: `${BASE}/:id`,
     tags: ["arenas"],
-    summary: "An arena; its results (ratings, intervals, matrix) once COMPLETED",
+    summary:
+      "An arena as stored: its results (ratings, intervals, matrix) once COMPLETED; reading never computes",
     params: IdParams,
     resource: "arena",
     responses: {
       200: { description: "The arena with its config snapshot and results", schema: ArenaSchema },
       404: error("No such arena for this user (another user's id too)"),
+    },
+  }),
+  report: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/report.html`,
+    tags: ["arenas"],
+    summary: "A completed arena's self-contained HTML report (inline SVG charts, no script)",
+    params: IdParams,
+    resource: "arena",
+    responses: {
+      200: {
+        description: "The report (content-disposition: attachment), one file to share",
+        content: { type: "text/html", schema: FileDownloadSchema },
+      },
+      404: error("No such arena for this user (another user's id too)"),
+      409: error("The arena is not COMPLETED: it has no results to report yet"),
     },
   }),
 };
@@ -86,9 +105,20 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, arenaApi.get, async (c, { params }) => {
-    const userId = c.get("user").id;
-    const judgeClient = deps.clients(userId).judge;
-    const row = await refreshArena({ db }, userId, params.id, judgeClient ? { judgeClient } : {});
-    return c.json(publicArena(row));
+    return c.json(publicArena(await getArenaRow(db, c.get("user").id, params.id)));
+  });
+
+  mountRoute(app, deps, arenaApi.report, async (c, { params }) => {
+    const row = await getArenaRow(db, c.get("user").id, params.id);
+    if (row.status !== "COMPLETED" || !row.results) {
+      return c.json(
+        { error: "not_completed", message: `The arena is ${row.status}: no report yet.` },
+        409,
+      );
+    }
+    return c.body(renderArena(row, "html"), 200, {
+      "content-type": "text/html; charset=utf-8",
+      "content-disposition": `attachment; filename="arena-${row.id.slice(0, 8)}.html"`,
+    });
   });
 }

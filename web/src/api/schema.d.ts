@@ -704,8 +704,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** An arena; its results (ratings, intervals, matrix) once COMPLETED */
+    /** An arena as stored: its results (ratings, intervals, matrix) once COMPLETED; reading never computes */
     get: operations["getArenasById"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/arenas/{id}/report.html": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A completed arena's self-contained HTML report (inline SVG charts, no script) */
+    get: operations["getArenasByIdReportHtml"];
     put?: never;
     post?: never;
     delete?: never;
@@ -745,7 +762,7 @@ export interface components {
       generation_output: {
         answer: string;
         /** @default [] */
-        citations: ({
+        citations?: ({
           node_id: string;
         } & {
           [key: string]: unknown;
@@ -755,12 +772,12 @@ export interface components {
         checks?: {
           no_empty_answer?: {
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @default fail
              * @enum {string}
              */
-            severity: "fail" | "warn";
+            severity?: "fail" | "warn";
             /**
              * @default [
              *       "^\\{\\{?\\s*\\w*\\s*\\}?\\}$",
@@ -769,80 +786,80 @@ export interface components {
              *       "^(todo|tbd|n/?a|null|undefined|none|lorem ipsum.*)$"
              *     ]
              */
-            template_patterns: string[];
+            template_patterns?: string[];
           };
           require_citations?: {
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @default fail
              * @enum {string}
              */
-            severity: "fail" | "warn";
+            severity?: "fail" | "warn";
           };
           citation_coverage?: {
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @default fail
              * @enum {string}
              */
-            severity: "fail" | "warn";
+            severity?: "fail" | "warn";
             /** @default 1 */
-            threshold: number;
+            threshold?: number;
           };
           min_answer_length?: {
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @default warn
              * @enum {string}
              */
-            severity: "fail" | "warn";
+            severity?: "fail" | "warn";
             /** @default 20 */
-            min_chars: number;
+            min_chars?: number;
           };
           citation_markers?: {
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @default fail
              * @enum {string}
              */
-            severity: "fail" | "warn";
+            severity?: "fail" | "warn";
           };
           sentence_support?: {
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @default fail
              * @enum {string}
              */
-            severity: "fail" | "warn";
+            severity?: "fail" | "warn";
             /** @default 0.5 */
-            min_token_support: number;
+            min_token_support?: number;
             /** @default 3 */
-            min_sentence_tokens: number;
+            min_sentence_tokens?: number;
             /** @default 0.5 */
-            max_unsupported_ratio: number;
+            max_unsupported_ratio?: number;
           };
           numeric_consistency?: {
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @default fail
              * @enum {string}
              */
-            severity: "fail" | "warn";
+            severity?: "fail" | "warn";
           };
           honest_abstention?: {
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @default fail
              * @enum {string}
              */
-            severity: "fail" | "warn";
+            severity?: "fail" | "warn";
             /**
              * @default [
              *       "\\b(not|no|isn't|is not|aren't) (available|provided|mentioned|stated|specified|given|found|covered|addressed)\\b",
@@ -857,7 +874,7 @@ export interface components {
              *       "(不知道|不清楚|资料中没有|来源中没有|文档中没有)"
              *     ]
              */
-            abstention_patterns: string[];
+            abstention_patterns?: string[];
           };
         };
         actions?: {
@@ -865,22 +882,22 @@ export interface components {
            * @default show
            * @enum {string}
            */
-          pass: "show" | "show_with_warning" | "refuse";
+          pass?: "show" | "show_with_warning" | "refuse";
           /**
            * @default show_with_warning
            * @enum {string}
            */
-          partial: "show" | "show_with_warning" | "refuse";
+          partial?: "show" | "show_with_warning" | "refuse";
           /**
            * @default refuse
            * @enum {string}
            */
-          fail: "show" | "show_with_warning" | "refuse";
+          fail?: "show" | "show_with_warning" | "refuse";
           /**
            * @default show_with_warning
            * @enum {string}
            */
-          skipped: "show" | "show_with_warning" | "refuse";
+          skipped?: "show" | "show_with_warning" | "refuse";
         };
       };
     };
@@ -889,7 +906,7 @@ export interface components {
       question: string;
       answer: string;
       /** @default [] */
-      contexts: (
+      contexts?: (
         | string
         | ({
             content: string;
@@ -906,17 +923,17 @@ export interface components {
        *       "offline"
        *     ]
        */
-      judges: ("review" | "rubric" | "reference" | "offline")[];
+      judges?: ("review" | "rubric" | "reference" | "offline")[];
       /** @default false */
-      no_cache: boolean;
+      no_cache?: boolean;
     };
     CreateCollection: {
       name: string;
       config?: {
         /** @default 1000 */
-        chunk_size: number;
+        chunk_size?: number;
         /** @default 150 */
-        chunk_overlap: number;
+        chunk_overlap?: number;
       };
     };
     Uploads: {
@@ -940,15 +957,15 @@ export interface components {
       description?: string | null;
       collection_id?: string | null;
       /** @default [] */
-      questions: {
+      questions?: {
         /**
          * @default USER_DEFINED
          * @enum {string}
          */
-        question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
         question_text: string;
         /** @default  */
-        ground_truth: string;
+        ground_truth?: string;
         ground_truths?: string[];
         reference_context?: string | null;
       }[];
@@ -972,10 +989,10 @@ export interface components {
          * @default USER_DEFINED
          * @enum {string}
          */
-        question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
         question_text: string;
         /** @default  */
-        ground_truth: string;
+        ground_truth?: string;
         ground_truths?: string[];
         reference_context?: string | null;
       }[];
@@ -1007,7 +1024,7 @@ export interface components {
         ground_truth?: string;
         ground_truths?: string[];
         /** @default [] */
-        contexts: (
+        contexts?: (
           | string
           | {
               node_id?: string;
@@ -1018,7 +1035,7 @@ export interface components {
             }
         )[];
         /** @default [] */
-        citations: string[];
+        citations?: string[];
         /** @enum {string} */
         question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
       }[];
@@ -1027,7 +1044,7 @@ export interface components {
        *       "kind": "builtin"
        *     }
        */
-      bot:
+      bot?:
         | {
             /** @enum {string} */
             kind: "builtin";
@@ -1036,9 +1053,9 @@ export interface components {
             /** @enum {string} */
             kind: "http";
             /** @default 60000 */
-            timeout_ms: number;
+            timeout_ms?: number;
             /** @default 2 */
-            retries: number;
+            retries?: number;
             /** Format: uri */
             url?: string;
             /** Format: uuid */
@@ -1053,9 +1070,9 @@ export interface components {
        *       "offline"
        *     ]
        */
-      judges: ("review" | "rubric" | "reference" | "offline")[];
+      judges?: ("review" | "rubric" | "reference" | "offline")[];
       /** @default false */
-      no_cache: boolean;
+      no_cache?: boolean;
       /**
        * @default {
        *       "attempts": 3,
@@ -1063,13 +1080,13 @@ export interface components {
        *       "max_ms": 10000
        *     }
        */
-      retry: {
+      retry?: {
         /** @default 3 */
-        attempts: number;
+        attempts?: number;
         /** @default 500 */
-        base_ms: number;
+        base_ms?: number;
         /** @default 10000 */
-        max_ms: number;
+        max_ms?: number;
       };
     };
     RetryRequest: {
@@ -1077,7 +1094,7 @@ export interface components {
        * @default failed
        * @enum {string}
        */
-      scope: "failed" | "all";
+      scope?: "failed" | "all";
     };
     SessionLogin: {
       /** @description an API token (see `ragjudge token`) */
@@ -1089,7 +1106,7 @@ export interface components {
       url: string;
       secret?: string;
       /** @default authorization */
-      secret_header: string;
+      secret_header?: string;
     };
     ArenaRequest: {
       name?: string;
@@ -1105,7 +1122,7 @@ export interface components {
           ground_truth?: string;
           ground_truths?: string[];
           /** @default [] */
-          contexts: (
+          contexts?: (
             | string
             | {
                 node_id?: string;
@@ -1116,7 +1133,7 @@ export interface components {
               }
           )[];
           /** @default [] */
-          citations: string[];
+          citations?: string[];
           /** @enum {string} */
           question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
         }[];
@@ -1129,9 +1146,9 @@ export interface components {
               /** @enum {string} */
               kind: "http";
               /** @default 60000 */
-              timeout_ms: number;
+              timeout_ms?: number;
               /** @default 2 */
-              retries: number;
+              retries?: number;
               /** Format: uri */
               url?: string;
               /** Format: uuid */
@@ -1147,85 +1164,85 @@ export interface components {
            * @default auto
            * @enum {string}
            */
-          language: "auto" | "en" | "zh";
+          language?: "auto" | "en" | "zh";
           /** @default {} */
-          quality: {
+          quality?: {
             /** @default auto */
-            priority_source: "auto" | ("lexical" | "vector" | "memory");
+            priority_source?: "auto" | ("lexical" | "vector" | "memory");
             /** @default {} */
-            weights: {
+            weights?: {
               /** @default 0.4 */
-              priority_coverage: number;
+              priority_coverage?: number;
               /** @default 0.3 */
-              mean_relevance: number;
+              mean_relevance?: number;
               /** @default 0.2 */
-              source_diversity: number;
+              source_diversity?: number;
               /** @default 0.1 */
-              document_count: number;
+              document_count?: number;
             };
             /** @default {} */
-            grades: {
+            grades?: {
               /** @default 0.7 */
-              high: number;
+              high?: number;
               /** @default 0.5 */
-              medium: number;
+              medium?: number;
             };
             /** @default {} */
-            issues: {
+            issues?: {
               /** @default 0.5 */
-              min_priority_coverage: number;
+              min_priority_coverage?: number;
               /** @default 0.6 */
-              min_mean_relevance: number;
+              min_mean_relevance?: number;
               /** @default 2 */
-              min_sources: number;
+              min_sources?: number;
               /** @default 10 */
-              min_documents: number;
+              min_documents?: number;
             };
             /** @default 3 */
-            relevance_hits: number;
+            relevance_hits?: number;
             /** @default 3 */
-            diversity_sources: number;
+            diversity_sources?: number;
             /** @default 20 */
-            full_document_count: number;
+            full_document_count?: number;
             /** @default 2 */
-            max_rewrites: number;
+            max_rewrites?: number;
             /** @default 0.5 */
-            early_exit_score: number;
+            early_exit_score?: number;
             /** @default 10000 */
-            budget_ms: number;
+            budget_ms?: number;
             /** @default 20 */
-            top_k: number;
+            top_k?: number;
           };
           /** @default {} */
-          rewrite: {
+          rewrite?: {
             /** @default 0.3 */
-            temperature: number;
+            temperature?: number;
             /** @default 3 */
-            expansion_documents: number;
+            expansion_documents?: number;
             /** @default 5 */
-            expansion_terms: number;
+            expansion_terms?: number;
             /** @default 500 */
-            max_query_chars: number;
+            max_query_chars?: number;
           };
           /** @default {} */
-          answer: {
+          answer?: {
             /** @default 3 */
-            gener_epoch: number;
+            gener_epoch?: number;
             /** @default 60000 */
-            budget_ms: number;
+            budget_ms?: number;
             /** @default 8 */
-            max_context_items: number;
+            max_context_items?: number;
             /** @default 1500 */
-            max_context_chars: number;
+            max_context_chars?: number;
             /** @default 3 */
-            extractive_sentences: number;
+            extractive_sentences?: number;
             /** @default false */
-            llm_fallback: boolean;
+            llm_fallback?: boolean;
           };
           /** @default {} */
-          observations: {
+          observations?: {
             /** @default .ragjudge/observational_data.jsonl */
-            path: string | null;
+            path?: string | null;
           };
         };
       }[];
@@ -1233,20 +1250,20 @@ export interface components {
        * @default offline
        * @enum {string}
        */
-      judge: "offline" | "rubric" | "reference" | "pairwise";
+      judge?: "offline" | "rubric" | "reference" | "pairwise";
       /** @default 0.05 */
-      tolerance: number;
+      tolerance?: number;
       /** @default 1000 */
-      rounds: number;
+      rounds?: number;
       /** @default 42 */
-      seed: number;
+      seed?: number;
       /**
        * @default auto
        * @enum {string}
        */
-      language: "en" | "zh" | "auto";
+      language?: "en" | "zh" | "auto";
       /** @default false */
-      no_cache: boolean;
+      no_cache?: boolean;
     };
     LabelInput: {
       score?: number;
@@ -1901,9 +1918,15 @@ export interface components {
         /** @enum {string} */
         language?: "en" | "zh" | "auto";
       };
-      questions?: {
+      questions?: ({
+        /** @enum {string} */
+        question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        question_text: string;
+        ground_truth: string;
+        reference_context?: string | null;
+      } & {
         [key: string]: unknown;
-      }[];
+      })[];
       heuristic?: boolean;
       warnings: string[];
       /** @description The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; null before, after a failure, and for the heuristic generator (no LLM) */
@@ -2352,13 +2375,105 @@ export interface components {
           [key: string]: unknown;
         })[];
         judge: string;
+        judge_model?: string | null;
+        rounds?: number;
+        seed?: number;
       } & {
         [key: string]: unknown;
       };
       /** @description Ratings with intervals, the win matrix and the charts' data, once COMPLETED */
-      results: {
-        [key: string]: unknown;
-      } | null;
+      results:
+        | ({
+            judge: string;
+            questions: number;
+            tolerance: number | null;
+            contestants: ({
+              name: string;
+              rank: number;
+              rating: number;
+              ci: number[];
+              win_rate: number | null;
+              wins: number;
+              ties: number;
+              losses: number;
+              length_controlled: {
+                rating: number;
+                ci: number[];
+              };
+              mean_length: number | null;
+              evaluation_id: string;
+              answered: number;
+              scored: number;
+              radar: {
+                [key: string]: number | null;
+              };
+            } & {
+              [key: string]: unknown;
+            })[];
+            matrix: {
+              names: string[];
+              cells: ({
+                wins: number;
+                ties: number;
+                losses: number;
+              } | null)[][];
+            };
+            pairs: ({
+              a: string;
+              b: string;
+              wins: number;
+              ties: number;
+              losses: number;
+              missing: number;
+              mean_difference?: number | null;
+              difference_ci?: number[] | null;
+              distinguishable: boolean;
+            } & {
+              [key: string]: unknown;
+            })[];
+            not_distinguishable: string[][];
+            length_control: {
+              coefficient: number;
+              ci: number[];
+              comparisons: number;
+              converged: boolean;
+            } & {
+              [key: string]: unknown;
+            };
+            bradley_terry: {
+              regularized: boolean;
+              iterations: number;
+            } & {
+              [key: string]: unknown;
+            };
+            bootstrap: {
+              rounds: number;
+              seed: number;
+            };
+            flip_rate?: {
+              [key: string]: {
+                judged: number;
+                flipped: number;
+                rate: number | null;
+              };
+            };
+            judge_errors?: {
+              a: string;
+              b: string;
+              question_id: string;
+              message: string;
+            }[];
+            examples?: {
+              a: string;
+              b: string;
+              question_id: string;
+              verdict: string;
+              reasoning: string;
+            }[];
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
       /** @description an ISO 8601 time */
       gmt_created: string;
       /** @description an ISO 8601 time */
@@ -4993,7 +5108,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The arena, RUNNING until its contestants' runs finish */
+      /** @description The arena, PENDING until its contestants' runs finish, RUNNING while a worker compares them */
       201: {
         headers: {
           [name: string]: unknown;
@@ -5080,6 +5195,55 @@ export interface operations {
       };
       /** @description No such arena for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getArenasByIdReportHtml: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (content-disposition: attachment), one file to share */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such arena for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The arena is not COMPLETED: it has no results to report yet */
+      409: {
         headers: {
           [name: string]: unknown;
         };

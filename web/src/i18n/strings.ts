@@ -1,6 +1,9 @@
 // Every UI string in English and Chinese. The English table names the keys; the Chinese one
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
+import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
+
 export const en = {
+  ...arenaEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -231,15 +234,18 @@ export const en = {
   "col.askSubmit": "Ask",
   "col.answer": "Answer",
   "col.sources": "Sources",
-  "col.diagrams": "Loop diagrams (Mermaid source)",
-  "col.diagramsNote":
-    "The diagrams are shown as Mermaid source: paste them into any Mermaid viewer to draw them.",
+  "col.diagrams": "Loop diagrams",
+  "col.drawing": "Drawing the diagram…",
+  "col.diagramOf": "Mermaid diagram of {name}",
+  "col.drawFailed": "The diagram could not be drawn ({message}); its Mermaid source is below.",
+  "col.showSource": "Mermaid source",
   "col.action": "Gate action: {action}",
 } as const;
 
 export type MessageKey = keyof typeof en;
 
 export const zh: Record<MessageKey, string> = {
+  ...arenaZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",
@@ -468,7 +474,10 @@ export const zh: Record<MessageKey, string> = {
   "col.askSubmit": "提问",
   "col.answer": "回答",
   "col.sources": "来源",
-  "col.diagrams": "循环图（Mermaid 源码）",
-  "col.diagramsNote": "图以 Mermaid 源码显示：可粘贴到任意 Mermaid 查看器中绘制。",
+  "col.diagrams": "循环图",
+  "col.drawing": "正在绘制图…",
+  "col.diagramOf": "{name} 的 Mermaid 图",
+  "col.drawFailed": "无法绘制该图（{message}），下方为其 Mermaid 源码。",
+  "col.showSource": "Mermaid 源码",
   "col.action": "门控动作：{action}",
 };

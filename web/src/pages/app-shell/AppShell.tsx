@@ -49,6 +49,13 @@ export function AppShell() {
             <Link to="/collections" activeProps={{ className: "active" }}>
               {t("nav.collections")}
             </Link>
+            <Link
+              to="/arenas"
+              activeProps={{ className: "active" }}
+              activeOptions={{ exact: false }}
+            >
+              {t("nav.arenas")}
+            </Link>
           </nav>
         )}
         {onLogin && <span style={{ flex: 1 }} />}

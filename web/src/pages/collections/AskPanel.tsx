@@ -1,43 +1,24 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
-import type { GateCheck, Source } from "../../api/types";
+import { CitedAnswer } from "../../components/CitedAnswer";
 import { ErrorNote } from "../../components/ErrorNote";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
-import { splitCitations } from "../evaluation-detail/citations";
-
-interface AskResponse {
-  final_answer: string;
-  citations: string[];
-  hits: Source[];
-  action: string;
-  gate: { status: string; action: string; checks: GateCheck[] };
-  response: { action: string; answer: string; notice: string | null };
-  warnings: string[];
-  duration_ms: number;
-  diagrams: Record<string, string>;
-}
+import { MermaidDiagram } from "./MermaidDiagram";
 
 /**
  * Ask the built-in bot: its answer (citations open their passages), sources, the gate's verdict
- * and the Mermaid source of both loops' diagrams. Drawing Mermaid needs a large library, so the
- * source is shown for a Mermaid viewer.
+ * and the Mermaid diagrams of both loops, drawn.
  */
 export function AskPanel({ collectionId }: { collectionId: string }) {
   const { t } = useI18n();
   const [question, setQuestion] = useState("");
-  const [open, setOpen] = useState<string>();
   const ask = useMutation({
     mutationFn: async () =>
-      (await must(
-        api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } }),
-      )) as unknown as AskResponse,
-    onSuccess: () => setOpen(undefined),
+      must(api.POST("/api/v1/ask", { body: { collection_id: collectionId, question } })),
   });
   const answer = ask.data;
-  const known = new Set(answer?.hits.map((h) => h.node_id) ?? []);
-  const passage = answer?.hits.find((h) => h.node_id === open);
   const failing =
     answer?.gate.checks.filter((c) => c.status !== "pass" && c.status !== "skipped") ?? [];
   return (
@@ -68,29 +49,8 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
             <span className="muted">{t("col.action", { action: answer.action })}</span>
           </div>
           {answer.response.notice && <p className="notice">{answer.response.notice}</p>}
-          <p>
-            {splitCitations(answer.final_answer, known).map((s, i) =>
-              "text" in s ? (
-                <span key={i}>{s.text}</span>
-              ) : (
-                <button
-                  key={i}
-                  type="button"
-                  className="citation"
-                  aria-expanded={open === s.citation}
-                  onClick={() => setOpen(open === s.citation ? undefined : s.citation)}
-                >
-                  {s.citation}
-                </button>
-              ),
-            )}
-          </p>
-          {passage && (
-            <div className="passage" aria-live="polite">
-              <strong>{t("card.passage", { id: passage.node_id })}</strong>
-              <p style={{ whiteSpace: "pre-wrap", margin: 0 }}>{passage.content}</p>
-            </div>
-          )}
+          {/* A new answer starts with no passage open. */}
+          <CitedAnswer key={answer.message_id} answer={answer.final_answer} sources={answer.hits} />
           {failing.length > 0 && (
             <>
               <h3>{t("card.failingChecks")}</h3>
@@ -112,16 +72,8 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
             ))}
           </ol>
           <h3>{t("col.diagrams")}</h3>
-          <p className="muted">{t("col.diagramsNote")}</p>
           {Object.entries(answer.diagrams).map(([name, source]) => (
-            <figure key={name} style={{ margin: "0 0 0.5rem" }}>
-              <figcaption>
-                <code>{name}</code>
-              </figcaption>
-              <pre className="code" data-testid="mermaid-source">
-                {source}
-              </pre>
-            </figure>
+            <MermaidDiagram key={name} name={name} source={source} />
           ))}
         </div>
       )}

@@ -7,6 +7,70 @@ import { hasFilters, type ResultFilters } from "./filters";
 // The gate verdicts the API filters by ("none": the answer was not gated).
 const GATE_VERDICTS = ["pass", "partial", "fail", "skipped", "none"];
 
+interface Option<V extends string> {
+  value: V;
+  label: string;
+}
+
+const asOption = (value: string): Option<string> => ({ value, label: value });
+
+/** One filter chosen from a list, or none ("All"). */
+function ChoiceFilter<V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: V | undefined;
+  options: readonly Option<V>[];
+  onChange: (value: V | undefined) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <label>
+      {label}
+      <select
+        value={value ?? ""}
+        onChange={(e) => onChange(options.find((o) => o.value === e.target.value)?.value)}
+      >
+        <option value="">{t("common.all")}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A bound of the score range, on [0, 1]; empty is no bound. */
+function ScoreFilter({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: number | undefined;
+  onChange: (value: number | undefined) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        type="number"
+        min={0}
+        max={1}
+        step={0.05}
+        style={{ width: "6em" }}
+        value={value ?? ""}
+        onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))}
+      />
+    </label>
+  );
+}
+
 /** The detail page's filters; every change goes to the URL through `onChange`. */
 export function FiltersBar({
   filters,
@@ -35,7 +99,6 @@ export function FiltersBar({
       : [...current, status];
     set({ status: next.length > 0 ? next : undefined });
   };
-  const number = (value: string) => (value === "" ? undefined : Number(value));
 
   return (
     <fieldset
@@ -61,71 +124,37 @@ export function FiltersBar({
           </label>
         ))}
       </div>
-      <label>
-        {t("filters.passed")}
-        <select
-          value={filters.outcome ?? ""}
-          onChange={(e) =>
-            set({ outcome: (e.target.value || undefined) as ResultFilters["outcome"] })
-          }
-        >
-          <option value="">{t("common.all")}</option>
-          <option value="passed">{t("filters.passedOnly")}</option>
-          <option value="failed">{t("filters.failedOnly")}</option>
-        </select>
-      </label>
-      <label>
-        {t("filters.gate")}
-        <select
-          value={filters.gate ?? ""}
-          onChange={(e) => set({ gate: e.target.value || undefined })}
-        >
-          <option value="">{t("common.all")}</option>
-          {GATE_VERDICTS.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {t("filters.type")}
-        <select
-          value={filters.type ?? ""}
-          onChange={(e) => set({ type: e.target.value || undefined })}
-        >
-          <option value="">{t("common.all")}</option>
-          {types.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {t("filters.minScore")}
-        <input
-          type="number"
-          min={0}
-          max={1}
-          step={0.05}
-          style={{ width: "6em" }}
-          value={filters.min ?? ""}
-          onChange={(e) => set({ min: number(e.target.value) })}
-        />
-      </label>
-      <label>
-        {t("filters.maxScore")}
-        <input
-          type="number"
-          min={0}
-          max={1}
-          step={0.05}
-          style={{ width: "6em" }}
-          value={filters.max ?? ""}
-          onChange={(e) => set({ max: number(e.target.value) })}
-        />
-      </label>
+      <ChoiceFilter
+        label={t("filters.passed")}
+        value={filters.outcome}
+        options={[
+          { value: "passed" as const, label: t("filters.passedOnly") },
+          { value: "failed" as const, label: t("filters.failedOnly") },
+        ]}
+        onChange={(outcome) => set({ outcome })}
+      />
+      <ChoiceFilter
+        label={t("filters.gate")}
+        value={filters.gate}
+        options={GATE_VERDICTS.map(asOption)}
+        onChange={(gate) => set({ gate })}
+      />
+      <ChoiceFilter
+        label={t("filters.type")}
+        value={filters.type}
+        options={types.map(asOption)}
+        onChange={(type) => set({ type })}
+      />
+      <ScoreFilter
+        label={t("filters.minScore")}
+        value={filters.min}
+        onChange={(min) => set({ min })}
+      />
+      <ScoreFilter
+        label={t("filters.maxScore")}
+        value={filters.max}
+        onChange={(max) => set({ max })}
+      />
       <label style={{ flex: 1, minWidth: "14em" }}>
         {t("filters.search")}
         <input type="search" value={q} onChange={(e) => setQ(e.target.value)} />

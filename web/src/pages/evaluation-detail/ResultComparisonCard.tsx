@@ -1,9 +1,9 @@
-import { memo, useState } from "react";
-import type { EvaluationResult, StoredJudge } from "../../api/types";
+import { memo } from "react";
+import type { EvaluationResult, JudgeResult, TraceStep } from "../../api/types";
+import { CitedAnswer } from "../../components/CitedAnswer";
 import { formatMs, formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
-import { splitCitations } from "./citations";
 
 function textOf(value: unknown): string | undefined {
   if (typeof value === "string" && value.trim() !== "") return value;
@@ -13,13 +13,19 @@ function textOf(value: unknown): string | undefined {
 }
 
 /** What a judge said, whatever its kind: reasoning and suggestions under their usual names. */
-function judgeWords(judge: StoredJudge): { reasoning?: string; suggestions?: string } {
-  const v = judge.verdict ?? {};
+function judgeWords(judge: JudgeResult): { reasoning?: string; suggestions?: string } {
+  // A failed judge said nothing to show: its reason is its error.
+  const v: Record<string, unknown> = judge.outcome === "ok" ? judge.verdict : {};
   return {
     reasoning:
       textOf(v.reasoning) ?? textOf(v.reason) ?? textOf(v.analysis) ?? textOf(v.explanation),
     suggestions: textOf(v.suggestions) ?? textOf(v.suggestion),
   };
+}
+
+/** The built-in bot's trace steps; an HTTP bot's tool calls are its own shape, shown as JSON. */
+function isTraceStep(call: unknown): call is TraceStep {
+  return typeof call === "object" && call !== null && typeof (call as TraceStep).node === "string";
 }
 
 /**
@@ -32,16 +38,10 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
   result: EvaluationResult;
 }) {
   const { t } = useI18n();
-  const [openCitation, setOpenCitation] = useState<string | undefined>();
-  const sources = result.rag_answer_sources ?? [];
-  const known = new Set([...sources.map((s) => s.node_id), ...(result.rag_citations ?? [])]);
-  const passage =
-    openCitation === undefined ? undefined : sources.find((s) => s.node_id === openCitation);
   const failing = (result.gate?.checks ?? []).filter(
     (c) => c.status !== "pass" && c.status !== "skipped",
   );
   const judges = Object.entries(result.judges ?? {});
-  const passageId = `passage-${result.id}`;
 
   return (
     <article
@@ -99,44 +99,16 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
         <section>
           <h3>{t("card.answer")}</h3>
           {result.rag_answer ? (
-            <p style={{ margin: 0 }}>
-              {splitCitations(result.rag_answer, known).map((segment, i) =>
-                "text" in segment ? (
-                  <span key={i}>{segment.text}</span>
-                ) : (
-                  <button
-                    key={i}
-                    type="button"
-                    className="citation"
-                    aria-expanded={openCitation === segment.citation}
-                    aria-controls={passageId}
-                    onClick={() =>
-                      setOpenCitation(
-                        openCitation === segment.citation ? undefined : segment.citation,
-                      )
-                    }
-                  >
-                    {segment.citation}
-                  </button>
-                ),
-              )}
-            </p>
+            <CitedAnswer
+              answer={result.rag_answer}
+              sources={result.rag_answer_sources ?? []}
+              citations={result.rag_citations ?? []}
+            />
           ) : (
             <p className="muted" style={{ margin: 0 }}>
               {t("card.noAnswer")}
             </p>
           )}
-          <div id={passageId} aria-live="polite">
-            {openCitation !== undefined && (
-              <div className="passage" data-testid="passage">
-                <strong>{t("card.passage", { id: openCitation })}</strong>
-                {passage?.title && <div className="muted">{passage.title}</div>}
-                <p style={{ whiteSpace: "pre-wrap", margin: "0.25rem 0 0" }}>
-                  {passage ? passage.content : t("card.citationNotFound")}
-                </p>
-              </div>
-            )}
-          </div>
         </section>
         <section>
           <h3>{t("card.judges")}</h3>
@@ -147,24 +119,22 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
               <div key={name} style={{ marginBottom: "0.5rem" }}>
                 <div>
                   <strong>{name}</strong>{" "}
-                  {judge.outcome && judge.outcome !== "ok" ? (
-                    <span className="badge bad">{judge.outcome}</span>
-                  ) : (
+                  {judge.outcome === "ok" ? (
                     <>
                       {formatScore(judge.score)}
-                      {judge.raw_score !== undefined && (
-                        <span className="muted"> ({judge.raw_score})</span>
-                      )}{" "}
-                      {judge.passed !== undefined && (
-                        <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
-                          {judge.passed ? t("card.passed") : t("card.failed")}
-                        </span>
-                      )}
+                      <span className="muted"> ({judge.raw_score})</span>{" "}
+                      <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
+                        {judge.passed ? t("card.passed") : t("card.failed")}
+                      </span>
                     </>
+                  ) : (
+                    <span className="badge bad">{judge.outcome}</span>
                   )}
                   {judge.model && <span className="muted"> · {judge.model}</span>}
                 </div>
-                {judge.error && <div className="error-text">{judge.error}</div>}
+                {judge.outcome === "judge_error" && (
+                  <div className="error-text">{judge.error.message}</div>
+                )}
                 {words.reasoning && (
                   <div>
                     <span className="muted">{t("card.reasoning")}: </span>
@@ -189,10 +159,7 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
             {failing.map((check) => (
               <li key={check.name}>
                 <code>{check.name}</code>: <StatusBadge status={check.status} />{" "}
-                {check.message ??
-                  (check.detail ? (
-                    <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span>
-                  ) : null)}
+                <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span>
               </li>
             ))}
           </ul>
@@ -202,21 +169,20 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
         <details>
           <summary>{t("card.trace")}</summary>
           <ol style={{ margin: 0 }}>
-            {result.rag_tool_calls.map((step, i) => (
-              <li key={i}>
-                <code>
-                  {step.machine ? `${step.machine}.` : ""}
-                  {step.node}
-                </code>
-                {step.next && (
-                  <>
-                    {" "}
-                    → <code>{step.next}</code>
-                  </>
-                )}{" "}
-                <span className="muted">{step.summary}</span>
-              </li>
-            ))}
+            {result.rag_tool_calls.map((step, i) =>
+              isTraceStep(step) ? (
+                <li key={i}>
+                  <code>
+                    {step.machine}.{step.node}
+                  </code>{" "}
+                  → <code>{step.next}</code> <span className="muted">{step.summary}</span>
+                </li>
+              ) : (
+                <li key={i}>
+                  <code>{JSON.stringify(step).slice(0, 240)}</code>
+                </li>
+              ),
+            )}
           </ol>
         </details>
       )}

@@ -1,6 +1,5 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api, must } from "../../api/client";
-import type { EvaluationDetail, EvaluationResult } from "../../api/types";
 import { type ResultFilters, searchFromFilters } from "./filters";
 
 // A page of results carries each answer with its sources: 100 keeps one parse short.
@@ -12,10 +11,7 @@ export const resultsKey = (id: string) => ["evaluation", id, "results"] as const
 export function useEvaluationDetail(id: string, live: boolean) {
   return useQuery({
     queryKey: evaluationKey(id),
-    queryFn: async () =>
-      (await must(
-        api.GET("/api/v1/evaluations/{id}", { params: { path: { id } } }),
-      )) as unknown as EvaluationDetail,
+    queryFn: async () => must(api.GET("/api/v1/evaluations/{id}", { params: { path: { id } } })),
     refetchInterval: live ? 5000 : false,
   });
 }
@@ -47,7 +43,7 @@ export async function fetchResultsPage(
       params: { path: { id }, query: { ...resultsQueryOf(filters), offset, limit } },
     }),
   );
-  return { items: data.items as unknown as EvaluationResult[], total: data.total };
+  return { items: data.items, total: data.total };
 }
 
 /** The first page is small, so the first cards show soon; later pages are larger. */

@@ -1,6 +1,6 @@
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
-import { EVALUATION_STATUSES, type Evaluation } from "../../api/types";
+import { EVALUATION_STATUSES, type EvaluationListItem } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent, formatScore } from "../../components/format";
 import { ProgressBar } from "../../components/ProgressBar";
@@ -20,6 +20,12 @@ const ACTION_LABEL: Record<RunAction, MessageKey> = {
 };
 
 /** Seed 003's EvaluationList: every run with its status, progress and key numbers. */
+/** The judges a run's configuration snapshot names (the snapshot is open-ended JSON). */
+function judgesOf(config: Record<string, unknown>): string[] {
+  const judges = config.judges;
+  return Array.isArray(judges) ? judges.filter((j): j is string => typeof j === "string") : [];
+}
+
 export function EvaluationList() {
   const { t, language } = useI18n();
   const search = useSearch({ from: "/evaluations/list" });
@@ -31,7 +37,7 @@ export function EvaluationList() {
   const setName = new Map((sets.data ?? []).map((s) => [s.id, s.name]));
   const visible = (runs.data ?? []).filter((r) => !search.status || r.status === search.status);
 
-  const run = (evaluation: Evaluation, what: RunAction) => {
+  const run = (evaluation: EvaluationListItem, what: RunAction) => {
     if (what === "delete" && !window.confirm(t("list.confirmDelete", { name: evaluation.name })))
       return;
     action.mutate({ id: evaluation.id, action: what });
@@ -50,7 +56,9 @@ export function EvaluationList() {
               value={search.status ?? ""}
               onChange={(e) =>
                 void navigate({
-                  search: e.target.value ? { status: e.target.value as Evaluation["status"] } : {},
+                  search: e.target.value
+                    ? { status: e.target.value as EvaluationListItem["status"] }
+                    : {},
                 })
               }
             >
@@ -151,7 +159,7 @@ export function EvaluationList() {
                 </td>
                 <td>{e.bot_id}</td>
                 <td>
-                  {(e.config.judges ?? []).join(", ")}{" "}
+                  {judgesOf(e.config).join(", ")}{" "}
                   <span className="muted">({e.judge_llm_model_id})</span>
                 </td>
                 <td>{formatScore(e.average_score)}</td>

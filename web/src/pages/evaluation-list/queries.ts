@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, must } from "../../api/client";
-import type { Evaluation } from "../../api/types";
 import type { RunAction } from "./run-actions";
 
 export const evaluationsKey = ["evaluations"] as const;
@@ -12,7 +11,7 @@ export function useEvaluations() {
       const data = await must(
         api.GET("/api/v1/evaluations", { params: { query: { limit: 500 } } }),
       );
-      return data.items as Evaluation[];
+      return data.items;
     },
     // While a run is live, keep its row moving.
     refetchInterval: (query) =>

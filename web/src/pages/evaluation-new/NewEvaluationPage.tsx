@@ -2,8 +2,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
 import { api, must } from "../../api/client";
-import { useCollections, useQuestionSets } from "../../api/queries";
-import { type Evaluation, JUDGE_KINDS } from "../../api/types";
+import { useQuestionSets } from "../../api/queries";
+import { JUDGE_KINDS } from "../../api/types";
+import { CollectionOptions } from "../../components/CollectionOptions";
 import { useI18n } from "../../i18n/i18n";
 import {
   type EvaluationForm,
@@ -28,7 +29,6 @@ export function NewEvaluationPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const sets = useQuestionSets();
-  const collections = useCollections();
   const [form, setForm] = useState<EvaluationForm>({
     name: "",
     question_set_id: search.question_set ?? "",
@@ -47,12 +47,7 @@ export function NewEvaluationPage() {
   }, [sets.data, form.question_set_id, form.collection_id]);
 
   const start = useMutation({
-    mutationFn: async () =>
-      (await must(
-        // The document declares the body with its defaults filled (no_cache, retry): the server
-        // fills them, so the request leaves them out.
-        api.POST("/api/v1/evaluations", { body: requestOf(form) as never }),
-      )) as unknown as Evaluation,
+    mutationFn: async () => must(api.POST("/api/v1/evaluations", { body: requestOf(form) })),
     onSuccess: (evaluation) => {
       void queryClient.invalidateQueries({ queryKey: ["evaluations"] });
       void navigate({ to: "/evaluations/$evalId", params: { evalId: evaluation.id } });
@@ -154,12 +149,7 @@ export function NewEvaluationPage() {
             onChange={(e) => set("collection_id", e.target.value)}
             {...described("collection_id")}
           >
-            <option value="">{t("new.choose")}</option>
-            {(collections.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <CollectionOptions />
           </select>
           <FieldError id="err-collection_id" message={errors.collection_id} />
         </label>

@@ -1,4 +1,5 @@
 import { ApiError } from "../../api/client";
+import type { EvaluationRequest, JudgeKind } from "../../api/types";
 
 export type FormField =
   "name" | "question_set_id" | "collection_id" | "bot_url" | "judges" | "form";
@@ -10,7 +11,7 @@ export interface EvaluationForm {
   collection_id: string;
   bot: "builtin" | "http";
   bot_url: string;
-  judges: string[];
+  judges: JudgeKind[];
 }
 
 /** What the form can tell before asking the server; the messages are keys' values passed in. */
@@ -36,15 +37,12 @@ export function validateForm(
 }
 
 /** The request body the API takes, from the form. */
-export function requestOf(form: EvaluationForm) {
+export function requestOf(form: EvaluationForm): EvaluationRequest {
   return {
     ...(form.name.trim() ? { name: form.name.trim() } : {}),
     question_set_id: form.question_set_id,
     ...(form.collection_id ? { collection_id: form.collection_id } : {}),
-    bot:
-      form.bot === "http"
-        ? { kind: "http" as const, url: form.bot_url.trim() }
-        : { kind: "builtin" as const },
+    bot: form.bot === "http" ? { kind: "http", url: form.bot_url.trim() } : { kind: "builtin" },
     judges: form.judges,
   };
 }

@@ -1,13 +1,12 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
-import { useCollections } from "../../api/queries";
-import type { Generation } from "../../api/types";
+import { CollectionOptions } from "../../components/CollectionOptions";
 import { ErrorNote } from "../../components/ErrorNote";
 import { Modal } from "../../components/Modal";
 import { ProgressBar } from "../../components/ProgressBar";
 import { useI18n } from "../../i18n/i18n";
-import type { ParsedQuestion, QuestionType } from "./parse-questions";
+import type { ParsedQuestion } from "./parse-questions";
 
 const GENERATED_TYPES = ["FACTUAL", "INFERENTIAL"] as const;
 
@@ -27,7 +26,6 @@ export function QuestionGenerationModal({
   defaultCollection?: string;
 }) {
   const { t } = useI18n();
-  const collections = useCollections();
   const [collectionId, setCollectionId] = useState(defaultCollection ?? "");
   const [count, setCount] = useState(10);
   const [types, setTypes] = useState<(typeof GENERATED_TYPES)[number][]>([...GENERATED_TYPES]);
@@ -37,7 +35,7 @@ export function QuestionGenerationModal({
 
   const start = useMutation({
     mutationFn: async () =>
-      (await must(
+      must(
         api.POST("/api/v1/question-sets/generate", {
           body: {
             collection_id: collectionId,
@@ -47,18 +45,18 @@ export function QuestionGenerationModal({
             ...(prompt.trim() ? { prompt } : {}),
           },
         }),
-      )) as unknown as Generation,
+      ),
     onSuccess: (generation) => setGenerationId(generation.id),
   });
   const generation = useQuery({
     queryKey: ["generation", generationId],
     enabled: generationId !== undefined,
     queryFn: async () =>
-      (await must(
+      must(
         api.GET("/api/v1/question-sets/generations/{id}", {
           params: { path: { id: generationId ?? "" } },
         }),
-      )) as unknown as Generation,
+      ),
     refetchInterval: (query) =>
       query.state.data && ["COMPLETED", "FAILED"].includes(query.state.data.status) ? false : 700,
   });
@@ -73,9 +71,7 @@ export function QuestionGenerationModal({
     if (!done?.questions) return;
     onGenerated(
       done.questions.map((q) => ({
-        question_type: (["FACTUAL", "INFERENTIAL", "USER_DEFINED"].includes(q.question_type)
-          ? q.question_type
-          : "USER_DEFINED") as QuestionType,
+        question_type: q.question_type,
         question_text: q.question_text,
         ground_truth: q.ground_truth,
         reference_context: q.reference_context ?? null,
@@ -92,12 +88,7 @@ export function QuestionGenerationModal({
         <label>
           {t("gen.collection")}
           <select required value={collectionId} onChange={(e) => setCollectionId(e.target.value)}>
-            <option value="">{t("new.choose")}</option>
-            {(collections.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <CollectionOptions />
           </select>
         </label>
         <div className="row">

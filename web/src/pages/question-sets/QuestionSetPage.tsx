@@ -3,7 +3,6 @@ import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { lazy, Suspense, useState } from "react";
 import { api, must } from "../../api/client";
 import { questionSetsKey } from "../../api/queries";
-import type { Question, QuestionSet } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
 import type { QuestionType } from "./parse-questions";
@@ -57,8 +56,6 @@ export function NewQuestionSetPage() {
   );
 }
 
-type SetWithQuestions = QuestionSet & { questions: Question[] };
-
 /** `/evaluations/question-sets/{qs_id}`: edit the set, see its trend, start a run on it. */
 export function QuestionSetPage() {
   const { t } = useI18n();
@@ -68,9 +65,7 @@ export function QuestionSetPage() {
   const set = useQuery({
     queryKey: ["question-set", qsId],
     queryFn: async () =>
-      (await must(
-        api.GET("/api/v1/question-sets/{id}", { params: { path: { id: qsId } } }),
-      )) as unknown as SetWithQuestions,
+      must(api.GET("/api/v1/question-sets/{id}", { params: { path: { id: qsId } } })),
   });
   const save = useMutation({
     mutationFn: async (value: EditorValue) => {

@@ -1,14 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { Question } from "../../api/types";
-import { savePlan } from "./save-plan";
+import { type SavedQuestion, savePlan } from "./save-plan";
 
-const q = (id: string, text: string): Question => ({
+const q = (id: string, text: string): SavedQuestion => ({
   id,
-  position: 0,
   question_type: "FACTUAL",
   question_text: text,
   ground_truth: "",
-  reference_context: null,
 });
 
 describe("savePlan", () => {

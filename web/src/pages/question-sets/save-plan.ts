@@ -14,7 +14,13 @@ export interface SavePlan {
   removed: string[];
 }
 
-export function savePlan(saved: readonly Question[], rows: readonly TableRow[]): SavePlan {
+/** What the plan reads of a saved question. */
+export type SavedQuestion = Pick<
+  Question,
+  "id" | "question_type" | "question_text" | "ground_truth"
+>;
+
+export function savePlan(saved: readonly SavedQuestion[], rows: readonly TableRow[]): SavePlan {
   const byId = new Map(saved.map((q) => [q.id, q]));
   const kept = new Set<string>();
   const plan: SavePlan = { added: [], updated: [], removed: [] };

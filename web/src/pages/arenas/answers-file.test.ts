@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { answersFormatOf, parseAnswersFile, rowOf } from "./answers-file";
+
+describe("parseAnswersFile", () => {
+  it("reads JSONL with each row's line, skipping blank lines", () => {
+    const outcome = parseAnswersFile(
+      '{"question":"Q1","answer":"A1"}\n\n{"question":"Q2","answer":"A2","contexts":["c"]}\n',
+      "jsonl",
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      file: {
+        rows: [
+          { question: "Q1", answer: "A1" },
+          { question: "Q2", answer: "A2", contexts: ["c"] },
+        ],
+        lines: [1, 3],
+      },
+    });
+  });
+
+  it("names every line that is not a JSON object, and keeps nothing", () => {
+    const outcome = parseAnswersFile('{"question":"Q1","answer":"A1"}\n[1]\n{oops\n', "jsonl");
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.issues.map((i) => i.line)).toEqual([2, 3]);
+    expect(outcome.issues[0]!.message).toBe("not a JSON object");
+  });
+
+  it("reads a JSON array by item and a CSV by line (the header is line 1), lists as JSON cells", () => {
+    const json = parseAnswersFile('[{"question":"Q","answer":"A"}]', "json");
+    expect(json.ok && json.file.lines).toEqual([1]);
+    expect(parseAnswersFile('{"question":"Q"}', "json").ok).toBe(false);
+    const csv = parseAnswersFile(
+      'Question,Answer,Contexts\nQ1,A1,"[""ctx one""]"\nQ2,"A, two",\n',
+      "csv",
+    );
+    expect(csv).toEqual({
+      ok: true,
+      file: {
+        rows: [
+          { question: "Q1", answer: "A1", contexts: ["ctx one"] },
+          { question: "Q2", answer: "A, two", contexts: "" },
+        ],
+        lines: [2, 3],
+      },
+    });
+  });
+
+  it("refuses an empty file", () => {
+    expect(parseAnswersFile("\n", "jsonl")).toEqual({
+      ok: false,
+      issues: [{ line: 1, message: "no answers in the file" }],
+    });
+  });
+});
+
+describe("rowOf and answersFormatOf", () => {
+  it("maps the server's row number back to the file's line", () => {
+    expect(rowOf({ rows: [{}, {}], lines: [1, 3] }, 2)).toBe(3);
+    expect(answersFormatOf("run.JSONL")).toBe("jsonl");
+    expect(answersFormatOf("run.txt")).toBeUndefined();
+  });
+});
