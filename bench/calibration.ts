@@ -3,7 +3,8 @@
 // plus noise and a +1 inflation (seed 002's "分數通膨"), 90% of the results carry a human score.
 // Two rows: the statistics alone (buildCalibrationReport on rows in memory), and the whole
 // `ragjudge calibrate` path on the embedded store (PGlite on its thread: the query that reads
-// the judge's score out of the stored JSON, the labels join, the transfer, the statistics).
+// the judge's score out of the stored JSON, the labels join, the transfer, the statistics). The
+// stored results carry verdicts of a real judge's size, so `judges` is compressed out of line.
 
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -142,7 +143,7 @@ export async function benchCalibration(): Promise<CalibrationBenchRow[]> {
       name: "calibration bench",
       bot_id: "builtin",
       judge_llm_model_id: "bench",
-      config: { judges: ["rubric"], judges_config: DEFAULT_JUDGES_CONFIG },
+      config: { judges: ["rubric", "offline"], judges_config: DEFAULT_JUDGES_CONFIG },
       questions: Array.from({ length: RESULTS }, (_, i) => ({
         question_id: `q${i}`,
         question_type: "FACTUAL",
@@ -153,12 +154,23 @@ export async function benchCalibration(): Promise<CalibrationBenchRow[]> {
     const values = JSON.stringify(
       Array.from(data.judge, (judge, i) => ({ q: `q${i}`, s: judge, h: data.human[i] || null })),
     );
-    // The stored shape of a rubric JudgeResult, trimmed to the fields calibration reads.
+    // The stored shape of a rubric JudgeResult with a verdict of a real one's size (reason and
+    // suggestion, about 1 kB together) and the offline judge's result beside it, as `ragjudge
+    // eval --judges rubric,offline` stores them: the row's `judges` is then compressed out of line
+    // (TOAST), as in real runs, and reading the rubric's score out of it is not free.
+    const reason = sql.raw(
+      `repeat('The answer states the opening date and the length of Line 1 as the contexts do, but adds a passenger figure that no context states. ', 3 + (i.s::int % 3))`,
+    );
     await db.execute(sql`
       update evaluation_results r set status = 'SCORED', rag_answer = 'answer ' || i.q,
-        judges = jsonb_build_object('rubric', jsonb_build_object('name', 'rubric',
-          'outcome', 'ok', 'defaulted', false, 'raw_score', i.s, 'score', (i.s - 1) / 9,
-          'passed', i.s >= 7, 'verdict', jsonb_build_object('reason', 'synthetic')))
+        judges = jsonb_build_object(
+          'rubric', jsonb_build_object('name', 'rubric',
+            'outcome', 'ok', 'defaulted', false, 'raw_score', i.s, 'score', (i.s - 1) / 9,
+            'passed', i.s >= 7, 'verdict', jsonb_build_object('reason', ${reason},
+              'suggestion', ${reason})),
+          'offline', jsonb_build_object('name', 'offline', 'outcome', 'ok',
+            'raw_score', 10 - i.s, 'score', (9 - i.s) / 9, 'passed', i.s < 4,
+            'verdict', jsonb_build_object('reason', ${reason}, 'details', ${reason})))
       from jsonb_to_recordset(${values}::jsonb) as i(q text, s float8, h int)
       where r.evaluation_id = ${evaluation.id}::uuid and r.question_id = i.q`);
     await db.execute(sql`
@@ -170,9 +182,11 @@ export async function benchCalibration(): Promise<CalibrationBenchRow[]> {
     await db.execute(sql`analyze`);
     const storedTimes: number[] = [];
     const storedCpus: number[] = [];
-    let stored = await calibrateEvaluation(db, user.id, evaluation.id);
+    let stored = await calibrateEvaluation(db, user.id, evaluation.id, { judge: "rubric" });
     for (let i = 0; i < 3; i++) {
-      const run = await timed(() => calibrateEvaluation(db, user.id, evaluation.id));
+      const run = await timed(() =>
+        calibrateEvaluation(db, user.id, evaluation.id, { judge: "rubric" }),
+      );
       stored = run.value;
       storedTimes.push(run.wall);
       storedCpus.push(run.cpu);

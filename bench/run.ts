@@ -118,9 +118,10 @@ if (wanted("offline")) {
     offline.systems,
   );
   printRows(
-    "Offline groundedness: ROC AUC against hand-labelled attribution (supported or not)",
+    "Offline groundedness: ROC AUC against hand-labelled attribution (supported or not); goal >= 0.95 on test, baseline token precision",
     offline.attribution,
   );
+  printRows("Offline judges: goals", [offline.goals]);
   printRows("Offline judges: judged answers per second (one core)", offline.throughput);
 }
 

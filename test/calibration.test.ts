@@ -179,6 +179,86 @@ describeEachStore("human labels and calibration", (use) => {
     expect(await runLabels(db, user.id, run.id)).toEqual([]);
   });
 
+  it("holds the judges' verdicts back from the labelling view until the result is labelled", async () => {
+    const run = await setup();
+    const db = use().db;
+    const app = createApp({ db });
+    const token = await createApiToken(db, user.id);
+    const otherToken = await createApiToken(db, other.id);
+    const call = (path: string, init: RequestInit = {}, as = token) =>
+      app.request(`/api/v1/evaluations/${run.id}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${as}`, "content-type": "application/json" },
+      });
+    type Item = {
+      scale: string;
+      scales: string[];
+      index: number;
+      total: number;
+      labelled: number;
+      unlabelled: number;
+      previous_id: string | null;
+      next_id: string | null;
+      result: { id: string; position: number; sources: unknown[] | null };
+      label: { score: number } | null;
+      judges: { name: string; scale: string | null; result: { raw_score: number } }[] | null;
+    };
+    // No scale asked: the run's rubric judge's 1-10.
+    const next = (await (await call("/labels/next")).json()) as { scale: string; scales: string[] };
+    expect(next).toMatchObject({
+      evaluation: { id: run.id, name: run.name, judges: ["rubric"] },
+      scale: "1-10",
+      scales: ["1-10", "pass_fail"],
+    });
+
+    const labels = await runLabels(db, user.id, run.id);
+    expect(labels).toEqual([]);
+    const first = await nextToLabel(db, user.id, run.id, "1-10", 1);
+    const id = first.result?.id ?? "";
+    expect(first.result?.position).toBe(2);
+    const blind = (await (await call(`/labels/items/${id}`)).json()) as Item;
+    expect(blind).toMatchObject({
+      scale: "1-10",
+      index: 3,
+      total: 7,
+      labelled: 0,
+      unlabelled: 7,
+      label: null,
+      judges: null,
+      result: { position: 2, sources: [{ node_id: "obs#0" }] },
+    });
+    expect(JSON.stringify(blind)).not.toContain("raw_score");
+    expect(blind.previous_id).not.toBeNull();
+    expect(blind.next_id).not.toBeNull();
+
+    await call(`/results/${id}/labels/1-10`, { method: "PUT", body: JSON.stringify({ score: 2 }) });
+    const shown = (await (await call(`/labels/items/${id}?scale=1-10`)).json()) as Item;
+    expect(shown).toMatchObject({ labelled: 1, unlabelled: 6, label: { score: 2 } });
+    expect(shown.judges).toEqual([
+      expect.objectContaining({
+        name: "rubric",
+        scale: "1-10",
+        result: expect.objectContaining({ raw_score: 8.5 }),
+      }),
+    ]);
+    // A label on 1-10 does not reveal the verdict to someone labelling pass/fail.
+    const passFail = (await (await call(`/labels/items/${id}?scale=pass_fail`)).json()) as Item;
+    expect(passFail).toMatchObject({ scale: "pass_fail", label: null, judges: null });
+
+    // The neighbours skip the judge error at position 5; the last has no next.
+    const at3 = (await (await call(`/labels/items/${shown.next_id}`)).json()) as Item;
+    expect(at3.result.position).toBe(3);
+    const at4 = (await (await call(`/labels/items/${at3.next_id}`)).json()) as Item;
+    const last = (await (await call(`/labels/items/${at4.next_id}`)).json()) as Item;
+    expect(last.result.position).toBe(6);
+    const end = (await (await call(`/labels/items/${last.next_id}`)).json()) as Item;
+    expect(end).toMatchObject({ index: 7, next_id: null, result: { position: 7 } });
+
+    expect((await call(`/labels/items/${id}`, {}, otherToken)).status).toBe(404);
+    expect((await call("/labels/next", {}, otherToken)).status).toBe(404);
+    expect((await call(`/labels/items/${id}?scale=1-7`)).status).toBe(400);
+  });
+
   it("serves the labelling view over the API: next item, put, get, delete, calibration", async () => {
     const run = await setup();
     const db = use().db;

@@ -89,6 +89,7 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   RunLabelList: labels.RunLabelListSchema,
   ResultLabelList: labels.ResultLabelListSchema,
   NextToLabel: labels.NextToLabelSchema,
+  LabelItem: labels.LabelItemSchema,
   LabelImportResult: labels.LabelImportResultSchema,
   CalibrationReport: labels.CalibrationReportSchema,
 };

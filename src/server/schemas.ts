@@ -365,7 +365,7 @@ export const EvaluationSummarySchema = z.object({
   }),
 });
 
-const BotSourceSchema = z.looseObject({
+export const BotSourceSchema = z.looseObject({
   node_id: z.string(),
   content: z.string(),
   source: z.string().optional(),

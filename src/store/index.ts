@@ -60,6 +60,7 @@ export {
   type HumanLabelRow,
   LABEL_SCALES,
   labelCounts,
+  labelNeighbours,
   type LabelScale,
   type LabelTarget,
   labelTargets,

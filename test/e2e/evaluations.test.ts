@@ -2,52 +2,31 @@ import { readFile } from "node:fs/promises";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { judgeFailure } from "../../src/judges/index.js";
-import { startTestBot, type TestBot } from "../support/test-bot.js";
-import { type AppServer, startAppServer } from "./support/app-server.js";
-import { type Browser, launchBrowser } from "./support/browser.js";
-import { e2eDatabase } from "./support/database.js";
-import { lantingCollection, lantingQuestionSet, waitForRun } from "./support/fixtures.js";
+import type { TestBot } from "../support/test-bot.js";
+import type { AppServer } from "./support/app-server.js";
+import type { Browser } from "./support/browser.js";
+import { waitForRun } from "./support/fixtures.js";
+import { type E2eSession, startE2eSession } from "./support/session.js";
 
 // Runs in the browser: starting one and following it live, the detail page's filters, citations
 // and export, and comparing two runs.
 
+let session: E2eSession;
 let server: AppServer;
 let browser: Browser;
 let bot: TestBot;
-let collectionId = "";
 let setId = "";
 let builtinRun = "";
 let httpRun = "";
 
 beforeAll(async () => {
-  [server, browser, bot] = await Promise.all([
-    startAppServer({ databaseUrl: await e2eDatabase() }),
-    launchBrowser(),
-    startTestBot({ delayMs: 800 }),
-  ]);
-  collectionId = await lantingCollection(server);
-  setId = await lantingQuestionSet(server, collectionId);
-  const run = await server.json<{ id: string }>("/api/v1/evaluations", {
-    method: "POST",
-    json: {
-      name: "built-in bot",
-      question_set_id: setId,
-      collection_id: collectionId,
-      judges: ["offline"],
-    },
-  });
-  builtinRun = run.id;
-  expect(await waitForRun(server, builtinRun)).toBe("COMPLETED");
-  const page = await browser.newPage();
-  await page.goto(server.loginUrl);
-  await page.waitForURL(/\/evaluations\/list$/);
-  await page.close();
+  session = await startE2eSession({ botDelayMs: 800 });
+  ({ server, browser, bot, setId } = session);
+  builtinRun = await session.finishedRun("built-in bot");
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await bot?.close();
-  await server?.stop();
+  await session?.close();
 });
 
 beforeEach(() => {

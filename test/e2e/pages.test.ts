@@ -1,67 +1,31 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestBot, type TestBot } from "../support/test-bot.js";
-import { type AppServer, startAppServer } from "./support/app-server.js";
+import type { AppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
-import { e2eDatabase } from "./support/database.js";
-import { lantingCollection, lantingQuestionSet, waitForRun } from "./support/fixtures.js";
+import { shoot } from "./support/screenshots.js";
+import { type E2eSession, startE2eSession } from "./support/session.js";
 
 // Every page, with no console error; collections (drag-and-drop upload, the bot's answer); the
 // Chinese interface. With RAGJUDGE_SCREENSHOTS=DIR (`npm run screenshots`), each page is also
 // saved as DIR/<name>.png for docs/web.md.
 
-const SHOTS = process.env.RAGJUDGE_SCREENSHOTS;
+let session: E2eSession;
 let server: AppServer;
 let browser: Browser;
-let bot: TestBot;
 let lantingId = "";
 let setId = "";
 let runA = "";
 let runB = "";
 
-async function shoot(page: Page, name: string, fullPage = false) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  // Let lazy charts draw before the picture.
-  await page.waitForLoadState("networkidle");
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
-}
-
 beforeAll(async () => {
-  [server, browser, bot] = await Promise.all([
-    startAppServer({ databaseUrl: await e2eDatabase() }),
-    launchBrowser(),
-    startTestBot({ delayMs: 5 }),
-  ]);
-  lantingId = await lantingCollection(server);
-  setId = await lantingQuestionSet(server, lantingId);
-  const start = (name: string, botConfig: unknown) =>
-    server.json<{ id: string }>("/api/v1/evaluations", {
-      method: "POST",
-      json: {
-        name,
-        question_set_id: setId,
-        collection_id: lantingId,
-        judges: ["offline"],
-        bot: botConfig,
-      },
-    });
-  runA = (await start("built-in bot", { kind: "builtin" })).id;
-  expect(await waitForRun(server, runA)).toBe("COMPLETED");
-  runB = (await start("echo bot over HTTP", { kind: "http", url: bot.url })).id;
-  expect(await waitForRun(server, runB)).toBe("COMPLETED");
-  const page = await browser.newPage();
-  await page.goto(server.loginUrl);
-  await page.waitForURL(/\/evaluations\/list$/);
-  await page.close();
+  session = await startE2eSession({ botDelayMs: 5 });
+  ({ server, browser, setId } = session);
+  lantingId = session.collectionId;
+  runA = await session.finishedRun("built-in bot", { kind: "builtin" });
+  runB = await session.finishedRun("echo bot over HTTP", { kind: "http", url: session.bot.url });
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await bot?.close();
-  await server?.stop();
+  await session?.close();
 });
 
 beforeEach(() => {
@@ -110,6 +74,19 @@ describe("every page", { timeout: 90_000 }, () => {
     expect(await width()).toBeLessThanOrEqual(1);
     await radar.getByRole("button", { name: "Show the data as a table" }).click();
     expect(await width()).toBeGreaterThan(100);
+    // The labelling view, blind; then one result scored by keyboard, its verdict beside.
+    await visit(
+      `/evaluations/${runA}/label`,
+      () => page.getByTestId("verdict-hidden").isVisible(),
+      "evaluation-label",
+    );
+    await page.keyboard.press("8");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("judge-verdict").isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByTestId("calibration-n").textContent(), { timeout: 20_000 })
+      .toBe("1");
+    await shoot(page, "evaluation-label-revealed", true);
     await visit(
       `/evaluations/compare?base=${runA}&head=${runB}`,
       () =>

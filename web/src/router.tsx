@@ -131,6 +131,22 @@ export const evaluationDetailRoute = createRoute({
   ),
 });
 
+const LABEL_SCALES = ["1-10", "1-5", "pass_fail"] as const;
+
+export const evaluationLabelRoute = createRoute({
+  getParentRoute: () => evaluationsRoute,
+  path: "/$evalId/label",
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { result?: string; scale?: (typeof LABEL_SCALES)[number] } => ({
+    ...(text(search.result) ? { result: text(search.result) } : {}),
+    ...((LABEL_SCALES as readonly unknown[]).includes(search.scale)
+      ? { scale: search.scale as (typeof LABEL_SCALES)[number] }
+      : {}),
+  }),
+  component: lazyRouteComponent(() => import("./pages/evaluation-label/LabelPage"), "LabelPage"),
+});
+
 export const collectionsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/collections",
@@ -178,6 +194,7 @@ const routeTree = rootRoute.addChildren([
     newQuestionSetRoute,
     questionSetRoute,
     evaluationDetailRoute,
+    evaluationLabelRoute,
   ]),
   collectionsRoute,
   arenasRoute.addChildren([arenaListRoute, newArenaRoute, arenaDetailRoute]),

@@ -31,11 +31,13 @@ export {
 export {
   importLabels,
   type Labeller,
+  labelItem,
   nextToLabel,
   putLabel,
   removeLabel,
   resultLabels,
   runLabels,
+  runScales,
 } from "./labels.js";
 export { type Interval, type PpiEstimate, ppiMean, wilsonInterval, Z_95 } from "./ppi.js";
 export { averageRanks, kendallTauB, pearson, spearmanRho } from "./rank-correlation.js";

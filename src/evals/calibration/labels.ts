@@ -10,6 +10,7 @@ import {
   type HumanLabelRow,
   isUuid,
   type LabelScale,
+  labelNeighbours,
   labelTargets,
   listHumanLabels,
   listResultLabels,
@@ -19,7 +20,7 @@ import {
 import { CalibrationNotFoundError, CalibrationRequestError, LabelImportError } from "./errors.js";
 import { readLabelFile } from "./label-file.js";
 import { runJudges, scoreScaleOf } from "./run-judges.js";
-import { type LabelInput, labelIssue } from "./scales.js";
+import { type LabelInput, labelIssue, scaleOfJudge } from "./scales.js";
 
 /** The caller: labels are theirs, and labelled by their name unless a line says who. */
 export interface Labeller {
@@ -119,40 +120,107 @@ export async function runLabels(db: Db, userId: string, evaluationId: string, sc
   return listHumanLabels(db, userId, evaluationId, scale);
 }
 
+/** The run as the labelling view names it: no verdict, no configuration beyond its judges. */
+function runOf(evaluation: EvaluationRow) {
+  return { id: evaluation.id, name: evaluation.name, judges: runJudges(evaluation).judges };
+}
+
+/** The scales a run's results can be labelled on: its judges' score scales, then pass/fail. */
+export function runScales(evaluation: Pick<EvaluationRow, "config">): LabelScale[] {
+  const scales = new Set<LabelScale>();
+  for (const judge of runJudges(evaluation).judges) {
+    const scale = scaleOfJudge(judge);
+    if (scale) scales.add(scale);
+  }
+  return [...scales, "pass_fail"];
+}
+
+type ResultRow = NonNullable<Awaited<ReturnType<typeof getEvaluationResult>>>;
+
+/** What a person needs to score a result, and nothing the judges said (it would anchor them). */
+function blindResult(row: ResultRow) {
+  return {
+    id: row.id,
+    position: row.position,
+    question_id: row.question_id,
+    question: row.question_text,
+    question_type: row.question_type,
+    ground_truth: row.ground_truth,
+    ground_truths: row.ground_truths ?? null,
+    status: row.status,
+    answer: row.rag_answer,
+    citations: row.rag_citations,
+    sources: row.rag_answer_sources,
+  };
+}
+
 /**
  * The labelling view's next item: the first judged result after `after` (a position) with no
- * label on `scale`, with what a person needs to score it (question, reference, answer, sources)
- * and without the judges' verdicts, so they cannot anchor the person.
+ * label on `scale` (default the run's first judge's score scale, else pass/fail), with what a
+ * person needs to score it (question, reference, answer, sources) and without the judges'
+ * verdicts, so they cannot anchor the person.
  */
 export async function nextToLabel(
   db: Db,
   userId: string,
   evaluationId: string,
-  scale: LabelScale,
+  scale?: LabelScale,
   after?: number,
 ) {
   const evaluation = await ownEvaluation(db, userId, evaluationId);
-  const next = await nextUnlabelledResult(db, userId, evaluation.id, scale, after);
+  const scales = runScales(evaluation);
+  const on = scale ?? (scales[0] as LabelScale);
+  const next = await nextUnlabelledResult(db, userId, evaluation.id, on, after);
   const row = next.resultId
     ? await getEvaluationResult(db, userId, evaluation.id, next.resultId)
     : undefined;
   return {
-    scale,
+    evaluation: runOf(evaluation),
+    scale: on,
+    scales,
     labelled: next.labelled,
     unlabelled: next.unlabelled,
-    result: row
-      ? {
-          id: row.id,
-          position: row.position,
-          question_id: row.question_id,
-          question: row.question_text,
-          question_type: row.question_type,
-          ground_truth: row.ground_truth,
-          answer: row.rag_answer,
-          citations: row.rag_citations,
-          sources: row.rag_answer_sources,
-        }
-      : null,
+    result: row ? blindResult(row) : null,
+  };
+}
+
+/**
+ * One result in the labelling view: the blind result, its neighbours among the SCORED results,
+ * the person's label on `scale`, and the judges' verdicts only once that label exists. The
+ * server holds them back, so the page cannot show (or leak) them before the person has scored.
+ */
+export async function labelItem(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  resultId: string,
+  scale?: LabelScale,
+) {
+  const evaluation = await ownEvaluation(db, userId, evaluationId);
+  const scales = runScales(evaluation);
+  const on = scale ?? (scales[0] as LabelScale);
+  const row = await ownResult(db, userId, evaluation.id, resultId);
+  const [around, labels] = await Promise.all([
+    labelNeighbours(db, userId, evaluation.id, row.position, on),
+    listResultLabels(db, userId, evaluation.id, row.id),
+  ]);
+  const label = labels.find((l) => l.scale === on) ?? null;
+  const judges = Object.entries((row.judges ?? {}) as Record<string, unknown>).map(
+    ([name, result]) => ({ name, scale: scaleOfJudge(name), result }),
+  );
+  return {
+    evaluation: runOf(evaluation),
+    scale: on,
+    scales,
+    labelled: around.labelled,
+    unlabelled: around.total - around.labelled,
+    index: around.index,
+    total: around.total,
+    previous_id: around.previousId,
+    next_id: around.nextId,
+    result: blindResult(row),
+    label,
+    judges: label ? judges : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { averageRanks, kendallTauB, spearmanRho } from "./rank-correlation.js";
+import { averageRanks, denseRanks, kendallTauB, spearmanRho } from "./rank-correlation.js";
 
 // Independently computed: by hand below, and with scipy 1.17.1 (stats.kendalltau, which is τ-b,
 // and stats.spearmanr) for the 40-item case.
@@ -49,5 +49,22 @@ describe("spearmanRho", () => {
 
   it("is undefined for a constant side", () => {
     expect(spearmanRho([3, 3, 3], [1, 2, 3])).toBeNull();
+  });
+});
+
+describe("denseRanks", () => {
+  it("ranks a few distinct scores 1.. with ties sharing a rank", () => {
+    expect(denseRanks([2.5, 1, 2.5, 10, 1])).toEqual({
+      ranks: new Int32Array([2, 1, 2, 3, 1]),
+      distinct: 3,
+    });
+  });
+
+  it("ranks many distinct values (more than the map holds) the same way", () => {
+    // 7919 is prime to 5000, so i ↦ 7919·i mod 5000 is a permutation of 0..4999: value v has rank v + 1.
+    const values = Array.from({ length: 5000 }, (_, i) => (7919 * i) % 5000);
+    const { ranks, distinct } = denseRanks([...values, ...values]);
+    expect(distinct).toBe(5000);
+    expect([...ranks]).toEqual([...values, ...values].map((v) => v + 1));
   });
 });

@@ -121,10 +121,29 @@ export function kendallTauB(x: ArrayLike<number>, y: ArrayLike<number>): number 
   return concordantMinusDiscordant / Math.sqrt(pairs - tiedX) / Math.sqrt(pairs - tiedY);
 }
 
+/** Above this many distinct values, dense ranks come from a sort of all values instead of a map. */
+const FEW_DISTINCT = 4_096;
+
 /** 1-based dense ranks (equal values share a rank, no gaps) and how many distinct values. */
 export function denseRanks(values: ArrayLike<number>): { ranks: Int32Array; distinct: number } {
-  // A native numeric sort of a copy, its distinct values, then a binary search per value: no
-  // comparator calls and no hashing of doubles.
+  // Scores on a scale take few values (1-10 in tenths: at most 91): a map of them, sorted, then one
+  // lookup per value costs a third of sorting 100,000 numbers. Many distinct values: the sort.
+  const seen = new Map<number, number>();
+  for (let i = 0; i < values.length && seen.size <= FEW_DISTINCT; i++) {
+    seen.set(values[i] as number, 0);
+  }
+  if (seen.size <= FEW_DISTINCT) {
+    const keys = Float64Array.from(seen.keys()).sort();
+    for (let r = 0; r < keys.length; r++) seen.set(keys[r] as number, r + 1);
+    const ranks = new Int32Array(values.length);
+    for (let i = 0; i < values.length; i++) ranks[i] = seen.get(values[i] as number) as number;
+    return { ranks, distinct: keys.length };
+  }
+  return denseRanksBySort(values);
+}
+
+/** denseRanks for many distinct values: a native numeric sort of a copy, then binary searches. */
+function denseRanksBySort(values: ArrayLike<number>): { ranks: Int32Array; distinct: number } {
   const sorted = Float64Array.from(values).sort();
   let distinct = 0;
   for (let i = 0; i < sorted.length; i++) {

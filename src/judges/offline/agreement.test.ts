@@ -106,9 +106,9 @@ describe("the offline judges on the held-out test sets (regression guard)", () =
     expect(report.ranked_as_people).toBe(true);
   });
 
-  it("separate supported from unsupported answers with a groundedness AUC of at least 0.93", () => {
+  const groundednessAuc = (split: "dev" | "test") => {
     const items = readLabelled(
-      new URL("attribution-test.jsonl", fixtures),
+      new URL(`attribution-${split}.jsonl`, fixtures),
       LabelledAttributionSchema,
     );
     const scores = items.map(
@@ -116,12 +116,19 @@ describe("the offline judges on the held-out test sets (regression guard)", () =
         offline({ question: "?", answer: item.answer, contexts: item.contexts }).verdict
           .groundedness ?? 0,
     );
-    // Measured 0.96 when the measure was built.
-    expect(
-      rocAuc(
-        scores,
-        items.map((item) => item.human_supported),
-      ),
-    ).toBeGreaterThanOrEqual(0.93);
+    return rocAuc(
+      scores,
+      items.map((item) => item.human_supported),
+    );
+  };
+
+  it("separate supported from unsupported answers with a groundedness AUC of at least 0.95", () => {
+    // Measured 0.989 with number attachment and the weakest sentence (0.961 before them).
+    expect(groundednessAuc("test")).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("keep the development set's groundedness AUC at least 0.92", () => {
+    // Measured 0.944 (0.857 before number attachment and the weakest sentence).
+    expect(groundednessAuc("dev")).toBeGreaterThanOrEqual(0.92);
   });
 });

@@ -34,6 +34,8 @@ function measures(overrides: Partial<OfflineMeasures> = {}): OfflineMeasures {
     groundedness: grounded,
     groundedness_score: 1,
     anchored_numbers: [],
+    attached_numbers: [],
+    weakest_sentence: 1,
     support: grounded,
     abstention: "none",
     empty: false,

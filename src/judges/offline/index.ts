@@ -8,6 +8,7 @@ import { ContextItemSchema } from "../context.js";
 import { type LanguageSetting, promptLanguage } from "../language.js";
 import { type JudgeScore, parseJudgeInput, round } from "../result.js";
 import type { AnchoredNumber } from "./anchoring.js";
+import type { AttachedNumber } from "./number-attachment.js";
 import type { Groundedness } from "./groundedness.js";
 import { type HeuristicRubric, heuristicRubric } from "./heuristic-rubric.js";
 import { type Abstention, measureAnswer } from "./measures.js";
@@ -21,6 +22,7 @@ export {
   anchoredGroundedness,
   anchorNumbers,
 } from "./anchoring.js";
+export { type AttachedNumber, type AttachmentVerdict, attachNumbers } from "./number-attachment.js";
 export { addedSupport, EvidenceText, type Groundedness, groundedness } from "./groundedness.js";
 export {
   type HeuristicBasis,
@@ -90,8 +92,9 @@ export interface OfflineVerdict extends HeuristicRubric {
   rouge_l: number | null;
   /**
    * Support of the answer's claims in the contexts: content tokens found, and numbers weighted by
-   * whether the contexts state them beside the same things (anchoring); null without contexts or
-   * claims.
+   * whether the contexts state them beside the same things (anchoring), halved for each number
+   * the contexts do not state or give to something else (attachment), and at most the weakest
+   * sentence's share of supported tokens; null without contexts or claims.
    */
   groundedness: number | null;
   abstention: Abstention;
@@ -103,6 +106,10 @@ export interface OfflineVerdict extends HeuristicRubric {
     rouge_l: RougeL | null;
     groundedness: Groundedness | null;
     anchored_numbers: AnchoredNumber[];
+    /** Each number: attached, swapped (its unit or nearest word is another figure's), unstated. */
+    attached_numbers: AttachedNumber[];
+    /** The lowest share of one claim sentence's content tokens found in the contexts. */
+    weakest_sentence: number | null;
     support: Groundedness | null;
     ground_truth_coverage: number | null;
     ground_truth_in_contexts: number | null;
@@ -171,6 +178,8 @@ export function offline(input: OfflineInput, options: OfflineOptions = {}): Offl
         rouge_l: measures.rouge_l,
         groundedness: measures.groundedness,
         anchored_numbers: measures.anchored_numbers,
+        attached_numbers: measures.attached_numbers,
+        weakest_sentence: measures.weakest_sentence,
         support: measures.support,
         ground_truth_coverage: measures.ground_truth_coverage,
         ground_truth_in_contexts: measures.ground_truth_in_contexts,

@@ -17,6 +17,7 @@ import {
 } from "./groundedness.js";
 import { referencesOf } from "../references.js";
 import { type AnchoredNumber, anchoredGroundedness, anchorNumbers } from "./anchoring.js";
+import { type AttachedNumber, attachNumbers } from "./number-attachment.js";
 import { matchReferences, type ReferenceMatch } from "./reference-match.js";
 import { type RougeL, rougeLOfTokens } from "./rouge.js";
 import { exactMatchOfTokens, squadTokens, type TokenF1, tokenF1OfTokens } from "./squad.js";
@@ -77,6 +78,10 @@ export interface OfflineMeasures {
   groundedness_score: number | null;
   /** Each number the claims state, and how far the contexts state it beside the same things. */
   anchored_numbers: AnchoredNumber[];
+  /** Each number the claims state: attached, swapped (its unit or word is another's), unstated. */
+  attached_numbers: AttachedNumber[];
+  /** The lowest share of one claim sentence's content tokens the contexts hold; null without. */
+  weakest_sentence: number | null;
   /**
    * The same in the contexts and the ground truth together: the evidence accuracy is judged by.
    * Null with neither (or when the ground truth itself abstains and there are no contexts).
@@ -186,6 +191,50 @@ function argMax(values: readonly number[]): number {
   return best;
 }
 
+/**
+ * Each number that is swapped or unstated multiplies groundedness by this: one wrong figure makes
+ * an answer unsupported however many words around it are right.
+ */
+export const MISATTACHED_FACTOR = 0.5;
+
+/** The share of each claim sentence's content tokens the evidence holds; the lowest, or null. */
+function weakestSentence(
+  claims: string,
+  evidence: EvidenceText,
+  whole: Groundedness,
+): number | null {
+  const sentences = splitSentences(claims);
+  // One sentence is the whole: its share is already measured (tokenizing again costs the most).
+  if (sentences.length <= 1) return whole.score;
+  let weakest: number | null = null;
+  for (const sentence of sentences) {
+    const facts = statedFacts(sentence.text);
+    if (facts.tokens.length === 0) continue;
+    let found = 0;
+    for (const token of facts.tokens) if (evidence.has(token)) found++;
+    const share = found / facts.tokens.length;
+    if (weakest === null || share < weakest) weakest = share;
+  }
+  return weakest;
+}
+
+/**
+ * Groundedness in one number: the anchored share of tokens and numbers, halved for each number
+ * swapped or unstated (MISATTACHED_FACTOR), and at most the weakest sentence's share of supported
+ * tokens (an answer is supported only when each of its sentences is). Null when the anchored
+ * share is (no tokens, no numbers).
+ */
+export function supportScore(
+  anchored: number | null,
+  attached: readonly AttachedNumber[],
+  weakest: number | null,
+): number | null {
+  if (anchored === null) return null;
+  let score = anchored;
+  for (const number of attached) if (number.verdict !== "attached") score *= MISATTACHED_FACTOR;
+  return weakest === null ? score : Math.min(score, weakest);
+}
+
 export function measureAnswer(input: MeasureInput, options: MeasureOptions = {}): OfflineMeasures {
   const patterns = options.abstentionPatterns ?? DEFAULT_PATTERNS;
   const { question, answer, contexts } = input;
@@ -218,8 +267,14 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
   const measured = hasContexts ? claimed : null;
   const claimsText = abstention === "none" ? answer : split.claims;
   const anchored = hasContexts ? anchorNumbers(claimsText, contexts) : [];
+  const attached = hasContexts ? attachNumbers(claimsText, contexts) : [];
+  const weakest = hasContexts ? weakestSentence(claimsText, contextEvidence, claimed) : null;
   const groundednessScore = hasContexts
-    ? anchoredGroundedness(claimed.tokens, claimed.supported_tokens, anchored, NUMBER_WEIGHT)
+    ? supportScore(
+        anchoredGroundedness(claimed.tokens, claimed.supported_tokens, anchored, NUMBER_WEIGHT),
+        attached,
+        weakest,
+      )
     : null;
 
   let exact: 0 | 1 | null = null;
@@ -284,6 +339,8 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
     groundedness: measured,
     groundedness_score: groundednessScore,
     anchored_numbers: anchored,
+    attached_numbers: attached,
+    weakest_sentence: weakest,
     support,
     abstention,
     empty: !LETTER_OR_DIGIT.test(answer),

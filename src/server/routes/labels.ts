@@ -3,6 +3,7 @@ import {
   calibrateEvaluation,
   importLabels,
   LabelInputSchema,
+  labelItem,
   LabelScaleSchema,
   nextToLabel,
   putLabel,
@@ -13,7 +14,12 @@ import {
 import { isUuid } from "../../store/index.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import {
+  BotSourceSchema,
+  ErrorSchema,
+  JudgeResultSchema,
+  RESULT_STATUS_VALUES,
+} from "../schemas.js";
 import { IdParams } from "./params.js";
 
 // Human labels of evaluation results and a run's calibration report (seed 002 sections 4 and 5.3).
@@ -44,7 +50,9 @@ export const CalibrationQuerySchema = z.object({
 });
 
 export const NextLabelQuerySchema = z.object({
-  scale: LabelScaleSchema,
+  scale: LabelScaleSchema.optional().describe(
+    "default the run's first judge's score scale, else pass_fail",
+  ),
   /** Skip results up to this position (the one just shown). */
   after: z.coerce.number().int().min(-1).optional().describe("skip results up to this position"),
 });
@@ -70,24 +78,79 @@ export const RunLabelListSchema = z.object({
 
 export const ResultLabelListSchema = z.object({ items: z.array(HumanLabelSchema) });
 
-export const NextToLabelSchema = z.object({
+/** A result as the labelling view shows it: without the judges' verdicts, so they cannot anchor the person. */
+const BlindResultSchema = z.object({
+  id: z.uuid(),
+  position: z.number().int(),
+  question_id: z.string(),
+  question: z.string(),
+  question_type: z.string(),
+  ground_truth: z.string().nullable(),
+  ground_truths: z.array(z.string()).nullable().describe("every reference when there are several"),
+  status: z.enum(RESULT_STATUS_VALUES),
+  answer: z.string().nullable(),
+  citations: z.array(z.string()).nullable(),
+  sources: z.array(BotSourceSchema).nullable(),
+});
+
+const labelCounts = {
+  evaluation: z.object({ id: z.uuid(), name: z.string(), judges: z.array(z.string()) }),
   scale: LabelScaleSchema,
-  labelled: z.number().int(),
+  scales: z.array(LabelScaleSchema).describe("the run's judges' score scales, then pass_fail"),
+  labelled: z.number().int().describe("SCORED results with a label on the scale"),
   unlabelled: z.number().int(),
-  /** Without the judges' verdicts, so they cannot anchor the person. */
-  result: z
-    .object({
-      id: z.uuid(),
-      position: z.number().int(),
-      question_id: z.string(),
-      question: z.string(),
-      question_type: z.string(),
-      ground_truth: z.string().nullable(),
-      answer: z.string().nullable(),
-      citations: z.unknown(),
-      sources: z.unknown(),
-    })
-    .nullable(),
+};
+
+export const NextToLabelSchema = z.object({
+  ...labelCounts,
+  result: BlindResultSchema.nullable(),
+});
+
+export const LabelItemSchema = z.object({
+  ...labelCounts,
+  index: z.number().int().describe("the result's 1-based place among the run's SCORED results"),
+  total: z.number().int().describe("SCORED results"),
+  previous_id: z.uuid().nullable().describe("the SCORED result before it"),
+  next_id: z.uuid().nullable().describe("the SCORED result after it"),
+  result: BlindResultSchema,
+  label: HumanLabelSchema.nullable().describe("the person's label on the scale"),
+  judges: z
+    .array(
+      z.object({
+        name: z.string(),
+        scale: LabelScaleSchema.exclude(["pass_fail"]).nullable(),
+        result: JudgeResultSchema,
+      }),
+    )
+    .nullable()
+    .describe("the judges' verdicts: null until the person has labelled the result on the scale"),
+});
+
+const ScoreFiguresSchema = z.object({
+  n: z.number().int(),
+  mae: z.number().nullable().describe("mean |judge − human|"),
+  within_1: z.number().nullable().describe("share with |judge − human| ≤ the tolerance"),
+  kappa_quadratic: z.number().nullable(),
+  alpha_ordinal: z.number().nullable(),
+  spearman: z.number().nullable(),
+  kendall_tau_b: z.number().nullable(),
+});
+
+const PassFailFiguresSchema = z.object({
+  n: z.number().int(),
+  tp: z.number().int(),
+  fp: z.number().int(),
+  tn: z.number().int(),
+  fn: z.number().int(),
+  accuracy: z.number().nullable(),
+  tpr: z.number().nullable(),
+  tnr: z.number().nullable(),
+  kappa: z.number().nullable(),
+});
+
+const IntervalSchema = z.object({
+  estimate: z.number(),
+  ci: z.tuple([z.number(), z.number()]).describe("95% interval"),
 });
 
 export const LabelImportResultSchema = z.object({
@@ -96,8 +159,8 @@ export const LabelImportResultSchema = z.object({
   scale: LabelScaleSchema.nullable(),
 });
 
-/** The calibration report (docs/calibration.md); nested figures are described there. */
-export const CalibrationReportSchema = z.looseObject({
+/** The calibration report (docs/calibration.md says what each figure means). */
+export const CalibrationReportSchema = z.object({
   evaluation: z.object({ id: z.uuid(), name: z.string() }),
   judge: z.string(),
   scale: LabelScaleSchema.exclude(["pass_fail"]).nullable(),
@@ -107,17 +170,55 @@ export const CalibrationReportSchema = z.looseObject({
     labelled_pass: z.number().int(),
     skipped_judge_errors: z.number().int(),
   }),
-  agreement: z.record(z.string(), z.unknown()).nullable(),
-  baseline: z.record(z.string(), z.unknown()).nullable(),
-  pass_fail: z.record(z.string(), z.unknown()).nullable(),
+  agreement: ScoreFiguresSchema.nullable(),
+  baseline: ScoreFiguresSchema.extend({ constant: z.number() }).nullable(),
+  pass_fail: PassFailFiguresSchema.extend({
+    human_pass_source: z.object({
+      labels: z.number().int(),
+      scores: z.number().int(),
+      threshold: z.number().nullable(),
+    }),
+    baseline: PassFailFiguresSchema.extend({ constant: z.boolean() }).nullable(),
+  }).nullable(),
   pass_rate: z.object({
-    judge: z.record(z.string(), z.unknown()).nullable(),
-    human: z.record(z.string(), z.unknown()).nullable(),
-    ppi: z.record(z.string(), z.unknown()).nullable(),
+    judge: IntervalSchema.extend({ n: z.number().int(), method: z.literal("wilson") }).nullable(),
+    human: IntervalSchema.extend({ n: z.number().int(), method: z.literal("wilson") }).nullable(),
+    ppi: IntervalSchema.extend({
+      n: z.number().int(),
+      N: z.number().int(),
+      lambda: z.number(),
+      method: z.literal("ppi++ clt"),
+    }).nullable(),
   }),
-  options: z.record(z.string(), z.unknown()),
-  verdict: z.record(z.string(), z.unknown()),
-  disagreements: z.array(z.record(z.string(), z.unknown())),
+  options: z.object({ target: z.number(), kappaMin: z.number(), tolerance: z.number() }),
+  verdict: z.object({
+    passed: z.boolean(),
+    basis: z.enum(["scores", "pass_fail", "none"]),
+    conditions: z.array(
+      z.object({
+        name: z.enum(["labels", "within_1", "accuracy", "kappa", "beats_baseline"]),
+        ok: z.boolean(),
+        value: z.number().nullable(),
+        threshold: z.number().nullable(),
+        message: z.string(),
+      }),
+    ),
+    failed: z.array(z.string()),
+  }),
+  disagreements: z.array(
+    z.object({
+      result_id: z.string(),
+      position: z.number().int(),
+      question: z.string(),
+      answer: z.string().nullable(),
+      judge_score: z.number().nullable(),
+      human_score: z.number().nullable(),
+      difference: z.number().nullable(),
+      judge_passed: z.boolean().nullable(),
+      human_passed: z.boolean().nullable(),
+      note: z.string().nullable(),
+    }),
+  ),
   warnings: z.array(z.string()),
 });
 
@@ -148,7 +249,25 @@ export const labelApi = {
     resource: "evaluation",
     query: NextLabelQuerySchema,
     responses: {
-      200: { description: "Counts and the next result (null when done)", schema: NextToLabelSchema },
+      200: {
+        description: "Counts and the next result (null when done)",
+        schema: NextToLabelSchema,
+      },
+      400: error("Bad query"),
+      404: notFound,
+    },
+  }),
+  item: defineRoute({
+    method: "get",
+    path: `${BASE}/labels/items/:resultId`,
+    tags: TAGS,
+    summary:
+      "One result in the labelling view: blind, with its neighbours, the person's label, and the judges' verdicts only once it is labelled",
+    params: ResultParams,
+    resource: "evaluation or result",
+    query: ScaleQuerySchema,
+    responses: {
+      200: { description: "The result to label", schema: LabelItemSchema },
       400: error("Bad query"),
       404: notFound,
     },
@@ -241,6 +360,10 @@ export function labelRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, labelApi.next, async (c, { params, query }) =>
     c.json(await nextToLabel(db, c.get("user").id, params.id, query.scale, query.after)),
+  );
+
+  mountRoute(app, deps, labelApi.item, async (c, { params, query }) =>
+    c.json(await labelItem(db, c.get("user").id, params.id, params.resultId, query.scale)),
   );
 
   mountRoute(app, deps, labelApi.import, async (c, { params, body }) => {

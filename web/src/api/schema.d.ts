@@ -574,6 +574,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/evaluations/{id}/labels/items/{resultId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One result in the labelling view: blind, with its neighbours, the person's label, and the judges' verdicts only once it is labelled */
+    get: operations["getEvaluationsByIdLabelsItemsByResultId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/evaluations/{id}/labels/import": {
     parameters: {
       query?: never;
@@ -2524,8 +2541,17 @@ export interface components {
       items: components["schemas"]["HumanLabel"][];
     };
     NextToLabel: {
+      evaluation: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        judges: string[];
+      };
       /** @enum {string} */
       scale: "1-10" | "1-5" | "pass_fail";
+      /** @description the run's judges' score scales, then pass_fail */
+      scales: ("1-10" | "1-5" | "pass_fail")[];
+      /** @description SCORED results with a label on the scale */
       labelled: number;
       unlabelled: number;
       result: {
@@ -2536,10 +2562,92 @@ export interface components {
         question: string;
         question_type: string;
         ground_truth: string | null;
+        /** @description every reference when there are several */
+        ground_truths: string[] | null;
+        /** @enum {string} */
+        status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
         answer: string | null;
-        citations: unknown;
-        sources: unknown;
+        citations: string[] | null;
+        sources:
+          | ({
+              node_id: string;
+              content: string;
+              source?: string;
+              score?: number;
+              title?: string;
+              document_id?: string;
+            } & {
+              [key: string]: unknown;
+            })[]
+          | null;
       } | null;
+    };
+    LabelItem: {
+      evaluation: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        judges: string[];
+      };
+      /** @enum {string} */
+      scale: "1-10" | "1-5" | "pass_fail";
+      /** @description the run's judges' score scales, then pass_fail */
+      scales: ("1-10" | "1-5" | "pass_fail")[];
+      /** @description SCORED results with a label on the scale */
+      labelled: number;
+      unlabelled: number;
+      /** @description the result's 1-based place among the run's SCORED results */
+      index: number;
+      /** @description SCORED results */
+      total: number;
+      /**
+       * Format: uuid
+       * @description the SCORED result before it
+       */
+      previous_id: string | null;
+      /**
+       * Format: uuid
+       * @description the SCORED result after it
+       */
+      next_id: string | null;
+      result: {
+        /** Format: uuid */
+        id: string;
+        position: number;
+        question_id: string;
+        question: string;
+        question_type: string;
+        ground_truth: string | null;
+        /** @description every reference when there are several */
+        ground_truths: string[] | null;
+        /** @enum {string} */
+        status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
+        answer: string | null;
+        citations: string[] | null;
+        sources:
+          | ({
+              node_id: string;
+              content: string;
+              source?: string;
+              score?: number;
+              title?: string;
+              document_id?: string;
+            } & {
+              [key: string]: unknown;
+            })[]
+          | null;
+      };
+      /** @description the person's label on the scale */
+      label: components["schemas"]["HumanLabel"] | null;
+      /** @description the judges' verdicts: null until the person has labelled the result on the scale */
+      judges:
+        | {
+            name: string;
+            /** @enum {string|null} */
+            scale: "1-10" | "1-5" | null;
+            result: components["schemas"]["JudgeResult"];
+          }[]
+        | null;
     };
     LabelImportResult: {
       lines: number;
@@ -2563,37 +2671,116 @@ export interface components {
         skipped_judge_errors: number;
       };
       agreement: {
-        [key: string]: unknown;
+        n: number;
+        /** @description mean |judge − human| */
+        mae: number | null;
+        /** @description share with |judge − human| ≤ the tolerance */
+        within_1: number | null;
+        kappa_quadratic: number | null;
+        alpha_ordinal: number | null;
+        spearman: number | null;
+        kendall_tau_b: number | null;
       } | null;
       baseline: {
-        [key: string]: unknown;
+        n: number;
+        /** @description mean |judge − human| */
+        mae: number | null;
+        /** @description share with |judge − human| ≤ the tolerance */
+        within_1: number | null;
+        kappa_quadratic: number | null;
+        alpha_ordinal: number | null;
+        spearman: number | null;
+        kendall_tau_b: number | null;
+        constant: number;
       } | null;
       pass_fail: {
-        [key: string]: unknown;
+        n: number;
+        tp: number;
+        fp: number;
+        tn: number;
+        fn: number;
+        accuracy: number | null;
+        tpr: number | null;
+        tnr: number | null;
+        kappa: number | null;
+        human_pass_source: {
+          labels: number;
+          scores: number;
+          threshold: number | null;
+        };
+        baseline: {
+          n: number;
+          tp: number;
+          fp: number;
+          tn: number;
+          fn: number;
+          accuracy: number | null;
+          tpr: number | null;
+          tnr: number | null;
+          kappa: number | null;
+          constant: boolean;
+        } | null;
       } | null;
       pass_rate: {
         judge: {
-          [key: string]: unknown;
+          estimate: number;
+          /** @description 95% interval */
+          ci: number[];
+          n: number;
+          /** @enum {string} */
+          method: "wilson";
         } | null;
         human: {
-          [key: string]: unknown;
+          estimate: number;
+          /** @description 95% interval */
+          ci: number[];
+          n: number;
+          /** @enum {string} */
+          method: "wilson";
         } | null;
         ppi: {
-          [key: string]: unknown;
+          estimate: number;
+          /** @description 95% interval */
+          ci: number[];
+          n: number;
+          N: number;
+          lambda: number;
+          /** @enum {string} */
+          method: "ppi++ clt";
         } | null;
       };
       options: {
-        [key: string]: unknown;
+        target: number;
+        kappaMin: number;
+        tolerance: number;
       };
       verdict: {
-        [key: string]: unknown;
+        passed: boolean;
+        /** @enum {string} */
+        basis: "scores" | "pass_fail" | "none";
+        conditions: {
+          /** @enum {string} */
+          name: "labels" | "within_1" | "accuracy" | "kappa" | "beats_baseline";
+          ok: boolean;
+          value: number | null;
+          threshold: number | null;
+          message: string;
+        }[];
+        failed: string[];
       };
       disagreements: {
-        [key: string]: unknown;
+        result_id: string;
+        position: number;
+        question: string;
+        answer: string | null;
+        judge_score: number | null;
+        human_score: number | null;
+        difference: number | null;
+        judge_passed: boolean | null;
+        human_passed: boolean | null;
+        note: string | null;
       }[];
       warnings: string[];
-    } & {
-      [key: string]: unknown;
     };
   };
   responses: never;
@@ -4552,8 +4739,9 @@ export interface operations {
   };
   getEvaluationsByIdLabelsNext: {
     parameters: {
-      query: {
-        scale: "1-10" | "1-5" | "pass_fail";
+      query?: {
+        /** @description default the run's first judge's score scale, else pass_fail */
+        scale?: "1-10" | "1-5" | "pass_fail";
         /** @description skip results up to this position */
         after?: number;
       };
@@ -4572,6 +4760,58 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["NextToLabel"];
+        };
+      };
+      /** @description Bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation or result for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getEvaluationsByIdLabelsItemsByResultId: {
+    parameters: {
+      query?: {
+        scale?: "1-10" | "1-5" | "pass_fail";
+      };
+      header?: never;
+      path: {
+        id: string;
+        resultId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The result to label */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LabelItem"];
         };
       };
       /** @description Bad query */

@@ -60,6 +60,14 @@ export function EvaluationDetailPage() {
               {t("detail.live")}
             </span>
           )}
+          <Link
+            className="button"
+            to="/evaluations/$evalId/label"
+            params={{ evalId }}
+            title={t("label.actionTitle")}
+          >
+            {t("label.action")}
+          </Link>
           <Link className="button" to="/evaluations/compare" search={{ head: evalId }}>
             {t("detail.compareWith")}
           </Link>

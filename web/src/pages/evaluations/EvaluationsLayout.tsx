@@ -1,9 +1,11 @@
-import { Link, Outlet } from "@tanstack/react-router";
+import { Link, Outlet, useParams } from "@tanstack/react-router";
 import { useI18n } from "../../i18n/i18n";
 
 /** `/evaluations` with its secondary navigation (seed 003 section 6.1). */
 export function EvaluationsLayout() {
   const { t } = useI18n();
+  // On a run's pages, its labelling view is one step away.
+  const { evalId } = useParams({ strict: false });
   return (
     <>
       <nav className="subnav" aria-label={t("nav.evaluations")}>
@@ -23,6 +25,15 @@ export function EvaluationsLayout() {
         <Link to="/evaluations/compare" activeProps={{ className: "active" }}>
           {t("nav.compare")}
         </Link>
+        {evalId && (
+          <Link
+            to="/evaluations/$evalId/label"
+            params={{ evalId }}
+            activeProps={{ className: "active" }}
+          >
+            {t("nav.label")}
+          </Link>
+        )}
       </nav>
       <main id="main" tabIndex={-1}>
         <Outlet />
