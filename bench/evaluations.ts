@@ -203,6 +203,7 @@ export async function benchEvaluations(
           no_cache: true,
         },
         config,
+        { via: "cli" },
       );
       let row: EvaluationRow | undefined;
       for (;;) {

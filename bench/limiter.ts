@@ -111,6 +111,7 @@ export async function benchLimiter(
         no_cache: true,
       },
       config,
+      { via: "cli" },
     );
     let row: EvaluationRow | undefined;
     for (;;) {

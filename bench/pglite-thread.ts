@@ -185,6 +185,7 @@ export async function benchPgliteThread(mode: PgliteMode): Promise<PgliteThreadB
           no_cache: true,
         },
         config,
+        { via: "cli" },
       );
       delay.enable();
       const probe = spawn(

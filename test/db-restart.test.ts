@@ -122,6 +122,7 @@ it("a worker process survives a restart mid-run, and the run completes on its ow
         judges: ["offline"],
       },
       config,
+      { via: "cli" },
     );
     await waitUntil(
       () => evaluationOf(store, started.id),

@@ -94,15 +94,27 @@ describeEachStore("POST /api/v1/evaluations with answers", (use) => {
     const row = await completed(token, started.body.id);
     expect(row.status).toBe("COMPLETED");
 
-    const results = await call<{
-      items: { question_text: string; rag_answer: string; status: string; judges: unknown }[];
-    }>(token, "GET", `/evaluations/${row.id}/results`);
-    expect(results.body.items.map((r) => [r.rag_answer, r.status])).toEqual([
+    const list = await call<{ items: { id: string }[] }>(
+      token,
+      "GET",
+      `/evaluations/${row.id}/results`,
+    );
+    const results = await Promise.all(
+      list.body.items.map(async (item) => {
+        const result = await call<{ rag_answer: string; status: string; judges: unknown }>(
+          token,
+          "GET",
+          `/evaluations/${row.id}/results/${item.id}`,
+        );
+        return result.body;
+      }),
+    );
+    expect(results.map((r) => [r.rag_answer, r.status])).toEqual([
       [ANSWERS[0]?.answer, "SCORED"],
       [ANSWERS[1]?.answer, "SCORED"],
     ]);
     // The offline judge matched the answer against a reference (exact match on the second).
-    expect(JSON.stringify(results.body.items[1]?.judges)).toContain('"exact_match":1');
+    expect(JSON.stringify(results[1]?.judges)).toContain('"exact_match":1');
 
     const exported = await call<string>(
       token,

@@ -244,6 +244,7 @@ describe("a worker killed with SIGKILL mid-run", () => {
         user.id,
         { question_set_id: set.id, ...HTTP_RUN(bot.url) },
         config,
+        { via: "cli" },
       );
       const first = spawnEvalWorker(["--concurrency", "4"], env);
       await first.waitFor((line) => line.event === "ready");
@@ -358,6 +359,7 @@ describe("two worker processes on one server database", () => {
         user.id,
         { question_set_id: set.id, ...HTTP_RUN(bot.url) },
         config,
+        { via: "cli" },
       );
       await waitForStatus(store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"], 240_000);
       const { rows } = await expectCompletedConsistently(store.db, started.id, 100);
@@ -429,6 +431,7 @@ describeInProcess("faults in one run", (ctx) => {
           retry: { attempts: 2, base_ms: 0, max_ms: 0 },
         },
         config,
+        { via: "cli" },
       );
       await waitForStatus(store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"]);
       const { row, rows } = await expectCompletedConsistently(store.db, started.id, items.length);
@@ -465,6 +468,7 @@ describeInProcess("faults in one run", (ctx) => {
         userId,
         { question_set_id: set.id, bot: { kind: "http", url: `http://127.0.0.1:${port}/ask` } },
         config,
+        { via: "cli" },
       );
       const row = await waitForStatus(store.db, started.id, ["COMPLETED", "FAILED", "CANCELLED"]);
       expect(row.status).toBe("FAILED");
@@ -512,6 +516,7 @@ describeInProcess("pause, resume and cancel racing a run", (ctx) => {
         judges: ["offline"],
       },
       config,
+      { via: "cli" },
     );
   }
 

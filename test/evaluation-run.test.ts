@@ -121,6 +121,7 @@ describeEachStore("evaluation runs", (use, kind) => {
       userId,
       { question_set_id: questionSetId, judges: ["offline"] },
       config_,
+      { via: "cli" },
     );
     expect(started.status).toBe("PENDING");
     expect(started.total_questions).toBe(4);
@@ -159,6 +160,7 @@ describeEachStore("evaluation runs", (use, kind) => {
       userId,
       { question_set_id: questionSetId },
       config_,
+      { via: "cli" },
     );
     const paused = await pauseEvaluation(deps(), userId, started.id);
     expect(paused.status).toBe("PAUSED");
@@ -182,6 +184,7 @@ describeEachStore("evaluation runs", (use, kind) => {
       userId,
       { question_set_id: questionSetId },
       config_,
+      { via: "cli" },
     );
     await pauseEvaluation(deps(), userId, started.id);
     startWorker();
@@ -200,6 +203,31 @@ describeEachStore("evaluation runs", (use, kind) => {
     expect(again.completed_questions).toBe(4);
   });
 
+  it(`treats a start that does not say where it came from as an API run [${kind}]`, async () => {
+    const config_ = await config;
+    // A caller that leaves `via` out (only a cast or plain JavaScript can) must not get the CLI's
+    // open network: a loopback bot is refused by the default policy, and nothing is stored.
+    const unsaid = {} as Parameters<typeof startEvaluation>[4];
+    const loopback = { kind: "http" as const, url: "http://127.0.0.1:9/ask" };
+    await expect(
+      startEvaluation(
+        deps(),
+        userId,
+        { question_set_id: questionSetId, bot: loopback },
+        config_,
+        unsaid,
+      ),
+    ).rejects.toThrow(/bot\.url: .*127\.0\.0\.1/);
+    const started = await startEvaluation(
+      deps(),
+      userId,
+      { question_set_id: questionSetId },
+      config_,
+      unsaid,
+    );
+    expect((started.config as { submitted_via: string }).submitted_via).toBe("api");
+  });
+
   it(`another user's evaluation is not found [${kind}]`, async () => {
     const config_ = await config;
     const started = await startEvaluation(
@@ -207,12 +235,13 @@ describeEachStore("evaluation runs", (use, kind) => {
       userId,
       { question_set_id: questionSetId },
       config_,
+      { via: "cli" },
     );
     const bob = (await findOrCreateUser(use().db, "bob")).id;
     await expect(pauseEvaluation(deps(), bob, started.id)).rejects.toThrow(/not found/);
     expect(await getEvaluation(use().db, bob, started.id)).toBeUndefined();
     await expect(
-      startEvaluation(deps(), bob, { question_set_id: questionSetId }, config_),
+      startEvaluation(deps(), bob, { question_set_id: questionSetId }, config_, { via: "cli" }),
     ).rejects.toThrow(/question set .* not found/);
   });
 });

@@ -1,9 +1,11 @@
 // Seed 004 §7 (Gate Test): the evaluator pipeline against both storage modes.
+import { Readable } from "node:stream";
 import { expect, it } from "vitest";
 import {
   type EvaluatorInput,
   EvaluatorInputSchema,
   GateConfigSchema,
+  gateJsonl,
   runEvaluatorPipeline,
   runEvaluatorPipelineBatch,
 } from "../src/gate/index.js";
@@ -12,7 +14,9 @@ import {
   findOrCreateUser,
   getEvaluationRecord,
   listEvaluationRecords,
+  queryRows,
 } from "../src/store/index.js";
+import { sql } from "drizzle-orm";
 import { describeEachStore } from "./support/stores.js";
 
 const HIT =
@@ -129,5 +133,64 @@ describeEachStore("evaluator pipeline (seed 004 §7)", (use) => {
     expect(results.map((r) => r.message_id)).toEqual(["m1", "m2", "m3"]);
     const stored = await listEvaluationRecords(db, user.id);
     expect(stored.map((r) => r.message_id).sort()).toEqual(["m1", "m2", "m3"]);
+  });
+
+  it("keeps a batch's valid lines when the database refuses one, and names it", async () => {
+    const { db } = use();
+    const user = await findOrCreateUser(db, "alice");
+    const lines = ["m1", "poison", "m3"].map((message_id) =>
+      JSON.stringify({ ...input(), message_id }),
+    );
+    // A real refusal (SQLSTATE 23514) from whichever database runs, dropped again after.
+    await queryRows(
+      db,
+      sql`alter table evaluation_records
+          add constraint test_refuses_poison check (message_id <> 'poison')`,
+    );
+    try {
+      const gated = [];
+      for await (const line of gateJsonl({
+        source: Readable.from([lines.join("\n")]),
+        ctx: { user_id: user.id },
+        evaluator_repo: evaluationRecordRepo(db),
+      })) {
+        gated.push(line);
+      }
+      expect(gated.map((g) => [g.line, g.ok])).toEqual([
+        [1, true],
+        [2, false],
+        [3, true],
+      ]);
+      const refused = gated[1];
+      expect(refused?.ok === false && refused.error).toMatch(
+        /^not stored: the database refused the record: .*"test_refuses_poison" \(SQLSTATE 23514\)$/,
+      );
+      const stored = await listEvaluationRecords(db, user.id);
+      expect(stored.map((r) => r.message_id).sort()).toEqual(["m1", "m3"]);
+    } finally {
+      await queryRows(
+        db,
+        sql`alter table evaluation_records drop constraint if exists test_refuses_poison`,
+      );
+    }
+  });
+
+  it("throws a write error that is not the lines' fault instead of blaming each line", async () => {
+    const { db } = use();
+    const user = await findOrCreateUser(db, "alice");
+    const lines = ["m1", "m2"].map((message_id) => JSON.stringify({ ...input(), message_id }));
+    // The table gone for a moment (SQLSTATE 42P01): no line is at fault, none is retried alone.
+    await queryRows(db, sql`alter table evaluation_records rename to evaluation_records_away`);
+    try {
+      const gated = gateJsonl({
+        source: Readable.from([lines.join("\n")]),
+        ctx: { user_id: user.id },
+        evaluator_repo: evaluationRecordRepo(db),
+      });
+      await expect(gated.next()).rejects.toThrow(/evaluation_records/);
+    } finally {
+      await queryRows(db, sql`alter table evaluation_records_away rename to evaluation_records`);
+    }
+    expect(await listEvaluationRecords(db, user.id)).toEqual([]);
   });
 });

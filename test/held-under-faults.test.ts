@@ -275,6 +275,7 @@ describe("half of the judge's calls failing", () => {
           no_cache: true,
         },
         config,
+        { via: "cli" },
       );
       const end = Date.now() + 120_000;
       for (;;) {

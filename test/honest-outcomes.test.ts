@@ -108,6 +108,7 @@ async function run(
         ...request,
       },
       config,
+      { via: "cli" },
     );
     const until = Date.now() + 60_000;
     for (;;) {

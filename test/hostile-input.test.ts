@@ -1,16 +1,19 @@
 // Issue 12 §3: hostile input on both surfaces. The API and `ragjudge gate` read JSON through the
-// same strict parser (src/formats/strict-json.ts), so each refusal names the same field.
+// same strict parser (src/text/strict-json.ts), so each refusal names the same field.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createApp, listen } from "../src/server/index.js";
+import { sql } from "drizzle-orm";
 import {
   createApiToken,
+  type Db,
   findOrCreateUser,
   LOCAL_USER_NAME,
   listEvaluationRecords,
   openStore,
+  queryRows,
 } from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
 import { describeEachStore } from "./support/stores.js";
@@ -41,7 +44,7 @@ function deepHitLine(messageId: string, depth: number): string {
   return line.replace('"@"', nestedArray(depth - 3));
 }
 
-async function gateFile(lines: (string | Buffer)[]) {
+async function gateFile(lines: (string | Buffer)[], prepare?: (db: Db) => Promise<unknown>) {
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-hostile-"));
   const path = join(dir, "answers.jsonl");
   writeFileSync(
@@ -49,6 +52,14 @@ async function gateFile(lines: (string | Buffer)[]) {
     Buffer.concat(lines.map((l) => Buffer.concat([Buffer.from(l), Buffer.from("\n")]))),
   );
   const home = join(dir, "home");
+  if (prepare) {
+    const before = await openStore({ home });
+    try {
+      await prepare(before.db);
+    } finally {
+      await before.close();
+    }
+  }
   const run = await runCli(["gate", path], { env: { RAGJUDGE_HOME: home } });
   const store = await openStore({ home });
   try {
@@ -79,6 +90,27 @@ it("ragjudge gate names a 100,000-deep line and a NUL line by field and stores t
   );
   expect(run.stored).toEqual(["a", "b", "c", "d", "e"]);
   // Every valid line passes: the invalid lines alone set the exit code (2, bad input).
+  expect(run.code).toBe(2);
+}, 60_000);
+
+it("ragjudge gate keeps a batch's other lines when the database refuses one, naming it", async () => {
+  // A real refusal from the database, not a mock: a CHECK constraint the valid line breaks.
+  const run = await gateFile(
+    [JSON.stringify(answer("a")), JSON.stringify(answer("poison")), JSON.stringify(answer("b"))],
+    (db) =>
+      queryRows(
+        db,
+        sql`alter table evaluation_records
+            add constraint test_refuses_poison check (message_id <> 'poison')`,
+      ),
+  );
+  expect(run.stderr).toMatch(
+    /line 2: not stored: the database refused the record: .*check constraint "test_refuses_poison"/,
+  );
+  // PostgreSQL's reason alone: not the statement, nor the line's values as parameters.
+  expect(run.stderr).not.toContain("params:");
+  expect(run.stderr).not.toMatch(/line [13]:/);
+  expect(run.stored).toEqual(["a", "b"]);
   expect(run.code).toBe(2);
 }, 60_000);
 

@@ -5,6 +5,7 @@ import {
   createApiToken,
   createEvaluation,
   createQuestionSet,
+  deleteEvaluation,
   findOrCreateUser,
   recountEvaluation,
   schema,
@@ -146,6 +147,10 @@ describeEachStore("evaluation pages API", (use) => {
 
     expect(await ids("")).toEqual({ ids: ["q1", "q2", "q3", "q4"], total: 4 });
     expect(await ids("?limit=2&offset=1")).toEqual({ ids: ["q2", "q3"], total: 4 });
+    // Past the end of the matches, and a filter nothing matches: no rows, the total still right.
+    expect(await ids("?offset=10")).toEqual({ ids: [], total: 4 });
+    expect(await ids("?passed=true&offset=2")).toEqual({ ids: [], total: 2 });
+    expect(await ids("?q=nowhere")).toEqual({ ids: [], total: 0 });
     expect(await ids("?status=bot_error")).toEqual({ ids: ["q4"], total: 1 });
     expect(await ids("?passed=true")).toEqual({ ids: ["q1", "q2"], total: 2 });
     expect(await ids("?passed=false")).toEqual({ ids: ["q3"], total: 1 });
@@ -165,6 +170,73 @@ describeEachStore("evaluation pages API", (use) => {
       expect(await response.json(), bad).toMatchObject({ error: "invalid_query" });
     }
     expect((await request(bob.token, `/api/v1/evaluations/${run.id}/results`)).status).toBe(404);
+    // A deleted run's results are gone from the list too.
+    await deleteEvaluation(use().db, alice.id, run.id);
+    expect((await request(alice.token, `/api/v1/evaluations/${run.id}/results`)).status).toBe(404);
+  });
+
+  it("lists light rows and serves one result in full, to its owner only", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    const long = `${"The harbour opened in 1784. ".repeat(20)}[n1]`;
+    const run = await seedRun(alice.id, null, "base", [
+      { ...BASE_ROWS[0]!, answer: long },
+      ...BASE_ROWS.slice(1),
+    ]);
+    const other = await seedRun(alice.id, null, "other", BASE_ROWS);
+    const { db } = use();
+    await db
+      .update(schema.evaluation_results)
+      .set({ rag_answer_sources: [{ node_id: "n1", content: "In 1784 the harbour opened." }] })
+      .where(eq(schema.evaluation_results.evaluation_id, run.id));
+
+    type Item = Record<string, unknown> & { id: string; question_id: string };
+    const page = await json<{ items: Item[] }>(
+      alice.token,
+      `/api/v1/evaluations/${run.id}/results`,
+    );
+    const [first, , third, errored] = page.items;
+    // A row carries what a collapsed card shows, not the sources, checks, judges or trace.
+    for (const heavy of ["rag_answer", "rag_answer_sources", "judges", "gate", "rag_tool_calls"])
+      expect(first, heavy).not.toHaveProperty(heavy);
+    expect(first).toMatchObject({
+      question_id: "q1",
+      score: 0.9,
+      passed: true,
+      gate_status: "pass",
+    });
+    expect(first?.answer_excerpt).toBe(long.slice(0, 240));
+    expect(first?.answer_length).toBe(long.length);
+    expect(third).toMatchObject({ answer_excerpt: "Because of 100% rain", answer_length: 20 });
+    expect(errored).toMatchObject({ status: "BOT_ERROR", error: "bot error: refused" });
+
+    const path = (runId: string, resultId: string) =>
+      `/api/v1/evaluations/${runId}/results/${resultId}`;
+    const full = await json<Record<string, unknown>>(alice.token, path(run.id, first!.id));
+    expect(full).toMatchObject({
+      id: first!.id,
+      question_id: "q1",
+      ground_truth: "truth of q1",
+      rag_answer: long,
+      rag_answer_sources: [{ node_id: "n1", content: "In 1784 the harbour opened." }],
+    });
+    expect(full).not.toHaveProperty("user_id");
+
+    // Another user's result, a result of another run, and malformed ids are all not found.
+    const otherResult = (
+      await json<{ items: Item[] }>(alice.token, `/api/v1/evaluations/${other.id}/results`)
+    ).items[0]!.id;
+    for (const [token, p] of [
+      [bob.token, path(run.id, first!.id)],
+      [alice.token, path(run.id, otherResult)],
+      [alice.token, path(other.id, first!.id)],
+      [alice.token, path(run.id, "not-a-uuid")],
+      [alice.token, path("not-a-uuid", first!.id)],
+    ] as const) {
+      const response = await request(token, p);
+      expect(response.status, p).toBe(404);
+      expect(await response.json(), p).toMatchObject({ error: "not_found" });
+    }
   });
 
   it("exports the filtered results as CSV and JSON, to their owner only", async () => {
@@ -190,6 +262,12 @@ describeEachStore("evaluation pages API", (use) => {
     const items = (await file.json()) as Array<{ question_id: string; user_id?: string }>;
     expect(items.map((item) => item.question_id)).toEqual(["q3"]);
     expect(items[0]).not.toHaveProperty("user_id");
+    // The file holds every result in full, not the list's light rows.
+    expect(items[0]).toMatchObject({
+      ground_truth: "truth of q3",
+      rag_answer: "Because of 100% rain",
+      judges: { rubric: { verdict: { accuracy: 4, completeness: 1, clarity: 10 } } },
+    });
 
     expect(
       (await request(alice.token, `/api/v1/evaluations/${run.id}/export?format=xml`)).status,

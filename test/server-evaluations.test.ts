@@ -174,14 +174,14 @@ describeEachStore("HTTP API: evaluations", (use) => {
       status: string;
       progress: { percent: number; completed: number };
       summary: { scored: number; total: number; judges: { offline?: { count: number } } };
-      results: Array<{ status: string; rag_answer: string }>;
+      results: Array<{ status: string; answer_length: number }>;
     }>(call(alice.token, "GET", `/evaluations/${evaluation.id}`));
     expect(detail.status).toBe("COMPLETED");
     expect(detail.progress).toMatchObject({ percent: 100, completed: 3 });
     expect(detail.summary).toMatchObject({ scored: 3, total: 3 });
     expect(detail.summary.judges.offline?.count).toBe(3);
     expect(detail.results).toHaveLength(3);
-    expect(detail.results.every((r) => r.rag_answer.length > 0)).toBe(true);
+    expect(detail.results.every((r) => r.answer_length > 0)).toBe(true);
 
     const page = await json<{ items: Array<{ position: number }> }>(
       call(
@@ -300,6 +300,7 @@ describeEachStore("HTTP API: evaluations", (use) => {
     for (const [method, path] of [
       ["GET", `/evaluations/${run.id}`],
       ["GET", `/evaluations/${run.id}/results`],
+      ["GET", `/evaluations/${run.id}/results/${run.id}`],
       ["GET", `/evaluations/${run.id}/events`],
       ["POST", `/evaluations/${run.id}/pause`],
       ["POST", `/evaluations/${run.id}/resume`],
@@ -391,6 +392,7 @@ describeEachStore("HTTP API: evaluations", (use) => {
           "GET /api/v1/evaluations/{id}",
           "DELETE /api/v1/evaluations/{id}",
           "GET /api/v1/evaluations/{id}/results",
+          "GET /api/v1/evaluations/{id}/results/{resultId}",
           "GET /api/v1/evaluations/{id}/events",
           "POST /api/v1/evaluations/{id}/pause",
           "POST /api/v1/evaluations/{id}/resume",

@@ -1,9 +1,3 @@
 export { describeIssues, type FieldIssue, fieldIssues } from "./issues.js";
 export { type JsonlLine, parseJsonl, readLines } from "./jsonl.js";
 export { displayWidth, renderTable } from "./table.js";
-export {
-  describeStrictJsonError,
-  MAX_JSON_DEPTH,
-  parseStrictJson,
-  type StrictJson,
-} from "./strict-json.js";

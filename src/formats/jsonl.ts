@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { describeIssues } from "./issues.js";
-import { describeStrictJsonError, parseStrictJson } from "./strict-json.js";
+import { describeStrictJsonError, parseStrictJson } from "../text/index.js";
 
 export type JsonlLine<T> =
   { line: number; ok: true; value: T } | { line: number; ok: false; error: string };

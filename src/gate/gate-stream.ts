@@ -22,6 +22,9 @@ export type GatedResult = Omit<EvaluationResult, "id" | "created_at"> & {
 /**
  * Gates a JSONL stream of EvaluatorInputs, in input order. Valid lines are gated and stored in
  * batches (each batch one INSERT); invalid lines are reported with their line number and field.
+ * A batch the database refuses for a value in it (the repository's `rowErrorOf`) is written again
+ * line by line: each line is one INSERT, stored whole or reported by number with the database's
+ * reason, and the others are kept. Any other write error (the database is down) is thrown.
  */
 export async function* gateJsonl(options: {
   source: AsyncIterable<Uint8Array | string>;
@@ -36,12 +39,11 @@ export async function* gateJsonl(options: {
 
   async function* flush(): AsyncGenerator<GatedLine> {
     const valid = pending.filter((entry) => entry.ok);
-    const results: GatedResult[] = options.evaluator_repo
-      ? await runEvaluatorPipelineBatch({
-          evaluator_repo: options.evaluator_repo,
-          inputs: valid.map((entry) => entry.input),
-          ctx: options.ctx,
-        })
+    const results: Array<GatedResult | { refused: string }> = options.evaluator_repo
+      ? await store(
+          options.evaluator_repo,
+          valid.map((entry) => entry.input),
+        )
       : valid.map((entry) => verdictOfDraft(draftRecord(entry.input, options.ctx)));
     let next = 0;
     for (const entry of pending) {
@@ -50,9 +52,42 @@ export async function* gateJsonl(options: {
         continue;
       }
       const result = results[next++];
-      if (result) yield { line: entry.line, ok: true, input: entry.input, result };
+      if (!result) continue;
+      if ("refused" in result) {
+        yield { line: entry.line, ok: false, error: `not stored: ${result.refused}` };
+      } else {
+        yield { line: entry.line, ok: true, input: entry.input, result };
+      }
     }
     pending = [];
+  }
+
+  async function store(
+    repo: EvaluatorRepo,
+    inputs: EvaluatorInput[],
+  ): Promise<Array<GatedResult | { refused: string }>> {
+    const write = (batch: EvaluatorInput[]) =>
+      runEvaluatorPipelineBatch({ evaluator_repo: repo, inputs: batch, ctx: options.ctx });
+    const refusal = (error: unknown) => {
+      const reason = repo.rowErrorOf?.(error);
+      if (reason === undefined) throw error;
+      return { refused: `the database refused the record: ${reason}` };
+    };
+    try {
+      return await write(inputs);
+    } catch (error) {
+      const refused = refusal(error);
+      if (inputs.length === 1) return [refused];
+    }
+    const results: Array<GatedResult | { refused: string }> = [];
+    for (const input of inputs) {
+      try {
+        results.push(...(await write([input])));
+      } catch (error) {
+        results.push(refusal(error));
+      }
+    }
+    return results;
   }
 
   for await (const parsed of parseJsonl(options.source, EvaluatorInputSchema)) {

@@ -35,6 +35,11 @@ export interface EvaluationMeta {
 /** The repository the pipeline writes through; `store/` provides one. A batch is written whole. */
 export interface EvaluatorRepo {
   insertRecords(rows: EvaluationRecordDraft[]): Promise<Array<{ id: string; created_at: Date }>>;
+  /**
+   * Why a failed write was the rows' fault (a value the database refuses), so writing them one at
+   * a time keeps the others; undefined otherwise (the database is down): not retried.
+   */
+  rowErrorOf?(error: unknown): string | undefined;
 }
 
 export interface PipelineContext {

@@ -39,6 +39,18 @@ describe("reference", () => {
     });
   });
 
+  it("is a judge_error naming the depth when the reply nests deeper than 64 levels", async () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    server.on({ reply: { content: `{"score":4,"reasoning":"fine","notes":${deep}}` } });
+    const result = await reference({ ...input, client });
+    if (result.outcome !== "judge_error")
+      throw new Error(`expected a judge_error: ${result.outcome}`);
+    expect(result).toMatchObject({ score: null, error: { cause: "reply" } });
+    expect(result.error.message).toMatch(/notes\.0\.0.*nested deeper than 64 levels/);
+    // Asked once, re-asked once with the reason: two calls, no more.
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("passes at score >= 4 by default, or the configured minimum", async () => {
     server.on({ reply: { json: { score: 3, reasoning: "Partly wrong." } } });
     expect((await reference({ ...input, client })).passed).toBe(false);

@@ -97,11 +97,7 @@ export function judgeErrorDetailOf(error: unknown): JudgeErrorDetail {
       raw: [],
     };
   }
-  const retryable =
-    "retryable" in error
-      ? Boolean(error.retryable)
-      : error.name === "LlmTimeoutError" || error.name === "LlmConnectionError";
-  return { message: errorText(error), cause: error.name, retryable, raw: [] };
+  return { message: errorText(error), cause: error.name, retryable: error.retryable, raw: [] };
 }
 
 /** Options every judge accepts besides its input. */

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { z } from "zod";
 import { attemptSignal } from "./attempt-signal.js";
-import { backoffDelay, parseRetryAfter, sleep } from "./backoff.js";
+import { parseRetryAfter } from "./backoff.js";
 import {
   CachedResponseSchema,
   type ResponseCache,
@@ -26,6 +26,7 @@ import {
   LlmTimeoutError,
 } from "./errors.js";
 import { type AdaptiveLimiter, defaultProviderLimiters, type ProviderLimiters } from "./limiter.js";
+import { withRetries } from "./retry.js";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -494,7 +495,8 @@ class OpenAICompatibleClient implements LlmClient {
 
   /**
    * Runs `send` under the provider's limiter until it succeeds, fails for good, or the retries run
-   * out. The slot is released during backoff so waiting calls do not block others.
+   * out (retry.ts decides, on each attempt's typed error). The slot is released before the backoff
+   * so waiting calls do not block others.
    */
   async #withRetries<T>(
     send: (options: { signal?: AbortSignal; timeout: number; maxRetries: 0 }) => Promise<T>,
@@ -503,26 +505,22 @@ class OpenAICompatibleClient implements LlmClient {
   ): Promise<T> {
     const { signal } = request;
     const timeout = Math.max(1, Math.round(request.timeoutMs ?? this.#config.timeout_ms));
-    const maxRetries = request.maxRetries ?? this.#config.max_retries;
-    const policy = { baseMs: this.#config.backoff_ms, maxMs: this.#config.max_backoff_ms };
-    let retries = 0;
-    let attempts = 0;
-    for (;;) {
+    const backoff = { baseMs: this.#config.backoff_ms, maxMs: this.#config.max_backoff_ms };
+    const attempt = async (retry: number): Promise<T> => {
       const slot = await this.#limiter.acquire(signal);
-      attempts++;
       onAttempt(1);
       let failure: Failure;
       // The SDK's timeout ends when the headers arrive; this one also covers reading the body, so
       // a server that answers and then stalls fails the attempt too.
-      const attempt = attemptSignal(signal, timeout);
+      const deadline = attemptSignal(signal, timeout);
       try {
-        const result = await send({ signal: attempt.signal, timeout, maxRetries: 0 });
+        const result = await send({ signal: deadline.signal, timeout, maxRetries: 0 });
         slot.release("ok");
         return result;
       } catch (error) {
         try {
           failure =
-            attempt.timedOut && !signal?.aborted
+            deadline.timedOut && !signal?.aborted
               ? { kind: "timeout" }
               : classifyFailure(error, signal);
         } catch (unknownError) {
@@ -531,20 +529,20 @@ class OpenAICompatibleClient implements LlmClient {
         }
         slot.release(failure.kind === "http" && failure.status === 429 ? "rate_limited" : "error");
       } finally {
-        attempt.release();
+        deadline.release();
       }
-      if (failure.kind === "abort") throw new LlmAbortError();
-      const retryAfter = failure.kind === "http" ? failure.retryAfterMs : undefined;
-      const tooLong = retryAfter !== undefined && retryAfter > policy.maxMs;
-      if (!isRetryable(failure) || retries >= maxRetries || tooLong) {
-        throw this.#finalError(failure, attempts, timeout, tooLong);
-      }
-      await sleep(retryAfter ?? backoffDelay(retries, policy, this.#random), signal);
-      retries++;
-    }
+      throw this.#attemptError(failure, retry + 1, timeout, backoff.maxMs);
+    };
+    return withRetries(attempt, {
+      maxRetries: request.maxRetries ?? this.#config.max_retries,
+      backoff,
+      signal,
+      random: this.#random,
+    });
   }
 
-  #finalError(failure: Failure, attempts: number, timeout: number, tooLong: boolean): Error {
+  /** The typed error of a failed attempt; `attempts` counts this one. */
+  #attemptError(failure: Failure, attempts: number, timeout: number, maxWaitMs: number): Error {
     switch (failure.kind) {
       case "abort":
         return new LlmAbortError();
@@ -553,6 +551,7 @@ class OpenAICompatibleClient implements LlmClient {
       case "connection":
         return new LlmConnectionError(this.provider, attempts, { cause: failure.cause });
       case "http": {
+        const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > maxWaitMs;
         const detail = tooLong
           ? `Retry-After of ${failure.retryAfterMs} ms exceeds max_backoff_ms; ${failure.detail}`
           : failure.detail;
@@ -564,6 +563,7 @@ class OpenAICompatibleClient implements LlmClient {
           // No cause: the SDK's error keeps the provider's raw body, which may echo the key, and
           // a logged error prints its cause.
           detail,
+          { retryAfterMs: failure.retryAfterMs },
         );
       }
     }

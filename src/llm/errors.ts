@@ -20,14 +20,26 @@ function hasName(error: unknown, name: LlmErrorName): boolean {
 /**
  * Base class of every error the LLM layer throws. Messages never contain API keys: a provider's
  * detail may echo the key it was sent, so every message is redacted here (redact.ts).
+ * `retryable` says whether the failure is of a kind that trying again may mend (a timeout, a lost
+ * connection, a 429 or 5xx); retry.ts decides on it alone, and a final error still carries it so
+ * callers can tell an outage from a refusal.
  */
 export class LlmError extends Error {
   readonly [MARKER] = true;
   override readonly name: LlmErrorName;
+  readonly retryable: boolean;
 
-  constructor(name: LlmErrorName, message: string, options?: { cause?: unknown }) {
-    super(redactSecrets(message), options);
+  constructor(
+    name: LlmErrorName,
+    message: string,
+    options?: { cause?: unknown; retryable?: boolean },
+  ) {
+    super(
+      redactSecrets(message),
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = name;
+    this.retryable = options?.retryable ?? false;
   }
 
   static isInstance(error: unknown): error is LlmError {
@@ -53,19 +65,26 @@ export class LlmConfigError extends LlmError {
 
 /** The server answered with a non-2xx status (after retries, when the status is retryable). */
 export class LlmHttpError extends LlmError {
+  /** The server's Retry-After, in ms, when it sent one. */
+  readonly retryAfterMs: number | undefined;
+
   constructor(
     readonly status: number,
     readonly provider: string,
     readonly attempts: number,
-    readonly retryable: boolean,
+    retryable: boolean,
     detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number | undefined },
   ) {
     super(
       "LlmHttpError",
       `HTTP ${status} from ${provider} after ${attempts} attempt(s): ${detail}`,
-      options,
+      {
+        cause: options?.cause,
+        retryable,
+      },
     );
+    this.retryAfterMs = options?.retryAfterMs;
   }
 
   static override isInstance(error: unknown): error is LlmHttpError {
@@ -83,6 +102,7 @@ export class LlmTimeoutError extends LlmError {
     super(
       "LlmTimeoutError",
       `no answer from ${provider} within ${timeoutMs} ms (${attempts} attempt(s))`,
+      { retryable: true },
     );
   }
 
@@ -98,7 +118,10 @@ export class LlmConnectionError extends LlmError {
     readonly attempts: number,
     options?: { cause?: unknown },
   ) {
-    super("LlmConnectionError", `cannot reach ${provider} (${attempts} attempt(s))`, options);
+    super("LlmConnectionError", `cannot reach ${provider} (${attempts} attempt(s))`, {
+      cause: options?.cause,
+      retryable: true,
+    });
   }
 
   static override isInstance(error: unknown): error is LlmConnectionError {

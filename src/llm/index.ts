@@ -75,4 +75,5 @@ export {
   responseFormatFor,
 } from "./structured.js";
 export { errorText, redactSecrets, registerSecrets } from "./redact.js";
+export { isRetryable, type RetryHint, type RetryOptions, withRetries } from "./retry.js";
 export { type CallUsage, CallUsageSchema, usageOfCalls } from "./usage.js";

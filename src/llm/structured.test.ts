@@ -46,6 +46,21 @@ describe("parseStructured", () => {
       error: "the reply contains no JSON object",
     });
   });
+  it("refuses a reply nested deeper than 64 levels, even in a key the schema drops", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const outcome = parseStructured(`{"score":4,"reasoning":"ok","extra":${deep}}`, Schema);
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.error).toMatch(
+      /^unusable JSON: extra\.0\.0.*nested deeper than 64 levels/,
+    );
+    // 64 levels are still an answer.
+    const edge = "[".repeat(63) + "]".repeat(63);
+    expect(parseStructured(`{"score":4,"reasoning":"ok","extra":${edge}}`, Schema).ok).toBe(true);
+  });
+  it("refuses a NUL in a string, which could not be stored", () => {
+    const outcome = parseStructured('{"score":4,"reasoning":"a\\u0000b"}', Schema);
+    expect(!outcome.ok && outcome.error).toMatch(/reasoning: contains a NUL character/);
+  });
 });
 
 describe("responseFormatFor", () => {

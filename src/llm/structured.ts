@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeStrictJsonError, parseStrictJson } from "../text/index.js";
 import type {
   CallOptions,
   CallRecord,
@@ -15,7 +16,7 @@ const MAX_CANDIDATES = 16;
 /**
  * Spans of a model's reply that may be the JSON answer, best first: the contents of fenced code
  * blocks, then every balanced {...} or [...] span in order (which drops prose before and after).
- * A truncated, unbalanced span is yielded whole so JSON.parse can say where it broke.
+ * A truncated, unbalanced span is yielded whole so the parser can say where it broke.
  */
 export function jsonCandidates(text: string): string[] {
   const out: string[] = [];
@@ -71,22 +72,25 @@ function balancedSpan(text: string, start: number): string | undefined {
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
- * Steps 1 and 2 of every structured call: strip fences and prose, JSON.parse, validate with zod.
+ * Steps 1 and 2 of every structured call: strip fences and prose, parse, validate with zod.
  * The first candidate that parses and validates wins; otherwise the first problem is reported.
+ * The parse is the strict one every input gets (text/strict-json.ts): a reply nested deeper than
+ * 64 levels is refused by name, not handed on to code that recurses (JSON.stringify, storage).
  */
 export function parseStructured<T>(text: string, schema: z.ZodType<T>): ParseOutcome<T> {
   const candidates = jsonCandidates(text);
   if (candidates.length === 0) return { ok: false, error: "the reply contains no JSON object" };
   let firstError: string | undefined;
   for (const candidate of candidates) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch (error) {
-      firstError ??= `invalid JSON: ${(error as Error).message}`;
+    const parsed = parseStrictJson(candidate);
+    if (!parsed.ok) {
+      firstError ??=
+        parsed.kind === "malformed"
+          ? `invalid JSON: ${parsed.message}`
+          : `unusable JSON: ${describeStrictJsonError(parsed)}`;
       continue;
     }
-    const result = schema.safeParse(value);
+    const result = schema.safeParse(parsed.value);
     if (result.success) return { ok: true, value: result.data };
     firstError ??= `the JSON does not match the required format:\n${z.prettifyError(result.error)}`;
   }

@@ -10,6 +10,7 @@ import { authenticate } from "./auth.js";
 import { errorLogSummary } from "./error-log.js";
 import { knownErrorResponse } from "./errors.js";
 import { type Env, requireJsonBody, type RouteDeps } from "./http.js";
+import { createLoginLimiter, type LoginLimitOptions } from "./login-limiter.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { mountRoute } from "./route.js";
 import {
@@ -52,6 +53,8 @@ export interface AppOptions {
    * naming the field. Default: on when RAGJUDGE_VALIDATE_RESPONSES=1 (the tests set it).
    */
   validateResponses?: boolean;
+  /** Failed logins allowed per client address and window (docs/security.md); defaults apply. */
+  loginLimit?: LoginLimitOptions;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -79,6 +82,7 @@ export function createApp(options: AppOptions) {
     validateResponses: options.validateResponses ?? process.env.RAGJUDGE_VALIDATE_RESPONSES === "1",
   };
   const app = new Hono<Env>();
+  const loginLimiter = createLoginLimiter(options.loginLimit);
 
   // Routes throw typed errors; this maps them to statuses once.
   app.onError((error, c) => {
@@ -98,7 +102,7 @@ export function createApp(options: AppOptions) {
   // Public: reached without a login.
   mountRoute(app, deps, metaApi.health, (c) => c.json({ status: "ok" as const }));
   mountRoute(app, deps, metaApi.openapi, (c) => c.json(buildOpenApiDocument()));
-  sessionLoginRoute(app, deps);
+  sessionLoginRoute(app, deps, loginLimiter);
 
   app.use("/api/v1/*", authenticate(db, options.origin));
   // Every endpoint takes JSON: another media type is refused before any route reads it.
@@ -113,7 +117,7 @@ export function createApp(options: AppOptions) {
   labelRoutes(app, deps);
   botRoutes(app, deps);
   arenaRoutes(app, deps);
-  loginLinkRoute(app, deps);
+  loginLinkRoute(app, deps, loginLimiter);
   if (options.webDir !== false) webAppRoutes(app, options.webDir);
   return app;
 }

@@ -72,6 +72,7 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   Progress: api.ProgressSchema,
   EvaluationSummary: api.EvaluationSummarySchema,
   EvaluationResult: api.EvaluationResultSchema,
+  EvaluationResultListItem: api.EvaluationResultListItemSchema,
   EvaluationListItem: api.EvaluationListItemSchema,
   EvaluationList: api.EvaluationListSchema,
   EvaluationDetail: api.EvaluationDetailSchema,

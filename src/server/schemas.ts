@@ -413,6 +413,38 @@ export const EvaluationResultSchema = z.object({
   gmt_updated: Time,
 });
 
+/**
+ * One row of a run's results list: what a collapsed ResultComparisonCard shows. The answer's
+ * sources, the trace, the gate's checks and the judges' outputs come with the result itself
+ * (`GET /evaluations/{id}/results/{resultId}`).
+ */
+export const EvaluationResultListItemSchema = EvaluationResultSchema.pick({
+  id: true,
+  evaluation_id: true,
+  question_id: true,
+  position: true,
+  question_type: true,
+  question_text: true,
+  status: true,
+  attempts: true,
+  latency_ms: true,
+  gate_status: true,
+  score: true,
+  passed: true,
+  error: true,
+  gmt_updated: true,
+}).extend({
+  answer_excerpt: z
+    .string()
+    .nullable()
+    .describe("the answer's first 240 characters; null when there is no answer"),
+  answer_length: z
+    .number()
+    .int()
+    .nullable()
+    .describe("the answer's length in characters; null when there is no answer"),
+});
+
 export const EvaluationListItemSchema = EvaluationSchema.extend({
   progress: ProgressSchema,
   pass_rate: z.number().nullable().describe("share of SCORED results that passed"),
@@ -423,11 +455,13 @@ export const EvaluationListSchema = z.object({ items: z.array(EvaluationListItem
 export const EvaluationDetailSchema = EvaluationSchema.extend({
   progress: ProgressSchema,
   summary: EvaluationSummarySchema,
-  results: z.array(EvaluationResultSchema).describe("the first page, in question order"),
+  results: z
+    .array(EvaluationResultListItemSchema)
+    .describe("the first page of the results list, in question order"),
 });
 
 export const ResultsPageSchema = z.object({
-  items: z.array(EvaluationResultSchema),
+  items: z.array(EvaluationResultListItemSchema),
   offset: z.number().int(),
   limit: z.number().int(),
   total: z.number().int().describe("results matching the filters, in all pages"),

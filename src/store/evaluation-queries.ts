@@ -14,6 +14,7 @@ import {
 } from "drizzle-orm";
 import type { EvaluationResultRow, EvaluationRow, ResultStatus } from "./evaluations.js";
 import type { Db } from "./open.js";
+import { queryRows } from "./raw-query.js";
 import { evaluation_results, evaluations } from "./schema.js";
 
 // What the web app's pages read: filtered pages of a run's results with their total, the light
@@ -84,11 +85,104 @@ export async function queryEvaluationResults(
     .where(where)
     .orderBy(asc(evaluation_results.position))
     .offset(page.offset ?? 0);
-  const [rows, totals] = await Promise.all([
+  const [rows, total] = await Promise.all([
     page.limit === undefined ? select : select.limit(page.limit),
-    db.select({ n: count() }).from(evaluation_results).where(where),
+    countResults(db, where),
   ]);
-  return { rows, total: totals[0]?.n ?? 0 };
+  return { rows, total };
+}
+
+async function countResults(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(evaluation_results).where(where);
+  return row?.n ?? 0;
+}
+
+/** How much of an answer a list row carries: enough for two lines of a collapsed card. */
+export const ANSWER_EXCERPT_CHARS = 240;
+
+/**
+ * What a collapsed row of the results list shows. The sources, trace, gate checks and judge
+ * outputs (tens of kB a row) are left in the table: a page reads only these columns.
+ */
+export type ResultListRow = Pick<
+  EvaluationResultRow,
+  | "id"
+  | "evaluation_id"
+  | "question_id"
+  | "position"
+  | "question_type"
+  | "question_text"
+  | "status"
+  | "attempts"
+  | "latency_ms"
+  | "gate_status"
+  | "score"
+  | "passed"
+  | "error"
+  | "gmt_updated"
+> & {
+  /** The answer's first ANSWER_EXCERPT_CHARS characters; null when there is no answer. */
+  answer_excerpt: string | null;
+  /** The answer's length in characters; null when there is no answer. */
+  answer_length: number | null;
+};
+
+/**
+ * A page of the results list (light columns only) matching the filter, and the total; undefined
+ * when the run is not one of the user's (or is deleted). One statement answers a page that has
+ * rows: the run check and the count are uncorrelated subqueries of it, each computed once.
+ */
+export async function queryResultList(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  filter: ResultFilter,
+  page: { offset?: number; limit: number },
+): Promise<{ rows: ResultListRow[]; total: number } | undefined> {
+  const r = evaluation_results;
+  const where = and(...resultConditions(userId, evaluationId, filter));
+  const live = sql`exists (select 1 from ${evaluations} where ${and(
+    eq(evaluations.id, evaluationId),
+    eq(evaluations.user_id, userId),
+    isNull(evaluations.gmt_deleted),
+  )})`;
+  const total = sql<number>`(select count(*)::int from ${r} where ${where})`;
+  const found = await db
+    .select({
+      id: r.id,
+      evaluation_id: r.evaluation_id,
+      question_id: r.question_id,
+      position: r.position,
+      question_type: r.question_type,
+      question_text: r.question_text,
+      status: r.status,
+      attempts: r.attempts,
+      latency_ms: r.latency_ms,
+      gate_status: r.gate_status,
+      score: r.score,
+      passed: r.passed,
+      error: r.error,
+      gmt_updated: r.gmt_updated,
+      answer_excerpt: sql<
+        string | null
+      >`left(${r.rag_answer}, ${sql.raw(String(ANSWER_EXCERPT_CHARS))})`,
+      answer_length: sql<number | null>`char_length(${r.rag_answer})`,
+      total,
+    })
+    .from(r)
+    .where(and(where, live))
+    .orderBy(asc(r.position))
+    .offset(page.offset ?? 0)
+    .limit(page.limit);
+  if (found.length > 0) {
+    return { rows: found.map(({ total: _total, ...row }) => row), total: found[0]?.total ?? 0 };
+  }
+  // No rows: the run may be missing, or the page past the end of the matches.
+  const [empty] = await queryRows<{ live: boolean; total: number }>(
+    db,
+    sql`select ${live} as live, ${total} as total`,
+  );
+  return empty?.live ? { rows: [], total: empty.total } : undefined;
 }
 
 /** The columns two runs are compared on: no answers, sources or judges. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { dataErrorOf } from "./data-errors.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { evaluation_records } from "./schema.js";
@@ -87,5 +88,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The repository shape the gate pipeline writes through (see gate/pipeline.ts). */
 export function evaluationRecordRepo(db: Db) {
-  return { insertRecords: (rows: NewEvaluationRecordRow[]) => insertEvaluationRecords(db, rows) };
+  return {
+    insertRecords: (rows: NewEvaluationRecordRow[]) => insertEvaluationRecords(db, rows),
+    rowErrorOf: dataErrorOf,
+  };
 }

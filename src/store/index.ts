@@ -73,6 +73,7 @@ export {
 export { llmResponseCache } from "./llm-cache.js";
 export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { isConnectionError } from "./connection-errors.js";
+export { dataErrorOf } from "./data-errors.js";
 export { StoreLockedError } from "./lock.js";
 export { JOBS_SCHEMA, MIGRATIONS_FOLDER } from "./migrate.js";
 export {
@@ -154,8 +155,11 @@ export {
   evaluationPassCounts,
   listCompareRows,
   listEvaluationsOfQuestionSet,
+  ANSWER_EXCERPT_CHARS,
   queryEvaluationResults,
+  queryResultList,
   type ResultFilter,
+  type ResultListRow,
 } from "./evaluation-queries.js";
 export { type EvaluationActivity, evaluationsUpdatedSince } from "./evaluation-activity.js";
 export {

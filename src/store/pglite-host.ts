@@ -38,7 +38,7 @@ function wireError(error: unknown): WireError {
 /**
  * How deep a reply's values may nest. Structured clone copies recursively, and the receiving
  * thread fails to read a value some 4,000 levels deep ('messageerror', with no request id), so the
- * caller would wait forever. Inputs are limited to 64 levels (formats/strict-json.ts); this
+ * caller would wait forever. Inputs are limited to 64 levels (text/strict-json.ts); this
  * guards what is already stored.
  */
 const MAX_REPLY_DEPTH = 1_000;

@@ -395,7 +395,18 @@ export const evaluation_results = pgTable(
   },
   (t) => [
     uniqueIndex("evaluation_results_question_idx").on(t.evaluation_id, t.question_id),
-    index("idx_evaluation_results_evaluation_id").on(t.evaluation_id, t.position),
+    // Question order, then the columns the results list filters on: once a run's pages are
+    // all-visible (vacuumed), a filtered count and page read this index only, not the wide rows.
+    index("idx_evaluation_results_evaluation_id").on(
+      t.evaluation_id,
+      t.position,
+      t.user_id,
+      t.status,
+      t.passed,
+      t.gate_status,
+      t.question_type,
+      t.score,
+    ),
   ],
 );
 

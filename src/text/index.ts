@@ -1,4 +1,5 @@
-// Public face of text/: tokenization and lexical measures shared by the gate and the judges.
+// Public face of text/: tokenization and lexical measures shared by the gate and the judges, and
+// JSON text both ways (canonical for hashes, strict for what ragjudge reads).
 
 export { canonicalJson } from "./canonical-json.js";
 export {
@@ -32,6 +33,12 @@ export {
   supportedValues,
 } from "./numbers.js";
 export { type Sentence, splitSentences } from "./sentences.js";
+export {
+  describeStrictJsonError,
+  MAX_JSON_DEPTH,
+  parseStrictJson,
+  type StrictJson,
+} from "./strict-json.js";
 export { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isStopword } from "./stopwords.js";
 export {
   contentForm,

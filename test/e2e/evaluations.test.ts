@@ -123,12 +123,22 @@ describe("evaluations in the browser", { timeout: 90_000 }, () => {
     );
     expect(csv.match(/,false,/g)?.length).toBe(failedCount);
 
-    // Search narrows the list; a citation opens the passage it cites.
+    // Search narrows the list; a closed card shows the start of the answer, and opening it
+    // fetches the result in full, where a citation opens the passage it cites.
     await page.getByRole("button", { name: "Clear filters" }).click();
     await page.getByLabel("Search questions and answers").fill("Wei Chenghai");
     await page.waitForURL(/q=Wei/);
     await expect.poll(() => page.getByTestId("result-card").count()).toBeLessThan(24);
     const card = page.getByTestId("result-card").filter({ hasText: "move their drying beds" });
+    expect(await card.locator("button.citation").count()).toBe(0);
+    const [detail] = await Promise.all([
+      page.waitForResponse((r) => /\/results\/[0-9a-f-]{36}$/.test(r.url())),
+      card.getByRole("button", { name: "Details" }).click(),
+    ]);
+    expect(detail.status()).toBe(200);
+    expect(
+      await card.getByRole("button", { name: "Hide details" }).getAttribute("aria-expanded"),
+    ).toBe("true");
     const citation = card.locator("button.citation").first();
     const cited = await citation.textContent();
     await citation.click();
@@ -185,6 +195,12 @@ describe("evaluations in the browser", { timeout: 90_000 }, () => {
     await page.goto(`${server.origin}/evaluations/${builtinRun}?status=JUDGE_ERROR`);
     const card = page.getByTestId("result-card");
     await expect.poll(() => card.count()).toBe(1);
+    // The closed card shows the run's error; opened, the judge's own reason.
+    expect(await card.locator(".notice").textContent()).toContain(
+      "offline: the judge's reply was not JSON",
+    );
+    await card.getByRole("button", { name: "Details" }).click();
+    await card.locator(".error-text").waitFor();
     expect(await card.locator(".error-text").textContent()).toBe("the judge's reply was not JSON");
     expect(await card.textContent()).toContain("judge_error");
     expect(browser.errors).toEqual([]);

@@ -156,4 +156,22 @@ describe("login", { timeout: 60_000 }, () => {
     );
     expect(unexpected).toEqual([]);
   });
+
+  // Last: it leaves this address blocked from logging in for the rest of the server's life.
+  it("tells a person blocked by the login limit how long to wait", async () => {
+    await browser.context.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/login`);
+    const alert = page.getByRole("alert");
+    for (let attempt = 0; attempt < 12; attempt++) {
+      await page.getByLabel("API token").fill(`rj_wrong_${attempt}`);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect.poll(() => alert.textContent()).toMatch(/not accepted|Too many/);
+      if ((await alert.textContent())?.includes("Too many")) break;
+      // Clear the message so the next answer is read, not this one.
+      await page.reload();
+    }
+    expect(await alert.textContent()).toMatch(/Too many failed sign-ins .* Try again in \d+ min/);
+    await page.close();
+  });
 });

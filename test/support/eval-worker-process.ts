@@ -88,6 +88,7 @@ async function main(): Promise<void> {
       user.id,
       { ...file.request, question_set_id: set.id },
       config,
+      { via: "cli" },
     );
     print({ event: "started", evaluation_id: row.id });
   }

@@ -115,7 +115,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
       config,
       (i) => configs[i] ?? config,
       // Compared here, in-process, so its progress and result print in this terminal.
-      { compute: "caller" },
+      { via: "cli", compute: "caller" },
     );
     process.stderr.write(
       `Arena ${row.id}: ${args.contestants.length} contestants on question set "${set.name}", judge ${args.judge}\n`,

@@ -139,10 +139,7 @@ async function reportOf(
 ): Promise<{ report: EvaluationReport; failures: string[] }> {
   const report = buildReport(
     row,
-    withLabels(
-      await listReportRows(db, userId, row.id),
-      await listHumanLabels(db, userId, row.id),
-    ),
+    withLabels(await listReportRows(db, userId, row.id), await listHumanLabels(db, userId, row.id)),
   );
   const failures: string[] = [];
   const checks = checkThresholds(report.summary, args.thresholds);
@@ -252,6 +249,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
           ...(args.name ? { name: args.name } : {}),
         },
         config,
+        { via: "cli" },
       );
       process.stderr.write(
         `Evaluation ${row.id}: ${row.total_questions} questions, bot ${row.bot_id}, judges ${args.judges.join(",")}\n`,

@@ -63,6 +63,7 @@ export async function startCommand(): Promise<number> {
       userId,
       { question_set_id: set.id, collection_id: collectionId, judges: ["offline"] },
       config,
+      { via: "cli" },
     );
     out.write(
       `3. Evaluating the built-in bot with the offline judges (evaluation ${started.id})\n\n`,

@@ -91,7 +91,7 @@ export async function startArena(
   config: RunConfig,
   configFor: (index: number) => RunConfig = () => config,
   /** `via: api` for an arena an API user asks for: its HTTP bots pass the operator's network policy. */
-  options: ArenaStartOptions = {},
+  options: ArenaStartOptions,
 ): Promise<ArenaRow> {
   const { compute = "job", ...startOptions } = options;
   const request = ArenaRequestSchema.parse(input);

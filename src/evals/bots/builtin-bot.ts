@@ -7,14 +7,16 @@ import {
   ModelFailureError,
   type RetrievedHit,
 } from "../../rag/index.js";
-import { CollectionNotFoundError } from "../../store/index.js";
+import { CollectionNotFoundError, isConnectionError } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError, type BotSource } from "./types.js";
 
 /** Asks `bot` over `collection` (an id or a name). */
 export function builtinBotFor(bot: BuiltinBot, collection: string): Bot {
   /**
    * A missing collection fails every question alike, so the run should stop at once. A failed
-   * model is named as the cause (the loop wraps it in its node's error).
+   * model is named as the cause (the loop wraps it in its node's error); the client has retried
+   * it already. A lost database connection is the one failure worth asking again (retryable);
+   * anything else is passed on as it is, and not retried.
    */
   const unreachableIfMissing = (error: unknown): never => {
     if (error instanceof CollectionNotFoundError) {
@@ -22,6 +24,16 @@ export function builtinBotFor(bot: BuiltinBot, collection: string): Bot {
     }
     const failed = ModelFailureError.findIn(error);
     if (failed) throw new BotError("model", `built-in bot: ${failed.message}`);
+    if (isConnectionError(error)) {
+      throw new BotError(
+        "database",
+        "built-in bot: the database connection was lost",
+        undefined,
+        {
+          retryable: true,
+        },
+      );
+    }
     throw error;
   };
   return {

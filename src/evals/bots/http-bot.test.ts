@@ -257,6 +257,29 @@ describe("createHttpBot: invalid replies", () => {
     expect(error.message).toContain("reply field answer: required string");
   });
 
+  it("a reply nested deeper than 64 levels is invalid_response naming it, not retried", async () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    const { url, received } = await serve((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"answer":"a","tool_calls":[{"internal_key":${deep}}]}`);
+    });
+    const error = await botError(
+      createHttpBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
+    );
+    expect(error.kind).toBe("invalid_response");
+    expect(error.message).toMatch(/reply field tool_calls: nested deeper than 64 levels/);
+    // The body's own keys stay out of the error.
+    expect(error.message).not.toContain("internal_key");
+    expect(received).toHaveLength(1);
+  });
+
+  it("a NUL in a reply's text is invalid_response naming the field", async () => {
+    const { url } = await serve((res) => json(res, 200, { answer: "a\u0000b" }));
+    const error = await botError(createHttpBot({ url }).ask({ question: "q", signal: signal() }));
+    expect(error.kind).toBe("invalid_response");
+    expect(error.message).toContain("reply field answer: contains a NUL character");
+  });
+
   it("a bad context names its index and field", async () => {
     const { url } = await serve((res) =>
       json(res, 200, { answer: "a", contexts: ["fine", { node_id: "x", content: 42 }] }),

@@ -8,13 +8,12 @@
 import { z } from "zod";
 import {
   type BackoffPolicy,
-  backoffDelay,
   parseRetryAfter,
   registerSecrets,
-  sleep,
+  withRetries,
 } from "../../llm/index.js";
 import { type HttpBotRequest, parseHttpBotReply } from "./http-contract.js";
-import { createAgentFetch } from "./http-fetch.js";
+import { createAgentFetch, ResponseTooLargeError } from "./http-fetch.js";
 import {
   type BotNetworkPolicy,
   BotNetworkPolicyError,
@@ -94,10 +93,6 @@ function secretsOf(url: URL, headers: Record<string, string>): string[] {
   return [...new Set(secrets.filter((s) => s.length >= 6))].sort((a, b) => b.length - a.length);
 }
 
-type Attempt =
-  | { ok: true; answer: Omit<BotAnswer, "latency_ms" | "attempts"> }
-  | { ok: false; error: BotError; retryable: boolean; retryAfterMs?: number };
-
 /** Creates a Bot that POSTs `{question}` to `url` and validates the JSON reply. */
 export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBotOptions): Bot {
   const parsed = HttpBotOptionsSchema.safeParse(options);
@@ -114,8 +109,15 @@ export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBo
   const name = config.name ?? displayUrl(config.url);
   // BotError redacts every registered secret from its message (llm/redact.ts).
   registerSecrets(secretsOf(url, config.headers));
-  const fail = (kind: BotError["kind"], message: string, status?: number) =>
-    new BotError(kind, `${name}: ${message}`, status);
+  const fail = (
+    kind: BotError["kind"],
+    message: string,
+    options: { status?: number; retryable?: boolean; retryAfterMs?: number } = {},
+  ) =>
+    new BotError(kind, `${name}: ${message}`, options.status, {
+      retryable: options.retryable ?? false,
+      retryAfterMs: options.retryAfterMs,
+    });
   const lookup = checkedLookup(network);
   const fetchBot = createAgentFetch({
     maxSockets: 64,
@@ -123,28 +125,29 @@ export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBo
     maxBodyBytes: HTTP_BOT_DEFAULTS.maxReplyBytes,
   });
 
-  async function attempt(request: HttpBotRequest, caller: AbortSignal): Promise<Attempt> {
+  /** One POST: the answer, or a thrown BotError saying whether another attempt may help. */
+  async function attempt(
+    request: HttpBotRequest,
+    caller: AbortSignal,
+  ): Promise<Omit<BotAnswer, "latency_ms" | "attempts">> {
     const timeout = AbortSignal.timeout(config.timeoutMs);
     const signal = AbortSignal.any([caller, timeout]);
     // Which signal fired tells the caller's cancellation (not ours to report) from our timeout.
-    const transportFailure = (cause: unknown): Attempt => {
+    const transportFailure = (cause: unknown): BotError => {
       if (caller.aborted) throw caller.reason;
       if (timeout.aborted) {
-        return {
-          ok: false,
-          error: fail("timeout", `no reply within ${config.timeoutMs} ms`),
-          retryable: true,
-        };
+        return fail("timeout", `no reply within ${config.timeoutMs} ms`, { retryable: true });
       }
       const refused = policyRefusal(cause);
       // The same address would be refused again: no retry.
-      if (refused)
-        return { ok: false, error: fail("unreachable", refused.message), retryable: false };
-      if (codeOf(cause) === "EBODYTOOLARGE") {
-        const message = `reply larger than ${HTTP_BOT_DEFAULTS.maxReplyBytes} bytes`;
-        return { ok: false, error: fail("invalid_response", message), retryable: false };
+      if (refused) return fail("unreachable", refused.message);
+      if (cause instanceof Error && cause.cause instanceof ResponseTooLargeError) {
+        return fail(
+          "invalid_response",
+          `reply larger than ${HTTP_BOT_DEFAULTS.maxReplyBytes} bytes`,
+        );
       }
-      return { ok: false, error: fail("unreachable", networkReason(cause)), retryable: true };
+      return fail("unreachable", networkReason(cause), { retryable: true });
     };
     let response: Response;
     let body: string;
@@ -163,27 +166,25 @@ export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBo
       });
       body = await response.text();
     } catch (error) {
-      return transportFailure(error);
+      throw transportFailure(error);
     }
     if (!response.ok) {
       const retryable = response.status >= 500 || response.status === 429;
       const redirect =
         response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";
-      const error = fail(
-        "http_status",
-        `HTTP ${response.status} from bot${redirect}`,
-        response.status,
-      );
-      const retryAfterMs = retryable ? parseRetryAfter(response.headers) : undefined;
-      return { ok: false, error, retryable, ...(retryAfterMs !== undefined && { retryAfterMs }) };
+      const asked = retryable ? parseRetryAfter(response.headers) : undefined;
+      throw fail("http_status", `HTTP ${response.status} from bot${redirect}`, {
+        status: response.status,
+        retryable,
+        // A longer wait is cut to backoff.maxMs rather than given up on (see the tests).
+        ...(asked !== undefined && { retryAfterMs: Math.min(asked, config.backoff.maxMs) }),
+      });
     }
     const reply = parseHttpBotReply(body);
     // A 2xx with the wrong shape is the bot's answer, not a hiccup: retrying would only hide it.
-    if (!reply.ok) {
-      return { ok: false, error: fail("invalid_response", reply.problem), retryable: false };
-    }
+    if (!reply.ok) throw fail("invalid_response", reply.problem);
     const { answer, citations, contexts, trace } = reply;
-    return { ok: true, answer: { answer, citations, contexts, trace } };
+    return { answer, citations, contexts, trace };
   }
 
   return {
@@ -191,25 +192,25 @@ export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBo
 
     async ask({ question, signal }) {
       const started = performance.now();
-      for (let retry = 0; ; retry++) {
-        signal.throwIfAborted();
-        const result = await attempt({ question }, signal);
-        if (result.ok) {
-          const latency_ms = Math.round((performance.now() - started) * 100) / 100;
-          return { ...result.answer, latency_ms, attempts: retry + 1 };
+      let attempts = 0;
+      try {
+        const answer = await withRetries(
+          (retry) => {
+            signal.throwIfAborted();
+            attempts = retry + 1;
+            return attempt({ question }, signal);
+          },
+          { maxRetries: config.retries, backoff: config.backoff, signal },
+        );
+        const latency_ms = Math.round((performance.now() - started) * 100) / 100;
+        return { ...answer, latency_ms, attempts };
+      } catch (error) {
+        // The wait between attempts rejects with llm's abort error; the caller expects its own.
+        if (signal.aborted) throw signal.reason;
+        if (error instanceof BotError && attempts > 1) {
+          error.message += ` (after ${attempts} attempts)`;
         }
-        if (!result.retryable || retry >= config.retries) {
-          if (retry > 0) result.error.message += ` (after ${retry + 1} attempts)`;
-          throw result.error;
-        }
-        const wait =
-          result.retryAfterMs !== undefined
-            ? Math.min(result.retryAfterMs, config.backoff.maxMs)
-            : backoffDelay(retry, config.backoff);
-        // llm's sleep rejects with its own abort error; the caller expects its own reason back.
-        await sleep(wait, signal).catch(() => {
-          throw signal.reason;
-        });
+        throw error;
       }
     },
 

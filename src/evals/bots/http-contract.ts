@@ -3,6 +3,7 @@
 // strict where a wrong shape would make scores meaningless (answer must be a string).
 
 import { z } from "zod";
+import { parseStrictJson } from "../../text/index.js";
 import type { BotSource } from "./types.js";
 
 export interface HttpBotRequest {
@@ -49,10 +50,10 @@ export type ParsedReply =
  * field (e.g. `contexts.2.content: expected a string`).
  */
 export function parseHttpBotReply(body: string): ParsedReply {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
+  // The strict reader every input gets: nesting past 64 levels, a NUL or a lone surrogate is
+  // refused here, before the reply reaches code that recurses over it or a jsonb column.
+  const json = parseStrictJson(body);
+  if (!json.ok && json.kind === "malformed") {
     // Neither the body nor the parser's message (which quotes it): a URL pointed at an internal
     // service must not read that service back through the error.
     return {
@@ -60,7 +61,13 @@ export function parseHttpBotReply(body: string): ParsedReply {
       problem: `reply is not JSON (${body.trim() ? `${body.length} characters` : "empty body"})`,
     };
   }
-  const result = HttpBotReplySchema.safeParse(json);
+  if (!json.ok) {
+    // Named down to the contract's own field only: deeper keys are the body's words.
+    const top = json.path.split(".")[0] ?? "";
+    const field = top in HttpBotReplySchema.shape ? `reply field ${top}` : "reply";
+    return { ok: false, problem: `${field}: ${json.message}` };
+  }
+  const result = HttpBotReplySchema.safeParse(json.value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const { path, message } = issue ? innermost(issue, []) : { path: [], message: "invalid" };

@@ -17,7 +17,7 @@ export interface AgentFetchOptions {
   lookup?: LookupFunction;
   /**
    * Largest response body read, in bytes (as received, before decoding); a larger one fails the
-   * call with code EBODYTOOLARGE instead of filling the heap. Default: no limit.
+   * call (its cause a ResponseTooLargeError) instead of filling the heap. Default: no limit.
    */
   maxBodyBytes?: number;
 }
@@ -124,10 +124,9 @@ class Exchange {
       bytes += chunk.byteLength;
       if (bytes > this.maxBodyBytes) {
         this.request.destroy();
-        const cause = Object.assign(new Error(`response body over ${this.maxBodyBytes} bytes`), {
-          code: "EBODYTOOLARGE",
-        });
-        this.#fail(new TypeError("fetch failed", { cause }));
+        this.#fail(
+          new TypeError("fetch failed", { cause: new ResponseTooLargeError(this.maxBodyBytes) }),
+        );
         return;
       }
       this.#chunks.push(chunk);
@@ -367,5 +366,13 @@ export class BufferedResponse {
 
   clone(): BufferedResponse {
     return new BufferedResponse(this.status, this.statusText, this.headers, this.url, this.buffer);
+  }
+}
+
+/** A response body past `maxBodyBytes`: the call fails with this as its cause, read no further. */
+export class ResponseTooLargeError extends Error {
+  override readonly name = "ResponseTooLargeError";
+  constructor(readonly maxBytes: number) {
+    super(`response body over ${maxBytes} bytes`);
   }
 }

@@ -63,17 +63,36 @@ export interface Bot {
   probe?(signal: AbortSignal): Promise<void>;
 }
 
-/** `model`: a model the built-in bot was configured with failed (after the client's retries). */
-export type BotErrorKind = "unreachable" | "timeout" | "http_status" | "invalid_response" | "model";
+/**
+ * `model`: a model the built-in bot was configured with failed (after the client's retries);
+ * `database`: the built-in bot lost its database connection (retryable: it may come back).
+ */
+export type BotErrorKind =
+  | "unreachable"
+  | "timeout"
+  | "http_status"
+  | "invalid_response"
+  | "model"
+  | "database";
 
+/**
+ * A bot's failure, typed: `kind` says what went wrong, `retryable` whether asking again may help
+ * (llm's withRetries decides on it, as for LLM errors), `retryAfterMs` what the bot asked for.
+ */
 export class BotError extends Error {
   override readonly name = "BotError";
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+
   constructor(
     readonly kind: BotErrorKind,
     message: string,
     readonly status?: number,
+    options: { retryable?: boolean; retryAfterMs?: number | undefined } = {},
   ) {
     // A bot may echo the credentials it was sent; no message leaves here unredacted.
     super(redactSecrets(message));
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { fieldIssues, parseStrictJson, readLines } from "../../formats/index.js";
+import { fieldIssues, readLines } from "../../formats/index.js";
+import { parseStrictJson } from "../../text/index.js";
 import type { LabelScale, LabelTarget, NewHumanLabel } from "../../store/index.js";
 import { questionKey } from "../questions/index.js";
 import { labelIssue } from "./scales.js";

@@ -5,6 +5,7 @@ import {
   type EvaluationStatus,
   evaluationPassCounts,
   getEvaluation,
+  getEvaluationResult,
   getQuestionSet,
   isUuid,
   listCompareRows,
@@ -14,7 +15,9 @@ import {
   listEvaluations,
   QuestionSetNotFoundError,
   queryEvaluationResults,
+  queryResultList,
   type ResultFilter,
+  type ResultListRow,
   type ResultStatus,
 } from "../../store/index.js";
 import {
@@ -49,8 +52,8 @@ export interface EvaluationWithProgress {
 
 export interface EvaluationDetail extends Omit<EvaluationWithProgress, "pass_rate"> {
   summary: EvaluationSummary;
-  /** The first page of results, in question order. */
-  results: EvaluationResultRow[];
+  /** The first page of the results list (light rows), in question order. */
+  results: ResultListRow[];
 }
 
 /** The user's evaluation; a malformed, deleted or foreign id throws EvaluationNotFoundError. */
@@ -96,15 +99,22 @@ export async function evaluationDetail(
   const evaluation = await mustGetEvaluation(db, userId, id);
   const [summaryRows, results] = await Promise.all([
     listSummaryRows(db, userId, evaluation.id),
-    listEvaluationResults(db, userId, evaluation.id, {
-      limit: options.resultsLimit ?? RESULTS_PAGE.default,
-    }),
+    queryResultList(
+      db,
+      userId,
+      evaluation.id,
+      {},
+      {
+        limit: options.resultsLimit ?? RESULTS_PAGE.default,
+      },
+    ),
   ]);
   return {
     evaluation,
     progress: progressOf(evaluation),
     summary: summarizeResults(summaryRows),
-    results,
+    // Deleted since the check above: its page answers none.
+    results: results?.rows ?? [],
   };
 }
 
@@ -122,7 +132,44 @@ export async function evaluationResultsPage(
   });
 }
 
-/** A filtered page of a run's results and how many match in all (the detail page's list). */
+/**
+ * A filtered page of the results list (the detail page's): light rows only, and how many match
+ * in all. One result in full is `evaluationResult`.
+ */
+export async function resultsListPage(
+  db: Db,
+  userId: string,
+  id: string,
+  filter: ResultFilter,
+  page: { offset?: number; limit?: number } = {},
+): Promise<{ rows: ResultListRow[]; total: number }> {
+  // One statement checks the run, counts the matches and reads the page (each filter change).
+  const list = isUuid(id)
+    ? await queryResultList(db, userId, id, filter, {
+        offset: page.offset ?? 0,
+        limit: page.limit ?? RESULTS_PAGE.default,
+      })
+    : undefined;
+  if (!list) throw new EvaluationNotFoundError("evaluation", id);
+  return list;
+}
+
+/** One result of the user's run in full; a malformed or foreign id throws EvaluationNotFoundError. */
+export async function evaluationResult(
+  db: Db,
+  userId: string,
+  id: string,
+  resultId: string,
+): Promise<EvaluationResultRow> {
+  const evaluation = await mustGetEvaluation(db, userId, id);
+  const row = isUuid(resultId)
+    ? await getEvaluationResult(db, userId, evaluation.id, resultId)
+    : undefined;
+  if (!row) throw new EvaluationNotFoundError("result", resultId);
+  return row;
+}
+
+/** A filtered set of a run's results in full, and how many match in all (an export). */
 export async function filteredResultsPage(
   db: Db,
   userId: string,

@@ -1,5 +1,5 @@
 import { CsvError, parse } from "csv-parse/sync";
-import { parseStrictJson } from "../../formats/index.js";
+import { parseStrictJson } from "../../text/index.js";
 import { duplicateRowErrors, findDuplicates } from "./duplicates.js";
 import { QuestionImportError, type RowError } from "./errors.js";
 import {

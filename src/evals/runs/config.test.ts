@@ -28,6 +28,8 @@ describe("evaluation snapshot", () => {
     expect(Object.keys(snapshot.prompt_versions).sort()).toEqual(["reference", "review", "rubric"]);
     expect(snapshot.rule_version).toMatch(/^gate-/);
     expect(judgeModelIdOf(snapshot)).toBe("judge-model");
+    // Not said who started it: the restrictive side (the network policy, no operator token).
+    expect(snapshot.submitted_via).toBe("api");
   });
 
   it("changes the rubric's prompt version with its person-scored few-shot examples", async () => {

@@ -172,7 +172,8 @@ export function evaluationSnapshot(
 ): EvaluationSnapshot {
   return EvaluationSnapshotSchema.parse({
     bot: resolved.bot ?? request.bot,
-    submitted_via: resolved.submittedVia ?? "cli",
+    // Unsaid reads as `api`, the safe side, as for snapshots from before the field.
+    submitted_via: resolved.submittedVia ?? "api",
     collection_id: collectionId,
     judges: request.judges,
     judges_config: config.judges,

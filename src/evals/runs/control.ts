@@ -48,7 +48,7 @@ import {
 export class EvaluationNotFoundError extends Error {
   override readonly name = "EvaluationNotFoundError";
   constructor(
-    readonly what: "evaluation" | "question set" | "collection" | "bot",
+    readonly what: "evaluation" | "result" | "question set" | "collection" | "bot",
     readonly id: string,
   ) {
     super(`${what} ${id} not found`);
@@ -96,10 +96,11 @@ async function resolveCollectionId(db: Db, userId: string, ref: string): Promise
 export interface StartOptions {
   /**
    * `api` for a run an API user asks for: its HTTP bot must pass the operator's network policy
-   * (`config.bots`) and gets only the user's registered credentials. Default `cli`: the operator's
-   * own machine, where any address may be reached (see SubmittedViaSchema).
+   * (`config.bots`) and gets only the user's registered credentials. `cli`: the operator's own
+   * machine, where any address may be reached (see SubmittedViaSchema). No default: the CLI opts
+   * in to the open network, so a caller that forgets cannot hand it to an API user.
    */
-  via?: SubmittedVia;
+  via: SubmittedVia;
 }
 
 /**
@@ -148,9 +149,10 @@ export async function startEvaluation(
   input: unknown,
   config: Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag"> &
     Partial<Pick<RagjudgeConfig, "bots">>,
-  options: StartOptions = {},
+  options: StartOptions,
 ): Promise<EvaluationRow> {
-  const via = options.via ?? "cli";
+  // A JavaScript caller (or a cast) that leaves it out gets the restrictive side.
+  const via: SubmittedVia = options?.via === "cli" ? "cli" : "api";
   const request: EvaluationRequest = EvaluationRequestSchema.parse(input);
   const { set, questions, supplied } = await questionsToRun(deps.db, userId, request);
   const collectionRef = request.collection_id ?? set.collection_id ?? null;

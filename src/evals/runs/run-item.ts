@@ -17,12 +17,12 @@ import {
   backoffDelay,
   errorText,
   type LlmClient,
-  LlmError,
   sleep,
   usageOfCalls,
+  withRetries,
 } from "../../llm/index.js";
 import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
-import { type Bot, type BotAnswer, BotError } from "../bots/types.js";
+import { type Bot, type BotAnswer, BotError, type BotErrorKind } from "../bots/index.js";
 import { referencesOf } from "../questions/index.js";
 import type { EvaluationSnapshot } from "./config.js";
 
@@ -54,25 +54,6 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ItemAbortedError("the run was paused or cancelled");
 }
 
-/** Retries `attempt` while `retryable` accepts its error, with backoff, until the policy's attempts run out. */
-async function withRetries<T>(
-  policy: EvaluationSnapshot["retry"],
-  signal: AbortSignal,
-  attempt: (n: number) => Promise<T>,
-  retryable: (error: unknown) => boolean,
-): Promise<T> {
-  for (let n = 0; ; n++) {
-    throwIfAborted(signal);
-    try {
-      return await attempt(n);
-    } catch (error) {
-      throwIfAborted(signal);
-      if (n + 1 >= policy.attempts || !retryable(error)) throw error;
-      await pause(policy, n, signal);
-    }
-  }
-}
-
 function pause(policy: EvaluationSnapshot["retry"], n: number, signal: AbortSignal) {
   return sleep(backoffDelay(n, { baseMs: policy.base_ms, maxMs: policy.max_ms }), signal).catch(
     () => {},
@@ -80,16 +61,30 @@ function pause(policy: EvaluationSnapshot["retry"], n: number, signal: AbortSign
 }
 
 /**
- * Whether the item should ask the built-in bot again. LLM calls were retried by the client
- * already (its `retryable` decided), and a bot's typed errors are final; anything else (a
- * database read that failed, say) may pass on a second try.
+ * Asks the bot, retried by the one typed decision (llm's withRetries, on the error's own
+ * `retryable`). Only the built-in bot is retried here, under the run's policy: an HTTP bot
+ * retries inside (it honours Retry-After) and a stored answer reads the same every time, so
+ * neither is asked again on top. LLM errors were retried by the client already; the built-in
+ * adapter marks only a lost database connection as retryable.
  */
-function botRetryable(error: unknown): boolean {
-  // The loops wrap a node's error (LoopStepError): look down the cause chain.
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    if (e instanceof BotError || LlmError.isInstance(e)) return false;
-  }
-  return true;
+function askBot(
+  question: ItemQuestion,
+  bot: Bot,
+  snapshot: EvaluationSnapshot,
+  signal: AbortSignal,
+) {
+  const policy = snapshot.retry;
+  return withRetries(
+    () => {
+      throwIfAborted(signal);
+      return bot.ask({ question: question.question_text, signal });
+    },
+    {
+      maxRetries: snapshot.bot.kind === "builtin" ? policy.attempts - 1 : 0,
+      backoff: { baseMs: policy.base_ms, maxMs: policy.max_ms },
+      signal,
+    },
+  );
 }
 
 /** The gate's input for a bot's answer: its contexts are the retrieval hits. */
@@ -179,9 +174,12 @@ async function runJudges(
         }
         if (!judged) throw new Error(`${kind}: judgeLine returned no result`);
         results[kind] = judged;
+        // Only an unusable reply is sampled again here: a failed call's error (retryable or not)
+        // was the client's to retry, and it has.
         const again =
           judged.outcome === "judge_error" &&
           judged.error.cause === "reply" &&
+          judged.error.retryable &&
           n + 1 < snapshot.retry.attempts;
         if (!again) return;
         await pause(snapshot.retry, n, signal);
@@ -198,36 +196,39 @@ function primaryScore(results: readonly JudgeOutcome[]): number | null {
   return scores.reduce((sum, score) => sum + score, 0) / scores.length;
 }
 
+/** What an item ends with: the row to write, and for a BOT_ERROR the bot error's typed kind. */
+export interface ItemOutcome {
+  write: ResultWrite;
+  /** `error` when the bot threw something other than a BotError. */
+  botError?: BotErrorKind | "error";
+}
+
 /**
  * One evaluation item (seed 003 flow 3, steps 3-6): ask the bot, gate its answer on its own
  * evidence, run every configured judge with the retrieved context, and say what to store. Bot and
  * judge failures become BOT_ERROR / JUDGE_ERROR results, never a score; only a pause or cancel
  * (ItemAbortedError) escapes.
  */
-export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
+export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
   const { question, bot, snapshot, signal } = options;
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
   let answer: BotAnswer;
   try {
-    answer = await withRetries(
-      // The HTTP bot retries inside (it honours Retry-After); the built-in one retries here; a
-      // stored answer reads the same every time.
-      snapshot.bot.kind === "builtin" ? snapshot.retry : { ...snapshot.retry, attempts: 1 },
-      signal,
-      () => bot.ask({ question: question.question_text, signal }),
-      botRetryable,
-    );
+    answer = await askBot(question, bot, snapshot, signal);
   } catch (error) {
     if (error instanceof ItemAbortedError || signal.aborted) {
       throw new ItemAbortedError("the run was paused or cancelled");
     }
     const kind = error instanceof BotError ? error.kind : "error";
     return {
-      ...NO_OUTPUTS,
-      status: "BOT_ERROR",
-      latency_ms: elapsed(),
-      error: `bot ${kind}: ${errorText(error)}`,
+      write: {
+        ...NO_OUTPUTS,
+        status: "BOT_ERROR",
+        latency_ms: elapsed(),
+        error: `bot ${kind}: ${errorText(error)}`,
+      },
+      botError: kind,
     };
   }
 
@@ -253,7 +254,7 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
   const judgeUsage = usageOfCalls(judged.flatMap((result) => result.calls));
   const botUsage = answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, calls: 0 };
   const score = judgeError ? null : primaryScore(judged);
-  return {
+  const write: ResultWrite = {
     status: judgeError ? "JUDGE_ERROR" : "SCORED",
     latency_ms: elapsed(),
     usage: {
@@ -277,4 +278,5 @@ export async function runItem(options: RunItemOptions): Promise<ResultWrite> {
       : (gate?.status ?? "pass") !== "fail" && judged.every((r) => r.passed),
     error: judgeError ? failures.join("; ") : null,
   };
+  return { write };
 }

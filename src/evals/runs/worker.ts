@@ -251,7 +251,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     if (!set) inFlight.set(row.id, (set = new Set()));
     set.add(controller);
     try {
-      const write = await runItem({
+      const { write, botError } = await runItem({
         question: claimed,
         bot:
           context.snapshot.bot.kind === "answers"
@@ -268,8 +268,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       const counts = outcome.evaluation;
       if (
         counts &&
-        write.status === "BOT_ERROR" &&
-        write.error?.startsWith("bot unreachable") &&
+        botError === "unreachable" &&
         counts.scored_questions === 0 &&
         counts.bot_error_count >= failFastAfter &&
         counts.bot_error_count === counts.completed_questions

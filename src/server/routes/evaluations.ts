@@ -4,10 +4,12 @@ import {
   compareEvaluations,
   evaluationCharts,
   evaluationDetail,
+  evaluationResult,
   filteredResultsPage,
   listEvaluationsWithProgress,
   RESULT_STATUSES,
   resultsCsv,
+  resultsListPage,
   type WatchEvent,
   watchEvaluation,
 } from "../../evals/monitor/index.js";
@@ -33,10 +35,11 @@ import {
   FileDownloadSchema,
   EvaluationEventSchema,
   EvaluationListSchema,
+  EvaluationResultSchema,
   EvaluationSchema,
   ResultsPageSchema,
 } from "../schemas.js";
-import { IdParams, PAGE_LIMITS, pageLimit, pageOffset } from "./params.js";
+import { IdParams, PAGE_LIMITS, pageLimit, pageOffset, ResultIdParams } from "./params.js";
 
 const BASE = "/api/v1/evaluations";
 const SSE_KEEPALIVE_MS = 15_000;
@@ -227,17 +230,31 @@ export const evaluationApi = {
     method: "get",
     path: `${BASE}/:id/results`,
     tags: ["evaluations"],
-    summary: "A page of an evaluation's results matching the filters, in question order",
+    summary: "A page of an evaluation's results list matching the filters, in question order",
     params: IdParams,
     resource: "evaluation",
     query: ResultsQuerySchema,
     responses: {
       200: {
-        description: "{items, offset, limit, total}: total counts every match",
+        description:
+          "{items, offset, limit, total}: each item is what a collapsed row shows (no sources, trace, checks or judge outputs); total counts every match",
         schema: ResultsPageSchema,
       },
       400: error("Bad query"),
       404: noEvaluation,
+    },
+  }),
+  result: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/results/:resultId`,
+    tags: ["evaluations"],
+    summary:
+      "One result in full: the answer with its sources and citations, the gate's checks, every judge's output, the bot's trace",
+    params: ResultIdParams,
+    resource: "result",
+    responses: {
+      200: { description: "The result", schema: EvaluationResultSchema },
+      404: error("No such evaluation or result for this user (another user's ids too)"),
     },
   }),
   export: defineRoute({
@@ -370,19 +387,23 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       ...publicEvaluation(detail.evaluation),
       progress: detail.progress,
       summary: detail.summary,
-      results: detail.results.map(publicResult),
+      results: detail.results,
     });
   });
 
   mountRoute(app, deps, api.results, async (c, { params, query }) => {
     const offset = query.offset ?? 0;
     const limit = query.limit ?? PAGE_LIMITS.results.default;
-    const page = await filteredResultsPage(db, c.get("user").id, params.id, resultFilter(query), {
+    const page = await resultsListPage(db, c.get("user").id, params.id, resultFilter(query), {
       offset,
       limit,
     });
-    return c.json({ items: page.rows.map(publicResult), offset, limit, total: page.total });
+    return c.json({ items: page.rows, offset, limit, total: page.total });
   });
+
+  mountRoute(app, deps, api.result, async (c, { params }) =>
+    c.json(publicResult(await evaluationResult(db, c.get("user").id, params.id, params.resultId))),
+  );
 
   mountRoute(app, deps, api.export, async (c, { params, query }) => {
     const { rows } = await filteredResultsPage(

@@ -5,10 +5,13 @@ import { isUuid } from "../../store/index.js";
 // Shared parameter shapes. Page limits live here once: the routes clamp with them and the
 // OpenAPI document shows them, from the same schema.
 
+const uuid = z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" });
+
 /** A path id; a malformed one is simply not found (404), like another user's. */
-export const IdParams = z.object({
-  id: z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" }),
-});
+export const IdParams = z.object({ id: uuid });
+
+/** A run's id and one of its results' ids; either malformed is not found (404). */
+export const ResultIdParams = z.object({ id: uuid, resultId: uuid });
 
 export const PAGE_LIMITS = {
   records: { default: 50, max: 500 },

@@ -8,6 +8,7 @@ import {
 } from "../../store/index.js";
 import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
 import { type App, requireJsonBody, type RouteDeps } from "../http.js";
+import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas.js";
 import { PAGE_HEADERS } from "../web-app.js";
@@ -39,12 +40,18 @@ function redirect(c: Context, location: string) {
  * session cookie set, and the browser sent on to a URL without the code. `/login` without a
  * code is the web app's own login page (paste a token), served like any other page.
  */
-export function loginLinkRoute(app: App, deps: RouteDeps) {
+export function loginLinkRoute(app: App, deps: RouteDeps, limiter: LoginLimiter) {
   app.get("/login", async (c, next) => {
     const code = c.req.query("code");
     if (code === undefined) return next();
+    const address = clientAddress(c);
+    const wait = limiter.blockedFor(address);
+    if (wait !== undefined) return tooManyAttempts(c, wait);
     const userId = code ? await redeemLoginCode(deps.db, code) : undefined;
-    if (!userId) return redirect(c, "/login?error=invalid_code");
+    if (!userId) {
+      limiter.fail(address);
+      return redirect(c, "/login?error=invalid_code");
+    }
     setSessionCookie(c, await createWebSession(deps.db, userId), deps.origin);
     return redirect(c, safeLanding(c.req.query("next")));
   });
@@ -70,6 +77,7 @@ export const sessionApi = {
       401: error("Unknown API token"),
       403: error("Sent from another origin"),
       415: error("The body is not application/json"),
+      429: error("Too many failed logins from this address: wait for Retry-After seconds"),
     },
   }),
   get: defineRoute({
@@ -89,19 +97,23 @@ export const sessionApi = {
 };
 
 /** `POST /api/v1/session` turns a pasted API token into a cookie; it needs no prior login. */
-export function sessionLoginRoute(app: App, deps: RouteDeps) {
+export function sessionLoginRoute(app: App, deps: RouteDeps, limiter: LoginLimiter) {
   // Anything may send this request; a browser on another site must not log anyone in.
   app.post("/api/v1/session", async (c, next) => {
     const origin = c.req.header("origin");
     if (origin !== undefined && origin !== ownOrigin(c, deps.origin)) {
       return c.json({ error: "forbidden_origin", message: "Log in from the app's own page." }, 403);
     }
+    // Before the body is read: a blocked address costs no parse and no lookup.
+    const wait = limiter.blockedFor(clientAddress(c));
+    if (wait !== undefined) return tooManyAttempts(c, wait);
     return next();
   });
   app.post("/api/v1/session", requireJsonBody);
   mountRoute(app, deps, sessionApi.login, async (c, { body }) => {
     const user = await findUserByToken(deps.db, body.token);
     if (!user) {
+      limiter.fail(clientAddress(c));
       return c.json(
         { error: "unauthorized", message: "Unknown API token (see `ragjudge token`)." },
         401,

@@ -411,8 +411,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A page of an evaluation's results matching the filters, in question order */
+    /** A page of an evaluation's results list matching the filters, in question order */
     get: operations["getEvaluationsByIdResults"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/evaluations/{id}/results/{resultId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One result in full: the answer with its sources and citations, the gate's checks, every judge's output, the bot's trace */
+    get: operations["getEvaluationsByIdResultsByResultId"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2121,6 +2138,31 @@ export interface components {
       /** @description an ISO 8601 time */
       gmt_updated: string;
     };
+    EvaluationResultListItem: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      evaluation_id: string;
+      question_id: string;
+      position: number;
+      question_type: string;
+      question_text: string;
+      /** @enum {string} */
+      status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
+      attempts: number;
+      latency_ms: number | null;
+      gate_status: string | null;
+      /** @description the primary score on [0, 1] */
+      score: number | null;
+      passed: boolean | null;
+      error: string | null;
+      /** @description an ISO 8601 time */
+      gmt_updated: string;
+      /** @description the answer's first 240 characters; null when there is no answer */
+      answer_excerpt: string | null;
+      /** @description the answer's length in characters; null when there is no answer */
+      answer_length: number | null;
+    };
     EvaluationListItem: {
       /** Format: uuid */
       id: string;
@@ -2196,11 +2238,11 @@ export interface components {
       /** @description an ISO 8601 time */
       gmt_updated: string;
       summary: components["schemas"]["EvaluationSummary"];
-      /** @description the first page, in question order */
-      results: components["schemas"]["EvaluationResult"][];
+      /** @description the first page of the results list, in question order */
+      results: components["schemas"]["EvaluationResultListItem"][];
     };
     ResultsPage: {
-      items: components["schemas"]["EvaluationResult"][];
+      items: components["schemas"]["EvaluationResultListItem"][];
       offset: number;
       limit: number;
       /** @description results matching the filters, in all pages */
@@ -2913,6 +2955,15 @@ export interface operations {
       };
       /** @description The body is not application/json */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many failed logins from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4275,7 +4326,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {items, offset, limit, total}: total counts every match */
+      /** @description {items, offset, limit, total}: each item is what a collapsed row shows (no sources, trace, checks or judge outputs); total counts every match */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4303,6 +4354,47 @@ export interface operations {
         };
       };
       /** @description No such evaluation for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getEvaluationsByIdResultsByResultId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        resultId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationResult"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such evaluation or result for this user (another user's ids too) */
       404: {
         headers: {
           [name: string]: unknown;

@@ -12,6 +12,8 @@ export type EvaluationStatus = EvaluationListItem["status"];
 export type EvaluationSummary = Schemas["EvaluationSummary"];
 export type EvaluationDetail = Schemas["EvaluationDetail"];
 export type EvaluationResult = Schemas["EvaluationResult"];
+/** A row of a run's results list: what a closed ResultComparisonCard shows. */
+export type EvaluationResultListItem = Schemas["EvaluationResultListItem"];
 export type ResultStatus = EvaluationResult["status"];
 export type JudgeResult = Schemas["JudgeResult"];
 export type JudgeKind = NonNullable<Schemas["EvaluationRequest"]["judges"]>[number];

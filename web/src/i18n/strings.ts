@@ -35,6 +35,7 @@ export const en = {
   "login.token": "API token",
   "login.submit": "Sign in",
   "login.failed": "That token was not accepted.",
+  "login.limited": "Too many failed sign-ins from this address. Try again in {minutes} min.",
   "login.codeFailed":
     "The login link has expired or was already used. Paste a token, or restart `ragjudge serve` for a new link.",
   "status.PENDING": "Pending",
@@ -136,6 +137,8 @@ export const en = {
   "card.failed": "failed",
   "card.error": "Error",
   "card.latency": "{ms} ms",
+  "card.showDetails": "Details",
+  "card.hideDetails": "Hide details",
   "chart.radar": "Rubric dimensions",
   "chart.radarNote":
     "Means over scored results: accuracy, completeness and clarity on 1-10 scaled to 0-1; offline metrics on 0-1.",
@@ -381,6 +384,7 @@ export const zh: Record<MessageKey, string> = {
   "login.token": "API 令牌",
   "login.submit": "登录",
   "login.failed": "令牌无效。",
+  "login.limited": "此地址登录失败次数过多，请在 {minutes} 分钟后重试。",
   "login.codeFailed": "登录链接已过期或已被使用。请粘贴令牌，或重启 `ragjudge serve` 获取新链接。",
   "status.PENDING": "等待中",
   "status.RUNNING": "运行中",
@@ -480,6 +484,8 @@ export const zh: Record<MessageKey, string> = {
   "card.failed": "未通过",
   "card.error": "错误",
   "card.latency": "{ms} 毫秒",
+  "card.showDetails": "详情",
+  "card.hideDetails": "收起详情",
   "chart.radar": "评分维度",
   "chart.radarNote":
     "已评分结果的平均值：准确性、完整性、清晰度（1-10 分缩放到 0-1）；离线指标为 0-1。",

@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { ErrorNote } from "../../components/ErrorNote";
@@ -6,7 +7,7 @@ import { exportResults } from "./export";
 import { filtersFromSearch, type ResultFilters, searchFromFilters } from "./filters";
 import { FiltersBar } from "./FiltersBar";
 import { useLiveEvaluation } from "./live";
-import { useEvaluationDetail, useResults } from "./queries";
+import { resultsQueryOptions, useEvaluationDetail, useResults } from "./queries";
 import { ResultsList } from "./ResultsList";
 import { SummaryPanel } from "./SummaryPanel";
 
@@ -21,9 +22,14 @@ export function EvaluationDetailPage() {
   const search = useSearch({ from: "/evaluations/$evalId" });
   const navigate = useNavigate({ from: "/evaluations/$evalId" });
   const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const queryClient = useQueryClient();
   const setFilters = useCallback(
-    (next: ResultFilters) => void navigate({ search: searchFromFilters(next), replace: true }),
-    [navigate],
+    (next: ResultFilters) => {
+      // The new first page is asked for at once, while the router and the page take the change.
+      void queryClient.prefetchInfiniteQuery(resultsQueryOptions(evalId, next));
+      void navigate({ search: searchFromFilters(next), replace: true });
+    },
+    [navigate, queryClient, evalId],
   );
 
   const [pollFallback, setPollFallback] = useState(false);
@@ -35,6 +41,12 @@ export function EvaluationDetailPage() {
   const results = useResults(evalId, filters);
   const items = useMemo(() => results.data?.pages.flatMap((p) => p.items) ?? [], [results.data]);
   const matching = results.data?.pages[0]?.total;
+  const { fetchNextPage, isPlaceholderData } = results;
+  // A placeholder is the previous filter's list: its next page is not this filter's.
+  const loadMore = useCallback(() => {
+    if (!isPlaceholderData) void fetchNextPage();
+  }, [fetchNextPage, isPlaceholderData]);
+  const filterKey = useMemo(() => JSON.stringify(searchFromFilters(filters)), [filters]);
   const [exporting, setExporting] = useState<unknown>();
 
   const exportAs = async (format: "csv" | "json") => {
@@ -45,6 +57,22 @@ export function EvaluationDetailPage() {
       setExporting(error);
     }
   };
+
+  // The same elements while only the list changes (a page fetched as it scrolls): React skips
+  // the summary and the charts instead of rendering them again.
+  const summaryPanel = useMemo(
+    () => detail.data && <SummaryPanel evaluation={detail.data} />,
+    [detail.data],
+  );
+  const charts = useMemo(
+    () =>
+      detail.data && (
+        <Suspense fallback={<p>{t("common.loading")}</p>}>
+          <DetailCharts evaluationId={evalId} summary={detail.data.summary} />
+        </Suspense>
+      ),
+    [detail.data, evalId, t],
+  );
 
   if (detail.error) return <ErrorNote error={detail.error} />;
   const evaluation = detail.data;
@@ -75,12 +103,8 @@ export function EvaluationDetailPage() {
       </div>
       {live === "polling" && <p className="notice">{t("detail.polling")}</p>}
       {/* The results do not wait for the summary: the first cards show as soon as they come. */}
-      {evaluation && <SummaryPanel evaluation={evaluation} />}
-      {evaluation && (
-        <Suspense fallback={<p>{t("common.loading")}</p>}>
-          <DetailCharts evaluationId={evalId} summary={evaluation.summary} />
-        </Suspense>
-      )}
+      {summaryPanel}
+      {charts}
       <section aria-labelledby="results-title">
         <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
           <h2 id="results-title">{t("detail.results")}</h2>
@@ -106,10 +130,12 @@ export function EvaluationDetailPage() {
         </p>
         <ErrorNote error={results.error} />
         <ResultsList
+          evaluationId={evalId}
           results={items}
           hasMore={results.hasNextPage}
           loadingMore={results.isFetching}
-          loadMore={() => void results.fetchNextPage()}
+          loadMore={loadMore}
+          resetKey={filterKey}
         />
       </section>
     </>

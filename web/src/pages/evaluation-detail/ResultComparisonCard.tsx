@@ -1,191 +1,116 @@
 import { memo } from "react";
-import type { EvaluationResult, JudgeResult, TraceStep } from "../../api/types";
-import { CitedAnswer } from "../../components/CitedAnswer";
+import type { EvaluationResultListItem } from "../../api/types";
+import { ErrorNote } from "../../components/ErrorNote";
 import { formatMs, formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
-
-function textOf(value: unknown): string | undefined {
-  if (typeof value === "string" && value.trim() !== "") return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === "string") && value.length > 0)
-    return value.join("\n");
-  return undefined;
-}
-
-/** What a judge said, whatever its kind: reasoning and suggestions under their usual names. */
-function judgeWords(judge: JudgeResult): { reasoning?: string; suggestions?: string } {
-  // A failed judge said nothing to show: its reason is its error.
-  const v: Record<string, unknown> = judge.outcome === "ok" ? judge.verdict : {};
-  return {
-    reasoning:
-      textOf(v.reasoning) ?? textOf(v.reason) ?? textOf(v.analysis) ?? textOf(v.explanation),
-    suggestions: textOf(v.suggestions) ?? textOf(v.suggestion),
-  };
-}
-
-/** The built-in bot's trace steps; an HTTP bot's tool calls are its own shape, shown as JSON. */
-function isTraceStep(call: unknown): call is TraceStep {
-  return typeof call === "object" && call !== null && typeof (call as TraceStep).node === "string";
-}
+import { useResult } from "./queries";
+import { ResultDetail } from "./ResultDetail";
 
 /**
- * Seed 003's ResultComparisonCard: one question with its ground truth, the bot's answer (its
- * citations open the cited passage), the gate verdict with failing checks, and every judge.
+ * Seed 003's ResultComparisonCard. Closed, it shows what the results list carries: the question,
+ * the start of the answer, status, gate verdict, score, pass and error. Opened, it fetches the
+ * result in full and shows the ground truth, the answer with its citations (each opens the cited
+ * passage), every judge, the failing checks and the loop trace.
  */
 export const ResultComparisonCard = memo(function ResultComparisonCard({
-  result,
+  evaluationId,
+  item,
+  open,
+  onToggle,
 }: {
-  result: EvaluationResult;
+  evaluationId: string;
+  item: EvaluationResultListItem;
+  open: boolean;
+  onToggle: (resultId: string) => void;
 }) {
   const { t } = useI18n();
-  const failing = (result.gate?.checks ?? []).filter(
-    (c) => c.status !== "pass" && c.status !== "skipped",
-  );
-  const judges = Object.entries(result.judges ?? {});
-
+  const bodyId = `result-${item.id}`;
   return (
     <article
       className="card"
       data-testid="result-card"
-      aria-label={`${result.position + 1}. ${result.question_text}`}
+      aria-label={`${item.position + 1}. ${item.question_text}`}
     >
       <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
         <div className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
-          <strong>#{result.position + 1}</strong>
-          <StatusBadge status={result.status} />
-          <span className="muted">{result.question_type}</span>
-          {result.gate_status && (
+          <strong>#{item.position + 1}</strong>
+          <StatusBadge status={item.status} />
+          <span className="muted">{item.question_type}</span>
+          {item.gate_status && (
             <span>
-              {t("card.gate")}: <StatusBadge status={result.gate_status} />
+              {t("card.gate")}: <StatusBadge status={item.gate_status} />
             </span>
           )}
         </div>
         <div className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
-          {result.status === "SCORED" ? (
-            <strong>{t("card.score", { score: formatScore(result.score) })}</strong>
+          {item.status === "SCORED" ? (
+            <strong>{t("card.score", { score: formatScore(item.score) })}</strong>
           ) : (
             <span className="muted">{t("detail.notScored")}</span>
           )}
-          {result.passed !== null && (
-            <span className={`badge ${result.passed ? "ok" : "bad"}`}>
-              {result.passed ? t("card.passed") : t("card.failed")}
+          {item.passed !== null && (
+            <span className={`badge ${item.passed ? "ok" : "bad"}`}>
+              {item.passed ? t("card.passed") : t("card.failed")}
             </span>
           )}
-          {result.latency_ms !== null && (
-            <span className="muted">{t("card.latency", { ms: formatMs(result.latency_ms) })}</span>
+          {item.latency_ms !== null && (
+            <span className="muted">{t("card.latency", { ms: formatMs(item.latency_ms) })}</span>
           )}
+          <button
+            type="button"
+            aria-expanded={open}
+            aria-controls={bodyId}
+            onClick={() => onToggle(item.id)}
+          >
+            {open ? t("card.hideDetails") : t("card.showDetails")}
+          </button>
         </div>
       </div>
-      {result.error && (
+      {item.error && (
         <p className="notice bad">
           <strong>
-            {result.status === "BOT_ERROR"
+            {item.status === "BOT_ERROR"
               ? t("status.BOT_ERROR")
-              : result.status === "JUDGE_ERROR"
+              : item.status === "JUDGE_ERROR"
                 ? t("status.JUDGE_ERROR")
                 : t("card.error")}
             :
           </strong>{" "}
-          {result.error}
+          {item.error}
         </p>
       )}
-      <div className="card-columns">
-        <section>
-          <h3>{t("card.question")}</h3>
-          <p style={{ margin: 0 }}>{result.question_text}</p>
-          <h3>{t("card.groundTruth")}</h3>
-          <p style={{ margin: 0 }}>{result.ground_truth || "—"}</p>
-        </section>
-        <section>
-          <h3>{t("card.answer")}</h3>
-          {result.rag_answer ? (
-            <CitedAnswer
-              answer={result.rag_answer}
-              sources={result.rag_answer_sources ?? []}
-              citations={result.rag_citations ?? []}
-            />
-          ) : (
-            <p className="muted" style={{ margin: 0 }}>
-              {t("card.noAnswer")}
-            </p>
-          )}
-        </section>
-        <section>
-          <h3>{t("card.judges")}</h3>
-          {judges.length === 0 && <p className="muted">—</p>}
-          {judges.map(([name, judge]) => {
-            const words = judgeWords(judge);
-            return (
-              <div key={name} style={{ marginBottom: "0.5rem" }}>
-                <div>
-                  <strong>{name}</strong>{" "}
-                  {judge.outcome === "ok" ? (
-                    <>
-                      {formatScore(judge.score)}
-                      <span className="muted"> ({judge.raw_score})</span>{" "}
-                      <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
-                        {judge.passed ? t("card.passed") : t("card.failed")}
-                      </span>
-                    </>
-                  ) : (
-                    <span className="badge bad">{judge.outcome}</span>
-                  )}
-                  {judge.model && <span className="muted"> · {judge.model}</span>}
-                </div>
-                {judge.outcome === "judge_error" && (
-                  <div className="error-text">{judge.error.message}</div>
-                )}
-                {words.reasoning && (
-                  <div>
-                    <span className="muted">{t("card.reasoning")}: </span>
-                    {words.reasoning}
-                  </div>
-                )}
-                {words.suggestions && (
-                  <div>
-                    <span className="muted">{t("card.suggestions")}: </span>
-                    {words.suggestions}
-                  </div>
-                )}
-              </div>
-            );
-          })}
-        </section>
-      </div>
-      {failing.length > 0 && (
-        <div>
-          <h3>{t("card.failingChecks")}</h3>
-          <ul style={{ margin: 0 }}>
-            {failing.map((check) => (
-              <li key={check.name}>
-                <code>{check.name}</code>: <StatusBadge status={check.status} />{" "}
-                <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {result.rag_tool_calls && result.rag_tool_calls.length > 0 && (
-        <details>
-          <summary>{t("card.trace")}</summary>
-          <ol style={{ margin: 0 }}>
-            {result.rag_tool_calls.map((step, i) =>
-              isTraceStep(step) ? (
-                <li key={i}>
-                  <code>
-                    {step.machine}.{step.node}
-                  </code>{" "}
-                  → <code>{step.next}</code> <span className="muted">{step.summary}</span>
-                </li>
-              ) : (
-                <li key={i}>
-                  <code>{JSON.stringify(step).slice(0, 240)}</code>
-                </li>
-              ),
-            )}
-          </ol>
-        </details>
-      )}
+      <p className="card-question">{item.question_text}</p>
+      {!open &&
+        (item.answer_excerpt === null ? (
+          <p className="card-excerpt muted">{t("card.noAnswer")}</p>
+        ) : (
+          <p className="card-excerpt">
+            <span className="muted">{t("card.answer")}: </span>
+            {item.answer_excerpt}
+            {item.answer_length !== null && item.answer_length > item.answer_excerpt.length && "…"}
+          </p>
+        ))}
+      <div id={bodyId}>{open && <OpenedResult evaluationId={evaluationId} item={item} />}</div>
     </article>
   );
 });
+
+function OpenedResult({
+  evaluationId,
+  item,
+}: {
+  evaluationId: string;
+  item: EvaluationResultListItem;
+}) {
+  const { t } = useI18n();
+  const result = useResult(evaluationId, item);
+  if (result.error) return <ErrorNote error={result.error} />;
+  if (!result.data)
+    return (
+      <p className="muted" role="status">
+        {t("common.loading")}
+      </p>
+    );
+  return <ResultDetail result={result.data} />;
+}

@@ -1,12 +1,21 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  useInfiniteQuery,
+  useQuery,
+} from "@tanstack/react-query";
 import { api, must } from "../../api/client";
+import type { EvaluationResultListItem } from "../../api/types";
 import { type ResultFilters, searchFromFilters } from "./filters";
 
-// A page of results carries each answer with its sources: 100 keeps one parse short.
+// A page of the list carries light rows (no sources, trace or judge outputs): 100 parse quickly.
 export const RESULTS_PAGE_SIZE = 100;
 
 export const evaluationKey = (id: string) => ["evaluation", id] as const;
 export const resultsKey = (id: string) => ["evaluation", id, "results"] as const;
+/** One result in full; its row's update time is in the key, so a changed row is fetched again. */
+export const resultKey = (id: string, resultId: string, updated: string) =>
+  ["evaluation", id, "result", resultId, updated] as const;
 
 export function useEvaluationDetail(id: string, live: boolean) {
   return useQuery({
@@ -31,13 +40,13 @@ export function resultsQueryOf(filters: ResultFilters) {
   };
 }
 
-/** One page of a run's results under the filters (the server filters), in question order. */
+/** One page of a run's results list under the filters (the server filters), in question order. */
 export async function fetchResultsPage(
   id: string,
   filters: ResultFilters,
   offset: number,
   limit = RESULTS_PAGE_SIZE,
-) {
+): Promise<{ items: EvaluationResultListItem[]; total: number }> {
   const data = await must(
     api.GET("/api/v1/evaluations/{id}/results", {
       params: { path: { id }, query: { ...resultsQueryOf(filters), offset, limit } },
@@ -49,9 +58,9 @@ export async function fetchResultsPage(
 /** The first page is small, so the first cards show soon; later pages are larger. */
 const FIRST_PAGE_SIZE = 50;
 
-/** Pages of results fetched as the list scrolls. */
-export function useResults(id: string, filters: ResultFilters) {
-  return useInfiniteQuery({
+/** The query of a run's results list under the filters: pages fetched as the list scrolls. */
+export function resultsQueryOptions(id: string, filters: ResultFilters) {
+  return infiniteQueryOptions({
     queryKey: [...resultsKey(id), searchFromFilters(filters)],
     initialPageParam: 0,
     queryFn: async ({ pageParam }) => ({
@@ -65,5 +74,31 @@ export function useResults(id: string, filters: ResultFilters) {
     }),
     getNextPageParam: (last) =>
       last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined,
+  });
+}
+
+/**
+ * The results list. While a new filter's first page loads, the previous list stays (placeholder
+ * data) instead of emptying the page and filling it again.
+ */
+export function useResults(id: string, filters: ResultFilters) {
+  return useInfiniteQuery({
+    ...resultsQueryOptions(id, filters),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One result in full (sources, checks, judges, trace), fetched when its card is opened. */
+export function useResult(id: string, item: EvaluationResultListItem) {
+  return useQuery({
+    queryKey: resultKey(id, item.id, item.gmt_updated),
+    queryFn: async () =>
+      must(
+        api.GET("/api/v1/evaluations/{id}/results/{resultId}", {
+          params: { path: { id, resultId: item.id } },
+        }),
+      ),
+    // A finished result does not change; one still running is keyed anew when its row changes.
+    staleTime: Number.POSITIVE_INFINITY,
   });
 }

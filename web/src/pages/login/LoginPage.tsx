@@ -18,6 +18,12 @@ export function LoginPage() {
     setBusy(true);
     const { response } = await api.POST("/api/v1/session", { body: { token } });
     setBusy(false);
+    if (response.status === 429) {
+      // The server refuses every attempt from this address for a while, right ones too: say so.
+      const seconds = Number(response.headers.get("Retry-After") ?? "60");
+      setFailed(t("login.limited", { minutes: Math.max(1, Math.ceil(seconds / 60)) }));
+      return;
+    }
     if (!response.ok) {
       setFailed(t("login.failed"));
       return;

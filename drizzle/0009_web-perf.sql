@@ -1,0 +1,2 @@
+DROP INDEX "idx_evaluation_results_evaluation_id";--> statement-breakpoint
+CREATE INDEX "idx_evaluation_results_evaluation_id" ON "evaluation_results" USING btree ("evaluation_id","position","user_id","status","passed","gate_status","question_type","score");

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { createLoginLimiter } from "./login-limiter.js";
+
+function clock(start = 1_000_000) {
+  let at = start;
+  return { now: () => at, advance: (ms: number) => (at += ms) };
+}
+
+describe("createLoginLimiter", () => {
+  it("blocks an address after maxFailures in its window, until the window ends", () => {
+    const time = clock();
+    const limiter = createLoginLimiter({ maxFailures: 3, windowMs: 60_000, now: time.now });
+    for (let i = 0; i < 3; i++) {
+      expect(limiter.blockedFor("10.0.0.1")).toBeUndefined();
+      limiter.fail("10.0.0.1");
+    }
+    expect(limiter.blockedFor("10.0.0.1")).toBe(60);
+    expect(limiter.blockedFor("10.0.0.2")).toBeUndefined();
+    time.advance(45_500);
+    expect(limiter.blockedFor("10.0.0.1")).toBe(15);
+    time.advance(14_500);
+    expect(limiter.blockedFor("10.0.0.1")).toBeUndefined();
+    // A new window starts from the next failure.
+    limiter.fail("10.0.0.1");
+    expect(limiter.blockedFor("10.0.0.1")).toBeUndefined();
+  });
+
+  it("keeps at most maxAddresses, dropping the expired first, then the oldest", () => {
+    const time = clock();
+    const limiter = createLoginLimiter({
+      maxFailures: 1,
+      windowMs: 1_000,
+      maxAddresses: 3,
+      now: time.now,
+    });
+    limiter.fail("a");
+    time.advance(2_000);
+    limiter.fail("b");
+    limiter.fail("c");
+    limiter.fail("d"); // "a" has expired: it goes, the live ones stay
+    expect(limiter.size).toBe(3);
+    expect(["b", "c", "d"].map((x) => limiter.blockedFor(x))).toEqual([1, 1, 1]);
+    limiter.fail("e"); // all live: the oldest, "b", goes
+    expect(limiter.size).toBe(3);
+    expect(limiter.blockedFor("b")).toBeUndefined();
+    expect(limiter.blockedFor("e")).toBe(1);
+    for (let i = 0; i < 10_000; i++) limiter.fail(`x${i}`);
+    expect(limiter.size).toBe(3);
+  });
+});
