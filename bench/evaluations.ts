@@ -296,7 +296,7 @@ export async function benchEvaluations(
 }
 
 /** Creates and migrates the embedded database in `home` in a child process; returns its peak RSS (MB). */
-function createHome(home: string): number {
+export function createHome(home: string): number {
   // .js: tsx maps it to the .ts source, and the compiled bench (see below) has the .js.
   const store = new URL("../src/store/index.js", import.meta.url).href;
   const code =
@@ -324,7 +324,7 @@ function createHome(home: string): number {
  * Peak RSS, MB. On Linux, VmHWM of /proc/self/status: getrusage's maxRSS carries over the parent's
  * peak through fork and exec, so a child of a big process would report its parent's.
  */
-function peakRssMbOfThisProcess(): number {
+export function peakRssMbOfThisProcess(): number {
   try {
     const status = readFileSync("/proc/self/status", "utf8");
     const match = /VmHWM:\s+(\d+) kB/.exec(status);
@@ -341,13 +341,14 @@ function round(value: number, digits: number): number {
 }
 
 /**
- * This bench and what it imports, compiled by tsc into bench/.build: the child runs on plain node,
- * as a deployed `ragjudge worker` does (bin/ragjudge.js runs dist/). Under tsx its loader alone
- * adds about 90 MB of RSS. Returns the compiled entry; compiles once per process.
+ * The benches that run in a child (tsconfig.bench.json) and what they import, compiled by tsc into
+ * bench/.build: the child runs on plain node, as a deployed `ragjudge worker` does
+ * (bin/ragjudge.js runs dist/). Under tsx its loader alone adds about 90 MB of RSS. Returns the
+ * compiled entry of `bench/<name>.ts`; compiles once per process.
  */
 let compiled: string | undefined;
-function compileBench(): string {
-  if (compiled) return compiled;
+export function compileBench(name = "evaluations"): string {
+  if (compiled) return join(compiled, "bench", `${name}.js`);
   const root = fileURLToPath(new URL("..", import.meta.url));
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const built = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.bench.json")], {
@@ -360,8 +361,8 @@ function compileBench(): string {
   for (const dir of ["examples", "drizzle", "dist"]) {
     if (!existsSync(join(out, dir))) symlinkSync(join(root, dir), join(out, dir));
   }
-  compiled = join(out, "bench", "evaluations.js");
-  return compiled;
+  compiled = out;
+  return join(out, "bench", `${name}.js`);
 }
 
 /**

@@ -1,4 +1,4 @@
-// `npm run bench [gate|judges|offline|retrieval|rag|evals|limiter|cli|arena|web|calibration ...]`:
+// `npm run bench [gate|judges|offline|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration ...]`:
 // runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
@@ -15,6 +15,7 @@ import { benchJudges } from "./judges.js";
 import { benchLimiter } from "./limiter.js";
 import { benchCliMemory } from "./cli-memory.js";
 import { benchOfflineJudges } from "./offline-judges.js";
+import { benchPgliteThreadInChild } from "./pglite-thread.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
@@ -27,6 +28,7 @@ const FAMILIES = [
   "retrieval",
   "rag",
   "evals",
+  "pglite",
   "limiter",
   "cli",
   "arena",
@@ -78,8 +80,8 @@ if (wanted("gate")) {
   const pure = await benchGatePure();
   results.gate_pure = pure;
   printRows(
-    "Evidence gate, pure (1 KB answer, 10 hits x 500 chars, one core; goal >= 20,000 answers/s)",
-    [{ ...pure, goal_met: pure.answersPerSecond >= 20_000 }],
+    "Evidence gate, pure (1 KB answer, 10 hits x 500 chars, one core; goal >= 10,000 answers per CPU-second)",
+    [{ ...pure, goal_met: pure.answersPerCpuSecond >= 10_000 }],
   );
   const server = await startPostgresServer();
   try {
@@ -176,6 +178,18 @@ if (wanted("evals")) {
       result_rows: run.result_rows,
       llm_server: run.llm_server,
     })),
+  );
+}
+
+if (wanted("pglite")) {
+  const rows = [
+    benchPgliteThreadInChild("thread"),
+    benchPgliteThreadInChild("calling thread"),
+  ].flat();
+  results.pglite_thread = rows;
+  printRows(
+    "PGlite on its own thread vs on the calling thread: `ragjudge start`'s process (store on disk, worker, API) running built-in bot + rubric + reference against the scripted LLM at 300-800 ms; API and SSE probed from another process",
+    rows,
   );
 }
 

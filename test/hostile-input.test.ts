@@ -71,28 +71,26 @@ async function gateFile(lines: (string | Buffer)[], prepare?: (db: Db) => Promis
   }
 }
 
-it("ragjudge gate stores the valid lines around a 100,000-deep line and names it (§3.9)", async () => {
+// One CLI process for both hostile lines (§3.8, §3.9): each spawn starts tsx and a new home.
+it("ragjudge gate names a 100,000-deep line and a NUL line by field and stores the lines around them (§3.8, §3.9)", async () => {
+  const nul = JSON.stringify(answer("nul")).replace("under Rollo [n1]", "under\\u0000Rollo [n1]");
   const run = await gateFile([
     JSON.stringify(answer("a")),
     JSON.stringify(answer("b")),
     JSON.stringify(answer("c")),
     deepHitLine("deep", 100_000),
     JSON.stringify(answer("d")),
+    nul,
+    JSON.stringify(answer("e")),
   ]);
   expect(run.stderr).toMatch(/line 4: retrieval_hits\.0\.meta\.0\..*nested deeper than 64 levels/);
   expect(run.stderr).not.toMatch(/RangeError|Maximum call stack/);
-  expect(run.stored).toEqual(["a", "b", "c", "d"]);
-  // Every valid line passes: the invalid line alone sets the exit code (2, bad input).
-  expect(run.code).toBe(2);
-}, 60_000);
-
-it("ragjudge gate names a NUL line's field and stores the other lines (§3.8)", async () => {
-  const nul = JSON.stringify(answer("nul")).replace("under Rollo [n1]", "under\\u0000Rollo [n1]");
-  const run = await gateFile([JSON.stringify(answer("a")), nul, JSON.stringify(answer("b"))]);
   expect(run.stderr).toContain(
-    "line 2: generation_output.answer: contains a NUL character (\\u0000), which cannot be stored",
+    "line 6: generation_output.answer: contains a NUL character (\\u0000), which cannot be stored",
   );
-  expect(run.stored).toEqual(["a", "b"]);
+  expect(run.stored).toEqual(["a", "b", "c", "d", "e"]);
+  // Every valid line passes: the invalid lines alone set the exit code (2, bad input).
+  expect(run.code).toBe(2);
 }, 60_000);
 
 it("ragjudge gate keeps a batch's other lines when the database refuses one, naming it", async () => {

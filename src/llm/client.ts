@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import { z } from "zod";
+import { attemptSignal } from "./attempt-signal.js";
 import { parseRetryAfter } from "./backoff.js";
 import {
   CachedResponseSchema,
@@ -511,19 +512,15 @@ class OpenAICompatibleClient implements LlmClient {
       let failure: Failure;
       // The SDK's timeout ends when the headers arrive; this one also covers reading the body, so
       // a server that answers and then stalls fails the attempt too.
-      const deadline = AbortSignal.timeout(timeout);
+      const deadline = attemptSignal(signal, timeout);
       try {
-        const result = await send({
-          signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-          timeout,
-          maxRetries: 0,
-        });
+        const result = await send({ signal: deadline.signal, timeout, maxRetries: 0 });
         slot.release("ok");
         return result;
       } catch (error) {
         try {
           failure =
-            deadline.aborted && !signal?.aborted
+            deadline.timedOut && !signal?.aborted
               ? { kind: "timeout" }
               : classifyFailure(error, signal);
         } catch (unknownError) {
@@ -531,6 +528,8 @@ class OpenAICompatibleClient implements LlmClient {
           throw unknownError;
         }
         slot.release(failure.kind === "http" && failure.status === 429 ? "rate_limited" : "error");
+      } finally {
+        deadline.release();
       }
       throw this.#attemptError(failure, retry + 1, timeout, backoff.maxMs);
     };

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { PGlite } from "@electric-sql/pglite";
@@ -150,4 +151,22 @@ it("a store on the thread runs drizzle and raw queries; after close, calls fail"
   });
   await store.close();
   await expect(store.sql.executeSql("select 1")).rejects.toThrow(/closed/);
+});
+
+it("starts in a process given node options a thread refuses (a V8 flag, --input-type)", () => {
+  // `node --max-old-space-size=… ragjudge eval` failed with ERR_WORKER_INVALID_EXEC_ARGV when the
+  // thread was handed the process's options.
+  const script = `
+    import { openStore } from ${JSON.stringify(new URL("./open.ts", import.meta.url).href)};
+    const store = await openStore({ memory: true, thread: true, migrate: false });
+    const { rows } = await store.sql.executeSql("select 41 + 1 as n");
+    await store.close();
+    process.stdout.write(JSON.stringify(rows));`;
+  const child = spawnSync(
+    process.execPath,
+    ["--max-old-space-size=1024", "--import", "tsx", "--input-type=module", "-e", script],
+    { encoding: "utf8" },
+  );
+  expect(child.stderr).toBe("");
+  expect(child.stdout).toBe('[{"n":42}]');
 });

@@ -88,6 +88,8 @@ export class PgliteThreadError extends Error {
   }
 }
 
+const THREAD_YOUNG_GENERATION_MB = 12;
+
 /** Starts the database thread: opens (or creates) the data directory and migrates it. */
 export async function startPgliteThread(options: {
   startParams: string[];
@@ -104,10 +106,17 @@ export async function startPgliteThread(options: {
   // From source (tsx, vitest) the host is TypeScript and needs tsx's loader in its thread too.
   const fromSource = import.meta.url.endsWith(".ts");
   const host = new URL(fromSource ? "./pglite-host.ts" : "./pglite-host.js", import.meta.url);
+  // None of the process's node options: the thread needs none (V8's flags are the process's
+  // anyway), and a thread refuses some that a user may give, e.g. `--max-old-space-size`
+  // (ERR_WORKER_INVALID_EXEC_ARGV) or `--input-type` (ERR_INPUT_TYPE_NOT_ALLOWED).
   const workerOptions = {
     workerData: init,
     ...(init.loadDataDir ? { transferList: [init.loadDataDir] } : {}),
-    execArgv: threadExecArgv(process.execArgv),
+    execArgv: [],
+    // The thread keeps about 16 MB live, and its garbage (each reply's rows) dies young. V8's
+    // default young generation (three 16 MB semi-spaces) kept 55-60 MB committed through a
+    // `ragjudge eval`; 4 MB semi-spaces hold the same work.
+    resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
   };
   const worker = fromSource
     ? // Node 20 does not apply --import loaders to worker threads: register tsx's in the thread.
@@ -246,20 +255,6 @@ export async function startPgliteThread(options: {
       await worker.terminate();
     },
   };
-}
-
-/**
- * The process's node options, less those a thread rejects: `node --input-type=module -e …` (as
- * our tests and bench start children) passes --input-type, which a worker thread refuses.
- */
-function threadExecArgv(execArgv: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i] ?? "";
-    if (arg === "--input-type") i++;
-    else if (!arg.startsWith("--input-type=")) kept.push(arg);
-  }
-  return kept;
 }
 
 /** PGlite applies parsers to text values; the thread left these types as text for us to. */

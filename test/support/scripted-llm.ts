@@ -2,6 +2,7 @@ import { fork } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "./seeded-random.js";
 
 /**
  * A scripted OpenAI-compatible server on 127.0.0.1 for tests and benchmarks: /v1/chat/completions
@@ -69,6 +70,11 @@ export interface ScriptedRule {
 export interface ScriptedLlmOptions {
   /** Added before every answer unless a reply sets its own; default 0. */
   latencyMs?: number;
+  /**
+   * Up to this much more, drawn uniformly per answer (seeded, so runs repeat): a real model's
+   * latency varies. Default 0.
+   */
+  latencySpreadMs?: number;
   /** response_format types answered with a 400, like a server without structured outputs. */
   unsupportedFormats?: ("json_schema" | "json_object")[];
   /** Keep every request in `requests`; default true. Benchmarks turn it off. */
@@ -81,6 +87,7 @@ export interface ScriptedLlm {
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
   latencyMs: number;
+  latencySpreadMs: number;
   unsupportedFormats: Set<string>;
   /** Requests being answered right now, and the most seen at once since the last reset. */
   readonly inFlight: number;
@@ -182,6 +189,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
   }));
   const record = options.record ?? true;
   const requests: RecordedRequest[] = [];
+  const spread = seededRandom(1);
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -207,6 +215,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     baseUrl: "",
     requests,
     latencyMs: options.latencyMs ?? 0,
+    latencySpreadMs: options.latencySpreadMs ?? 0,
     unsupportedFormats: new Set(options.unsupportedFormats ?? []),
     get inFlight() {
       return inFlight;
@@ -300,7 +309,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
       res.writeHead(status, headers);
       res.end(payload);
     };
-    const latency = reply.latencyMs ?? scripted.latencyMs;
+    const latency = reply.latencyMs ?? scripted.latencyMs + spread() * scripted.latencySpreadMs;
     if (latency > 0) setTimeout(send, latency);
     else send();
   }
@@ -317,6 +326,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
 /** Options a server in a child process accepts: plain data, so no `when` predicates or functions. */
 export interface ScriptedLlmProcessOptions {
   latencyMs?: number;
+  latencySpreadMs?: number;
   unsupportedFormats?: ("json_schema" | "json_object")[];
   /** Static replies, answered in order like rules without `when`. */
   replies?: { reply: Exclude<ScriptedReply, { hang: true }>; times?: number }[];
@@ -324,11 +334,12 @@ export interface ScriptedLlmProcessOptions {
 
 export interface ScriptedLlmProcess {
   readonly baseUrl: string;
-  setLatency(ms: number): Promise<void>;
+  /** The fixed latency and the uniform spread above it (default 0), ms. */
+  setLatency(ms: number, spreadMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
-type ControlMessage = { type: "latency"; ms: number } | { type: "close" };
+type ControlMessage = { type: "latency"; ms: number; spreadMs: number } | { type: "close" };
 const CHILD_ENV = "RAGJUDGE_SCRIPTED_LLM_CHILD";
 
 /**
@@ -356,7 +367,7 @@ export async function startScriptedLlmProcess(
     });
   return {
     baseUrl,
-    setLatency: (ms) => request({ type: "latency", ms }),
+    setLatency: (ms, spreadMs = 0) => request({ type: "latency", ms, spreadMs }),
     close: async () => {
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       await request({ type: "close" });
@@ -374,12 +385,14 @@ if (childOptions !== undefined && process.send) {
   startScriptedLlm({
     record: false,
     latencyMs: options.latencyMs ?? 0,
+    latencySpreadMs: options.latencySpreadMs ?? 0,
     unsupportedFormats: options.unsupportedFormats ?? [],
     rules: (options.replies ?? []).map((entry) => ({ reply: entry.reply, times: entry.times })),
   }).then((server) => {
     process.on("message", async (message: ControlMessage) => {
       if (message.type === "latency") {
         server.latencyMs = message.ms;
+        server.latencySpreadMs = message.spreadMs;
         send({ ok: true });
       } else {
         await server.close();

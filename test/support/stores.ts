@@ -7,13 +7,16 @@ import { createDatabase } from "./postgres-server.js";
 export const STORE_KINDS = ["pglite", "postgres"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
-/** Opens a migrated, empty store of either kind: PGlite in memory, or a fresh server database. */
+/**
+ * Opens a migrated, empty store of either kind: PGlite in memory on its own thread (the path
+ * `ragjudge` runs, proxy and all: store/pglite-thread.ts), or a fresh server database.
+ */
 export async function openTestStore(kind: StoreKind): Promise<Store> {
   if (kind === "postgres") {
     return openStore({ databaseUrl: await createDatabase(inject("postgresUrl")) });
   }
   const template = readFileSync(inject("pgliteTemplate"));
-  return openStore({ memory: true, loadDataDir: new Blob([template]) });
+  return openStore({ memory: true, thread: true, loadDataDir: new Blob([template]) });
 }
 
 /** Empties every table of the public schema; migrations (schema `drizzle`) stay. */
