@@ -124,6 +124,33 @@ function llmConfigFor(baseUrl: string, concurrency: number): RagjudgeConfig["llm
   });
 }
 
+/**
+ * A run's configuration for a bench: the defaults, both LLM roles on the scripted server at
+ * `baseUrl` with `llm` settings on top, and the loops' observations kept in the bench's home.
+ */
+export async function benchRunConfig(
+  home: string,
+  baseUrl: string,
+  llm: Record<string, unknown>,
+): Promise<RagjudgeConfig> {
+  const loaded = await loadConfig({ cwd: "/nonexistent", env: {} });
+  return {
+    ...loaded,
+    llm: parseLlmConfig({
+      timeout_ms: 30_000,
+      ...llm,
+      roles: {
+        generator: { model: "generator-model", base_url: baseUrl, api_key: "bench" },
+        judge: { model: "judge-model", base_url: baseUrl, api_key: "bench" },
+      },
+    }),
+    rag: {
+      ...loaded.rag,
+      loops: { ...loaded.rag.loops, observations: { path: join(home, "observations.jsonl") } },
+    },
+  };
+}
+
 async function relationBytes(db: Db, table: "evaluation_results" | "jobs"): Promise<number> {
   const rows = await queryRows<{ bytes: string | null }>(
     db,

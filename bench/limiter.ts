@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import { configuredClients, loadConfig, type RagjudgeConfig } from "../src/config/index.js";
+import { configuredClients } from "../src/config/index.js";
 import { startEvaluation, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { startJobs } from "../src/jobs/index.js";
-import { defaultProviderLimiters, parseLlmConfig } from "../src/llm/index.js";
+import { defaultProviderLimiters } from "../src/llm/index.js";
 import { createBuiltinBot } from "../src/rag/index.js";
 import {
   createQuestionSet,
@@ -23,7 +23,7 @@ import {
   openStore,
   queryRows,
 } from "../src/store/index.js";
-import { UNIVERSAL_REPLY } from "./evaluations.js";
+import { benchRunConfig, UNIVERSAL_REPLY } from "./evaluations.js";
 import { startRateLimitedProvider } from "./rate-limited-provider.js";
 
 export interface LimiterBench {
@@ -64,22 +64,7 @@ export async function benchLimiter(
   const store = await openStore({ home });
   const jobs = await startJobs(store);
   try {
-    const loaded = await loadConfig({ cwd: "/nonexistent", env: {} });
-    const config: RagjudgeConfig = {
-      ...loaded,
-      llm: parseLlmConfig({
-        timeout_ms: 30_000,
-        max_retries: 10,
-        roles: {
-          generator: { model: "generator-model", base_url: provider.baseUrl, api_key: "bench" },
-          judge: { model: "judge-model", base_url: provider.baseUrl, api_key: "bench" },
-        },
-      }),
-      rag: {
-        ...loaded.rag,
-        loops: { ...loaded.rag.loops, observations: { path: join(home, "observations.jsonl") } },
-      },
-    };
+    const config = await benchRunConfig(home, provider.baseUrl, { max_retries: 10 });
     const clients = configuredClients(config.llm);
     const worker = startEvaluationWorker({
       jobs,

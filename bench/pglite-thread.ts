@@ -18,11 +18,10 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { configuredClients, loadConfig, type RagjudgeConfig } from "../src/config/index.js";
+import { configuredClients } from "../src/config/index.js";
 import { startEvaluation, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { tuneHeapGrowth } from "../src/cli/heap.js";
 import { startJobs } from "../src/jobs/index.js";
-import { parseLlmConfig } from "../src/llm/index.js";
 import { createBuiltinBot } from "../src/rag/index.js";
 import { createApp, listen } from "../src/server/index.js";
 import {
@@ -34,6 +33,7 @@ import {
 } from "../src/store/index.js";
 import { startScriptedLlmProcess } from "../test/support/scripted-llm.js";
 import {
+  benchRunConfig,
   compileBench,
   createHome,
   peakRssMbOfThisProcess,
@@ -135,22 +135,7 @@ export async function benchPgliteThread(mode: PgliteMode): Promise<PgliteThreadB
   const store = await openStore({ home, thread: mode === "thread" });
   const jobs = await startJobs(store);
   try {
-    const loaded = await loadConfig({ cwd: "/nonexistent", env: {} });
-    const config: RagjudgeConfig = {
-      ...loaded,
-      llm: parseLlmConfig({
-        max_concurrency: 256,
-        timeout_ms: 30_000,
-        roles: {
-          generator: { model: "generator-model", base_url: llm.baseUrl, api_key: "bench" },
-          judge: { model: "judge-model", base_url: llm.baseUrl, api_key: "bench" },
-        },
-      }),
-      rag: {
-        ...loaded.rag,
-        loops: { ...loaded.rag.loops, observations: { path: join(home, "observations.jsonl") } },
-      },
-    };
+    const config = await benchRunConfig(home, llm.baseUrl, { max_concurrency: 256 });
     const clients = configuredClients(config.llm);
     const user = await findOrCreateUser(store.db, "bench");
     const token = await createApiToken(store.db, user.id);

@@ -21,6 +21,7 @@ import {
   validateArenaForm,
 } from "./arena-form";
 import { arenasKey, useFinishedRuns } from "./queries";
+import { FieldError } from "../../components/FieldError";
 
 /** A label above its control, tied by id (a label wrapping a select names it with its value too). */
 const FIELD = { display: "inline-flex", flexDirection: "column", gap: "0.2rem" } as const;
@@ -29,14 +30,6 @@ const FIELD = { display: "inline-flex", flexDirection: "column", gap: "0.2rem" }
 function judgesOf(config: Record<string, unknown>): string[] {
   const judges = config.judges;
   return Array.isArray(judges) ? judges.filter((j): j is string => typeof j === "string") : [];
-}
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <span id={id} className="field-error" role="alert">
-      {message}
-    </span>
-  ) : null;
 }
 
 /** `/arenas/new`: a question set, two or more contestants, the judge; errors beside their field. */

@@ -13,14 +13,7 @@ import {
   requestOf,
   validateForm,
 } from "./field-errors";
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <span id={id} className="field-error" role="alert">
-      {message}
-    </span>
-  ) : null;
-}
+import { FieldError } from "../../components/FieldError";
 
 /** `/evaluations/new`: collection, question set, bot, judges; errors beside their fields. */
 export function NewEvaluationPage() {
