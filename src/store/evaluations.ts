@@ -250,10 +250,8 @@ export async function listSummaryRows(
   evaluationId: string,
   pageSize = 5_000,
 ): Promise<SummaryColumns[]> {
-  const rows: SummaryColumns[] = [];
-  let after = -1;
-  for (;;) {
-    const page = await db
+  const rows = await readRunInPages(pageSize, (after) =>
+    db
       .select({
         position: evaluation_results.position,
         status: evaluation_results.status,
@@ -266,20 +264,11 @@ export async function listSummaryRows(
         usage: evaluation_results.usage,
       })
       .from(evaluation_results)
-      .where(
-        and(
-          eq(evaluation_results.evaluation_id, idParam(evaluationId)),
-          eq(evaluation_results.user_id, userId),
-          gt(evaluation_results.position, after),
-        ),
-      )
+      .where(runRowsAfter(userId, evaluationId, after))
       .orderBy(asc(evaluation_results.position))
-      .limit(pageSize);
-    for (const { position: _position, ...row } of page) rows.push(row);
-    const last = page.at(-1);
-    if (!last || page.length < pageSize) return rows;
-    after = last.position;
-  }
+      .limit(pageSize),
+  );
+  return rows.map(({ position: _position, ...row }) => row);
 }
 
 /** The columns a report shows (see evals/reports/report.ts): no gate checks, traces or tool calls. */
@@ -316,21 +305,34 @@ export async function listReportRows(
   evaluationId: string,
   pageSize = 200,
 ): Promise<ReportColumns[]> {
-  const rows: ReportColumns[] = [];
-  let after = -1;
-  for (;;) {
-    const page = await db
+  return readRunInPages(pageSize, (after) =>
+    db
       .select(REPORT_COLUMNS)
       .from(evaluation_results)
-      .where(
-        and(
-          eq(evaluation_results.evaluation_id, idParam(evaluationId)),
-          eq(evaluation_results.user_id, userId),
-          gt(evaluation_results.position, after),
-        ),
-      )
+      .where(runRowsAfter(userId, evaluationId, after))
       .orderBy(asc(evaluation_results.position))
-      .limit(pageSize);
+      .limit(pageSize),
+  );
+}
+
+/** A run's rows past `after` in question order: the condition of each page of `readRunInPages`. */
+function runRowsAfter(userId: string, evaluationId: string, after: number) {
+  return and(
+    eq(evaluation_results.evaluation_id, idParam(evaluationId)),
+    eq(evaluation_results.user_id, userId),
+    gt(evaluation_results.position, after),
+  );
+}
+
+/** Reads pages (keyed on `position`, ascending) until one comes back short. */
+async function readRunInPages<Row extends { position: number }>(
+  pageSize: number,
+  readPage: (after: number) => Promise<Row[]>,
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  let after = -1;
+  for (;;) {
+    const page = await readPage(after);
     rows.push(...page);
     const last = page.at(-1);
     if (!last || page.length < pageSize) return rows;

@@ -3,6 +3,8 @@ import {
   QuestionImportError,
   type QuestionFormat,
   type QuestionInput,
+  namedCells,
+  questionTypeOf,
   readImportRows,
   referenceListOf,
   type RowError,
@@ -56,16 +58,9 @@ function lineOf(value: unknown): AnswerLine | Omit<RowError, "row">[] {
   }
   const problems: Omit<RowError, "row">[] = [];
   const input: Record<string, unknown> = {};
-  const source = new Map<string, string>();
-  for (const [key, cell] of Object.entries(value)) {
-    const field = answerFieldOf(key);
-    if (field === undefined || cell === null || cell === undefined) continue;
-    const earlier = source.get(field);
-    if (earlier !== undefined) {
-      problems.push({ field, message: `given twice, as "${earlier}" and "${key}"` });
-      continue;
-    }
-    source.set(field, key);
+  const named = namedCells(value, answerFieldOf);
+  problems.push(...named.problems);
+  for (const [field, cell] of named.cells) {
     if (field === "ground_truths") {
       const references = referenceListOf(cell);
       if (typeof references === "string") problems.push({ field, message: references });
@@ -73,11 +68,8 @@ function lineOf(value: unknown): AnswerLine | Omit<RowError, "row">[] {
     } else if (field === "contexts" || field === "citations") {
       input[field] = listOf(field, cell);
     } else if (field === "question_type" && typeof cell === "string") {
-      const type = cell
-        .trim()
-        .toUpperCase()
-        .replace(/[\s-]+/g, "_");
-      if (type !== "") input.question_type = type;
+      const type = questionTypeOf(cell);
+      if (type !== undefined) input.question_type = type;
     } else {
       input[field] = cell;
     }

@@ -333,16 +333,9 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
   const input: Partial<Record<Exclude<Field, "ground_truths">, string>> & {
     ground_truths?: string[];
   } = {};
-  const source = new Map<Field, string>();
-  for (const [key, cell] of Object.entries(value)) {
-    const field = fieldOf(key);
-    if (field === undefined || cell === null || cell === undefined) continue;
-    const earlier = source.get(field);
-    if (earlier !== undefined) {
-      problems.push({ field, message: `given twice, as "${earlier}" and "${key}"` });
-      continue;
-    }
-    source.set(field, key);
+  const named = namedCells(value, fieldOf);
+  problems.push(...named.problems);
+  for (const [field, cell] of named.cells) {
     if (field === "ground_truths") {
       const references = referenceListOf(cell);
       if (typeof references === "string") problems.push({ field, message: references });
@@ -368,12 +361,8 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
 
   const writtenType = input.question_type;
   if (input.question_type !== undefined) {
-    // "factual", "Factual" and "user defined" are accepted as written by hand.
-    const type = input.question_type
-      .trim()
-      .toUpperCase()
-      .replace(/[\s-]+/g, "_");
-    if (type === "") delete input.question_type;
+    const type = questionTypeOf(input.question_type);
+    if (type === undefined) delete input.question_type;
     else input.question_type = type;
   }
   if (input.reference_context !== undefined && input.reference_context.trim() === "") {
@@ -393,6 +382,40 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
     }
     return { field, message: issue.message };
   });
+}
+
+/**
+ * A row's cells under their fields' names (`fieldOf` maps a column's spellings to its field), empty
+ * cells left out; a field given under two spellings is a problem, not a silent choice.
+ */
+export function namedCells<F extends string>(
+  row: object,
+  fieldOf: (key: string) => F | undefined,
+): { cells: [F, unknown][]; problems: Omit<RowError, "row">[] } {
+  const cells: [F, unknown][] = [];
+  const problems: Omit<RowError, "row">[] = [];
+  const source = new Map<F, string>();
+  for (const [key, cell] of Object.entries(row)) {
+    const field = fieldOf(key);
+    if (field === undefined || cell === null || cell === undefined) continue;
+    const earlier = source.get(field);
+    if (earlier !== undefined) {
+      problems.push({ field, message: `given twice, as "${earlier}" and "${key}"` });
+      continue;
+    }
+    source.set(field, key);
+    cells.push([field, cell]);
+  }
+  return { cells, problems };
+}
+
+/** "factual", "Factual" and "user defined" as written by hand: FACTUAL, USER_DEFINED; blank is none. */
+export function questionTypeOf(text: string): string | undefined {
+  const type = text
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, "_");
+  return type === "" ? undefined : type;
 }
 
 /**

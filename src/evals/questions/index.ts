@@ -45,6 +45,8 @@ export {
 export { referencesOf, type ReferenceFields, storedReferences } from "./references.js";
 export {
   parseQuestionFile,
+  namedCells,
+  questionTypeOf,
   referenceListOf,
   QUESTION_FORMATS,
   type QuestionFormat,

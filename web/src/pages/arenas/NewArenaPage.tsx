@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
-import { useCollections, useQuestionSets } from "../../api/queries";
+import { CollectionOptions } from "../../components/CollectionOptions";
+import { QuestionSetOptions } from "../../components/QuestionSetOptions";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
 import { answersFormatOf, parseAnswersFile } from "./answers-file";
@@ -37,8 +38,6 @@ export function NewArenaPage() {
   const { t } = useI18n();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const sets = useQuestionSets();
-  const collections = useCollections();
   const runs = useFinishedRuns();
   const [form, setForm] = useState<ArenaForm>({
     name: "",
@@ -160,12 +159,7 @@ export function NewArenaPage() {
             }}
             {...described("err-arena-set", errors.question_set_id)}
           >
-            <option value="">{t("new.choose")}</option>
-            {(sets.data ?? []).map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.question_count ?? "?"})
-              </option>
-            ))}
+            <QuestionSetOptions />
           </select>
           <FieldError id="err-arena-set" message={errors.question_set_id} />
         </div>
@@ -248,12 +242,7 @@ export function NewArenaPage() {
                     onChange={(e) => setContestant(i, { collection_id: e.target.value })}
                     {...described(id("collection_id"), own(i, "collection_id"))}
                   >
-                    <option value="">{t("arena.setCollection")}</option>
-                    {(collections.data ?? []).map((col) => (
-                      <option key={col.id} value={col.id}>
-                        {col.name}
-                      </option>
-                    ))}
+                    <CollectionOptions empty={t("arena.setCollection")} />
                   </select>
                   <FieldError id={id("collection_id")} message={own(i, "collection_id")} />
                 </div>

@@ -5,6 +5,7 @@ import { api, must } from "../../api/client";
 import { useQuestionSets } from "../../api/queries";
 import { JUDGE_KINDS } from "../../api/types";
 import { CollectionOptions } from "../../components/CollectionOptions";
+import { QuestionSetOptions } from "../../components/QuestionSetOptions";
 import { useI18n } from "../../i18n/i18n";
 import {
   type EvaluationForm,
@@ -90,12 +91,7 @@ export function NewEvaluationPage() {
             onChange={(e) => set("question_set_id", e.target.value)}
             {...described("question_set_id")}
           >
-            <option value="">{t("new.choose")}</option>
-            {(sets.data ?? []).map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.question_count ?? "?"})
-              </option>
-            ))}
+            <QuestionSetOptions />
           </select>
           <FieldError id="err-question_set_id" message={errors.question_set_id} />
         </label>
