@@ -415,14 +415,15 @@ it.concurrent(
       DATABASE_URL: await createDatabase(inject("postgresUrl"), "evalworker"),
       RAGJUDGE_HOME: mkdtempSync(join(tmpdir(), "ragjudge-worker-home-")),
     };
-    const ingest = await runCli(["ingest", CORPUS, "--collection", "lanting"], { env: serverEnv });
-    expect(ingest.code).toBe(0);
     const worker = spawnCli(["worker", "--concurrency", "4"], serverEnv);
     const exited = new Promise<number | null>((resolve) => worker.on("close", resolve));
     try {
       const file = jsonl("server.jsonl", QUESTIONS);
       const result = await runCli(
-        ["eval", "--collection", "lanting", "--questions", file, "--no-worker", "--format", "json"],
+        [
+          ...["eval", "--collection", "lanting", "--docs", CORPUS, "--questions", file],
+          ...["--no-worker", "--format", "json"],
+        ],
         { env: serverEnv, cwd: dir },
       );
       expect(result.code).toBe(0);
