@@ -34,7 +34,7 @@ const QUESTIONS = [
 
 const dir = mkdtempSync(join(tmpdir(), "ragjudge-eval-cli-"));
 const home = join(dir, "home");
-const env = { RAGJUDGE_HOME: home };
+const env: Record<string, string> = { RAGJUDGE_HOME: home };
 const run = (args: string[], extra: Record<string, string> = {}) =>
   runCli(args, { env: { ...env, ...extra }, cwd: dir });
 
@@ -49,15 +49,18 @@ const jsonl = (name: string, rows: object[]) =>
 const evaluationIdOf = (stderr: string) =>
   /Evaluation ([0-9a-f-]{36}):/.exec(stderr)?.[1] ?? "(none)";
 
-// Three chains on their own stores run side by side: this describe on its home, `npm start` then
-// Ctrl-C on another home, and the worker on a PostgreSQL server. Within a chain, tests run in order
-// (`it.sequential`): one process at a time may hold an embedded home (src/store/lock.ts).
-describe("ragjudge eval on the embedded store", { concurrent: true }, () => {
+// Three chains on their own stores run side by side: this describe and the worker each on a
+// PostgreSQL server database, `npm start` then Ctrl-C on one embedded home. Within a chain, tests
+// run in order (`it.sequential`). The reports, exit codes and thresholds checked here do not
+// depend on the store, and each of this describe's ten CLI runs then skips starting embedded
+// PGlite (~1.3 s of CPU); the embedded home's first run, resume and Ctrl-C are the second chain's.
+describe("ragjudge eval", { concurrent: true }, () => {
   let firstId: string;
   let questionSetId: string;
   let first: Awaited<ReturnType<typeof run>>;
 
   beforeAll(async () => {
+    env.DATABASE_URL = await createDatabase(inject("postgresUrl"), "evalcli");
     // Ingest with --docs and evaluate a JSONL file: the path most users take first.
     const file = jsonl("lanting.jsonl", QUESTIONS);
     first = await run(["eval", "--collection", "lanting", "--docs", CORPUS, "--questions", file]);
@@ -187,7 +190,7 @@ describe("ragjudge eval on the embedded store", { concurrent: true }, () => {
       expect(result.stderr).toMatch(/row 3: question_type: "WEIRD" is not one of/);
       expect(result.stderr).toContain("row 4: question_text: duplicate of row 1");
       expect(existsSync(out)).toBe(false);
-      const store = await openStore({ home });
+      const store = await openStore({ databaseUrl: env.DATABASE_URL });
       try {
         const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
         const names = (await listQuestionSets(store.db, user.id)).map((s) => s.name);
