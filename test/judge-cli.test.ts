@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { Writable } from "node:stream";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
+import { judgeCommand } from "../src/cli/commands/judge.js";
 import { runCli as runCliIn } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
@@ -147,15 +149,16 @@ it.concurrent(
 it.concurrent(
   "judges offline with no LLM and no database, saying the scores are heuristic",
   async () => {
-    const { code, stdout } = await runCli([
-      "judge",
-      fixture(LINES),
-      "--judge",
-      "offline",
-      "--format",
-      "json",
-    ]);
-    expect(code).toBe(0);
+    // In process: no LLM, no store; the other tests check the spawned CLI's exit codes and output.
+    let stdout = "";
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        stdout += chunk.toString();
+        done();
+      },
+    });
+    const args = [fixture(LINES), "--judge", "offline", "--format", "json"];
+    expect(await judgeCommand(args, out)).toBe(0);
     const report = JSON.parse(stdout) as {
       usage: null;
       results: Array<{
