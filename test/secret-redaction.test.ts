@@ -15,7 +15,11 @@ import { type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 const CORPUS = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
 
 let llm: ScriptedLlm;
+// Both tests' CLI runs share one PostgreSQL server database (the keys differ; neither store is
+// what is tested), so neither pays for creating an embedded home.
+let databaseUrl: string;
 beforeAll(async () => {
+  databaseUrl = await createDatabase(inject("postgresUrl"), "redaction");
   llm = await startScriptedLlm({
     rules: [
       {
@@ -44,7 +48,6 @@ it.concurrent(
   async () => {
     // Not shaped like any provider's key: only the configured-secret redaction can catch it.
     const key = `gateway-${randomBytes(12).toString("hex")}`;
-    const databaseUrl = await createDatabase(inject("postgresUrl"), "redaction");
     const questions = write(
       "questions.jsonl",
       `${JSON.stringify({ question: "When did the Lanting Metro open Line 1?", ground_truth: "2009." })}\n`,
@@ -124,6 +127,7 @@ it.concurrent(
       cwd: dir,
       env: {
         RAGJUDGE_HOME: join(dir, "judge-home"),
+        DATABASE_URL: databaseUrl,
         OPENAI_BASE_URL: llm.baseUrl,
         OPENAI_API_KEY: key,
       },
