@@ -6,10 +6,8 @@
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
@@ -24,6 +22,7 @@ import {
   queryRows,
   type Store,
 } from "../src/store/index.js";
+import { cliArgv } from "./support/cli.js";
 import { spawnEvalWorker, WORKER_PROCESS_TIMING } from "./support/eval-worker-process.js";
 import {
   createDatabase,
@@ -146,11 +145,8 @@ it("a worker process survives a restart mid-run, and the run completes on its ow
   }
 }, 180_000);
 
-const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-
 function spawnCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", TSX, BIN, ...args], {
+  const child = spawn(process.execPath, cliArgv(args), {
     env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...env },
   });
   let stdout = "";

@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { EvaluationReport } from "../src/evals/reports/index.js";
 import {
@@ -13,7 +12,7 @@ import {
   openStore,
 } from "../src/store/index.js";
 import { evalCommand } from "../src/cli/commands/eval.js";
-import { runCli } from "./support/cli.js";
+import { cliArgv, runCli } from "./support/cli.js";
 import { startScriptedLlm } from "./support/scripted-llm.js";
 import { createDatabase } from "./support/postgres-server.js";
 
@@ -287,9 +286,7 @@ function spawnCli(
   args: string[],
   childEnv: Record<string, string>,
 ): ChildProcess & { out: string[]; err: string[] } {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-  const bin = fileURLToPath(new URL("../src/cli/bin.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", tsx, bin, ...args], {
+  const child = spawn(process.execPath, cliArgv(args), {
     cwd: dir,
     env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...childEnv },
   }) as ChildProcess & { out: string[]; err: string[] };

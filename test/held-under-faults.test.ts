@@ -5,10 +5,8 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { configuredClients, loadConfig } from "../src/config/index.js";
@@ -24,14 +22,11 @@ import {
   queryRows,
   type StoreOptions,
 } from "../src/store/index.js";
-import { runCli } from "./support/cli.js";
+import { cliArgv, runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { openTestStore } from "./support/stores.js";
 import { startTestBot, type TestBot } from "./support/test-bot.js";
-
-const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 interface Spawned {
   child: ChildProcess;
@@ -41,7 +36,7 @@ interface Spawned {
 }
 
 function spawnCli(args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, ["--import", TSX, BIN, ...args], {
+  const child = spawn(process.execPath, cliArgv(args), {
     env: {
       ...process.env,
       OPENAI_BASE_URL: "",

@@ -71,7 +71,7 @@ async function gateFile(lines: (string | Buffer)[], prepare?: (db: Db) => Promis
   }
 }
 
-// One CLI process for both hostile lines (§3.8, §3.9): each spawn starts tsx and a new home.
+// One CLI process for both hostile lines (§3.8, §3.9): each spawn starts a process and a new home.
 it("ragjudge gate names a 100,000-deep line and a NUL line by field and stores the lines around them (§3.8, §3.9)", async () => {
   const nul = JSON.stringify(answer("nul")).replace("under Rollo [n1]", "under\\u0000Rollo [n1]");
   const run = await gateFile([

@@ -1,15 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, expect, it } from "vitest";
+import { cliArgv } from "./support/cli.js";
 
 // `ragjudge serve` as a user starts it: the login URL it prints logs a browser in once.
 
-const BIN = new URL("../src/cli/bin.ts", import.meta.url).pathname;
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const home = mkdtempSync(join(tmpdir(), "ragjudge-serve-"));
 let child: ChildProcess | undefined;
 
@@ -25,7 +22,7 @@ afterAll(async () => {
 /** Starts the server and resolves with the login URL it prints. */
 function serve(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    child = spawn(process.execPath, ["--import", TSX, BIN, "serve", ...args], {
+    child = spawn(process.execPath, cliArgv(["serve", ...args]), {
       env: {
         ...process.env,
         RAGJUDGE_HOME: home,

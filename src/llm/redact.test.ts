@@ -44,6 +44,12 @@ describe("redactSecrets", () => {
     expect(redactSecrets(text)).toBe(text);
   });
 
+  it("leaves no tail of a longer key that starts with a configured secret", () => {
+    // Replacing the configured value first used to leave "ghijklmnop" for anyone to read.
+    expect(redactSecrets("echo sk-abcdefghijklmnop", ["sk-abcdef"])).toBe("echo [REDACTED]");
+    expect(redactSecrets("a prefix-sk-abcdefghijkl b", ["prefix-sk-abc"])).toBe("a [REDACTED] b");
+  });
+
   it("redacts caller-known secrets given as extra", () => {
     expect(redactSecrets("token=abc and then my-bot-token-xyz", ["my-bot-token-xyz"])).toBe(
       "token=abc and then [REDACTED]",

@@ -63,15 +63,42 @@ const NAMED_VALUE =
  * "[REDACTED]". `extra` adds secrets known only to the caller.
  */
 export function redactSecrets(text: string, extra: readonly string[] = []): string {
-  let out = text;
+  // Every match is found in the original text first and overlapping ones merged: replacing one
+  // secret before looking for the next would leave the tail of a longer key that starts with a
+  // configured one ("sk-abcdef" configured, "sk-abcdef1234…" echoed) unmatched by its shape.
+  const ranges: [number, number][] = [];
   for (const secret of extra.length > 0 ? [...extra, ...ordered] : ordered) {
-    if (secret.length >= MIN_SECRET_CHARS && out.includes(secret)) {
-      out = out.replaceAll(secret, REDACTED);
+    if (secret.length < MIN_SECRET_CHARS) continue;
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + secret.length)) {
+      ranges.push([at, at + secret.length]);
     }
   }
-  for (const shape of KEY_SHAPES) out = out.replace(shape, REDACTED);
+  for (const shape of KEY_SHAPES) {
+    for (const match of text.matchAll(shape))
+      ranges.push([match.index, match.index + match[0].length]);
+  }
+  let out = replaceRanges(text, ranges);
   out = out.replace(AUTH_SCHEME, `$1$2${REDACTED}`);
   return out.replace(NAMED_VALUE, `$1$2${REDACTED}`);
+}
+
+/** The text with each run of overlapping or touching ranges replaced by one "[REDACTED]". */
+function replaceRanges(text: string, ranges: [number, number][]): string {
+  if (ranges.length === 0) return text;
+  ranges.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let copied = 0;
+  let [start, end] = ranges[0]!;
+  for (const [from, to] of ranges.slice(1)) {
+    if (from <= end) {
+      end = Math.max(end, to);
+      continue;
+    }
+    out += text.slice(copied, start) + REDACTED;
+    copied = end;
+    [start, end] = [from, to];
+  }
+  return out + text.slice(copied, start) + REDACTED + text.slice(end);
 }
 
 /** An error (or anything thrown) as text safe to store, print, log or return. */

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildPgliteTemplate } from "../../src/store/template.js";
+import { ensureFreshBuild } from "./fresh-build.js";
 import { startPostgresServer } from "./postgres-server.js";
 
 declare module "vitest" {
@@ -15,6 +16,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  ensureFreshBuild();
   const [server, template] = await Promise.all([startPostgresServer(), buildTestTemplate()]);
   project.provide("postgresUrl", server.url);
   project.provide("pgliteTemplate", template.path);

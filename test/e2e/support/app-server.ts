@@ -1,9 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import {
   createApiToken,
   createLoginCode,
@@ -11,10 +9,9 @@ import {
   openStore,
   type Store,
 } from "../../../src/store/index.js";
+import { cliArgv } from "../../support/cli.js";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
-const BIN = join(ROOT, "src/cli/bin.ts");
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 export const WEB_INDEX = join(ROOT, "dist/web/index.html");
 
 export interface AppServer {
@@ -62,7 +59,7 @@ export async function startAppServer(options: {
   );
   const child = spawn(
     process.execPath,
-    ["--import", TSX, BIN, "serve", "--port", "0", ...(options.args ?? [])],
+    cliArgv(["serve", "--port", "0", ...(options.args ?? [])]),
     {
       cwd: home,
       env: {

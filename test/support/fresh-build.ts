@@ -1,0 +1,73 @@
+// The CLI tests spawn the installed entry point, which runs dist/ (test/support/cli.ts), and the
+// browser tests load dist/web. Rebuild whichever is older than its sources, so a test never runs
+// yesterday's build. After `npm ci` (which builds) nothing is stale and this costs ~300 stats.
+
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+function* filesUnder(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(path);
+    else yield path;
+  }
+}
+
+const mtime = (path: string) => (existsSync(path) ? statSync(path).mtimeMs : -1);
+
+/** The first source file under src/ whose compiled dist/ file is missing or older, if any. */
+export function staleServerSource(root = ROOT): string | undefined {
+  for (const path of filesUnder(join(root, "src"))) {
+    if (!path.endsWith(".ts") || path.endsWith(".test.ts") || path.endsWith(".d.ts")) continue;
+    const out = join(root, "dist", relative(join(root, "src"), path).replace(/\.ts$/, ".js"));
+    if (mtime(out) < mtime(path)) return relative(root, path);
+  }
+  return undefined;
+}
+
+/** The first web source newer than the built web app (dist/web/index.html), if any. */
+export function staleWebSource(root = ROOT): string | undefined {
+  const built = mtime(join(root, "dist/web/index.html"));
+  const sources = [
+    ...filesUnder(join(root, "web/src")),
+    join(root, "web/index.html"),
+    join(root, "web/vite.config.ts"),
+  ];
+  const newer = sources.find((path) => !path.includes(".test.") && mtime(path) > built);
+  return newer && relative(root, newer);
+}
+
+function run(what: string, command: string, args: string[]) {
+  try {
+    execFileSync(process.execPath, [join(ROOT, command), ...args], { cwd: ROOT, stdio: "pipe" });
+  } catch (error) {
+    // tsc still emits on a type error (`npm run typecheck` reports those); anything else is fatal.
+    const output = String((error as { stdout?: Buffer }).stdout ?? error);
+    console.warn(`test setup: ${what} reported:\n${output.slice(0, 4000)}`);
+  }
+}
+
+export function ensureFreshBuild(): void {
+  const server = staleServerSource();
+  if (server) {
+    console.log(`test setup: ${server} is newer than dist/; compiling the CLI (tsc)`);
+    run("tsc", "node_modules/typescript/bin/tsc", ["-p", "tsconfig.build.json"]);
+    const still = staleServerSource();
+    if (still) throw new Error(`test setup: tsc did not compile ${still}; run \`npm run build\``);
+  }
+  const web = staleWebSource();
+  if (web) {
+    console.log(`test setup: ${web} is newer than dist/web; building the web app (vite)`);
+    run("vite", "node_modules/vite/bin/vite.js", [
+      "build",
+      "--config",
+      "web/vite.config.ts",
+      "--logLevel",
+      "warn",
+    ]);
+    if (staleWebSource()) throw new Error("test setup: vite did not rebuild dist/web");
+  }
+}
