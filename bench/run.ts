@@ -1,4 +1,4 @@
-// `npm run bench [gate|judges|offline|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration ...]`:
+// `npm run bench [gate|judges|offline|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo ...]`:
 // runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
@@ -16,6 +16,7 @@ import { benchLimiter } from "./limiter.js";
 import { benchCliMemory } from "./cli-memory.js";
 import { benchOfflineJudges } from "./offline-judges.js";
 import { benchPgliteThreadInChild } from "./pglite-thread.js";
+import { benchPromptfoo, PROMPTFOO_INSTALL_HINT, promptfooCommand } from "./promptfoo.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
@@ -34,6 +35,7 @@ const FAMILIES = [
   "arena",
   "web",
   "calibration",
+  "promptfoo",
 ] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
@@ -42,6 +44,8 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const wanted = (name: (typeof FAMILIES)[number]) => only.length === 0 || only.includes(name);
+/** Families skipped for want of a tool outside the project: they keep their last results. */
+const skipped = new Set<string>();
 
 const results: Record<string, unknown> = {
   machine: {
@@ -253,6 +257,31 @@ if (wanted("arena")) {
   );
 }
 
+if (wanted("promptfoo")) {
+  const command = promptfooCommand();
+  if (command === undefined) {
+    console.log(`\n${PROMPTFOO_INSTALL_HINT}`);
+    skipped.add("promptfoo");
+  } else {
+    const promptfoo = await benchPromptfoo(command);
+    results.promptfoo = { ...promptfoo, uptime: uptimeLine() };
+    printRows(
+      `ragjudge vs promptfoo ${promptfoo.promptfoo_version} (Node ${promptfoo.promptfoo_node}; ragjudge on ${promptfoo.ragjudge_node}), each CLI cold per run, same questions and calls (answer + judge per question, counted at the server as answer+judge); median of ${promptfoo.repeats} runs, wall seconds; ratio = promptfoo / ragjudge`,
+      promptfoo.rows.map(({ ragjudge_runs_s, promptfoo_runs_s, ...row }) => ({
+        ...row,
+        ragjudge_runs_s: ragjudge_runs_s.join(" "),
+        promptfoo_runs_s: promptfoo_runs_s.join(" "),
+      })),
+    );
+    console.log(`load: ${uptimeLine()}`);
+  }
+}
+
+function uptimeLine(): string {
+  const [one, five, fifteen] = loadavg().map((value) => value.toFixed(2));
+  return `load average ${one}, ${five}, ${fifteen} on ${cpus().length} CPUs`;
+}
+
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 const out = new URL("./results/latest.json", import.meta.url);
 // Families not run this time keep their last results (each family's entry says when it ran).
@@ -261,7 +290,12 @@ const previous = existsSync(out)
   : {};
 const ranAt = {
   ...previous.ran_at,
-  ...Object.fromEntries(FAMILIES.filter(wanted).map((name) => [name, results.started_at])),
+  ...Object.fromEntries(
+    FAMILIES.filter((name) => wanted(name) && !skipped.has(name)).map((name) => [
+      name,
+      results.started_at,
+    ]),
+  ),
 };
 writeFileSync(out, `${JSON.stringify({ ...previous, ...results, ran_at: ranAt }, null, 2)}\n`);
 console.log(`\nWrote ${out.pathname}`);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { createDataDirInChild, isNewDataDir } from "./create-home.js";
+import { createDataDir, isNewDataDir } from "./create-home.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ragjudge-create-home-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,14 +16,14 @@ it("a data directory is new when missing or empty", () => {
   expect(isNewDataDir(join(dir, "used"))).toBe(false);
 });
 
-it("a creation that fails in the child says where and why, and leaves no half database", async () => {
+it("a broken template says where and why, and leaves no half database", async () => {
   const broken = join(dir, "broken.tar.gz");
   writeFileSync(broken, "not a tar file");
   const dataDir = join(dir, "home", "pgdata");
   mkdirSync(join(dir, "home"));
-  await expect(
-    createDataDirInChild({ dataDir, template: broken, startParams: [] }),
-  ).rejects.toThrow(`creating the embedded database in ${dataDir} failed`);
+  await expect(createDataDir({ dataDir, template: broken, startParams: [] })).rejects.toThrow(
+    `creating the embedded database in ${dataDir} from ${broken} failed`,
+  );
   expect(readdirSync(join(dir, "home"))).toEqual([]);
   expect(existsSync(dataDir)).toBe(false);
-}, 120_000);
+});

@@ -9,7 +9,7 @@ import { acquireDirLock } from "./lock.js";
 import { createPglite, migratePostgresDatabase } from "./migrate.js";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.js";
 import { statementName } from "./raw-query.js";
-import { createDataDirInChild, isNewDataDir } from "./create-home.js";
+import { createDataDir, isNewDataDir } from "./create-home.js";
 import { templateFor } from "./template.js";
 import * as schema from "./schema.js";
 
@@ -106,12 +106,12 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     dataDir = join(home, "pgdata");
   }
   try {
-    // A new home is created (template or initdb, and migrations) in a child process, whose peak
-    // memory leaves with it; this process then opens it as an existing home.
+    // A new home is created (the template unpacked, or initdb and migrations in a child process,
+    // whose peak memory leaves with it); this process then opens it as an existing home.
     if (dataDir && isNewDataDir(dataDir)) {
       const template =
         options.template === null ? undefined : templateFor(dataDir, options.template);
-      await createDataDirInChild({
+      await createDataDir({
         dataDir,
         startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
         ...(template ? { template } : {}),
