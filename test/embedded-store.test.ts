@@ -1,7 +1,7 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import { expect, inject, it } from "vitest";
 import {
   ensureLocalUser,
   insertEvaluationRecords,
@@ -49,7 +49,9 @@ it("keeps rows in its data directory across reopen, and locks it while open", as
 }, 60_000);
 
 it("runs PostgreSQL with a small buffer pool, since it lives in this process's memory", async () => {
-  const store = await openStore({ memory: true });
+  // A setting given at start, whatever the data directory: the test template spares an initdb.
+  const template = readFileSync(inject("pgliteTemplate"));
+  const store = await openStore({ memory: true, loadDataDir: new Blob([template]) });
   try {
     const [row] = await queryRows<{ shared_buffers: string }>(store.db, sql`show shared_buffers`);
     expect(row?.shared_buffers).toBe("16MB");
