@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, inject, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   ensureLocalUser,
   insertEvaluationRecords,
@@ -11,6 +11,7 @@ import {
   StoreLockedError,
 } from "../src/store/index.js";
 import { sql } from "drizzle-orm";
+import { pgliteTemplate } from "./support/stores.js";
 
 it("keeps rows in its data directory across reopen, and locks it while open", async () => {
   const home = mkdtempSync(join(tmpdir(), "ragjudge-embedded-"));
@@ -50,8 +51,7 @@ it("keeps rows in its data directory across reopen, and locks it while open", as
 
 it("runs PostgreSQL with a small buffer pool, since it lives in this process's memory", async () => {
   // A setting given at start, whatever the data directory: the test template spares an initdb.
-  const template = readFileSync(inject("pgliteTemplate"));
-  const store = await openStore({ memory: true, loadDataDir: new Blob([template]) });
+  const store = await openStore({ memory: true, loadDataDir: pgliteTemplate() });
   try {
     const [row] = await queryRows<{ shared_buffers: string }>(store.db, sql`show shared_buffers`);
     expect(row?.shared_buffers).toBe("16MB");
