@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { workerClients } from "../src/config/index.js";
 import { type ArenaWorker, startArenaWorker } from "../src/evals/arena/index.js";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
@@ -17,6 +17,7 @@ import {
   touchPendingArena,
 } from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
+import { createDatabase } from "./support/postgres-server.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { describeEachStore } from "./support/stores.js";
 
@@ -425,7 +426,9 @@ describeEachStore("arenas over the API", (use) => {
   it("pairwise survives its worker stopping mid-comparison: reads never compute, the next worker finishes", async () => {
     const frank = await tokenOf("frank");
     const setId = await questionSet(frank);
-    llm.latencyMs = 1000;
+    // Slow enough that the judge is still answering when the worker stops (the stop aborts its
+    // calls); the next worker's judge answers at once.
+    llm.latencyMs = 5000;
     llm.requests.length = 0;
     try {
       const started = await call<Arena>(frank, "POST", "/arenas", {
@@ -452,6 +455,7 @@ describeEachStore("arenas over the API", (use) => {
       expect((await call(frank, "GET", `/arenas/${started.body.id}/report.html`)).status).toBe(409);
       // ...and stops (a shutdown): its job fails and waits in the queue; the row stays RUNNING.
       await arenaWorker.stop();
+      llm.latencyMs = 0;
       const asked = llm.requests.length;
       for (let i = 0; i < 3; i++) {
         const read = await call<Arena>(frank, "GET", `/arenas/${started.body.id}`);
@@ -509,6 +513,9 @@ describe("ragjudge arena", () => {
   }, 60_000);
 
   it("prints the same JSON under a seed, and writes one self-contained HTML file", async () => {
+    // What is checked here is the arena's output, not the embedded store (the test above runs on
+    // it): a server database lets the three runs go at once, each without PGlite's start.
+    const server = { DATABASE_URL: await createDatabase(inject("postgresUrl")) };
     const args = [
       "arena",
       "--questions",
@@ -524,9 +531,13 @@ describe("ragjudge arena", () => {
       "--seed",
       "7",
     ];
-    const first = await runCli([...args, "--format", "json"], { env });
+    const out = join(dir, "arena.html");
+    const [first, again, html] = await Promise.all([
+      runCli([...args, "--format", "json"], { env: server }),
+      runCli([...args, "--format", "json"], { env: server }),
+      runCli([...args, "--format", "html", "--out", out], { env: server }),
+    ]);
     expect(first.code).toBe(0);
-    const again = await runCli([...args, "--format", "json"], { env });
     const strip = (text: string) => {
       const {
         id: _id,
@@ -538,12 +549,13 @@ describe("ragjudge arena", () => {
       };
       return { ...rest, contestants: contestants.map(({ evaluation_id: _e, ...c }) => c) };
     };
+    // Two arenas of their own (each run stores its contestants' runs), the same numbers.
+    const idOf = (text: string) => (JSON.parse(text) as { id: string }).id;
+    expect(idOf(again.stdout)).not.toBe(idOf(first.stdout));
     expect(strip(again.stdout)).toEqual(strip(first.stdout));
     const parsed = strip(first.stdout) as { contestants: { name: string; ci: number[] }[] };
     expect(parsed.contestants.map((c) => c.name)).toEqual(["exact", "half", "wrong"]);
 
-    const out = join(dir, "arena.html");
-    const html = await runCli([...args, "--format", "html", "--out", out], { env });
     expect(html.code).toBe(0);
     const page = readFileSync(out, "utf8");
     expect(page.startsWith("<!doctype html>")).toBe(true);

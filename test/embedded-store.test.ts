@@ -11,6 +11,7 @@ import {
   StoreLockedError,
 } from "../src/store/index.js";
 import { sql } from "drizzle-orm";
+import { pgliteTemplate } from "./support/stores.js";
 
 it("keeps rows in its data directory across reopen, and locks it while open", async () => {
   const home = mkdtempSync(join(tmpdir(), "ragjudge-embedded-"));
@@ -49,7 +50,8 @@ it("keeps rows in its data directory across reopen, and locks it while open", as
 }, 60_000);
 
 it("runs PostgreSQL with a small buffer pool, since it lives in this process's memory", async () => {
-  const store = await openStore({ memory: true });
+  // A setting given at start, whatever the data directory: the test template spares an initdb.
+  const store = await openStore({ memory: true, loadDataDir: pgliteTemplate() });
   try {
     const [row] = await queryRows<{ shared_buffers: string }>(store.db, sql`show shared_buffers`);
     expect(row?.shared_buffers).toBe("16MB");

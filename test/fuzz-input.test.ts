@@ -7,7 +7,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseQuestionFile, QuestionImportError } from "../src/evals/questions/index.js";
 import { createApp, listen } from "../src/server/index.js";
 import {
@@ -19,6 +19,7 @@ import {
   type Store,
 } from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
+import { createDatabase } from "./support/postgres-server.js";
 import { seededRandom } from "./support/seeded-random.js";
 import { openTestStore } from "./support/stores.js";
 
@@ -200,8 +201,9 @@ function writeJsonl(cases: Case[]): string {
 it("ragjudge gate: no crash, each bad line named by line and field, each valid line stored", async () => {
   const random = makeRandom(SEED);
   const cases = makeCases(random, 80, GATE_SHAPE);
-  const home = mkdtempSync(join(tmpdir(), "ragjudge-fuzz-home-"));
-  const run = await runCli(["gate", writeJsonl(cases)], { env: { RAGJUDGE_HOME: home } });
+  // The reader is what is fuzzed, not the embedded store: a server database spares a new home.
+  const databaseUrl = await createDatabase(inject("postgresUrl"));
+  const run = await runCli(["gate", writeJsonl(cases)], { env: { DATABASE_URL: databaseUrl } });
   expect(run.stderr).not.toMatch(/^ragjudge: /m);
   expect([0, 1, 2]).toContain(run.code);
   const errors = new Map(
@@ -215,7 +217,7 @@ it("ragjudge gate: no crash, each bad line named by line and field, each valid l
       expectNamed(error as string, item);
     }
   });
-  const store = await openStore({ home });
+  const store = await openStore({ databaseUrl });
   try {
     const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
     const stored = (await listEvaluationRecords(store.db, user.id, { limit: 500 })).map(

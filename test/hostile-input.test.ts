@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
 import { createApp, listen } from "../src/server/index.js";
 import { sql } from "drizzle-orm";
 import {
@@ -16,6 +16,7 @@ import {
   queryRows,
 } from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
+import { createDatabase } from "./support/postgres-server.js";
 import { describeEachStore } from "./support/stores.js";
 
 const answer = (messageId: string, extra: Record<string, unknown> = {}) => ({
@@ -44,7 +45,14 @@ function deepHitLine(messageId: string, depth: number): string {
   return line.replace('"@"', nestedArray(depth - 3));
 }
 
-async function gateFile(lines: (string | Buffer)[], prepare?: (db: Db) => Promise<unknown>) {
+/**
+ * Runs `ragjudge gate` on `lines` and reads back what it stored: in a new embedded home, or in the
+ * server database `databaseUrl`. `prepare` runs on the store first.
+ */
+async function gateFile(
+  lines: (string | Buffer)[],
+  options: { prepare?: (db: Db) => Promise<unknown>; databaseUrl?: string } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-hostile-"));
   const path = join(dir, "answers.jsonl");
   writeFileSync(
@@ -52,16 +60,23 @@ async function gateFile(lines: (string | Buffer)[], prepare?: (db: Db) => Promis
     Buffer.concat(lines.map((l) => Buffer.concat([Buffer.from(l), Buffer.from("\n")]))),
   );
   const home = join(dir, "home");
-  if (prepare) {
-    const before = await openStore({ home });
+  const { databaseUrl } = options;
+  // The CLI runs the store as users do; this process only prepares and reads it back, on its own
+  // thread (no second PGlite instance in a worker thread to start).
+  const storeOptions = databaseUrl ? { databaseUrl } : { home, thread: false };
+  if (options.prepare) {
+    const before = await openStore(storeOptions);
     try {
-      await prepare(before.db);
+      await options.prepare(before.db);
     } finally {
       await before.close();
     }
   }
-  const run = await runCli(["gate", path], { env: { RAGJUDGE_HOME: home } });
-  const store = await openStore({ home });
+  const env: Record<string, string> = databaseUrl
+    ? { DATABASE_URL: databaseUrl }
+    : { RAGJUDGE_HOME: home };
+  const run = await runCli(["gate", path], { env });
+  const store = await openStore(storeOptions);
   try {
     const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
     const stored = (await listEvaluationRecords(store.db, user.id)).map((r) => r.message_id);
@@ -71,18 +86,24 @@ async function gateFile(lines: (string | Buffer)[], prepare?: (db: Db) => Promis
   }
 }
 
-// One CLI process for both hostile lines (§3.8, §3.9): each spawn starts a process and a new home.
+// One CLI process for both hostile lines (§3.8, §3.9): each spawn starts a process. The lines are
+// refused by the reader before any store sees them, so a server database serves (no new embedded
+// home); the next test keeps the embedded store, where the database itself refuses a line.
 it("ragjudge gate names a 100,000-deep line and a NUL line by field and stores the lines around them (§3.8, §3.9)", async () => {
   const nul = JSON.stringify(answer("nul")).replace("under Rollo [n1]", "under\\u0000Rollo [n1]");
-  const run = await gateFile([
-    JSON.stringify(answer("a")),
-    JSON.stringify(answer("b")),
-    JSON.stringify(answer("c")),
-    deepHitLine("deep", 100_000),
-    JSON.stringify(answer("d")),
-    nul,
-    JSON.stringify(answer("e")),
-  ]);
+  const databaseUrl = await createDatabase(inject("postgresUrl"));
+  const run = await gateFile(
+    [
+      JSON.stringify(answer("a")),
+      JSON.stringify(answer("b")),
+      JSON.stringify(answer("c")),
+      deepHitLine("deep", 100_000),
+      JSON.stringify(answer("d")),
+      nul,
+      JSON.stringify(answer("e")),
+    ],
+    { databaseUrl },
+  );
   expect(run.stderr).toMatch(/line 4: retrieval_hits\.0\.meta\.0\..*nested deeper than 64 levels/);
   expect(run.stderr).not.toMatch(/RangeError|Maximum call stack/);
   expect(run.stderr).toContain(
@@ -97,12 +118,14 @@ it("ragjudge gate keeps a batch's other lines when the database refuses one, nam
   // A real refusal from the database, not a mock: a CHECK constraint the valid line breaks.
   const run = await gateFile(
     [JSON.stringify(answer("a")), JSON.stringify(answer("poison")), JSON.stringify(answer("b"))],
-    (db) =>
-      queryRows(
-        db,
-        sql`alter table evaluation_records
+    {
+      prepare: (db) =>
+        queryRows(
+          db,
+          sql`alter table evaluation_records
             add constraint test_refuses_poison check (message_id <> 'poison')`,
-      ),
+        ),
+    },
   );
   expect(run.stderr).toMatch(
     /line 2: not stored: the database refused the record: .*check constraint "test_refuses_poison"/,

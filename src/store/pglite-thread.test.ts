@@ -1,17 +1,22 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openStore, type Store } from "./open.js";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.js";
 import { queryRows } from "./raw-query.js";
+import { pgliteTemplate } from "../../test/support/stores.js";
 
 // The proxy must behave as PGlite does for what drizzle, pg-boss and our queries use.
 describe("the database thread", () => {
   let pg: PgliteThread;
   beforeAll(async () => {
-    pg = await startPgliteThread({ startParams: PGlite.defaultStartParams, migrate: false });
+    // From the test template, which spares an initdb; the tables below are the tests' own.
+    pg = await startPgliteThread({
+      startParams: PGlite.defaultStartParams,
+      loadDataDir: pgliteTemplate(),
+      migrate: false,
+    });
     await pg.exec("create table t (id int primary key, name text, at timestamptz default now())");
   });
   afterAll(async () => {
@@ -126,11 +131,10 @@ describe("the database thread", () => {
 });
 
 it("a store on the thread runs drizzle and raw queries; after close, calls fail", async () => {
-  const template = readFileSync(inject("pgliteTemplate"));
   const store: Store = await openStore({
     memory: true,
     thread: true,
-    loadDataDir: new Blob([template]),
+    loadDataDir: pgliteTemplate(),
   });
   const [row] = await queryRows<{ n: number }>(
     store.db,
@@ -155,16 +159,19 @@ it("a store on the thread runs drizzle and raw queries; after close, calls fail"
 
 it("starts in a process given node options a thread refuses (a V8 flag, --input-type)", () => {
   // `node --max-old-space-size=… ragjudge eval` failed with ERR_WORKER_INVALID_EXEC_ARGV when the
-  // thread was handed the process's options.
+  // thread was handed the process's options. The built store, as the CLI runs it (the test setup
+  // rebuilds dist/ when a source is newer): no TypeScript loader in the child or its thread.
   const script = `
-    import { openStore } from ${JSON.stringify(new URL("./open.ts", import.meta.url).href)};
-    const store = await openStore({ memory: true, thread: true, migrate: false });
+    import { openStore } from ${JSON.stringify(new URL("../../dist/store/open.js", import.meta.url).href)};
+    const { readFileSync } = await import("node:fs");
+    const loadDataDir = new Blob([readFileSync(${JSON.stringify(inject("pgliteTemplate"))})]);
+    const store = await openStore({ memory: true, thread: true, migrate: false, loadDataDir });
     const { rows } = await store.sql.executeSql("select 41 + 1 as n");
     await store.close();
     process.stdout.write(JSON.stringify(rows));`;
   const child = spawnSync(
     process.execPath,
-    ["--max-old-space-size=1024", "--import", "tsx", "--input-type=module", "-e", script],
+    ["--max-old-space-size=1024", "--input-type=module", "-e", script],
     { encoding: "utf8" },
   );
   expect(child.stderr).toBe("");

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
+import { pgliteTemplate } from "../../test/support/stores.js";
 import { openStore } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { templateFor } from "./template.js";
@@ -26,36 +27,48 @@ it("a template serves only a data directory that is missing or empty, and only w
 });
 
 it("a new home starts from the template; an existing one keeps its own data", async () => {
-  // A migrated database with a marker table, dumped as the build dumps its template.
+  // What is tested is how a home is created and reopened, not the database thread: the stores
+  // open on this thread (thread: false) instead of starting PGlite again in a worker.
+  // Independent of the template steps below and the slowest part: started first, awaited last.
+  const initdb = (async () => {
+    // template: null runs initdb as before.
+    const store = await openStore({ home: join(dir, "plain"), template: null, thread: false });
+    try {
+      return await queryRows(
+        store.db,
+        sql`select to_regclass('template_marker') is null as absent`,
+      );
+    } finally {
+      await store.close();
+    }
+  })();
+
+  // A migrated database with a marker table, dumped as the tests' template is (uncompressed: the
+  // build's gzip template is what every CLI test on a new home loads).
   const source = await PGlite.create({
-    loadDataDir: new Blob([readFileSync(inject("pgliteTemplate"))]),
+    loadDataDir: pgliteTemplate(),
   });
   await source.exec(
     "create table template_marker (id int); insert into template_marker values (7)",
   );
-  const template = join(dir, "marked.tar.gz");
-  writeFileSync(template, Buffer.from(await (await source.dumpDataDir("gzip")).arrayBuffer()));
+  const template = join(dir, "marked.tar");
+  writeFileSync(template, Buffer.from(await (await source.dumpDataDir("none")).arrayBuffer()));
   await source.close();
 
   const home = join(dir, "home");
-  let store = await openStore({ home, template });
+  let store = await openStore({ home, template, thread: false });
   expect(await queryRows(store.db, sql`select id from template_marker`)).toEqual([{ id: 7 }]);
   await store.db.execute(sql`insert into template_marker values (8)`);
   await store.close();
 
   // Reopened: its own data, not the template's again.
-  store = await openStore({ home, template });
+  store = await openStore({ home, template, thread: false });
   expect(await queryRows(store.db, sql`select id from template_marker order by id`)).toEqual([
     { id: 7 },
     { id: 8 },
   ]);
   await store.close();
 
-  // template: null runs initdb as before.
-  store = await openStore({ home: join(dir, "plain"), template: null });
-  expect(
-    await queryRows(store.db, sql`select to_regclass('template_marker') is null as absent`),
-  ).toEqual([{ absent: true }]);
-  await store.close();
+  expect(await initdb).toEqual([{ absent: true }]);
   // Two new homes, each created in a child process (create-home.ts): slow on a busy machine.
 }, 180_000);

@@ -15,8 +15,20 @@ export async function openTestStore(kind: StoreKind): Promise<Store> {
   if (kind === "postgres") {
     return openStore({ databaseUrl: await createDatabase(inject("postgresUrl")) });
   }
-  const template = readFileSync(inject("pgliteTemplate"));
-  return openStore({ memory: true, thread: true, loadDataDir: new Blob([template]) });
+  return openStore({ memory: true, thread: true, loadDataDir: pgliteTemplate() });
+}
+
+let template: { path: string; blob: Blob } | undefined;
+
+/**
+ * The test template (a migrated, empty data directory, ~40 MB), read once per worker process:
+ * vitest runs many files in one process (`isolate: false`), and a Blob is immutable, so every
+ * store opened there loads from the same bytes.
+ */
+export function pgliteTemplate(): Blob {
+  const path = inject("pgliteTemplate");
+  if (template?.path !== path) template = { path, blob: new Blob([readFileSync(path)]) };
+  return template.blob;
 }
 
 /** Empties every table of the public schema; migrations (schema `drizzle`) stay. */
