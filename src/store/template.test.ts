@@ -43,16 +43,16 @@ it("a new home starts from the template; an existing one keeps its own data", as
     }
   })();
 
-  // A migrated database with a marker table, dumped as the tests' template is (uncompressed: the
-  // build's gzip template is what every CLI test on a new home loads).
+  // A migrated database with a marker table, dumped as the build dumps its template (gzip: a new
+  // home unpacks it, see create-home.ts).
   const source = await PGlite.create({
     loadDataDir: pgliteTemplate(),
   });
   await source.exec(
     "create table template_marker (id int); insert into template_marker values (7)",
   );
-  const template = join(dir, "marked.tar");
-  writeFileSync(template, Buffer.from(await (await source.dumpDataDir("none")).arrayBuffer()));
+  const template = join(dir, "marked.tar.gz");
+  writeFileSync(template, Buffer.from(await (await source.dumpDataDir("gzip")).arrayBuffer()));
   await source.close();
 
   const home = join(dir, "home");
