@@ -27,3 +27,14 @@ it("a broken template says where and why, and leaves no half database", async ()
   expect(readdirSync(join(dir, "home"))).toEqual([]);
   expect(existsSync(dataDir)).toBe(false);
 });
+
+it("an initdb that fails in the child says where and why, and leaves no half database", async () => {
+  // A setting PostgreSQL does not know makes the child's PGlite fail to start.
+  const dataDir = join(dir, "initdb-home", "pgdata");
+  mkdirSync(join(dir, "initdb-home"));
+  await expect(
+    createDataDir({ dataDir, startParams: ["-c", "no_such_setting_ragjudge=1"] }),
+  ).rejects.toThrow(`creating the embedded database in ${dataDir} failed (exit 1)`);
+  expect(readdirSync(join(dir, "initdb-home"))).toEqual([]);
+  expect(existsSync(dataDir)).toBe(false);
+}, 120_000);
