@@ -527,8 +527,9 @@ function stormsRacingARun(ctx: InProcess): void {
 
   /**
    * Waits until a stopped run has settled (its calls in flight aborted, no row held), then until
-   * the worker has taken and let go of every item job of the run still queued; returns the bot's
-   * request count at the settling. Any request after it would be a stopped run asking the bot.
+   * the worker has taken and let go of two batches (its concurrency is 6) of the run's item jobs
+   * still queued, or all of them if fewer; returns the bot's request count at the settling. Any
+   * request after it would be a stopped run asking the bot.
    */
   async function settleAndDrain(c: ReturnType<typeof ctx>, bot: TestBot, id: string) {
     await waitUntil(
@@ -538,10 +539,13 @@ function stormsRacingARun(ctx: InProcess): void {
       "the calls in flight to end and their rows to be given back",
     );
     const settled = bot.requests;
-    await waitUntil(async () => {
-      const states = await readItemJobStates(c.store.db, id);
-      return !states.created && !states.retry && !states.active;
-    }, "every queued item job to be taken and let go");
+    const before = await readItemJobStates(c.store.db, id);
+    const queued = (before.created ?? 0) + (before.active ?? 0);
+    const target = (before.completed ?? 0) + Math.min(queued, 12);
+    await waitUntil(
+      async () => ((await readItemJobStates(c.store.db, id)).completed ?? 0) >= target,
+      "the worker to take and let go of queued item jobs",
+    );
     return settled;
   }
 
