@@ -1,8 +1,8 @@
 // What held when ragjudge was probed from outside (issue 12 §5), kept true: the CLI killed with
 // SIGKILL mid-run and resumed in both stores; ten workers racing for one embedded home; an import
 // killed mid-way; half of the judge's calls failing. The worker killed mid-run is in
-// eval-reliability.test.ts. No assertion here is on speed. The tests are independent (each its
-// own store and questions) and mostly wait on child processes, so they run at once.
+// eval-reliability.test.ts. No assertion here is on speed. The process tests are independent
+// (each its own store and questions) and mostly wait on child processes, so they run at once.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -231,7 +231,9 @@ it.concurrent(
   240_000,
 );
 
-describe.concurrent("half of the judge's calls failing", () => {
+// In-process, with the bot on this process's event loop: run alone, after the tests above, so
+// their load cannot push a bot answer past its timeout.
+describe("half of the judge's calls failing", () => {
   let llm: ScriptedLlm;
   beforeAll(async () => {
     llm = await startScriptedLlm();
