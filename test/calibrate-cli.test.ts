@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import type { CalibrationReport } from "../src/evals/calibration/index.js";
 import type { EvaluationReport } from "../src/evals/reports/index.js";
 import { runCli } from "./support/cli.js";
+import { createDatabase } from "./support/postgres-server.js";
 
 const CORPUS = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
 const QUESTIONS = fileURLToPath(
@@ -14,7 +15,10 @@ const QUESTIONS = fileURLToPath(
 );
 
 const dir = mkdtempSync(join(tmpdir(), "ragjudge-calibrate-cli-"));
-const env = { RAGJUDGE_HOME: join(dir, "home") };
+// On a PostgreSQL server: calibration is what these tests check, not the store, and each of the
+// dozen CLI runs then skips starting embedded PGlite (~1.3 s of CPU each). eval-cli.test.ts
+// covers the embedded home.
+const env: Record<string, string> = { RAGJUDGE_HOME: join(dir, "home") };
 const run = (args: string[]) => runCli(args, { env, cwd: dir });
 const jsonl = (name: string, rows: object[]) => {
   const path = join(dir, name);
@@ -31,6 +35,7 @@ describe(
     let results: EvaluationReport["results"];
 
     beforeAll(async () => {
+      env.DATABASE_URL = await createDatabase(inject("postgresUrl"), "calibrate");
       // The first 8 bundled questions, answered by the built-in bot and judged offline.
       const questions = readFileSync(QUESTIONS, "utf8").split("\n").filter(Boolean).slice(0, 8);
       const file = join(dir, "questions.jsonl");

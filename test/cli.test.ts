@@ -8,6 +8,8 @@ import {
   listEvaluationRecords,
   openStore,
 } from "../src/store/index.js";
+import { gateCommand } from "../src/cli/commands/gate.js";
+import { UsageError } from "../src/cli/usage-error.js";
 import { runCli as runCliIn } from "./support/cli.js";
 import { createDatabase, freePort } from "./support/postgres-server.js";
 
@@ -54,49 +56,59 @@ function writeFixture(): string {
   return path;
 }
 
-it("gates a file into the embedded store: verdict table, line errors, exit code 1", async () => {
-  const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-home-"));
-  const { code, stdout, stderr } = await runCli(["gate", writeFixture()], { RAGJUDGE_HOME: home });
-  expect(code).toBe(1);
-  expect(stderr).toContain("line 2: retrieval_hits: Invalid input: expected array");
-  expect(stderr).toMatch(/line 3: malformed JSON/);
-  expect(stderr).toContain("line 4: invalid UTF-8");
-  expect(stdout).toMatch(/c1\/good\s+pass\s+show/);
-  expect(stdout).toMatch(/c1\/uncited\s+fail\s+refuse\s+.*require_citations:fail/);
-  expect(stdout).toMatch(/invalid\s+3/);
+// Each test has its own store (or none), so they run side by side.
+it.concurrent(
+  "gates a file into the embedded store: verdict table, line errors, exit code 1",
+  async () => {
+    const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-home-"));
+    const { code, stdout, stderr } = await runCli(["gate", writeFixture()], {
+      RAGJUDGE_HOME: home,
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("line 2: retrieval_hits: Invalid input: expected array");
+    expect(stderr).toMatch(/line 3: malformed JSON/);
+    expect(stderr).toContain("line 4: invalid UTF-8");
+    expect(stdout).toMatch(/c1\/good\s+pass\s+show/);
+    expect(stdout).toMatch(/c1\/uncited\s+fail\s+refuse\s+.*require_citations:fail/);
+    expect(stdout).toMatch(/invalid\s+3/);
 
-  const store = await openStore({ home });
-  try {
-    const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
-    const records = await listEvaluationRecords(store.db, user.id);
-    expect(records.map((r) => r.message_id).sort()).toEqual(["good", "uncited"]);
-  } finally {
-    await store.close();
-  }
-}, 60_000);
+    const store = await openStore({ home });
+    try {
+      const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
+      const records = await listEvaluationRecords(store.db, user.id);
+      expect(records.map((r) => r.message_id).sort()).toEqual(["good", "uncited"]);
+    } finally {
+      await store.close();
+    }
+  },
+  60_000,
+);
 
-it("writes JSON Lines against a PostgreSQL server, one line per input line", async () => {
-  const databaseUrl = await createDatabase(inject("postgresUrl"), "cli");
-  const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-home-"));
-  const { code, stdout } = await runCli(["gate", writeFixture(), "--format", "jsonl"], {
-    DATABASE_URL: databaseUrl,
-    RAGJUDGE_HOME: home,
-  });
-  expect(code).toBe(1);
-  const lines = stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-  expect(lines.map((line) => line.line)).toEqual([1, 2, 3, 4, 5]);
-  expect(lines[0]).toMatchObject({
-    status: "pass",
-    record_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-  });
-  expect(lines[4]).toMatchObject({ status: "fail", message_id: "uncited" });
-  expect(lines[1]).toMatchObject({ error: expect.stringContaining("retrieval_hits") });
-});
+it.concurrent(
+  "writes JSON Lines against a PostgreSQL server, one line per input line",
+  async () => {
+    const databaseUrl = await createDatabase(inject("postgresUrl"), "cli");
+    const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-home-"));
+    const { code, stdout } = await runCli(["gate", writeFixture(), "--format", "jsonl"], {
+      DATABASE_URL: databaseUrl,
+      RAGJUDGE_HOME: home,
+    });
+    expect(code).toBe(1);
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.line)).toEqual([1, 2, 3, 4, 5]);
+    expect(lines[0]).toMatchObject({
+      status: "pass",
+      record_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(lines[4]).toMatchObject({ status: "fail", message_id: "uncited" });
+    expect(lines[1]).toMatchObject({ error: expect.stringContaining("retrieval_hits") });
+  },
+);
 
-it("emits JUnit XML without storing, and exits 2 on invalid lines alone", async () => {
+it.concurrent("emits JUnit XML without storing, and exits 2 on invalid lines alone", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-cli-"));
   const path = join(dir, "answers.jsonl");
   writeFileSync(path, `${JSON.stringify(good)}\n{"broken":\n`);
@@ -110,20 +122,25 @@ it("emits JUnit XML without storing, and exits 2 on invalid lines alone", async 
   );
 });
 
-it("explains usage errors with exit code 2", async () => {
-  const { code, stderr } = await runCli(["gate", "--format", "yaml", "x.jsonl"]);
-  expect(code).toBe(2);
-  expect(stderr).toContain("--format must be one of table, json, jsonl, junit");
+it.concurrent("explains usage errors as a UsageError, which the CLI exits 2 on", async () => {
+  // In process: the CLI's UsageError -> exit 2 is checked by spawned runs in judge-cli.test.ts and
+  // eval-cli.test.ts; what is gate's own here is the message.
+  const usage = gateCommand(["--format", "yaml", "x.jsonl"]);
+  await expect(usage).rejects.toBeInstanceOf(UsageError);
+  await expect(usage).rejects.toThrow("--format must be one of table, json, jsonl, junit");
 });
 
-it("exits 3, not 1, when the command crashes (a database that cannot be reached)", async () => {
-  const port = await freePort(); // nothing listens there
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-crash-"));
-  const file = join(dir, "answers.jsonl");
-  writeFileSync(file, `${JSON.stringify(good)}\n`);
-  const { code, stderr } = await runCli(["gate", file], {
-    DATABASE_URL: `postgres://ragjudge@127.0.0.1:${port}/none`,
-  });
-  expect(stderr).toMatch(/ECONNREFUSED/);
-  expect(code).toBe(3);
-});
+it.concurrent(
+  "exits 3, not 1, when the command crashes (a database that cannot be reached)",
+  async () => {
+    const port = await freePort(); // nothing listens there
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-crash-"));
+    const file = join(dir, "answers.jsonl");
+    writeFileSync(file, `${JSON.stringify(good)}\n`);
+    const { code, stderr } = await runCli(["gate", file], {
+      DATABASE_URL: `postgres://ragjudge@127.0.0.1:${port}/none`,
+    });
+    expect(stderr).toMatch(/ECONNREFUSED/);
+    expect(code).toBe(3);
+  },
+);

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { createApp, listen } from "../src/server/index.js";
@@ -13,6 +13,7 @@ import {
   openStore,
 } from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
+import { createDatabase } from "./support/postgres-server.js";
 import { describeEachStore } from "./support/stores.js";
 
 // Issue 14 §1: precomputed answers judged with no bot, over the CLI and the API.
@@ -169,7 +170,12 @@ describeEachStore("POST /api/v1/evaluations with answers", (use) => {
 
 describe("ragjudge eval --answers", () => {
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-answers-"));
-  const home = join(dir, "home");
+  // On a PostgreSQL server database: judging answers is the point, not the store, and each CLI run
+  // then skips starting embedded PGlite (eval-cli.test.ts runs `eval` on the embedded home).
+  const env: Record<string, string> = { RAGJUDGE_HOME: join(dir, "home") };
+  beforeAll(async () => {
+    env.DATABASE_URL = await createDatabase(inject("postgresUrl"), "answers");
+  });
   const write = (name: string, rows: unknown[]) => {
     const path = join(dir, name);
     writeFileSync(path, rows.map((row) => JSON.stringify(row)).join("\n") + "\n");
@@ -178,7 +184,7 @@ describe("ragjudge eval --answers", () => {
 
   it("names every bad line and field and stores nothing", async () => {
     const file = write("bad.jsonl", [ANSWERS[0], { question: "Q2?" }, { answer: "no question" }]);
-    const run = await runCli(["eval", "--answers", file], { env: { RAGJUDGE_HOME: home } });
+    const run = await runCli(["eval", "--answers", file], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("the answers file was not imported (2 invalid lines");
     expect(run.stderr).toContain("line 2: answer: missing");
@@ -187,9 +193,7 @@ describe("ragjudge eval --answers", () => {
 
   it("judges a file of answers with no bot and reports the stored run", async () => {
     const file = write("vendor.jsonl", ANSWERS);
-    const run = await runCli(["eval", "--answers", file, "--format", "json"], {
-      env: { RAGJUDGE_HOME: home },
-    });
+    const run = await runCli(["eval", "--answers", file, "--format", "json"], { env });
     expect(run.stderr).toContain("Imported 2 questions from");
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as {
@@ -200,7 +204,7 @@ describe("ragjudge eval --answers", () => {
     expect(report.results.map((r) => r.answer)).toEqual(ANSWERS.map((a) => a.answer));
 
     // Only the good file's set was stored.
-    const store = await openStore({ home });
+    const store = await openStore({ databaseUrl: env.DATABASE_URL });
     try {
       const user = await findOrCreateUser(store.db, LOCAL_USER_NAME);
       expect((await listQuestionSets(store.db, user.id)).map((s) => s.name)).toEqual(["vendor"]);

@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { Writable } from "node:stream";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
+import { judgeCommand } from "../src/cli/commands/judge.js";
 import { runCli as runCliIn } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
@@ -124,7 +126,9 @@ it("keeps a judge's unparseable reply as judge_error and out of the averages", a
   expect(stdout).toMatch(/rubric\s+2\s+1\s+1\s+8\.50/);
 });
 
-it("names the line and field when the reference judge has no ground truth", async () => {
+// The next three make no LLM call, so the scripted server's rules and request log do not matter
+// to them: they run side by side.
+it.concurrent("names the line and field when the reference judge has no ground truth", async () => {
   const { code, stderr } = await runCli(
     ["judge", fixture([{ question: "q?", answer: "a" }]), "--judge", "reference"],
     env,
@@ -133,43 +137,52 @@ it("names the line and field when the reference judge has no ground truth", asyn
   expect(stderr).toContain("line 1: ground_truth: required by the reference judge");
 });
 
-it("explains how to configure an LLM when none is, and suggests the offline judge", async () => {
-  const { code, stderr } = await runCli(["judge", fixture(LINES), "--judge", "review"]);
-  expect(code).toBe(2);
-  expect(stderr).toMatch(/needs an LLM: set OPENAI_BASE_URL.*--judge offline/s);
-});
+it.concurrent(
+  "explains how to configure an LLM when none is, and suggests the offline judge",
+  async () => {
+    const { code, stderr } = await runCli(["judge", fixture(LINES), "--judge", "review"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/needs an LLM: set OPENAI_BASE_URL.*--judge offline/s);
+  },
+);
 
-it("judges offline with no LLM and no database, saying the scores are heuristic", async () => {
-  const { code, stdout } = await runCli([
-    "judge",
-    fixture(LINES),
-    "--judge",
-    "offline",
-    "--format",
-    "json",
-  ]);
-  expect(code).toBe(0);
-  const report = JSON.parse(stdout) as {
-    usage: null;
-    results: Array<{
-      id: string;
-      results: {
-        offline: {
-          raw_score: number;
-          passed: boolean;
-          verdict: { heuristic: boolean; reason: string; f1: number };
+it.concurrent(
+  "judges offline with no LLM and no database, saying the scores are heuristic",
+  async () => {
+    // In process: no LLM, no store; the other tests check the spawned CLI's exit codes and output.
+    let stdout = "";
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        stdout += chunk.toString();
+        done();
+      },
+    });
+    const args = [fixture(LINES), "--judge", "offline", "--format", "json"];
+    expect(await judgeCommand(args, out)).toBe(0);
+    const report = JSON.parse(stdout) as {
+      usage: null;
+      results: Array<{
+        id: string;
+        results: {
+          offline: {
+            raw_score: number;
+            passed: boolean;
+            verdict: { heuristic: boolean; reason: string; f1: number };
+          };
         };
-      };
-    }>;
-  };
-  expect(report.usage).toBeNull();
-  const [right, wrong] = report.results;
-  expect(right?.results.offline.verdict.heuristic).toBe(true);
-  expect(right?.results.offline.verdict.reason).toMatch(/^Heuristic \(no LLM\)/);
-  expect(right?.results.offline.passed).toBe(true);
-  expect(wrong?.results.offline.passed).toBe(false);
-  expect(right?.results.offline.raw_score).toBeGreaterThan(wrong?.results.offline.raw_score ?? 10);
-});
+      }>;
+    };
+    expect(report.usage).toBeNull();
+    const [right, wrong] = report.results;
+    expect(right?.results.offline.verdict.heuristic).toBe(true);
+    expect(right?.results.offline.verdict.reason).toMatch(/^Heuristic \(no LLM\)/);
+    expect(right?.results.offline.passed).toBe(true);
+    expect(wrong?.results.offline.passed).toBe(false);
+    expect(right?.results.offline.raw_score).toBeGreaterThan(
+      wrong?.results.offline.raw_score ?? 10,
+    );
+  },
+);
 
 it("during an LLM outage judges every line as judge_error, counts requests apart from calls, exits 3", async () => {
   llm.reset();

@@ -2,74 +2,88 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, expect, inject, it } from "vitest";
-import { runCli } from "./support/cli.js";
+import { type CliRun, runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 
 const CORPUS = new URL("../examples/corpus", import.meta.url).pathname;
 let env: Record<string, string>;
+let first: CliRun;
 
+// One ingest serves every test (the asks read the collection it makes); after it the tests are
+// independent on a PostgreSQL server, so they run side by side.
 beforeAll(async () => {
   env = {
     DATABASE_URL: await createDatabase(inject("postgresUrl"), "ragcli"),
     RAGJUDGE_HOME: mkdtempSync(join(tmpdir(), "ragjudge-rag-home-")),
   };
+  first = await runCli(["ingest", CORPUS, "--collection", "lanting", "--json"], { env });
 });
 
-it("ingests the example corpus once, and re-ingesting unchanged content writes nothing", async () => {
-  const first = await runCli(["ingest", CORPUS, "--collection", "lanting", "--json"], { env });
-  expect(first.code).toBe(0);
-  const added = JSON.parse(first.stdout) as {
-    documents: { added: number };
-    chunks: { added: number };
-  };
-  expect(added.documents.added).toBeGreaterThanOrEqual(6);
-  expect(added.chunks.added).toBeGreaterThan(added.documents.added - 1);
+it.concurrent(
+  "ingests the example corpus once, and re-ingesting unchanged content writes nothing",
+  async () => {
+    expect(first.code).toBe(0);
+    const added = JSON.parse(first.stdout) as {
+      documents: { added: number };
+      chunks: { added: number };
+    };
+    expect(added.documents.added).toBeGreaterThanOrEqual(6);
+    expect(added.chunks.added).toBeGreaterThan(added.documents.added - 1);
 
-  const again = await runCli(["ingest", CORPUS, "--collection", "lanting", "--json"], { env });
-  const unchanged = JSON.parse(again.stdout) as {
-    documents: { added: number; unchanged: number };
-    chunks: { added: number };
-  };
-  expect(unchanged.documents).toMatchObject({ added: 0, unchanged: added.documents.added });
-  expect(unchanged.chunks.added).toBe(0);
-});
+    const again = await runCli(["ingest", CORPUS, "--collection", "lanting", "--json"], { env });
+    const unchanged = JSON.parse(again.stdout) as {
+      documents: { added: number; unchanged: number };
+      chunks: { added: number };
+    };
+    expect(unchanged.documents).toMatchObject({ added: 0, unchanged: added.documents.added });
+    expect(unchanged.chunks.added).toBe(0);
+  },
+);
 
-it("answers offline with citations, the gate verdict, the loop trace and Mermaid diagrams", async () => {
-  await runCli(["ingest", CORPUS, "--collection", "lanting"], { env });
-  const { code, stdout } = await runCli(
-    ["ask", "--collection", "lanting", "--mermaid", "When did the Lanting Metro open its Line 1?"],
-    { env },
-  );
-  expect(code).toBe(0);
-  expect(stdout).toContain("2009");
-  expect(stdout).toMatch(/Sources:\n\s+\[doc_[0-9a-f]+#\d+\]/);
-  expect(stdout).toMatch(/Gate: (pass|partial) -> show/);
-  expect(stdout).toMatch(/quality\s+grade_documents/);
-  expect(stdout).toMatch(/answer\s+eval_answer/);
-  expect(stdout.match(/flowchart/g)?.length).toBe(2);
-  // A passing answer's observations land beside the database, as JSON Lines.
-  const observations = readFileSync(
-    join(env.RAGJUDGE_HOME ?? "", "observational_data.jsonl"),
-    "utf8",
-  );
-  expect(observations.trim().split("\n").length).toBeGreaterThanOrEqual(1);
-  expect(JSON.parse(observations.trim().split("\n")[0] ?? "{}")).toHaveProperty("question");
+it.concurrent(
+  "answers offline with citations, the gate verdict, the loop trace and Mermaid diagrams",
+  async () => {
+    const { code, stdout } = await runCli(
+      [
+        "ask",
+        "--collection",
+        "lanting",
+        "--mermaid",
+        "When did the Lanting Metro open its Line 1?",
+      ],
+      { env },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain("2009");
+    expect(stdout).toMatch(/Sources:\n\s+\[doc_[0-9a-f]+#\d+\]/);
+    expect(stdout).toMatch(/Gate: (pass|partial) -> show/);
+    expect(stdout).toMatch(/quality\s+grade_documents/);
+    expect(stdout).toMatch(/answer\s+eval_answer/);
+    expect(stdout.match(/flowchart/g)?.length).toBe(2);
+    // A passing answer's observations land beside the database, as JSON Lines.
+    const observations = readFileSync(
+      join(env.RAGJUDGE_HOME ?? "", "observational_data.jsonl"),
+      "utf8",
+    );
+    expect(observations.trim().split("\n").length).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse(observations.trim().split("\n")[0] ?? "{}")).toHaveProperty("question");
 
-  const json = await runCli(
-    ["ask", "--collection", "lanting", "--json", "How long is the tram network?"],
-    { env },
-  );
-  const state = JSON.parse(json.stdout) as {
-    quality: { retry_count: number; original_queries: string[] };
-    answer: { epoch: number };
-    hits: Array<{ source: string; scores: object }>;
-  };
-  expect(state.quality.retry_count).toBeLessThanOrEqual(2);
-  expect(state.answer.epoch).toBeGreaterThanOrEqual(1);
-  expect(state.hits[0]?.source).toBe("lexical");
-});
+    const json = await runCli(
+      ["ask", "--collection", "lanting", "--json", "How long is the tram network?"],
+      { env },
+    );
+    const state = JSON.parse(json.stdout) as {
+      quality: { retry_count: number; original_queries: string[] };
+      answer: { epoch: number };
+      hits: Array<{ source: string; scores: object }>;
+    };
+    expect(state.quality.retry_count).toBeLessThanOrEqual(2);
+    expect(state.answer.epoch).toBeGreaterThanOrEqual(1);
+    expect(state.hits[0]?.source).toBe("lexical");
+  },
+);
 
-it("names an unknown collection", async () => {
+it.concurrent("names an unknown collection", async () => {
   const { code, stderr } = await runCli(["ask", "--collection", "nope", "anything?"], { env });
   expect(code).toBe(2);
   expect(stderr).toContain("nope");

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { BotNetworkConfig } from "../src/evals/bots/index.js";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
-import { createApp, listen } from "../src/server/index.js";
+import { createApp } from "../src/server/index.js";
 import { createApiToken, findOrCreateUser } from "../src/store/index.js";
 import { describeEachStore } from "./support/stores.js";
 import { startTestBot, type TestBot } from "./support/test-bot.js";
@@ -32,18 +32,17 @@ interface Evaluation {
 describeEachStore("HTTP API: bots and the bot network policy", (use) => {
   let jobs: Jobs;
   let receiver: TestBot;
+  // Requests go through Hono's app.request(), in process: no socket is needed here.
   /** The default server: public addresses only. */
-  let strict: Awaited<ReturnType<typeof listen>>;
+  let strict: ReturnType<typeof createApp>;
   /** A server whose operator allows 127.0.0.1/32. */
-  let allowing: Awaited<ReturnType<typeof listen>>;
+  let allowing: ReturnType<typeof createApp>;
   let worker: EvaluationWorker | undefined;
 
   beforeAll(async () => {
     jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
-    strict = await listen(createApp({ db: use().db, jobs }), { port: 0 });
-    allowing = await listen(createApp({ db: use().db, jobs, config: { bots: LOOPBACK_ALLOWED } }), {
-      port: 0,
-    });
+    strict = createApp({ db: use().db, jobs });
+    allowing = createApp({ db: use().db, jobs, config: { bots: LOOPBACK_ALLOWED } });
     receiver = await startTestBot({ delayMs: 5 });
   });
   afterEach(async () => {
@@ -52,8 +51,6 @@ describeEachStore("HTTP API: bots and the bot network policy", (use) => {
   });
   afterAll(async () => {
     await receiver.close();
-    await strict.close();
-    await allowing.close();
     await jobs.stop();
   });
 
@@ -68,13 +65,13 @@ describeEachStore("HTTP API: bots and the bot network policy", (use) => {
     }));
 
   const call = (
-    server: { url: string },
+    app: ReturnType<typeof createApp>,
     token: string,
     method: string,
     path: string,
     body?: unknown,
   ) =>
-    fetch(`${server.url}/api/v1${path}`, {
+    app.request(`/api/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

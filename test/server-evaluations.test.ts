@@ -69,13 +69,17 @@ async function readEvents(response: Response): Promise<SseEvent[]> {
 }
 
 describeEachStore("HTTP API: evaluations", (use) => {
+  // Requests go through Hono's app.request(), in process; the event streams over a real socket,
+  // where Node's adapter and its buffering are part of what is checked.
+  let app: ReturnType<typeof createApp>;
   let server: Awaited<ReturnType<typeof listen>>;
   let jobs: Jobs;
   let worker: EvaluationWorker | undefined;
 
   beforeAll(async () => {
     jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
-    server = await listen(createApp({ db: use().db, jobs, config }), { port: 0 });
+    app = createApp({ db: use().db, jobs, config });
+    server = await listen(app, { port: 0 });
   });
   afterEach(async () => {
     await worker?.stop();
@@ -95,7 +99,7 @@ describeEachStore("HTTP API: evaluations", (use) => {
     return { id: user.id, token: await createApiToken(db, user.id) };
   }
   const call = (token: string, method: string, path: string, body?: unknown) =>
-    fetch(`${server.url}/api/v1${path}`, {
+    app.request(`/api/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -347,75 +351,71 @@ describeEachStore("HTTP API: evaluations", (use) => {
 
   it("answers 503 for work that needs jobs when none are attached, and lists every route in OpenAPI", async () => {
     const alice = await setUp();
-    const bare = await listen(createApp({ db: use().db, config }), { port: 0 });
-    try {
-      const post = (path: string, body: unknown) =>
-        fetch(`${bare.url}/api/v1${path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${alice.token}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
-      const refused = await post("/evaluations", { question_set_id: alice.setId });
-      expect(refused.status).toBe(503);
-      expect(((await refused.json()) as { message: string }).message).toMatch(/job queue/);
-      expect(
-        (await post("/question-sets/generate", { collection_id: "lanting", n: 2 })).status,
-      ).toBe(503);
-      const listed = await fetch(`${bare.url}/api/v1/evaluations`, {
-        headers: { authorization: `Bearer ${alice.token}` },
+    const bare = createApp({ db: use().db, config });
+    const post = (path: string, body: unknown) =>
+      bare.request(`/api/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${alice.token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
       });
-      expect(listed.status).toBe(200);
+    const refused = await post("/evaluations", { question_set_id: alice.setId });
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/job queue/);
+    expect((await post("/question-sets/generate", { collection_id: "lanting", n: 2 })).status).toBe(
+      503,
+    );
+    const listed = await bare.request("/api/v1/evaluations", {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(listed.status).toBe(200);
 
-      const doc = (await (await fetch(`${bare.url}/api/v1/openapi.json`)).json()) as {
-        paths: Record<string, Record<string, unknown>>;
-        components: { schemas: Record<string, unknown> };
-      };
-      const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-        Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
-      );
-      expect(operations).toEqual(
-        expect.arrayContaining([
-          "GET /api/v1/question-sets",
-          "POST /api/v1/question-sets",
-          "POST /api/v1/question-sets/import",
-          "POST /api/v1/question-sets/generate",
-          "GET /api/v1/question-sets/generations/{id}",
-          "GET /api/v1/question-sets/{id}",
-          "PUT /api/v1/question-sets/{id}",
-          "DELETE /api/v1/question-sets/{id}",
-          "GET /api/v1/question-sets/{id}/export",
-          "POST /api/v1/question-sets/{id}/questions",
-          "PUT /api/v1/question-sets/questions/{id}",
-          "DELETE /api/v1/question-sets/questions/{id}",
-          "GET /api/v1/evaluations",
-          "POST /api/v1/evaluations",
-          "GET /api/v1/evaluations/{id}",
-          "DELETE /api/v1/evaluations/{id}",
-          "GET /api/v1/evaluations/{id}/results",
-          "GET /api/v1/evaluations/{id}/results/{resultId}",
-          "GET /api/v1/evaluations/{id}/events",
-          "POST /api/v1/evaluations/{id}/pause",
-          "POST /api/v1/evaluations/{id}/resume",
-          "POST /api/v1/evaluations/{id}/cancel",
-          "POST /api/v1/evaluations/{id}/retry",
-        ]),
-      );
-      for (const name of [
-        "CreateQuestionSet",
-        "ImportQuestionSet",
-        "GenerateQuestionsRequest",
-        "EvaluationRequest",
-        "RetryRequest",
-      ]) {
-        expect(doc.components.schemas, name).toHaveProperty(name);
-      }
-      // Every $ref points at a component that exists.
-      const refs = [...JSON.stringify(doc).matchAll(/"#\/components\/schemas\/(\w+)"/g)].map(
-        (m) => m[1] as string,
-      );
-      for (const ref of new Set(refs)) expect(doc.components.schemas, ref).toHaveProperty(ref);
-    } finally {
-      await bare.close();
+    const doc = (await (await bare.request("/api/v1/openapi.json")).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        "GET /api/v1/question-sets",
+        "POST /api/v1/question-sets",
+        "POST /api/v1/question-sets/import",
+        "POST /api/v1/question-sets/generate",
+        "GET /api/v1/question-sets/generations/{id}",
+        "GET /api/v1/question-sets/{id}",
+        "PUT /api/v1/question-sets/{id}",
+        "DELETE /api/v1/question-sets/{id}",
+        "GET /api/v1/question-sets/{id}/export",
+        "POST /api/v1/question-sets/{id}/questions",
+        "PUT /api/v1/question-sets/questions/{id}",
+        "DELETE /api/v1/question-sets/questions/{id}",
+        "GET /api/v1/evaluations",
+        "POST /api/v1/evaluations",
+        "GET /api/v1/evaluations/{id}",
+        "DELETE /api/v1/evaluations/{id}",
+        "GET /api/v1/evaluations/{id}/results",
+        "GET /api/v1/evaluations/{id}/results/{resultId}",
+        "GET /api/v1/evaluations/{id}/events",
+        "POST /api/v1/evaluations/{id}/pause",
+        "POST /api/v1/evaluations/{id}/resume",
+        "POST /api/v1/evaluations/{id}/cancel",
+        "POST /api/v1/evaluations/{id}/retry",
+      ]),
+    );
+    for (const name of [
+      "CreateQuestionSet",
+      "ImportQuestionSet",
+      "GenerateQuestionsRequest",
+      "EvaluationRequest",
+      "RetryRequest",
+    ]) {
+      expect(doc.components.schemas, name).toHaveProperty(name);
     }
+    // Every $ref points at a component that exists.
+    const refs = [...JSON.stringify(doc).matchAll(/"#\/components\/schemas\/(\w+)"/g)].map(
+      (m) => m[1] as string,
+    );
+    for (const ref of new Set(refs)) expect(doc.components.schemas, ref).toHaveProperty(ref);
   });
 });

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseLlmConfig } from "../src/llm/index.js";
-import { createApp, listen } from "../src/server/index.js";
+import { createApp } from "../src/server/index.js";
 import { createApiToken, findOrCreateUser, type Store } from "../src/store/index.js";
 import { isChat, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { openTestStore } from "./support/stores.js";
 
 let store: Store;
 let llm: ScriptedLlm;
-let withLlm: Awaited<ReturnType<typeof listen>>;
-let withoutLlm: Awaited<ReturnType<typeof listen>>;
+// No socket: Hono's app.request() runs the same middleware and routes in process.
+let withLlm: ReturnType<typeof createApp>;
+let withoutLlm: ReturnType<typeof createApp>;
 let token = "";
 
 const LINE = {
@@ -34,26 +35,24 @@ beforeAll(async () => {
     ],
   });
   const llmConfig = parseLlmConfig({ base_url: llm.baseUrl, api_key: "sk-secret" });
-  withLlm = await listen(createApp({ db: store.db, llm: llmConfig }), { port: 0 });
-  withoutLlm = await listen(createApp({ db: store.db }), { port: 0 });
+  withLlm = createApp({ db: store.db, llm: llmConfig });
+  withoutLlm = createApp({ db: store.db });
   token = await createApiToken(store.db, (await findOrCreateUser(store.db, "alice")).id);
 });
 afterAll(async () => {
-  await withLlm.close();
-  await withoutLlm.close();
   await llm.close();
   await store.close();
 });
 
-const post = (url: string, body: unknown) =>
-  fetch(`${url}/api/v1/judge`, {
+const post = (app: ReturnType<typeof createApp>, body: unknown) =>
+  app.request("/api/v1/judge", {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
 
 it("runs the review judge on the judge role's LLM and returns {passed, suggestions}", async () => {
-  const response = await post(withLlm.url, { ...LINE, judges: ["review"] });
+  const response = await post(withLlm, { ...LINE, judges: ["review"] });
   expect(response.status).toBe(200);
   const body = (await response.json()) as {
     results: { review: { verdict: unknown; outcome: string } };
@@ -64,26 +63,26 @@ it("runs the review judge on the judge role's LLM and returns {passed, suggestio
 });
 
 it("serves the offline judge without any LLM, and says so when an LLM judge is asked for", async () => {
-  const offline = await post(withoutLlm.url, { ...LINE, judges: ["offline"] });
+  const offline = await post(withoutLlm, { ...LINE, judges: ["offline"] });
   expect(offline.status).toBe(200);
   const body = (await offline.json()) as {
     results: { offline: { score: number; passed: boolean } };
   };
   expect(body.results.offline.score).toBeGreaterThan(0.5);
-  const refused = await post(withoutLlm.url, { ...LINE, judges: ["rubric"] });
+  const refused = await post(withoutLlm, { ...LINE, judges: ["rubric"] });
   expect(refused.status).toBe(409);
 });
 
 it("names the missing ground truth for the reference judge", async () => {
   const { ground_truth: _dropped, ...line } = LINE;
-  const response = await post(withLlm.url, { ...line, judges: ["reference"] });
+  const response = await post(withLlm, { ...line, judges: ["reference"] });
   expect(response.status).toBe(400);
   expect(JSON.stringify(await response.json())).toContain('"path":"ground_truth"');
 });
 
 it("takes several references (ground_truths) for the offline and reference judges", async () => {
   const { ground_truth: _dropped, ...line } = LINE;
-  const offline = await post(withoutLlm.url, {
+  const offline = await post(withoutLlm, {
     ...line,
     ground_truths: ["1187", "in the year 1187"],
     judges: ["offline"],
@@ -98,7 +97,7 @@ it("takes several references (ground_truths) for the offline and reference judge
     abstained: false,
   });
   // ground_truths alone satisfy the reference judge's requirement.
-  const reference = await post(withLlm.url, {
+  const reference = await post(withLlm, {
     ...line,
     ground_truths: ["1187"],
     judges: ["reference"],

@@ -14,7 +14,7 @@ import {
   resolveModelConfig,
 } from "../src/llm/index.js";
 import { createBuiltinBot } from "../src/rag/index.js";
-import { createApp, listen } from "../src/server/index.js";
+import { createApp } from "../src/server/index.js";
 import { createApiToken, findOrCreateUser, queryRows } from "../src/store/index.js";
 import { sql } from "drizzle-orm";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
@@ -72,7 +72,8 @@ interface SetBody {
 }
 
 describeEachStore("HTTP API: question sets", (use) => {
-  let server: Awaited<ReturnType<typeof listen>>;
+  // Requests go through Hono's app.request(), in process: no socket is needed here.
+  let app: ReturnType<typeof createApp>;
   let jobs: Jobs;
   let worker: QuestionGenerationWorker;
   let llm: ScriptedLlm;
@@ -91,10 +92,9 @@ describeEachStore("HTTP API: question sets", (use) => {
       jobs,
       clientsFor: (userId) => (llmUsers.has(userId) ? { generator } : {}),
     });
-    server = await listen(createApp({ db: use().db, jobs }), { port: 0 });
+    app = createApp({ db: use().db, jobs });
   });
   afterAll(async () => {
-    await server.close();
     await worker.stop();
     await jobs.stop();
     await llm.close();
@@ -106,7 +106,7 @@ describeEachStore("HTTP API: question sets", (use) => {
     return { id: user.id, token: await createApiToken(db, user.id) };
   }
   const call = (token: string, method: string, path: string, body?: unknown) =>
-    fetch(`${server.url}/api/v1${path}`, {
+    app.request(`/api/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -487,7 +487,7 @@ describeEachStore("HTTP API: question sets", (use) => {
     // The OpenAPI document shows the same shape.
     const doc = await json<{
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
-    }>(fetch(`${server.url}/api/v1/openapi.json`));
+    }>(app.request("/api/v1/openapi.json"));
     expect(Object.keys(doc.components.schemas.QuestionGeneration?.properties ?? {})).toEqual(
       expect.arrayContaining(["status", "questions", "usage"]),
     );

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { createApp, listen } from "../src/server/index.js";
+import { beforeAll, expect, it } from "vitest";
+import { createApp } from "../src/server/index.js";
 import { createApiToken, findOrCreateUser } from "../src/store/index.js";
 import { describeEachStore } from "./support/stores.js";
 
@@ -8,12 +8,10 @@ const corpus = (name: string) =>
   readFileSync(new URL(`../examples/corpus/${name}`, import.meta.url), "utf8");
 
 describeEachStore("HTTP API: collections and ask", (use) => {
-  let server: Awaited<ReturnType<typeof listen>>;
-  beforeAll(async () => {
-    server = await listen(createApp({ db: use().db }), { port: 0 });
-  });
-  afterAll(async () => {
-    await server.close();
+  // No socket: Hono's app.request() runs the same middleware and routes in process.
+  let app: ReturnType<typeof createApp>;
+  beforeAll(() => {
+    app = createApp({ db: use().db });
   });
 
   async function tokenOf(name: string) {
@@ -21,7 +19,7 @@ describeEachStore("HTTP API: collections and ask", (use) => {
     return createApiToken(db, (await findOrCreateUser(db, name)).id);
   }
   const call = (token: string, method: string, path: string, body?: unknown) =>
-    fetch(`${server.url}${path}`, {
+    app.request(path, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

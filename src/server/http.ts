@@ -86,10 +86,15 @@ const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i;
  */
 export const requireJsonBody = createMiddleware(async (c, next) => {
   const length = c.req.header("content-length");
+  const type = c.req.header("content-type");
   const hasBody =
     (length !== undefined && length.trim() !== "0") ||
-    c.req.header("transfer-encoding") !== undefined;
-  if (hasBody && !JSON_MEDIA_TYPE.test(c.req.header("content-type") ?? "")) {
+    c.req.header("transfer-encoding") !== undefined ||
+    // No length header (HTTP/2, or `app.fetch` called in process) yet a form's or any other
+    // declared type with a body stream: refused too. Without a type, an empty POST (`curl -X
+    // POST`) must still pass, and Node's HTTP/1.1 parser gives every POST a stream.
+    (length === undefined && type !== undefined && c.req.raw.body !== null);
+  if (hasBody && !JSON_MEDIA_TYPE.test(type ?? "")) {
     return errorJson(
       c,
       415,
