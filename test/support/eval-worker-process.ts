@@ -1,8 +1,9 @@
-// An evaluation worker in its own process, for the reliability tests (test/eval-reliability.test.ts):
-// they kill it with SIGKILL mid-run and start another. Run with `node --import tsx` (see
-// spawnEvalWorker below). Storage comes from the environment as in the CLI (DATABASE_URL, or the
-// embedded database in RAGJUDGE_HOME), the LLM roles from OPENAI_BASE_URL / RAGJUDGE_<ROLE>_*, the
-// HTTP bot's token from RAGJUDGE_BOT_TOKEN.
+// An evaluation worker in its own process, for the reliability tests (test/eval-reliability.test.ts,
+// test/db-restart.test.ts): they kill it with SIGKILL mid-run and start another. The process runs
+// eval-worker-main.mjs on the built code (see there); this file spawns it and reads its lines.
+// Storage comes from the environment as in the CLI (DATABASE_URL, or the embedded database in
+// RAGJUDGE_HOME), the LLM roles from OPENAI_BASE_URL / RAGJUDGE_<ROLE>_*, the HTTP bot's token
+// from RAGJUDGE_BOT_TOKEN. Its arguments:
 //
 //   --concurrency N    items at once (default 4)
 //   --start FILE       first creates a question set and starts a run from FILE (JSON:
@@ -16,23 +17,8 @@
 // embedded database is closed and its lock released); SIGKILL is the crash under test.
 
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
-import { sql } from "drizzle-orm";
-import { configuredClients, loadConfig } from "../../src/config/index.js";
-import { startEvaluation, startEvaluationWorker } from "../../src/evals/runs/index.js";
-import { startJobs } from "../../src/jobs/index.js";
-import {
-  createQuestionSet,
-  findOrCreateUser,
-  llmResponseCache,
-  type NewQuestion,
-  openStore,
-  queryRows,
-  storeOptionsFromEnv,
-} from "../../src/store/index.js";
+import { fileURLToPath } from "node:url";
+import type { NewQuestion } from "../../src/store/index.js";
 
 /** Short enough that a killed worker's items are retried within seconds. */
 export const WORKER_PROCESS_TIMING = { expireInSeconds: 3, heartbeatSeconds: 1 } as const;
@@ -57,73 +43,15 @@ export type WorkerLine =
   | { event: "started"; evaluation_id: string }
   | { event: "progress"; evaluations: ProgressLine[] };
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      concurrency: { type: "string", default: "4" },
-      start: { type: "string" },
-      "report-ms": { type: "string", default: "100" },
-    },
-  });
-  const print = (line: WorkerLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
-  const config = await loadConfig({ cwd: "/nonexistent" });
-  const store = await openStore(storeOptionsFromEnv());
-  const jobs = await startJobs(store, WORKER_PROCESS_TIMING);
-  const worker = startEvaluationWorker({
-    jobs,
-    concurrency: Number(values.concurrency),
-    clientsFor: (userId, { noCache }) =>
-      configuredClients(config.llm, noCache ? {} : { cache: llmResponseCache(store.db, userId) }),
-    ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
-    watchMs: 50,
-    onError: (error) => console.error(`worker: ${(error as Error)?.message ?? String(error)}`),
-  });
-
-  if (values.start) {
-    const file = JSON.parse(readFileSync(values.start, "utf8")) as StartFile;
-    const user = await findOrCreateUser(store.db, file.user);
-    const set = await createQuestionSet(store.db, user.id, { name: "reliability" }, file.questions);
-    const row = await startEvaluation(
-      { db: store.db, jobs },
-      user.id,
-      { ...file.request, question_set_id: set.id },
-      config,
-      { via: "cli" },
-    );
-    print({ event: "started", evaluation_id: row.id });
-  }
-
-  const report = setInterval(() => {
-    queryRows<ProgressLine>(
-      store.db,
-      sql`select e.id, e.status, e.completed_questions as completed, e.total_questions as total,
-                 (select count(*)::int from evaluation_results r
-                  where r.evaluation_id = e.id and r.status = 'RUNNING') as running
-          from evaluations e order by e.gmt_created`,
-    )
-      .then((evaluations) => print({ event: "progress", evaluations }))
-      .catch(() => {});
-  }, Number(values["report-ms"]));
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(report);
-    await worker.stop();
-    await jobs.stop();
-    await store.close();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
-  print({ event: "ready", pid: process.pid });
-}
-
 // --- spawning it from a test --------------------------------------------------------------------
 
-const SCRIPT = new URL(import.meta.url).pathname;
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const SCRIPT = fileURLToPath(new URL("./eval-worker-main.mjs", import.meta.url));
+const TIMING_ARGS = [
+  "--expire-seconds",
+  String(WORKER_PROCESS_TIMING.expireInSeconds),
+  "--heartbeat-seconds",
+  String(WORKER_PROCESS_TIMING.heartbeatSeconds),
+];
 
 export interface EvalWorkerProcess {
   pid: number;
@@ -142,7 +70,7 @@ export interface EvalWorkerProcess {
 
 /** Starts the worker script in a child process; `env` adds to a copy without LLM or database variables. */
 export function spawnEvalWorker(args: string[], env: Record<string, string>): EvalWorkerProcess {
-  const child = spawn(process.execPath, ["--import", TSX, SCRIPT, ...args], {
+  const child = spawn(process.execPath, [SCRIPT, ...TIMING_ARGS, ...args], {
     env: {
       ...process.env,
       OPENAI_BASE_URL: "",
@@ -213,11 +141,4 @@ export function spawnEvalWorker(args: string[], env: Record<string, string>): Ev
     exited,
     kill: (signal) => child.kill(signal),
   };
-}
-
-if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
 }
