@@ -25,14 +25,9 @@ export function builtinBotFor(bot: BuiltinBot, collection: string): Bot {
     const failed = ModelFailureError.findIn(error);
     if (failed) throw new BotError("model", `built-in bot: ${failed.message}`);
     if (isConnectionError(error)) {
-      throw new BotError(
-        "database",
-        "built-in bot: the database connection was lost",
-        undefined,
-        {
-          retryable: true,
-        },
-      );
+      throw new BotError("database", "built-in bot: the database connection was lost", undefined, {
+        retryable: true,
+      });
     }
     throw error;
   };

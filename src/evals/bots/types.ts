@@ -68,12 +68,7 @@ export interface Bot {
  * `database`: the built-in bot lost its database connection (retryable: it may come back).
  */
 export type BotErrorKind =
-  | "unreachable"
-  | "timeout"
-  | "http_status"
-  | "invalid_response"
-  | "model"
-  | "database";
+  "unreachable" | "timeout" | "http_status" | "invalid_response" | "model" | "database";
 
 /**
  * A bot's failure, typed: `kind` says what went wrong, `retryable` whether asking again may help
