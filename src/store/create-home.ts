@@ -1,14 +1,5 @@
 import { spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-} from "node:fs";
-import { extractTarGz } from "./untar.js";
+import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 
 /** True when `dataDir` holds no database yet (missing or empty). */
 export function isNewDataDir(dataDir: string): boolean {
@@ -16,15 +7,15 @@ export function isNewDataDir(dataDir: string): boolean {
 }
 
 /**
- * Creates a new PGlite data directory, built beside `dataDir` and renamed into place, so a
- * creation that dies leaves no half database. From the template (template.ts: a migrated data
- * directory, dumped) its files are written out as they are, with no PostgreSQL started: 0.3 s,
- * where loading it through PGlite in a child process took 2.2-2.7 s of a new home's first
+ * Creates a new PGlite data directory in a short-lived child process, built beside `dataDir` and
+ * renamed into place, so a creation that dies leaves no half database. From the template
+ * (template.ts: a migrated data directory, dumped) its files are written out as they are, with no
+ * PostgreSQL started: 0.3 s, where loading it through PGlite took 2.2-2.7 s of a new home's first
  * `ragjudge eval` (the caller then opens it, and migrates it if the template is older than the
- * code). Without a template PGlite's initdb runs in a short-lived child process: its WebAssembly
- * memory only grows, and initdb and migrating left the CLI about 80 MB larger for the rest of its
- * life (a 2,000-question `ragjudge eval` held ~425 MB on a new home against ~345 MB on an existing
- * one). In a child, that peak goes away with it.
+ * code). Without a template PGlite's initdb and the migrations run there. In a child, the peak of
+ * either goes away with it: PGlite's WebAssembly memory only grows (initdb left the CLI ~80 MB
+ * larger for the rest of its life), and the unpacked template is a 41 MB buffer that kept a
+ * 2,000-question `ragjudge eval` at 391-404 MB peak RSS when unpacked in process, against 369 MB.
  */
 export async function createDataDir(options: {
   dataDir: string;
@@ -34,38 +25,43 @@ export async function createDataDir(options: {
 }): Promise<void> {
   const partial = `${options.dataDir}.${process.pid}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  if (options.template) {
-    try {
-      mkdirSync(partial, { recursive: true });
-      extractTarGz(readFileSync(options.template), partial);
-    } catch (error) {
-      rmSync(partial, { recursive: true, force: true });
-      throw new Error(
-        `creating the embedded database in ${options.dataDir} from ${options.template} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-  } else {
-    await initdbInChild(options.dataDir, partial, options.startParams);
+  // .js: from source tsx maps them to .ts; compiled, they are dist/store/*.js.
+  const code = options.template
+    ? [
+        `const { mkdirSync, readFileSync } = await import("node:fs");`,
+        `const { extractTarGz } = await import(${JSON.stringify(new URL("./untar.js", import.meta.url).href)});`,
+        `const { dataDir, template } = JSON.parse(process.env.RAGJUDGE_CREATE_HOME);`,
+        `mkdirSync(dataDir, { recursive: true });`,
+        `extractTarGz(readFileSync(template), dataDir);`,
+      ]
+    : [
+        `const { createPglite } = await import(${JSON.stringify(new URL("./migrate.js", import.meta.url).href)});`,
+        `const { dataDir, startParams } = JSON.parse(process.env.RAGJUDGE_CREATE_HOME);`,
+        `const client = await createPglite({ dataDir, startParams, migrate: true });`,
+        `await client.close();`,
+      ];
+  const exit = await runInChild(code.join("\n"), {
+    dataDir: partial,
+    template: options.template,
+    startParams: options.startParams,
+  });
+  if (exit.code !== 0) {
+    rmSync(partial, { recursive: true, force: true });
+    const from = options.template ? ` from ${options.template}` : "";
+    throw new Error(
+      `creating the embedded database in ${options.dataDir}${from} failed (exit ${exit.code}): ${exit.stderr.trim()}`,
+    );
   }
   // An empty directory left in place (e.g. made by hand) gives way; rmdir refuses a full one.
   if (existsSync(options.dataDir)) rmdirSync(options.dataDir);
   renameSync(partial, options.dataDir);
 }
 
-/** PGlite's initdb and the migrations, writing `partial`; removed again if the child fails. */
-async function initdbInChild(
-  dataDir: string,
-  partial: string,
-  startParams: string[],
-): Promise<void> {
-  // .js: from source tsx maps it to migrate.ts; compiled, it is dist/store/migrate.js.
-  const migrate = new URL("./migrate.js", import.meta.url).href;
-  const code = [
-    `const { createPglite } = await import(${JSON.stringify(migrate)});`,
-    `const { dataDir, startParams } = JSON.parse(process.env.RAGJUDGE_CREATE_HOME);`,
-    `const client = await createPglite({ dataDir, startParams, migrate: true });`,
-    `await client.close();`,
-  ].join("\n");
+/** Runs an ES module's code in a child node process with `input` in its environment. */
+async function runInChild(
+  code: string,
+  input: object,
+): Promise<{ code: number | null; stderr: string }> {
   const fromSource = import.meta.url.endsWith(".ts");
   const child = spawn(
     process.execPath,
@@ -76,10 +72,7 @@ async function initdbInChild(
       code,
     ],
     {
-      env: {
-        ...process.env,
-        RAGJUDGE_CREATE_HOME: JSON.stringify({ dataDir: partial, startParams }),
-      },
+      env: { ...process.env, RAGJUDGE_CREATE_HOME: JSON.stringify(input) },
       stdio: ["ignore", "ignore", "pipe"],
     },
   );
@@ -91,10 +84,5 @@ async function initdbInChild(
     child.on("error", reject);
     child.on("exit", resolve);
   });
-  if (exitCode !== 0) {
-    rmSync(partial, { recursive: true, force: true });
-    throw new Error(
-      `creating the embedded database in ${dataDir} failed (exit ${exitCode}): ${stderr.trim()}`,
-    );
-  }
+  return { code: exitCode, stderr };
 }
