@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, inject } from "vitest";
 import { openStore, queryRows, type Store } from "../../src/store/index.js";
 import { createDatabase } from "./postgres-server.js";
+import { borrowEmbeddedStore } from "./shared-embedded-store.js";
 
 export const STORE_KINDS = ["pglite", "postgres"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
@@ -10,12 +11,19 @@ export type StoreKind = (typeof STORE_KINDS)[number];
 /**
  * Opens a migrated, empty store of either kind: PGlite in memory on its own thread (the path
  * `ragjudge` runs, proxy and all: store/pglite-thread.ts), or a fresh server database.
+ *
+ * The embedded one is the worker process's shared store when no other file holds it, emptied
+ * for this caller (shared-embedded-store.ts: opening one costs ~1.5 s of CPU, emptying one
+ * ~0.1 s); `close()` hands it back. A second one held at once is opened and closed for real. A
+ * server database costs only a `create database`, so each caller gets its own.
  */
 export async function openTestStore(kind: StoreKind): Promise<Store> {
   if (kind === "postgres") {
     return openStore({ databaseUrl: await createDatabase(inject("postgresUrl")) });
   }
-  return openStore({ memory: true, thread: true, loadDataDir: pgliteTemplate() });
+  return borrowEmbeddedStore(() =>
+    openStore({ memory: true, thread: true, loadDataDir: pgliteTemplate() }),
+  );
 }
 
 let template: { path: string; blob: Blob } | undefined;
