@@ -458,7 +458,10 @@ function faultsInOneRun(ctx: InProcess): void {
       const { row, rows } = await expectCompletedConsistently(store.db, started.id, items.length);
       const statusOf = (label: string) =>
         rows.filter((r) => r.question_text.includes(label)).map((r) => r.status);
-      expect(statusOf("plain")).toEqual(["SCORED", "SCORED", "SCORED", "SCORED"]);
+      // With each row's error, so a failure says why a plain item was not scored.
+      expect(
+        rows.filter((r) => r.question_text.includes("plain")).map((r) => [r.status, r.error]),
+      ).toEqual(Array.from({ length: 4 }, () => ["SCORED", null]));
       expect(statusOf("[500]")).toEqual(["BOT_ERROR", "BOT_ERROR", "BOT_ERROR"]);
       expect(statusOf("[hang]")).toEqual(["BOT_ERROR", "BOT_ERROR", "BOT_ERROR"]);
       expect(statusOf("[garbage]")).toEqual(["JUDGE_ERROR", "JUDGE_ERROR", "JUDGE_ERROR"]);

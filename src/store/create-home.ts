@@ -25,17 +25,18 @@ export async function createDataDir(options: {
 }): Promise<void> {
   const partial = `${options.dataDir}.${process.pid}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  // .js: from source tsx maps them to .ts; compiled, they are dist/store/*.js.
+  // .js: from source tsx maps them to .ts; compiled, they are dist/store/*.js, from this module or
+  // from the bundle in dist/cli/ (scripts/bundle-cli.mjs), hence "../store/".
   const code = options.template
     ? [
         `const { mkdirSync, readFileSync } = await import("node:fs");`,
-        `const { extractTarGz } = await import(${JSON.stringify(new URL("./untar.js", import.meta.url).href)});`,
+        `const { extractTarGz } = await import(${JSON.stringify(new URL("../store/untar.js", import.meta.url).href)});`,
         `const { dataDir, template } = JSON.parse(process.env.RAGJUDGE_CREATE_HOME);`,
         `mkdirSync(dataDir, { recursive: true });`,
         `extractTarGz(readFileSync(template), dataDir);`,
       ]
     : [
-        `const { createPglite } = await import(${JSON.stringify(new URL("./migrate.js", import.meta.url).href)});`,
+        `const { createPglite } = await import(${JSON.stringify(new URL("../store/migrate.js", import.meta.url).href)});`,
         `const { dataDir, startParams } = JSON.parse(process.env.RAGJUDGE_CREATE_HOME);`,
         `const client = await createPglite({ dataDir, startParams, migrate: true });`,
         `await client.close();`,

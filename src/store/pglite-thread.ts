@@ -105,6 +105,7 @@ export async function startPgliteThread(options: {
   };
   // From source (tsx, vitest) the host is TypeScript and needs tsx's loader in its thread too.
   const fromSource = import.meta.url.endsWith(".ts");
+  // Beside this module: compiled in dist/store/, or bundled in dist/cli/ (scripts/bundle-cli.mjs).
   const host = new URL(fromSource ? "./pglite-host.ts" : "./pglite-host.js", import.meta.url);
   // None of the process's node options: the thread needs none (V8's flags are the process's
   // anyway), and a thread refuses some that a user may give, e.g. `--max-old-space-size`

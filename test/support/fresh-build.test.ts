@@ -20,6 +20,7 @@ it("names a source whose compiled file is missing or older, and ignores tests", 
   root = mkdtempSync(join(tmpdir(), "ragjudge-fresh-"));
   file("src/store/open.ts", 100);
   file("dist/store/open.js", 50);
+  file("dist/cli/ragjudge.js", 50);
   file("src/store/open.test.ts", 10); // tests are not built
   file("src/types.d.ts", 10);
   expect(staleServerSource(root)).toBeUndefined();
@@ -29,6 +30,18 @@ it("names a source whose compiled file is missing or older, and ignores tests", 
   file("dist/store/open.js", 5);
   file("src/cli/bin.ts", 100); // never built
   expect(staleServerSource(root)).toBe("src/cli/bin.ts");
+});
+
+it("names a source newer than the CLI bundle", () => {
+  root = mkdtempSync(join(tmpdir(), "ragjudge-fresh-"));
+  file("src/store/open.ts", 100);
+  file("dist/store/open.js", 50);
+  expect(staleServerSource(root)).toBe("src/store/open.ts"); // no bundle yet
+  file("dist/cli/ragjudge.js", 50);
+  expect(staleServerSource(root)).toBeUndefined();
+  file("src/store/open.ts", 40);
+  file("dist/store/open.js", 30); // compiled again, but not bundled
+  expect(staleServerSource(root)).toBe("src/store/open.ts");
 });
 
 it("names a web source newer than the built web app", () => {

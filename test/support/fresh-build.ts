@@ -1,4 +1,5 @@
-// The CLI tests spawn the installed entry point, which runs dist/ (test/support/cli.ts), and the
+// The CLI tests spawn the installed entry point, which runs dist/cli/ragjudge.js, a bundle, and
+// its PGlite thread and new-home child run dist/store/ (test/support/cli.ts); and the
 // browser tests load dist/web. Rebuild whichever is older than its sources, so a test never runs
 // yesterday's build. After `npm ci` (which builds) nothing is stale and this costs ~300 stats.
 
@@ -18,12 +19,17 @@ function* filesUnder(dir: string): Generator<string> {
 
 const mtime = (path: string) => (existsSync(path) ? statSync(path).mtimeMs : -1);
 
-/** The first source file under src/ whose compiled dist/ file is missing or older, if any. */
+/**
+ * The first source file under src/ whose compiled dist/ file is missing or older, or that is newer
+ * than the CLI bundle (dist/cli/ragjudge.js, scripts/bundle-cli.mjs), if any.
+ */
 export function staleServerSource(root = ROOT): string | undefined {
+  const bundle = mtime(join(root, "dist/cli/ragjudge.js"));
   for (const path of filesUnder(join(root, "src"))) {
     if (!path.endsWith(".ts") || path.endsWith(".test.ts") || path.endsWith(".d.ts")) continue;
     const out = join(root, "dist", relative(join(root, "src"), path).replace(/\.ts$/, ".js"));
-    if (mtime(out) < mtime(path)) return relative(root, path);
+    const source = mtime(path);
+    if (mtime(out) < source || bundle < source) return relative(root, path);
   }
   return undefined;
 }
@@ -53,8 +59,9 @@ function run(what: string, command: string, args: string[]) {
 export function ensureFreshBuild(): void {
   const server = staleServerSource();
   if (server) {
-    console.log(`test setup: ${server} is newer than dist/; compiling the CLI (tsc)`);
+    console.log(`test setup: ${server} is newer than dist/; compiling the CLI (tsc, esbuild)`);
     run("tsc", "node_modules/typescript/bin/tsc", ["-p", "tsconfig.build.json"]);
+    run("the CLI bundle", "scripts/bundle-cli.mjs", []);
     const still = staleServerSource();
     if (still) throw new Error(`test setup: tsc did not compile ${still}; run \`npm run build\``);
   }

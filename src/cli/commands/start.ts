@@ -1,23 +1,14 @@
-import { fileURLToPath } from "node:url";
 import { loadConfig, type RagjudgeConfig } from "../../config/index.js";
 import { buildReport, renderTableReport } from "../../evals/reports/index.js";
 import { startEvaluation } from "../../evals/runs/index.js";
 import { createBuiltinBot } from "../../rag/index.js";
 import { listReportRows } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
+import { EXAMPLE_ANSWERS, EXAMPLE_CORPUS, EXAMPLE_QUESTIONS } from "../examples.js";
 import { EXIT, incompleteReason } from "../exit-codes.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import { findQuestionSetByName, readQuestionFile, storeQuestionFile } from "../question-file.js";
 import { openStoreSession } from "../store-session.js";
-
-const example = (path: string) =>
-  fileURLToPath(new URL(`../../../examples/${path}`, import.meta.url));
-
-/** The bundled corpus (a made-up city, in English and Chinese) and its question set. */
-export const EXAMPLE_CORPUS = example("corpus");
-export const EXAMPLE_QUESTIONS = example("eval/lanting-questions.jsonl");
-/** The bundled example answers for the gate alone; see examples/gate/README.md. */
-export const EXAMPLE_ANSWERS = example("gate/answers.jsonl");
 
 const COLLECTION = "lanting";
 
