@@ -14,17 +14,11 @@ export const PGLITE_TEMPLATE = fileURLToPath(
   new URL("../../dist/pglite-template.tar.gz", import.meta.url),
 );
 
-/**
- * Builds the template at `path` (written whole, then renamed into place). Uncompressed loads a
- * little faster, for the tests' template, which each test file loads.
- */
-export async function buildPgliteTemplate(
-  path: string = PGLITE_TEMPLATE,
-  compression: "gzip" | "none" = "gzip",
-): Promise<void> {
+/** Builds the template at `path` (written whole, then renamed into place). */
+export async function buildPgliteTemplate(path: string = PGLITE_TEMPLATE): Promise<void> {
   const client = await createPglite({});
   try {
-    const dump = await client.dumpDataDir(compression);
+    const dump = await client.dumpDataDir("gzip");
     const partial = `${path}.${process.pid}.partial`;
     writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
     renameSync(partial, path);

@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
+import { pgliteTemplate } from "../../test/support/stores.js";
 import { extractTarGz } from "./untar.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ragjudge-untar-"));
@@ -71,7 +72,7 @@ it("refuses names outside the folder, links, damaged headers and cut bodies, nam
 
 it("unpacks a PGlite dump into a data directory PGlite opens with its data", async () => {
   const source = await PGlite.create({
-    loadDataDir: new Blob([readFileSync(inject("pgliteTemplate"))]),
+    loadDataDir: pgliteTemplate(),
   });
   await source.exec("create table unpacked (v text); insert into unpacked values ('kept')");
   const dump = Buffer.from(await (await source.dumpDataDir("gzip")).arrayBuffer());

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { staleServerSource, staleWebSource } from "./fresh-build.js";
+import { staleServerSource, staleTemplate, staleWebSource } from "./fresh-build.js";
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -55,4 +55,15 @@ it("names a web source newer than the built web app", () => {
   expect(staleWebSource(root)).toBeUndefined();
   file("web/vite.config.ts", 10);
   expect(staleWebSource(root)).toBe("web/vite.config.ts");
+});
+
+it("names a migration newer than the PGlite template, or the template when it is missing", () => {
+  root = mkdtempSync(join(tmpdir(), "ragjudge-fresh-"));
+  file("drizzle/0000_init.sql", 100);
+  file("drizzle/meta/_journal.json", 100);
+  expect(staleTemplate(root)).toBe("dist/pglite-template.tar.gz");
+  file("dist/pglite-template.tar.gz", 50);
+  expect(staleTemplate(root)).toBeUndefined();
+  file("drizzle/meta/_journal.json", 10);
+  expect(staleTemplate(root)).toBe("drizzle/meta/_journal.json");
 });

@@ -1,6 +1,7 @@
 // The CLI tests spawn the installed entry point, which runs dist/cli/ragjudge.js, a bundle, and
 // its PGlite thread and new-home child run dist/store/ (test/support/cli.ts); and the
-// browser tests load dist/web. Rebuild whichever is older than its sources, so a test never runs
+// browser tests load dist/web; new embedded homes and the test stores load the PGlite template.
+// Rebuild whichever is older than its sources, so a test never runs
 // yesterday's build. After `npm ci` (which builds) nothing is stale and this costs ~300 stats.
 
 import { execFileSync } from "node:child_process";
@@ -34,6 +35,19 @@ export function staleServerSource(root = ROOT): string | undefined {
   return undefined;
 }
 
+/**
+ * The first migration newer than the template new embedded homes start from
+ * (dist/pglite-template.tar.gz, which the CLI tests' new homes and the test stores load), or the
+ * template's own path when it is missing.
+ */
+export function staleTemplate(root = ROOT): string | undefined {
+  const template = join(root, "dist/pglite-template.tar.gz");
+  const built = mtime(template);
+  if (built < 0) return relative(root, template);
+  const newer = [...filesUnder(join(root, "drizzle"))].find((path) => mtime(path) > built);
+  return newer && relative(root, newer);
+}
+
 /** The first web source newer than the built web app (dist/web/index.html), if any. */
 export function staleWebSource(root = ROOT): string | undefined {
   const built = mtime(join(root, "dist/web/index.html"));
@@ -64,6 +78,12 @@ export function ensureFreshBuild(): void {
     run("the CLI bundle", "scripts/bundle-cli.mjs", []);
     const still = staleServerSource();
     if (still) throw new Error(`test setup: tsc did not compile ${still}; run \`npm run build\``);
+  }
+  const template = staleTemplate();
+  if (template) {
+    console.log(`test setup: ${template} is newer than the PGlite template; rebuilding it`);
+    run("the template build", "dist/store/build-template.js", []);
+    if (staleTemplate()) throw new Error("test setup: the PGlite template was not rebuilt");
   }
   const web = staleWebSource();
   if (web) {

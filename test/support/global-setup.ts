@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { buildPgliteTemplate } from "../../src/store/template.js";
+import { PGLITE_TEMPLATE } from "../../src/store/template.js";
 import { ensureFreshBuild } from "./fresh-build.js";
 import { startPostgresServer } from "./postgres-server.js";
 
@@ -10,25 +7,18 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** A real PostgreSQL server started for this test run. */
     postgresUrl: string;
-    /** A migrated PGlite data directory dump: loading it takes ~0.5 s, initdb takes seconds. */
+    /**
+     * The migrated, empty PGlite data directory new embedded homes start from
+     * (dist/pglite-template.tar.gz, rebuilt by the setup when a migration is newer).
+     */
     pgliteTemplate: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   ensureFreshBuild();
-  const [server, template] = await Promise.all([startPostgresServer(), buildTestTemplate()]);
+  const server = await startPostgresServer();
   project.provide("postgresUrl", server.url);
-  project.provide("pgliteTemplate", template.path);
-  return () => {
-    server.stop();
-    rmSync(template.dir, { recursive: true, force: true });
-  };
-}
-
-async function buildTestTemplate(): Promise<{ dir: string; path: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-pglite-"));
-  const path = join(dir, "template.tar");
-  await buildPgliteTemplate(path, "none");
-  return { dir, path };
+  project.provide("pgliteTemplate", PGLITE_TEMPLATE);
+  return () => server.stop();
 }

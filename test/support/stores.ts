@@ -29,13 +29,16 @@ export async function openTestStore(kind: StoreKind): Promise<Store> {
 let template: { path: string; blob: Blob } | undefined;
 
 /**
- * The test template (a migrated, empty data directory, ~40 MB), read once per worker process:
- * vitest runs many files in one process (`isolate: false`), and a Blob is immutable, so every
- * store opened there loads from the same bytes.
+ * The template new embedded homes start from (dist/pglite-template.tar.gz, a migrated, empty data
+ * directory), read once per worker process: vitest runs many files in one process
+ * (`isolate: false`), and a Blob is immutable, so every store opened there loads from the same
+ * bytes. The type tells PGlite to gunzip it.
  */
 export function pgliteTemplate(): Blob {
   const path = inject("pgliteTemplate");
-  if (template?.path !== path) template = { path, blob: new Blob([readFileSync(path)]) };
+  if (template?.path !== path) {
+    template = { path, blob: new Blob([readFileSync(path)], { type: "application/gzip" }) };
+  }
   return template.blob;
 }
 
