@@ -23,7 +23,7 @@ it("has migrations whose timestamps strictly increase, in index order", () => {
 });
 
 it("migrates once when several processes boot against one new server database", async () => {
-  const url = await createDatabase(inject("postgresUrl"), "boot");
+  const url = await createDatabase(inject("postgresUrl"), "boot", { empty: true });
   const stores = await Promise.all(
     Array.from({ length: 6 }, () => openStore({ databaseUrl: url })),
   );

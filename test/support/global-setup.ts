@@ -1,11 +1,12 @@
 import type { TestProject } from "vitest/node";
+import { openStore } from "../../src/store/index.js";
 import { PGLITE_TEMPLATE } from "../../src/store/template.js";
 import { ensureFreshBuild } from "./fresh-build.js";
-import { startPostgresServer } from "./postgres-server.js";
+import { createMigratedTemplate, startPostgresServer } from "./postgres-server.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** A real PostgreSQL server started for this test run. */
+    /** A real PostgreSQL server started for this test run, with a migrated template database. */
     postgresUrl: string;
     /**
      * The migrated, empty PGlite data directory new embedded homes start from
@@ -18,6 +19,9 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   ensureFreshBuild();
   const server = await startPostgresServer();
+  await createMigratedTemplate(server.url, async (databaseUrl) => {
+    await (await openStore({ databaseUrl })).close();
+  });
   project.provide("postgresUrl", server.url);
   project.provide("pgliteTemplate", PGLITE_TEMPLATE);
   return () => server.stop();
