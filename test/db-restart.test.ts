@@ -1,8 +1,9 @@
 // A PostgreSQL restart mid-run (issue 12 §2.5): `pg_ctl restart` terminates every connection
 // (57P01) and refuses new ones for a while. The worker, the `eval` CLI and `serve` must survive
 // it, and the run must complete on its own once the server is back: nothing lost, nothing
-// duplicated, nothing left RUNNING. The server here is this file's own, so restarting it disturbs
-// no other test file.
+// duplicated, nothing left RUNNING. Each test restarts a server of its own, so a restart disturbs
+// no other test; the three run at once, since most of each is waiting for the server to come back
+// and for jobs to expire.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -32,15 +33,26 @@ import {
 } from "./support/postgres-server.js";
 import { startTestBot, type TestBot } from "./support/test-bot.js";
 
-let server: PostgresServer;
 let bot: TestBot;
 
 beforeAll(async () => {
-  [server, bot] = await Promise.all([startPostgresServer(), startTestBot({ delayMs: 300 })]);
-}, 60_000);
+  bot = await startTestBot({ delayMs: 300 });
+});
 afterAll(async () => {
   await bot?.close();
-  server?.stop();
+});
+
+/** A test with a PostgreSQL server of its own (`server`), stopped when it ends. */
+const serverTest = it.extend<{ server: PostgresServer }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
+  server: async ({}, use) => {
+    const server = await startPostgresServer();
+    try {
+      await use(server);
+    } finally {
+      server.stop();
+    }
+  },
 });
 
 /**
@@ -108,49 +120,54 @@ async function expectCompleted(store: Store, id: string, n: number) {
   });
 }
 
-it("a worker process survives a restart mid-run, and the run completes on its own", async () => {
-  const databaseUrl = await createDatabase(server.url, "restart");
-  const store = await openStore({ databaseUrl });
-  const jobs = await startJobs(store, WORKER_PROCESS_TIMING);
-  const worker = spawnEvalWorker(["--concurrency", "4"], { DATABASE_URL: databaseUrl });
-  try {
-    await worker.waitFor((line) => line.event === "ready");
-    const user = await findOrCreateUser(store.db, "restart");
-    const set = await createQuestionSet(store.db, user.id, { name: "r" }, questions(N, "w"));
-    const config = await loadConfig({ cwd: "/nonexistent", env: {} });
-    const started = await startEvaluation(
-      { db: store.db, jobs },
-      user.id,
-      {
-        question_set_id: set.id,
-        bot: { kind: "http", url: bot.url, timeout_ms: 10_000, retries: 0 },
-        judges: ["offline"],
-      },
-      config,
-      { via: "cli" },
-    );
-    const mid = await waitUntil(
-      () => evaluationOf(store, started.id),
-      (row) => row.completed_questions >= 4,
-    );
-    expect(mid.completed_questions).toBeLessThan(N);
-    await server.restart({ downMs: 1_500 });
-    const done = await waitUntil(
-      () => evaluationOf(store, started.id),
-      (row) => row.status !== "RUNNING" && row.status !== "PENDING",
-    );
-    expect(done.status).toBe("COMPLETED");
-    await expectCompleted(store, started.id, N);
-    // Every question was asked; none twice except the items in flight at the restart.
-    expect(bot.byQuestion.size).toBeGreaterThanOrEqual(N);
-    expect(worker.lines.some((l) => l.event === "ready")).toBe(true);
-  } finally {
-    worker.kill("SIGTERM");
-    expect(await worker.exited).toBe(0);
-    await jobs.stop();
-    await store.close();
-  }
-}, 180_000);
+serverTest.concurrent(
+  "a worker process survives a restart mid-run, and the run completes on its own",
+  async ({ server }) => {
+    const databaseUrl = await createDatabase(server.url, "restart");
+    const store = await openStore({ databaseUrl });
+    const jobs = await startJobs(store, WORKER_PROCESS_TIMING);
+    const worker = spawnEvalWorker(["--concurrency", "4"], { DATABASE_URL: databaseUrl });
+    try {
+      await worker.waitFor((line) => line.event === "ready");
+      const user = await findOrCreateUser(store.db, "restart");
+      const set = await createQuestionSet(store.db, user.id, { name: "r" }, questions(N, "w"));
+      const config = await loadConfig({ cwd: "/nonexistent", env: {} });
+      const started = await startEvaluation(
+        { db: store.db, jobs },
+        user.id,
+        {
+          question_set_id: set.id,
+          bot: { kind: "http", url: bot.url, timeout_ms: 10_000, retries: 0 },
+          judges: ["offline"],
+        },
+        config,
+        { via: "cli" },
+      );
+      const mid = await waitUntil(
+        () => evaluationOf(store, started.id),
+        (row) => row.completed_questions >= 4,
+      );
+      expect(mid.completed_questions).toBeLessThan(N);
+      await server.restart({ downMs: 1_500 });
+      const done = await waitUntil(
+        () => evaluationOf(store, started.id),
+        (row) => row.status !== "RUNNING" && row.status !== "PENDING",
+      );
+      expect(done.status).toBe("COMPLETED");
+      await expectCompleted(store, started.id, N);
+      // Every question was asked; none twice except the items in flight at the restart.
+      const asked = [...bot.byQuestion.keys()].filter((q) => q.includes("about w item"));
+      expect(asked).toHaveLength(N);
+      expect(worker.lines.some((l) => l.event === "ready")).toBe(true);
+    } finally {
+      worker.kill("SIGTERM");
+      expect(await worker.exited).toBe(0);
+      await jobs.stop();
+      await store.close();
+    }
+  },
+  180_000,
+);
 
 function spawnCli(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, cliArgv(args), {
@@ -164,78 +181,86 @@ function spawnCli(args: string[], env: Record<string, string>) {
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
-it("`ragjudge eval` survives a restart mid-run and reports the completed run (exit 0)", async () => {
-  const databaseUrl = await createDatabase(server.url, "restart_cli");
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-restart-"));
-  const file = join(dir, "questions.jsonl");
-  writeFileSync(
-    file,
-    questions(N, "cli")
-      .map((q) => JSON.stringify({ question: q.question_text, ground_truth: q.ground_truth }))
-      .join("\n"),
-  );
-  const store = await openStore({ databaseUrl, migrate: false });
-  const cli = spawnCli(
-    ["eval", "--bot", bot.url, "--questions", file, "--concurrency", "4", "--format", "json"],
-    { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: dir },
-  );
-  try {
-    const [running] = await waitUntil(
-      () =>
-        queryRows<{ id: string; completed_questions: number }>(
-          store.db,
-          sql`select id, completed_questions from evaluations`,
-        ),
-      (rows) => (rows[0]?.completed_questions ?? 0) >= 4,
+serverTest.concurrent(
+  "`ragjudge eval` survives a restart mid-run and reports the completed run (exit 0)",
+  async ({ server }) => {
+    const databaseUrl = await createDatabase(server.url, "restart_cli");
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-restart-"));
+    const file = join(dir, "questions.jsonl");
+    writeFileSync(
+      file,
+      questions(N, "cli")
+        .map((q) => JSON.stringify({ question: q.question_text, ground_truth: q.ground_truth }))
+        .join("\n"),
     );
-    expect(running?.completed_questions).toBeLessThan(N);
-    await server.restart({ downMs: 1_500 });
-    const code = await cli.exited;
-    expect(code).toBe(0);
-    // The terminated connections were reported once and replaced, not an unhandled 'error'.
-    expect(cli.err()).toMatch(/lost a database connection \(57P01 terminating connection/);
-    const report = JSON.parse(cli.out()) as { evaluation: { status: string }; summary: object };
-    expect(report.evaluation.status).toBe("COMPLETED");
-    await expectCompleted(store, running?.id ?? "", N);
-  } finally {
-    cli.child.kill("SIGKILL");
-    await store.close();
-  }
-}, 180_000);
+    const store = await openStore({ databaseUrl, migrate: false });
+    const cli = spawnCli(
+      ["eval", "--bot", bot.url, "--questions", file, "--concurrency", "4", "--format", "json"],
+      { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: dir },
+    );
+    try {
+      const [running] = await waitUntil(
+        () =>
+          queryRows<{ id: string; completed_questions: number }>(
+            store.db,
+            sql`select id, completed_questions from evaluations`,
+          ),
+        (rows) => (rows[0]?.completed_questions ?? 0) >= 4,
+      );
+      expect(running?.completed_questions).toBeLessThan(N);
+      await server.restart({ downMs: 1_500 });
+      const code = await cli.exited;
+      expect(code).toBe(0);
+      // The terminated connections were reported once and replaced, not an unhandled 'error'.
+      expect(cli.err()).toMatch(/lost a database connection \(57P01 terminating connection/);
+      const report = JSON.parse(cli.out()) as { evaluation: { status: string }; summary: object };
+      expect(report.evaluation.status).toBe("COMPLETED");
+      await expectCompleted(store, running?.id ?? "", N);
+    } finally {
+      cli.child.kill("SIGKILL");
+      await store.close();
+    }
+  },
+  180_000,
+);
 
-it("`ragjudge serve` survives a restart and answers again once the server is back", async () => {
-  const databaseUrl = await createDatabase(server.url, "restart_serve");
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-restart-serve-"));
-  const port = await freePort();
-  const serve = spawnCli(["serve", "--port", String(port)], {
-    DATABASE_URL: databaseUrl,
-    RAGJUDGE_HOME: dir,
-  });
-  const store = await openStore({ databaseUrl, migrate: false });
-  try {
-    const list = (token: string) =>
-      fetch(`http://127.0.0.1:${port}/api/v1/evaluations`, {
-        headers: { authorization: `Bearer ${token}` },
-      });
-    const token = await waitUntil(
-      async () => {
-        const user = await findOrCreateUser(store.db, "restart");
-        const t = await createApiToken(store.db, user.id);
-        return (await list(t)).ok ? t : undefined;
-      },
-      (t) => t !== undefined,
-    );
-    await server.restart({ downMs: 1_500 });
-    const again = await waitUntil(
-      () => list(token ?? ""),
-      (response) => response.ok,
-      30_000,
-    );
-    expect(again.status).toBe(200);
-    expect(serve.child.exitCode).toBeNull();
-  } finally {
-    serve.child.kill("SIGTERM");
-    await serve.exited;
-    await store.close();
-  }
-}, 120_000);
+serverTest.concurrent(
+  "`ragjudge serve` survives a restart and answers again once the server is back",
+  async ({ server }) => {
+    const databaseUrl = await createDatabase(server.url, "restart_serve");
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-restart-serve-"));
+    const port = await freePort();
+    const serve = spawnCli(["serve", "--port", String(port)], {
+      DATABASE_URL: databaseUrl,
+      RAGJUDGE_HOME: dir,
+    });
+    const store = await openStore({ databaseUrl, migrate: false });
+    try {
+      const list = (token: string) =>
+        fetch(`http://127.0.0.1:${port}/api/v1/evaluations`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+      const token = await waitUntil(
+        async () => {
+          const user = await findOrCreateUser(store.db, "restart");
+          const t = await createApiToken(store.db, user.id);
+          return (await list(t)).ok ? t : undefined;
+        },
+        (t) => t !== undefined,
+      );
+      await server.restart({ downMs: 1_500 });
+      const again = await waitUntil(
+        () => list(token ?? ""),
+        (response) => response.ok,
+        30_000,
+      );
+      expect(again.status).toBe(200);
+      expect(serve.child.exitCode).toBeNull();
+    } finally {
+      serve.child.kill("SIGTERM");
+      await serve.exited;
+      await store.close();
+    }
+  },
+  120_000,
+);
