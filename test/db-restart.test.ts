@@ -5,7 +5,6 @@
 // no other test; the three run at once, since most of each is waiting for the server to come back
 // and for jobs to expire.
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +22,7 @@ import {
   queryRows,
   type Store,
 } from "../src/store/index.js";
-import { cliArgv } from "./support/cli.js";
+import { spawnCli } from "./support/cli.js";
 import { spawnEvalWorker, WORKER_PROCESS_TIMING } from "./support/eval-worker-process.js";
 import {
   createDatabase,
@@ -169,18 +168,6 @@ serverTest.concurrent(
   180_000,
 );
 
-function spawnCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, cliArgv(args), {
-    env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { child, exited, out: () => stdout, err: () => stderr };
-}
-
 serverTest.concurrent(
   "`ragjudge eval` survives a restart mid-run and reports the completed run (exit 0)",
   async ({ server }) => {
@@ -196,7 +183,7 @@ serverTest.concurrent(
     const store = await openStore({ databaseUrl, migrate: false });
     const cli = spawnCli(
       ["eval", "--bot", bot.url, "--questions", file, "--concurrency", "4", "--format", "json"],
-      { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: dir },
+      { env: { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: dir } },
     );
     try {
       const [running] = await waitUntil(
@@ -231,8 +218,7 @@ serverTest.concurrent(
     const dir = mkdtempSync(join(tmpdir(), "ragjudge-restart-serve-"));
     const port = await freePort();
     const serve = spawnCli(["serve", "--port", String(port)], {
-      DATABASE_URL: databaseUrl,
-      RAGJUDGE_HOME: dir,
+      env: { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: dir },
     });
     const store = await openStore({ databaseUrl, migrate: false });
     try {

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,7 @@ import {
   openStore,
 } from "../src/store/index.js";
 import { evalCommand } from "../src/cli/commands/eval.js";
-import { cliArgv, runCli } from "./support/cli.js";
+import { runCli, spawnCli, type SpawnedCli } from "./support/cli.js";
 import { startScriptedLlm } from "./support/scripted-llm.js";
 import { createDatabase } from "./support/postgres-server.js";
 
@@ -310,40 +309,24 @@ describe("ragjudge eval", { concurrent: true }, () => {
   );
 });
 
-/** Spawns the CLI without waiting for it to exit (runCli waits). */
-function spawnCli(
-  args: string[],
-  childEnv: Record<string, string>,
-): ChildProcess & { out: string[]; err: string[] } {
-  const child = spawn(process.execPath, cliArgv(args), {
-    cwd: dir,
-    env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...childEnv },
-  }) as ChildProcess & { out: string[]; err: string[] };
-  child.out = [];
-  child.err = [];
-  child.stdout?.on("data", (chunk: Buffer) => child.out.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => child.err.push(chunk.toString()));
-  return child;
-}
-
-/** Resolves once everything `chunks` collected from `stream` matches `pattern`; rejects if the child exits first. */
+/** Resolves once what `read` returns matches `pattern`; rejects if the CLI exits first. */
 function outputMatches(
-  child: ChildProcess,
+  cli: SpawnedCli,
   stream: "stdout" | "stderr",
-  chunks: string[],
   pattern: RegExp,
 ): Promise<void> {
+  const read = stream === "stdout" ? cli.out : cli.err;
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (!pattern.test(chunks.join(""))) return;
-      child[stream]?.off("data", check);
-      child.off("close", exited);
+      if (!pattern.test(read())) return;
+      cli.child[stream]?.off("data", check);
+      cli.child.off("close", exited);
       resolve();
     };
     const exited = (code: number | null) =>
-      reject(new Error(`exited ${code} before ${stream} matched ${pattern}: ${chunks.join("")}`));
-    child[stream]?.on("data", check);
-    child.once("close", exited);
+      reject(new Error(`exited ${code} before ${stream} matched ${pattern}: ${read()}`));
+    cli.child[stream]?.on("data", check);
+    cli.child.once("close", exited);
     check();
   });
 }
@@ -384,15 +367,14 @@ describe("npm start on a new home, then Ctrl-C on the same home", { concurrent: 
       const questions = fileURLToPath(
         new URL("../examples/eval/lanting-questions.jsonl", import.meta.url),
       );
-      const child = spawnCli(
+      const cli = spawnCli(
         ["eval", "--collection", "lanting", "--questions", questions, "--concurrency", "1"],
-        { RAGJUDGE_HOME: startHome },
+        { env: { RAGJUDGE_HOME: startHome }, cwd: dir },
       );
-      const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-      await outputMatches(child, "stderr", child.err, /RUNNING/);
-      child.kill("SIGINT");
-      expect(await exited).toBe(130);
-      const stderr = child.err.join("");
+      await outputMatches(cli, "stderr", /RUNNING/);
+      cli.child.kill("SIGINT");
+      expect(await cli.exited).toBe(130);
+      const stderr = cli.err();
       const id = evaluationIdOf(stderr);
       expect(stderr).toMatch(new RegExp(`Paused evaluation ${id} at \\d+/24`));
       expect(stderr).toContain(`Resume with: ragjudge eval --resume ${id}`);
@@ -418,8 +400,7 @@ it.concurrent(
       DATABASE_URL: await createDatabase(inject("postgresUrl"), "evalworker"),
       RAGJUDGE_HOME: mkdtempSync(join(tmpdir(), "ragjudge-worker-home-")),
     };
-    const worker = spawnCli(["worker", "--concurrency", "4"], serverEnv);
-    const exited = new Promise<number | null>((resolve) => worker.on("close", resolve));
+    const worker = spawnCli(["worker", "--concurrency", "4"], { env: serverEnv, cwd: dir });
     try {
       const file = jsonl("server.jsonl", QUESTIONS);
       const result = await runCli(
@@ -435,12 +416,12 @@ it.concurrent(
       expect(report.summary.scored).toBe(3);
       // The worker logs the run's state changes.
       const logged = new RegExp(`evaluation ${report.evaluation.id}\\s+COMPLETED\\s+3/3`);
-      await outputMatches(worker, "stdout", worker.out, logged);
-      expect(worker.out.join("")).toContain("worker started");
+      await outputMatches(worker, "stdout", logged);
+      expect(worker.out()).toContain("worker started");
     } finally {
-      worker.kill("SIGTERM");
+      worker.child.kill("SIGTERM");
     }
-    expect(await exited).toBe(0);
-    expect(worker.out.join("")).toContain("worker stopped");
+    expect(await worker.exited).toBe(0);
+    expect(worker.out()).toContain("worker stopped");
   },
 );

@@ -4,7 +4,6 @@
 // eval-reliability.test.ts. No assertion here is on speed. The process tests are independent
 // (each its own store and questions) and mostly wait on child processes, so they run at once.
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,39 +22,11 @@ import {
   queryRows,
   type StoreOptions,
 } from "../src/store/index.js";
-import { cliArgv, runCli } from "./support/cli.js";
+import { runCli, spawnCli, type SpawnedCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { openTestStore } from "./support/stores.js";
 import { startTestBot, type TestBot } from "./support/test-bot.js";
-
-interface Spawned {
-  child: ChildProcess;
-  exited: Promise<number | string | null>;
-  out: () => string;
-  err: () => string;
-}
-
-function spawnCli(args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, cliArgv(args), {
-    env: {
-      ...process.env,
-      OPENAI_BASE_URL: "",
-      OPENAI_API_KEY: "",
-      DATABASE_URL: "",
-      RAGJUDGE_HOME: "",
-      ...env,
-    },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | string | null>((resolve) =>
-    child.on("exit", (code, signal) => resolve(code ?? signal)),
-  );
-  return { child, exited, out: () => stdout, err: () => stderr };
-}
 
 async function until(check: () => boolean, what: string, ms = 90_000): Promise<void> {
   const end = Date.now() + ms;
@@ -115,7 +86,9 @@ describe.concurrent("`ragjudge eval` killed with SIGKILL mid-run, then --resume"
 
       const first = spawnCli(
         ["eval", "--bot", bot.url, "--questions", file, "--concurrency", "4"],
-        env,
+        {
+          env,
+        },
       );
       await until(() => asked().length >= 6, "six questions asked");
       // Mid-run: the rest would take at least four more rounds of the bot's 150 ms.
@@ -163,7 +136,7 @@ it.concurrent(
   async () => {
     const home = mkdtempSync(join(tmpdir(), "ragjudge-race-"));
     const workers = Array.from({ length: 10 }, () =>
-      spawnCli(["worker", "--concurrency", "1"], { RAGJUDGE_HOME: home }),
+      spawnCli(["worker", "--concurrency", "1"], { env: { RAGJUDGE_HOME: home } }),
     );
     try {
       // The survivor never exits on its own: wait for the nine refusals.
@@ -174,7 +147,7 @@ it.concurrent(
       });
       const running = workers.filter((w) => w.child.exitCode === null);
       expect(running).toHaveLength(1);
-      const survivor = running[0] as Spawned;
+      const survivor = running[0] as SpawnedCli;
       await until(() => survivor.out().includes("worker started"), "the survivor to start");
       for (const w of workers.filter((x) => x !== survivor)) {
         expect(w.child.exitCode).toBe(2);
@@ -203,7 +176,7 @@ it.concurrent(
       [0, 1_500, 3_000, 4_500].map(async (delayMs) => {
         const home = mkdtempSync(join(tmpdir(), "ragjudge-import-kill-home-"));
         const cli = spawnCli(["eval", "--bot", bot.url, "--questions", file, "--no-worker"], {
-          RAGJUDGE_HOME: home,
+          env: { RAGJUDGE_HOME: home },
         });
         await until(() => existsSync(join(home, "pgdata")), "the new home's database");
         await new Promise((resolve) => setTimeout(resolve, delayMs));
