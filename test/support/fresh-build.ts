@@ -1,8 +1,7 @@
-// The CLI tests spawn the installed entry point, which runs dist/cli/ragjudge.js, a bundle, and
-// its PGlite thread and new-home child run dist/store/ (test/support/cli.ts); and the
-// browser tests load dist/web; new embedded homes and the test stores load the PGlite template.
-// Rebuild whichever is older than its sources, so a test never runs
-// yesterday's build. After `npm ci` (which builds) nothing is stale and this costs ~300 stats.
+// The tests run what the build made: the CLI tests spawn the bundled CLI (dist/cli/ragjudge.js),
+// whose new-home child runs dist/store/; the browser tests load dist/web; new embedded homes and
+// the test stores load the PGlite template. Rebuild whichever is older than its sources, so a test
+// never runs yesterday's build. After `npm ci` (which builds) nothing is stale: ~300 stats.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -77,7 +76,8 @@ export function ensureFreshBuild(): void {
     run("tsc", "node_modules/typescript/bin/tsc", ["-p", "tsconfig.build.json"]);
     run("the CLI bundle", "scripts/bundle-cli.mjs", []);
     const still = staleServerSource();
-    if (still) throw new Error(`test setup: tsc did not compile ${still}; run \`npm run build\``);
+    if (still)
+      throw new Error(`test setup: the build did not update ${still}; run \`npm run build\``);
   }
   const template = staleTemplate();
   if (template) {

@@ -1,5 +1,4 @@
 import type { TestProject } from "vitest/node";
-import { openStore } from "../../src/store/index.js";
 import { PGLITE_TEMPLATE } from "../../src/store/template.js";
 import { ensureFreshBuild } from "./fresh-build.js";
 import { createMigratedTemplate, startPostgresServer } from "./postgres-server.js";
@@ -19,9 +18,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   ensureFreshBuild();
   const server = await startPostgresServer();
-  await createMigratedTemplate(server.url, async (databaseUrl) => {
-    await (await openStore({ databaseUrl })).close();
-  });
+  await createMigratedTemplate(server.url);
   project.provide("postgresUrl", server.url);
   project.provide("pgliteTemplate", PGLITE_TEMPLATE);
   return () => server.stop();

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { openStore } from "../../src/store/index.js";
 
 /** A throwaway PostgreSQL server in a temp dir on a free loopback port (initdb + pg_ctl). */
 export interface PostgresServer {
@@ -107,11 +108,8 @@ const databaseUrl = (serverUrl: string, name: string) => {
   return url.toString();
 };
 
-/** Makes MIGRATED_TEMPLATE on the server with `migrate` (the store's migrations). */
-export async function createMigratedTemplate(
-  serverUrl: string,
-  migrate: (databaseUrl: string) => Promise<void>,
-): Promise<void> {
+/** Makes MIGRATED_TEMPLATE on the server: a new database, migrated by opening a store on it. */
+export async function createMigratedTemplate(serverUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
@@ -119,7 +117,7 @@ export async function createMigratedTemplate(
   } finally {
     await client.end();
   }
-  await migrate(databaseUrl(serverUrl, MIGRATED_TEMPLATE));
+  await (await openStore({ databaseUrl: databaseUrl(serverUrl, MIGRATED_TEMPLATE) })).close();
 }
 
 /**
@@ -136,11 +134,13 @@ export async function createDatabase(
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    const { rowCount } = options.empty
-      ? { rowCount: 0 }
-      : await client.query("select 1 from pg_database where datname = $1", [MIGRATED_TEMPLATE]);
-    const template = rowCount ? ` template ${MIGRATED_TEMPLATE}` : "";
-    await client.query(`create database ${name}${template}`);
+    const hasTemplate =
+      !options.empty &&
+      (await client.query("select 1 from pg_database where datname = $1", [MIGRATED_TEMPLATE]))
+        .rowCount === 1;
+    await client.query(
+      `create database ${name}${hasTemplate ? ` template ${MIGRATED_TEMPLATE}` : ""}`,
+    );
   } finally {
     await client.end();
   }
