@@ -2,9 +2,11 @@ import { tuneHeapGrowth } from "./heap.js";
 import { EXIT } from "./exit-codes.js";
 import { main } from "./main.js";
 import { redactSecrets } from "../llm/index.js";
+import { keepWasmOnLiftoff } from "../store/index.js";
 
 try {
   tuneHeapGrowth();
+  keepWasmOnLiftoff();
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   process.stderr.write(`ragjudge: ${redactSecrets((error as Error).stack ?? String(error))}\n`);

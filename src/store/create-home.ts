@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
+import { wasmTierArgs } from "./wasm-tiers.js";
 
 /** True when `dataDir` holds no database yet (missing or empty). */
 export function isNewDataDir(dataDir: string): boolean {
@@ -68,6 +69,7 @@ async function runInChild(
     process.execPath,
     [
       ...(fromSource ? ["--import", import.meta.resolve("tsx")] : []),
+      ...wasmTierArgs(),
       "--input-type=module",
       "-e",
       code,

@@ -200,3 +200,4 @@ export {
   strandedPendingArenas,
   touchPendingArena,
 } from "./arenas.js";
+export { keepWasmOnLiftoff, LIFTOFF_ONLY, liftoffOnly, wasmTierArgs } from "./wasm-tiers.js";

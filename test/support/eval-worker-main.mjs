@@ -15,6 +15,7 @@ import { startJobs } from "../../dist/jobs/index.js";
 import {
   createQuestionSet,
   findOrCreateUser,
+  keepWasmOnLiftoff,
   llmResponseCache,
   openStore,
   queryRows,
@@ -22,6 +23,7 @@ import {
 } from "../../dist/store/index.js";
 
 async function main() {
+  keepWasmOnLiftoff(); // as bin.ts does for `ragjudge worker`
   const { values } = parseArgs({
     options: {
       concurrency: { type: "string", default: "4" },
