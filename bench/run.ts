@@ -100,7 +100,7 @@ if (wanted("gate")) {
       [{ ...pglite, goal_met: pglite.recordsPerSecond >= 1000 }, postgres],
     );
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 
@@ -158,7 +158,7 @@ if (wanted("evals")) {
   try {
     postgres = benchEvaluationsInChild({ databaseUrl: await createDatabase(server.url, "bench") });
   } finally {
-    server.stop();
+    await server.stop();
   }
   const pglite = benchEvaluationsInChild();
   results.evals = { pglite, postgres };

@@ -257,6 +257,6 @@ export async function benchWeb(): Promise<WebBench> {
       await server.stop();
     }
   } finally {
-    postgres.stop();
+    await postgres.stop();
   }
 }

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import { startEvaluation } from "../src/evals/runs/index.js";
 import { startJobs } from "../src/jobs/index.js";
@@ -45,11 +45,11 @@ afterAll(async () => {
 const serverTest = it.extend<{ server: PostgresServer }>({
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
   server: async ({}, use) => {
-    const server = await startPostgresServer();
+    const server = await startPostgresServer(inject("postgresCluster"));
     try {
       await use(server);
     } finally {
-      server.stop();
+      await server.stop();
     }
   },
 });
