@@ -403,8 +403,12 @@ describe.concurrent("two worker processes on one server database", () => {
 
 type InProcess = () => { store: Store; jobs: Jobs; userId: string };
 
-/** In-process workers on one test store of each kind, shared by the two suites (defined below). */
-describe.each(STORE_KINDS)("an in-process worker [%s]", (kind) => {
+/**
+ * In-process workers on one test store of each kind, shared by the two suites (defined below).
+ * The kinds run at once (each has its own store, jobs and bots; their time is mostly waiting on
+ * bots and retries); within a kind the suites and their tests run one after another.
+ */
+describe.concurrent.each(STORE_KINDS)("an in-process worker [%s]", (kind) => {
   let store: Store;
   let jobs: Jobs;
   let userId: string;
@@ -418,8 +422,8 @@ describe.each(STORE_KINDS)("an in-process worker [%s]", (kind) => {
     await store.close();
   });
   const ctx: InProcess = () => ({ store, jobs, userId });
-  describe("faults in one run", () => faultsInOneRun(ctx));
-  describe("pause, resume and cancel racing a run", () => stormsRacingARun(ctx));
+  describe.sequential("faults in one run", () => faultsInOneRun(ctx));
+  describe.sequential("pause, resume and cancel racing a run", () => stormsRacingARun(ctx));
 });
 
 function faultsInOneRun(ctx: InProcess): void {
