@@ -16,8 +16,8 @@ export default defineConfig({
     // summed over the suite). Module state is shared, so a test must not depend on a fresh module
     // (the one that did was hiding a redaction bug: src/llm/redact.ts).
     isolate: false,
-    // PGlite's WebAssembly on V8's baseline compiler only, as `ragjudge` runs it
-    // (src/store/wasm-tiers.ts): the workers spent ~10 s of CPU recompiling it with TurboFan.
+    // PGlite's WebAssembly on V8's baseline compiler only, as a one-command `ragjudge` process runs
+    // it (src/store/wasm-tiers.ts): the workers spent ~10 s of CPU recompiling it with TurboFan.
     execArgv: ["--liftoff-only"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -6,7 +6,8 @@ import { keepWasmOnLiftoff } from "../store/index.js";
 
 try {
   tuneHeapGrowth();
-  keepWasmOnLiftoff();
+  // serve and worker live for hours: V8's optimizing tier pays its compile back there.
+  keepWasmOnLiftoff({ longLived: ["serve", "worker"].includes(process.argv[2] ?? "") });
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   process.stderr.write(`ragjudge: ${redactSecrets((error as Error).stack ?? String(error))}\n`);

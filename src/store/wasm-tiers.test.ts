@@ -2,16 +2,18 @@ import { describe, expect, it } from "vitest";
 import { LIFTOFF_ONLY, liftoffOnly, wasmTierArgs } from "./wasm-tiers.js";
 
 // Only the decision is tested: setting the flag here would change the shared test worker (which
-// vitest.config.ts starts with it anyway). What it saves is measured by `npm run bench`.
+// vitest.config.ts starts with it anyway). What it saves is measured in docs/deploy.md.
 
 describe("liftoffOnly", () => {
-  it("keeps WebAssembly on Liftoff by default and for 0", () => {
+  it("keeps WebAssembly on Liftoff by default, and for 0", () => {
     expect(liftoffOnly({}, [])).toBe(true);
     expect(liftoffOnly({ RAGJUDGE_WASM_TIER_UP: " 0 " }, [])).toBe(true);
+    expect(liftoffOnly({ RAGJUDGE_WASM_TIER_UP: "0" }, [], true)).toBe(true);
     expect(wasmTierArgs({}, [])).toEqual([LIFTOFF_ONLY]);
   });
 
-  it("lets V8 tier up for 1", () => {
+  it("lets V8 tier up in a long-lived process, and for 1", () => {
+    expect(liftoffOnly({}, [], true)).toBe(false);
     expect(liftoffOnly({ RAGJUDGE_WASM_TIER_UP: "1" }, [])).toBe(false);
     expect(wasmTierArgs({ RAGJUDGE_WASM_TIER_UP: "1" }, [])).toEqual([]);
   });

@@ -23,7 +23,9 @@ import {
 } from "../../dist/store/index.js";
 
 async function main() {
-  keepWasmOnLiftoff(); // as bin.ts does for `ragjudge worker`
+  // Short-lived here, as a one-command \`ragjudge\` process is (`ragjudge worker`, which serves for
+  // hours, keeps V8's optimizing tier: src/cli/bin.ts).
+  keepWasmOnLiftoff();
   const { values } = parseArgs({
     options: {
       concurrency: { type: "string", default: "4" },
