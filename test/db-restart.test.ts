@@ -5,7 +5,7 @@
 // no other test; the three run at once, since most of each is waiting for the server to come back
 // and for jobs to expire.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -205,7 +205,9 @@ serverTest.concurrent(
       await expectCompleted(store, running?.id ?? "", N);
     } finally {
       cli.child.kill("SIGKILL");
+      await cli.exited;
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   },
   180_000,
@@ -246,6 +248,7 @@ serverTest.concurrent(
       serve.child.kill("SIGTERM");
       await serve.exited;
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   },
   120_000,

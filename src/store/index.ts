@@ -200,4 +200,4 @@ export {
   strandedPendingArenas,
   touchPendingArena,
 } from "./arenas.js";
-export { keepWasmOnLiftoff, LIFTOFF_ONLY, liftoffOnly, wasmTierArgs } from "./wasm-tiers.js";
+export { keepWasmOnLiftoff } from "./wasm-tiers.js";
