@@ -1,4 +1,4 @@
-// `npm run bench [gate|judges|offline|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo ...]`:
+// `npm run bench [gate|guard|judges|offline|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo ...]`:
 // runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
@@ -11,6 +11,7 @@ import { benchCalibration } from "./calibration.js";
 import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
+import { benchGuard } from "./guard.js";
 import { benchJudges } from "./judges.js";
 import { benchLimiter } from "./limiter.js";
 import { benchCliMemory } from "./cli-memory.js";
@@ -24,6 +25,7 @@ import { benchWeb } from "./web.js";
 
 const FAMILIES = [
   "gate",
+  "guard",
   "judges",
   "offline",
   "retrieval",
@@ -102,6 +104,15 @@ if (wanted("gate")) {
   } finally {
     await server.stop();
   }
+}
+
+if (wanted("guard")) {
+  const rows = benchGuard();
+  results.guard = rows;
+  printRows(
+    "Guardrail on a typical answer (5 hits of ~1 kB, 200 words, 3 cited; goal p99 <= 2 ms on one core)",
+    rows,
+  );
 }
 
 if (wanted("judges")) {

@@ -29,3 +29,12 @@ export {
 } from "./measures.js";
 export * from "./pipeline.js";
 export * from "./schema.js";
+export { type ExplainLanguage, explainCheck } from "./explain.js";
+export {
+  type GuardDecision,
+  type GuardOptions,
+  type GuardReason,
+  type GuardResult,
+  guard,
+} from "./guard.js";
+export { type RemovedSentence, type Repair, repairAnswer } from "./repair.js";

@@ -52,6 +52,7 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   Error: api.ErrorSchema,
   Ok: api.OkSchema,
   GateResponse: api.GateResponseSchema,
+  GuardResponse: api.GuardResponseSchema,
   EvaluationRecord: api.EvaluationRecordSchema,
   EvaluationRecordList: api.EvaluationRecordListSchema,
   JudgeResult: api.JudgeResultSchema,

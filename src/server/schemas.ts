@@ -213,6 +213,38 @@ const GateVerdictOutSchema = z.looseObject({
   config: z.record(z.string(), z.unknown()),
 });
 
+/** `POST /guard`: the guardrail's decision (gate/guard.ts GuardResult). */
+export const GuardResponseSchema = z.object({
+  decision: z.enum(["allow", "block", "repair"]),
+  answer: z.string().describe("what to show: as given, repaired, or empty when blocked"),
+  citations: z.array(z.looseObject({ node_id: z.string() })),
+  reasons: z.array(
+    z.object({
+      check: z.string(),
+      status: z.enum(["fail", "warn"]),
+      message: z.string().describe("why, in one sentence of the requested language"),
+    }),
+  ),
+  repair: z
+    .object({
+      removed: z.array(
+        z.object({
+          sentence: z.string(),
+          reason: z.enum(["unsupported", "unsupported_figure"]),
+          figures: z.array(z.string()).optional(),
+        }),
+      ),
+      removed_markers: z.array(z.string()),
+      repointed_markers: z.array(z.object({ from: z.string(), to: z.string() })),
+      removed_citations: z.array(z.string()),
+    })
+    .optional()
+    .describe("what the repair changed, when the decision is repair"),
+  verdict: GateVerdictOutSchema,
+  repaired_verdict: GateVerdictOutSchema.optional(),
+  record_id: z.uuid().optional().describe("the stored record, when record=true"),
+});
+
 /** `POST /ask`: the built-in bot's whole state (rag/loops/ask.ts AskResult) and its diagrams. */
 export const AskResponseSchema = z.object({
   question: z.string(),

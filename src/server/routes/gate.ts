@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EvaluatorInputSchema, runEvaluatorPipeline } from "../../gate/index.js";
+import { EvaluatorInputSchema, guard, runEvaluatorPipeline } from "../../gate/index.js";
 import {
   type EvaluationRecordRow,
   evaluationRecordRepo,
@@ -13,6 +13,7 @@ import {
   EvaluationRecordListSchema,
   EvaluationRecordSchema,
   GateResponseSchema,
+  GuardResponseSchema,
 } from "../schemas.js";
 import { IdParams, PAGE_LIMITS, pageLimit } from "./params.js";
 
@@ -24,6 +25,13 @@ function recordJson(row: EvaluationRecordRow) {
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 
+const flag = (description: string) =>
+  z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .describe(description);
+
 export const gateApi = {
   gate: defineRoute({
     method: "post",
@@ -33,6 +41,23 @@ export const gateApi = {
     body: EvaluatorInputSchema,
     responses: {
       201: { description: "The verdict and the stored record's id", schema: GateResponseSchema },
+      400: error("Invalid JSON, or a field that fails validation (named in issues[].path)"),
+      413: error("Body too large"),
+    },
+  }),
+  guard: defineRoute({
+    method: "post",
+    path: "/api/v1/guard",
+    tags: ["gate"],
+    summary: "Guard one answer before a user sees it: allow, block or repair, with the reasons",
+    body: EvaluatorInputSchema,
+    query: z.object({
+      repair: flag("false: block or allow only, never change the answer (default true)"),
+      record: flag("true: also store the gate's record of the answer as given (default false)"),
+      lang: z.enum(["en", "zh"]).optional().describe("the language of the reasons (default en)"),
+    }),
+    responses: {
+      200: { description: "The decision, the answer to show and why", schema: GuardResponseSchema },
       400: error("Invalid JSON, or a field that fails validation (named in issues[].path)"),
       413: error("Body too large"),
     },
@@ -79,6 +104,22 @@ export function gateRoutes(app: App, deps: RouteDeps) {
       },
     });
     return c.json({ record_id: result.id, ...result }, 201);
+  });
+
+  mountRoute(app, deps, gateApi.guard, async (c, { body, query }) => {
+    const result = guard(body, {
+      ...(config.gate ? { config: config.gate } : {}),
+      repair: query.repair ?? true,
+      lang: query.lang ?? "en",
+    });
+    if (!query.record) return c.json(result);
+    // The record is of the answer as given: the audit trail keeps what the system produced.
+    const stored = await runEvaluatorPipeline({
+      evaluator_repo: evaluationRecordRepo(db),
+      input: body,
+      ctx: { user_id: c.get("user").id, ...(config.gate ? { config: config.gate } : {}) },
+    });
+    return c.json({ ...result, record_id: stored.id });
   });
 
   mountRoute(app, deps, gateApi.listRecords, async (c, { query }) => {

@@ -71,6 +71,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/guard": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Guard one answer before a user sees it: allow, block or repair, with the reasons */
+    post: operations["postGuard"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/evaluation-records": {
     parameters: {
       query?: never;
@@ -1499,6 +1516,90 @@ export interface components {
       created_at: string;
       /** Format: uuid */
       record_id: string;
+    };
+    GuardResponse: {
+      /** @enum {string} */
+      decision: "allow" | "block" | "repair";
+      /** @description what to show: as given, repaired, or empty when blocked */
+      answer: string;
+      citations: ({
+        node_id: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      reasons: {
+        check: string;
+        /** @enum {string} */
+        status: "fail" | "warn";
+        /** @description why, in one sentence of the requested language */
+        message: string;
+      }[];
+      /** @description what the repair changed, when the decision is repair */
+      repair?: {
+        removed: {
+          sentence: string;
+          /** @enum {string} */
+          reason: "unsupported" | "unsupported_figure";
+          figures?: string[];
+        }[];
+        removed_markers: string[];
+        repointed_markers: {
+          from: string;
+          to: string;
+        }[];
+        removed_citations: string[];
+      };
+      verdict: {
+        /** @enum {string} */
+        status: "pass" | "partial" | "fail" | "skipped";
+        /** @enum {string} */
+        action: "show" | "show_with_warning" | "refuse";
+        rule_version: string;
+        checks: {
+          name: string;
+          /** @enum {string} */
+          status: "pass" | "fail" | "warn" | "skipped";
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        scores: {
+          [key: string]: number;
+        };
+        config: {
+          [key: string]: unknown;
+        };
+      } & {
+        [key: string]: unknown;
+      };
+      repaired_verdict?: {
+        /** @enum {string} */
+        status: "pass" | "partial" | "fail" | "skipped";
+        /** @enum {string} */
+        action: "show" | "show_with_warning" | "refuse";
+        rule_version: string;
+        checks: {
+          name: string;
+          /** @enum {string} */
+          status: "pass" | "fail" | "warn" | "skipped";
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        scores: {
+          [key: string]: number;
+        };
+        config: {
+          [key: string]: unknown;
+        };
+      } & {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: uuid
+       * @description the stored record, when record=true
+       */
+      record_id?: string;
     };
     EvaluationRecord: {
       /** Format: uuid */
@@ -3020,6 +3121,64 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["GateResponse"];
+        };
+      };
+      /** @description Invalid JSON, or a field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postGuard: {
+    parameters: {
+      query?: {
+        /** @description false: block or allow only, never change the answer (default true) */
+        repair?: "true" | "false";
+        /** @description true: also store the gate's record of the answer as given (default false) */
+        record?: "true" | "false";
+        /** @description the language of the reasons (default en) */
+        lang?: "en" | "zh";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EvaluatorInput"];
+      };
+    };
+    responses: {
+      /** @description The decision, the answer to show and why */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GuardResponse"];
         };
       };
       /** @description Invalid JSON, or a field that fails validation (named in issues[].path) */
