@@ -18,6 +18,8 @@ const MAY_IMPORT = {
   jobs: ["store"],
   config: ["rag", "judges", "gate", "llm", "store", "formats", "text"],
   evals: ["config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
+  // Framework adapters (ragjudge/ai-sdk, ...): thin, over the gate and the judges.
+  integrations: ["judges", "gate", "llm", "formats", "text"],
   server: ["evals", "config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
   cli: [
     "server",

@@ -160,6 +160,41 @@ function chatBody(request: RecordedRequest, content: string, finishReason = "sto
   });
 }
 
+/**
+ * A chat completion as a stream (`"stream": true`): server-sent chunks of a few words each, then
+ * one with the finish reason and usage, then `[DONE]`, as OpenAI-compatible servers send them.
+ */
+function streamChat(
+  request: RecordedRequest,
+  content: string,
+  finishReason = "stop",
+  res: http.ServerResponse,
+): void {
+  const base = {
+    id: "chatcmpl-scripted",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: MODEL_FIELD.exec(request.text)?.[1] ?? "scripted",
+  };
+  const pieces = content.match(/\S+\s*|\s+/g) ?? [];
+  const chunk = (delta: Record<string, unknown>, finish: string | null, usage?: unknown) =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.write(chunk({ role: "assistant", content: "" }, null));
+  for (let i = 0; i < pieces.length; i += 3)
+    res.write(chunk({ content: pieces.slice(i, i + 3).join("") }, null));
+  const promptTokens = tokens(request.text);
+  const completion = tokens(content);
+  res.write(
+    chunk({}, finishReason, {
+      prompt_tokens: promptTokens,
+      completion_tokens: completion,
+      total_tokens: promptTokens + completion,
+    }),
+  );
+  res.end("data: [DONE]\n\n");
+}
+
 /** Deterministic 8-dimensional vectors, one per input string. */
 function defaultEmbeddings(request: RecordedRequest): number[][] {
   const input: unknown = request.body.input;
@@ -292,18 +327,21 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
           model: MODEL_FIELD.exec(request.text)?.[1] ?? "scripted",
           usage: { prompt_tokens: 3, total_tokens: 3 },
         });
-      } else if ("content" in reply) {
-        payload = chatBody(request, reply.content, reply.finishReason);
-      } else if ("json" in reply) {
-        payload = chatBody(request, JSON.stringify(reply.json));
-      } else if ("chatty" in reply) {
-        payload = chatBody(request, chattyContent(reply.chatty));
       } else {
-        const structured = request.text.includes('"response_format"');
-        payload = chatBody(
-          request,
-          structured ? JSON.stringify(reply.auto) : chattyContent(reply.auto),
-        );
+        let content: string;
+        if ("content" in reply) content = reply.content;
+        else if ("json" in reply) content = JSON.stringify(reply.json);
+        else if ("chatty" in reply) content = chattyContent(reply.chatty);
+        else {
+          const structured = request.text.includes('"response_format"');
+          content = structured ? JSON.stringify(reply.auto) : chattyContent(reply.auto);
+        }
+        const finishReason = "finishReason" in reply ? reply.finishReason : undefined;
+        if (request.body.stream === true) {
+          streamChat(request, content, finishReason, res);
+          return;
+        }
+        payload = chatBody(request, content, finishReason);
       }
       headers["content-length"] = String(Buffer.byteLength(payload));
       res.writeHead(status, headers);
