@@ -95,4 +95,9 @@ export default tseslint.config(
     },
   },
   ...FOLDERS.map(layerRules),
+  {
+    // Examples in plain JavaScript run on Node as users copy them.
+    files: ["examples/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+  },
 );
