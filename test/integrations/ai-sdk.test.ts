@@ -2,6 +2,7 @@
 // scripted OpenAI-compatible server: generateText and streamText, in each mode.
 
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isChat } from "../support/scripted-llm.js";
@@ -165,3 +166,13 @@ describe.skipIf(TOO_OLD)(
     });
   },
 );
+
+it("docs/integrations.md's AI SDK snippet is copied line for line from the example the test runs", () => {
+  const docs = readFileSync(`${ROOT}docs/integrations.md`, "utf8");
+  const example = readFileSync(`${ROOT}examples/ai-sdk/guard.mjs`, "utf8");
+  const section = docs.slice(docs.indexOf("## The Vercel AI SDK"));
+  const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  const lines = snippet.split("\n").filter((line) => line.trim() !== "");
+  expect(lines.length).toBeGreaterThan(10);
+  for (const line of lines) expect(example, line).toContain(line);
+});
