@@ -18,9 +18,11 @@ const MAY_IMPORT = {
   jobs: ["store"],
   config: ["rag", "judges", "gate", "llm", "store", "formats", "text"],
   evals: ["config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
+  // Live answers of production systems: ingest, gate, store (issue 24).
+  production: ["gate", "judges", "store", "formats", "text"],
   // Framework adapters (ragjudge/ai-sdk, ...): thin, over the gate and the judges.
   integrations: ["judges", "gate", "llm", "formats", "text"],
-  server: ["evals", "config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
+  server: ["production", "evals", "config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
   cli: [
     "server",
     "evals",

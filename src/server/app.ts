@@ -14,6 +14,7 @@ import { createLoginLimiter, type LoginLimitOptions } from "./login-limiter.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { mountRoute } from "./route.js";
 import {
+  answerRoutes,
   arenaRoutes,
   botRoutes,
   evaluationRoutes,
@@ -110,6 +111,7 @@ export function createApp(options: AppOptions) {
 
   sessionRoutes(app, deps);
   gateRoutes(app, deps);
+  answerRoutes(app, deps);
   judgeRoutes(app, deps);
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);

@@ -16,6 +16,7 @@ import { UploadsSchema } from "../rag/index.js";
 import { type AnyRouteSpec, openApiPath } from "./route.js";
 import { API_ROUTES } from "./routes/index.js";
 import { RetryRequestSchema } from "./routes/evaluations.js";
+import * as answers from "./routes/answers.js";
 import * as labels from "./routes/labels.js";
 import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
 import { SessionLoginSchema } from "./routes/session.js";
@@ -28,6 +29,7 @@ import * as api from "./schemas.js";
 /** Request bodies, shown as the server accepts them (defaults optional). */
 const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   EvaluatorInput: EvaluatorInputSchema,
+  AnswerBatch: answers.AnswerBatchSchema,
   JudgeRequest: api.JudgeRequestSchema,
   CreateCollection: CreateCollectionSchema,
   Uploads: UploadsSchema,
@@ -53,6 +55,9 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   Ok: api.OkSchema,
   GateResponse: api.GateResponseSchema,
   GuardResponse: api.GuardResponseSchema,
+  AnswerBatchResult: answers.AnswerBatchResultSchema,
+  AnswerRecord: answers.AnswerRecordSchema,
+  AnswerRecordList: answers.AnswerRecordListSchema,
   EvaluationRecord: api.EvaluationRecordSchema,
   EvaluationRecordList: api.EvaluationRecordListSchema,
   JudgeResult: api.JudgeResultSchema,

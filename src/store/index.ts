@@ -49,6 +49,17 @@ export {
   listEvaluationRecords,
   type NewEvaluationRecordRow,
 } from "./evaluation-records.js";
+export {
+  type AnswerListOptions,
+  type AnswerRecordRow,
+  dropAnswerDaysBefore,
+  getAnswerRecord,
+  insertAnswerRecords,
+  listAnswerRecords,
+  type NewAnswerRecordRow,
+  type StoredAnswer,
+  utcDay,
+} from "./answer-records.js";
 export { groupCommit } from "./group-commit.js";
 export { isUuid } from "./ids.js";
 export {

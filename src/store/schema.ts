@@ -529,3 +529,70 @@ export const human_labels = pgTable(
     index("human_labels_evaluation_idx").on(t.evaluation_id, t.scale),
   ],
 );
+
+/**
+ * One answer a production RAG system gave its user (issue 24), as seed 004's EvaluatorInput plus
+ * what a trace or client adds (session, service, latency, tokens, metadata), with the gate's
+ * verdict: every answer is gated as it arrives. Partitioned by the UTC day it was received
+ * (declarative partitioning, written by hand into the migration: drizzle-kit cannot express it),
+ * so retention drops whole days; partitions are created as answers arrive
+ * (answer-records.ts).
+ */
+export const answer_records = pgTable(
+  "answer_records",
+  {
+    id: uuid("id").notNull().defaultRandom(),
+    received_at: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Which door it came in by. */
+    source: text("source", { enum: ["api", "client", "otlp", "guard"] }).notNull(),
+    conversation_id: text("conversation_id").notNull(),
+    message_id: text("message_id").notNull(),
+    session_id: text("session_id"),
+    trace_id: text("trace_id"),
+    service: text("service"),
+    collection: text("collection"),
+    model: text("model"),
+    query: text("query"),
+    answer: text("answer").notNull(),
+    /** The retrieval hits, the citations and the rest of the input, for replay. */
+    input: jsonb("input").$type<JsonObject>().notNull(),
+    latency_ms: integer("latency_ms"),
+    prompt_tokens: integer("prompt_tokens"),
+    completion_tokens: integer("completion_tokens"),
+    metadata: jsonb("metadata").$type<JsonObject>().notNull(),
+    gate_status: text("gate_status", { enum: ["pass", "partial", "fail", "skipped"] }).notNull(),
+    gate_action: text("gate_action", { enum: ["show", "show_with_warning", "refuse"] }).notNull(),
+    rule_version: text("rule_version").notNull(),
+    checks: jsonb("checks").$type<unknown[]>().notNull(),
+    scores: jsonb("scores").$type<JsonObject>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.id, t.received_at] }),
+    index("answer_records_user_received_idx").on(t.user_id, t.received_at),
+  ],
+);
+
+/**
+ * One row per answer ever accepted, keyed by the caller's (conversation_id, message_id): a retried
+ * batch or a re-sent trace stores each answer once. Not partitioned, so the key holds across days;
+ * retention deletes the keys of the days it drops.
+ */
+export const answer_keys = pgTable(
+  "answer_keys",
+  {
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversation_id: text("conversation_id").notNull(),
+    message_id: text("message_id").notNull(),
+    answer_id: uuid("answer_id").notNull(),
+    received_at: timestamp("received_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.user_id, t.conversation_id, t.message_id] }),
+    index("answer_keys_received_idx").on(t.received_at),
+  ],
+);

@@ -1,4 +1,5 @@
 import type { AnyRouteSpec } from "../route.js";
+import { answerApi } from "./answers.js";
 import { arenaApi } from "./arenas.js";
 import { botApi } from "./bots.js";
 import { evaluationApi } from "./evaluations.js";
@@ -10,6 +11,7 @@ import { questionSetApi } from "./question-sets.js";
 import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
 
+export { answerRoutes } from "./answers.js";
 export { arenaRoutes } from "./arenas.js";
 export { botRoutes } from "./bots.js";
 export { evaluationRoutes } from "./evaluations.js";
@@ -26,6 +28,7 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(metaApi),
   ...Object.values(sessionApi),
   ...Object.values(gateApi),
+  ...Object.values(answerApi),
   ...Object.values(judgeApi),
   ...Object.values(ragApi),
   ...Object.values(questionSetApi),

@@ -122,6 +122,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/answers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your production answers, newest first */
+    get: operations["getAnswers"];
+    put?: never;
+    /** Record production answers (one or a batch); each is gated as it arrives */
+    post: operations["postAnswers"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/answers/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One production answer with its gate verdict (another user's id is 404) */
+    get: operations["getAnswersById"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/judge": {
     parameters: {
       query?: never;
@@ -952,6 +987,12 @@ export interface components {
         };
       };
     };
+    AnswerBatch: {
+      /** @description answers as JSON objects (each an EvaluatorInput with optional extras) */
+      answers?: unknown[];
+      /** @description or the same as JSON Lines, one answer a line */
+      jsonl?: string;
+    };
     JudgeRequest: {
       id?: string;
       question: string;
@@ -1600,6 +1641,80 @@ export interface components {
        * @description the stored record, when record=true
        */
       record_id?: string;
+    };
+    AnswerBatchResult: {
+      /** @description answers stored now */
+      accepted: number;
+      /** @description answers already stored under their conversation and message ids */
+      duplicates: number;
+      rejected: number;
+      answers: {
+        item: number;
+        /** Format: uuid */
+        id: string;
+        duplicate: boolean;
+        gate: {
+          /** @enum {string} */
+          status: "pass" | "partial" | "fail" | "skipped";
+          /** @enum {string} */
+          action: "show" | "show_with_warning" | "refuse";
+        };
+      }[];
+      /** @description every item that was not stored, by item and field */
+      errors: {
+        item: number;
+        path: string;
+        message: string;
+      }[];
+    };
+    AnswerRecord: {
+      /** Format: uuid */
+      id: string;
+      received_at: string;
+      /** @enum {string} */
+      source: "api" | "client" | "otlp" | "guard";
+      conversation_id: string;
+      message_id: string;
+      session_id: string | null;
+      trace_id: string | null;
+      service: string | null;
+      collection: string | null;
+      model: string | null;
+      query: string | null;
+      answer: string;
+      /** @description the retrieval hits and citations, for replay */
+      input: {
+        [key: string]: unknown;
+      };
+      latency_ms: number | null;
+      prompt_tokens: number | null;
+      completion_tokens: number | null;
+      metadata: {
+        [key: string]: unknown;
+      };
+      gate: {
+        /** @enum {string} */
+        status: "pass" | "partial" | "fail" | "skipped";
+        /** @enum {string} */
+        action: "show" | "show_with_warning" | "refuse";
+        rule_version: string;
+        checks: {
+          name: string;
+          /** @enum {string} */
+          status: "pass" | "fail" | "warn" | "skipped";
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        scores: {
+          [key: string]: number;
+        };
+      };
+    };
+    AnswerRecordList: {
+      items: components["schemas"]["AnswerRecord"][];
+      /** @description pass as `before` for the next page */
+      next_before: string | null;
     };
     EvaluationRecord: {
       /** Format: uuid */
@@ -3283,6 +3398,142 @@ export interface operations {
         };
       };
       /** @description No such record for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAnswers: {
+    parameters: {
+      query?: {
+        /** @description page size, 1-500 (default 50) */
+        limit?: number;
+        /** @description the cursor from the previous page */
+        before?: string;
+        /** @description comma-separated gate verdicts: pass, partial, fail, skipped */
+        gate?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of answers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AnswerRecordList"];
+        };
+      };
+      /** @description A query parameter out of range */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postAnswers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AnswerBatch"];
+      };
+    };
+    responses: {
+      /** @description What was stored, and every item that was not */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AnswerBatchResult"];
+        };
+      };
+      /** @description The body is malformed, or no item is valid (each named in issues[]) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAnswersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The answer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AnswerRecord"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such answer for this user */
       404: {
         headers: {
           [name: string]: unknown;

@@ -1,0 +1,78 @@
+// Every production answer is gated as it arrives (deterministic and cheap), then stored with its
+// verdict: one statement per batch, each answer once however often it is sent.
+
+import { evaluateGate, type GateConfig } from "../gate/index.js";
+import { type Db, insertAnswerRecords, type NewAnswerRecordRow } from "../store/index.js";
+import type { AnswerInput } from "./answer-input.js";
+
+export type AnswerSource = NewAnswerRecordRow["source"];
+
+export interface IngestedAnswer {
+  id: string;
+  /** Stored before under the same (conversation_id, message_id): nothing new was written. */
+  duplicate: boolean;
+  gate: { status: string; action: string };
+}
+
+export interface IngestOptions {
+  db: Db;
+  userId: string;
+  source: AnswerSource;
+  /** The gate's base configuration (the config file's `gate` section). */
+  gate?: GateConfig;
+  /** When the answers were received; the server's clock. */
+  now?: Date;
+}
+
+function rowOf(answer: AnswerInput, options: IngestOptions, receivedAt: Date): NewAnswerRecordRow {
+  const verdict = evaluateGate(answer, options.gate);
+  const {
+    session_id,
+    trace_id,
+    service,
+    collection,
+    latency_ms,
+    usage,
+    metadata,
+    config: _override,
+    ...input
+  } = answer;
+  return {
+    received_at: receivedAt,
+    user_id: options.userId,
+    source: options.source,
+    conversation_id: answer.conversation_id,
+    message_id: answer.message_id,
+    session_id: session_id ?? null,
+    trace_id: trace_id ?? null,
+    service: service ?? null,
+    collection: collection ?? null,
+    model: answer.generation_record.model ?? null,
+    query: answer.retrieval_record.query ?? null,
+    answer: answer.generation_output.answer,
+    input,
+    latency_ms: latency_ms ?? null,
+    prompt_tokens: usage?.prompt_tokens ?? null,
+    completion_tokens: usage?.completion_tokens ?? null,
+    metadata: metadata ?? {},
+    gate_status: verdict.status,
+    gate_action: verdict.action,
+    rule_version: verdict.rule_version,
+    checks: verdict.checks,
+    scores: verdict.scores,
+  };
+}
+
+/** Gates and stores a batch of valid answers; the results are in the answers' order. */
+export async function ingestAnswers(
+  answers: readonly AnswerInput[],
+  options: IngestOptions,
+): Promise<IngestedAnswer[]> {
+  const receivedAt = options.now ?? new Date();
+  const rows = answers.map((answer) => rowOf(answer, options, receivedAt));
+  const stored = await insertAnswerRecords(options.db, rows);
+  return stored.map((result, i) => ({
+    ...result,
+    gate: { status: rows[i]?.gate_status ?? "skipped", action: rows[i]?.gate_action ?? "show" },
+  }));
+}
