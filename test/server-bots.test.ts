@@ -224,4 +224,90 @@ describeEachStore("HTTP API: bots and the bot network policy", (use) => {
     expect((await call(allowing, alice.token, "DELETE", `/bots/${bot.id}`)).status).toBe(204);
     expect((await call(allowing, alice.token, "GET", `/bots/${bot.id}`)).status).toBe(404);
   });
+
+  it("answers a malformed bot URL with a 400 naming url on /bots, /evaluations and /arenas", async () => {
+    const mallory = await userWithSet("mallory-urls");
+    const malformed = ["not a url", "http://[::1", "http://[::1%25lo]:80/"];
+    for (const url of malformed) {
+      const routes: Array<[string, unknown, string]> = [
+        ["/bots", { name: "bad", url }, "url"],
+        ["/evaluations", { question_set_id: mallory.setId, bot: { kind: "http", url } }, "bot.url"],
+        [
+          "/arenas",
+          {
+            question_set_id: mallory.setId,
+            contestants: [
+              { name: "a", bot: { kind: "http", url } },
+              { name: "b", bot: { kind: "builtin" } },
+            ],
+          },
+          "contestants.0.bot.url",
+        ],
+      ];
+      for (const [path, body, field] of routes) {
+        const response = await call(strict, mallory.token, "POST", path, body);
+        expect(response.status, `${path} ${url}`).toBe(400);
+        const answer = (await response.json()) as { issues: { path: string; message: string }[] };
+        expect(answer.issues, `${path} ${url}`).toContainEqual({
+          path: field,
+          message: "an http(s) URL",
+        });
+      }
+    }
+  });
+
+  it("refuses IPv4-compatible IPv6 bot URLs (::127.0.0.1, ::169.254.169.254) on every route", async () => {
+    const mallory = await userWithSet("mallory-v6");
+    const port = new URL(receiver.url).port;
+    const before = requestsSeen();
+    for (const host of ["[::7f00:1]", "[::127.0.0.1]", "[::a9fe:a9fe]"]) {
+      const url = `http://${host}:${port}/ask`;
+      const bot = await call(strict, mallory.token, "POST", "/bots", { name: "v6", url });
+      const run = await call(strict, mallory.token, "POST", "/evaluations", {
+        question_set_id: mallory.setId,
+        bot: { kind: "http", url },
+      });
+      for (const [response, field] of [
+        [bot, "url"],
+        [run, "bot.url"],
+      ] as const) {
+        expect(response.status, url).toBe(400);
+        const body = (await response.json()) as { message: string; issues: { path: string }[] };
+        expect(body.issues[0]?.path).toBe(field);
+        expect(body.message).toMatch(/a deprecated IPv4-compatible IPv6 address/);
+      }
+    }
+    expect(requestsSeen()).toBe(before);
+  });
+
+  it("refuses a secret an HTTP header cannot carry, with a 400 naming secret", async () => {
+    const mallory = await userWithSet("mallory-secret");
+    const bad: Array<[string, RegExp]> = [
+      ["line-one\r\nx-injected: yes", /line break at character 9/],
+      ["token\n", /line break at character 6/],
+      ["票价-secret-0123456789", /character 1 is beyond U\+00FF/],
+      ["emoji-\u{1F600}-secret", /character 7 is beyond U\+00FF/],
+      ["bell-\u0007-secret", /control character at character 6/],
+      [" padded-secret ", /spaces at either end/],
+    ];
+    for (const [secret, message] of bad) {
+      const response = await call(allowing, mallory.token, "POST", "/bots", {
+        name: "bad-secret",
+        url: receiver.url,
+        secret,
+      });
+      expect(response.status, JSON.stringify(secret)).toBe(400);
+      const body = (await response.json()) as { issues: { path: string; message: string }[] };
+      expect(body.issues).toHaveLength(1);
+      expect(body.issues[0]?.path).toBe("secret");
+      expect(body.issues[0]?.message).toMatch(message);
+    }
+    // Latin-1 and printable ASCII are what a header carries: accepted.
+    const fine = await call(allowing, mallory.token, "POST", "/bots", {
+      name: "fine-secret",
+      url: receiver.url,
+      secret: "Grüße-ß-é-0123456789 ~!",
+    });
+    expect(fine.status).toBe(201);
+  });
 });

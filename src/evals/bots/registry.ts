@@ -11,12 +11,44 @@ import {
   restrictedBotNetwork,
 } from "./network-policy.js";
 
-/** An http(s) URL without user:password (URLs are stored and shown; secrets are not). */
+/**
+ * An http(s) URL without user:password (URLs are stored and shown; secrets are not). `abort`
+ * stops at a text that is no URL, so the credentials check only ever parses a URL that parses.
+ */
 export const BotUrlSchema = z
-  .url({ protocol: /^https?$/, error: "an http(s) URL" })
+  .url({ protocol: /^https?$/, error: "an http(s) URL", abort: true })
   .refine((url) => !new URL(url).username && !new URL(url).password, {
     error:
       "no credentials in the URL; register the bot with its secret (POST /api/v1/bots), or set RAGJUDGE_BOT_TOKEN for the CLI",
+  });
+
+/**
+ * Why a secret cannot go in an HTTP header as it is, or undefined. A CR or LF would end the header
+ * (node:http refuses to send it), a character past U+00FF has no byte in a header, and spaces at
+ * either end are dropped by the receiver: each would make every question fail as "cannot
+ * connect" instead of failing here. Positions count from 1; the character itself is not echoed.
+ */
+export function botSecretProblem(secret: string): string | undefined {
+  for (let i = 0; i < secret.length; i++) {
+    const code = secret.charCodeAt(i);
+    if (code === 0x0d || code === 0x0a)
+      return `a line break at character ${i + 1}: an HTTP header cannot carry it`;
+    if (code < 0x20 || (code >= 0x7f && code < 0xa0))
+      return `a control character at character ${i + 1}: an HTTP header cannot carry it`;
+    if (code > 0xff)
+      return `character ${i + 1} is beyond U+00FF (Latin-1): an HTTP header cannot carry it`;
+  }
+  if (/^ | $/.test(secret)) return "spaces at either end, which the bot would never receive";
+  return undefined;
+}
+
+const BotSecretSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .superRefine((secret, ctx) => {
+    const problem = botSecretProblem(secret);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
 /** Headers the transport sets itself; a secret in one of them would break the request. */
@@ -34,7 +66,7 @@ export const RegisterBotSchema = z
     name: z.string().trim().min(1).max(100),
     url: BotUrlSchema,
     /** Sent with every question to this bot's URL, and nowhere else; never shown again. */
-    secret: z.string().min(1).max(4096).optional(),
+    secret: BotSecretSchema.optional(),
     /** `authorization` (default) sends `Bearer <secret>`; any other header sends the secret as is. */
     secret_header: z
       .string()
