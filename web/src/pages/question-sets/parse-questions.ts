@@ -121,6 +121,15 @@ function fieldsOfObject(value: unknown): Partial<Record<Field, unknown>> | undef
   return fields;
 }
 
+/**
+ * A cell as the server's CSV import reads it (src/formats/spreadsheet-cells.ts): ragjudge's CSV
+ * exports write a formula-like cell (`=`, `+`, `-`, `@`, tab, CR) with one leading `'` so a
+ * spreadsheet does not run it; that apostrophe, and only it, comes off again.
+ */
+function fromSpreadsheetSafe(cell: string): string {
+  return /^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
 function csvRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
   const rows: RawRow[] = [];
   const issues: RowIssue[] = [];
@@ -174,7 +183,7 @@ function csvRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
       }
       const fields: Partial<Record<Field, unknown>> = {};
       header.forEach((field, i) => {
-        if (field) fields[field] = cells[i] ?? "";
+        if (field) fields[field] = fromSpreadsheetSafe(cells[i] ?? "");
       });
       rows.push({ line, unit: "line", fields });
     },
