@@ -2,12 +2,20 @@
 // operator's bot token or another user's bot credential. The receiver is a real HTTP bot on
 // 127.0.0.1 that records every request and its Authorization header.
 
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { BotNetworkConfig } from "../src/evals/bots/index.js";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { createApp } from "../src/server/index.js";
-import { createApiToken, findOrCreateUser } from "../src/store/index.js";
+import {
+  createApiToken,
+  findOrCreateUser,
+  queryRows,
+  SecretKey,
+  sealStoredSecrets,
+} from "../src/store/index.js";
 import { describeEachStore } from "./support/stores.js";
 import { startTestBot, type TestBot } from "./support/test-bot.js";
 
@@ -22,6 +30,9 @@ const LOOPBACK_ALLOWED: BotNetworkConfig = {
   allow_public: true,
 };
 
+/** The operator's RAGJUDGE_SECRET_KEY for these servers and workers. */
+const SECRET_KEY = SecretKey.fromText(randomBytes(32).toString("base64"));
+
 interface Evaluation {
   id: string;
   status: string;
@@ -35,14 +46,22 @@ describeEachStore("HTTP API: bots and the bot network policy", (use) => {
   // Requests go through Hono's app.request(), in process: no socket is needed here.
   /** The default server: public addresses only. */
   let strict: ReturnType<typeof createApp>;
-  /** A server whose operator allows 127.0.0.1/32. */
+  /** A server whose operator allows 127.0.0.1/32 and set RAGJUDGE_SECRET_KEY. */
   let allowing: ReturnType<typeof createApp>;
+  /** The same without RAGJUDGE_SECRET_KEY. */
+  let allowingNoKey: ReturnType<typeof createApp>;
   let worker: EvaluationWorker | undefined;
 
   beforeAll(async () => {
     jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
     strict = createApp({ db: use().db, jobs });
-    allowing = createApp({ db: use().db, jobs, config: { bots: LOOPBACK_ALLOWED } });
+    allowing = createApp({
+      db: use().db,
+      jobs,
+      config: { bots: LOOPBACK_ALLOWED },
+      secretKey: SECRET_KEY,
+    });
+    allowingNoKey = createApp({ db: use().db, jobs, config: { bots: LOOPBACK_ALLOWED } });
     receiver = await startTestBot({ delayMs: 5 });
   });
   afterEach(async () => {
@@ -54,14 +73,22 @@ describeEachStore("HTTP API: bots and the bot network policy", (use) => {
     await jobs.stop();
   });
 
-  /** A worker holding the operator's token, as `ragjudge serve` with RAGJUDGE_BOT_TOKEN set. */
-  const startWorker = (botNetwork?: BotNetworkConfig) =>
+  /**
+   * A worker holding the operator's token, as `ragjudge serve` with RAGJUDGE_BOT_TOKEN set, and
+   * (unless told otherwise) RAGJUDGE_SECRET_KEY.
+   */
+  const startWorker = (
+    botNetwork?: BotNetworkConfig,
+    /** null: a worker started without RAGJUDGE_SECRET_KEY. */
+    secretKey: SecretKey | null = SECRET_KEY,
+  ) =>
     (worker = startEvaluationWorker({
       jobs,
       clientsFor: () => ({}),
       watchMs: 50,
       botToken: OPERATOR_TOKEN,
       ...(botNetwork ? { botNetwork } : {}),
+      ...(secretKey ? { secretKey } : {}),
     }));
 
   const call = (
@@ -309,5 +336,134 @@ describeEachStore("HTTP API: bots and the bot network policy", (use) => {
       secret: "Grüße-ß-é-0123456789 ~!",
     });
     expect(fine.status).toBe(201);
+  });
+
+  /** The bots table's secret column as stored, by bot name. */
+  const storedSecrets = async () =>
+    new Map(
+      (
+        await queryRows<{ name: string; secret: string | null }>(
+          use().db,
+          sql`select name, secret from bots order by name`,
+        )
+      ).map((row) => [row.name, row.secret]),
+    );
+
+  async function runBot(token: string, setId: string, botId: string) {
+    const started = await call(allowing, token, "POST", "/evaluations", {
+      question_set_id: setId,
+      bot: { kind: "http", bot_id: botId, retries: 0 },
+    });
+    expect(started.status).toBe(201);
+    return waitFor(token, ((await started.json()) as Evaluation).id);
+  }
+
+  it("stores a secret encrypted with RAGJUDGE_SECRET_KEY, never as given, and still sends it", async () => {
+    const alice = await userWithSet("alice-sealed");
+    startWorker(LOOPBACK_ALLOWED);
+    const secret = "alice-sealed-secret-5e4d3c2b1a";
+    const bot = await json<{ id: string }>(
+      call(allowing, alice.token, "POST", "/bots", { name: "sealed", url: receiver.url, secret }),
+    );
+    const stored = (await storedSecrets()).get("sealed") ?? "";
+    expect(stored).toMatch(/^rjsec1\./);
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(Buffer.from(secret).toString("base64url").slice(0, 12));
+
+    const run = await runBot(alice.token, alice.setId, bot.id);
+    expect(run).toMatchObject({ status: "COMPLETED", scored_questions: 2 });
+    expect(receiver.byAuthorization.get(`Bearer ${secret}`)).toBe(2);
+  });
+
+  it("refuses to store a secret without RAGJUDGE_SECRET_KEY once the database has several users", async () => {
+    const alice = await userWithSet("alice-alone");
+    // One user (the local user's own store): a secret without a key is kept as given.
+    const alone = await call(allowingNoKey, alice.token, "POST", "/bots", {
+      name: "alone",
+      url: receiver.url,
+      secret: "alice-alone-secret-0a1b2c3d",
+    });
+    expect(alone.status).toBe(201);
+    expect((await storedSecrets()).get("alone")).toBe("alice-alone-secret-0a1b2c3d");
+
+    await userWithSet("bob-arrives");
+    const refused = await call(allowingNoKey, alice.token, "POST", "/bots", {
+      name: "shared",
+      url: receiver.url,
+      secret: "alice-shared-secret-4e5f6a7b",
+    });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as {
+      error: string;
+      message: string;
+      issues: { path: string; message: string }[];
+    };
+    expect(body.error).toBe("secret_key_required");
+    expect(body.issues).toEqual([{ path: "secret", message: body.message }]);
+    expect(body.message).toMatch(
+      /several users.*stores bot secrets only encrypted.*RAGJUDGE_SECRET_KEY.*without a secret/,
+    );
+    expect(body.message).not.toContain("alice-shared-secret");
+    expect((await storedSecrets()).has("shared")).toBe(false);
+    // A bot without a secret needs no key; the key makes the secret welcome again.
+    expect(
+      (
+        await call(allowingNoKey, alice.token, "POST", "/bots", {
+          name: "bare",
+          url: receiver.url,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call(allowing, alice.token, "POST", "/bots", {
+          name: "shared",
+          url: receiver.url,
+          secret: "alice-shared-secret-4e5f6a7b",
+        })
+      ).status,
+    ).toBe(201);
+  });
+
+  it("reads a secret stored before the key was set, and encrypts it at start-up", async () => {
+    const alice = await userWithSet("alice-legacy");
+    startWorker(LOOPBACK_ALLOWED);
+    const secret = "alice-legacy-secret-8c9d0e1f";
+    const bot = await json<{ id: string }>(
+      call(allowingNoKey, alice.token, "POST", "/bots", {
+        name: "legacy",
+        url: receiver.url,
+        secret,
+      }),
+    );
+    expect((await storedSecrets()).get("legacy")).toBe(secret);
+    expect(await runBot(alice.token, alice.setId, bot.id)).toMatchObject({ status: "COMPLETED" });
+    expect(receiver.byAuthorization.get(`Bearer ${secret}`)).toBe(2);
+
+    // What `ragjudge serve` and `ragjudge worker` do first when RAGJUDGE_SECRET_KEY is set.
+    expect(await sealStoredSecrets(use().db, SECRET_KEY)).toBe(1);
+    expect(await sealStoredSecrets(use().db, SECRET_KEY)).toBe(0);
+    const stored = (await storedSecrets()).get("legacy") ?? "";
+    expect(stored).toMatch(/^rjsec1\./);
+    expect(stored).not.toContain(secret);
+    expect(await runBot(alice.token, alice.setId, bot.id)).toMatchObject({ status: "COMPLETED" });
+    expect(receiver.byAuthorization.get(`Bearer ${secret}`)).toBe(4);
+  });
+
+  it("fails a run at its probe when the worker has no key for an encrypted secret, saying why", async () => {
+    const alice = await userWithSet("alice-nokey");
+    startWorker(LOOPBACK_ALLOWED, null);
+    const secret = "alice-nokey-secret-2f3e4d5c";
+    const bot = await json<{ id: string }>(
+      call(allowing, alice.token, "POST", "/bots", { name: "nokey", url: receiver.url, secret }),
+    );
+    const before = requestsSeen();
+    const run = await runBot(alice.token, alice.setId, bot.id);
+    expect(run.status).toBe("FAILED");
+    expect(run.status_reason).toMatch(
+      /secret is stored encrypted and this process has no RAGJUDGE_SECRET_KEY/,
+    );
+    expect(run.status_reason).not.toContain(secret);
+    expect(requestsSeen()).toBe(before);
   });
 });

@@ -3,7 +3,13 @@
 // credentials); the operator's RAGJUDGE_BOT_TOKEN is never sent for them.
 
 import { z } from "zod";
-import { type BotRow, createBot, type Db } from "../../store/index.js";
+import {
+  type BotRow,
+  createBot,
+  type Db,
+  type SecretKey,
+  SecretKeyRequiredError,
+} from "../../store/index.js";
 import {
   type BotNetworkConfig,
   BotNetworkPolicyError,
@@ -79,12 +85,17 @@ export const RegisterBotSchema = z
   .strict();
 export type RegisterBotInput = z.infer<typeof RegisterBotSchema>;
 
-/** The bot's URL is refused by the network policy: HTTP 400 naming `url`. */
+/**
+ * The bot cannot be registered as asked: its URL is refused by the network policy (`url`), or its
+ * secret cannot be stored (`secret`: a server with several users and no RAGJUDGE_SECRET_KEY).
+ * HTTP 400 naming the field, with `code` as the error.
+ */
 export class BotRegistrationError extends Error {
   override readonly name = "BotRegistrationError";
   constructor(
     readonly field: string,
     message: string,
+    readonly code: "bot_not_allowed" | "secret_key_required" = "bot_not_allowed",
   ) {
     super(message);
   }
@@ -92,13 +103,15 @@ export class BotRegistrationError extends Error {
 
 /**
  * Registers a bot for the user. Its URL must pass the operator's network policy now (and is
- * checked again at every connection). The returned row never holds the secret.
+ * checked again at every connection); its secret is stored encrypted with the operator's key
+ * (store/bots.ts says when none is needed). The returned row never holds the secret.
  */
 export async function registerBot(
   db: Db,
   userId: string,
   input: RegisterBotInput,
   network: Partial<BotNetworkConfig>,
+  secretKey: SecretKey | undefined,
 ): Promise<BotRow> {
   try {
     await checkBotUrl(new URL(input.url), restrictedBotNetwork(network));
@@ -107,10 +120,21 @@ export async function registerBot(
       throw new BotRegistrationError("url", error.message);
     throw error;
   }
-  return createBot(db, userId, {
-    name: input.name,
-    url: input.url,
-    secret_header: input.secret_header,
-    secret: input.secret ?? null,
-  });
+  try {
+    return await createBot(
+      db,
+      userId,
+      {
+        name: input.name,
+        url: input.url,
+        secret_header: input.secret_header,
+        secret: input.secret ?? null,
+      },
+      secretKey,
+    );
+  } catch (error) {
+    if (error instanceof SecretKeyRequiredError)
+      throw new BotRegistrationError("secret", error.message, "secret_key_required");
+    throw error;
+  }
 }
