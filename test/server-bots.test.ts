@@ -328,6 +328,7 @@ describeEachStore("HTTP API: bots and the bot network policy", (use) => {
       expect(body.issues).toHaveLength(1);
       expect(body.issues[0]?.path).toBe("secret");
       expect(body.issues[0]?.message).toMatch(message);
+      expect(JSON.stringify(body)).not.toContain(secret.trim());
     }
     // Latin-1 and printable ASCII are what a header carries: accepted.
     const fine = await call(allowing, mallory.token, "POST", "/bots", {
