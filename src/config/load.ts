@@ -124,6 +124,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
 function secretKeyOf(env: Record<string, string | undefined>): SecretKey | undefined {
   const text = env[SECRET_KEY_ENV];
   if (text === undefined || text.trim() === "") return undefined;
+  // Redacted from error texts like the LLM keys, should it ever end up in one.
+  registerSecrets([text.trim()]);
   try {
     return SecretKey.fromText(text);
   } catch (error) {
