@@ -34,7 +34,7 @@ export const BotUrlSchema = z
  * either end are dropped by the receiver: each would make every question fail as "cannot
  * connect" instead of failing here. Positions count from 1; the character itself is not echoed.
  */
-export function botSecretProblem(secret: string): string | undefined {
+function botSecretProblem(secret: string): string | undefined {
   for (let i = 0; i < secret.length; i++) {
     const code = secret.charCodeAt(i);
     if (code === 0x0d || code === 0x0a)
