@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { fromSpreadsheetSafe } from "../../components/spreadsheet-cells";
 import { questionKey } from "./question-key";
 
 // FileUploadParser's logic (seed 003 section 4.1: files are parsed in the browser, never
@@ -119,15 +120,6 @@ function fieldsOfObject(value: unknown): Partial<Record<Field, unknown>> | undef
     if (field) fields[field] = v;
   }
   return fields;
-}
-
-/**
- * A cell as the server's CSV import reads it (src/formats/spreadsheet-cells.ts): ragjudge's CSV
- * exports write a formula-like cell (`=`, `+`, `-`, `@`, tab, CR) with one leading `'` so a
- * spreadsheet does not run it; that apostrophe, and only it, comes off again.
- */
-function fromSpreadsheetSafe(cell: string): string {
-  return /^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
 
 function csvRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
