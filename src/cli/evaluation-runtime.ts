@@ -42,6 +42,7 @@ export async function startEvaluationRuntime(
         // database get their users' own credentials and the configured network policy.
         ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
         botNetwork: config.bots,
+        ...(config.secret_key ? { secretKey: config.secret_key } : {}),
         ...(options.onError ? { onError: options.onError } : {}),
       })
     : undefined;

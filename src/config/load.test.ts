@@ -139,3 +139,24 @@ describe("loadConfig: the bots section", () => {
     );
   });
 });
+
+describe("loadConfig: RAGJUDGE_SECRET_KEY", () => {
+  it("reads the operator's key from the environment; it never shows when the config is printed", async () => {
+    const text = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=";
+    expect((await loadConfig({ cwd: dir, env: {} })).secret_key).toBeUndefined();
+    const config = await loadConfig({ cwd: dir, env: { RAGJUDGE_SECRET_KEY: text } });
+    expect(config.secret_key?.id).toMatch(/^[0-9a-f]{8}$/);
+    expect(JSON.stringify(config)).not.toContain(text);
+    expect(JSON.stringify(config)).toContain('"secret_key":"[secret key]"');
+  });
+
+  it("names the variable when the key is malformed, without repeating it", async () => {
+    const load = loadConfig({ cwd: dir, env: { RAGJUDGE_SECRET_KEY: "hunter2-too-short" } });
+    await expect(load).rejects.toThrow(
+      /environment: RAGJUDGE_SECRET_KEY: expected 32 random bytes as base64 or 64 hex digits/,
+    );
+    await expect(
+      loadConfig({ cwd: dir, env: { RAGJUDGE_SECRET_KEY: "hunter2-too-short" } }),
+    ).rejects.not.toThrow(/hunter2/);
+  });
+});

@@ -21,6 +21,7 @@ import {
   registerSecrets,
   resolveModelConfig,
 } from "../llm/index.js";
+import { SECRET_KEY_ENV, SecretKey, SecretKeyFormatError } from "../store/index.js";
 import {
   type LoopsConfig,
   LoopsConfigSchema,
@@ -37,6 +38,11 @@ export interface RagjudgeConfig {
   rag: { loops: LoopsConfig; retrieval: RetrievalConfig };
   /** Where HTTP bots named through the API may connect (docs/security.md). */
   bots: BotNetworkConfig;
+  /**
+   * RAGJUDGE_SECRET_KEY (environment only, never the file): users' bot secrets are stored
+   * encrypted with it (docs/security.md). Serializes as "[secret key]".
+   */
+  secret_key: SecretKey | undefined;
   /** The file read, if any. */
   source: string | undefined;
 }
@@ -99,6 +105,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
   if (!loops.success) throw sectionError(source, "rag.loops", loops.error);
   const bots = BotNetworkConfigSchema.safeParse(applyBotsEnv(file.bots, env));
   if (!bots.success) throw sectionError(source, "bots", bots.error);
+  const secretKey = secretKeyOf(env);
   const llm = parseLlmConfig(applyLlmEnv(file.llm, env), source);
   // Every role's key is redacted from error texts from now on, whichever layer makes them.
   registerSecrets(LLM_ROLES.map((role) => resolveModelConfig(llm, role).api_key));
@@ -107,9 +114,24 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
     llm,
     judges: judges.data,
     bots: bots.data,
+    secret_key: secretKey,
     gate: resolveGateConfig(GateConfigSchema.parse({}), gate.data),
     source: path,
   };
+}
+
+/** The operator's key from the environment; a malformed one is an error naming the variable. */
+function secretKeyOf(env: Record<string, string | undefined>): SecretKey | undefined {
+  const text = env[SECRET_KEY_ENV];
+  if (text === undefined || text.trim() === "") return undefined;
+  // Redacted from error texts like the LLM keys, should it ever end up in one.
+  registerSecrets([text.trim()]);
+  try {
+    return SecretKey.fromText(text);
+  } catch (error) {
+    if (!(error instanceof SecretKeyFormatError)) throw error;
+    throw new LlmConfigError(SECRET_KEY_ENV, error.expected, "environment");
+  }
 }
 
 /**

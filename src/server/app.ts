@@ -5,7 +5,7 @@ import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
 import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
-import type { Db } from "../store/index.js";
+import type { Db, SecretKey } from "../store/index.js";
 import { authenticate } from "./auth.js";
 import { errorLogSummary } from "./error-log.js";
 import { knownErrorResponse } from "./errors.js";
@@ -56,6 +56,11 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** Failed logins allowed per client address and window (docs/security.md); defaults apply. */
   loginLimit?: LoginLimitOptions;
+  /**
+   * The operator's RAGJUDGE_SECRET_KEY (config.secret_key): users' bot secrets are stored
+   * encrypted with it. Without it, a database with several users refuses to store one.
+   */
+  secretKey?: SecretKey;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -81,6 +86,7 @@ export function createApp(options: AppOptions) {
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.origin ? { origin: options.origin } : {}),
     validateResponses: options.validateResponses ?? process.env.RAGJUDGE_VALIDATE_RESPONSES === "1",
+    secretKey: options.secretKey,
   };
   const app = new Hono<Env>();
   const loginLimiter = createLoginLimiter(options.loginLimit);

@@ -42,7 +42,7 @@ export function knownErrorResponse(c: Context, error: unknown): Response | undef
   if (error instanceof BotRegistrationError) {
     return c.json(
       {
-        error: "bot_not_allowed",
+        error: error.code,
         message: error.message,
         issues: [{ path: error.field, message: error.message }],
       },

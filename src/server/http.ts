@@ -7,7 +7,7 @@ import { fieldIssues } from "../formats/index.js";
 import { parseStrictJson } from "../text/index.js";
 import type { Jobs } from "../jobs/index.js";
 import type { LlmConfig } from "../llm/index.js";
-import type { Db, User } from "../store/index.js";
+import type { Db, SecretKey, User } from "../store/index.js";
 import type { UserClients } from "../config/index.js";
 
 /** How the caller authenticated: a bearer token, or the web app's session cookie. */
@@ -38,6 +38,8 @@ export interface RouteDeps {
   origin?: string;
   /** Check every JSON answer against its route's declared schema (tests; a mismatch is a 500). */
   validateResponses?: boolean;
+  /** The operator's RAGJUDGE_SECRET_KEY: users' bot secrets are stored encrypted with it. */
+  secretKey: SecretKey | undefined;
 }
 
 export function errorJson(

@@ -1,7 +1,15 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, asc, count, eq, isNotNull, sql } from "drizzle-orm";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
-import { bots } from "./schema.js";
+import { bots, users } from "./schema.js";
+import {
+  isSealedSecret,
+  openSecret,
+  SECRET_KEY_ENV,
+  type SecretKey,
+  sealSecret,
+} from "./secret-box.js";
 
 type StoredBot = typeof bots.$inferSelect;
 
@@ -30,14 +38,40 @@ const publicColumns = {
   gmt_created: bots.gmt_created,
 };
 
+/** A secret cannot be stored: the database has several users and the operator set no key. */
+export class SecretKeyRequiredError extends Error {
+  override readonly name = "SecretKeyRequiredError";
+  constructor() {
+    super(
+      `this server has several users, so it stores bot secrets only encrypted, and its operator has not set ${SECRET_KEY_ENV}; ` +
+        "register the bot without a secret, or ask the operator to set the key",
+    );
+  }
+}
+
+/** What a sealed secret is bound to: its owner and its bot, so it opens in that row only. */
+const secretContext = (userId: string, botId: string) => `bots.secret:${userId}:${botId}`;
+
+/**
+ * Registers a bot. With the operator's key its secret is stored encrypted (AES-256-GCM); without
+ * one it is stored as given only while the database has a single user (the local user's own
+ * embedded store), and refused (SecretKeyRequiredError) once it has more.
+ */
 export async function createBot(
   db: Db,
   userId: string,
   input: { name: string; url: string; secret_header: string; secret: string | null },
+  secretKey: SecretKey | undefined,
 ): Promise<BotRow> {
+  const id = randomUUID();
+  let secret = input.secret;
+  if (secret !== null) {
+    if (secretKey) secret = sealSecret(secretKey, secret, secretContext(userId, id));
+    else if ((await userCount(db)) > 1) throw new SecretKeyRequiredError();
+  }
   const [row] = await db
     .insert(bots)
-    .values({ user_id: userId, ...input })
+    .values({ id, user_id: userId, ...input, secret })
     .onConflictDoNothing({ target: [bots.user_id, bots.name] })
     .returning(publicColumns);
   if (!row) throw new BotNameTakenError(input.name);
@@ -69,15 +103,54 @@ export async function deleteBot(db: Db, userId: string, id: string): Promise<boo
   return deleted.length > 0;
 }
 
-/** The bot's URL and secret, for the worker running one of its owner's runs; scoped by owner. */
+async function userCount(db: Db): Promise<number> {
+  const [row] = await db.select({ users: count() }).from(users);
+  return row?.users ?? 0;
+}
+
+/**
+ * The bot's URL and secret as given, for the worker running one of its owner's runs; scoped by
+ * owner. A sealed secret is opened with the key (a StoredSecretError says why it cannot be); a
+ * plaintext one, stored before there was a key, is read as it is.
+ */
 export async function botCredential(
   db: Db,
   userId: string,
   id: string,
+  secretKey: SecretKey | undefined,
 ): Promise<BotCredential | undefined> {
   const [row] = await db
-    .select({ url: bots.url, secret_header: bots.secret_header, secret: bots.secret })
+    .select({ id: bots.id, url: bots.url, secret_header: bots.secret_header, secret: bots.secret })
     .from(bots)
     .where(and(eq(bots.id, idParam(id)), eq(bots.user_id, userId)));
-  return row;
+  if (!row) return undefined;
+  const { url, secret_header, secret } = row;
+  return {
+    url,
+    secret_header,
+    secret: secret === null ? null : openSecret(secret, secretKey, secretContext(userId, row.id)),
+  };
+}
+
+/**
+ * Encrypts the secrets stored as given before the operator set a key (run at start-up by `serve`
+ * and `worker`). Each row is rewritten only if it still holds the value read, so processes
+ * starting together neither clash nor seal twice. Returns how many were sealed.
+ */
+export async function sealStoredSecrets(db: Db, secretKey: SecretKey): Promise<number> {
+  const rows = await db
+    .select({ id: bots.id, user_id: bots.user_id, secret: bots.secret })
+    .from(bots)
+    .where(isNotNull(bots.secret));
+  let sealed = 0;
+  for (const row of rows) {
+    if (row.secret === null || isSealedSecret(row.secret)) continue;
+    const updated = await db
+      .update(bots)
+      .set({ secret: sealSecret(secretKey, row.secret, secretContext(row.user_id, row.id)) })
+      .where(and(eq(bots.id, row.id), eq(bots.secret, row.secret)))
+      .returning({ id: bots.id });
+    sealed += updated.length;
+  }
+  return sealed;
 }

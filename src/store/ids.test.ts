@@ -97,7 +97,7 @@ describeEachStore("every lookup by a caller's id", (use) => {
       const lookups: Array<[string, () => Promise<unknown>, unknown]> = [
         ["getBot", () => getBot(db, u, id), undefined],
         ["deleteBot", () => deleteBot(db, u, id), false],
-        ["botCredential", () => botCredential(db, u, id), undefined],
+        ["botCredential", () => botCredential(db, u, id, undefined), undefined],
         ["getCollection", () => getCollection(db, u, id), undefined],
         ["deleteCollection", () => deleteCollection(db, u, id), false],
         ["getCollectionVersion", () => getCollectionVersion(db, u, id), undefined],

@@ -7,7 +7,15 @@ export {
   deleteBot,
   getBot,
   listBots,
+  SecretKeyRequiredError,
+  sealStoredSecrets,
 } from "./bots.js";
+export {
+  SECRET_KEY_ENV,
+  SecretKey,
+  SecretKeyFormatError,
+  StoredSecretError,
+} from "./secret-box.js";
 export {
   type ChunkRow,
   type ChunkWithDocument,

@@ -448,8 +448,9 @@ export const question_generations = pgTable(
 /**
  * An HTTP bot a user registered, with the credential ragjudge sends to that bot's URL and nowhere
  * else (issue 12). `secret` is read by evaluation workers only: no API response, run snapshot or
- * log carries it. It is stored as given, since it must be sent as given; the database is the
- * operator's to protect.
+ * log carries it. With the operator's RAGJUDGE_SECRET_KEY it is stored encrypted (secret-box.ts:
+ * `rjsec1.…`, bound to its owner and bot); without one, only a single-user database keeps it as
+ * given (issue 22 §15).
  */
 export const bots = pgTable(
   "bots",

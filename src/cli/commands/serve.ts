@@ -5,7 +5,7 @@ import { startArenaWorker } from "../../evals/arena/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
 import { createApp, errorLogSummary, listen, safeLanding } from "../../server/index.js";
-import { createLoginCode } from "../../store/index.js";
+import { createLoginCode, sealStoredSecrets } from "../../store/index.js";
 import { openInBrowser } from "../open-browser.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
@@ -52,6 +52,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const config = await loadConfig(values.config ? { path: values.config } : {});
   const session = await openStoreSession();
   const rag = { ...config.rag, loops: sessionLoopsConfig(config, session) };
+  // Secrets stored as given before the operator set RAGJUDGE_SECRET_KEY are encrypted now.
+  const sealed = config.secret_key
+    ? await sealStoredSecrets(session.store.db, config.secret_key)
+    : 0;
   const jobs = await startJobs(session.store);
   const onError = (error: unknown) => console.error(`[ragjudge] worker: ${errorLogSummary(error)}`);
   const clientsFor = workerClients(session.store.db, config.llm);
@@ -66,6 +70,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
           // Sent to the bots of runs started from the CLI only, never to an API user's bot.
           ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
           botNetwork: config.bots,
+          ...(config.secret_key ? { secretKey: config.secret_key } : {}),
         }),
         startQuestionGenerationWorker({ jobs, clientsFor, onError }),
         startArenaWorker({ jobs, clientsFor, onError }),
@@ -75,6 +80,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     llm: config.llm,
     config: { ...config, rag },
     jobs,
+    ...(config.secret_key ? { secretKey: config.secret_key } : {}),
   });
   const server = await listen(app, { host: values.host, port });
   const login = new URL("/login", server.url);
@@ -85,6 +91,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `Open the web app (this link logs you in once, for 15 minutes): ${login.href}\n` +
       `The API is at ${server.url}/api/v1\n` +
       `Token for user "${session.user.name}": ${session.tokenPath}\n` +
+      (sealed > 0 ? `Encrypted ${sealed} stored bot secret(s) with RAGJUDGE_SECRET_KEY.\n` : "") +
       (workers.length > 0
         ? "Evaluations, arenas and question generation run in this process.\n"
         : "No worker here (--no-worker): run `ragjudge worker` against the same database.\n") +

@@ -1,7 +1,11 @@
 import { parseArgs } from "node:util";
 import { loadConfig, type RagjudgeConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
-import { type EvaluationActivity, evaluationsUpdatedSince } from "../../store/index.js";
+import {
+  type EvaluationActivity,
+  evaluationsUpdatedSince,
+  sealStoredSecrets,
+} from "../../store/index.js";
 import { startEvaluationRuntime } from "../evaluation-runtime.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
@@ -80,6 +84,11 @@ export async function workerCommand(argv: string[]): Promise<number> {
     if (message !== lastError) log(`${new Date().toISOString()}  error  ${message}`);
     lastError = message;
   };
+  // Secrets stored as given before the operator set RAGJUDGE_SECRET_KEY are encrypted now.
+  const sealed = config.secret_key
+    ? await sealStoredSecrets(session.store.db, config.secret_key)
+    : 0;
+  if (sealed > 0) log(`${new Date().toISOString()}  encrypted ${sealed} stored bot secret(s)`);
   const runtime = await startEvaluationRuntime(session, config, {
     worker: true,
     concurrency,

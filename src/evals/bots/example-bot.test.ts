@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, loadCorpus } from "../../../examples/bots/http-bot.js";
 import { createHttpBot } from "./http-bot.js";
+// The example listens on 127.0.0.1, which only the open policy (the CLI's) may reach.
+import { OPEN_BOT_NETWORK } from "./network-policy.js";
 
 const signal = () => AbortSignal.timeout(10_000);
 
@@ -38,7 +40,7 @@ describe("the example HTTP bot, in-process", () => {
   });
 
   it("answers with cited sentences, every citation among its contexts", async () => {
-    const bot = createHttpBot({ url });
+    const bot = createHttpBot({ url, network: OPEN_BOT_NETWORK });
     await bot.probe!(signal());
     const answer = await bot.ask({
       question: "When did the Lanting Metro open its Line 1?",
@@ -61,7 +63,7 @@ describe("the example HTTP bot, in-process", () => {
   });
 
   it("abstains, citing nothing, when no paragraph shares a word with the question", async () => {
-    const answer = await createHttpBot({ url }).ask({
+    const answer = await createHttpBot({ url, network: OPEN_BOT_NETWORK }).ask({
       question: "Explain quantum chromodynamics",
       signal: signal(),
     });
@@ -99,7 +101,7 @@ describe("the example HTTP bot, run as `tsx examples/bots/http-bot.ts --port 0`"
       });
       child!.once("exit", (code) => reject(new Error(`the example exited with ${code}: ${out}`)));
     });
-    const answer = await createHttpBot({ url }).ask({
+    const answer = await createHttpBot({ url, network: OPEN_BOT_NETWORK }).ask({
       question: "How much is the Gull Island ferry?",
       signal: signal(),
     });

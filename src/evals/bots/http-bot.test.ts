@@ -3,8 +3,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpBot, displayUrl, HttpBotOptionsError } from "./http-bot.js";
-import { restrictedBotNetwork } from "./network-policy.js";
+import { createHttpBot, displayUrl, type HttpBotOptions, HttpBotOptionsError } from "./http-bot.js";
+import { OPEN_BOT_NETWORK, restrictedBotNetwork } from "./network-policy.js";
 import { BotError } from "./types.js";
 
 interface Received {
@@ -54,6 +54,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The servers here listen on 127.0.0.1, which only the open policy (the CLI's) may reach. */
+const localBot = (options: HttpBotOptions) =>
+  createHttpBot({ network: OPEN_BOT_NETWORK, ...options });
+
 const FAST = { baseMs: 5, maxMs: 50 };
 const signal = () => AbortSignal.timeout(10_000);
 
@@ -76,7 +80,7 @@ describe("createHttpBot: replies", () => {
         tool_calls: [{ name: "search", query: "great fire" }],
       }),
     );
-    const bot = createHttpBot({ url, headers: { authorization: "Bearer sk-test-secret-123" } });
+    const bot = localBot({ url, headers: { authorization: "Bearer sk-test-secret-123" } });
     const answer = await bot.ask({ question: "How many buildings burned?", signal: signal() });
 
     expect(received).toHaveLength(1);
@@ -115,7 +119,7 @@ describe("createHttpBot: replies", () => {
         tool_calls: null,
       }),
     );
-    const answer = await createHttpBot({ url }).ask({ question: "Charter?", signal: signal() });
+    const answer = await localBot({ url }).ask({ question: "Charter?", signal: signal() });
     expect(answer.citations).toEqual(["h-3", "faq-1"]);
     expect(answer.contexts).toEqual([
       {
@@ -134,7 +138,7 @@ describe("createHttpBot: replies", () => {
 
   it("a reply with only an answer has no citations, contexts or trace", async () => {
     const { url } = await serve((res) => json(res, 200, { answer: "I don't know." }));
-    const answer = await createHttpBot({ url }).ask({ question: "?", signal: signal() });
+    const answer = await localBot({ url }).ask({ question: "?", signal: signal() });
     expect(answer).toMatchObject({
       answer: "I don't know.",
       citations: [],
@@ -149,7 +153,7 @@ describe("createHttpBot: retries", () => {
     const { url, received } = await serve((res, n) =>
       n === 1 ? json(res, 500, { error: "boom" }) : json(res, 200, { answer: "ok" }),
     );
-    const answer = await createHttpBot({ url, backoff: FAST }).ask({
+    const answer = await localBot({ url, backoff: FAST }).ask({
       question: "q",
       signal: signal(),
     });
@@ -165,7 +169,7 @@ describe("createHttpBot: retries", () => {
         : json(res, 200, { answer: "ok" }),
     );
     const started = performance.now();
-    const answer = await createHttpBot({ url, backoff: { baseMs: 5, maxMs: 5_000 } }).ask({
+    const answer = await localBot({ url, backoff: { baseMs: 5, maxMs: 5_000 } }).ask({
       question: "q",
       signal: signal(),
     });
@@ -179,14 +183,14 @@ describe("createHttpBot: retries", () => {
       n === 1 ? json(res, 429, "", { "retry-after": "3600" }) : json(res, 200, { answer: "ok" }),
     );
     const started = performance.now();
-    await createHttpBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() });
+    await localBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() });
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it("gives up with http_status after the retries when every reply is a 500", async () => {
     const { url, received } = await serve((res) => json(res, 500, { error: "database down" }));
     const error = await botError(
-      createHttpBot({ url, retries: 2, backoff: FAST }).ask({ question: "q", signal: signal() }),
+      localBot({ url, retries: 2, backoff: FAST }).ask({ question: "q", signal: signal() }),
     );
     expect(error.kind).toBe("http_status");
     expect(error.status).toBe(500);
@@ -200,7 +204,7 @@ describe("createHttpBot: retries", () => {
   it("does not retry another 4xx", async () => {
     const { url, received } = await serve((res) => json(res, 401, { error: "bad key" }));
     const error = await botError(
-      createHttpBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
+      localBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
     );
     expect(error).toMatchObject({ kind: "http_status", status: 401 });
     expect(received).toHaveLength(1);
@@ -211,7 +215,7 @@ describe("createHttpBot: retries", () => {
       // never replies
     });
     const error = await botError(
-      createHttpBot({ url, timeoutMs: 150, retries: 1, backoff: FAST }).ask({
+      localBot({ url, timeoutMs: 150, retries: 1, backoff: FAST }).ask({
         question: "q",
         signal: signal(),
       }),
@@ -226,7 +230,7 @@ describe("createHttpBot: invalid replies", () => {
   it("garbage instead of JSON is invalid_response, not retried", async () => {
     const { url, received } = await serve((res) => json(res, 200, "<html>proxy error</html>"));
     const error = await botError(
-      createHttpBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
+      localBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
     );
     expect(error.kind).toBe("invalid_response");
     expect(error.message).toMatch(/reply is not JSON \(\d+ characters\)$/);
@@ -243,7 +247,7 @@ describe("createHttpBot: invalid replies", () => {
       res.end();
     });
     const error = await botError(
-      createHttpBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
+      localBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
     );
     expect(error.kind).toBe("invalid_response");
     expect(error.message).toContain("reply larger than 10485760 bytes");
@@ -252,7 +256,7 @@ describe("createHttpBot: invalid replies", () => {
 
   it("a missing answer is invalid_response naming the field", async () => {
     const { url } = await serve((res) => json(res, 200, { response: "hi" }));
-    const error = await botError(createHttpBot({ url }).ask({ question: "q", signal: signal() }));
+    const error = await botError(localBot({ url }).ask({ question: "q", signal: signal() }));
     expect(error.kind).toBe("invalid_response");
     expect(error.message).toContain("reply field answer: required string");
   });
@@ -264,7 +268,7 @@ describe("createHttpBot: invalid replies", () => {
       res.end(`{"answer":"a","tool_calls":[{"internal_key":${deep}}]}`);
     });
     const error = await botError(
-      createHttpBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
+      localBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() }),
     );
     expect(error.kind).toBe("invalid_response");
     expect(error.message).toMatch(/reply field tool_calls: nested deeper than 64 levels/);
@@ -275,7 +279,7 @@ describe("createHttpBot: invalid replies", () => {
 
   it("a NUL in a reply's text is invalid_response naming the field", async () => {
     const { url } = await serve((res) => json(res, 200, { answer: "a\u0000b" }));
-    const error = await botError(createHttpBot({ url }).ask({ question: "q", signal: signal() }));
+    const error = await botError(localBot({ url }).ask({ question: "q", signal: signal() }));
     expect(error.kind).toBe("invalid_response");
     expect(error.message).toContain("reply field answer: contains a NUL character");
   });
@@ -284,7 +288,7 @@ describe("createHttpBot: invalid replies", () => {
     const { url } = await serve((res) =>
       json(res, 200, { answer: "a", contexts: ["fine", { node_id: "x", content: 42 }] }),
     );
-    const error = await botError(createHttpBot({ url }).ask({ question: "q", signal: signal() }));
+    const error = await botError(localBot({ url }).ask({ question: "q", signal: signal() }));
     expect(error.message).toContain("reply field contexts.1.content");
   });
 });
@@ -292,7 +296,7 @@ describe("createHttpBot: invalid replies", () => {
 describe("createHttpBot: unreachable bots and cancellation", () => {
   it("a refused port is unreachable, for ask and for probe", async () => {
     const port = await freePort();
-    const bot = createHttpBot({ url: `http://127.0.0.1:${port}/ask`, retries: 1, backoff: FAST });
+    const bot = localBot({ url: `http://127.0.0.1:${port}/ask`, retries: 1, backoff: FAST });
     const asked = await botError(bot.ask({ question: "q", signal: signal() }));
     expect(asked.kind).toBe("unreachable");
     expect(asked.message).toContain("ECONNREFUSED");
@@ -309,7 +313,7 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
       res.end();
     });
     const error = await botError(
-      createHttpBot({ url, headers: { authorization: "Bearer bot-secret-123456" } }).ask({
+      localBot({ url, headers: { authorization: "Bearer bot-secret-123456" } }).ask({
         question: "q",
         signal: signal(),
       }),
@@ -321,7 +325,7 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
 
   it("probe succeeds against a listening bot without asking it anything", async () => {
     const { url, received } = await serve((res) => json(res, 200, { answer: "ok" }));
-    await createHttpBot({ url }).probe!(signal());
+    await localBot({ url }).probe!(signal());
     expect(received).toHaveLength(0);
   });
 
@@ -332,7 +336,7 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const started = performance.now();
-    const error = await createHttpBot({ url, retries: 5, backoff: FAST })
+    const error = await localBot({ url, retries: 5, backoff: FAST })
       .ask({ question: "q", signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(BotError);
@@ -346,7 +350,7 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("run cancelled")), 200);
     const started = performance.now();
-    const error = await createHttpBot({ url, backoff: { baseMs: 5, maxMs: 10_000 } })
+    const error = await localBot({ url, backoff: { baseMs: 5, maxMs: 10_000 } })
       .ask({ question: "q", signal: controller.signal })
       .catch((e: unknown) => e);
     expect((error as Error).message).toBe("run cancelled");
@@ -377,6 +381,18 @@ describe("createHttpBot: the network policy", () => {
     expect(received).toHaveLength(0);
   });
 
+  it("refuses loopback when no policy is passed: the restrictive one is the default", async () => {
+    const { url, received } = await serve((res) => json(res, 200, { answer: "reached" }));
+    for (const target of [url, url.replace("127.0.0.1", "localhost"), "http://[::7f00:1]:9/ask"]) {
+      const bot = createHttpBot({ url: target, retries: 0 });
+      const asked = await botError(bot.ask({ question: "q", signal: signal() }));
+      expect(asked.kind).toBe("unreachable");
+      expect(asked.message).toMatch(/bot network policy does not allow/);
+      await expect(bot.probe!(signal())).rejects.toThrow(/bot network policy does not allow/);
+    }
+    expect(received).toHaveLength(0);
+  });
+
   it("reaches a host the operator allows", async () => {
     const { url, received } = await serve((res) => json(res, 200, { answer: "reached" }));
     for (const network of [
@@ -397,7 +413,7 @@ describe("createHttpBot: the network policy", () => {
 
 describe("createHttpBot: secrets", () => {
   it("describe() shows the URL without userinfo or credential parameters", () => {
-    const bot = createHttpBot({
+    const bot = localBot({
       url: "https://alice:hunter22@bots.example.com:8443/ask?api_key=sk-abcdef&collection=lanting",
       headers: { "x-api-key": "sk-live-0123456789" },
     });
@@ -406,7 +422,7 @@ describe("createHttpBot: secrets", () => {
     expect(name).toBe("https://bots.example.com:8443/ask?api_key=REDACTED&collection=lanting");
     expect(name).not.toContain("hunter22");
     expect(name).not.toContain("sk-");
-    expect(createHttpBot({ url: "http://127.0.0.1:1/ask", name: "acme-rag" }).describe()).toEqual({
+    expect(localBot({ url: "http://127.0.0.1:1/ask", name: "acme-rag" }).describe()).toEqual({
       kind: "http",
       name: "acme-rag",
     });
@@ -417,7 +433,7 @@ describe("createHttpBot: secrets", () => {
       json(res, 403, `key Bearer sk-live-0123456789 is not allowed (request ${n})`),
     );
     const error = await botError(
-      createHttpBot({ url, headers: { authorization: "Bearer sk-live-0123456789" } }).ask({
+      localBot({ url, headers: { authorization: "Bearer sk-live-0123456789" } }).ask({
         question: "q",
         signal: signal(),
       }),
@@ -428,7 +444,7 @@ describe("createHttpBot: secrets", () => {
   });
 
   it("rejects a bad URL without repeating it", () => {
-    const make = () => createHttpBot({ url: "ftp://user:s3cret-pass@host/x" });
+    const make = () => localBot({ url: "ftp://user:s3cret-pass@host/x" });
     expect(make).toThrow(HttpBotOptionsError);
     expect(make).toThrow(/url: expected an http:\/\/ or https:\/\/ URL/);
     expect(make).not.toThrow(/s3cret/);

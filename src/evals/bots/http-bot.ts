@@ -19,7 +19,7 @@ import {
   BotNetworkPolicyError,
   checkedLookup,
   checkUrlHost,
-  OPEN_BOT_NETWORK,
+  restrictedBotNetwork,
 } from "./network-policy.js";
 import { probeTcp } from "./tcp-probe.js";
 import { type Bot, type BotAnswer, BotError } from "./types.js";
@@ -54,7 +54,11 @@ const HttpBotOptionsSchema = z.object({
   probeTimeoutMs: z.number().int().positive().default(HTTP_BOT_DEFAULTS.probeTimeoutMs),
 });
 export type HttpBotOptions = z.input<typeof HttpBotOptionsSchema> & {
-  /** Where the bot may connect; default open (the CLI). The server passes the operator's policy. */
+  /**
+   * Where the bot may connect. Default: public addresses only (restrictedBotNetwork()), so a
+   * caller that forgets the policy cannot reach loopback or the operator's network; the server
+   * passes the operator's policy, and the CLI's runs pass OPEN_BOT_NETWORK on purpose.
+   */
   network?: BotNetworkPolicy;
 };
 
@@ -94,7 +98,10 @@ function secretsOf(url: URL, headers: Record<string, string>): string[] {
 }
 
 /** Creates a Bot that POSTs `{question}` to `url` and validates the JSON reply. */
-export function createHttpBot({ network = OPEN_BOT_NETWORK, ...options }: HttpBotOptions): Bot {
+export function createHttpBot({
+  network = restrictedBotNetwork(),
+  ...options
+}: HttpBotOptions): Bot {
   const parsed = HttpBotOptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

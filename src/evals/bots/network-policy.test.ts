@@ -35,6 +35,37 @@ describe("the bot network policy", () => {
     expect(refusedRange("2606:4700::1111", strict)).toBeUndefined();
   });
 
+  it("refuses IPv4-compatible IPv6 (::/96) in every spelling, as it refuses NAT64, 6to4 and Teredo", () => {
+    const compatible = "deprecated IPv4-compatible IPv6";
+    const refused: Array<[string, string]> = [
+      ["::7f00:1", compatible],
+      ["::a9fe:a9fe", compatible],
+      ["0:0:0:0:0:0:7f00:1", compatible],
+      ["::a00:1", compatible],
+      ["::2", compatible],
+      ["::ffff:0:7f00:1", "rfc6145"],
+      ["2002:7f00:1::", "6to4"],
+      ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "teredo"],
+    ];
+    for (const [address, range] of refused)
+      expect(refusedRange(address, strict), address).toBe(range);
+    for (const url of [
+      "http://[::7f00:1]/ask",
+      "http://[::127.0.0.1]/ask",
+      "http://[::a9fe:a9fe]/latest/meta-data/",
+      "http://[::169.254.169.254]/latest/meta-data/",
+      "http://[0:0:0:0:0:0:7f00:1]:8080/ask",
+    ]) {
+      expect(() => checkUrlHost(new URL(url), strict), url).toThrow(
+        /does not allow .* \(a deprecated IPv4-compatible IPv6 address\)/,
+      );
+    }
+    // The operator can still allow one, by an IPv6 network.
+    expect(
+      refusedRange("::7f00:1", restrictedBotNetwork({ allow_networks: ["::7f00:0/120"] })),
+    ).toBeUndefined();
+  });
+
   it("allows the operator's networks and hosts, and can refuse public addresses", () => {
     const policy = restrictedBotNetwork({
       allow_networks: ["127.0.0.1/32", "10.20.0.0/16", "::ffff:192.168.7.0/120"],

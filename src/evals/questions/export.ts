@@ -1,4 +1,5 @@
 import { stringify } from "csv-stringify/sync";
+import { spreadsheetSafe } from "../../formats/index.js";
 import type { QuestionFormat } from "./import.js";
 import { storedReferences } from "./references.js";
 import type { QuestionInput } from "./schema.js";
@@ -33,8 +34,9 @@ function exportedRecord(question: ExportedQuestion): QuestionInput {
 
 /**
  * A question set as a file parseQuestionFile reads back unchanged: CSV (RFC 4180, CRLF, header
- * row), a JSON array, or JSONL. Text is written as is, so a cell starting with "=" stays a string
- * only in tools that do not evaluate formulas.
+ * row), a JSON array, or JSONL. A CSV cell a spreadsheet would run as a formula (`=`, `+`, `-`,
+ * `@`, tab, CR) is written with a leading `'` (questions may come from generated or imported
+ * text), which the importer takes off again; JSON and JSONL hold the text as is.
  */
 export function exportQuestions(
   questions: readonly ExportedQuestion[],
@@ -51,7 +53,7 @@ export function exportQuestions(
               ? r.ground_truths
                 ? JSON.stringify(r.ground_truths)
                 : ""
-              : (r[column] ?? ""),
+              : spreadsheetSafe(r[column] ?? ""),
           ),
         ),
         { header: true, columns: [...QUESTION_CSV_COLUMNS], record_delimiter: "windows" },

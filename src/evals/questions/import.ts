@@ -1,4 +1,5 @@
 import { CsvError, parse } from "csv-parse/sync";
+import { fromSpreadsheetSafe } from "../../formats/index.js";
 import { parseStrictJson } from "../../text/index.js";
 import { duplicateRowErrors, findDuplicates } from "./duplicates.js";
 import { QuestionImportError, type RowError } from "./errors.js";
@@ -235,7 +236,8 @@ function csvRows(text: string, fieldOfHeader: (name: string) => string | undefin
       return;
     }
     const value: Record<string, string> = {};
-    for (const [column, field] of columns) value[field] = cells[column] ?? "";
+    // A formula-like cell our CSV exports defused ('=...) reads back as it was written.
+    for (const [column, field] of columns) value[field] = fromSpreadsheetSafe(cells[column] ?? "");
     rows.push({ row, value });
   });
   return { rows, errors };

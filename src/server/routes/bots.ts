@@ -25,7 +25,9 @@ export const botApi = {
     body: RegisterBotSchema,
     responses: {
       201: { description: "The bot, with `has_secret` instead of the secret", schema: BotSchema },
-      400: error("An invalid field, or a URL the bot network policy refuses"),
+      400: error(
+        "An invalid field, a URL the bot network policy refuses, or a secret this server cannot store encrypted (no RAGJUDGE_SECRET_KEY on a server with several users)",
+      ),
       409: error("You already have a bot of that name"),
       415: error("The body is not application/json"),
     },
@@ -61,7 +63,7 @@ export function botRoutes(app: App, deps: RouteDeps) {
   );
 
   mountRoute(app, deps, botApi.register, async (c, { body }) =>
-    c.json(await registerBot(db, c.get("user").id, body, deps.config.bots), 201),
+    c.json(await registerBot(db, c.get("user").id, body, deps.config.bots, deps.secretKey), 201),
   );
 
   mountRoute(app, deps, botApi.get, async (c, { params }) => {

@@ -5678,7 +5678,7 @@ export interface operations {
           "application/json": components["schemas"]["Bot"];
         };
       };
-      /** @description An invalid field, or a URL the bot network policy refuses */
+      /** @description An invalid field, a URL the bot network policy refuses, or a secret this server cannot store encrypted (no RAGJUDGE_SECRET_KEY on a server with several users) */
       400: {
         headers: {
           [name: string]: unknown;

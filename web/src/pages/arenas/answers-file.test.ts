@@ -27,6 +27,20 @@ describe("parseAnswersFile", () => {
     expect(outcome.issues[0]!.message).toBe("not a JSON object");
   });
 
+  it("reads formula-like CSV cells as the server does: the apostrophe an export added comes off", () => {
+    const csv = parseAnswersFile("question,answer\n'=1+1?,'-2\n'tis?,''@x\n", "csv");
+    expect(csv).toEqual({
+      ok: true,
+      file: {
+        rows: [
+          { question: "=1+1?", answer: "-2" },
+          { question: "'tis?", answer: "'@x" },
+        ],
+        lines: [2, 3],
+      },
+    });
+  });
+
   it("reads a JSON array by item and a CSV by line (the header is line 1), lists as JSON cells", () => {
     const json = parseAnswersFile('[{"question":"Q","answer":"A"}]', "json");
     expect(json.ok && json.file.lines).toEqual([1]);

@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { fromSpreadsheetSafe } from "../../components/spreadsheet-cells";
 
 // An answers file (issue 14 §1: `.jsonl`, `.json` or `.csv` of {question, answer, ground_truth?,
 // contexts?, ...}) read in the browser, as FileUploadParser reads question files. Only the shape
@@ -29,8 +30,13 @@ export function answersFormatOf(name: string): AnswersFileFormat | undefined {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** A CSV cell holding a JSON list (contexts, citations, ground_truths) becomes the list. */
-function csvCell(key: string, value: string): unknown {
+/**
+ * A CSV cell as the server reads it: the apostrophe ragjudge's exports put before a formula-like
+ * text comes off, and a cell holding a JSON list (contexts, citations, ground_truths) becomes the
+ * list.
+ */
+function csvCell(key: string, raw: string): unknown {
+  const value = fromSpreadsheetSafe(raw);
   const text = value.trim();
   if (
     ["contexts", "citations", "ground_truths", "references"].includes(key) &&

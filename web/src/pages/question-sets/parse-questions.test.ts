@@ -24,6 +24,28 @@ describe("parseQuestionFile", () => {
     });
   });
 
+  it("reads formula-like cells as ragjudge's CSV export wrote them: its added apostrophe comes off", () => {
+    // What the server's question-set export writes for =HYPERLINK(...), -2 and '=x (issue 22 §7).
+    const csv = `question_text,ground_truth\r\n"'=HYPERLINK(""http://x"")",'-2\r\n'tis?,''=x\r\n`;
+    expect(parseQuestionFile(csv, "csv")).toEqual({
+      ok: true,
+      questions: [
+        {
+          question_type: "USER_DEFINED",
+          question_text: '=HYPERLINK("http://x")',
+          ground_truth: "-2",
+          reference_context: null,
+        },
+        {
+          question_type: "USER_DEFINED",
+          question_text: "'tis?",
+          ground_truth: "'=x",
+          reference_context: null,
+        },
+      ],
+    });
+  });
+
   it("names every bad CSV row by its file line, counting quoted line breaks, and returns no question", () => {
     const csv = [
       "question_text,ground_truth,question_type",

@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { fromSpreadsheetSafe } from "../../components/spreadsheet-cells";
 import { questionKey } from "./question-key";
 
 // FileUploadParser's logic (seed 003 section 4.1: files are parsed in the browser, never
@@ -174,7 +175,7 @@ function csvRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
       }
       const fields: Partial<Record<Field, unknown>> = {};
       header.forEach((field, i) => {
-        if (field) fields[field] = cells[i] ?? "";
+        if (field) fields[field] = fromSpreadsheetSafe(cells[i] ?? "");
       });
       rows.push({ line, unit: "line", fields });
     },
