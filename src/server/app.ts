@@ -104,7 +104,7 @@ export function createApp(options: AppOptions) {
   mountRoute(app, deps, metaApi.openapi, (c) => c.json(buildOpenApiDocument()));
   sessionLoginRoute(app, deps, loginLimiter);
 
-  app.use("/api/v1/*", authenticate(db, options.origin));
+  app.use("/api/v1/*", authenticate(db, loginLimiter, options.origin));
   // Every endpoint takes JSON: another media type is refused before any route reads it.
   app.use("/api/v1/*", requireJsonBody);
 
