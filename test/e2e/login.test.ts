@@ -188,18 +188,19 @@ describe("login", { timeout: 60_000 }, () => {
     expect(unexpected).toEqual([]);
   });
 
-  it("lets no other page's images lock the login link out", async () => {
+  it("lets no other page lock the login link out or use it", async () => {
     await browser.context.clearCookies();
-    // More wrong codes than the limit allows, fetched by Chromium as images of a page on another
-    // port: it marks them `Sec-Fetch-Site: same-site`, and the server neither redeems nor counts them.
+    const me = await server.json<{ user: { id: string } }>("/api/v1/session");
+    const link = await server.loginLinkFor(me.user.id);
+    // A page on another port (Chromium marks its requests `Sec-Fetch-Site: same-site`): more
+    // wrong codes as images than the limit allows, and the person's own link to click.
     const foreign = http.createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/html" });
-      res.end(
-        Array.from(
-          { length: 12 },
-          (_, i) => `<img src="${server.origin}/login?code=lc_${i}">`,
-        ).join(""),
+      const images = Array.from(
+        { length: 12 },
+        (_, i) => `<img src="${server.origin}/login?code=lc_${i}">`,
       );
+      res.end(`${images.join("")}<a href="${link}">open ragjudge</a>`);
     });
     await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
     const page = await browser.newPage();
@@ -207,13 +208,18 @@ describe("login", { timeout: 60_000 }, () => {
       // `load` waits for every image's request to be answered.
       await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
       expect(await page.evaluate("[...document.images].every((img) => img.complete)")).toBe(true);
+      // Followed from that page, the link is not used, and the login page says what to do.
+      await page.getByRole("link", { name: "open ragjudge" }).click();
+      await page.waitForURL(`${server.origin}/login?error=link_from_elsewhere`);
+      await expect
+        .poll(() => page.getByRole("alert").textContent())
+        .toContain("Paste the link into the address bar");
     } finally {
       foreign.close();
     }
-    // The person's own link, pasted into the address bar, still logs in.
-    const me = await server.json<{ user: { id: string } }>("/api/v1/session");
-    const landed = await page.goto(await server.loginLinkFor(me.user.id));
-    expect(landed?.status()).toBe(200); // not 429: the address is not blocked
+    // Pasted into the address bar, the same link logs in: neither spent nor blocked.
+    const landed = await page.goto(link);
+    expect(landed?.status()).toBe(200); // not 429
     await page.waitForURL(`${server.origin}/evaluations/list`);
     await expect.poll(() => page.getByTestId("evaluation-row").count()).toBe(1);
     await page.close();
