@@ -53,7 +53,7 @@ export interface AppOptions {
    * naming the field. Default: on when RAGJUDGE_VALIDATE_RESPONSES=1 (the tests set it).
    */
   validateResponses?: boolean;
-  /** Failed logins allowed per client address and window (docs/security.md); defaults apply. */
+  /** Wrong codes, tokens and cookies allowed per client address and window (docs/security.md). */
   loginLimit?: LoginLimitOptions;
 }
 

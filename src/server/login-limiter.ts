@@ -13,7 +13,7 @@ import type { Context } from "hono";
 // about hammering, not their only defence.
 
 export interface LoginLimitOptions {
-  /** Failures an address may have in a window before it is refused; default 10. */
+  /** Distinct wrong secrets an address may send in a window before it is refused; default 10. */
   maxFailures?: number;
   /** Length of the window, from an address's first failure; default 15 minutes. */
   windowMs?: number;
