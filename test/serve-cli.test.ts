@@ -46,12 +46,16 @@ function serve(args: string[]): Promise<string> {
 }
 
 it("prints a one-time login URL that lands on the page asked for, logged in", async () => {
-  const login = await serve(["--port", "0", "--no-worker", "--path", "/evaluations/abc"]);
-  expect(new URL(login).searchParams.get("next")).toBe("/evaluations/abc");
+  // Non-Latin-1 characters reach the Location header percent-encoded (they once gave a 500).
+  const path = "/evaluations/list?q=票价";
+  const login = await serve(["--port", "0", "--no-worker", "--path", path]);
+  expect(new URL(login).searchParams.get("next")).toBe("/evaluations/list?q=%E7%A5%A8%E4%BB%B7");
 
-  const opened = await fetch(login, { redirect: "manual" });
+  // As a browser sends a link pasted into its address bar.
+  const opened = await fetch(login, { redirect: "manual", headers: { "sec-fetch-site": "none" } });
   expect(opened.status).toBe(303);
-  expect(opened.headers.get("location")).toBe("/evaluations/abc");
+  expect(opened.headers.get("location")).toBe("/evaluations/list?q=%E7%A5%A8%E4%BB%B7");
+  expect(decodeURI(opened.headers.get("location") ?? "")).toBe(path);
   const cookie = /ragjudge_session=[^;]+/.exec(opened.headers.get("set-cookie") ?? "")?.[0];
   expect(cookie).toBeDefined();
 

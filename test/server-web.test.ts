@@ -156,11 +156,35 @@ describeEachStore("browser sessions", (use) => {
       "//evil.example/x",
       "https://evil.example",
       "/\\evil.example",
+      "/\t/evil.example",
+      "/..//evil.example",
       "/x\r\nSet-Cookie: a=b",
     ]) {
       const login = await loginByLink(alice.id, next);
       expect(login.headers.get("location"), next).toBe("/evaluations");
     }
+  });
+
+  it("leaves a login code unspent when its session cannot be written", async () => {
+    const { alice } = await aliceAndBob();
+    // The database itself refuses the session (a trigger), as a full disk or a lost connection
+    // would: the code is spent in the same transaction, so it is not spent.
+    const run = (statement: string) => queryRows(use().db, sql.raw(statement));
+    await run(`create function refuse_session() returns trigger language plpgsql
+      as $$ begin raise exception 'no sessions today'; end $$`);
+    await run(`create trigger refuse_session before insert on web_sessions
+      for each row execute function refuse_session()`);
+    const code = await createLoginCode(use().db, alice.id);
+    try {
+      expect((await request(`/login?code=${code}`)).status).toBe(500);
+    } finally {
+      await run("drop trigger refuse_session on web_sessions");
+      await run("drop function refuse_session()");
+    }
+    const again = await request(`/login?code=${code}`);
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe("/evaluations");
+    expect(sessionCookie(again)).toMatch(/^ragjudge_session=rs_/);
   });
 
   it("stores codes and sessions only as hashes", async () => {

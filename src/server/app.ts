@@ -54,7 +54,7 @@ export interface AppOptions {
    * naming the field. Default: on when RAGJUDGE_VALIDATE_RESPONSES=1 (the tests set it).
    */
   validateResponses?: boolean;
-  /** Failed logins allowed per client address and window (docs/security.md); defaults apply. */
+  /** Wrong codes, tokens and cookies allowed per client address and window (docs/security.md). */
   loginLimit?: LoginLimitOptions;
   /**
    * The operator's RAGJUDGE_SECRET_KEY (config.secret_key): users' bot secrets are stored
@@ -111,7 +111,7 @@ export function createApp(options: AppOptions) {
   mountRoute(app, deps, metaApi.openapi, (c) => c.json(buildOpenApiDocument()));
   sessionLoginRoute(app, deps, loginLimiter);
 
-  app.use("/api/v1/*", authenticate(db, options.origin));
+  app.use("/api/v1/*", authenticate(db, loginLimiter, options.origin));
   // Every endpoint takes JSON: another media type is refused before any route reads it.
   app.use("/api/v1/*", requireJsonBody);
 

@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { type Db, findUserBySession, findUserByToken, type WebSession } from "../store/index.js";
 import { bearerToken, type Env } from "./http.js";
+import { clientAddress, type LoginLimiter, tooManyAttempts } from "./login-limiter.js";
 
 // Who is calling: a script with `Authorization: Bearer <token>`, or the web app with its session
 // cookie. A cookie rides along on any request the browser makes, so cookie-authenticated requests
@@ -39,30 +40,41 @@ export function clearSessionCookie(c: Context) {
 
 /**
  * Sets the caller on the context, or answers 401; a cookie-authenticated request that changes
- * state from another origin (or with none) answers 403. A bearer token wins over a cookie.
+ * state from another origin (or with none) answers 403. A bearer token wins over a cookie. A
+ * token or cookie that matches nobody counts against the address in `limiter`, as a failed login
+ * does, and a blocked address's token or cookie is not looked up at all (429), a right one too.
  */
-export function authenticate(db: Db, configuredOrigin?: string) {
+export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: string) {
   return createMiddleware<Env>(async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
-    if (token) {
-      const user = await findUserByToken(db, token);
-      if (user) {
-        c.set("user", user);
-        c.set("auth", { via: "bearer" });
-        return next();
-      }
-    } else {
-      const cookie = getCookie(c, SESSION_COOKIE);
-      const session = cookie ? await findUserBySession(db, cookie) : undefined;
-      if (cookie && session) {
-        if (!sameOrigin(c, configuredOrigin)) {
-          const message = `A request that changes state with the session cookie must come from ${ownOrigin(c, configuredOrigin)} (its Origin header).`;
-          return c.json({ error: "forbidden_origin", message }, 403);
+    const cookie = token ? undefined : getCookie(c, SESSION_COOKIE);
+    const secret = token || cookie;
+    if (secret) {
+      const address = clientAddress(c);
+      const wait = limiter.blockedFor(address);
+      if (wait !== undefined) return tooManyAttempts(c, wait);
+      if (token) {
+        const user = await findUserByToken(db, token);
+        if (user) {
+          c.set("user", user);
+          c.set("auth", { via: "bearer" });
+          return next();
         }
-        c.set("user", session.user);
-        c.set("auth", { via: "cookie", token: cookie, expiresAt: session.expiresAt });
-        return next();
+      } else if (cookie) {
+        const session = await findUserBySession(db, cookie);
+        if (session) {
+          if (!sameOrigin(c, configuredOrigin)) {
+            const message = `A request that changes state with the session cookie must come from ${ownOrigin(c, configuredOrigin)} (its Origin header).`;
+            return c.json({ error: "forbidden_origin", message }, 403);
+          }
+          c.set("user", session.user);
+          c.set("auth", { via: "cookie", token: cookie, expiresAt: session.expiresAt });
+          return next();
+        }
+        // An expired or ended session: the browser stops sending it.
+        clearSessionCookie(c);
       }
+      limiter.fail(address, secret);
     }
     const message =
       "Send `Authorization: Bearer <token>` (see `ragjudge token`), or log in to the web app.";

@@ -12,7 +12,7 @@ describe("createLoginLimiter", () => {
     const limiter = createLoginLimiter({ maxFailures: 3, windowMs: 60_000, now: time.now });
     for (let i = 0; i < 3; i++) {
       expect(limiter.blockedFor("10.0.0.1")).toBeUndefined();
-      limiter.fail("10.0.0.1");
+      limiter.fail("10.0.0.1", `guess-${i}`);
     }
     expect(limiter.blockedFor("10.0.0.1")).toBe(60);
     expect(limiter.blockedFor("10.0.0.2")).toBeUndefined();
@@ -21,7 +21,7 @@ describe("createLoginLimiter", () => {
     time.advance(14_500);
     expect(limiter.blockedFor("10.0.0.1")).toBeUndefined();
     // A new window starts from the next failure.
-    limiter.fail("10.0.0.1");
+    limiter.fail("10.0.0.1", "guess-0");
     expect(limiter.blockedFor("10.0.0.1")).toBeUndefined();
   });
 
@@ -33,18 +33,32 @@ describe("createLoginLimiter", () => {
       maxAddresses: 3,
       now: time.now,
     });
-    limiter.fail("a");
+    limiter.fail("a", "s");
     time.advance(2_000);
-    limiter.fail("b");
-    limiter.fail("c");
-    limiter.fail("d"); // "a" has expired: it goes, the live ones stay
+    limiter.fail("b", "s");
+    limiter.fail("c", "s");
+    limiter.fail("d", "s"); // "a" has expired: it goes, the live ones stay
     expect(limiter.size).toBe(3);
     expect(["b", "c", "d"].map((x) => limiter.blockedFor(x))).toEqual([1, 1, 1]);
-    limiter.fail("e"); // all live: the oldest, "b", goes
+    limiter.fail("e", "s"); // all live: the oldest, "b", goes
     expect(limiter.size).toBe(3);
     expect(limiter.blockedFor("b")).toBeUndefined();
     expect(limiter.blockedFor("e")).toBe(1);
-    for (let i = 0; i < 10_000; i++) limiter.fail(`x${i}`);
+    for (let i = 0; i < 10_000; i++) limiter.fail(`x${i}`, "s");
     expect(limiter.size).toBe(3);
+  });
+
+  it("counts a wrong secret once however often it is sent", () => {
+    const limiter = createLoginLimiter({ maxFailures: 3, windowMs: 60_000 });
+    // A stale cookie sent by every request of a page, or a revoked token in a script's loop.
+    for (let i = 0; i < 50; i++) limiter.fail("10.0.0.1", "rs_stale-cookie");
+    limiter.fail("10.0.0.1", "rj_revoked");
+    expect(limiter.blockedFor("10.0.0.1")).toBeUndefined();
+    // A third distinct secret is a third guess.
+    limiter.fail("10.0.0.1", "rj_guess");
+    expect(limiter.blockedFor("10.0.0.1")).toBe(60);
+    // The same secret from another address is that address's own failure.
+    limiter.fail("10.0.0.2", "rj_guess");
+    expect(limiter.blockedFor("10.0.0.2")).toBeUndefined();
   });
 });

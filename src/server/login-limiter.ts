@@ -1,16 +1,19 @@
+import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import type { Context } from "hono";
 
-// Failed logins per client address (a one-time login link's code, a token pasted into the login
-// page): after `maxFailures` in a window the address's logins get 429 with Retry-After until the
-// window ends, before the secret is even looked up, so a blocked client learns nothing more.
-// Successes are not counted and reset nothing: a client holding one valid token of its own could
-// otherwise clear its count between guesses. Sessions and bearer tokens already held keep working.
-// The secrets are 192 random bits, so this is about hammering (lookups, log noise), not their only
-// defence.
+// Failed secret lookups per client address: a one-time login link's code, a token pasted into the
+// login page, and a bearer token or session cookie sent to any API route. After `maxFailures`
+// distinct wrong secrets in a window, every request of the address that carries a secret gets 429
+// with Retry-After until the window ends, before the secret is even looked up, so a blocked client
+// learns nothing more, even from a right guess. The same wrong secret sent again counts once: it
+// is no new guess, and a stale cookie or a revoked token in a script's loop must not lock its
+// owner out. Successes are not counted and reset nothing: a client holding one valid token of its
+// own could otherwise clear its count between guesses. The secrets are 192 random bits, so this is
+// about hammering, not their only defence.
 
 export interface LoginLimitOptions {
-  /** Failures an address may have in a window before it is refused; default 10. */
+  /** Distinct wrong secrets an address may send in a window before it is refused; default 10. */
   maxFailures?: number;
   /** Length of the window, from an address's first failure; default 15 minutes. */
   windowMs?: number;
@@ -28,8 +31,8 @@ export const LOGIN_LIMIT_DEFAULTS = {
 export interface LoginLimiter {
   /** Seconds the address must wait, or undefined when it may try. */
   blockedFor(address: string): number | undefined;
-  /** Counts a failed login of the address. */
-  fail(address: string): void;
+  /** Counts a failed lookup of `secret` from the address (once per distinct secret and window). */
+  fail(address: string, secret: string): void;
   /** Addresses tracked now (bounded by maxAddresses). */
   readonly size: number;
 }
@@ -39,8 +42,10 @@ export function createLoginLimiter(options: LoginLimitOptions = {}): LoginLimite
   const windowMs = options.windowMs ?? LOGIN_LIMIT_DEFAULTS.windowMs;
   const maxAddresses = options.maxAddresses ?? LOGIN_LIMIT_DEFAULTS.maxAddresses;
   const now = options.now ?? Date.now;
-  // Insertion order is the order of first failure, so the expired are at the front.
-  const windows = new Map<string, { startedAt: number; failures: number }>();
+  // Insertion order is the order of first failure, so the expired are at the front. `failed`
+  // holds short digests of the wrong secrets, at most maxFailures of them (then the address is
+  // blocked and nothing more is looked up).
+  const windows = new Map<string, { startedAt: number; failed: Set<string> }>();
 
   const live = (address: string, at: number) => {
     const entry = windows.get(address);
@@ -66,23 +71,29 @@ export function createLoginLimiter(options: LoginLimitOptions = {}): LoginLimite
     blockedFor(address) {
       const at = now();
       const entry = live(address, at);
-      if (!entry || entry.failures < maxFailures) return undefined;
+      if (!entry || entry.failed.size < maxFailures) return undefined;
       return Math.max(1, Math.ceil((entry.startedAt + windowMs - at) / 1000));
     },
-    fail(address) {
+    fail(address, secret) {
       const at = now();
+      const digest = secretDigest(secret);
       const entry = live(address, at);
       if (entry) {
-        entry.failures++;
+        if (entry.failed.size < maxFailures) entry.failed.add(digest);
         return;
       }
       makeRoom(at);
-      windows.set(address, { startedAt: at, failures: 1 });
+      windows.set(address, { startedAt: at, failed: new Set([digest]) });
     },
     get size() {
       return windows.size;
     },
   };
+}
+
+/** Enough of a secret's sha256 to tell guesses apart; the secret itself is not kept. */
+function secretDigest(secret: string): string {
+  return createHash("sha256").update(secret).digest("base64url").slice(0, 16);
 }
 
 /**
@@ -119,7 +130,7 @@ export function tooManyAttempts(c: Context, retryAfterSeconds: number) {
   return c.json(
     {
       error: "too_many_attempts",
-      message: `Too many failed logins from this address; try again in ${retryAfterSeconds} s.`,
+      message: `Too many wrong tokens, cookies or login codes from this address; try again in ${retryAfterSeconds} s.`,
     },
     429,
     { "retry-after": String(retryAfterSeconds) },

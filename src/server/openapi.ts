@@ -169,6 +169,11 @@ function operation(spec: AnyRouteSpec) {
       description: "Not logged in: no known token or session cookie",
       content: { "application/json": { schema: ref("Error") } },
     };
+    responses["429"] ??= {
+      description:
+        "Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds",
+      content: { "application/json": { schema: ref("Error") } },
+    };
   }
   return {
     summary: spec.summary,

@@ -36,15 +36,33 @@ export async function createLoginCode(
 }
 
 /**
- * Uses a login code up: the delete that reads it is the one that consumes it, so two requests
- * racing with one code cannot both succeed. Unknown, used and expired codes give undefined.
+ * Uses a login code up and starts its user's session, in one transaction: the delete that reads
+ * the code is the one that consumes it, so two requests racing with one code cannot both succeed,
+ * and a session that cannot be written leaves the code unspent. Unknown, used and expired codes
+ * give undefined.
  */
-export async function redeemLoginCode(db: Db, code: string): Promise<string | undefined> {
-  const [row] = await db
-    .delete(login_codes)
-    .where(and(eq(login_codes.code_hash, hashToken(code)), gt(login_codes.expires_at, new Date())))
-    .returning({ user_id: login_codes.user_id });
-  return row?.user_id;
+export async function redeemLoginCode(
+  db: Db,
+  code: string,
+  ttlMs = WEB_SESSION_TTL_MS,
+): Promise<{ userId: string; session: WebSession } | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(login_codes)
+      .where(
+        and(eq(login_codes.code_hash, hashToken(code)), gt(login_codes.expires_at, new Date())),
+      )
+      .returning({ user_id: login_codes.user_id });
+    if (!row) return undefined;
+    const session = { token: secret("rs_"), expiresAt: new Date(Date.now() + ttlMs) };
+    await tx.delete(web_sessions).where(lt(web_sessions.expires_at, new Date()));
+    await tx.insert(web_sessions).values({
+      user_id: row.user_id,
+      token_hash: hashToken(session.token),
+      expires_at: session.expiresAt,
+    });
+    return { userId: row.user_id, session };
+  });
 }
 
 export async function createWebSession(

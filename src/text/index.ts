@@ -1,7 +1,9 @@
 // Public face of text/: tokenization and lexical measures shared by the gate and the judges, and
-// JSON text both ways (canonical for hashes, strict for what ragjudge reads).
+// JSON text both ways (canonical for hashes, strict for what ragjudge reads), and the one rule for
+// where a login may send the browser (the web app imports that file too).
 
 export { canonicalJson } from "./canonical-json.js";
+export { DEFAULT_LANDING, safeLandingPath } from "./landing-path.js";
 export {
   containsContentToken,
   containsWholeWord,

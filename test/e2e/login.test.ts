@@ -105,6 +105,37 @@ describe("login", { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it("stays on this server after a pasted token, whatever host `next` spells", async () => {
+    // Another port is another origin: if the login page followed `next` there, this would see it.
+    const visits: string[] = [];
+    const foreign = http.createServer((req, res) => {
+      visits.push(req.url ?? "");
+      res.end("stolen");
+    });
+    await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
+    const host = `127.0.0.1:${(foreign.address() as AddressInfo).port}`;
+    try {
+      // Each starts with one `/` and not `//`, and each is `//host` to a browser's URL parser.
+      for (const next of [`/\\${host}/x`, `/\t/${host}/x`, `/\n/${host}/x`, `/\\/${host}/x`]) {
+        await browser.context.clearCookies();
+        const page = await browser.newPage();
+        await page.goto(`${server.origin}/login?next=${encodeURIComponent(next)}`);
+        await page.getByLabel("API token").fill(server.token);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        // The full navigation after the login leaves the login page: for this server's default
+        // page, not the other host.
+        await page.waitForURL((url) => url.pathname !== "/login");
+        expect(new URL(page.url()).origin, JSON.stringify(next)).toBe(server.origin);
+        await page.waitForURL(`${server.origin}/evaluations/list`);
+        await expect.poll(() => page.getByTestId("evaluation-row").count()).toBe(1);
+        await page.close();
+      }
+    } finally {
+      foreign.close();
+    }
+    expect(visits).toEqual([]);
+  });
+
   it("refuses a state change posted from a foreign page with the session cookie", async () => {
     // Another port is another origin but the same site, so the browser sends the cookie: the
     // server's Origin check is what must refuse it.
@@ -155,6 +186,43 @@ describe("login", { timeout: 60_000 }, () => {
       (e) => !(e.includes(evaluationId) && e.includes("404")),
     );
     expect(unexpected).toEqual([]);
+  });
+
+  it("lets no other page lock the login link out or use it", async () => {
+    await browser.context.clearCookies();
+    const me = await server.json<{ user: { id: string } }>("/api/v1/session");
+    const link = await server.loginLinkFor(me.user.id);
+    // A page on another port (Chromium marks its requests `Sec-Fetch-Site: same-site`): more
+    // wrong codes as images than the limit allows, and the person's own link to click.
+    const foreign = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      const images = Array.from(
+        { length: 12 },
+        (_, i) => `<img src="${server.origin}/login?code=lc_${i}">`,
+      );
+      res.end(`${images.join("")}<a href="${link}">open ragjudge</a>`);
+    });
+    await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
+    const page = await browser.newPage();
+    try {
+      // `load` waits for every image's request to be answered.
+      await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+      expect(await page.evaluate("[...document.images].every((img) => img.complete)")).toBe(true);
+      // Followed from that page, the link is not used, and the login page says what to do.
+      await page.getByRole("link", { name: "open ragjudge" }).click();
+      await page.waitForURL(`${server.origin}/login?error=link_from_elsewhere`);
+      await expect
+        .poll(() => page.getByRole("alert").textContent())
+        .toContain("Paste the link into the address bar");
+    } finally {
+      foreign.close();
+    }
+    // Pasted into the address bar, the same link logs in: neither spent nor blocked.
+    const landed = await page.goto(link);
+    expect(landed?.status()).toBe(200); // not 429
+    await page.waitForURL(`${server.origin}/evaluations/list`);
+    await expect.poll(() => page.getByTestId("evaluation-row").count()).toBe(1);
+    await page.close();
   });
 
   // Last: it leaves this address blocked from logging in for the rest of the server's life.

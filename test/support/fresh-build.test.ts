@@ -55,6 +55,10 @@ it("names a web source newer than the built web app", () => {
   expect(staleWebSource(root)).toBeUndefined();
   file("web/vite.config.ts", 10);
   expect(staleWebSource(root)).toBe("web/vite.config.ts");
+  // The landing rule of src/ the login page imports is a web source too.
+  file("web/vite.config.ts", 100);
+  file("src/text/landing-path.ts", 10);
+  expect(staleWebSource(root)).toBe("src/text/landing-path.ts");
 });
 
 it("names a migration newer than the PGlite template, or the template when it is missing", () => {

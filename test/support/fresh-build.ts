@@ -54,6 +54,8 @@ export function staleWebSource(root = ROOT): string | undefined {
     ...filesUnder(join(root, "web/src")),
     join(root, "web/index.html"),
     join(root, "web/vite.config.ts"),
+    // The one file of src/ the web app imports (the login's landing rule).
+    join(root, "src/text/landing-path.ts"),
   ];
   const newer = sources.find((path) => !path.includes(".test.") && mtime(path) > built);
   return newer && relative(root, newer);

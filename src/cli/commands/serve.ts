@@ -4,7 +4,8 @@ import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startArenaWorker } from "../../evals/arena/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { createApp, errorLogSummary, listen, safeLanding } from "../../server/index.js";
+import { createApp, errorLogSummary, listen } from "../../server/index.js";
+import { safeLandingPath } from "../../text/index.js";
 import { createLoginCode, sealStoredSecrets } from "../../store/index.js";
 import { openInBrowser } from "../open-browser.js";
 import { sessionLoopsConfig } from "../llm-session.js";
@@ -85,7 +86,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const server = await listen(app, { host: values.host, port });
   const login = new URL("/login", server.url);
   login.searchParams.set("code", await createLoginCode(session.store.db, session.user.id));
-  if (values.path) login.searchParams.set("next", safeLanding(values.path));
+  if (values.path) login.searchParams.set("next", safeLandingPath(values.path, server.url));
   process.stdout.write(
     `ragjudge on ${server.url} (store: ${session.store.location})\n` +
       `Open the web app (this link logs you in once, for 15 minutes): ${login.href}\n` +

@@ -6,6 +6,7 @@ import {
   findUserByToken,
   redeemLoginCode,
 } from "../../store/index.js";
+import { safeLandingPath } from "../../text/index.js";
 import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
 import { type App, requireJsonBody, type RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
@@ -13,47 +14,47 @@ import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas.js";
 import { PAGE_HEADERS } from "../web-app.js";
 
-/** Where a login lands unless it names a page of its own. */
-export const DEFAULT_LANDING = "/evaluations";
-
-/** Only a path on this server: `//host` and `/\host` would send the browser elsewhere. */
-export function safeLanding(next: string | undefined): string {
-  if (
-    !next ||
-    !next.startsWith("/") ||
-    next.startsWith("//") ||
-    next.startsWith("/\\") ||
-    [...next].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)
-  ) {
-    return DEFAULT_LANDING;
-  }
-  if (next.startsWith("/api/") || next.startsWith("/login")) return DEFAULT_LANDING;
-  return next;
-}
-
 function redirect(c: Context, location: string) {
   return c.body(null, 303, { ...PAGE_HEADERS, location, "cache-control": "no-store" });
+}
+
+/**
+ * True when the browser says another site sent it here (`Sec-Fetch-Site: cross-site` or
+ * `same-site`: another port of the same host is same-site). A link pasted into the address bar
+ * or opened from a terminal comes as `none`; a request from a script or an older browser comes
+ * without the header and is taken as it is.
+ */
+function sentByAnotherSite(c: Context): boolean {
+  const site = c.req.header("sec-fetch-site");
+  return site === "cross-site" || site === "same-site";
 }
 
 /**
  * `GET /login?code=…[&next=/path]`: the link `ragjudge serve` prints. The code is used up, a
  * session cookie set, and the browser sent on to a URL without the code. `/login` without a
  * code is the web app's own login page (paste a token), served like any other page.
+ *
+ * A code arriving from another site's page (an `<img>`, a link) is neither looked up nor counted
+ * as a failure: any page could otherwise lock everyone at an address out of logging in, or log
+ * the browser in to a session of someone else's choosing. It stays valid for a paste.
  */
 export function loginLinkRoute(app: App, deps: RouteDeps, limiter: LoginLimiter) {
   app.get("/login", async (c, next) => {
     const code = c.req.query("code");
     if (code === undefined) return next();
+    if (sentByAnotherSite(c)) return redirect(c, "/login?error=link_from_elsewhere");
     const address = clientAddress(c);
     const wait = limiter.blockedFor(address);
     if (wait !== undefined) return tooManyAttempts(c, wait);
-    const userId = code ? await redeemLoginCode(deps.db, code) : undefined;
-    if (!userId) {
-      limiter.fail(address);
+    // Decided before the code is spent; percent-encoded, so the answer cannot fail on its header.
+    const landing = safeLandingPath(c.req.query("next"), ownOrigin(c, deps.origin));
+    const redeemed = code ? await redeemLoginCode(deps.db, code) : undefined;
+    if (!redeemed) {
+      if (code) limiter.fail(address, code);
       return redirect(c, "/login?error=invalid_code");
     }
-    setSessionCookie(c, await createWebSession(deps.db, userId), deps.origin);
-    return redirect(c, safeLanding(c.req.query("next")));
+    setSessionCookie(c, redeemed.session, deps.origin);
+    return redirect(c, landing);
   });
 }
 
@@ -77,7 +78,9 @@ export const sessionApi = {
       401: error("Unknown API token"),
       403: error("Sent from another origin"),
       415: error("The body is not application/json"),
-      429: error("Too many failed logins from this address: wait for Retry-After seconds"),
+      429: error(
+        "Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds",
+      ),
     },
   }),
   get: defineRoute({
@@ -113,7 +116,7 @@ export function sessionLoginRoute(app: App, deps: RouteDeps, limiter: LoginLimit
   mountRoute(app, deps, sessionApi.login, async (c, { body }) => {
     const user = await findUserByToken(deps.db, body.token);
     if (!user) {
-      limiter.fail(clientAddress(c));
+      limiter.fail(clientAddress(c), body.token);
       return c.json(
         { error: "unauthorized", message: "Unknown API token (see `ragjudge token`)." },
         401,

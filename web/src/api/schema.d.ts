@@ -3118,6 +3118,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   postSession: {
@@ -3178,7 +3187,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many failed logins from this address: wait for Retry-After seconds */
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3207,6 +3216,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3258,6 +3276,15 @@ export interface operations {
       };
       /** @description Body too large */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3323,6 +3350,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getEvaluationRecords: {
@@ -3359,6 +3395,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3406,6 +3451,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getAnswers: {
@@ -3444,6 +3498,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3502,6 +3565,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getAnswersById: {
@@ -3535,6 +3607,15 @@ export interface operations {
       };
       /** @description No such answer for this user */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3602,6 +3683,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getCollections: {
@@ -3624,6 +3714,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3682,6 +3781,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getCollectionsById: {
@@ -3715,6 +3823,15 @@ export interface operations {
       };
       /** @description No such collection for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3784,6 +3901,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   postAsk: {
@@ -3835,6 +3961,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getQuestionSets: {
@@ -3857,6 +3992,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3924,6 +4068,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   postQuestionSetsImport: {
@@ -3984,6 +4137,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   postQuestionSetsGenerate: {
@@ -4035,6 +4197,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description The server runs without a job queue */
       503: {
         headers: {
@@ -4077,6 +4248,15 @@ export interface operations {
       };
       /** @description No such generation for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4146,6 +4326,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   deleteQuestionSetsQuestionsById: {
@@ -4177,6 +4366,15 @@ export interface operations {
       };
       /** @description No such question for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4217,6 +4415,15 @@ export interface operations {
       };
       /** @description No such question set for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4277,6 +4484,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   deleteQuestionSetsById: {
@@ -4308,6 +4524,15 @@ export interface operations {
       };
       /** @description No such question set for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4367,6 +4592,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getQuestionSetsByIdTrend: {
@@ -4400,6 +4634,15 @@ export interface operations {
       };
       /** @description No such question set for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4469,6 +4712,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getEvaluationsCompare: {
@@ -4521,6 +4773,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getEvaluations: {
@@ -4559,6 +4820,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4617,6 +4887,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description The server runs without a job queue */
       503: {
         headers: {
@@ -4666,6 +4945,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   deleteEvaluationsById: {
@@ -4697,6 +4985,15 @@ export interface operations {
       };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4772,6 +5069,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getEvaluationsByIdResultsByResultId: {
@@ -4806,6 +5112,15 @@ export interface operations {
       };
       /** @description No such evaluation or result for this user (another user's ids too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4879,6 +5194,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getEvaluationsByIdCharts: {
@@ -4912,6 +5236,15 @@ export interface operations {
       };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4968,6 +5301,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   postEvaluationsByIdResume: {
@@ -5010,6 +5352,15 @@ export interface operations {
       };
       /** @description The evaluation's status does not allow this; the message says the status */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5068,6 +5419,15 @@ export interface operations {
       };
       /** @description The evaluation's status does not allow this; the message says the status */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5137,6 +5497,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description The server runs without a job queue */
       503: {
         headers: {
@@ -5179,6 +5548,15 @@ export interface operations {
       };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5230,6 +5608,15 @@ export interface operations {
       };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5291,6 +5678,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getEvaluationsByIdLabelsItemsByResultId: {
@@ -5336,6 +5732,15 @@ export interface operations {
       };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5414,6 +5819,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getEvaluationsByIdResultsByResultIdLabels: {
@@ -5448,6 +5862,15 @@ export interface operations {
       };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5528,6 +5951,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   deleteEvaluationsByIdResultsByResultIdLabelsByScale: {
@@ -5561,6 +5993,15 @@ export interface operations {
       };
       /** @description No such label */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5625,6 +6066,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getBots: {
@@ -5647,6 +6097,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5714,6 +6173,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getBotsById: {
@@ -5747,6 +6215,15 @@ export interface operations {
       };
       /** @description No such bot for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5792,6 +6269,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getArenas: {
@@ -5828,6 +6314,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5895,6 +6390,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description The server runs without a job queue */
       503: {
         headers: {
@@ -5944,6 +6448,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getArenasByIdReportHtml: {
@@ -5986,6 +6499,15 @@ export interface operations {
       };
       /** @description The arena is not COMPLETED: it has no results to report yet */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
         headers: {
           [name: string]: unknown;
         };

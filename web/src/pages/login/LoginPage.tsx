@@ -1,5 +1,7 @@
 import { useSearch } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
+// The server's own rule for where a login may land (a pure file, shared so the two cannot differ).
+import { safeLandingPath } from "../../../../src/text/landing-path";
 import { api } from "../../api/client";
 import { useI18n } from "../../i18n/i18n";
 
@@ -8,9 +10,14 @@ export function LoginPage() {
   const { t } = useI18n();
   const search = useSearch({ from: "/login" });
   const [token, setToken] = useState("");
-  const [failed, setFailed] = useState<string | undefined>(
-    search.error === "invalid_code" ? t("login.codeFailed") : undefined,
-  );
+  // Why a login link logged no one in (the server's `/login?error=`).
+  const codeError =
+    search.error === "invalid_code"
+      ? t("login.codeFailed")
+      : search.error === "link_from_elsewhere"
+        ? t("login.codeFromElsewhere")
+        : undefined;
+  const [failed, setFailed] = useState<string | undefined>(codeError);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -28,12 +35,8 @@ export function LoginPage() {
       setFailed(t("login.failed"));
       return;
     }
-    const next =
-      search.next && search.next.startsWith("/") && !search.next.startsWith("//")
-        ? search.next
-        : "/evaluations/list";
     // A full navigation: the next page starts with the new session and an empty cache.
-    window.location.assign(next);
+    window.location.assign(safeLandingPath(search.next, window.location.origin));
   };
 
   return (
