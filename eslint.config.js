@@ -20,6 +20,8 @@ const MAY_IMPORT = {
   evals: ["config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
   // Live answers of production systems: ingest, gate, store (issue 24).
   production: ["gate", "judges", "store", "formats", "text"],
+  // ragjudge/client: fetch only; it may name production/'s types, never load its code.
+  client: ["production"],
   // Framework adapters (ragjudge/ai-sdk, ...): thin, over the gate and the judges.
   integrations: ["judges", "gate", "llm", "formats", "text"],
   server: ["production", "evals", "config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],

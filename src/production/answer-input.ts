@@ -27,6 +27,8 @@ export const AnswerInputSchema = EvaluatorInputSchema.extend({
     .optional(),
 });
 export type AnswerInput = z.infer<typeof AnswerInputSchema>;
+/** An answer as a caller sends it (fields with defaults may be left out). */
+export type AnswerInputIn = z.input<typeof AnswerInputSchema>;
 
 /** At most this many answers in one request. */
 export const MAX_ANSWERS_PER_BATCH = 1_000;

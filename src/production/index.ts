@@ -1,6 +1,11 @@
 // Public face of production/: the answers a RAG system gives its users, taken in by the API (and
 // later traces), gated as they arrive and stored by day (issue 24).
-export { type AnswerInput, AnswerInputSchema, MAX_ANSWERS_PER_BATCH } from "./answer-input.js";
+export {
+  type AnswerInput,
+  type AnswerInputIn,
+  AnswerInputSchema,
+  MAX_ANSWERS_PER_BATCH,
+} from "./answer-input.js";
 export {
   type AnswerSource,
   type IngestedAnswer,

@@ -1,0 +1,11 @@
+// `ragjudge/client`: record a production app's answers on a ragjudge server, with nothing but fetch.
+export {
+  type AnswerInput,
+  createRecorder,
+  type FlushResult,
+  flushAnswers,
+  type Recorder,
+  type RecorderError,
+  type RecorderOptions,
+  recordAnswer,
+} from "./recorder.js";
