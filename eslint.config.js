@@ -27,6 +27,7 @@ const MAY_IMPORT = {
   server: ["production", "evals", "config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
   cli: [
     "server",
+    "production",
     "evals",
     "config",
     "jobs",

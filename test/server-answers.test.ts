@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, expect, it } from "vitest";
-import { ingestAnswers } from "../src/production/index.js";
+import { ingestAnswers, startAnswerRetention } from "../src/production/index.js";
 import { createApp } from "../src/server/index.js";
 import {
   createApiToken,
@@ -195,6 +195,17 @@ describeEachStore("production answers API", (use) => {
     expect(await partitions()).not.toContain("answer_records_p20261125");
     const left = await listAnswerRecords(db, aliceId, { limit: 10 });
     expect(left.map((r) => r.message_id)).toEqual(["day-26"]);
+    expect(await dropAnswerDaysBefore(db, day(26))).toEqual([]);
+    // Retention keeps `retention_days` whole days, today included.
+    await ingestAnswers([answer("day-27", GOOD) as never], {
+      db,
+      userId: aliceId,
+      source: "api",
+      now: day(27),
+    });
+    const retention = startAnswerRetention({ db, retentionDays: 1, clock: () => day(27) });
+    retention.stop();
+    expect(await retention.first).toEqual(["2026-11-26"]);
     // The dropped days' keys went with them: the same answer is new again.
     const [again] = await ingestAnswers([answer("day-24", GOOD) as never], {
       db,

@@ -101,6 +101,14 @@ describe("loadConfig: other sections", () => {
     );
   });
 
+  it("keeps production answers 30 days unless the production section says otherwise", async () => {
+    expect((await loadConfig({ cwd: dir, env: {} })).production.retention_days).toBe(30);
+    await writeConfig({ production: { retention_days: 7 } });
+    expect((await loadConfig({ cwd: dir, env: {} })).production.retention_days).toBe(7);
+    await writeConfig({ production: { retention_days: 0 } });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/production\.retention_days/);
+  });
+
   it("applies the gate section over the defaults", async () => {
     await writeConfig({ gate: { checks: { min_answer_length: { min_chars: 40 } } } });
     const config = await loadConfig({ cwd: dir, env: {} });

@@ -43,15 +43,26 @@ export interface RagjudgeConfig {
    * encrypted with it (docs/security.md). Serializes as "[secret key]".
    */
   secret_key: SecretKey | undefined;
+  /** Production answers (POST /api/v1/answers, ragjudge/client): how long they are kept. */
+  production: ProductionConfig;
   /** The file read, if any. */
   source: string | undefined;
 }
+
+export const ProductionConfigSchema = z
+  .object({
+    /** Whole days of answers kept; older days are dropped by `serve` (docs/production.md). */
+    retention_days: z.number().int().min(1).max(3650).default(30),
+  })
+  .strict();
+export type ProductionConfig = z.infer<typeof ProductionConfigSchema>;
 
 const FileSchema = z.looseObject({
   llm: z.unknown().optional(),
   judges: z.unknown().optional(),
   gate: z.unknown().optional(),
   bots: z.unknown().optional(),
+  production: z.unknown().optional(),
   rag: z
     .object({ loops: z.unknown().optional(), retrieval: z.unknown().optional() })
     .strict()
@@ -105,6 +116,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
   if (!loops.success) throw sectionError(source, "rag.loops", loops.error);
   const bots = BotNetworkConfigSchema.safeParse(applyBotsEnv(file.bots, env));
   if (!bots.success) throw sectionError(source, "bots", bots.error);
+  const production = ProductionConfigSchema.safeParse(file.production ?? {});
+  if (!production.success) throw sectionError(source, "production", production.error);
   const secretKey = secretKeyOf(env);
   const llm = parseLlmConfig(applyLlmEnv(file.llm, env), source);
   // Every role's key is redacted from error texts from now on, whichever layer makes them.
@@ -115,6 +128,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
     judges: judges.data,
     bots: bots.data,
     secret_key: secretKey,
+    production: production.data,
     gate: resolveGateConfig(GateConfigSchema.parse({}), gate.data),
     source: path,
   };

@@ -12,3 +12,4 @@ export {
   type IngestOptions,
   ingestAnswers,
 } from "./ingest.js";
+export { type AnswerRetention, startAnswerRetention } from "./retention.js";

@@ -4,6 +4,7 @@ import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startArenaWorker } from "../../evals/arena/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
+import { startAnswerRetention } from "../../production/index.js";
 import { createApp, errorLogSummary, listen } from "../../server/index.js";
 import { safeLandingPath } from "../../text/index.js";
 import { createLoginCode, sealStoredSecrets } from "../../store/index.js";
@@ -84,6 +85,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...(config.secret_key ? { secretKey: config.secret_key } : {}),
   });
   const server = await listen(app, { host: values.host, port });
+  const retention = startAnswerRetention({
+    db: session.store.db,
+    retentionDays: config.production.retention_days,
+    onError: (error) => console.error(`[ragjudge] answer retention: ${errorLogSummary(error)}`),
+  });
   const login = new URL("/login", server.url);
   login.searchParams.set("code", await createLoginCode(session.store.db, session.user.id));
   if (values.path) login.searchParams.set("next", safeLandingPath(values.path, server.url));
@@ -104,6 +110,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  retention.stop();
   await Promise.all(workers.map((worker) => worker.stop()));
   await server.close();
   await jobs.stop();
