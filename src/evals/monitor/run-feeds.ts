@@ -58,7 +58,11 @@ export interface FeedListener {
 
 export interface RunFeeds {
   /** Listens to the run's poller, starting one if none runs (`row` is the run as just read). */
-  listen(userId: string, row: EvaluationRow, listener: (message: FeedMessage) => void): FeedListener;
+  listen(
+    userId: string,
+    row: EvaluationRow,
+    listener: (message: FeedMessage) => void,
+  ): FeedListener;
   /** Reads the run now: its status was just changed through this server (pause, resume...). */
   poke(userId: string, id: string): void;
   /** Pollers running, their listeners, and polls started since creation. */

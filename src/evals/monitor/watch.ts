@@ -75,10 +75,12 @@ export async function* watchEvaluation(
   try {
     const listenedAt = feed.seq();
     const initial = await finalResults();
-    feed.seen(initial.reduce<number | undefined>(
-      (newest, r) => Math.max(newest ?? 0, r.gmt_updated.getTime()),
-      undefined,
-    ));
+    feed.seen(
+      initial.reduce<number | undefined>(
+        (newest, r) => Math.max(newest ?? 0, r.gmt_updated.getTime()),
+        undefined,
+      ),
+    );
     // A tick started before this read may bring some of these rows again; one started after it
     // cannot (its window covers them, and the poller sends each once), so the map can go then.
     let replayed: Map<string, number> | undefined = new Map(
@@ -108,9 +110,7 @@ export async function* watchEvaluation(
       const progress = tick.seq > listenedAt || final ? progressEvent(tick.row) : undefined;
       if (progress) yield progress;
       const seen = replayed;
-      yield* resultEvents(
-        tick.results.filter((r) => seen?.get(r.id) !== r.gmt_updated.getTime()),
-      );
+      yield* resultEvents(tick.results.filter((r) => seen?.get(r.id) !== r.gmt_updated.getTime()));
       if (tick.seq > readAt) replayed = undefined;
       if (final) {
         yield { event: "end", data: { status: tick.row.status } };
