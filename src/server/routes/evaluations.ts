@@ -478,34 +478,33 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       release();
       throw error;
     }
-    return streamSSE(
-      c,
-      async (stream) => {
-        stream.onAbort(() => controller.abort());
-        // A comment now and then keeps proxies from closing a quiet stream (a long item).
-        const keepAlive = setInterval(() => {
-          stream.write(": keep-alive\n\n").catch(() => controller.abort());
-        }, SSE_KEEPALIVE_MS);
-        try {
-          if (!first.done) await stream.writeSSE(sseMessage(first.value));
-          for await (const event of events) {
-            if (stream.aborted) break;
-            await stream.writeSSE(sseMessage(event));
-          }
-        } finally {
-          clearInterval(keepAlive);
-          controller.abort();
-          release();
+    // Hono's own error hook would send the error's message (a failed query's SQL and
+    // parameters) to the client: failures are caught here instead.
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => controller.abort());
+      // A comment now and then keeps proxies from closing a quiet stream (a long item).
+      const keepAlive = setInterval(() => {
+        stream.write(": keep-alive\n\n").catch(() => controller.abort());
+      }, SSE_KEEPALIVE_MS);
+      try {
+        if (!first.done) await stream.writeSSE(sseMessage(first.value));
+        for await (const event of events) {
+          if (stream.aborted) break;
+          await stream.writeSSE(sseMessage(event));
         }
-      },
-      // A read failed mid-stream (the database went away): logged by SQLSTATE, never the query
-      // and its parameters, and the client is told in an `error` event.
-      async (error, stream) => {
+      } catch (error) {
+        if (stream.aborted) return;
+        // A read failed mid-stream (the database went away): logged by SQLSTATE, never the
+        // query and its parameters, and the client is told in an `error` event.
         console.error(`[ragjudge] a progress stream failed: ${errorLogSummary(error)}`);
         await stream
           .writeSSE(sseMessage({ event: "error", data: streamFailed }))
           .catch(() => undefined);
-      },
-    );
+      } finally {
+        clearInterval(keepAlive);
+        controller.abort();
+        release();
+      }
+    });
   });
 }
