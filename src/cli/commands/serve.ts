@@ -62,7 +62,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
           jobs,
           clientsFor,
           onError,
-          observationsPath: rag.loops.observations.path,
+          observations: rag.loops.observations,
           // Sent to the bots of runs started from the CLI only, never to an API user's bot.
           ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
           botNetwork: config.bots,

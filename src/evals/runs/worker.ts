@@ -1,6 +1,10 @@
 import { type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
 import type { LlmClients } from "../../llm/index.js";
-import { createBuiltinBot, LONG_LIVED_BOT_CACHE_MS } from "../../rag/index.js";
+import {
+  createBuiltinBot,
+  LONG_LIVED_BOT_CACHE_MS,
+  type ObservationsConfig,
+} from "../../rag/index.js";
 import {
   claimResults,
   type EvaluationRow,
@@ -53,11 +57,12 @@ export interface EvaluationWorkerOptions {
   /** The operator's bot network policy, applied to runs started through the API (default: public addresses only). */
   botNetwork?: Partial<BotNetworkConfig>;
   /**
-   * Where this worker appends the built-in bot's observational_data.jsonl (seed 000) for passing
-   * answers. The path in a run's snapshot is the starter's, which may not exist on this machine;
-   * default null: no file. (Runs never add observations to the database; see botOf.)
+   * Where and how this worker appends the built-in bot's observational_data.jsonl (seed 000) for
+   * passing answers: the operator's `rag.loops.observations`. The path in a run's snapshot is the
+   * starter's, which may not exist on this machine; default: no file. (Runs never add observations
+   * to the database; see botOf.)
    */
-  observationsPath?: string | null;
+  observations?: ObservationsConfig;
   /** How often in-flight runs are checked for pause and cancel (ms, default 250). */
   watchMs?: number;
   /** Consecutive unreachable-bot errors, with nothing scored yet, that fail a run (default 3). */
@@ -148,7 +153,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       llm: clients,
       loops: {
         ...snapshot.rag.loops,
-        observations: { path: options.observationsPath ?? null },
+        observations: options.observations ?? { ...snapshot.rag.loops.observations, path: null },
       },
       retrieval: snapshot.rag.retrieval,
       gate: snapshot.gate,
