@@ -1277,6 +1277,12 @@ export interface components {
           observations?: {
             /** @default .ragjudge/observational_data.jsonl */
             path?: string | null;
+            /** @default true */
+            per_user?: boolean;
+            /** @default 10485760 */
+            max_bytes?: number;
+            /** @default 3 */
+            max_files?: number;
           };
         };
       }[];
@@ -4769,6 +4775,15 @@ export interface operations {
       };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller has as many live streams open as one user may (RAGJUDGE_STREAMS_PER_USER); close one first */
+      429: {
         headers: {
           [name: string]: unknown;
         };
