@@ -27,7 +27,8 @@ Options:
   -h, --help    show this help
 
 API requests need \`Authorization: Bearer <token>\` or the browser's session; the local user's
-token is in $RAGJUDGE_HOME/token (the web app's login page also accepts it).`;
+token is in $RAGJUDGE_HOME/token (the web app's login page also accepts it). One user may hold
+20 live progress streams open (RAGJUDGE_STREAMS_PER_USER changes it; docs/security.md).`;
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
