@@ -146,7 +146,10 @@ export async function benchRunConfig(
     }),
     rag: {
       ...loaded.rag,
-      loops: { ...loaded.rag.loops, observations: { path: join(home, "observations.jsonl") } },
+      loops: {
+        ...loaded.rag.loops,
+        observations: { ...loaded.rag.loops.observations, path: join(home, "observations.jsonl") },
+      },
     },
   };
 }
@@ -189,7 +192,10 @@ export async function benchEvaluations(
     // relative to the working directory).
     const loops = {
       ...loaded.rag.loops,
-      observations: { path: join(home, "observational_data.jsonl") },
+      observations: {
+        ...loaded.rag.loops.observations,
+        path: join(home, "observational_data.jsonl"),
+      },
     };
     const config: RagjudgeConfig = {
       ...loaded,

@@ -1,4 +1,4 @@
-// `npm run bench [gate|guard|judges|offline|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo ...]`:
+// `npm run bench [gate|guard|judges|offline|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams ...]`:
 // runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
@@ -21,6 +21,7 @@ import { benchPromptfoo, PROMPTFOO_INSTALL_HINT, promptfooCommand } from "./prom
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
+import { benchStreams } from "./streams.js";
 import { benchWeb } from "./web.js";
 
 const FAMILIES = [
@@ -38,6 +39,7 @@ const FAMILIES = [
   "web",
   "calibration",
   "promptfoo",
+  "streams",
 ] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
@@ -247,6 +249,15 @@ if (wanted("limiter")) {
   printRows(
     "Adaptive LLM limit against a provider allowing 20 calls in flight (429 + Retry-After beyond), lognormal latency, median 800 ms; 2,000 questions, 3 calls each, no max_concurrency set",
     [limiter],
+  );
+}
+
+if (wanted("streams")) {
+  const streams = await benchStreams();
+  results.streams = streams;
+  printRows(
+    "Live progress streams on one running run (embedded store on its thread, server in its own process): API read latency (GET /evaluations/:id, 40 reads over 10 s) and the server's CPU in % of one core",
+    streams,
   );
 }
 

@@ -15,14 +15,17 @@ import { startEvaluation } from "../src/evals/runs/index.js";
 import { startJobs } from "../src/jobs/index.js";
 import {
   createApiToken,
+  createEvaluation,
   createQuestionSet,
   findOrCreateUser,
   type NewQuestion,
   openStore,
   queryRows,
   type Store,
+  transitionEvaluation,
 } from "../src/store/index.js";
 import { spawnCli } from "./support/cli.js";
+import { openStream } from "./support/event-stream.js";
 import { spawnEvalWorker, WORKER_PROCESS_TIMING } from "./support/eval-worker-process.js";
 import {
   createDatabase,
@@ -245,6 +248,83 @@ serverTest.concurrent(
       expect(again.status).toBe(200);
       expect(serve.child.exitCode).toBeNull();
     } finally {
+      serve.child.kill("SIGTERM");
+      await serve.exited;
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+  120_000,
+);
+
+serverTest.concurrent(
+  "a restart ends `serve`'s progress streams with an `error` event, logged once by SQLSTATE",
+  async ({ server }) => {
+    const databaseUrl = await createDatabase(server.url, "restart_streams");
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-restart-streams-"));
+    const port = await freePort();
+    const serve = spawnCli(["serve", "--port", String(port), "--no-worker"], {
+      env: { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: dir },
+    });
+    const store = await openStore({ databaseUrl, migrate: false });
+    const streams: Array<Awaited<ReturnType<typeof openStream>>> = [];
+    try {
+      const user = await waitUntil(
+        () => findOrCreateUser(store.db, "streams"),
+        (u) => u !== undefined,
+      );
+      const token = await createApiToken(store.db, user.id);
+      // A running run no worker takes: its streams poll until the restart.
+      const run = await createEvaluation(store.db, user.id, {
+        name: "followed through a restart",
+        bot_id: "builtin",
+        judge_llm_model_id: "offline",
+        config: {},
+        questions: [
+          {
+            question_id: "q",
+            question_type: "FACTUAL",
+            question_text: "private question text?",
+            ground_truth: "",
+          },
+        ],
+      });
+      await transitionEvaluation(store.db, run.id, ["PENDING"], "RUNNING");
+      const url = `http://127.0.0.1:${port}/api/v1/evaluations/${run.id}/events`;
+      await waitUntil(
+        async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`)).ok,
+        (ok) => ok,
+      );
+      for (let i = 0; i < 3; i++) streams.push(await openStream(url, token));
+      for (const stream of streams) {
+        expect(stream.status).toBe(200);
+        await expect.poll(() => stream.events[0]?.event, { timeout: 10_000 }).toBe("progress");
+      }
+
+      await server.restart({ downMs: 1_500 });
+      await Promise.all(streams.map((stream) => stream.ended));
+      for (const stream of streams) {
+        expect(stream.events.at(-1)).toEqual({
+          event: "error",
+          data: {
+            error: "stream_failed",
+            message: expect.stringMatching(/lost contact with its database/) as unknown,
+          },
+        });
+      }
+      // One line for the run's one poller, by SQLSTATE or the connection's own error: no SQL,
+      // no parameters (the run's and user's ids), no stack.
+      const log = serve.err();
+      expect(log.match(/progress streams of a run ended/g)).toHaveLength(1);
+      expect(log).toMatch(
+        /progress streams of a run ended: (database error [0-9A-Z]{5}|query failed \(parameters withheld\))/,
+      );
+      for (const leak of [/select/i, /params/i, /DrizzleQueryError/, run.id, user.id, /\n\s+at /]) {
+        expect(log).not.toMatch(leak);
+      }
+      expect(serve.child.exitCode).toBeNull();
+    } finally {
+      for (const stream of streams) stream.close();
       serve.child.kill("SIGTERM");
       await serve.exited;
       await store.close();

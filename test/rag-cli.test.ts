@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, expect, inject, it } from "vitest";
@@ -60,11 +60,13 @@ it.concurrent(
     expect(stdout).toMatch(/quality\s+grade_documents/);
     expect(stdout).toMatch(/answer\s+eval_answer/);
     expect(stdout.match(/flowchart/g)?.length).toBe(2);
-    // A passing answer's observations land beside the database, as JSON Lines.
-    const observations = readFileSync(
-      join(env.RAGJUDGE_HOME ?? "", "observational_data.jsonl"),
-      "utf8",
-    );
+    // A passing answer's observations land beside the database, as JSON Lines, in the local
+    // user's own file, readable by its owner only.
+    const home = env.RAGJUDGE_HOME ?? "";
+    const files = readdirSync(home).filter((name) => name.startsWith("observational_data"));
+    expect(files).toEqual([expect.stringMatching(/^observational_data\.[0-9a-f-]{36}\.jsonl$/)]);
+    expect(statSync(join(home, files[0] ?? "")).mode & 0o777).toBe(0o600);
+    const observations = readFileSync(join(home, files[0] ?? ""), "utf8");
     expect(observations.trim().split("\n").length).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(observations.trim().split("\n")[0] ?? "{}")).toHaveProperty("question");
 

@@ -30,7 +30,10 @@ const QUESTIONS = [
 // Observations are not written to the working directory by tests.
 const config = {
   rag: {
-    loops: { ...DEFAULT_LOOPS_CONFIG, observations: { path: null } },
+    loops: {
+      ...DEFAULT_LOOPS_CONFIG,
+      observations: { ...DEFAULT_LOOPS_CONFIG.observations, path: null },
+    },
     retrieval: RetrievalConfigSchema.parse({}),
   },
 };

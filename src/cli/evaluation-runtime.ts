@@ -37,7 +37,7 @@ export async function startEvaluationRuntime(
         jobs,
         concurrency: options.concurrency,
         clientsFor: workerClients(session.store.db, config.llm),
-        observationsPath: sessionLoopsConfig(config, session).observations.path,
+        observations: sessionLoopsConfig(config, session).observations,
         // The token goes to CLI runs' bots only; API runs this worker picks up from a shared
         // database get their users' own credentials and the configured network policy.
         ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),

@@ -117,6 +117,30 @@ describe("loadConfig: other sections", () => {
   });
 });
 
+describe("loadConfig: the observations file", () => {
+  it("is private per user and rotated by default; the environment turns it off or moves it", async () => {
+    const defaults = await loadConfig({ cwd: dir, env: {} });
+    expect(defaults.rag.loops.observations).toEqual({
+      path: ".ragjudge/observational_data.jsonl",
+      per_user: true,
+      max_bytes: 10 * 1024 * 1024,
+      max_files: 3,
+    });
+    await writeConfig({ rag: { loops: { observations: { max_bytes: 1_000_000 } } } });
+    const off = await loadConfig({ cwd: dir, env: { RAGJUDGE_OBSERVATIONS_FILE: "off" } });
+    expect(off.rag.loops.observations).toMatchObject({ path: null, max_bytes: 1_000_000 });
+    const moved = await loadConfig({
+      cwd: dir,
+      env: { RAGJUDGE_OBSERVATIONS_FILE: "/var/lib/ragjudge/observations.jsonl" },
+    });
+    expect(moved.rag.loops.observations.path).toBe("/var/lib/ragjudge/observations.jsonl");
+    await writeConfig({ rag: { loops: { observations: { max_bytes: 10 } } } });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      /rag\.loops\.observations\.max_bytes/,
+    );
+  });
+});
+
 describe("loadConfig: the bots section", () => {
   it("defaults to public addresses only, and reads the file and the environment", async () => {
     expect((await loadConfig({ cwd: dir, env: {} })).bots).toEqual({

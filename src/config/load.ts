@@ -112,7 +112,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
   if (!gate.success) throw sectionError(source, "gate", gate.error);
   const retrieval = RetrievalConfigSchema.safeParse(file.rag?.retrieval ?? {});
   if (!retrieval.success) throw sectionError(source, "rag.retrieval", retrieval.error);
-  const loops = LoopsConfigSchema.safeParse(file.rag?.loops ?? {});
+  const loops = LoopsConfigSchema.safeParse(applyObservationsEnv(file.rag?.loops, env));
   if (!loops.success) throw sectionError(source, "rag.loops", loops.error);
   const bots = BotNetworkConfigSchema.safeParse(applyBotsEnv(file.bots, env));
   if (!bots.success) throw sectionError(source, "bots", bots.error);
@@ -170,6 +170,27 @@ function applyBotsEnv(section: unknown, env: Record<string, string | undefined>)
   const allowPublic = env.RAGJUDGE_BOTS_ALLOW_PUBLIC?.trim().toLowerCase();
   if (allowPublic === "true" || allowPublic === "false") out.allow_public = allowPublic === "true";
   return out;
+}
+
+/**
+ * RAGJUDGE_OBSERVATIONS_FILE replaces `rag.loops.observations.path`: `off` writes no
+ * observational_data file, anything else is the file's path. A malformed section is left for the
+ * schema to name.
+ */
+function applyObservationsEnv(loops: unknown, env: Record<string, string | undefined>): unknown {
+  const value = env.RAGJUDGE_OBSERVATIONS_FILE?.trim();
+  if (!value || (loops !== undefined && (typeof loops !== "object" || loops === null))) {
+    return loops ?? {};
+  }
+  const section = (loops as Record<string, unknown> | undefined)?.observations;
+  if (section !== undefined && (typeof section !== "object" || section === null)) return loops;
+  return {
+    ...(loops as Record<string, unknown> | undefined),
+    observations: {
+      ...(section as Record<string, unknown> | undefined),
+      path: value.toLowerCase() === "off" ? null : value,
+    },
+  };
 }
 
 /** Searched in this order; the first that exists is read. */

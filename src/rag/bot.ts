@@ -15,7 +15,7 @@ import {
   ingestDocuments,
   ingestPaths,
 } from "./ingest/index.js";
-import { type AskResult, ask, type LoopsConfig } from "./loops/index.js";
+import { type AskResult, ask, type LoopsConfig, perUserObservationPath } from "./loops/index.js";
 import { createRetriever, type RetrievalConfig } from "./retrieval/index.js";
 import type { RetrievalSource } from "./types.js";
 
@@ -70,6 +70,7 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
     ...(options.collectionCacheMs ? { stateTtlMs: options.collectionCacheMs } : {}),
   });
   const appendObservations = options.observe === false ? undefined : observationWriter(db, userId);
+  const loops = ownObservationFile(options.loops, userId);
 
   const resolved = new Map<string, { at: number; id: string }>();
   /** Another user's collection, or a deleted one, is not found. */
@@ -138,7 +139,7 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
           questionRouter: retriever.routerFor(collection_id),
           ...(appendObservations ? { appendObservations } : {}),
           llm,
-          ...(options.loops ? { config: options.loops } : {}),
+          ...(loops ? { config: loops } : {}),
           ...(options.gate ? { gate: options.gate } : {}),
           ...(options.judges ? { judges: options.judges } : {}),
         },
@@ -148,3 +149,13 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
 }
 
 export type BuiltinBot = ReturnType<typeof createBuiltinBot>;
+
+/** The loops with the observations file made the user's own when `per_user` says so. */
+function ownObservationFile(loops: LoopsConfig | undefined, userId: string) {
+  const observations = loops?.observations;
+  if (!loops || !observations?.per_user || observations.path === null) return loops;
+  return {
+    ...loops,
+    observations: { ...observations, path: perUserObservationPath(observations.path, userId) },
+  };
+}

@@ -5,6 +5,7 @@ import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
 import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
 import { DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../rag/index.js";
+import { createRunFeeds, type RunFeedOptions } from "../evals/monitor/index.js";
 import type { Db, SecretKey } from "../store/index.js";
 import { authenticate } from "./auth.js";
 import { errorLogSummary } from "./error-log.js";
@@ -13,6 +14,7 @@ import { type Env, requireJsonBody, type RouteDeps } from "./http.js";
 import { createLoginLimiter, type LoginLimitOptions } from "./login-limiter.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { mountRoute } from "./route.js";
+import { createStreamCap, streamsPerUserFromEnv } from "./stream-cap.js";
 import {
   answerRoutes,
   arenaRoutes,
@@ -61,6 +63,12 @@ export interface AppOptions {
    * encrypted with it. Without it, a database with several users refuses to store one.
    */
   secretKey?: SecretKey;
+  /**
+   * Live progress streams (`/evaluations/:id/events`): how many one user may hold open (default
+   * RAGJUDGE_STREAMS_PER_USER, else 20; more get 429) and how often their shared poller reads a
+   * run (docs/security.md).
+   */
+  streams?: Omit<RunFeedOptions, "onError"> & { perUser?: number };
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -87,6 +95,15 @@ export function createApp(options: AppOptions) {
     ...(options.origin ? { origin: options.origin } : {}),
     validateResponses: options.validateResponses ?? process.env.RAGJUDGE_VALIDATE_RESPONSES === "1",
     secretKey: options.secretKey,
+    streams: {
+      feeds: createRunFeeds(db, {
+        ...options.streams,
+        // One line per failed poller, by SQLSTATE: never the query or its parameters.
+        onError: (error) =>
+          console.error(`[ragjudge] progress streams of a run ended: ${errorLogSummary(error)}`),
+      }),
+      cap: createStreamCap(options.streams?.perUser ?? streamsPerUserFromEnv()),
+    },
   };
   const app = new Hono<Env>();
   const loginLimiter = createLoginLimiter(options.loginLimit);

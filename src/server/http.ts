@@ -9,6 +9,8 @@ import type { Jobs } from "../jobs/index.js";
 import type { LlmConfig } from "../llm/index.js";
 import type { Db, SecretKey, User } from "../store/index.js";
 import type { UserClients } from "../config/index.js";
+import type { RunFeeds } from "../evals/monitor/index.js";
+import type { StreamCap } from "./stream-cap.js";
 
 /** How the caller authenticated: a bearer token, or the web app's session cookie. */
 export type AuthVia = { via: "bearer" } | { via: "cookie"; token: string; expiresAt: Date };
@@ -40,6 +42,8 @@ export interface RouteDeps {
   validateResponses?: boolean;
   /** The operator's RAGJUDGE_SECRET_KEY: users' bot secrets are stored encrypted with it. */
   secretKey: SecretKey | undefined;
+  /** Live progress streams: one poller per run, shared, and a cap per user. */
+  streams: { feeds: RunFeeds; cap: StreamCap };
 }
 
 export function errorJson(

@@ -515,8 +515,9 @@ export const EvaluationEventSchema = z
   .string()
   .describe(
     "text/event-stream: `event: progress` (data: Progress and status), `event: result` (data: " +
-      "EvaluationResult, id: result id and update time), `event: end` (data: {status, deleted?}); " +
-      "comment lines keep the stream alive",
+      "EvaluationResult, id: result id and update time), `event: end` (data: {status, deleted?}), " +
+      "`event: error` (data: {error: stream_failed, message}: the server lost its database; the " +
+      "stream ends, open it again); comment lines keep the stream alive",
   );
 
 export const FileDownloadSchema = z.string().describe("the file's text");

@@ -29,7 +29,8 @@ Options:
   -h, --help    show this help
 
 API requests need \`Authorization: Bearer <token>\` or the browser's session; the local user's
-token is in $RAGJUDGE_HOME/token (the web app's login page also accepts it).`;
+token is in $RAGJUDGE_HOME/token (the web app's login page also accepts it). One user may hold
+20 live progress streams open (RAGJUDGE_STREAMS_PER_USER changes it; docs/security.md).`;
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -68,7 +69,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
           jobs,
           clientsFor,
           onError,
-          observationsPath: rag.loops.observations.path,
+          observations: rag.loops.observations,
           // Sent to the bots of runs started from the CLI only, never to an API user's bot.
           ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
           botNetwork: config.bots,

@@ -1,5 +1,5 @@
-// Following evaluation runs: listings with progress, one run's detail and results, and a polling
-// watch for live streams (works whichever machine runs the workers).
+// Following evaluation runs: listings with progress, one run's detail and results, and a watch
+// for live streams over one shared poller per run (works whichever machine runs the workers).
 export {
   chartsOf,
   type EvaluationCharts,
@@ -37,4 +37,15 @@ export {
   RESULT_STATUSES,
   RESULTS_PAGE,
 } from "./views.js";
-export { type WatchEvent, type WatchOptions, watchEvaluation } from "./watch.js";
+export {
+  createRunFeeds,
+  RUN_FEED_DEFAULTS,
+  type RunFeedOptions,
+  type RunFeeds,
+} from "./run-feeds.js";
+export {
+  STREAM_FAILED_MESSAGE,
+  type WatchEvent,
+  type WatchOptions,
+  watchEvaluation,
+} from "./watch.js";

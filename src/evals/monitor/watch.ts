@@ -1,94 +1,124 @@
-import { setTimeout } from "node:timers/promises";
 import {
   type Db,
   type EvaluationResultRow,
+  type EvaluationRow,
   type EvaluationStatus,
   FINAL_RESULT_STATUSES,
-  getEvaluation,
   listEvaluationResults,
 } from "../../store/index.js";
 import { type Progress, progressOf } from "../runs/index.js";
+import { type FeedMessage, FINAL_RUN_STATUSES, type RunFeeds } from "./run-feeds.js";
 import { mustGetEvaluation } from "./views.js";
 
 export type WatchEvent =
   | { event: "progress"; data: Progress & { status: EvaluationStatus } }
   | { event: "result"; data: EvaluationResultRow }
-  | { event: "end"; data: { status: EvaluationStatus; deleted?: boolean } };
+  | { event: "end"; data: { status: EvaluationStatus; deleted?: boolean } }
+  | { event: "error"; data: { error: "stream_failed"; message: string } };
 
 export interface WatchOptions {
-  /** How often the database is read (ms, default 500). */
-  intervalMs?: number;
   /** Stops the watch (the client went away). */
   signal?: AbortSignal;
 }
 
-const FINAL_RUN_STATUSES: readonly EvaluationStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
+/** What a client is told when the run's poller fails (the database went away). */
+export const STREAM_FAILED_MESSAGE =
+  "The server lost contact with its database, so this stream has ended. Open it again to go on following the run.";
 
 /**
- * A row's update time is the start of its writer's transaction, which may commit after a later
- * writer's: each poll reads again this far behind the newest time seen, and skips rows it sent.
- */
-const COMMIT_LAG_MS = 2_000;
-
-/**
- * Follows a run by polling the database, so it works whichever process or machine runs the
- * workers: a `progress` event first and whenever the counters or status change, a `result` event
- * for every result that reached a final status (those already final first, in update order), and
- * `end` once the run is COMPLETED, FAILED or CANCELLED (or deleted). The id is checked before the
- * first event: a foreign or unknown one throws EvaluationNotFoundError.
+ * Follows a run through its shared poller (run-feeds.ts), so it works whichever process or
+ * machine runs the workers: a `progress` event first and whenever the counters or status change,
+ * a `result` event for every result that reached a final status (those already final first), and
+ * `end` once the run is COMPLETED, FAILED or CANCELLED (or deleted); `error` if a poll fails. The
+ * id is checked before the first event: a foreign or unknown one throws EvaluationNotFoundError.
  */
 export async function* watchEvaluation(
   db: Db,
+  feeds: RunFeeds,
   userId: string,
   id: string,
   options: WatchOptions = {},
 ): AsyncGenerator<WatchEvent> {
-  const intervalMs = options.intervalMs ?? 500;
   const { signal } = options;
-  let row = await mustGetEvaluation(db, userId, id);
-  /** Result id -> the update time sent, so a result retried later is sent again. */
-  const sent = new Map<string, number>();
-  let newest: number | undefined;
+  const row = await mustGetEvaluation(db, userId, id);
+  const finalResults = () =>
+    listEvaluationResults(db, userId, id, { statuses: [...FINAL_RESULT_STATUSES] });
   let lastProgress = "";
-
-  async function* newResults(): AsyncGenerator<WatchEvent> {
-    const rows = await listEvaluationResults(db, userId, id, {
-      statuses: [...FINAL_RESULT_STATUSES],
-      ...(newest === undefined ? {} : { updatedAfter: new Date(newest - COMMIT_LAG_MS) }),
-    });
-    for (const result of rows) {
-      const updated = result.gmt_updated.getTime();
-      newest = Math.max(newest ?? updated, updated);
-      if (sent.get(result.id) === updated) continue;
-      sent.set(result.id, updated);
-      yield { event: "result", data: result };
-    }
-  }
-
-  function progressEvent(): WatchEvent | undefined {
-    const data = { ...progressOf(row), status: row.status };
+  function progressEvent(of: EvaluationRow): WatchEvent | undefined {
+    const data = { ...progressOf(of), status: of.status };
     const key = `${data.status}:${data.completed}:${data.total}`;
     if (key === lastProgress) return undefined;
     lastProgress = key;
     return { event: "progress", data };
   }
+  const resultEvents = (rows: readonly EvaluationResultRow[]) =>
+    rows.map((result): WatchEvent => ({ event: "result", data: result }));
 
-  for (;;) {
-    const progress = progressEvent();
-    if (progress) yield progress;
-    yield* newResults();
-    if (FINAL_RUN_STATUSES.includes(row.status)) {
-      yield { event: "end", data: { status: row.status } };
-      return;
+  if (FINAL_RUN_STATUSES.includes(row.status)) {
+    // A finished run replays its results and ends: nothing to poll.
+    const results = await finalResults();
+    yield progressEvent(row)!;
+    yield* resultEvents(results);
+    yield { event: "end", data: { status: row.status } };
+    return;
+  }
+
+  // Listen before reading what is already final, so nothing finished in between is missed.
+  const inbox: FeedMessage[] = [];
+  let wakeUp: (() => void) | undefined;
+  const feed = feeds.listen(userId, row, (message) => {
+    inbox.push(message);
+    wakeUp?.();
+  });
+  const onAbort = () => wakeUp?.();
+  signal?.addEventListener("abort", onAbort);
+  try {
+    const listenedAt = feed.seq();
+    const initial = await finalResults();
+    feed.seen(
+      initial.reduce<number | undefined>(
+        (newest, r) => Math.max(newest ?? 0, r.gmt_updated.getTime()),
+        undefined,
+      ),
+    );
+    // A tick started before this read may bring some of these rows again; one started after it
+    // cannot (its window covers them, and the poller sends each once), so the map can go then.
+    let replayed: Map<string, number> | undefined = new Map(
+      initial.map((r) => [r.id, r.gmt_updated.getTime()]),
+    );
+    const readAt = feed.seq();
+    yield progressEvent(row)!;
+    yield* resultEvents(initial);
+    for (;;) {
+      while (inbox.length === 0 && !signal?.aborted) {
+        await new Promise<void>((resolve) => (wakeUp = resolve));
+        wakeUp = undefined;
+      }
+      const message = inbox.shift();
+      if (!message || signal?.aborted) return;
+      if (message.kind === "failed") {
+        yield { event: "error", data: { error: "stream_failed", message: STREAM_FAILED_MESSAGE } };
+        return;
+      }
+      const { tick } = message;
+      if (!tick.row) {
+        yield { event: "end", data: { status: "CANCELLED", deleted: true } };
+        return;
+      }
+      const final = FINAL_RUN_STATUSES.includes(tick.row.status);
+      // A tick begun before this stream listened may hold an older row than the one shown.
+      const progress = tick.seq > listenedAt || final ? progressEvent(tick.row) : undefined;
+      if (progress) yield progress;
+      const seen = replayed;
+      yield* resultEvents(tick.results.filter((r) => seen?.get(r.id) !== r.gmt_updated.getTime()));
+      if (tick.seq > readAt) replayed = undefined;
+      if (final) {
+        yield { event: "end", data: { status: tick.row.status } };
+        return;
+      }
     }
-    // An abort ends the wait early; the loop then sees the signal and stops.
-    await setTimeout(intervalMs, undefined, { signal }).catch(() => undefined);
-    if (signal?.aborted) return;
-    const next = await getEvaluation(db, userId, id);
-    if (!next) {
-      yield { event: "end", data: { status: "CANCELLED", deleted: true } };
-      return;
-    }
-    row = next;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    feed.stop();
   }
 }

@@ -1,6 +1,10 @@
 import { type Jobs, QUEUES, startWorkLoop, type WorkLoop } from "../../jobs/index.js";
 import type { LlmClients } from "../../llm/index.js";
-import { createBuiltinBot, LONG_LIVED_BOT_CACHE_MS } from "../../rag/index.js";
+import {
+  createBuiltinBot,
+  LONG_LIVED_BOT_CACHE_MS,
+  type ObservationsConfig,
+} from "../../rag/index.js";
 import {
   claimResults,
   type EvaluationRow,
@@ -60,11 +64,12 @@ export interface EvaluationWorkerOptions {
    */
   secretKey?: SecretKey;
   /**
-   * Where this worker appends the built-in bot's observational_data.jsonl (seed 000) for passing
-   * answers. The path in a run's snapshot is the starter's, which may not exist on this machine;
-   * default null: no file. (Runs never add observations to the database; see botOf.)
+   * Where and how this worker appends the built-in bot's observational_data.jsonl (seed 000) for
+   * passing answers: the operator's `rag.loops.observations`. The path in a run's snapshot is the
+   * starter's, which may not exist on this machine; default: no file. (Runs never add observations
+   * to the database; see botOf.)
    */
-  observationsPath?: string | null;
+  observations?: ObservationsConfig;
   /** How often in-flight runs are checked for pause and cancel (ms, default 250). */
   watchMs?: number;
   /** Consecutive unreachable-bot errors, with nothing scored yet, that fail a run (default 3). */
@@ -161,7 +166,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       llm: clients,
       loops: {
         ...snapshot.rag.loops,
-        observations: { path: options.observationsPath ?? null },
+        observations: options.observations ?? { ...snapshot.rag.loops.observations, path: null },
       },
       retrieval: snapshot.rag.retrieval,
       gate: snapshot.gate,

@@ -425,7 +425,11 @@ export async function runAnswerLoop(
       deps.now?.() ?? new Date(),
     );
     state.retrieved_nodes_score = record.nodes;
-    const targets: Parameters<typeof recordObservation>[1] = { path: config.observations.path };
+    const { path, max_bytes, max_files } = config.observations;
+    const targets: Parameters<typeof recordObservation>[1] = {
+      path,
+      limits: { maxBytes: max_bytes, maxFiles: max_files },
+    };
     if (deps.appendObservations) targets.appendObservations = deps.appendObservations;
     observations = await recordObservation(record, targets);
   }

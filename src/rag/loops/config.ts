@@ -100,8 +100,23 @@ export const ObservationsConfigSchema = z
      * Relative paths resolve against the working directory; null writes no file.
      */
     path: z.string().min(1).nullable().default(".ragjudge/observational_data.jsonl"),
+    /**
+     * Each user's observations in a file of their own, named after `path` with the user's id
+     * (`observational_data.<user id>.jsonl`), so no file holds two users' questions and answers.
+     */
+    per_user: z.boolean().default(true),
+    /** A file that would grow past this many bytes is first rotated to `<file>.1` (10 MiB). */
+    max_bytes: z
+      .number()
+      .int()
+      .min(4096)
+      .default(10 * 1024 * 1024),
+    /** Rotated files kept, `<file>.1` the newest; the oldest beyond goes. 0 keeps none. */
+    max_files: z.number().int().min(0).max(100).default(3),
   })
   .strict();
+
+export type ObservationsConfig = z.infer<typeof ObservationsConfigSchema>;
 
 export const LoopsConfigSchema = z
   .object({

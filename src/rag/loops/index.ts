@@ -48,6 +48,7 @@ export {
   LoopsConfigError,
   type LoopsConfigInput,
   LoopsConfigSchema,
+  type ObservationsConfig,
   parseLoopsConfig,
   type QualityConfig,
   type QualityWeights,
@@ -70,8 +71,13 @@ export {
 } from "./generators.js";
 export { answerLoopMermaid, machineMermaid, qualityLoopMermaid } from "./mermaid.js";
 export {
-  type AppendObservations,
   appendJsonLines,
+  OBSERVATION_FILE_DEFAULTS,
+  type ObservationFileLimits,
+  perUserObservationPath,
+} from "./observation-file.js";
+export {
+  type AppendObservations,
   type ObservationDbRow,
   type ObservationOutcome,
   type ObservationRecord,

@@ -1,11 +1,8 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  appendJsonLines,
   type ObservationDbRow,
   observationRows,
   parseObservation,
@@ -90,41 +87,6 @@ describe("observations", () => {
         score: 0.7,
       },
     ]);
-  });
-
-  it("appends whole lines under concurrency, after what the file already holds", async () => {
-    const path = join(dir, "nested", "deeper", "concurrent.jsonl");
-    await appendJsonLines(path, [{ i: -1 }]);
-    const big = "x".repeat(20_000);
-    await Promise.all(Array.from({ length: 300 }, (_, i) => appendJsonLines(path, [{ i, big }])));
-    const lines = readLines(path) as { i: number; big?: string }[];
-    expect(lines).toHaveLength(301);
-    expect(lines[0]).toEqual({ i: -1 });
-    // In-process writes to one path are serialized: order is kept.
-    expect(lines.slice(1).map((l) => l.i)).toEqual(Array.from({ length: 300 }, (_, i) => i));
-    for (const line of lines.slice(1)) expect(line.big).toHaveLength(20_000);
-  });
-
-  it("keeps lines whole when two processes append to the same file at once (O_APPEND)", async () => {
-    const path = join(dir, "two-processes.jsonl");
-    writeFileSync(path, "");
-    const module = new URL("./observations.ts", import.meta.url).href;
-    const script = (tag: string) =>
-      `const { appendJsonLines } = await import(${JSON.stringify(module)});` +
-      `const big = "${tag}".repeat(70000);` +
-      `await Promise.all(Array.from({ length: 40 }, (_, i) => appendJsonLines(${JSON.stringify(path)}, [{ tag: "${tag}", i, big }])));`;
-    const run = promisify(execFile);
-    await Promise.all(
-      ["a", "b"].map((tag) =>
-        run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(tag)], {
-          cwd: process.cwd(),
-        }),
-      ),
-    );
-    const lines = readLines(path) as { tag: string; i: number; big: string }[];
-    expect(lines).toHaveLength(80);
-    for (const line of lines) expect(line.big).toBe(line.tag.repeat(70_000));
-    expect(lines.filter((l) => l.tag === "a")).toHaveLength(40);
   });
 
   it("writes the file and the database concurrently and reports failures instead of throwing", async () => {

@@ -1,13 +1,13 @@
 // Seed 000: on a passing evaluation, `run` parses retrieved_nodes_score into observational data and
 // appends it to observational_data.json. Here that file is JSON Lines, one record per passing
-// answer, each appended with a single O_APPEND write of one whole line; the database gets one row
+// answer (observation-file.ts: one O_APPEND write, private, rotated); the database gets one row
 // per cited chunk (store's observational_data) through the injected appendObservations, where the
 // `memory` source reads it.
 
 import { randomUUID } from "node:crypto";
-import { mkdir, open } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { RetrievalSource } from "../types.js";
+import { appendJsonLines, type ObservationFileLimits } from "./observation-file.js";
 
 /** One retrieved node's scores, as seed 000's retrieved_nodes_score holds them. */
 export interface RetrievedNodeScore {
@@ -108,49 +108,6 @@ export function parseObservation(
   };
 }
 
-const queues = new Map<string, Promise<void>>();
-
-async function openForAppend(path: string) {
-  // "a" is O_WRONLY | O_CREAT | O_APPEND: each write lands whole at the end of the file, even with
-  // other processes appending, on local file systems.
-  try {
-    return await open(path, "a", 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    await mkdir(dirname(path), { recursive: true });
-    return await open(path, "a", 0o644);
-  }
-}
-
-async function appendOnce(path: string, data: Buffer): Promise<void> {
-  const handle = await openForAppend(path);
-  try {
-    const { bytesWritten } = await handle.write(data, 0, data.length);
-    if (bytesWritten !== data.length) {
-      throw new Error(`${path}: short write (${bytesWritten} of ${data.length} bytes)`);
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Appends each value as one JSON line, all in a single write. Writes to one path are serialized
- * within the process, so lines never interleave and keep their order.
- */
-export function appendJsonLines(path: string, values: readonly unknown[]): Promise<void> {
-  const full = resolve(path);
-  const data = Buffer.from(values.map((v) => `${JSON.stringify(v)}\n`).join(""), "utf8");
-  const previous = queues.get(full) ?? Promise.resolve();
-  const next = previous.then(() => appendOnce(full, data));
-  const settled = next.catch(() => undefined);
-  queues.set(full, settled);
-  settled.then(() => {
-    if (queues.get(full) === settled) queues.delete(full);
-  });
-  return next;
-}
-
 export interface ObservationOutcome {
   record: ObservationRecord;
   /** null when no file is configured. */
@@ -169,12 +126,19 @@ function message(error: unknown): string {
  */
 export async function recordObservation(
   record: ObservationRecord,
-  targets: { path: string | null; appendObservations?: AppendObservations },
+  targets: {
+    path: string | null;
+    /** The file's rotation; default OBSERVATION_FILE_DEFAULTS. */
+    limits?: ObservationFileLimits;
+    appendObservations?: AppendObservations;
+  },
 ): Promise<ObservationOutcome> {
   const rows = targets.appendObservations ? observationRows(record) : [];
   const toDatabase = targets.appendObservations !== undefined && rows.length > 0;
   const [file, database] = await Promise.allSettled([
-    targets.path === null ? Promise.resolve() : appendJsonLines(targets.path, [record]),
+    targets.path === null
+      ? Promise.resolve()
+      : appendJsonLines(targets.path, [record], targets.limits),
     toDatabase ? targets.appendObservations?.(rows) : Promise.resolve(),
   ]);
   return {

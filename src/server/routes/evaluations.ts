@@ -10,6 +10,7 @@ import {
   RESULT_STATUSES,
   resultsCsv,
   resultsListPage,
+  STREAM_FAILED_MESSAGE,
   type WatchEvent,
   watchEvaluation,
 } from "../../evals/monitor/index.js";
@@ -23,6 +24,7 @@ import {
   startEvaluation,
 } from "../../evals/runs/index.js";
 import { deleteEvaluation, type ResultFilter } from "../../store/index.js";
+import { errorLogSummary } from "../error-log.js";
 import type { App, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute, type ResponseSpec } from "../route.js";
 import { publicEvaluation, publicResult } from "../rows.js";
@@ -43,6 +45,7 @@ import { IdParams, PAGE_LIMITS, pageLimit, pageOffset, ResultIdParams } from "./
 
 const BASE = "/api/v1/evaluations";
 const SSE_KEEPALIVE_MS = 15_000;
+const streamFailed = { error: "stream_failed" as const, message: STREAM_FAILED_MESSAGE };
 
 export const RetryRequestSchema = z.object({
   scope: z.enum(["failed", "all"]).default("failed"),
@@ -323,6 +326,9 @@ export const evaluationApi = {
         content: { type: "text/event-stream", schema: EvaluationEventSchema },
       },
       404: noEvaluation,
+      429: error(
+        "The caller has as many live streams open as one user may (RAGJUDGE_STREAMS_PER_USER); close one first",
+      ),
     },
   }),
 };
@@ -341,6 +347,7 @@ function sseMessage(event: WatchEvent) {
 /** Seed 003 section 4.1, evaluations, plus retry, result pages and a live event stream. */
 export function evaluationRoutes(app: App, deps: RouteDeps) {
   const { db } = deps;
+  const { feeds, cap } = deps.streams;
   const api = evaluationApi;
   const runConfig = { ...deps.config, llm: deps.llm };
   /** Routes marked needsJobs only run with a queue; pause and cancel need none. */
@@ -432,31 +439,47 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
 
   const moves = { pause: pauseEvaluation, resume: resumeEvaluation, cancel: cancelEvaluation };
   for (const operation of ["pause", "resume", "cancel"] as const) {
-    mountRoute(app, deps, api[operation], async (c, { params }) =>
-      c.json(
-        publicEvaluation(
-          await moves[operation]({ db, jobs: queue() }, c.get("user").id, params.id),
-        ),
-      ),
-    );
+    mountRoute(app, deps, api[operation], async (c, { params }) => {
+      const moved = await moves[operation]({ db, jobs: queue() }, c.get("user").id, params.id);
+      // Streams on the run hear of it now, not at their poller's next (slow, if paused) read.
+      feeds.poke(c.get("user").id, moved.id);
+      return c.json(publicEvaluation(moved));
+    });
   }
 
-  mountRoute(app, deps, api.retry, async (c, { params, body }) =>
-    c.json(
-      publicEvaluation(
-        await retryEvaluation({ db, jobs: queue() }, c.get("user").id, params.id, body.scope),
-      ),
-    ),
-  );
+  mountRoute(app, deps, api.retry, async (c, { params, body }) => {
+    const userId = c.get("user").id;
+    const moved = await retryEvaluation({ db, jobs: queue() }, userId, params.id, body.scope);
+    feeds.poke(userId, moved.id);
+    return c.json(publicEvaluation(moved));
+  });
 
   mountRoute(app, deps, api.events, async (c, { params }) => {
+    const userId = c.get("user").id;
+    // Refused before any query: a client over its cap costs the database nothing.
+    const release = cap.acquire(userId);
+    if (!release) {
+      return c.json(
+        {
+          error: "too_many_streams",
+          message: `You already have ${cap.perUser} live progress streams open, the most one user may. Close a page or client following a run, then try again.`,
+        },
+        429,
+      );
+    }
     const controller = new AbortController();
-    const events = watchEvaluation(db, c.get("user").id, params.id, {
-      signal: controller.signal,
-    });
-    // The first step checks the id, so an unknown one is a plain 404 (app.onError), not an
-    // empty stream.
-    const first = await events.next();
+    const events = watchEvaluation(db, feeds, userId, params.id, { signal: controller.signal });
+    let first: IteratorResult<WatchEvent>;
+    try {
+      // The first step checks the id, so an unknown one is a plain 404 (app.onError), not an
+      // empty stream.
+      first = await events.next();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    // Hono's own error hook would send the error's message (a failed query's SQL and
+    // parameters) to the client: failures are caught here instead.
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => controller.abort());
       // A comment now and then keeps proxies from closing a quiet stream (a long item).
@@ -469,9 +492,18 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
           if (stream.aborted) break;
           await stream.writeSSE(sseMessage(event));
         }
+      } catch (error) {
+        if (stream.aborted) return;
+        // A read failed mid-stream (the database went away): logged by SQLSTATE, never the
+        // query and its parameters, and the client is told in an `error` event.
+        console.error(`[ragjudge] a progress stream failed: ${errorLogSummary(error)}`);
+        await stream
+          .writeSSE(sseMessage({ event: "error", data: streamFailed }))
+          .catch(() => undefined);
       } finally {
         clearInterval(keepAlive);
         controller.abort();
+        release();
       }
     });
   });

@@ -1335,6 +1335,12 @@ export interface components {
           observations?: {
             /** @default .ragjudge/observational_data.jsonl */
             path?: string | null;
+            /** @default true */
+            per_user?: boolean;
+            /** @default 10485760 */
+            max_bytes?: number;
+            /** @default 3 */
+            max_files?: number;
           };
         };
       }[];
@@ -5555,7 +5561,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      /** @description The caller has as many live streams open as one user may (RAGJUDGE_STREAMS_PER_USER); close one first */
       429: {
         headers: {
           [name: string]: unknown;
