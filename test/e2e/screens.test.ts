@@ -195,3 +195,74 @@ describe("every page on a phone and on a desktop", { timeout: 180_000 }, () => {
     await page.close();
   });
 });
+
+/** Elements in the page, other than the page itself, that scroll up and down. */
+const INNER_SCROLLERS = `[...document.querySelectorAll("main *")]
+  .filter((el) => {
+    const y = getComputedStyle(el).overflowY;
+    return (y === "auto" || y === "scroll") && el.scrollHeight > el.clientHeight + 1;
+  })
+  .map((el) => el.tagName.toLowerCase() + (el.dataset.testid ? "[" + el.dataset.testid + "]" : ""))`;
+
+/** An opened card's box against its row's and the next row's: is any of it cut off or covered? */
+const CARD_BOX = `(() => {
+  const card = document.querySelector('[data-testid="result-card"][aria-label^="1. "]');
+  const row = card.closest('[role="listitem"]');
+  const next = row.nextElementSibling;
+  const passage = card.querySelector('[data-testid="passage"]').getBoundingClientRect();
+  const box = card.getBoundingClientRect();
+  // A box around the card, shorter than the card, that hides the rest of it.
+  let cutBy = null;
+  for (let p = card.parentElement; p && p !== document.body && !cutBy; p = p.parentElement) {
+    if (getComputedStyle(p).overflowY !== "visible" && p.clientHeight < box.height) cutBy = p.dataset.testid || p.tagName;
+  }
+  return {
+    cutBy,
+    rowClipsHeight: row.scrollHeight > row.clientHeight + 1,
+    rowClipsWidth: row.scrollWidth > row.clientWidth + 1,
+    passageInCard: passage.bottom <= box.bottom + 0.5 && passage.right <= box.right + 0.5,
+    nextRowBelow: next ? next.getBoundingClientRect().top >= box.bottom - 0.5 : true,
+  };
+})()`;
+
+describe("the results list", { timeout: 120_000 }, () => {
+  for (const which of ["desktop", "phone"] as const) {
+    it(`scrolls with the page on a ${which}: one scrollbar, still virtualized, an opened card whole`, async () => {
+      const browser = which === "phone" ? phone : desktop;
+      const page = await browser.newPage();
+      await page.goto(`${server.origin}/evaluations/${runA}`);
+      await expect
+        .poll(() => page.getByTestId("results-count").textContent())
+        .toBe("24 of 24 results");
+      await page.getByTestId("result-card").first().waitFor();
+      await page.waitForLoadState("networkidle");
+      expect(await page.evaluate<string[]>(INNER_SCROLLERS)).toEqual([]);
+      // Only the cards near the view are in the page; scrolling the page brings the last one.
+      expect(await page.getByTestId("result-card").count()).toBeLessThan(24);
+      const card = (n: number) => page.locator(`[data-testid="result-card"][aria-label^="${n}. "]`);
+      expect(await card(24).count()).toBe(0);
+      await page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)");
+      await expect.poll(() => card(24).count()).toBe(1);
+      expect(await card(1).count()).toBe(0);
+      await page.evaluate("window.scrollTo(0, 0)");
+      await expect.poll(() => card(1).count()).toBe(1);
+      // The first card opened with its first cited passage: nothing of it is cut off or covered.
+      await card(1).getByRole("button", { name: "Details" }).click();
+      await card(1).locator("button.citation").first().click();
+      await card(1).getByTestId("passage").waitFor();
+      await expect
+        .poll(() => page.evaluate(CARD_BOX))
+        .toEqual({
+          cutBy: null,
+          rowClipsHeight: false,
+          rowClipsWidth: false,
+          passageInCard: true,
+          nextRowBelow: true,
+        });
+      // The page, not a box inside it, scrolls to the card's end.
+      expect(await page.evaluate<string[]>(INNER_SCROLLERS)).toEqual([]);
+      expect(browser.errors).toEqual([]);
+      await page.close();
+    });
+  }
+});
