@@ -266,3 +266,85 @@ describe("the results list", { timeout: 120_000 }, () => {
     });
   }
 });
+
+describe("the results' filters", { timeout: 120_000 }, () => {
+  it("says which filter emptied the list, names a refused value beside its field, and keeps plain values in the URL", async () => {
+    const page = await desktop.newPage();
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      if (/\/results\?/.test(request.url())) asked.push(new URL(request.url()).search);
+    });
+    await page.goto(`${server.origin}/evaluations/${runA}`);
+    const count = page.getByTestId("results-count");
+    await expect.poll(() => count.textContent()).toBe("24 of 24 results");
+    const empty = page.getByTestId("results-empty");
+
+    // A search nothing matches: the list says so, naming the search, and the search can go.
+    await page.getByLabel("Search questions and answers").fill("zebra crossing");
+    await page.waitForURL(/q=zebra\+crossing/);
+    await expect
+      .poll(() => empty.textContent())
+      .toContain("No result matches the search “zebra crossing”.");
+    expect(await page.getByTestId("result-card").count()).toBe(0);
+    await page
+      .getByRole("button", { name: "Remove the filter the search “zebra crossing”" })
+      .click();
+    await expect.poll(() => count.textContent()).toBe("24 of 24 results");
+    expect(page.url()).not.toContain("q=");
+
+    // A score on the judge's own scale is refused beside its field; the field keeps it, the URL
+    // and the list do not change, and no request is made with it.
+    const from = page.getByLabel("Score from");
+    const before = asked.length;
+    await from.fill("5");
+    const describedBy = await from.getAttribute("aria-describedby");
+    expect(await from.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toContain(
+      "Enter a score from 0 to 1",
+    );
+    expect(await from.inputValue()).toBe("5");
+    expect(page.url()).not.toContain("min=");
+    expect(await count.textContent()).toBe("24 of 24 results");
+
+    // A usable bound is applied, written plainly in the URL.
+    const { total } = await server.json<{ total: number }>(
+      `/api/v1/evaluations/${runA}/results?score_min=0.5&passed=false&limit=1`,
+    );
+    await from.fill("0.5");
+    await page.waitForURL(/min=0\.5/);
+    expect(await from.getAttribute("aria-invalid")).toBeNull();
+    await page.getByLabel("Outcome").selectOption("failed");
+    await page.waitForURL(/outcome=failed/);
+    expect(new URL(page.url()).search).toBe("?outcome=failed&min=0.5");
+    await expect.poll(() => count.textContent()).toBe(`${total} of 24 results`);
+    // Requests go in order: had the refused 5 been asked for, it would be here by now.
+    expect(asked.slice(before).filter((s) => s.includes("score_min=5"))).toEqual([]);
+    expect(asked.slice(before).some((s) => s.includes("score_min=0.5"))).toBe(true);
+
+    // A link from before, with JSON-quoted values, opens the same view.
+    await page.goto(`${server.origin}/evaluations/${runA}?min=%220.5%22&outcome=%22failed%22`);
+    await expect.poll(() => count.textContent()).toBe(`${total} of 24 results`);
+    expect(await page.getByLabel("Score from").inputValue()).toBe("0.5");
+    expect(await page.getByLabel("Outcome").inputValue()).toBe("failed");
+
+    // Two filters that together match nothing: both are named, each can be removed.
+    await page.getByLabel("Search questions and answers").fill("zebra crossing");
+    await expect
+      .poll(() => empty.textContent())
+      .toContain("No result matches all of these filters");
+    for (const phrase of ["Outcome: Failed", "Score from 0.5", "the search “zebra crossing”"]) {
+      expect(await empty.textContent()).toContain(phrase);
+    }
+
+    // What the server refuses (a search longer than it takes) is said beside the search field.
+    const search = page.getByLabel("Search questions and answers");
+    await search.fill("x".repeat(501));
+    await expect.poll(() => search.getAttribute("aria-invalid")).toBe("true");
+    const searchError = page.locator(`[id="${await search.getAttribute("aria-describedby")}"]`);
+    expect(await searchError.textContent()).toMatch(/500/);
+    expect(await page.getByTestId("result-card").count()).toBe(0);
+    // The refused request is the one error the browser logs.
+    expect(desktop.errors.filter((e) => !e.includes("400"))).toEqual([]);
+    await page.close();
+  });
+});
