@@ -348,3 +348,80 @@ describe("the results' filters", { timeout: 120_000 }, () => {
     await page.close();
   });
 });
+
+/** WCAG's contrast ratio of two `rgb(r, g, b)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (rgb: string) => {
+    const [r, g, bl] = (rgb.match(/\d+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+describe("forms", { timeout: 120_000 }, () => {
+  it("chooses a lone collection or question set for the person", async () => {
+    const page = await desktop.newPage();
+    await page.goto(`${server.origin}/evaluations/new`);
+    await expect.poll(() => page.getByLabel("Question set").inputValue()).toBe(setId);
+    await expect
+      .poll(() => page.getByLabel("Collection the built-in bot answers from").inputValue())
+      .toBe(session.collectionId);
+    await page.goto(`${server.origin}/arenas/new`);
+    await expect.poll(() => page.getByLabel("Question set").inputValue()).toBe(setId);
+    await page.goto(`${server.origin}/evaluations/question-sets/new`);
+    await page.getByRole("button", { name: "Generate from a collection" }).click();
+    await expect
+      .poll(() => page.getByRole("dialog").getByLabel("Collection").inputValue())
+      .toBe(session.collectionId);
+    expect(desktop.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a disabled button as one, not as an empty text field", async () => {
+    const page = await desktop.newPage();
+    await page.goto(`${server.origin}/evaluations/list`);
+    const button = page.getByRole("button", { name: "Compare the two selected" });
+    await button.waitFor();
+    expect(await button.isDisabled()).toBe(true);
+    const style = (selector: string) =>
+      page.evaluate<{ background: string; border: string; color: string }>(`(() => {
+        const s = getComputedStyle(document.querySelector(${JSON.stringify(selector)}));
+        return { background: s.backgroundColor, border: s.borderTopStyle, color: s.color };
+      })()`);
+    const disabled = await style("button:disabled");
+    const field = await style("main select");
+    expect(disabled.background).not.toBe(field.background);
+    expect(disabled.border).not.toBe(field.border);
+    expect(contrast(disabled.color, disabled.background)).toBeGreaterThanOrEqual(4.5);
+    // Ticking two runs enables it as a link.
+    for (const box of await page.getByTestId("evaluation-row").getByRole("checkbox").all())
+      await box.check();
+    expect(await page.getByRole("link", { name: "Compare the two selected" }).count()).toBe(1);
+    await page.close();
+  });
+
+  it("puts a field's error on its own line under the field", async () => {
+    const page = await desktop.newPage();
+    await page.goto(`${server.origin}/evaluations/new`);
+    await page.getByLabel("Question set").selectOption(setId);
+    await page
+      .getByLabel("Collection the built-in bot answers from")
+      .selectOption(session.collectionId);
+    // No judge: the error goes under the row of judges, not beside the last one.
+    await page.getByRole("checkbox", { name: "offline" }).uncheck();
+    await page.getByRole("button", { name: "Start the evaluation" }).click();
+    const error = page.locator("#err-judges");
+    await expect.poll(() => error.textContent()).toBe("Choose at least one judge");
+    const judges = await page.evaluate<number[]>(
+      `[...document.querySelectorAll('input[name="judges"]')].map(
+        (box) => box.closest("label").getBoundingClientRect().bottom)`,
+    );
+    const top = (await error.boundingBox())!.y;
+    expect(top).toBeGreaterThanOrEqual(Math.max(...judges));
+    await page.close();
+  });
+});
