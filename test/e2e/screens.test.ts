@@ -7,7 +7,7 @@ import { type E2eSession, startE2eSession } from "./support/session.js";
 
 // Issue 23 §1.2: every page on a phone's screen (390×844) and on a desktop's, with no sideways
 // scrolling of the page and the top bar's controls inside the bar. With RAGJUDGE_SCREENSHOTS=DIR
-// (`npm run screenshots`), the run list on the phone is saved for docs/web.md.
+// (`npm run screenshots`), the run list and a run's results on the phone are saved for docs/web.md.
 
 let session: E2eSession;
 let server: AppServer;
@@ -181,6 +181,20 @@ describe("every page on a phone and on a desktop", { timeout: 180_000 }, () => {
     })()`);
     expect(box).toEqual({ overflowX: "auto", scrolls: true });
     await shoot(page, "evaluation-list-phone");
+    // In Chinese too (other labels, other widths), then back to English for the other tests.
+    await page.getByRole("button", { name: "Switch the interface to Chinese" }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("评估任务");
+    const zh = await layoutOf(page, PHONE.width);
+    await page.getByRole("button", { name: "Switch the interface to English" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toBe("Evaluation runs");
+    expect(zh).toEqual({
+      innerWidth: PHONE.width,
+      scrollWidth: PHONE.width,
+      outsideHeader: [],
+      overflowing: [],
+    });
     // The labelling view's scale select stays on the screen.
     await page.goto(`${server.origin}/evaluations/${runA}/label`);
     const scale = page.getByLabel("Scale");
@@ -259,6 +273,10 @@ describe("the results list", { timeout: 120_000 }, () => {
           passageInCard: true,
           nextRowBelow: true,
         });
+      if (which === "phone") {
+        await page.getByTestId("results-count").scrollIntoViewIfNeeded();
+        await shoot(page, "evaluation-detail-phone");
+      }
       // The page, not a box inside it, scrolls to the card's end.
       expect(await page.evaluate<string[]>(INNER_SCROLLERS)).toEqual([]);
       expect(browser.errors).toEqual([]);
