@@ -91,7 +91,8 @@ export const ResultsList = memo(function ResultsList({
       role="list"
       aria-label={t("detail.results")}
       aria-busy={loadingMore}
-      style={{ height: virtualizer.getTotalSize(), position: "relative" }}
+      className="results-list"
+      style={{ height: virtualizer.getTotalSize() }}
     >
       {items.map((item) => {
         const result = results[item.index];
