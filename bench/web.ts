@@ -79,13 +79,12 @@ const FILTER_CHANGE = `new Promise((resolve, reject) => {
   select.dispatchEvent(new Event("change", { bubbles: true }));
 })`;
 
-/** 300 frames of scrolling the results list by 400 px each; long tasks seen meanwhile. */
+/** 300 frames of scrolling the page (the results list is in its scroll) by 400 px each; long tasks seen meanwhile. */
 const SCROLL = `(async () => {
   window.__longTasks.length = 0;
-  const scroller = document.querySelector('[data-testid="results-scroller"]');
   const start = performance.now();
   for (let i = 0; i < 300; i++) {
-    scroller.scrollTop += 400;
+    window.scrollBy(0, 400);
     await new Promise((r) => requestAnimationFrame(r));
   }
   return { ms: performance.now() - start, tasks: [...window.__longTasks] };

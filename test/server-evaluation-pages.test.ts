@@ -164,10 +164,19 @@ describeEachStore("evaluation pages API", (use) => {
     expect(await ids("?q=%25")).toEqual({ ids: ["q3"], total: 1 });
     expect(await ids("?passed=true&gate=pass")).toEqual({ ids: ["q1"], total: 1 });
 
-    for (const bad of ["?gate=maybe", "?passed=yes", "?score_min=2", "?status=LOST"]) {
+    for (const [bad, field] of [
+      ["?gate=maybe", "gate"],
+      ["?passed=yes", "passed"],
+      ["?score_min=2", "score_min"],
+      ["?status=LOST", "status"],
+    ]) {
       const response = await request(alice.token, `/api/v1/evaluations/${run.id}/results${bad}`);
       expect(response.status, bad).toBe(400);
-      expect(await response.json(), bad).toMatchObject({ error: "invalid_query" });
+      // Each parameter at fault is named, so the page can show the error beside its field.
+      expect(await response.json(), bad).toMatchObject({
+        error: "invalid_query",
+        issues: [{ path: field, message: expect.any(String) }],
+      });
     }
     expect((await request(bob.token, `/api/v1/evaluations/${run.id}/results`)).status).toBe(404);
     // A deleted run's results are gone from the list too.

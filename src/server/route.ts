@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
+import { fieldIssues } from "../formats/index.js";
 import {
   type App,
   type Env,
@@ -121,7 +122,16 @@ function validators(spec: AnyRouteSpec, deps: RouteDeps): MiddlewareHandler<Env>
     const input = c.get("input");
     if (spec.query) {
       const parsed = spec.query.safeParse(c.req.query());
-      if (!parsed.success) return errorJson(c, 400, "invalid_query", firstIssue(parsed.error));
+      // The issues name each parameter at fault, so a page can show each beside its field.
+      if (!parsed.success)
+        return c.json(
+          {
+            error: "invalid_query",
+            message: firstIssue(parsed.error),
+            issues: fieldIssues(parsed.error),
+          },
+          400,
+        );
       input.query = parsed.data;
     }
     if (spec.body) {

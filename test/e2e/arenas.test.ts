@@ -81,7 +81,10 @@ describe("the arena page", { timeout: 120_000 }, () => {
       .poll(() => page.getByRole("heading", { name: "New arena", level: 1 }).isVisible())
       .toBe(true);
 
-    // Nothing chosen: each error beside its field, nothing sent.
+    // The lone question set is chosen for the person; with it unchosen and nothing else chosen,
+    // each error is beside its field and nothing is sent.
+    await expect.poll(() => page.getByLabel("Question set").inputValue()).toBe(setId);
+    await page.getByLabel("Question set").selectOption("");
     await page.getByRole("button", { name: "Start the arena" }).click();
     await expect.poll(() => page.getByText("Choose a question set.").isVisible()).toBe(true);
     expect(await page.getByText("Choose a run on this set.").count()).toBe(2);

@@ -10,12 +10,16 @@ import { AppShell } from "./pages/app-shell/AppShell";
 import { EvaluationsLayout } from "./pages/evaluations/EvaluationsLayout";
 import { filtersFromSearch, searchFromFilters } from "./pages/evaluation-detail/filters";
 import { EVALUATION_STATUSES, type EvaluationStatus } from "./api/types";
+import { parseSearch, stringifySearch } from "./search-params";
 
 // Seed 003 section 6.1's routes. Search values are validated here so every page reads typed
 // search params; pages other than the first are loaded when first visited.
 
-const text = (value: unknown) =>
-  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+// The URL's numbers and true/false arrive as such (search-params.ts): as text they are the same.
+const text = (value: unknown) => {
+  const s = typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+  return typeof s === "string" && s.trim() !== "" ? s.trim() : undefined;
+};
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: AppShell,
@@ -203,6 +207,9 @@ const routeTree = rootRoute.addChildren([
 export const router = createRouter({
   routeTree,
   context: { queryClient: undefined as unknown as QueryClient },
+  // Plain values in the address bar (`?min=0.9`), and older JSON-quoted links still read.
+  parseSearch,
+  stringifySearch,
   defaultPreload: "intent",
 });
 

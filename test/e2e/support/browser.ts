@@ -27,9 +27,16 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Headless Chromium with a fresh profile directory, in English unless told otherwise. */
+/** A phone's screen (an iPhone 12-15's CSS size): touch, a mobile viewport, 3 device pixels a pixel. */
+export const PHONE = { width: 390, height: 844 } as const;
+
+/**
+ * Headless Chromium with a fresh profile directory, in English unless told otherwise; a desktop
+ * window (1360×900) unless `phone` asks for a phone's screen, where the page's meta viewport
+ * applies as on a real phone (a page wider than the screen is shown zoomed out).
+ */
 export async function launchBrowser(
-  options: { locale?: string; downloads?: boolean; extraArgs?: string[] } = {},
+  options: { locale?: string; downloads?: boolean; extraArgs?: string[]; phone?: boolean } = {},
 ): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "ragjudge-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -37,7 +44,9 @@ export async function launchBrowser(
     headless: true,
     args: [...FLAGS, ...(options.extraArgs ?? [])],
     locale: options.locale ?? "en-GB",
-    viewport: { width: 1360, height: 900 },
+    ...(options.phone
+      ? { viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 3 }
+      : { viewport: { width: 1360, height: 900 } }),
     acceptDownloads: options.downloads ?? true,
   });
   const errors: string[] = [];

@@ -93,27 +93,29 @@ export function ChartWithTable({
         {shown ? t("common.hideTable") : t("common.showTable")}
       </button>
       <div id={`${id}-table`} className={shown ? undefined : "visually-hidden"}>
-        <table>
-          <caption className="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              {table.columns.map((c) => (
-                <th key={c} scope="col">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {table.rows.map((row, i) => (
-              <tr key={i}>
-                {row.map((cell, j) => (
-                  <td key={j}>{typeof cell === "number" ? Number(cell.toFixed(3)) : cell}</td>
+        <div className="table-scroll">
+          <table>
+            <caption className="visually-hidden">{title}</caption>
+            <thead>
+              <tr>
+                {table.columns.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {table.rows.map((row, i) => (
+                <tr key={i}>
+                  {row.map((cell, j) => (
+                    <td key={j}>{typeof cell === "number" ? Number(cell.toFixed(3)) : cell}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
     </figure>
   );

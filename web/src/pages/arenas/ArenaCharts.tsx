@@ -111,45 +111,47 @@ export function WinMatrix({ results }: { results: ArenaResults }) {
           {t("arena.matrixNote")}
         </p>
       </figcaption>
-      <table aria-labelledby="win-matrix-title">
-        <thead>
-          <tr>
-            <td />
-            {names.map((n) => (
-              <th key={n} scope="col">
-                {n}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {names.map((row, i) => (
-            <tr key={row}>
-              <th scope="row">{row}</th>
-              {names.map((column, j) => {
-                const cell = cells[i]?.[j];
-                if (!cell)
+      <div className="table-scroll">
+        <table aria-labelledby="win-matrix-title">
+          <thead>
+            <tr>
+              <td />
+              {names.map((n) => (
+                <th key={n} scope="col">
+                  {n}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {names.map((row, i) => (
+              <tr key={row}>
+                <th scope="row">{row}</th>
+                {names.map((column, j) => {
+                  const cell = cells[i]?.[j];
+                  if (!cell)
+                    return (
+                      <td key={column} aria-label="—">
+                        ·
+                      </td>
+                    );
+                  const share = pointsShare(cell);
                   return (
-                    <td key={column} aria-label="—">
-                      ·
+                    <td
+                      key={column}
+                      data-testid="matrix-cell"
+                      title={t("arena.matrixCell", { row, column, ...cell })}
+                      style={{ background: heatColor(share), color: "#111", textAlign: "center" }}
+                    >
+                      {`${cell.wins}-${cell.ties}-${cell.losses}`}
                     </td>
                   );
-                const share = pointsShare(cell);
-                return (
-                  <td
-                    key={column}
-                    data-testid="matrix-cell"
-                    title={t("arena.matrixCell", { row, column, ...cell })}
-                    style={{ background: heatColor(share), color: "#111", textAlign: "center" }}
-                  >
-                    {`${cell.wins}-${cell.ties}-${cell.losses}`}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

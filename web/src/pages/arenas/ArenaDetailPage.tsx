@@ -81,44 +81,46 @@ function ArenaResultsView({ results: r }: { results: ArenaResults }) {
         })}
       </p>
       <h2>{t("arena.ratings")}</h2>
-      <table data-testid="ratings-table">
-        <thead>
-          <tr>
-            <th scope="col">{t("arena.rank")}</th>
-            <th scope="col">{t("arena.contestantCol")}</th>
-            <th scope="col">{t("arena.rating")}</th>
-            <th scope="col">{t("arena.ci")}</th>
-            <th scope="col">{t("arena.lcRating")}</th>
-            <th scope="col">{t("arena.lcCi")}</th>
-            <th scope="col">{t("arena.winRate")}</th>
-            <th scope="col">{t("arena.wins")}</th>
-            <th scope="col">{t("arena.ties")}</th>
-            <th scope="col">{t("arena.losses")}</th>
-            <th scope="col">{t("arena.meanLength")}</th>
-            <th scope="col">{t("arena.scored")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {r.contestants.map((c) => (
-            <tr key={c.name} data-testid="rating-row">
-              <td>{c.rank}</td>
-              <th scope="row">{c.name}</th>
-              <td>{fixed(c.rating)}</td>
-              <td>{interval(c.ci)}</td>
-              <td>{fixed(c.length_controlled.rating)}</td>
-              <td>{interval(c.length_controlled.ci)}</td>
-              <td>{formatPercent(c.win_rate)}</td>
-              <td>{c.wins}</td>
-              <td>{c.ties}</td>
-              <td>{c.losses}</td>
-              <td>{c.mean_length === null ? "—" : fixed(c.mean_length, 0)}</td>
-              <td>
-                {scoreBased ? c.scored : c.answered}/{r.questions}
-              </td>
+      <div className="table-scroll">
+        <table data-testid="ratings-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("arena.rank")}</th>
+              <th scope="col">{t("arena.contestantCol")}</th>
+              <th scope="col">{t("arena.rating")}</th>
+              <th scope="col">{t("arena.ci")}</th>
+              <th scope="col">{t("arena.lcRating")}</th>
+              <th scope="col">{t("arena.lcCi")}</th>
+              <th scope="col">{t("arena.winRate")}</th>
+              <th scope="col">{t("arena.wins")}</th>
+              <th scope="col">{t("arena.ties")}</th>
+              <th scope="col">{t("arena.losses")}</th>
+              <th scope="col">{t("arena.meanLength")}</th>
+              <th scope="col">{t("arena.scored")}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {r.contestants.map((c) => (
+              <tr key={c.name} data-testid="rating-row">
+                <td>{c.rank}</td>
+                <th scope="row">{c.name}</th>
+                <td>{fixed(c.rating)}</td>
+                <td>{interval(c.ci)}</td>
+                <td>{fixed(c.length_controlled.rating)}</td>
+                <td>{interval(c.length_controlled.ci)}</td>
+                <td>{formatPercent(c.win_rate)}</td>
+                <td>{c.wins}</td>
+                <td>{c.ties}</td>
+                <td>{c.losses}</td>
+                <td>{c.mean_length === null ? "—" : fixed(c.mean_length, 0)}</td>
+                <td>
+                  {scoreBased ? c.scored : c.answered}/{r.questions}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p data-testid="distinguishable">
         {r.not_distinguishable.length > 0
           ? t("arena.notDistinguishable", {
@@ -145,86 +147,94 @@ function ArenaResultsView({ results: r }: { results: ArenaResults }) {
         <ArenaRadar results={r} />
       </div>
       <h2>{t("arena.pairs")}</h2>
-      <table data-testid="pairs-table">
-        <thead>
-          <tr>
-            <th scope="col">{t("arena.pairA")}</th>
-            <th scope="col">{t("arena.pairB")}</th>
-            <th scope="col">{t("arena.aWins")}</th>
-            <th scope="col">{t("arena.ties")}</th>
-            <th scope="col">{t("arena.bWins")}</th>
-            <th scope="col">{t("arena.missing")}</th>
-            {scoreBased && <th scope="col">{t("arena.meanDifference")}</th>}
-            {scoreBased && <th scope="col">{t("arena.ci")}</th>}
-            <th scope="col">{t("arena.distinguishable")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {r.pairs.map((p) => (
-            <tr key={`${p.a}|${p.b}`}>
-              <td>{p.a}</td>
-              <td>{p.b}</td>
-              <td>{p.wins}</td>
-              <td>{p.ties}</td>
-              <td>{p.losses}</td>
-              <td>{p.missing}</td>
-              {scoreBased && <td>{p.mean_difference == null ? "—" : signed(p.mean_difference)}</td>}
-              {scoreBased && <td>{interval(p.difference_ci, 3)}</td>}
-              <td>{p.distinguishable ? t("common.yes") : t("common.no")}</td>
+      <div className="table-scroll">
+        <table data-testid="pairs-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("arena.pairA")}</th>
+              <th scope="col">{t("arena.pairB")}</th>
+              <th scope="col">{t("arena.aWins")}</th>
+              <th scope="col">{t("arena.ties")}</th>
+              <th scope="col">{t("arena.bWins")}</th>
+              <th scope="col">{t("arena.missing")}</th>
+              {scoreBased && <th scope="col">{t("arena.meanDifference")}</th>}
+              {scoreBased && <th scope="col">{t("arena.ci")}</th>}
+              <th scope="col">{t("arena.distinguishable")}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {r.pairs.map((p) => (
+              <tr key={`${p.a}|${p.b}`}>
+                <td>{p.a}</td>
+                <td>{p.b}</td>
+                <td>{p.wins}</td>
+                <td>{p.ties}</td>
+                <td>{p.losses}</td>
+                <td>{p.missing}</td>
+                {scoreBased && (
+                  <td>{p.mean_difference == null ? "—" : signed(p.mean_difference)}</td>
+                )}
+                {scoreBased && <td>{interval(p.difference_ci, 3)}</td>}
+                <td>{p.distinguishable ? t("common.yes") : t("common.no")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {r.flip_rate && (
         <>
           <h2>{t("arena.flipRate")}</h2>
           <p className="muted">{t("arena.flipNote")}</p>
-          <table data-testid="flip-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("arena.judgeModel")}</th>
-                <th scope="col">{t("arena.judgedBoth")}</th>
-                <th scope="col">{t("arena.flipped")}</th>
-                <th scope="col">{t("arena.rate")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(r.flip_rate).map(([model, f]) => (
-                <tr key={model}>
-                  <td>{model}</td>
-                  <td>{f.judged}</td>
-                  <td>{f.flipped}</td>
-                  <td>{formatPercent(f.rate)}</td>
+          <div className="table-scroll">
+            <table data-testid="flip-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("arena.judgeModel")}</th>
+                  <th scope="col">{t("arena.judgedBoth")}</th>
+                  <th scope="col">{t("arena.flipped")}</th>
+                  <th scope="col">{t("arena.rate")}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {Object.entries(r.flip_rate).map(([model, f]) => (
+                  <tr key={model}>
+                    <td>{model}</td>
+                    <td>{f.judged}</td>
+                    <td>{f.flipped}</td>
+                    <td>{formatPercent(f.rate)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
       {r.judge_errors && (
         <>
           <h2>{t("arena.judgeErrors", { n: r.judge_errors.length })}</h2>
           {r.judge_errors.length > 0 && (
-            <table data-testid="judge-errors">
-              <thead>
-                <tr>
-                  <th scope="col">{t("arena.pairA")}</th>
-                  <th scope="col">{t("arena.pairB")}</th>
-                  <th scope="col">{t("arena.question")}</th>
-                  <th scope="col">{t("arena.message")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.judge_errors.map((e, i) => (
-                  <tr key={i}>
-                    <td>{e.a}</td>
-                    <td>{e.b}</td>
-                    <td>{e.question_id.slice(0, 8)}</td>
-                    <td className="error-text">{e.message}</td>
+            <div className="table-scroll">
+              <table data-testid="judge-errors">
+                <thead>
+                  <tr>
+                    <th scope="col">{t("arena.pairA")}</th>
+                    <th scope="col">{t("arena.pairB")}</th>
+                    <th scope="col">{t("arena.question")}</th>
+                    <th scope="col">{t("arena.message")}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {r.judge_errors.map((e, i) => (
+                    <tr key={i}>
+                      <td>{e.a}</td>
+                      <td>{e.b}</td>
+                      <td>{e.question_id.slice(0, 8)}</td>
+                      <td className="error-text">{e.message}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </>
       )}

@@ -26,50 +26,55 @@ export function ArenaList() {
       {arenas.isPending && <p>{t("common.loading")}</p>}
       {arenas.data && rows.length === 0 && <p className="muted">{t("arena.empty")}</p>}
       {rows.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t("arena.name")}</th>
-              <th scope="col">{t("arena.questionSet")}</th>
-              <th scope="col">{t("arena.contestants")}</th>
-              <th scope="col">{t("arena.judge")}</th>
-              <th scope="col">{t("arena.created")}</th>
-              <th scope="col">{t("arena.status")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((a) => (
-              <tr key={a.id} data-testid="arena-row" data-status={a.status}>
-                <td>
-                  <Link to="/arenas/$arenaId" params={{ arenaId: a.id }}>
-                    {a.name}
-                  </Link>
-                  {a.status_reason && (
-                    <div className="error-text" style={{ fontSize: "0.85rem" }}>
-                      {a.status_reason}
-                    </div>
-                  )}
-                </td>
-                <td>
-                  <Link to="/evaluations/question-sets/$qsId" params={{ qsId: a.question_set_id }}>
-                    {setName.get(a.question_set_id) ?? a.question_set_id.slice(0, 8)}
-                  </Link>
-                </td>
-                <td>{a.config.contestants.map((c) => c.name).join(", ")}</td>
-                <td>
-                  {a.config.judge}
-                  {a.config.judge_model ? (
-                    <span className="muted"> ({a.config.judge_model})</span>
-                  ) : null}
-                </td>
-                <td>{formatDate(a.gmt_created, language)}</td>
-                <td>
-                  <ArenaStatus status={a.status} />
-                </td>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("arena.name")}</th>
+                <th scope="col">{t("arena.questionSet")}</th>
+                <th scope="col">{t("arena.contestants")}</th>
+                <th scope="col">{t("arena.judge")}</th>
+                <th scope="col">{t("arena.created")}</th>
+                <th scope="col">{t("arena.status")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((a) => (
+                <tr key={a.id} data-testid="arena-row" data-status={a.status}>
+                  <td>
+                    <Link to="/arenas/$arenaId" params={{ arenaId: a.id }}>
+                      {a.name}
+                    </Link>
+                    {a.status_reason && (
+                      <div className="error-text" style={{ fontSize: "0.85rem" }}>
+                        {a.status_reason}
+                      </div>
+                    )}
+                  </td>
+                  <td>
+                    <Link
+                      to="/evaluations/question-sets/$qsId"
+                      params={{ qsId: a.question_set_id }}
+                    >
+                      {setName.get(a.question_set_id) ?? a.question_set_id.slice(0, 8)}
+                    </Link>
+                  </td>
+                  <td>{a.config.contestants.map((c) => c.name).join(", ")}</td>
+                  <td>
+                    {a.config.judge}
+                    {a.config.judge_model ? (
+                      <span className="muted"> ({a.config.judge_model})</span>
+                    ) : null}
+                  </td>
+                  <td>{formatDate(a.gmt_created, language)}</td>
+                  <td>
+                    <ArenaStatus status={a.status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

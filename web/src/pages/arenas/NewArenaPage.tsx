@@ -1,9 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useCallback, useState } from "react";
 import { api, must } from "../../api/client";
 import { CollectionOptions } from "../../components/CollectionOptions";
+import { useLoneChoice } from "../../components/lone-choice";
 import { QuestionSetOptions } from "../../components/QuestionSetOptions";
+import { useQuestionSets } from "../../api/queries";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
 import { answersFormatOf, parseAnswersFile } from "./answers-file";
@@ -47,6 +49,17 @@ export function NewArenaPage() {
     contestants: [emptyContestant(1), emptyContestant(2)],
   });
   const [errors, setErrors] = useState<ArenaErrors>({ contestants: [] });
+  // A lone question set is chosen for the person.
+  const sets = useQuestionSets();
+  const chooseSet = useCallback(
+    (id: string) => setForm((f) => ({ ...f, question_set_id: id })),
+    [],
+  );
+  useLoneChoice(
+    sets.data?.map((s) => s.id),
+    form.question_set_id,
+    chooseSet,
+  );
   const messages: ArenaMessages = {
     pickSet: t("arena.pickSet"),
     needTwo: t("arena.needTwo"),

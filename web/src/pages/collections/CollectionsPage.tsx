@@ -112,33 +112,35 @@ export function CollectionsPage() {
       <ErrorNote error={collections.error} />
       {collections.data?.length === 0 && <p className="muted">{t("col.empty")}</p>}
       {collections.data && collections.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t("col.name")}</th>
-              <th scope="col">{t("col.documents")}</th>
-              <th scope="col">{t("col.chunks")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {collections.data.map((c) => (
-              <tr key={c.id} aria-selected={c.id === selected?.id}>
-                <td>
-                  <button
-                    type="button"
-                    className={c.id === selected?.id ? "primary" : undefined}
-                    aria-pressed={c.id === selected?.id}
-                    onClick={() => void navigate({ search: { id: c.id } })}
-                  >
-                    {c.name}
-                  </button>
-                </td>
-                <td>{c.document_count ?? "—"}</td>
-                <td>{c.chunk_count ?? "—"}</td>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("col.name")}</th>
+                <th scope="col">{t("col.documents")}</th>
+                <th scope="col">{t("col.chunks")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {collections.data.map((c) => (
+                <tr key={c.id} aria-selected={c.id === selected?.id}>
+                  <td>
+                    <button
+                      type="button"
+                      className={c.id === selected?.id ? "primary" : undefined}
+                      aria-pressed={c.id === selected?.id}
+                      onClick={() => void navigate({ search: { id: c.id } })}
+                    >
+                      {c.name}
+                    </button>
+                  </td>
+                  <td>{c.document_count ?? "—"}</td>
+                  <td>{c.chunk_count ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <form
         className="row"

@@ -88,69 +88,71 @@ export function ComparePage() {
           <Suspense fallback={<p>{t("common.loading")}</p>}>
             <CompareCharts comparison={data} />
           </Suspense>
-          <table data-testid="compare-table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t("card.question")}</th>
-                <th scope="col">A</th>
-                <th scope="col">B</th>
-                <th scope="col">{t("compare.delta")}</th>
-                <th scope="col">{t("compare.pass")}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t("compare.kind.changed")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((d) => (
-                <tr
-                  key={`${d.base.question_id}:${d.head.question_id}`}
-                  data-testid="compare-row"
-                  data-kind={d.change}
-                >
-                  <td>{d.base.position + 1}</td>
-                  <td>{d.question_text}</td>
-                  <td>
-                    {d.base.status === "SCORED" ? (
-                      formatScore(d.base.score)
-                    ) : (
-                      <StatusBadge status={d.base.status} />
-                    )}
-                  </td>
-                  <td>
-                    {d.head.status === "SCORED" ? (
-                      formatScore(d.head.score)
-                    ) : (
-                      <StatusBadge status={d.head.status} />
-                    )}
-                  </td>
-                  <td
-                    className={
-                      d.score_delta !== null && d.score_delta < 0
-                        ? "delta-neg"
-                        : d.score_delta !== null && d.score_delta > 0
-                          ? "delta-pos"
-                          : undefined
-                    }
-                  >
-                    {formatDelta(d.score_delta)}
-                  </td>
-                  <td>
-                    {d.base.passed === null ? "—" : d.base.passed ? "✓" : "✗"} →{" "}
-                    {d.head.passed === null ? "—" : d.head.passed ? "✓" : "✗"}
-                  </td>
-                  <td>
-                    <span
-                      className={`badge ${d.change === "regression" ? "bad" : d.change === "improvement" ? "ok" : ""}`}
-                    >
-                      {t(`compare.kind.${d.change}` as MessageKey)}
-                    </span>
-                  </td>
+          <div className="table-scroll">
+            <table data-testid="compare-table">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">{t("card.question")}</th>
+                  <th scope="col">A</th>
+                  <th scope="col">B</th>
+                  <th scope="col">{t("compare.delta")}</th>
+                  <th scope="col">{t("compare.pass")}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t("compare.kind.changed")}</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {shown.map((d) => (
+                  <tr
+                    key={`${d.base.question_id}:${d.head.question_id}`}
+                    data-testid="compare-row"
+                    data-kind={d.change}
+                  >
+                    <td>{d.base.position + 1}</td>
+                    <td>{d.question_text}</td>
+                    <td>
+                      {d.base.status === "SCORED" ? (
+                        formatScore(d.base.score)
+                      ) : (
+                        <StatusBadge status={d.base.status} />
+                      )}
+                    </td>
+                    <td>
+                      {d.head.status === "SCORED" ? (
+                        formatScore(d.head.score)
+                      ) : (
+                        <StatusBadge status={d.head.status} />
+                      )}
+                    </td>
+                    <td
+                      className={
+                        d.score_delta !== null && d.score_delta < 0
+                          ? "delta-neg"
+                          : d.score_delta !== null && d.score_delta > 0
+                            ? "delta-pos"
+                            : undefined
+                      }
+                    >
+                      {formatDelta(d.score_delta)}
+                    </td>
+                    <td>
+                      {d.base.passed === null ? "—" : d.base.passed ? "✓" : "✗"} →{" "}
+                      {d.head.passed === null ? "—" : d.head.passed ? "✓" : "✗"}
+                    </td>
+                    <td>
+                      <span
+                        className={`badge ${d.change === "regression" ? "bad" : d.change === "improvement" ? "ok" : ""}`}
+                      >
+                        {t(`compare.kind.${d.change}` as MessageKey)}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </section>

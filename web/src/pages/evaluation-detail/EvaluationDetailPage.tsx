@@ -4,7 +4,13 @@ import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
 import { exportResults } from "./export";
-import { filtersFromSearch, type ResultFilters, searchFromFilters } from "./filters";
+import { EmptyResults } from "./EmptyResults";
+import {
+  filterErrorsOf,
+  filtersFromSearch,
+  type ResultFilters,
+  searchFromFilters,
+} from "./filters";
 import { FiltersBar } from "./FiltersBar";
 import { useLiveEvaluation } from "./live";
 import { resultsQueryOptions, useEvaluationDetail, useResults } from "./queries";
@@ -47,6 +53,10 @@ export function EvaluationDetailPage() {
     if (!isPlaceholderData) void fetchNextPage();
   }, [fetchNextPage, isPlaceholderData]);
   const filterKey = useMemo(() => JSON.stringify(searchFromFilters(filters)), [filters]);
+  // The server's refusal of a filter goes beside that filter; the list under it is not the
+  // filter's, so it is not shown.
+  const filterErrors = useMemo(() => filterErrorsOf(results.error), [results.error]);
+  const refused = Object.keys(filterErrors).length > 0;
   const [exporting, setExporting] = useState<unknown>();
 
   const exportAs = async (format: "csv" | "json") => {
@@ -119,24 +129,38 @@ export function EvaluationDetailPage() {
           </div>
         </div>
         <ErrorNote error={exporting} />
-        <FiltersBar filters={filters} types={types} onChange={setFilters} />
-        <p className="muted" aria-live="polite" data-testid="results-count">
-          {matching === undefined
-            ? t("common.loading")
-            : t("detail.resultsCount", {
-                shown: matching,
-                total: evaluation?.total_questions ?? "…",
-              })}
-        </p>
-        <ErrorNote error={results.error} />
-        <ResultsList
-          evaluationId={evalId}
-          results={items}
-          hasMore={results.hasNextPage}
-          loadingMore={results.isFetching}
-          loadMore={loadMore}
-          resetKey={filterKey}
-        />
+        <FiltersBar filters={filters} types={types} errors={filterErrors} onChange={setFilters} />
+        {refused ? (
+          filterErrors.list && (
+            <p className="notice bad" role="alert">
+              {t("common.error", { message: filterErrors.list })}
+            </p>
+          )
+        ) : (
+          <>
+            <p className="muted" aria-live="polite" data-testid="results-count">
+              {matching === undefined
+                ? t("common.loading")
+                : t("detail.resultsCount", {
+                    shown: matching,
+                    total: evaluation?.total_questions ?? "…",
+                  })}
+            </p>
+            <ErrorNote error={results.error} />
+            {matching === 0 && !isPlaceholderData ? (
+              <EmptyResults filters={filters} onChange={setFilters} />
+            ) : (
+              <ResultsList
+                evaluationId={evalId}
+                results={items}
+                hasMore={results.hasNextPage}
+                loadingMore={results.isFetching}
+                loadMore={loadMore}
+                resetKey={filterKey}
+              />
+            )}
+          </>
+        )}
       </section>
     </>
   );

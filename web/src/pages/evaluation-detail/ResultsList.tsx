@@ -1,5 +1,5 @@
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useCallback, useEffect, useRef, useState } from "react";
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { EvaluationResultListItem } from "../../api/types";
 import { useI18n } from "../../i18n/i18n";
 import { ResultComparisonCard } from "./ResultComparisonCard";
@@ -7,11 +7,29 @@ import { ResultComparisonCard } from "./ResultComparisonCard";
 /** A closed card's height; opened ones are measured as they render. */
 const CLOSED_CARD_PX = 150;
 
+/** Where the list starts in the document: what lies above it (summary, charts) is measured. */
+function useDocumentTop(element: React.RefObject<HTMLElement | null>): number {
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const measure = () => {
+      const el = element.current;
+      if (el) setTop(Math.round(el.getBoundingClientRect().top + window.scrollY));
+    };
+    measure();
+    // Charts and the summary load after the list: the page's size changing may move it.
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, [element]);
+  return top;
+}
+
 /**
- * The results as a virtualized list: only the cards in view (and a few around) are in the page,
+ * The results as a virtualized list in the page's own scroll (one scrollbar, an opened card
+ * never clipped by a box of its own): only the cards in view (and a few around) are in the page,
  * so a 10,000-question run scrolls like a short one. Rows are memoized: scrolling renders only
  * the cards that come into view. The next page is asked for as its end nears. `resetKey` (the
- * filters) changing scrolls back to the top.
+ * filters) changing brings the list's start back into view.
  */
 export const ResultsList = memo(function ResultsList({
   evaluationId,
@@ -29,7 +47,8 @@ export const ResultsList = memo(function ResultsList({
   resetKey: string;
 }) {
   const { t } = useI18n();
-  const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const top = useDocumentTop(list);
   // Which cards are open, by result id: kept while a card scrolls out of view and back.
   const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = useCallback(
@@ -42,9 +61,9 @@ export const ResultsList = memo(function ResultsList({
     [],
   );
   const count = results.length + (hasMore ? 1 : 0);
-  const virtualizer = useVirtualizer({
+  const virtualizer = useWindowVirtualizer({
     count,
-    getScrollElement: () => scroller.current,
+    scrollMargin: top,
     estimateSize: () => CLOSED_CARD_PX,
     overscan: 4,
     getItemKey: (index) => results[index]?.id ?? "more",
@@ -58,51 +77,53 @@ export const ResultsList = memo(function ResultsList({
     if (hasMore && !loadingMore && lastIndex >= results.length - 5) loadMore();
   }, [hasMore, loadingMore, lastIndex, results.length, loadMore]);
 
+  // A new filter's list starts at its first card, not wherever the last one was scrolled to.
+  const scrollMargin = useRef(top);
+  scrollMargin.current = top;
   useEffect(() => {
-    scroller.current?.scrollTo({ top: 0 });
+    if (window.scrollY > scrollMargin.current) window.scrollTo({ top: scrollMargin.current });
   }, [resetKey]);
 
   return (
     <div
-      ref={scroller}
-      className="results-scroller"
-      data-testid="results-scroller"
-      tabIndex={0}
+      ref={list}
+      data-testid="results-list"
+      role="list"
       aria-label={t("detail.results")}
       aria-busy={loadingMore}
+      className="results-list"
+      style={{ height: virtualizer.getTotalSize() }}
     >
-      <div style={{ height: virtualizer.getTotalSize(), position: "relative" }} role="list">
-        {items.map((item) => {
-          const result = results[item.index];
-          return (
-            <div
-              key={item.key}
-              data-index={item.index}
-              ref={virtualizer.measureElement}
-              role="listitem"
-              className="result-row"
-              style={{
-                position: "absolute",
-                top: 0,
-                left: 0,
-                width: "100%",
-                transform: `translateY(${item.start}px)`,
-              }}
-            >
-              {result ? (
-                <ResultComparisonCard
-                  evaluationId={evaluationId}
-                  item={result}
-                  open={opened.has(result.id)}
-                  onToggle={toggle}
-                />
-              ) : (
-                <p className="muted">{t("common.loading")}</p>
-              )}
-            </div>
-          );
-        })}
-      </div>
+      {items.map((item) => {
+        const result = results[item.index];
+        return (
+          <div
+            key={item.key}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            role="listitem"
+            className="result-row"
+            style={{
+              position: "absolute",
+              top: 0,
+              left: 0,
+              width: "100%",
+              transform: `translateY(${item.start - top}px)`,
+            }}
+          >
+            {result ? (
+              <ResultComparisonCard
+                evaluationId={evaluationId}
+                item={result}
+                open={opened.has(result.id)}
+                onToggle={toggle}
+              />
+            ) : (
+              <p className="muted">{t("common.loading")}</p>
+            )}
+          </div>
+        );
+      })}
     </div>
   );
 });

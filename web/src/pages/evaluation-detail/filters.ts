@@ -1,3 +1,4 @@
+import { ApiError } from "../../api/client";
 import { RESULT_STATUSES, type ResultStatus } from "../../api/types";
 
 // The detail page's filters live in the URL (a filtered view can be shared and survives a
@@ -16,7 +17,8 @@ export interface ResultFilters {
 export type SearchParams = Record<string, unknown>;
 
 function text(value: unknown): string | undefined {
-  if (typeof value === "number") return String(value);
+  // The router reads numbers and true/false from the URL as such: a search for "42" is text.
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value !== "string") return undefined;
   const trimmed = value.trim();
   return trimmed === "" ? undefined : trimmed;
@@ -67,4 +69,57 @@ export function searchFromFilters(filters: ResultFilters): Record<string, string
 
 export function hasFilters(filters: ResultFilters): boolean {
   return Object.keys(searchFromFilters(filters)).length > 0;
+}
+
+/** The filters in the order the bar shows them, each only when set. */
+export const FILTER_ORDER = ["status", "outcome", "gate", "type", "min", "max", "q"] as const;
+export type FilterName = (typeof FILTER_ORDER)[number];
+
+export function activeFilters(filters: ResultFilters): FilterName[] {
+  return FILTER_ORDER.filter((name) => {
+    const value = filters[name];
+    return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== "";
+  });
+}
+
+/** Why a score bound typed into the bar cannot be used; none when it can (empty is no bound). */
+export type ScoreIssue = "notNumber" | "outOfRange";
+
+export function readScoreInput(
+  input: string,
+): { value: number | undefined } | { issue: ScoreIssue } {
+  const trimmed = input.trim();
+  if (trimmed === "") return { value: undefined };
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) return { issue: "notNumber" };
+  return value >= 0 && value <= 1 ? { value } : { issue: "outOfRange" };
+}
+
+// The API's names for the filters (`score_min`), and the URL's (`min`).
+const API_NAMES: Record<string, FilterName> = {
+  status: "status",
+  passed: "outcome",
+  gate: "gate",
+  question_type: "type",
+  score_min: "min",
+  score_max: "max",
+  q: "q",
+};
+
+/**
+ * A server's refusal (400) of the filters, placed beside the filters its issues name; what names no
+ * filter goes under `list`. Nothing for any other error.
+ */
+export function filterErrorsOf(error: unknown): Partial<Record<FilterName | "list", string>> {
+  if (!ApiError.isInstance(error) || error.status !== 400) return {};
+  const issues = (error.body as { issues?: { path?: unknown; message?: unknown }[] } | undefined)
+    ?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return { list: error.message };
+  const errors: Partial<Record<FilterName | "list", string>> = {};
+  for (const issue of issues) {
+    const name = API_NAMES[String(issue.path)] ?? "list";
+    const message = typeof issue.message === "string" ? issue.message : error.message;
+    errors[name] = errors[name] ? `${errors[name]}; ${message}` : message;
+  }
+  return errors;
 }

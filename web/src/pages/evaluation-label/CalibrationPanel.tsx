@@ -169,30 +169,32 @@ export function CalibrationPanel({
             {tableShown ? t("common.hideTable") : t("common.showTable")}
           </button>
           <div id={`${id}-table`} className={tableShown ? undefined : "visually-hidden"}>
-            <table data-testid="calibration-table">
-              <caption>{t("calib.figures")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("calib.figure")}</th>
-                  <th scope="col">
-                    {t("calib.ofJudge")} ({report.judge})
-                  </th>
-                  <th scope="col">
-                    {t("calib.ofBaseline")}
-                    {report.baseline ? ` (${report.baseline.constant})` : ""}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {figureRows(report).map((row) => (
-                  <tr key={row.key}>
-                    <th scope="row">{t(row.key, row.values)}</th>
-                    <td>{row.judge}</td>
-                    <td>{row.baseline}</td>
+            <div className="table-scroll">
+              <table data-testid="calibration-table">
+                <caption>{t("calib.figures")}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("calib.figure")}</th>
+                    <th scope="col">
+                      {t("calib.ofJudge")} ({report.judge})
+                    </th>
+                    <th scope="col">
+                      {t("calib.ofBaseline")}
+                      {report.baseline ? ` (${report.baseline.constant})` : ""}
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {figureRows(report).map((row) => (
+                    <tr key={row.key}>
+                      <th scope="row">{t(row.key, row.values)}</th>
+                      <td>{row.judge}</td>
+                      <td>{row.baseline}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </div>
         </>
       )}

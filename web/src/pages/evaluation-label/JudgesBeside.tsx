@@ -19,46 +19,48 @@ export function JudgesBeside({
           : t("label.fail")
       : String(mine?.score ?? "—");
   return (
-    <table data-testid="judge-verdict">
-      <tbody>
-        <tr>
-          <th scope="row">{t("label.you")}</th>
-          <td>
-            <strong>{yours}</strong>
-            {mine?.note && <div className="muted">{mine.note}</div>}
-          </td>
-        </tr>
-        {(item.judges ?? []).map(({ name, scale, result }) => {
-          const reasoning = reasoningOf(result.verdict);
-          return (
-            <tr key={name}>
-              <th scope="row">{name}</th>
-              <td>
-                {result.outcome !== "ok" ? (
-                  <span className="badge bad">{t("label.judgeError")}</span>
-                ) : (
-                  <>
-                    <strong>
-                      {t("label.judgeOnScale", {
-                        score: Number(result.raw_score.toFixed(2)),
-                        scale: scale ?? "pass/fail",
-                      })}
-                    </strong>{" "}
-                    <span className={`badge ${result.passed ? "ok" : "bad"}`}>
-                      {result.passed ? t("card.passed") : t("card.failed")}
-                    </span>
-                    {item.scale !== "pass_fail" && scale !== item.scale && (
-                      <span className="muted"> ({t("label.otherScale")})</span>
-                    )}
-                  </>
-                )}
-                {reasoning && <div className="muted">{reasoning}</div>}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div className="table-scroll">
+      <table data-testid="judge-verdict">
+        <tbody>
+          <tr>
+            <th scope="row">{t("label.you")}</th>
+            <td>
+              <strong>{yours}</strong>
+              {mine?.note && <div className="muted">{mine.note}</div>}
+            </td>
+          </tr>
+          {(item.judges ?? []).map(({ name, scale, result }) => {
+            const reasoning = reasoningOf(result.verdict);
+            return (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>
+                  {result.outcome !== "ok" ? (
+                    <span className="badge bad">{t("label.judgeError")}</span>
+                  ) : (
+                    <>
+                      <strong>
+                        {t("label.judgeOnScale", {
+                          score: Number(result.raw_score.toFixed(2)),
+                          scale: scale ?? "pass/fail",
+                        })}
+                      </strong>{" "}
+                      <span className={`badge ${result.passed ? "ok" : "bad"}`}>
+                        {result.passed ? t("card.passed") : t("card.failed")}
+                      </span>
+                      {item.scale !== "pass_fail" && scale !== item.scale && (
+                        <span className="muted"> ({t("label.otherScale")})</span>
+                      )}
+                    </>
+                  )}
+                  {reasoning && <div className="muted">{reasoning}</div>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -93,101 +93,103 @@ export function EvaluationList() {
       {runs.isPending && <p>{t("common.loading")}</p>}
       {runs.data && visible.length === 0 && <p className="muted">{t("list.empty")}</p>}
       {visible.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">
-                <span className="visually-hidden">{t("list.compareSelected")}</span>
-              </th>
-              <th scope="col">{t("list.name")}</th>
-              <th scope="col">{t("list.status")}</th>
-              <th scope="col">{t("list.progress")}</th>
-              <th scope="col">{t("list.questionSet")}</th>
-              <th scope="col">{t("list.bot")}</th>
-              <th scope="col">{t("list.judges")}</th>
-              <th scope="col">{t("list.score")}</th>
-              <th scope="col">{t("list.passRate")}</th>
-              <th scope="col">{t("list.errors")}</th>
-              <th scope="col">{t("list.created")}</th>
-              <th scope="col">{t("list.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {visible.map((e) => (
-              <tr key={e.id} data-testid="evaluation-row" data-status={e.status}>
-                <td>
-                  <input
-                    type="checkbox"
-                    checked={selected.includes(e.id)}
-                    onChange={() => toggle(e.id)}
-                    aria-label={t("list.select", { name: e.name })}
-                  />
-                </td>
-                <td>
-                  <Link to="/evaluations/$evalId" params={{ evalId: e.id }}>
-                    {e.name}
-                  </Link>
-                  {e.status_reason && (
-                    <div className="error-text" style={{ fontSize: "0.85rem" }}>
-                      {e.status_reason}
-                    </div>
-                  )}
-                </td>
-                <td>
-                  <StatusBadge status={e.status} />
-                </td>
-                <td>
-                  <ProgressBar
-                    percent={e.progress.percent}
-                    label={`${e.name}: ${t("list.progress")}`}
-                  />
-                  <span className="muted" style={{ fontSize: "0.8rem" }}>
-                    {e.progress.completed}/{e.progress.total}
-                  </span>
-                </td>
-                <td>
-                  {e.question_set_id ? (
-                    <Link
-                      to="/evaluations/question-sets/$qsId"
-                      params={{ qsId: e.question_set_id }}
-                    >
-                      {setName.get(e.question_set_id) ?? e.question_set_id.slice(0, 8)}
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td>{e.bot_id}</td>
-                <td>
-                  {judgesOf(e.config).join(", ")}{" "}
-                  <span className="muted">({e.judge_llm_model_id})</span>
-                </td>
-                <td>{formatScore(e.average_score)}</td>
-                <td>{formatPercent(e.pass_rate)}</td>
-                <td>
-                  {t("list.errorsCell", { bot: e.bot_error_count, judge: e.judge_error_count })}
-                </td>
-                <td>{formatDate(e.gmt_created, language)}</td>
-                <td>
-                  <div className="row" style={{ gap: "0.25rem" }}>
-                    {actionsFor(e.status, e.bot_error_count + e.judge_error_count).map((a) => (
-                      <button
-                        key={a}
-                        type="button"
-                        className={a === "delete" ? "danger" : undefined}
-                        disabled={action.isPending}
-                        onClick={() => run(e, a)}
-                        aria-label={`${t(ACTION_LABEL[a])}: ${e.name}`}
-                      >
-                        {t(ACTION_LABEL[a])}
-                      </button>
-                    ))}
-                  </div>
-                </td>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="visually-hidden">{t("list.compareSelected")}</span>
+                </th>
+                <th scope="col">{t("list.name")}</th>
+                <th scope="col">{t("list.status")}</th>
+                <th scope="col">{t("list.progress")}</th>
+                <th scope="col">{t("list.questionSet")}</th>
+                <th scope="col">{t("list.bot")}</th>
+                <th scope="col">{t("list.judges")}</th>
+                <th scope="col">{t("list.score")}</th>
+                <th scope="col">{t("list.passRate")}</th>
+                <th scope="col">{t("list.errors")}</th>
+                <th scope="col">{t("list.created")}</th>
+                <th scope="col">{t("list.actions")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {visible.map((e) => (
+                <tr key={e.id} data-testid="evaluation-row" data-status={e.status}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      checked={selected.includes(e.id)}
+                      onChange={() => toggle(e.id)}
+                      aria-label={t("list.select", { name: e.name })}
+                    />
+                  </td>
+                  <td>
+                    <Link to="/evaluations/$evalId" params={{ evalId: e.id }}>
+                      {e.name}
+                    </Link>
+                    {e.status_reason && (
+                      <div className="error-text" style={{ fontSize: "0.85rem" }}>
+                        {e.status_reason}
+                      </div>
+                    )}
+                  </td>
+                  <td>
+                    <StatusBadge status={e.status} />
+                  </td>
+                  <td>
+                    <ProgressBar
+                      percent={e.progress.percent}
+                      label={`${e.name}: ${t("list.progress")}`}
+                    />
+                    <span className="muted" style={{ fontSize: "0.8rem" }}>
+                      {e.progress.completed}/{e.progress.total}
+                    </span>
+                  </td>
+                  <td>
+                    {e.question_set_id ? (
+                      <Link
+                        to="/evaluations/question-sets/$qsId"
+                        params={{ qsId: e.question_set_id }}
+                      >
+                        {setName.get(e.question_set_id) ?? e.question_set_id.slice(0, 8)}
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td>{e.bot_id}</td>
+                  <td>
+                    {judgesOf(e.config).join(", ")}{" "}
+                    <span className="muted">({e.judge_llm_model_id})</span>
+                  </td>
+                  <td>{formatScore(e.average_score)}</td>
+                  <td>{formatPercent(e.pass_rate)}</td>
+                  <td>
+                    {t("list.errorsCell", { bot: e.bot_error_count, judge: e.judge_error_count })}
+                  </td>
+                  <td>{formatDate(e.gmt_created, language)}</td>
+                  <td>
+                    <div className="row" style={{ gap: "0.25rem" }}>
+                      {actionsFor(e.status, e.bot_error_count + e.judge_error_count).map((a) => (
+                        <button
+                          key={a}
+                          type="button"
+                          className={a === "delete" ? "danger" : undefined}
+                          disabled={action.isPending}
+                          onClick={() => run(e, a)}
+                          aria-label={`${t(ACTION_LABEL[a])}: ${e.name}`}
+                        >
+                          {t(ACTION_LABEL[a])}
+                        </button>
+                      ))}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

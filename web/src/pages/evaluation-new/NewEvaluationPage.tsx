@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { api, must } from "../../api/client";
-import { useQuestionSets } from "../../api/queries";
+import { useCollections, useQuestionSets } from "../../api/queries";
 import { JUDGE_KINDS } from "../../api/types";
 import { CollectionOptions } from "../../components/CollectionOptions";
+import { useLoneChoice } from "../../components/lone-choice";
 import { QuestionSetOptions } from "../../components/QuestionSetOptions";
 import { useI18n } from "../../i18n/i18n";
 import {
@@ -32,6 +33,26 @@ export function NewEvaluationPage() {
     judges: ["offline"],
   });
   const [errors, setErrors] = useState<FieldErrors>({});
+  // A lone question set or collection is chosen for the person.
+  const collections = useCollections();
+  const chooseSet = useCallback(
+    (id: string) => setForm((f) => ({ ...f, question_set_id: id })),
+    [],
+  );
+  const chooseCollection = useCallback(
+    (id: string) => setForm((f) => ({ ...f, collection_id: id })),
+    [],
+  );
+  useLoneChoice(
+    sets.data?.map((s) => s.id),
+    form.question_set_id,
+    chooseSet,
+  );
+  useLoneChoice(
+    collections.data?.map((c) => c.id),
+    form.collection_id,
+    chooseCollection,
+  );
 
   // A set made from a collection suggests that collection.
   useEffect(() => {

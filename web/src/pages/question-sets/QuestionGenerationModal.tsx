@@ -1,7 +1,9 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
+import { useCollections } from "../../api/queries";
 import { CollectionOptions } from "../../components/CollectionOptions";
+import { useLoneChoice } from "../../components/lone-choice";
 import { ErrorNote } from "../../components/ErrorNote";
 import { Modal } from "../../components/Modal";
 import { ProgressBar } from "../../components/ProgressBar";
@@ -32,6 +34,13 @@ export function QuestionGenerationModal({
   const [language, setLanguage] = useState<"auto" | "en" | "zh">("auto");
   const [prompt, setPrompt] = useState("");
   const [generationId, setGenerationId] = useState<string>();
+  // A lone collection is chosen for the person.
+  const collections = useCollections();
+  useLoneChoice(
+    collections.data?.map((c) => c.id),
+    collectionId,
+    setCollectionId,
+  );
 
   const start = useMutation({
     mutationFn: async () =>

@@ -20,42 +20,44 @@ export function QuestionSetList() {
       {sets.isPending && <p>{t("common.loading")}</p>}
       {sets.data?.length === 0 && <p className="muted">{t("qs.empty")}</p>}
       {sets.data && sets.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t("qs.name")}</th>
-              <th scope="col">{t("qs.description")}</th>
-              <th scope="col">{t("qs.questions")}</th>
-              <th scope="col">{t("qs.updated")}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t("qs.evaluate")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sets.data.map((set) => (
-              <tr key={set.id} data-testid="question-set-row">
-                <td>
-                  <Link to="/evaluations/question-sets/$qsId" params={{ qsId: set.id }}>
-                    {set.name}
-                  </Link>
-                </td>
-                <td className="muted">{set.description ?? ""}</td>
-                <td>{set.question_count ?? "—"}</td>
-                <td>{formatDate(set.gmt_updated, language)}</td>
-                <td>
-                  <Link
-                    to="/evaluations/new"
-                    search={{ question_set: set.id }}
-                    aria-label={`${t("qs.evaluate")}: ${set.name}`}
-                  >
-                    {t("qs.evaluate")}
-                  </Link>
-                </td>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("qs.name")}</th>
+                <th scope="col">{t("qs.description")}</th>
+                <th scope="col">{t("qs.questions")}</th>
+                <th scope="col">{t("qs.updated")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("qs.evaluate")}</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {sets.data.map((set) => (
+                <tr key={set.id} data-testid="question-set-row">
+                  <td>
+                    <Link to="/evaluations/question-sets/$qsId" params={{ qsId: set.id }}>
+                      {set.name}
+                    </Link>
+                  </td>
+                  <td className="muted">{set.description ?? ""}</td>
+                  <td>{set.question_count ?? "—"}</td>
+                  <td>{formatDate(set.gmt_updated, language)}</td>
+                  <td>
+                    <Link
+                      to="/evaluations/new"
+                      search={{ question_set: set.id }}
+                      aria-label={`${t("qs.evaluate")}: ${set.name}`}
+                    >
+                      {t("qs.evaluate")}
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
