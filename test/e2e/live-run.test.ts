@@ -9,20 +9,19 @@ import { lantingCollection, lantingQuestionSet, waitForRun } from "./support/fix
 // it (summary, cards, charts, filters), with no reload, on the embedded store and on PostgreSQL.
 
 /** What the run's page shows of it, as text: the parts a finished run must get right. */
-function shownRun(page: Page) {
-  return page.evaluate(() => {
-    const text = (el: Element | null) => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
-    const all = (selector: string) => [...document.querySelectorAll(selector)].map(text);
-    return {
-      summary: text(document.querySelector('[data-testid="summary-panel"]')),
-      // Every chart's data table (the histogram, the radar, the per-type bars).
-      charts: all("figure.chart-box table"),
-      count: text(document.querySelector('[data-testid="results-count"]')),
-      cards: all('[data-testid="result-card"]'),
-      // The question types offered as a filter come from the summary.
-      filters: all("select option"),
-    };
-  });
+async function shownRun(page: Page) {
+  const squeeze = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
+  const all = async (selector: string) =>
+    (await page.locator(selector).allTextContents()).map(squeeze);
+  return {
+    summary: squeeze(await page.getByTestId("summary-panel").textContent()),
+    // Every chart's data table (the histogram, the radar, the per-type bars).
+    charts: await all("figure.chart-box table"),
+    count: squeeze(await page.getByTestId("results-count").textContent()),
+    cards: await all('[data-testid="result-card"]'),
+    // The question types offered as a filter come from the summary.
+    filters: await all("select option"),
+  };
 }
 
 /** Records every status the run's summary shows, from the page's first render on. */
