@@ -43,13 +43,15 @@ export interface AppServer {
 /**
  * Starts the real `ragjudge serve` (from source, with its worker) on the given (fresh) database,
  * or without one on the embedded store (PGlite) in its home, in an empty temp home whose
- * configuration lets HTTP bots on 127.0.0.1 be reached, with no LLM configured. The web app it
- * serves is the one `npm run build` put in dist/web.
+ * configuration lets HTTP bots on 127.0.0.1 be reached, with no LLM configured unless `config`
+ * sets one. The web app it serves is the one `npm run build` put in dist/web.
  */
 export async function startAppServer(options: {
   /** A PostgreSQL database; without it the server uses the embedded store. */
   databaseUrl?: string;
   args?: string[];
+  /** More of ragjudge.config.json, e.g. an `llm` section pointing a role at a scripted server. */
+  config?: Record<string, unknown>;
 }): Promise<AppServer> {
   if (!existsSync(WEB_INDEX)) {
     throw new Error(`${WEB_INDEX} is missing: run \`npm run build\` before the browser tests`);
@@ -59,7 +61,7 @@ export async function startAppServer(options: {
   // The tests' HTTP bots listen on loopback, which the bot network policy refuses by default.
   writeFileSync(
     join(home, "ragjudge.config.json"),
-    JSON.stringify({ bots: { allow_networks: ["127.0.0.1/32"] } }),
+    JSON.stringify({ bots: { allow_networks: ["127.0.0.1/32"] }, ...options.config }),
   );
   const child = spawn(
     process.execPath,

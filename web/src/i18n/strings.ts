@@ -1,9 +1,11 @@
 // Every UI string in English and Chinese. The English table names the keys; the Chinese one
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
+import { compareEn, compareZh } from "../pages/compare/compare-strings";
 
 export const en = {
   ...arenaEn,
+  ...compareEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -353,6 +355,7 @@ export type MessageKey = keyof typeof en;
 
 export const zh: Record<MessageKey, string> = {
   ...arenaZh,
+  ...compareZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",

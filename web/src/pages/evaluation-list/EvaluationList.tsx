@@ -8,6 +8,7 @@ import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
 import { useQuestionSets } from "../../api/queries";
+import { comparePair } from "./compare-pair";
 import { useEvaluations, useRunAction } from "./queries";
 import { actionsFor, type RunAction } from "./run-actions";
 
@@ -36,6 +37,7 @@ export function EvaluationList() {
   const [selected, setSelected] = useState<string[]>([]);
   const setName = new Map((sets.data ?? []).map((s) => [s.id, s.name]));
   const visible = (runs.data ?? []).filter((r) => !search.status || r.status === search.status);
+  const pair = comparePair(selected.flatMap((id) => (runs.data ?? []).filter((r) => r.id === id)));
 
   const run = (evaluation: EvaluationListItem, what: RunAction) => {
     if (what === "delete" && !window.confirm(t("list.confirmDelete", { name: evaluation.name })))
@@ -70,12 +72,8 @@ export function EvaluationList() {
               ))}
             </select>
           </label>
-          {selected.length === 2 ? (
-            <Link
-              className="button"
-              to="/evaluations/compare"
-              search={{ base: selected[0], head: selected[1] }}
-            >
+          {pair ? (
+            <Link className="button" to="/evaluations/compare" search={pair}>
               {t("list.compareSelected")}
             </Link>
           ) : (
