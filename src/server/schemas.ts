@@ -8,7 +8,7 @@ import {
 } from "../gate/index.js";
 import { JUDGE_KINDS, JudgeLineSchema, referencesOf } from "../judges/index.js";
 import { QUESTION_TYPES } from "../evals/questions/index.js";
-import { CallUsageSchema } from "../llm/index.js";
+import { CallUsageSchema, FAILURE_KINDS } from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
@@ -683,7 +683,18 @@ export const ArenaResultsSchema = z.looseObject({
     )
     .optional(),
   judge_errors: z
-    .array(z.object({ a: z.string(), b: z.string(), question_id: z.string(), message: z.string() }))
+    .array(
+      z.object({
+        a: z.string(),
+        b: z.string(),
+        question_id: z.string(),
+        message: z.string(),
+        kind: z
+          .enum(FAILURE_KINDS)
+          .optional()
+          .describe("what kind of failure (absent in arenas stored before it was kept)"),
+      }),
+    )
     .optional(),
   examples: z
     .array(

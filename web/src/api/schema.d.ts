@@ -2556,6 +2556,18 @@ export interface components {
               b: string;
               question_id: string;
               message: string;
+              /**
+               * @description what kind of failure (absent in arenas stored before it was kept)
+               * @enum {string}
+               */
+              kind?:
+                | "unusable_reply"
+                | "http"
+                | "timeout"
+                | "connection"
+                | "malformed_response"
+                | "not_configured"
+                | "other";
             }[];
             examples?: {
               a: string;

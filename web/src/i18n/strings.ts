@@ -2,10 +2,12 @@
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
+import { outcomeEn, outcomeZh } from "./outcome-strings";
 
 export const en = {
   ...arenaEn,
   ...compareEn,
+  ...outcomeEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -356,6 +358,7 @@ export type MessageKey = keyof typeof en;
 export const zh: Record<MessageKey, string> = {
   ...arenaZh,
   ...compareZh,
+  ...outcomeZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",

@@ -4,6 +4,7 @@ import { EVALUATION_STATUSES, type EvaluationListItem } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent, formatScore } from "../../components/format";
 import { ProgressBar } from "../../components/ProgressBar";
+import { shownRunStatus } from "../../components/run-outcome";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
@@ -132,7 +133,7 @@ export function EvaluationList() {
                   )}
                 </td>
                 <td>
-                  <StatusBadge status={e.status} />
+                  <StatusBadge status={shownRunStatus(e)} />
                 </td>
                 <td>
                   <ProgressBar
