@@ -48,7 +48,7 @@ export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
         </div>
         <div className="stat">
           <div className="label">{t("detail.scored")}</div>
-          <div className="value">
+          <div className="value" data-testid="summary-scored">
             {s.scored} / {s.total}
           </div>
         </div>

@@ -65,15 +65,15 @@ export function useLiveEvaluation(id: string, running: boolean): LiveState {
     const onMessage = createSseParser((message) => {
       if (message.event === "progress") {
         const progress = JSON.parse(message.data) as Progress & { status: EvaluationStatus };
-        if (FINAL_STATUSES.includes(progress.status)) {
-          void refetchRun();
-          return;
-        }
+        // A final status waits for the run fetched again, so it shows with its final summary;
+        // the count moves at once.
+        const final = FINAL_STATUSES.includes(progress.status);
+        if (final) void refetchRun();
         queryClient.setQueryData<EvaluationDetail>(summaryKey, (old) =>
           old
             ? {
                 ...old,
-                status: progress.status,
+                status: final ? old.status : progress.status,
                 completed_questions: progress.completed,
                 progress: {
                   completed: progress.completed,
