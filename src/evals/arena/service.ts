@@ -1,10 +1,5 @@
 import { isLlmConfigured, type RagjudgeConfig } from "../../config/index.js";
-import {
-  describeFailures,
-  groupFailures,
-  type LlmClient,
-  resolveModelConfig,
-} from "../../llm/index.js";
+import { type LlmClient, resolveModelConfig } from "../../llm/index.js";
 import {
   type ArenaRow,
   createArena,
@@ -29,6 +24,7 @@ import {
   startEvaluation,
 } from "../runs/index.js";
 import { collectContestant, type ContestantData, RADAR_DIMENSIONS } from "./collect.js";
+import { nothingCompared } from "./nothing-compared.js";
 import { type PairOutcomes, scoreOutcomes } from "./outcomes.js";
 import { type PairwiseRun, runPairwise } from "./pairwise-run.js";
 import {
@@ -285,23 +281,6 @@ export async function completeArena(
     const reason = error instanceof Error ? error.message : String(error);
     return (await finishArena(deps.db, row.id, { status: "FAILED", status_reason: reason })) ?? row;
   }
-}
-
-/**
- * Why an arena compared nothing, or undefined when some pair met on some question: with no game
- * at all every rating is the starting one and the "ranking" is noise, so the arena failed.
- */
-export function nothingCompared(results: ArenaResults): string | undefined {
-  const games = results.matrix.cells
-    .flat()
-    .reduce((n, cell) => n + (cell ? cell.wins + cell.ties + cell.losses : 0), 0);
-  if (games > 0) return undefined;
-  const errors = results.judge_errors ?? [];
-  if (errors.length > 0) {
-    const groups = groupFailures(errors.map((e) => ({ kind: e.kind, message: e.message })));
-    return `all ${errors.length} pairwise judgments failed: ${describeFailures(groups)}`;
-  }
-  return "no question has a usable result from two contestants (every answer or score is missing or an error)";
 }
 
 async function compareRuns(
