@@ -229,8 +229,11 @@ if (wanted("web")) {
     ],
   );
   printRows(
-    "Web app: SSE stream of a 2,000-question run at full speed (HTTP bot answering at once, offline judge); page lag = page shows the last result minus server COMPLETED",
-    [web.sse_2000],
+    "Web app: SSE stream of a 2,000-question run at full speed (HTTP bot answering at once, offline judge), PostgreSQL then the embedded store; page lag = page shows the last result minus server COMPLETED; summary settled = the page's summary shows the final scored count",
+    [
+      { store: "postgres", ...web.sse_2000 },
+      { store: "embedded", ...web.sse_2000_embedded },
+    ],
   );
 }
 

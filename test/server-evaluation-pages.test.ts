@@ -339,11 +339,14 @@ describeEachStore("evaluation pages API", (use) => {
       { question_id: "x1", text: "  when did LINE 1   open? ", score: 0.9, passed: true },
       { question_id: "x2", text: "Something else entirely", score: 0.1, passed: false },
     ]);
-    const result = await json<{ matched_by: string; counts: { shared: number } }>(
-      alice.token,
-      `/api/v1/evaluations/compare?base=${base.id}&head=${other.id}`,
-    );
+    const result = await json<{
+      matched_by: string;
+      counts: { shared: number };
+      incomparable: { code: string }[];
+    }>(alice.token, `/api/v1/evaluations/compare?base=${base.id}&head=${other.id}`);
     expect(result).toMatchObject({ matched_by: "question_text", counts: { shared: 1 } });
+    // Different sets: the scores are not comparable, and the answer says why.
+    expect(result.incomparable.map((reason) => reason.code)).toContain("question_set");
 
     const bobs = await seedRun(bob.id, null, "bob's", BASE_ROWS);
     for (const query of [`base=${base.id}&head=${bobs.id}`, `base=${bobs.id}&head=${base.id}`]) {

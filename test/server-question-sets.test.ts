@@ -542,5 +542,20 @@ describeEachStore("HTTP API: question sets", (use) => {
     expect(failed.status).toBe("FAILED");
     expect(failed.error).toMatch(/500|down/);
     expect(failed.usage).toBeNull();
+
+    // Every reply unusable: there is no question to preview or add, so the generation failed,
+    // its reasons counted by kind once instead of one warning per chunk.
+    llm.reset();
+    llm.on({ reply: { content: "Sorry, no JSON today." } });
+    const empty = await finishedGeneration(
+      carol.token,
+      await startGeneration(carol.token, { collection_id: "lanting", n: 2 }),
+    );
+    expect(empty.status).toBe("FAILED");
+    expect(empty.error).toMatch(
+      /^no usable question was generated: \d+ × the model's reply was unusable .*\(e\.g\. /,
+    );
+    expect(empty.error?.match(/×/g)).toHaveLength(1);
+    expect(empty.questions ?? null).toBeNull();
   });
 });

@@ -54,6 +54,14 @@ export {
   LlmTimeoutError,
 } from "./errors.js";
 export {
+  describeFailures,
+  FAILURE_KINDS,
+  type FailureGroup,
+  type FailureKind,
+  failureKindOf,
+  groupFailures,
+} from "./failure-kinds.js";
+export {
   AdaptiveLimiter,
   defaultProviderLimiters,
   type ProviderLimit,

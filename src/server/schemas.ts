@@ -8,7 +8,7 @@ import {
 } from "../gate/index.js";
 import { JUDGE_KINDS, JudgeLineSchema, referencesOf } from "../judges/index.js";
 import { QUESTION_TYPES } from "../evals/questions/index.js";
-import { CallUsageSchema } from "../llm/index.js";
+import { CallUsageSchema, FAILURE_KINDS } from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
@@ -564,6 +564,30 @@ const CompareSideSchema = z.object({
   gate_status: z.string().nullable(),
 });
 
+const JudgeScaleSchema = z.enum(["1-10", "1-5", "pass_fail"]);
+const IncomparabilitySchema = z.discriminatedUnion("code", [
+  z.object({
+    code: z.literal("question_set"),
+    base: z.uuid().nullable(),
+    head: z.uuid().nullable(),
+  }),
+  z.object({
+    code: z.literal("judges"),
+    base: z.array(z.enum(JUDGE_KINDS)),
+    head: z.array(z.enum(JUDGE_KINDS)),
+  }),
+  z.object({
+    code: z.literal("scale"),
+    base: z.array(JudgeScaleSchema),
+    head: z.array(JudgeScaleSchema),
+  }),
+  z.object({ code: z.literal("judge_model"), base: z.string(), head: z.string() }),
+  z.object({
+    code: z.literal("judge_settings"),
+    judges: z.array(z.enum(JUDGE_KINDS)).describe("the judges set up differently"),
+  }),
+]);
+
 const ComparedRunSchema = z.object({
   evaluation: EvaluationSchema,
   summary: EvaluationSummarySchema,
@@ -576,6 +600,9 @@ export const EvaluationComparisonSchema = z.object({
   matched_by: z
     .enum(["question_id", "question_text"])
     .describe("question ids on one question set; normalized question text across sets"),
+  incomparable: z
+    .array(IncomparabilitySchema)
+    .describe("why the runs' scores are not comparable (base first); empty when they are"),
   counts: z.object({
     shared: z.number().int(),
     only_base: z.number().int(),
@@ -689,7 +716,18 @@ export const ArenaResultsSchema = z.looseObject({
     )
     .optional(),
   judge_errors: z
-    .array(z.object({ a: z.string(), b: z.string(), question_id: z.string(), message: z.string() }))
+    .array(
+      z.object({
+        a: z.string(),
+        b: z.string(),
+        question_id: z.string(),
+        message: z.string(),
+        kind: z
+          .enum(FAILURE_KINDS)
+          .optional()
+          .describe("what kind of failure (absent in arenas stored before it was kept)"),
+      }),
+    )
     .optional(),
   examples: z
     .array(

@@ -1,5 +1,5 @@
 import type { ContextItem, LanguageSetting } from "../../judges/index.js";
-import type { LlmClient } from "../../llm/index.js";
+import type { FailureKind, LlmClient } from "../../llm/index.js";
 import type { ContestantData } from "./collect.js";
 import { MISSING, type PairOutcomes } from "./outcomes.js";
 import { judgeSwapped } from "./pairwise.js";
@@ -15,6 +15,8 @@ export interface PairwiseJudgeError {
   b: string;
   question_id: string;
   message: string;
+  /** What kind of failure it was, so many of one kind read as one line with a count. */
+  kind: FailureKind;
 }
 
 export interface PairwiseRun {
@@ -100,7 +102,7 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
       );
       const [a, b] = [names[pair.a]!, names[pair.b]!];
       if (!judged.ok) {
-        errors.push({ a, b, question_id: question.id, message: judged.error });
+        errors.push({ a, b, question_id: question.id, message: judged.error, kind: judged.kind });
       } else {
         pair.outcomes[q] = judged.outcome;
         flips.judged++;

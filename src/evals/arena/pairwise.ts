@@ -8,7 +8,13 @@ import {
   fillTemplate,
   truncateChars,
 } from "../../judges/index.js";
-import { type CallRecord, generateObject, type LlmClient } from "../../llm/index.js";
+import {
+  type CallRecord,
+  type FailureKind,
+  failureKindOf,
+  generateObject,
+  type LlmClient,
+} from "../../llm/index.js";
 import { PAIRWISE_PROMPTS } from "./pairwise.prompts.js";
 import { combineSwapped, type PairVerdict, type SwappedOutcome } from "./swap-rule.js";
 
@@ -46,7 +52,7 @@ export interface PairwiseOptions {
 /** One ordering judged: a verdict with its reasoning, or the judge's error (never a silent tie). */
 export type PairwiseJudgement =
   | { ok: true; verdict: PairVerdict; reasoning: string; calls: CallRecord[] }
-  | { ok: false; error: string; raw: string[]; calls: CallRecord[] };
+  | { ok: false; error: string; kind: FailureKind; raw: string[]; calls: CallRecord[] };
 
 const LIMITS = { answerChars: 8_000, contextItems: 5, contextChars: 800, referenceChars: 4_000 };
 
@@ -88,7 +94,15 @@ export async function judgePair(
       signal: options.signal,
       noCache: options.noCache,
     });
-    if (!reply.ok) return { ok: false, error: reply.error, raw: reply.raw, calls: reply.calls };
+    if (!reply.ok) {
+      return {
+        ok: false,
+        error: reply.error,
+        kind: "unusable_reply",
+        raw: reply.raw,
+        calls: reply.calls,
+      };
+    }
     return {
       ok: true,
       verdict: reply.value.verdict,
@@ -100,6 +114,7 @@ export async function judgePair(
     return {
       ok: false,
       error: error instanceof Error ? error.message : String(error),
+      kind: failureKindOf(error),
       raw: [],
       calls: [],
     };
@@ -108,7 +123,14 @@ export async function judgePair(
 
 export type SwappedJudgement =
   | (SwappedOutcome & { ok: true; first: PairwiseJudgement; second: PairwiseJudgement })
-  | { ok: false; error: string; first: PairwiseJudgement; second: PairwiseJudgement };
+  | {
+      ok: false;
+      error: string;
+      /** The kind of the first order's failure (else the swapped one's). */
+      kind: FailureKind;
+      first: PairwiseJudgement;
+      second: PairwiseJudgement;
+    };
 
 /**
  * Judges a pair in both orders (MT-Bench): x as A then y as A. When either order fails, the
@@ -128,7 +150,8 @@ export async function judgeSwapped(
       .map((j, i) => (j.ok ? null : `${i === 0 ? "first" : "swapped"} order: ${j.error}`))
       .filter(Boolean)
       .join("; ");
-    return { ok: false, error, first, second };
+    const kind = !first.ok ? first.kind : !second.ok ? second.kind : "other";
+    return { ok: false, error, kind, first, second };
   }
   return { ok: true, ...combineSwapped(first.verdict, second.verdict), first, second };
 }

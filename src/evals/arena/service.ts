@@ -24,6 +24,7 @@ import {
   startEvaluation,
 } from "../runs/index.js";
 import { collectContestant, type ContestantData, RADAR_DIMENSIONS } from "./collect.js";
+import { nothingCompared } from "./nothing-compared.js";
 import { type PairOutcomes, scoreOutcomes } from "./outcomes.js";
 import { type PairwiseRun, runPairwise } from "./pairwise-run.js";
 import {
@@ -268,6 +269,12 @@ export async function completeArena(
   if (!marked) return mustGetArena(deps.db, userId, id);
   try {
     const results = await compareRuns(deps, userId, snapshot, options);
+    const nothing = nothingCompared(results);
+    if (nothing) {
+      return (
+        (await finishArena(deps.db, row.id, { status: "FAILED", status_reason: nothing })) ?? row
+      );
+    }
     return (await finishArena(deps.db, row.id, { status: "COMPLETED", results })) ?? row;
   } catch (error) {
     if (options.signal?.aborted) throw error;

@@ -1,5 +1,11 @@
 import { type Jobs, QUEUES, startWorkLoop } from "../../jobs/index.js";
-import { errorText, type LlmClients, usageOfCalls } from "../../llm/index.js";
+import {
+  describeFailures,
+  errorText,
+  groupFailures,
+  type LlmClients,
+  usageOfCalls,
+} from "../../llm/index.js";
 import {
   claimQuestionGeneration,
   type Db,
@@ -9,7 +15,11 @@ import {
   releaseQuestionGeneration,
   setQuestionGenerationProgress,
 } from "../../store/index.js";
-import { type DocumentChunks, generateQuestions } from "../questions/index.js";
+import {
+  type DocumentChunks,
+  type GenerateQuestionsResult,
+  generateQuestions,
+} from "../questions/index.js";
 import {
   type GenerationConfig,
   GenerateQuestionsRequestSchema,
@@ -27,6 +37,14 @@ export interface QuestionGenerationWorkerOptions {
 
 export interface QuestionGenerationWorker {
   stop(): Promise<void>;
+}
+
+/** Why a generation that produced no question failed, grouped by kind with a count. */
+export function noUsableQuestion(result: GenerateQuestionsResult): string {
+  const groups = groupFailures(result.unusable);
+  return groups.length > 0
+    ? `no usable question was generated: ${describeFailures(groups)}`
+    : `no usable question was generated (${result.warnings.length} problem(s): ${result.warnings[0] ?? "none reported"})`;
 }
 
 /** A collection's documents with their chunks, in the store's order. */
@@ -96,6 +114,14 @@ export function startQuestionGenerationWorker(
         },
       });
       await progress;
+      if (result.questions.length === 0) {
+        // Nothing to preview or add: the honest outcome is a failure that says why, once.
+        await finishQuestionGeneration(db, row.id, {
+          status: "FAILED",
+          error: noUsableQuestion(result),
+        });
+        return;
+      }
       await finishQuestionGeneration(db, row.id, {
         status: "COMPLETED",
         questions: result.questions,

@@ -17,6 +17,7 @@ export {
   compareRows,
   questionKey,
 } from "./compare.js";
+export { type Incomparability, incomparabilityOf, type JudgeScale } from "./comparability.js";
 export { resultsCsv } from "./results-file.js";
 export {
   type ComparedRun,

@@ -28,6 +28,7 @@ import {
 } from "../runs/index.js";
 import { chartsOf, type EvaluationCharts, type RadarDimension, radarOf } from "./charts.js";
 import { type CompareCounts, type CompareItem, compareRows } from "./compare.js";
+import { type Incomparability, incomparabilityOf } from "./comparability.js";
 
 // What the evaluation pages read (seed 003 flow 4): runs with their progress, one run's summary,
 // and pages of its results.
@@ -195,6 +196,8 @@ export interface EvaluationComparison {
   base: ComparedRun;
   head: ComparedRun;
   matched_by: "question_id" | "question_text";
+  /** Why the two runs' scores are not comparable; empty when they are. */
+  incomparable: Incomparability[];
   counts: CompareCounts;
   items: CompareItem[];
 }
@@ -223,6 +226,7 @@ export async function compareEvaluations(
     base: { evaluation: base, summary: baseSummary, radar: radarOf(baseSummary) },
     head: { evaluation: head, summary: headSummary, radar: radarOf(headSummary) },
     matched_by: matchedBy,
+    incomparable: incomparabilityOf(base, head),
     counts,
     items,
   };

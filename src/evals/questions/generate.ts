@@ -3,6 +3,7 @@ import type { LanguageSetting, PromptLanguage } from "../../judges/index.js";
 import {
   type CallRecord,
   type ChatMessage,
+  type FailureKind,
   generateObject,
   LlmAbortError,
   type LlmClient,
@@ -76,6 +77,8 @@ export interface GenerateQuestionsResult {
   calls: CallRecord[];
   /** Chunks whose reply was unusable, items dropped, a short result; never fatal. */
   warnings: string[];
+  /** Each chunk whose reply gave no usable question, and why (grouped by a caller). */
+  unusable: { kind: FailureKind; message: string }[];
 }
 
 const OptionsSchema = z.object({
@@ -117,6 +120,8 @@ interface ChunkOutcome {
   candidates: GeneratedItem[];
   calls: CallRecord[];
   warnings: string[];
+  /** Why the reply gave no candidate at all, when it gave none. */
+  unusable?: { kind: FailureKind; message: string };
 }
 
 /**
@@ -154,6 +159,7 @@ export async function generateQuestions(
   const questions: GeneratedQuestion[] = [];
   const calls: CallRecord[] = [];
   const warnings: string[] = client ? [] : [HEURISTIC_WARNING];
+  const unusable: GenerateQuestionsResult["unusable"] = [];
   let repeats = 0;
   let next = 0;
 
@@ -177,6 +183,7 @@ export async function generateQuestions(
       const chunk = round[index] as PickedChunk;
       calls.push(...outcome.calls);
       warnings.push(...outcome.warnings);
+      if (outcome.unusable) unusable.push(outcome.unusable);
       let taken = 0;
       for (const item of outcome.candidates) {
         if (taken >= ask || questions.length >= n) break;
@@ -206,7 +213,7 @@ export async function generateQuestions(
       `only ${questions.length} of ${n} questions: all ${chunks.length} chunks were used`,
     );
   }
-  return { questions, heuristic: client === undefined, calls, warnings };
+  return { questions, heuristic: client === undefined, calls, warnings, unusable };
 }
 
 function languageOf(setting: LanguageSetting | undefined, content: string): PromptLanguage {
@@ -277,6 +284,7 @@ async function askModel(
       candidates: [],
       calls: reply.calls,
       warnings: [`${chunkName(chunk)}: unusable reply, no questions: ${reply.error}`],
+      unusable: { kind: "unusable_reply", message: reply.error },
     };
   }
   const items = Array.isArray(reply.value)
@@ -305,7 +313,14 @@ async function askModel(
   if (otherTypes > 0) {
     warnings.push(`${chunkName(chunk)}: ${otherTypes} question(s) of unrequested types dropped`);
   }
-  return { candidates, calls: reply.calls, warnings };
+  return {
+    candidates,
+    calls: reply.calls,
+    warnings,
+    ...(candidates.length === 0 && problems.length > 0
+      ? { unusable: { kind: "unusable_reply" as const, message: problems.join("; ") } }
+      : {}),
+  };
 }
 
 /** The system and user messages for one chunk. */

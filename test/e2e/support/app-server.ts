@@ -21,7 +21,10 @@ export interface AppServer {
   loginUrl: string;
   /** The local user's API token (from $RAGJUDGE_HOME/token). */
   token: string;
-  /** The server's database, for setting up what a test needs (users, login codes). */
+  /**
+   * The server's database, for setting up what a test needs (users, login codes). Only on a
+   * PostgreSQL server: the embedded store allows one process at a time, so there it throws.
+   */
   store: Store;
   /** Calls the API as the local user (or with another token). */
   api(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
@@ -39,13 +42,16 @@ export interface AppServer {
 
 /**
  * Starts the real `ragjudge serve` (from source, with its worker) on the given (fresh) database,
- * in an empty temp home whose configuration lets HTTP bots on 127.0.0.1 be reached, with no LLM
- * configured. The web app it serves
- * is the one `npm run build` put in dist/web.
+ * or without one on the embedded store (PGlite) in its home, in an empty temp home whose
+ * configuration lets HTTP bots on 127.0.0.1 be reached, with no LLM configured unless `config`
+ * sets one. The web app it serves is the one `npm run build` put in dist/web.
  */
 export async function startAppServer(options: {
-  databaseUrl: string;
+  /** A PostgreSQL database; without it the server uses the embedded store. */
+  databaseUrl?: string;
   args?: string[];
+  /** More of ragjudge.config.json, e.g. an `llm` section pointing a role at a scripted server. */
+  config?: Record<string, unknown>;
 }): Promise<AppServer> {
   if (!existsSync(WEB_INDEX)) {
     throw new Error(`${WEB_INDEX} is missing: run \`npm run build\` before the browser tests`);
@@ -55,7 +61,7 @@ export async function startAppServer(options: {
   // The tests' HTTP bots listen on loopback, which the bot network policy refuses by default.
   writeFileSync(
     join(home, "ragjudge.config.json"),
-    JSON.stringify({ bots: { allow_networks: ["127.0.0.1/32"] } }),
+    JSON.stringify({ bots: { allow_networks: ["127.0.0.1/32"] }, ...options.config }),
   );
   const child = spawn(
     process.execPath,
@@ -65,7 +71,7 @@ export async function startAppServer(options: {
       env: {
         ...process.env,
         RAGJUDGE_HOME: home,
-        DATABASE_URL: databaseUrl,
+        DATABASE_URL: databaseUrl ?? "",
         OPENAI_BASE_URL: "",
         OPENAI_API_KEY: "",
       },
@@ -75,7 +81,11 @@ export async function startAppServer(options: {
   const loginUrl = await waitForLoginUrl(child);
   const origin = new URL(loginUrl).origin;
   const token = readFileSync(join(home, "token"), "utf8").trim();
-  const store = await openStore({ databaseUrl });
+  const store = databaseUrl ? await openStore({ databaseUrl }) : undefined;
+  const mustStore = () => {
+    if (!store) throw new Error("the embedded store is the server's alone: use the API");
+    return store;
+  };
 
   const api: AppServer["api"] = (path, init = {}) => {
     const { json, token: as, ...rest } = init;
@@ -93,7 +103,9 @@ export async function startAppServer(options: {
     origin,
     loginUrl,
     token,
-    store,
+    get store() {
+      return mustStore();
+    },
     api,
     async json<T>(path: string, init?: RequestInit & { json?: unknown; token?: string }) {
       const response = await api(path, init);
@@ -103,12 +115,13 @@ export async function startAppServer(options: {
       return JSON.parse(text) as T;
     },
     async createUser(name) {
-      const user = await findOrCreateUser(store.db, name);
-      return { id: user.id, token: await createApiToken(store.db, user.id) };
+      const { db } = mustStore();
+      const user = await findOrCreateUser(db, name);
+      return { id: user.id, token: await createApiToken(db, user.id) };
     },
     async loginLinkFor(userId, next) {
       const url = new URL("/login", origin);
-      url.searchParams.set("code", await createLoginCode(store.db, userId));
+      url.searchParams.set("code", await createLoginCode(mustStore().db, userId));
       if (next) url.searchParams.set("next", next);
       return url.href;
     },
@@ -117,7 +130,7 @@ export async function startAppServer(options: {
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       if (child.exitCode === null) child.kill("SIGKILL");
-      await store.close();
+      await store?.close();
       rmSync(home, { recursive: true, force: true });
     },
   };

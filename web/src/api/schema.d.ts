@@ -2565,6 +2565,41 @@ export interface components {
        * @enum {string}
        */
       matched_by: "question_id" | "question_text";
+      /** @description why the runs' scores are not comparable (base first); empty when they are */
+      incomparable: (
+        | {
+            /** @enum {string} */
+            code: "question_set";
+            /** Format: uuid */
+            base: string | null;
+            /** Format: uuid */
+            head: string | null;
+          }
+        | {
+            /** @enum {string} */
+            code: "judges";
+            base: ("review" | "rubric" | "reference" | "offline")[];
+            head: ("review" | "rubric" | "reference" | "offline")[];
+          }
+        | {
+            /** @enum {string} */
+            code: "scale";
+            base: ("1-10" | "1-5" | "pass_fail")[];
+            head: ("1-10" | "1-5" | "pass_fail")[];
+          }
+        | {
+            /** @enum {string} */
+            code: "judge_model";
+            base: string;
+            head: string;
+          }
+        | {
+            /** @enum {string} */
+            code: "judge_settings";
+            /** @description the judges set up differently */
+            judges: ("review" | "rubric" | "reference" | "offline")[];
+          }
+      )[];
       counts: {
         shared: number;
         only_base: number;
@@ -2743,6 +2778,18 @@ export interface components {
               b: string;
               question_id: string;
               message: string;
+              /**
+               * @description what kind of failure (absent in arenas stored before it was kept)
+               * @enum {string}
+               */
+              kind?:
+                | "unusable_reply"
+                | "http"
+                | "timeout"
+                | "connection"
+                | "malformed_response"
+                | "not_configured"
+                | "other";
             }[];
             examples?: {
               a: string;

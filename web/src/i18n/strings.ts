@@ -1,9 +1,13 @@
 // Every UI string in English and Chinese. The English table names the keys; the Chinese one
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
+import { compareEn, compareZh } from "../pages/compare/compare-strings";
+import { outcomeEn, outcomeZh } from "./outcome-strings";
 
 export const en = {
   ...arenaEn,
+  ...compareEn,
+  ...outcomeEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -368,6 +372,8 @@ export type MessageKey = keyof typeof en;
 
 export const zh: Record<MessageKey, string> = {
   ...arenaZh,
+  ...compareZh,
+  ...outcomeZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",

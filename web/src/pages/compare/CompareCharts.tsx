@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import type { components } from "../../api/schema";
 import { ChartWithTable } from "../../components/Chart";
 import { useI18n } from "../../i18n/i18n";
+import { sharedDimensions } from "./shared-dimensions";
 
 type Comparison = components["schemas"]["EvaluationComparison"];
 
@@ -43,17 +44,21 @@ export function CompareCharts({ comparison }: { comparison: Comparison }) {
     [scored],
   );
   const radar = useMemo(() => {
-    const labels = [
-      ...new Set([...comparison.base.radar.map(label), ...comparison.head.radar.map(label)]),
-    ];
+    // Only what both runs measured: a dimension one run lacks has no value, not a 0.
+    const { labels, onlyBase, onlyHead } = sharedDimensions(
+      comparison.base.radar.map(label),
+      comparison.head.radar.map(label),
+    );
     const valueOf = (points: Comparison["base"]["radar"], l: string) =>
-      points.find((p) => label(p) === l)?.value ?? null;
+      points.find((p) => label(p) === l)?.value ?? 0;
     const a = labels.map((l) => valueOf(comparison.base.radar, l));
     const b = labels.map((l) => valueOf(comparison.head.radar, l));
     return {
       labels,
       a,
       b,
+      onlyBase,
+      onlyHead,
       config: {
         type: "radar" as const,
         data: {
@@ -77,6 +82,16 @@ export function CompareCharts({ comparison }: { comparison: Comparison }) {
       },
     };
   }, [comparison]);
+  const radarNote = [
+    t("chart.radarNote"),
+    ...(radar.onlyBase.length + radar.onlyHead.length > 0 ? [t("compare.radarShared")] : []),
+    ...(radar.onlyBase.length > 0
+      ? [t("compare.radarOnly", { run: "A", dimensions: radar.onlyBase.join(", ") })]
+      : []),
+    ...(radar.onlyHead.length > 0
+      ? [t("compare.radarOnly", { run: "B", dimensions: radar.onlyHead.join(", ") })]
+      : []),
+  ].join(" ");
   return (
     <div className="charts">
       <ChartWithTable
@@ -97,11 +112,11 @@ export function CompareCharts({ comparison }: { comparison: Comparison }) {
         <ChartWithTable
           testId="chart-radar-compare"
           title={t("chart.radar")}
-          note={t("chart.radarNote")}
+          note={radarNote}
           config={radar.config}
           table={{
             columns: [t("chart.dimension"), "A", "B"],
-            rows: radar.labels.map((l, i) => [l, radar.a[i] ?? "—", radar.b[i] ?? "—"]),
+            rows: radar.labels.map((l, i) => [l, radar.a[i] ?? 0, radar.b[i] ?? 0]),
           }}
         />
       )}

@@ -7,8 +7,10 @@ import { formatDelta, formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
+import { useQuestionSets } from "../../api/queries";
 import { useEvaluations } from "../evaluation-list/queries";
 import { changedOnly } from "./changed";
+import { incomparableText } from "./incomparable";
 
 const CompareCharts = lazy(() =>
   import("./CompareCharts").then((m) => ({ default: m.CompareCharts })),
@@ -23,6 +25,7 @@ export function ComparePage() {
   const search = useSearch({ from: "/evaluations/compare" });
   const navigate = useNavigate({ from: "/evaluations/compare" });
   const runs = useEvaluations();
+  const sets = useQuestionSets();
   const { base, head } = search;
   const comparison = useQuery({
     queryKey: ["compare", base, head],
@@ -39,6 +42,12 @@ export function ComparePage() {
 
   const pick = (which: "base" | "head", id: string) =>
     void navigate({ search: (s) => ({ ...s, [which]: id || undefined }) });
+  const swap = () => void navigate({ search: (s) => ({ ...s, base: s.head, head: s.base }) });
+  const setName = (id: string | null) =>
+    (id && sets.data?.find((set) => set.id === id)?.name) || id || t("compare.unknownSet");
+  const baseIsNewer =
+    data !== undefined &&
+    Date.parse(data.base.evaluation.gmt_created) > Date.parse(data.head.evaluation.gmt_created);
 
   return (
     <section aria-labelledby="compare-title">
@@ -57,6 +66,9 @@ export function ComparePage() {
             </select>
           </label>
         ))}
+        <button type="button" onClick={swap} disabled={!base && !head}>
+          {t("compare.swap")}
+        </button>
         <label className="inline">
           <input
             type="checkbox"
@@ -71,6 +83,21 @@ export function ComparePage() {
       {(!base || !head) && <p className="muted">{t("compare.pick")}</p>}
       <ErrorNote error={comparison.error} />
       {base && head && comparison.isPending && <p>{t("common.loading")}</p>}
+      {data && data.incomparable.length > 0 && (
+        <div className="notice warn" role="alert" data-testid="compare-incomparable">
+          <p style={{ margin: 0 }}>{t("compare.notComparable")}</p>
+          <ul style={{ margin: "0.25rem 0 0" }}>
+            {data.incomparable.map((reason) => (
+              <li key={reason.code}>{incomparableText(reason, t, setName)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {baseIsNewer && (
+        <p className="notice" data-testid="compare-base-newer">
+          {t("compare.baseIsNewer")}
+        </p>
+      )}
       {data && (
         <>
           <p aria-live="polite" data-testid="compare-counts">

@@ -4,6 +4,7 @@ import { api, must } from "../../api/client";
 import type { EvaluationSummary } from "../../api/types";
 import { ChartWithTable } from "../../components/Chart";
 import { useI18n } from "../../i18n/i18n";
+import { chartsKey } from "./queries";
 
 const BLUE = "rgb(11 92 173)";
 const BLUE_FILL = "rgb(11 92 173 / 25%)";
@@ -23,7 +24,7 @@ export function DetailCharts({
 }) {
   const { t } = useI18n();
   const charts = useQuery({
-    queryKey: ["evaluation", evaluationId, "charts", summary.completed],
+    queryKey: [...chartsKey(evaluationId), summary.completed],
     queryFn: () =>
       must(api.GET("/api/v1/evaluations/{id}/charts", { params: { path: { id: evaluationId } } })),
     placeholderData: (previous) => previous,

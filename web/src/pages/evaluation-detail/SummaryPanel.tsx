@@ -1,6 +1,7 @@
 import type { EvaluationDetail } from "../../api/types";
 import { formatMs, formatPercent, formatScore } from "../../components/format";
 import { ProgressBar } from "../../components/ProgressBar";
+import { everyResultFailed, shownRunStatus } from "../../components/run-outcome";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 
@@ -13,7 +14,7 @@ export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
     <section aria-labelledby="summary-title" data-testid="summary-panel">
       <h2 id="summary-title">{t("detail.summary")}</h2>
       <div className="row" style={{ alignItems: "center", marginBottom: "0.75rem" }}>
-        <StatusBadge status={evaluation.status} />
+        <StatusBadge status={shownRunStatus(evaluation)} />
         <ProgressBar percent={evaluation.progress.percent} label={t("list.progress")} />
         <span className="muted" data-testid="progress-count">
           {evaluation.progress.completed}/{evaluation.progress.total}
@@ -24,6 +25,16 @@ export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
           </span>
         )}
       </div>
+      {everyResultFailed(evaluation) && (
+        <p className="notice bad" role="alert" data-testid="run-failed">
+          {t("outcome.runFailed", {
+            errors: [
+              ...(s.errors.bot > 0 ? [t("outcome.botErrors", { n: s.errors.bot })] : []),
+              ...(s.errors.judge > 0 ? [t("outcome.judgeErrors", { n: s.errors.judge })] : []),
+            ].join(", "),
+          })}
+        </p>
+      )}
       <div className="grid">
         <div className="stat">
           <div className="label">{t("detail.score")}</div>
@@ -37,7 +48,7 @@ export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
         </div>
         <div className="stat">
           <div className="label">{t("detail.scored")}</div>
-          <div className="value">
+          <div className="value" data-testid="summary-scored">
             {s.scored} / {s.total}
           </div>
         </div>

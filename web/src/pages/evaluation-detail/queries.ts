@@ -13,6 +13,8 @@ export const RESULTS_PAGE_SIZE = 100;
 
 export const evaluationKey = (id: string) => ["evaluation", id] as const;
 export const resultsKey = (id: string) => ["evaluation", id, "results"] as const;
+/** The run's charts; the summary's count of finished results is added to it by the page. */
+export const chartsKey = (id: string) => ["evaluation", id, "charts"] as const;
 /** One result in full; its row's update time is in the key, so a changed row is fetched again. */
 export const resultKey = (id: string, resultId: string, updated: string) =>
   ["evaluation", id, "result", resultId, updated] as const;

@@ -4,10 +4,12 @@ import { EVALUATION_STATUSES, type EvaluationListItem } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent, formatScore } from "../../components/format";
 import { ProgressBar } from "../../components/ProgressBar";
+import { shownRunStatus } from "../../components/run-outcome";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
 import { useQuestionSets } from "../../api/queries";
+import { comparePair } from "./compare-pair";
 import { useEvaluations, useRunAction } from "./queries";
 import { actionsFor, type RunAction } from "./run-actions";
 
@@ -36,6 +38,7 @@ export function EvaluationList() {
   const [selected, setSelected] = useState<string[]>([]);
   const setName = new Map((sets.data ?? []).map((s) => [s.id, s.name]));
   const visible = (runs.data ?? []).filter((r) => !search.status || r.status === search.status);
+  const pair = comparePair(selected.flatMap((id) => (runs.data ?? []).filter((r) => r.id === id)));
 
   const run = (evaluation: EvaluationListItem, what: RunAction) => {
     if (what === "delete" && !window.confirm(t("list.confirmDelete", { name: evaluation.name })))
@@ -70,12 +73,8 @@ export function EvaluationList() {
               ))}
             </select>
           </label>
-          {selected.length === 2 ? (
-            <Link
-              className="button"
-              to="/evaluations/compare"
-              search={{ base: selected[0], head: selected[1] }}
-            >
+          {pair ? (
+            <Link className="button" to="/evaluations/compare" search={pair}>
               {t("list.compareSelected")}
             </Link>
           ) : (
@@ -135,7 +134,7 @@ export function EvaluationList() {
                     )}
                   </td>
                   <td>
-                    <StatusBadge status={e.status} />
+                    <StatusBadge status={shownRunStatus(e)} />
                   </td>
                   <td>
                     <ProgressBar

@@ -1,0 +1,71 @@
+import { LlmError } from "./errors.js";
+
+// Many failed calls of one kind read as one line with a count, not as N copies of one message
+// (issue 23 §1.4): a pairwise arena or a question generation where nothing worked says why once.
+
+export const FAILURE_KINDS = [
+  "unusable_reply",
+  "http",
+  "timeout",
+  "connection",
+  "malformed_response",
+  "not_configured",
+  "other",
+] as const;
+
+/** What stopped a model call, as a reader groups it. */
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/** The kind of an error thrown by an LLM call (an unusable reply is not thrown: callers say so). */
+export function failureKindOf(error: unknown): FailureKind {
+  if (!LlmError.isInstance(error)) return "other";
+  switch (error.name) {
+    case "LlmHttpError":
+      return "http";
+    case "LlmTimeoutError":
+      return "timeout";
+    case "LlmConnectionError":
+      return "connection";
+    case "LlmResponseError":
+      return "malformed_response";
+    case "LlmConfigError":
+      return "not_configured";
+    default:
+      return "other";
+  }
+}
+
+const KIND_TEXT: Record<FailureKind, string> = {
+  unusable_reply: "the model's reply was unusable (not JSON, or not the expected shape)",
+  http: "the model's server answered with an error",
+  timeout: "the model did not answer in time",
+  connection: "the model's server could not be reached",
+  malformed_response: "the model's server sent a response that is not an OpenAI answer",
+  not_configured: "the model is not configured",
+  other: "another error",
+};
+
+export interface FailureGroup {
+  kind: FailureKind;
+  count: number;
+  /** The first message of the kind, as an example. */
+  example: string;
+}
+
+/** Failures grouped by kind, the most frequent first (first seen first among equals). */
+export function groupFailures(
+  failures: readonly { kind: FailureKind; message: string }[],
+): FailureGroup[] {
+  const groups = new Map<FailureKind, FailureGroup>();
+  for (const { kind, message } of failures) {
+    const group = groups.get(kind);
+    if (group) group.count++;
+    else groups.set(kind, { kind, count: 1, example: message });
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count);
+}
+
+/** One line per kind: "24 × the model's server answered with an error (e.g. HTTP 500 …)". */
+export function describeFailures(groups: readonly FailureGroup[]): string {
+  return groups.map((g) => `${g.count} × ${KIND_TEXT[g.kind]} (e.g. ${g.example})`).join("; ");
+}
