@@ -21,6 +21,7 @@ import {
   botRoutes,
   evaluationRoutes,
   gateRoutes,
+  ingestKeyRoutes,
   judgeRoutes,
   labelRoutes,
   loginLinkRoute,
@@ -135,6 +136,7 @@ export function createApp(options: AppOptions) {
   sessionRoutes(app, deps);
   gateRoutes(app, deps);
   answerRoutes(app, deps);
+  ingestKeyRoutes(app, deps);
   judgeRoutes(app, deps);
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { type Db, findUserBySession, findUserByToken, type WebSession } from "../store/index.js";
+import { type Db, findTokenCaller, findUserBySession, type WebSession } from "../store/index.js";
 import { bearerToken, type Env } from "./http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "./login-limiter.js";
 
@@ -22,6 +22,19 @@ export function ownOrigin(c: Context, configured?: string): string {
 export function sameOrigin(c: Context, configured?: string): boolean {
   if (SAFE_METHODS.has(c.req.method)) return true;
   return c.req.header("origin") === ownOrigin(c, configured);
+}
+
+/** What an ingest key may do: send production answers (issue 24), nothing else. */
+const INGEST_REQUESTS = new Set(["POST /api/v1/answers"]);
+
+function isIngestRequest(c: Context): boolean {
+  return INGEST_REQUESTS.has(`${c.req.method} ${new URL(c.req.url).pathname.replace(/\/+$/, "")}`);
+}
+
+function ingestKeyOnly(c: Context) {
+  const message =
+    "This is an ingest key: it can send answers (POST /api/v1/answers) and read nothing. Use an API token (`ragjudge token create`) for anything else.";
+  return c.json({ error: "ingest_key_only", message }, 403);
 }
 
 export function setSessionCookie(c: Context, session: WebSession, configured?: string) {
@@ -54,10 +67,11 @@ export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: s
       const wait = limiter.blockedFor(address);
       if (wait !== undefined) return tooManyAttempts(c, wait);
       if (token) {
-        const user = await findUserByToken(db, token);
-        if (user) {
-          c.set("user", user);
-          c.set("auth", { via: "bearer" });
+        const caller = await findTokenCaller(db, token);
+        if (caller) {
+          if (caller.scope === "ingest" && !isIngestRequest(c)) return ingestKeyOnly(c);
+          c.set("user", caller.user);
+          c.set("auth", { via: "bearer", scope: caller.scope });
           return next();
         }
       } else if (cookie) {

@@ -17,6 +17,7 @@ import { type AnyRouteSpec, openApiPath } from "./route.js";
 import { API_ROUTES } from "./routes/index.js";
 import { RetryRequestSchema } from "./routes/evaluations.js";
 import * as answers from "./routes/answers.js";
+import * as ingestKeys from "./routes/ingest-keys.js";
 import * as labels from "./routes/labels.js";
 import { AskRequestSchema, CreateCollectionSchema } from "./routes/rag.js";
 import { SessionLoginSchema } from "./routes/session.js";
@@ -30,6 +31,7 @@ import * as api from "./schemas.js";
 const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   EvaluatorInput: EvaluatorInputSchema,
   AnswerBatch: answers.AnswerBatchSchema,
+  CreateIngestKey: ingestKeys.CreateIngestKeySchema,
   JudgeRequest: api.JudgeRequestSchema,
   CreateCollection: CreateCollectionSchema,
   Uploads: UploadsSchema,
@@ -58,6 +60,9 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   AnswerBatchResult: answers.AnswerBatchResultSchema,
   AnswerRecord: answers.AnswerRecordSchema,
   AnswerRecordList: answers.AnswerRecordListSchema,
+  IngestKey: ingestKeys.IngestKeySchema,
+  CreatedIngestKey: ingestKeys.CreatedIngestKeySchema,
+  IngestKeyList: ingestKeys.IngestKeyListSchema,
   EvaluationRecord: api.EvaluationRecordSchema,
   EvaluationRecordList: api.EvaluationRecordListSchema,
   JudgeResult: api.JudgeResultSchema,

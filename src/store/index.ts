@@ -116,10 +116,16 @@ export { queryRows } from "./raw-query.js";
 export * as schema from "./schema.js";
 export {
   createApiToken,
+  createIngestKey,
   findOrCreateUser,
+  findTokenCaller,
   findUserByToken,
   hashToken,
+  type IngestKey,
+  listIngestKeys,
   LOCAL_USER_NAME,
+  revokeIngestKey,
+  type TokenScope,
   type User,
 } from "./users.js";
 export {

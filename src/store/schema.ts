@@ -41,6 +41,11 @@ export const api_tokens = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     token_hash: text("token_hash").notNull().unique(),
     label: text("label").notNull().default(""),
+    /**
+     * `full`: everything the user may do; `ingest`: a write-only ingest key, which can send
+     * production answers and read nothing (issue 24).
+     */
+    scope: text("scope", { enum: ["full", "ingest"] }).notNull().default("full"),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revoked_at: timestamp("revoked_at", { withTimezone: true }),
   },

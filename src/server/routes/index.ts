@@ -4,6 +4,7 @@ import { arenaApi } from "./arenas.js";
 import { botApi } from "./bots.js";
 import { evaluationApi } from "./evaluations.js";
 import { gateApi } from "./gate.js";
+import { ingestKeyApi } from "./ingest-keys.js";
 import { judgeApi } from "./judge.js";
 import { labelApi } from "./labels.js";
 import { metaApi } from "./meta.js";
@@ -16,6 +17,7 @@ export { arenaRoutes } from "./arenas.js";
 export { botRoutes } from "./bots.js";
 export { evaluationRoutes } from "./evaluations.js";
 export { gateRoutes } from "./gate.js";
+export { ingestKeyRoutes } from "./ingest-keys.js";
 export { judgeRoutes } from "./judge.js";
 export { labelRoutes } from "./labels.js";
 export { metaApi } from "./meta.js";
@@ -29,6 +31,7 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(sessionApi),
   ...Object.values(gateApi),
   ...Object.values(answerApi),
+  ...Object.values(ingestKeyApi),
   ...Object.values(judgeApi),
   ...Object.values(ragApi),
   ...Object.values(questionSetApi),
