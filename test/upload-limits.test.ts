@@ -6,8 +6,8 @@
 //
 // On health's latency: the bound is the issue's 100 ms, but this runs on shared 2-core machines,
 // where an idle server's /health measured a 95th percentile of 56 ms and a maximum of 156 ms at a
-// load average of 20. So 90% of the answers must come in under 100 ms and none may take 1 s; before
-// the fix one answer waited for the whole parse (minutes).
+// load average of 20. So 90% of the answers must come in under 100 ms and none may take 500 ms;
+// before the fix one answer waited for the whole parse (seconds to minutes).
 
 import { readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -65,15 +65,23 @@ function memory(): { rss: number; peak: number } {
 
 interface Watched {
   status: number;
-  body: { issues?: Array<{ path: string; message: string }>; documents?: { added: number } };
+  body: {
+    issues?: Array<{ path: string; message: string }>;
+    documents?: { added: number };
+    rows?: Array<{ row: number; field: string; message: string }>;
+  };
   healthMs: number[];
   /** Growth of serve's peak resident memory over its memory before the upload. */
   memoryGrowth: number;
 }
 
 /** Sends one upload and asks for /health every 10 ms until it is answered. */
-async function uploadWatched(documents: unknown[]): Promise<Watched> {
-  const body = JSON.stringify({ documents });
+function uploadWatched(documents: unknown[]): Promise<Watched> {
+  return postWatched(`/api/v1/collections/${collectionId}/documents`, { documents });
+}
+
+async function postWatched(path: string, payload: unknown): Promise<Watched> {
+  const body = JSON.stringify(payload);
   // Resets the peak to the current memory (Linux 4.0+), so the peak read after is this upload's.
   writeFileSync(`/proc/${serve.child.pid}/clear_refs`, "5");
   const before = memory();
@@ -91,7 +99,7 @@ async function uploadWatched(documents: unknown[]): Promise<Watched> {
     }
   })();
   try {
-    const response = await fetch(`${origin}/api/v1/collections/${collectionId}/documents`, {
+    const response = await fetch(`${origin}${path}`, {
       method: "POST",
       headers,
       body,
@@ -116,7 +124,7 @@ function expectHealthKeptAnswering(healthMs: number[]) {
     fast / healthMs.length,
     `health answered in ${healthMs.map(Math.round).join(", ")} ms`,
   ).toBeGreaterThanOrEqual(0.9);
-  expect(Math.max(...healthMs)).toBeLessThan(1_000);
+  expect(Math.max(...healthMs)).toBeLessThan(500);
 }
 
 it("reads a 1 MB Markdown line of unclosed brackets while /health keeps answering", async () => {
@@ -166,4 +174,16 @@ it("refuses the PDF that takes a request's PDFs past 256 MiB decoded, by its nam
     message:
       "part-5.pdf: its compressed streams decode to more than 16 MiB (what was left of 256 MiB for the PDFs of one request)",
   });
+}, 60_000);
+
+it("reads a 9 MB question file on the parse thread while /health keeps answering", async () => {
+  // Before, csv-parse and the row checks ran on the request's thread: 1.2 s for this file.
+  const rows = Array.from({ length: 5_000 }, (_, i) => `"Q${i} ${"word ".repeat(360)}?",x`);
+  const watched = await postWatched("/api/v1/question-sets/import", {
+    name: "a large file",
+    format: "csv",
+    content: `question,answer\n${rows.join("\n")}\n`,
+  });
+  expect(watched.status, JSON.stringify(watched.body).slice(0, 300)).toBe(201);
+  expectHealthKeptAnswering(watched.healthMs);
 }, 60_000);

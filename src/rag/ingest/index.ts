@@ -29,7 +29,15 @@ export { parseMarkdown } from "./markdown.js";
 export { EXTENSION_KINDS, type IngestProblem, kindOfPath, parseBytes, parseFile } from "./parse.js";
 export { formatBytes, PARSE_LIMITS, type ParseLimits } from "./limits.js";
 export type { ParseJob, ParseOutcome, ParsedItem } from "./parse-job.js";
-export { ParseLimitError, parseOffThread } from "./parse-thread.js";
+export {
+  ParseLimitError,
+  parseOffThread,
+  parseThread,
+  type ThreadLimits,
+  type ThreadReply,
+  type ThreadRequest,
+  threadModuleUrl,
+} from "./parse-thread.js";
 export { parsePdf } from "./pdf.js";
 export { DecodedBytesLimitError, pdfDecodedBytes } from "./pdf-streams.js";
 export {
