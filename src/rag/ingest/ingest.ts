@@ -230,6 +230,10 @@ class IngestSession {
       if (doc.chunking.chunk_size !== chunk_size || doc.chunking.chunk_overlap !== chunk_overlap) {
         throw new Error(`${doc.source}: prepared with another collection's chunking`);
       }
+      if (doc.chunks.length === 0) {
+        this.problem({ source: doc.source, message: "no text found" });
+        return;
+      }
       prepared = doc;
     } else {
       if (!hasText(doc)) {

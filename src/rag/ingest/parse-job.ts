@@ -4,7 +4,7 @@ import { parseJsonlDocuments } from "./jsonl.js";
 import { formatBytes } from "./limits.js";
 import { parseBytes } from "./parse.js";
 import { DecodedBytesLimitError, pdfDecodedBytes } from "./pdf-streams.js";
-import { hasText, type PreparedDocument, prepareDocument } from "./prepare.js";
+import { type PreparedDocument, prepareDocument } from "./prepare.js";
 
 // One file read into prepared documents: what the parse thread runs (parse-host.ts), a plain
 // function so it can be tested on its own.
@@ -51,8 +51,7 @@ export async function runParseJob(job: ParseJob): Promise<ParseOutcome> {
   try {
     if (kind === "pdf") decodedBytes = await pdfDecodedBytes(bytes, job.decodedBytes.limit);
     const document = await parseBytes(bytes, source, kind, fallbackTitle);
-    if (!hasText(document))
-      return { items: [{ ok: false, message: "no text found" }], decodedBytes };
+    // A document without text comes back without chunks: ingest reports it, as for any caller.
     return { items: [{ ok: true, document: prepareDocument(document, chunking) }], decodedBytes };
   } catch (error) {
     const message = DecodedBytesLimitError.isInstance(error)
