@@ -26,7 +26,7 @@ export type ParsedItem =
 
 export interface ParseOutcome {
   items: ParsedItem[];
-  /** What a PDF's streams decoded to (0 for other formats). */
+  /** What a PDF's streams decoded to, or its limit when refused (0 for other formats). */
   decodedBytes: number;
 }
 
@@ -54,6 +54,8 @@ export async function runParseJob(job: ParseJob): Promise<ParseOutcome> {
     // A document without text comes back without chunks: ingest reports it, as for any caller.
     return { items: [{ ok: true, document: prepareDocument(document, chunking) }], decodedBytes };
   } catch (error) {
+    // A refused file still cost its limit in decoding: it counts against the request's budget.
+    if (DecodedBytesLimitError.isInstance(error)) decodedBytes = error.limit;
     const message = DecodedBytesLimitError.isInstance(error)
       ? `${source}: its compressed streams decode to more than ${formatBytes(error.limit)} (${job.decodedBytes.of})`
       : (error as Error).message;

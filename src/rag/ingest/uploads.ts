@@ -57,6 +57,13 @@ export async function parseUploads(
       upload.content_base64 !== undefined
         ? Buffer.from(upload.content_base64, "base64")
         : Buffer.from(upload.content ?? "", "utf8");
+    if (kind === "pdf" && decodedLeft <= 0) {
+      problems.push({
+        path: `documents.${i}`,
+        message: `${upload.name}: not read: the PDFs before it in this request used up the ${formatBytes(limits.decodedBytesPerRequest)} their streams may decode to`,
+      });
+      continue;
+    }
     const decodedBytes =
       decodedLeft < limits.decodedBytesPerDocument
         ? {
@@ -78,12 +85,11 @@ export async function parseUploads(
         limits,
       );
     } catch (error) {
-      problems.push({
-        path: `documents.${i}`,
-        message: `${upload.name}: ${(error as Error).message}`,
-      });
-      if (ParseLimitError.isInstance(error)) break;
-      continue;
+      // Anything but a limit is the server's failure (a thread that could not start), not the
+      // file's: it is no 400, and its message (which may hold a path) is not the user's to read.
+      if (!ParseLimitError.isInstance(error)) throw error;
+      problems.push({ path: `documents.${i}`, message: `${upload.name}: ${error.message}` });
+      break;
     }
     decodedLeft -= outcome.decodedBytes;
     for (const item of outcome.items) {
