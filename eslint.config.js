@@ -18,8 +18,9 @@ const MAY_IMPORT = {
   jobs: ["store"],
   config: ["rag", "judges", "gate", "llm", "store", "formats", "text"],
   evals: ["config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
-  // Framework adapters (ragjudge/ai-sdk, ...): thin, over the gate and the judges.
-  integrations: ["judges", "gate", "llm", "formats", "text"],
+  // Framework adapters (ragjudge/ai-sdk, ragjudge/langgraph, ...): thin, over the gate, the
+  // judges and the loops (rag/ only through rag/loops/index.ts: see LOOPS_ONLY).
+  integrations: ["rag", "judges", "gate", "llm", "formats", "text"],
   server: ["evals", "config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
   cli: [
     "server",
@@ -36,18 +37,29 @@ const MAY_IMPORT = {
   ],
 };
 const FOLDERS = Object.keys(MAY_IMPORT);
+// Folders that reach rag/ only through its loops' face, so they never load the database bot.
+const LOOPS_ONLY = new Set(["integrations"]);
 
 function layerRules(folder) {
   const forbidden = FOLDERS.filter(
     (other) => other !== folder && !MAY_IMPORT[folder].includes(other),
   );
-  const faces = FOLDERS.filter((other) => other !== folder && other !== "evals");
+  const faces = FOLDERS.filter(
+    (other) =>
+      other !== folder && other !== "evals" && !(LOOPS_ONLY.has(folder) && other === "rag"),
+  );
   const patterns = [
     {
       regex: `^(\\.\\./)+(${faces.join("|")})/(?!index\\.js$)`,
       message: "Import another folder through its index.ts (docs/architecture.md).",
     },
   ];
+  if (LOOPS_ONLY.has(folder)) {
+    patterns.push({
+      regex: "^(\\.\\./)+rag/(?!loops/index\\.js$)",
+      message: `${folder}/ imports rag/ only through rag/loops/index.ts, never the database bot (docs/architecture.md).`,
+    });
+  }
   if (folder !== "evals") {
     patterns.push({
       regex: "^(\\.\\./)+evals/[^/]+/(?!index\\.js$)",
