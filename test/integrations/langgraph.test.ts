@@ -128,6 +128,25 @@ describe("buildQualityLoopGraph (seed 001)", () => {
     expect(state.answer).toBe("answered from 20 passages");
   });
 
+  it('streams the generating model\'s tokens with streamMode "messages"', async () => {
+    const answer = "The Lanting bridge was built in 1870 by the river guild [1].";
+    llm.on({ when: byModel("generator"), reply: { content: answer } });
+    const graph = buildQualityLoopGraph({
+      retrieve: () => [{ id: "bridge", content: "The Lanting bridge was built in 1870." }],
+      generate: chatModel("generator"),
+    }).compile();
+    const pieces: string[] = [];
+    for await (const [message, meta] of await graph.stream(
+      { question: "When was the bridge built?" },
+      { streamMode: "messages" },
+    )) {
+      if (meta.langgraph_node === "generate") pieces.push(message.text);
+    }
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces.join("")).toBe(answer);
+    expect(requestsOf("generator")[0]?.body.stream).toBe(true);
+  });
+
   it("the time budget ends the loop: the rewrite in flight is aborted and generate answers", async () => {
     llm.on({ when: byModel("rewriter"), reply: { hang: true } });
     const { queries, retrieve } = weakRetriever();
