@@ -45,6 +45,20 @@ function textOf(reply: ChatModelReply): string {
 }
 
 /**
+ * `work`, or the signal's reason as soon as it aborts: not every chat model stops on its signal
+ * (@langchain/core's own fakes do not), and the loop's budget must not wait for one that doesn't.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
  * The model as an LlmClient for one node's call. `runConfig` is the node's own config, passed to
  * `invoke` so LangGraph's callbacks see the call (`streamMode: "messages"` streams its tokens).
  * Structured output is asked for in the prompt: any chat model can follow it.
@@ -84,9 +98,12 @@ export function chatModelClient(model: ChatModelLike, runConfig: RunnableConfig 
       totals.calls += 1;
       totals.attempts += 1;
       try {
-        const reply = await model.invoke(
-          request.messages.map((m) => ({ role: m.role, content: m.content })),
-          { ...runConfig, ...(signal ? { signal } : {}) },
+        const reply = await untilAborted(
+          model.invoke(
+            request.messages.map((m) => ({ role: m.role, content: m.content })),
+            { ...runConfig, ...(signal ? { signal } : {}) },
+          ),
+          signal,
         );
         const usage: TokenUsage = {
           prompt_tokens: reply.usage_metadata?.input_tokens ?? 0,

@@ -89,7 +89,8 @@ function qualityStateOf(state: QualityNodeState, config: LoopsConfig) {
 
 /**
  * Runs `work` under what is left of the budget: the call in flight is aborted when it runs out,
- * as ragjudge's own loop does. `undefined` when the budget, not the caller, ended it.
+ * as ragjudge's own loop does, and not waited for even if it ignores its signal (a user's
+ * retriever may). `undefined` when the budget, not the caller, ended it.
  */
 async function withinBudget<T>(
   leftMs: number,
@@ -99,14 +100,16 @@ async function withinBudget<T>(
   outer?.throwIfAborted();
   if (leftMs <= 0) return undefined;
   const budget = new AbortController();
-  const timer = setTimeout(
-    () => budget.abort(new DOMException("the loop's time budget is exhausted", "TimeoutError")),
-    leftMs,
-  );
-  timer.unref();
   const signal = outer ? AbortSignal.any([outer, budget.signal]) : budget.signal;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const spent = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      budget.abort(new DOMException("the loop's time budget is exhausted", "TimeoutError"));
+      resolve(undefined);
+    }, leftMs);
+  });
   try {
-    return await work(signal);
+    return await Promise.race([work(signal), spent]);
   } catch (error) {
     if (budget.signal.aborted && !outer?.aborted) return undefined;
     throw error;
