@@ -4,7 +4,7 @@
 
 import { ChatOpenAI } from "@langchain/openai";
 import { MemorySaver } from "@langchain/langgraph";
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -445,4 +445,36 @@ it("docs/integrations.md's LangGraph snippet is copied line for line from the ex
   const lines = snippet.split("\n").filter((line) => line.trim() !== "");
   expect(lines.length).toBeGreaterThan(20);
   for (const line of lines) expect(example, line).toContain(line);
+});
+
+it("ragjudge/langgraph loads the loops without the store, PGlite or the database bot", () => {
+  // A resolve hook prints every module the import loads (hooks run on their own thread).
+  const hook = `export async function resolve(s, c, next) {
+    const r = await next(s, c); process.stderr.write(r.url + "\\n"); return r; }`;
+  const register = `import { register } from "node:module"; register(${JSON.stringify(
+    `data:text/javascript,${encodeURIComponent(hook)}`,
+  )});`;
+  const run = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      `data:text/javascript,${encodeURIComponent(register)}`,
+      "--input-type=module",
+      "-e",
+      `const m = await import("ragjudge/langgraph"); console.log(typeof m.buildQualityLoopGraph);`,
+    ],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  expect(run.stdout).toBe("function\n");
+  const loaded = run.stderr.split("\n").filter((url) => url.startsWith("file:"));
+  expect(loaded.some((url) => url.includes("/dist/rag/loops/index.js"))).toBe(true);
+  expect(loaded.some((url) => url.includes("/@langchain/langgraph/"))).toBe(true);
+  const own = `file://${ROOT}dist/`;
+  const heavy = loaded.filter(
+    (url) =>
+      (url.startsWith(own) &&
+        /^(store|evals|server|cli)\/|^rag\/(bot|index)\.js$/.test(url.slice(own.length))) ||
+      /\/node_modules\/(@electric-sql|drizzle-orm|pg-boss)\//.test(url),
+  );
+  expect(heavy).toEqual([]);
 });
