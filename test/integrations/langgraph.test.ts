@@ -341,6 +341,33 @@ describe("buildAnswerLoopGraph (seed 000)", () => {
     ]);
   });
 
+  it("the answer budget ends the loop with the last answer when the review hangs", async () => {
+    llm.on({ when: byModel("generator"), reply: { content: "The bridge was built in 1870 [1]." } });
+    llm.on({ when: byModel("judge"), reply: { hang: true } });
+    const warnings: string[] = [];
+    const graph = buildAnswerLoopGraph({
+      generate: chatModel("generator"),
+      judge: chatModel("judge"),
+      config: { answer: { budget_ms: 400 } },
+      logger: { warn: (message) => warnings.push(message) },
+    }).compile();
+    const { nodes, state } = await streamRun(graph, {
+      question: "When was the bridge built?",
+      hits: HITS,
+    });
+    expect(nodes).toEqual(["generate_answer", "eval_answer"]);
+    expect(state).toMatchObject({
+      answer_timed_out: true,
+      epoch: 1,
+      final_answer: "The bridge was built in 1870 [1].",
+    });
+    expect(state.last_evaluation).toBeFalsy();
+    expect(requestsOf("judge")).toHaveLength(1);
+    expect(warnings).toEqual([
+      "answer loop: budget of 400 ms exhausted at epoch 1; ending with the last answer",
+    ]);
+  });
+
   it("refuses one model instance as both generator and judge (seed 000)", () => {
     const model = chatModel("same");
     expect(() => buildAnswerLoopGraph({ generate: model, judge: model })).toThrow(

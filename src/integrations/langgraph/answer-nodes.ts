@@ -24,6 +24,7 @@ import {
   type RunContext,
   shouldRegenerate,
 } from "../../rag/loops/index.js";
+import { withinBudget } from "./budget.js";
 import { type ChatModelLike, chatModelClient } from "./chat-model-client.js";
 import { DEFAULT_COLLECTION, type LoopOptions, loopsConfigOf } from "./quality-nodes.js";
 import { hitsFromPassages } from "./retriever.js";
@@ -72,7 +73,14 @@ function answerStateOf(state: AnswerNodeState, config: LoopsConfig) {
     Object.assign(init, fields);
     full = first;
   }
-  return { full, init };
+  if (state.answer_started_at === undefined) init.answer_started_at = Date.now();
+  const started_at = state.answer_started_at ?? init.answer_started_at ?? Date.now();
+  return {
+    full,
+    init,
+    leftMs: config.answer.budget_ms - (Date.now() - started_at),
+    timed_out: state.answer_timed_out === true,
+  };
 }
 
 /** ragjudge's context for one answer node: the user's models bound to this node's config. */
@@ -107,9 +115,13 @@ export interface GenerateAnswerNodeOptions extends LoopOptions {
 export function generateAnswer(options: GenerateAnswerNodeOptions = {}): AnswerGraphNode {
   const config = loopsConfigOf(options);
   return async (state, runConfig = {}) => {
-    const { full, init } = answerStateOf(state, config);
+    const { full, init, leftMs, timed_out } = answerStateOf(state, config);
+    if (timed_out) return init;
     const ctx = answerContext(options.model ? { generator: options.model } : {}, config, runConfig);
-    return { ...init, ...(await generateAnswerStep(full, ctx)) };
+    const update = await withinBudget(leftMs, runConfig.signal, (signal) =>
+      generateAnswerStep(full, { ...ctx, signal }),
+    );
+    return update === undefined ? { ...init, answer_timed_out: true } : { ...init, ...update };
   };
 }
 
@@ -133,7 +145,15 @@ export function evaluateAnswer(options: EvaluateAnswerNodeOptions = {}): AnswerG
   const config = loopsConfigOf(options);
   const logger = options.logger ?? processWarningLogger;
   return async (state, runConfig = {}) => {
-    const { full, init } = answerStateOf(state, config);
+    const { full, init, leftMs, timed_out } = answerStateOf(state, config);
+    const timedOut = (): AnswerLoopUpdate => {
+      logger.warn(
+        `answer loop: budget of ${config.answer.budget_ms} ms exhausted at epoch ${full.epoch}; ending with the last answer`,
+        { epoch: full.epoch, question: full.query },
+      );
+      return { ...init, answer_timed_out: true, final_answer: full.last_answer };
+    };
+    if (timed_out) return timedOut();
     const ctx = answerContext(
       {
         ...(options.judge ? { judge: options.judge } : {}),
@@ -143,7 +163,11 @@ export function evaluateAnswer(options: EvaluateAnswerNodeOptions = {}): AnswerG
       config,
       runConfig,
     );
-    const update: AnswerLoopUpdate = { ...init, ...(await evalAnswer(full, ctx)) };
+    const reviewed = await withinBudget(leftMs, runConfig.signal, (signal) =>
+      evalAnswer(full, { ...ctx, signal }),
+    );
+    if (reviewed === undefined) return timedOut();
+    const update: AnswerLoopUpdate = { ...init, ...reviewed };
     const verdict = update.last_evaluation;
     if (verdict && !shouldRegenerate(verdict, full.epoch, config.answer.gener_epoch)) {
       update.final_answer = full.last_answer;
@@ -160,14 +184,17 @@ export function evaluateAnswer(options: EvaluateAnswerNodeOptions = {}): AnswerG
 
 /**
  * The conditional edge after `eval_answer`: back to `generate_answer` when the review failed and
- * `epoch < GENER_EPOCH` (3 by default), else END.
+ * `epoch < GENER_EPOCH` (3 by default), else END; END too once the answer budget is spent.
  */
 export function routeAfterEvaluation(
   options: LoopOptions = {},
-): (state: Pick<AnswerNodeState, "last_evaluation" | "epoch">) => "generate_answer" | typeof END {
+): (
+  state: Pick<AnswerNodeState, "last_evaluation" | "epoch" | "answer_timed_out">,
+) => "generate_answer" | typeof END {
   const config = loopsConfigOf(options);
   const route = evalAnswerRoute(config.answer);
   return (state) =>
+    state.answer_timed_out !== true &&
     route({
       last_evaluation: state.last_evaluation ?? null,
       epoch: state.epoch ?? 0,

@@ -25,6 +25,7 @@ import {
   rewriteQuery as rewriteQueryStep,
   type RunContext,
 } from "../../rag/loops/index.js";
+import { withinBudget } from "./budget.js";
 import { type ChatModelLike, chatModelClient } from "./chat-model-client.js";
 import { hitsFromPassages, type RetrieveInput, toRetriever } from "./retriever.js";
 import type { QualityLoopUpdate, QualityNodeState } from "./state.js";
@@ -85,37 +86,6 @@ function qualityStateOf(state: QualityNodeState, config: LoopsConfig) {
     started_at,
     timed_out: state.timed_out === true,
   };
-}
-
-/**
- * Runs `work` under what is left of the budget: the call in flight is aborted when it runs out,
- * as ragjudge's own loop does, and not waited for even if it ignores its signal (a user's
- * retriever may). `undefined` when the budget, not the caller, ended it.
- */
-async function withinBudget<T>(
-  leftMs: number,
-  outer: AbortSignal | undefined,
-  work: (signal: AbortSignal) => Promise<T>,
-): Promise<T | undefined> {
-  outer?.throwIfAborted();
-  if (leftMs <= 0) return undefined;
-  const budget = new AbortController();
-  const signal = outer ? AbortSignal.any([outer, budget.signal]) : budget.signal;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const spent = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      budget.abort(new DOMException("the loop's time budget is exhausted", "TimeoutError"));
-      resolve(undefined);
-    }, leftMs);
-  });
-  try {
-    return await Promise.race([work(signal), spent]);
-  } catch (error) {
-    if (budget.signal.aborted && !outer?.aborted) return undefined;
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 interface StepDeps {

@@ -85,6 +85,10 @@ export const AnswerLoopAnnotation = Annotation.Root({
   generations: last<GenerationRecord[]>(),
   evaluations: last<AnswerEvaluation[]>(),
   gate: last<GateOutcome>(),
+  /** When the answer loop's budget (`answer.budget_ms`) started; set by its first node. */
+  answer_started_at: last<number>(),
+  /** The answer budget ran out: the loop ends with the last answer. */
+  answer_timed_out: last<boolean>(),
 });
 
 /** Both loops in one graph: the answer loop reads the quality loop's query and fused_results. */
