@@ -154,7 +154,8 @@ describe("buildQualityLoopGraph (seed 001)", () => {
       retrieve,
       rewriter: chatModel("rewriter"),
       generate: (state) => `best effort for ${state.query}`,
-      config: { quality: { budget_ms: 400 } },
+      // Long enough for the steps before the hung call on a loaded 2-core machine.
+      config: { quality: { budget_ms: 1_000 } },
     }).compile();
 
     const { nodes, updates } = await streamRun(graph, { question: "metro" });
@@ -348,7 +349,8 @@ describe("buildAnswerLoopGraph (seed 000)", () => {
     const graph = buildAnswerLoopGraph({
       generate: chatModel("generator"),
       judge: chatModel("judge"),
-      config: { answer: { budget_ms: 400 } },
+      // Long enough for the first generation on a loaded 2-core machine.
+      config: { answer: { budget_ms: 1_000 } },
       logger: { warn: (message) => warnings.push(message) },
     }).compile();
     const { nodes, state } = await streamRun(graph, {
@@ -364,7 +366,7 @@ describe("buildAnswerLoopGraph (seed 000)", () => {
     expect(state.last_evaluation).toBeFalsy();
     expect(requestsOf("judge")).toHaveLength(1);
     expect(warnings).toEqual([
-      "answer loop: budget of 400 ms exhausted at epoch 1; ending with the last answer",
+      "answer loop: budget of 1000 ms exhausted at epoch 1; ending with the last answer",
     ]);
   });
 
