@@ -22,9 +22,22 @@ const MAY_IMPORT = {
   production: ["gate", "judges", "store", "formats", "text"],
   // ragjudge/client: fetch only; it may name production/'s types, never load its code.
   client: ["production"],
-  // Framework adapters (ragjudge/ai-sdk, ...): thin, over the gate and the judges.
-  integrations: ["judges", "gate", "llm", "formats", "text"],
-  server: ["production", "evals", "config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
+  // Framework adapters (ragjudge/ai-sdk, ragjudge/langgraph, ...): thin, over the gate, the
+  // judges and the loops (rag/ only through rag/loops/index.ts: see LOOPS_ONLY).
+  integrations: ["rag", "judges", "gate", "llm", "formats", "text"],
+  server: [
+    "production",
+    "evals",
+    "config",
+    "jobs",
+    "rag",
+    "judges",
+    "gate",
+    "llm",
+    "store",
+    "formats",
+    "text",
+  ],
   cli: [
     "server",
     "production",
@@ -41,18 +54,29 @@ const MAY_IMPORT = {
   ],
 };
 const FOLDERS = Object.keys(MAY_IMPORT);
+// Folders that reach rag/ only through its loops' face, so they never load the database bot.
+const LOOPS_ONLY = new Set(["integrations"]);
 
 function layerRules(folder) {
   const forbidden = FOLDERS.filter(
     (other) => other !== folder && !MAY_IMPORT[folder].includes(other),
   );
-  const faces = FOLDERS.filter((other) => other !== folder && other !== "evals");
+  const faces = FOLDERS.filter(
+    (other) =>
+      other !== folder && other !== "evals" && !(LOOPS_ONLY.has(folder) && other === "rag"),
+  );
   const patterns = [
     {
       regex: `^(\\.\\./)+(${faces.join("|")})/(?!index\\.js$)`,
       message: "Import another folder through its index.ts (docs/architecture.md).",
     },
   ];
+  if (LOOPS_ONLY.has(folder)) {
+    patterns.push({
+      regex: "^(\\.\\./)+rag/(?!loops/index\\.js$)",
+      message: `${folder}/ imports rag/ only through rag/loops/index.ts, never the database bot (docs/architecture.md).`,
+    });
+  }
   if (folder !== "evals") {
     patterns.push({
       regex: "^(\\.\\./)+evals/[^/]+/(?!index\\.js$)",

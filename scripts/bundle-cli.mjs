@@ -1,5 +1,6 @@
 // Bundles the CLI into one file, dist/cli/ragjudge.js, which bin/ragjudge.js runs, and the PGlite
-// thread's module beside it (dist/cli/pglite-host.js). Loading the ~1,200 module files of dist/ and
+// thread's module beside it (dist/cli/pglite-host.js), and so the upload parse thread's
+// (dist/cli/parse-host.js, dist/cli/question-import-host.js). Loading the ~1,200 module files of dist/ and
 // node_modules cost a process ~0.6 s of CPU before any command ran (`ragjudge --help` took 0.5 s);
 // the bundle costs ~0.25 s, and the thread's module 0.06 s instead of 0.15 s (docs/deploy.md).
 // The test suite starts about a hundred CLI processes, and a script calling `ragjudge gate` pays
@@ -13,7 +14,12 @@
 import { build } from "esbuild";
 
 await build({
-  entryPoints: { ragjudge: "src/cli/bin.ts", "pglite-host": "src/store/pglite-host.ts" },
+  entryPoints: {
+    ragjudge: "src/cli/bin.ts",
+    "pglite-host": "src/store/pglite-host.ts",
+    "parse-host": "src/rag/ingest/parse-host.ts",
+    "question-import-host": "src/evals/questions/question-import-host.ts",
+  },
   outdir: "dist/cli",
   bundle: true,
   platform: "node",

@@ -9,6 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseQuestionFile, QuestionImportError } from "../src/evals/questions/index.js";
+import {
+  CHUNKING_DEFAULTS,
+  PARSE_LIMITS,
+  type ParseJob,
+  ParseLimitError,
+  parseOffThread,
+} from "../src/rag/index.js";
 import { createApp, listen } from "../src/server/index.js";
 import {
   createApiToken,
@@ -19,6 +26,7 @@ import {
   type Store,
 } from "../src/store/index.js";
 import { runCli } from "./support/cli.js";
+import { pdfBomb } from "./support/pdf-bomb.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { seededRandom } from "./support/seeded-random.js";
 import { openTestStore } from "./support/stores.js";
@@ -382,4 +390,207 @@ describe("HTTP bodies", () => {
       }
     }
   }, 60_000);
+});
+
+// Issue 22 §16: the upload door. Generated pathological documents of every format go through the
+// parse thread as uploads do (`parseOffThread`, with the limits `serve` uses): unclosed brackets,
+// deep nesting, huge lines, compressed streams. Each must be read or refused within a stated time
+// and memory, and never by hitting the thread's own limits (that would mean a parser slow on it).
+describe("upload door", () => {
+  /** Per document, generous for a loaded 2-core machine (most take well under a second). */
+  const TIME_MS = 10_000;
+  /** The parse thread's own limit here, so that a refusal for time arrives within TIME_MS. */
+  const THREAD_TIME_MS = 8_000;
+  const MEMORY_BYTES = 256 * 1024 * 1024;
+  const MIB = 1024 * 1024;
+
+  type Pathological = { name: string; kind: ParseJob["kind"]; bytes: () => Promise<Uint8Array> };
+  const text = (value: string) => async () => new TextEncoder().encode(value);
+
+  function pathologicalDocuments(random: Random): Pathological[] {
+    const size = () => random.int(200_000, 1_000_000);
+    const noise = (pieces: readonly string[]) => {
+      const target = size();
+      const out: string[] = [];
+      for (let length = 0; length < target;) {
+        const piece = random.pick(pieces);
+        out.push(piece);
+        length += piece.length;
+      }
+      return out.join("");
+    };
+    const nested = (tags: readonly string[], depth: number) =>
+      Array.from({ length: depth }, () => `<${random.pick(tags)}>`).join("");
+    const markdown = [
+      "[",
+      "![",
+      "](",
+      "[a](",
+      "[a][",
+      "<http://",
+      "<https://x",
+      "<!--",
+      "`",
+      "```",
+      "#",
+      " ",
+      "\t",
+      "\n",
+      "> ",
+      "*",
+      "_",
+      "-",
+      "=",
+      "|",
+      "\\",
+      "a",
+    ];
+    const html = [
+      "<",
+      ">",
+      "</",
+      "<!--",
+      "&",
+      "&amp",
+      "&#",
+      '"',
+      "'",
+      "=",
+      "<a href=",
+      "<pre>",
+      " ",
+    ];
+    return [
+      { name: "brackets.md", kind: "markdown", bytes: text("[".repeat(size())) },
+      { name: "images.md", kind: "markdown", bytes: text("![".repeat(size() / 2)) },
+      { name: "links.md", kind: "markdown", bytes: text("[a](".repeat(size() / 4)) },
+      { name: "autolinks.md", kind: "markdown", bytes: text("<http://".repeat(size() / 8)) },
+      { name: "comments.md", kind: "markdown", bytes: text("<!--".repeat(size() / 4)) },
+      { name: "heading.md", kind: "markdown", bytes: text(`#${" ".repeat(size())}#x`) },
+      { name: "quotes.md", kind: "markdown", bytes: text(">".repeat(size())) },
+      { name: "noise.md", kind: "markdown", bytes: text(noise(markdown)) },
+      { name: "divs.html", kind: "html", bytes: text(`${"<div>".repeat(200_000)}x`) },
+      {
+        name: "tags.html",
+        kind: "html",
+        bytes: text(
+          nested(
+            [
+              "div",
+              "b",
+              "p",
+              "span",
+              "li",
+              "td",
+              "tr",
+              "table",
+              "h1",
+              "pre",
+              "a",
+              "ul",
+              "svg",
+              "form",
+              "select",
+            ],
+            150_000,
+          ),
+        ),
+      },
+      { name: "comment.html", kind: "html", bytes: text(`<p>a<!--${"-".repeat(size())}`) },
+      { name: "attribute.html", kind: "html", bytes: text(`<a href="${"&".repeat(size())}`) },
+      { name: "pre.html", kind: "html", bytes: text(`<pre>a${" ".repeat(size())}b`) },
+      { name: "noise.html", kind: "html", bytes: text(noise(html)) },
+      { name: "line.txt", kind: "text", bytes: text("word ".repeat(size() / 5)) },
+      { name: "blanks.txt", kind: "text", bytes: text("\n \t".repeat(size() / 3)) },
+      { name: "lines.txt", kind: "text", bytes: text("a\n".repeat(size() / 2)) },
+      { name: "deep.jsonl", kind: "jsonl", bytes: text(`${"[".repeat(size())}\n`) },
+      {
+        name: "huge.jsonl",
+        kind: "jsonl",
+        bytes: text(`${JSON.stringify({ text: "x ".repeat(size() / 2) })}\n`),
+      },
+      {
+        name: "many.jsonl",
+        kind: "jsonl",
+        bytes: text(`${JSON.stringify({ text: "a" })}\n`.repeat(size() / 13)),
+      },
+      { name: "bomb.pdf", kind: "pdf", bytes: () => pdfBomb(256 * MIB) },
+      { name: "hex-bomb.pdf", kind: "pdf", bytes: () => pdfBomb(256 * MIB, { hexWrapped: true }) },
+      {
+        name: "cut-bomb.pdf",
+        kind: "pdf",
+        bytes: async () => {
+          const bomb = await pdfBomb(256 * MIB);
+          return bomb.subarray(0, Math.floor(bomb.length * 0.7));
+        },
+      },
+      {
+        name: "streams.pdf",
+        kind: "pdf",
+        bytes: text(`%PDF-1.4\n${"1 0 obj << /Filter [".repeat(size() / 20)}stream\n`),
+      },
+      {
+        name: "keywords.pdf",
+        kind: "pdf",
+        bytes: text(`%PDF-1.4\n${"stream\nendstream ".repeat(size() / 17)}`),
+      },
+    ];
+  }
+
+  it("reads or refuses every pathological document within its time and memory", async () => {
+    const random = makeRandom(SEED + 5);
+    for (const document of pathologicalDocuments(random)) {
+      const bytes = await document.bytes();
+      const before = process.memoryUsage.rss();
+      let peak = before;
+      const watch = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage.rss());
+      }, 20);
+      const started = performance.now();
+      const outcome = await parseOffThread(
+        {
+          bytes,
+          source: document.name,
+          kind: document.kind,
+          fallbackTitle: document.name,
+          chunking: CHUNKING_DEFAULTS,
+          decodedBytes: {
+            limit: PARSE_LIMITS.decodedBytesPerDocument,
+            of: "the limit per document",
+          },
+        },
+        { ...PARSE_LIMITS, timeMs: THREAD_TIME_MS },
+      )
+        .catch((error: unknown) => {
+          // PDF.js rebuilding a broken file's object table is slow on some (streams.pdf: 290 s
+          // for 600 kB): there the thread's time limit is the defence, and it must hold.
+          if (
+            document.kind === "pdf" &&
+            ParseLimitError.isInstance(error) &&
+            error.limit === "time"
+          ) {
+            return { items: [{ ok: false as const, message: error.message }], decodedBytes: 0 };
+          }
+          throw error;
+        })
+        .finally(() => clearInterval(watch));
+      const elapsed = performance.now() - started;
+      const label = `${document.name} (${bytes.length} bytes, ${Math.round(elapsed)} ms)`;
+      expect(elapsed, label).toBeLessThan(TIME_MS);
+      expect(peak - before, label).toBeLessThan(MEMORY_BYTES);
+      expect(outcome.items.length, label).toBeGreaterThan(0);
+      for (const item of outcome.items) {
+        if (!item.ok) expect(item.message.length, label).toBeGreaterThan(0);
+      }
+      // Cut at 70%, the third still inflates to ~180 MiB: all three are refused by the count.
+      if (document.name.includes("bomb")) {
+        expect(outcome.items[0], label).toMatchObject({
+          ok: false,
+          message: expect.stringMatching(
+            /^\S+\.pdf: its compressed streams decode to more than 64 MiB/,
+          ),
+        });
+      }
+    }
+  }, 300_000);
 });

@@ -17,9 +17,17 @@ const withIds = API_ROUTES.filter((route) => /:(id|\w+Id)\b/.test(route.path));
 it("finds the routes with ids in the route table", () => {
   const families = new Set(withIds.map((route) => route.path.split("/")[3]));
   // Evaluations (with labels), question sets (and generations, questions), collections, gate
-  // records, bots, arenas.
+  // records, bots, arenas, production answers.
   expect([...families].sort()).toEqual(
-    ["arenas", "bots", "collections", "evaluation-records", "evaluations", "question-sets"].sort(),
+    [
+      "answers",
+      "arenas",
+      "bots",
+      "collections",
+      "evaluation-records",
+      "evaluations",
+      "question-sets",
+    ].sort(),
   );
 });
 

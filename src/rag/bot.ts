@@ -9,6 +9,7 @@ import {
   observationWriter,
 } from "../store/index.js";
 import type { ParsedDocument } from "./ingest/document.js";
+import type { PreparedDocument } from "./ingest/prepare.js";
 import {
   type IngestOptions,
   type IngestResult,
@@ -118,7 +119,7 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
       return changing(ingestPaths({ ...common(collection), ...extra, paths }));
     },
     ingestDocuments(
-      documents: ParsedDocument[],
+      documents: Array<ParsedDocument | PreparedDocument>,
       collection: IngestOptions["collection"],
     ): Promise<IngestResult> {
       return changing(ingestDocuments({ ...common(collection), documents }));

@@ -20,7 +20,7 @@ import {
 import {
   exportQuestions,
   findDuplicates,
-  parseQuestionFile,
+  parseQuestionFileOffThread,
   QUESTION_LIMITS,
   type QuestionFormat,
   type QuestionInput,
@@ -116,7 +116,8 @@ export async function importQuestionSet(
   userId: string,
   input: ImportQuestionSet,
 ): Promise<QuestionSetWithQuestions> {
-  const questions = parseQuestionFile(input.content, input.format);
+  // Read on the parse thread: a large file must not hold up other requests.
+  const questions = await parseQuestionFileOffThread(input.content, input.format);
   const { format: _format, content: _content, ...meta } = input;
   return createQuestionSetWithQuestions(db, userId, { ...meta, questions });
 }

@@ -5,6 +5,13 @@ import type { DocumentBlock } from "./document.js";
 const sentence = (i: number) => `Sentence number ${i} talks about the harbour of Lanting.`;
 
 describe("chunkBlocks", () => {
+  it("chunks a block of 300,000 one-letter lines (its units once overflowed the call stack)", () => {
+    const text = "a\n".repeat(300_000).trim();
+    const chunks = chunkBlocks([{ text }], { chunk_size: 1_000, chunk_overlap: 150 });
+    expect(chunks[0]?.metadata.start).toBe(0);
+    expect(chunks.at(-1)?.metadata.end).toBe(text.length);
+  });
+
   it("packs sentences up to chunk_size and overlaps whole trailing sentences", () => {
     const text = Array.from({ length: 40 }, (_, i) => sentence(i)).join(" ");
     const blocks: DocumentBlock[] = [{ text }];

@@ -182,7 +182,10 @@ export function chunkBlocks(
       if (block.section !== undefined) group.section = block.section;
       if (block.page !== undefined) group.page = block.page;
     }
-    group?.units.push(...blockUnits(text, offset, offset + block.text.length, config.chunk_size));
+    // A loop, not push(...units): a block of 300,000 one-letter sentences overflowed the stack.
+    for (const unit of blockUnits(text, offset, offset + block.text.length, config.chunk_size)) {
+      group?.units.push(unit);
+    }
     offset += block.text.length + 2;
   }
   emitGroup();

@@ -16,7 +16,6 @@ export { parseHtml } from "./html.js";
 export {
   type CollectionRef,
   chunkId,
-  contentHash,
   documentId,
   EMBED_BATCH,
   type IngestOptions,
@@ -28,7 +27,26 @@ export {
 export { JsonlDocumentSchema, parseJsonlDocuments } from "./jsonl.js";
 export { parseMarkdown } from "./markdown.js";
 export { EXTENSION_KINDS, type IngestProblem, kindOfPath, parseBytes, parseFile } from "./parse.js";
+export { formatBytes, PARSE_LIMITS, type ParseLimits } from "./limits.js";
+export type { ParseJob, ParseOutcome, ParsedItem } from "./parse-job.js";
+export {
+  ParseLimitError,
+  parseOffThread,
+  parseThread,
+  type ThreadLimits,
+  type ThreadReply,
+  type ThreadRequest,
+  threadModuleUrl,
+} from "./parse-thread.js";
 export { parsePdf } from "./pdf.js";
+export { DecodedBytesLimitError, pdfDecodedBytes } from "./pdf-streams.js";
+export {
+  contentHash,
+  hasText,
+  type PreparedChunk,
+  type PreparedDocument,
+  prepareDocument,
+} from "./prepare.js";
 export {
   parseUploads,
   type Upload,

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { LlmClient } from "../../llm/index.js";
-import { canonicalJson } from "../../text/index.js";
 import {
   CollectionNotFoundError,
   type CollectionRow,
@@ -15,15 +14,14 @@ import {
   setChunkEmbeddings,
   writeDocuments,
 } from "../../store/index.js";
-import { retrievalTokens } from "../retrieval/tokens.js";
-import { chunkBlocks } from "./chunk.js";
 import {
   type CollectionConfig,
   type CollectionConfigInput,
   CollectionConfigSchema,
 } from "./config.js";
-import { documentText, type ParsedDocument } from "./document.js";
+import type { ParsedDocument } from "./document.js";
 import { type IngestProblem, kindOfPath, parseFile } from "./parse.js";
+import { hasText, isPrepared, type PreparedDocument, prepareDocument } from "./prepare.js";
 
 /** A collection by name (created when missing, with `config`) or by id (must exist). */
 export type CollectionRef =
@@ -68,13 +66,6 @@ const BATCH_CHUNKS = 2_000;
 /** Inputs per embeddings request. */
 export const EMBED_BATCH = 64;
 
-/** sha256 of the title, text and metadata: what "unchanged content" means. */
-export function contentHash(doc: Pick<ParsedDocument, "title" | "blocks" | "metadata">): string {
-  return createHash("sha256")
-    .update(canonicalJson({ title: doc.title, text: documentText(doc), metadata: doc.metadata }))
-    .digest("hex");
-}
-
 /** Derived from the collection and the content, so the same content keeps the same id. */
 export function documentId(collectionId: string, hash: string): string {
   return `doc_${createHash("sha256").update(`${collectionId}\n${hash}`).digest("hex").slice(0, 16)}`;
@@ -107,7 +98,10 @@ async function resolveCollection(
  */
 export async function ingestDocuments(
   options: IngestOptions & {
-    documents: Iterable<ParsedDocument> | AsyncIterable<ParsedDocument>;
+    /** Parsed, or already prepared for this collection's chunking (as uploads are). */
+    documents:
+      | Iterable<ParsedDocument | PreparedDocument>
+      | AsyncIterable<ParsedDocument | PreparedDocument>;
   },
 ): Promise<IngestResult> {
   const session = await IngestSession.open(options);
@@ -143,7 +137,7 @@ export async function ingestPaths(
         });
         continue;
       }
-      for await (const item of parseFile(file.path, source, kind)) {
+      for await (const item of parseFile(file.path, source, kind, session.chunking)) {
         if (item.ok) await session.add(item.document);
         else session.problem({ source: item.source, line: item.line, message: item.message });
       }
@@ -186,14 +180,9 @@ async function expandPath(
   return found;
 }
 
-interface PendingDocument {
-  doc: ParsedDocument;
-  hash: string;
-}
-
 /** Batches documents into writes; one per ingest call. */
 class IngestSession {
-  private pending: PendingDocument[] = [];
+  private pending: PreparedDocument[] = [];
   private pendingChunkEstimate = 0;
   /** Hashes handled in this session, so a repeat within one run is "unchanged" too. */
   private readonly seenHashes = new Set<string>();
@@ -224,18 +213,37 @@ class IngestSession {
     return new IngestSession(options, collection, config, created);
   }
 
+  /** The collection's chunking, which documents are prepared with. */
+  get chunking(): CollectionConfig {
+    return this.config;
+  }
+
   problem(problem: IngestProblem): void {
     this.result.problems.push(problem);
   }
 
-  async add(doc: ParsedDocument): Promise<void> {
+  async add(doc: ParsedDocument | PreparedDocument): Promise<void> {
     this.documentsSeen++;
-    if (doc.blocks.every((block) => block.text.trim().length === 0)) {
-      this.problem({ source: doc.source, message: "no text found" });
-      return;
+    let prepared: PreparedDocument;
+    if (isPrepared(doc)) {
+      const { chunk_size, chunk_overlap } = this.config;
+      if (doc.chunking.chunk_size !== chunk_size || doc.chunking.chunk_overlap !== chunk_overlap) {
+        throw new Error(`${doc.source}: prepared with another collection's chunking`);
+      }
+      if (doc.chunks.length === 0) {
+        this.problem({ source: doc.source, message: "no text found" });
+        return;
+      }
+      prepared = doc;
+    } else {
+      if (!hasText(doc)) {
+        this.problem({ source: doc.source, message: "no text found" });
+        return;
+      }
+      prepared = prepareDocument(doc, this.config);
     }
-    this.pending.push({ doc, hash: contentHash(doc) });
-    this.pendingChunkEstimate += Math.ceil(documentText(doc).length / this.config.chunk_size);
+    this.pending.push(prepared);
+    this.pendingChunkEstimate += prepared.chunks.length;
     if (this.pending.length >= BATCH_DOCUMENTS || this.pendingChunkEstimate >= BATCH_CHUNKS) {
       await this.flush();
     }
@@ -258,11 +266,11 @@ class IngestSession {
 
     const existing = await findDocumentsByHashOrSource(db, userId, collectionId, {
       hashes: batch.map((item) => item.hash),
-      sources: batch.map((item) => item.doc.source),
+      sources: batch.map((item) => item.source),
     });
     const storedHashes = new Set(existing.map((row) => row.content_hash));
     const wantedHashes = new Set(batch.map((item) => item.hash));
-    const currentHashBySource = new Map(batch.map((item) => [item.doc.source, item.hash]));
+    const currentHashBySource = new Map(batch.map((item) => [item.source, item.hash]));
     // A source's older content goes, unless the same content is still wanted under another name.
     const removeIds = existing
       .filter((row) => {
@@ -276,13 +284,13 @@ class IngestSession {
       .map((row) => row.id);
 
     const documents: NewDocument[] = [];
-    for (const { doc, hash } of batch) {
-      if (storedHashes.has(hash) || this.seenHashes.has(hash)) {
+    for (const doc of batch) {
+      if (storedHashes.has(doc.hash) || this.seenHashes.has(doc.hash)) {
         this.result.documents.unchanged++;
         continue;
       }
-      this.seenHashes.add(hash);
-      documents.push(this.toNewDocument(doc, hash));
+      this.seenHashes.add(doc.hash);
+      documents.push(this.toNewDocument(doc));
     }
 
     const written = await writeDocuments(db, { userId, collectionId, documents, removeIds });
@@ -295,28 +303,17 @@ class IngestSession {
     this.progress();
   }
 
-  private toNewDocument(doc: ParsedDocument, hash: string): NewDocument {
-    const id = documentId(this.collection.id, hash);
-    const drafts = chunkBlocks(doc.blocks, this.config);
+  private toNewDocument(doc: PreparedDocument): NewDocument {
+    const id = documentId(this.collection.id, doc.hash);
     return {
       id,
       source: doc.source,
       title: doc.title,
       kind: doc.kind,
-      content_hash: hash,
+      content_hash: doc.hash,
       metadata: doc.metadata,
-      char_count: documentText(doc).length,
-      chunks: drafts.map((draft) => ({
-        id: chunkId(id, draft.position),
-        position: draft.position,
-        content: draft.content,
-        // The title and section are indexed with every chunk: "when did the trams stop" should
-        // find a chunk of "Getting around Lanting" that never says "Lanting" itself.
-        tokens: retrievalTokens(
-          `${doc.title}\n${draft.metadata.section ?? ""}\n${draft.content}`,
-        ).join(" "),
-        metadata: draft.metadata,
-      })),
+      char_count: doc.char_count,
+      chunks: doc.chunks.map((chunk) => ({ id: chunkId(id, chunk.position), ...chunk })),
     };
   }
 

@@ -27,7 +27,7 @@ export function parseMarkdown(source: string): ParsedMarkdown {
     }
     text = text.slice(frontMatter[0].length);
   }
-  text = text.replace(/<!--[\s\S]*?-->/g, "");
+  text = withoutComments(text);
 
   const blocks: DocumentBlock[] = [];
   const headings: string[] = [];
@@ -96,11 +96,100 @@ export function parseMarkdown(source: string): ParsedMarkdown {
   return { title: metadata.title ?? firstH1 ?? firstHeading, blocks, metadata };
 }
 
+// Every pass below scans forward only: a backtracking pattern such as /\[([^\]]+)\]\([^)]*\)/
+// retried its scan to the next `]` from every `[`, so a line of unclosed brackets took time
+// quadratic in its length (100 kB: 17 s, with the server waiting).
+
+/** `<!-- ... -->` removed; an unclosed comment is kept as written (as the regex before did). */
+function withoutComments(text: string): string {
+  let out = "";
+  let copied = 0;
+  for (let open = text.indexOf("<!--"); open !== -1; open = text.indexOf("<!--", copied)) {
+    const close = text.indexOf("-->", open + 4);
+    if (close === -1) break;
+    out += text.slice(copied, open);
+    copied = close + 3;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 /** `![alt](url)` -> alt, `[text](url)` and `[text][ref]` -> text, `<https://x>` -> https://x. */
-function cleanInline(text: string): string {
-  return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
-    .replace(/<(https?:\/\/[^>\s]+)>/g, "$1");
+export function cleanInline(text: string): string {
+  return unwrapAutolinks(
+    unwrapLinks(unwrapLinks(unwrapLinks(text, "![", "(", ")"), "[", "(", ")"), "[", "[", "]"),
+  );
+}
+
+/**
+ * The first index at or after `from` that `find` returns, for `from` that never decreases: a
+ * later question whose answer is still ahead reuses it, so scans never cover the same text twice.
+ */
+function forwardSearch(find: (from: number) => number): (from: number) => number {
+  let askedFrom = Number.POSITIVE_INFINITY;
+  let found = -1;
+  return (from) => {
+    if (from < askedFrom || (found !== -1 && found < from)) {
+      askedFrom = from;
+      found = find(from);
+    }
+    return found;
+  };
+}
+
+/**
+ * `${opener}text](target)` (or `${opener}text][ref]`) -> text, in one forward pass. Text holds
+ * no `]` (an image's may be empty, a link's not); the target holds no `close`.
+ */
+function unwrapLinks(text: string, opener: "![" | "[", targetOpen: string, close: string): string {
+  const nextBracket = forwardSearch((from) => text.indexOf("]", from));
+  const nextClose = forwardSearch((from) => text.indexOf(close, from));
+  let out = "";
+  let copied = 0;
+  let at = text.indexOf(opener);
+  while (at !== -1) {
+    const start = at + opener.length;
+    const end = nextBracket(start);
+    // No `]` or no closer ahead: no later opener can match either.
+    if (end === -1) break;
+    if ((opener === "![" || end > start) && text[end + 1] === targetOpen) {
+      const targetEnd = nextClose(end + 2);
+      if (targetEnd === -1) break;
+      out += text.slice(copied, at) + text.slice(start, end);
+      copied = targetEnd + 1;
+      at = text.indexOf(opener, copied);
+    } else {
+      at = text.indexOf(opener, at + 1);
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** `<http://x>` and `<https://x>` -> the URL (no `>` or whitespace inside). */
+function unwrapAutolinks(text: string): string {
+  const stop = /[>\s]/g;
+  const nextStop = forwardSearch((from) => {
+    stop.lastIndex = from;
+    return stop.exec(text)?.index ?? -1;
+  });
+  let out = "";
+  let copied = 0;
+  let at = text.indexOf("<");
+  while (at !== -1) {
+    const scheme = text.startsWith("https://", at + 1)
+      ? 8
+      : text.startsWith("http://", at + 1)
+        ? 7
+        : 0;
+    const rest = at + 1 + scheme;
+    const end = scheme > 0 ? nextStop(rest) : -2;
+    if (end === -1) break;
+    if (end > rest && text[end] === ">") {
+      out += text.slice(copied, at) + text.slice(at + 1, end);
+      copied = end + 1;
+      at = text.indexOf("<", copied);
+    } else {
+      at = text.indexOf("<", at + 1);
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }

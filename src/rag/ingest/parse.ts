@@ -2,11 +2,15 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import type { DocumentKind } from "../../store/index.js";
+import type { CollectionConfig } from "./config.js";
 import type { ParsedDocument } from "./document.js";
 import { parseHtml } from "./html.js";
 import { parseJsonlDocuments } from "./jsonl.js";
 import { parseMarkdown } from "./markdown.js";
+import { PARSE_LIMITS } from "./limits.js";
+import { parseOffThread } from "./parse-thread.js";
 import { parsePdf } from "./pdf.js";
+import type { PreparedDocument } from "./prepare.js";
 import { parsePlainText } from "./text.js";
 
 /** File extensions ingest reads, by format. */
@@ -34,7 +38,7 @@ export interface IngestProblem {
 }
 
 export type ParsedFileItem =
-  { ok: true; document: ParsedDocument } | ({ ok: false } & IngestProblem);
+  { ok: true; document: ParsedDocument | PreparedDocument } | ({ ok: false } & IngestProblem);
 
 /** The title a document gets when it names none: its file name without the extension. */
 export function titleFromPath(path: string): string {
@@ -68,12 +72,15 @@ function refuseNul(text: string, source: string): void {
 
 /**
  * Parses one file into documents (one, or one per JSONL line). `path` is read; `source` is what
- * the documents record as their origin.
+ * the documents record as their origin. A whole file is read and chunked on the parse thread
+ * (parse-thread.ts), within its limits; JSONL is streamed line by line here, as a corpus file may
+ * be larger than memory (a line is read by the strict JSON reader, linear in its length).
  */
 export async function* parseFile(
   path: string,
   source: string,
   kind: DocumentKind,
+  chunking: CollectionConfig,
 ): AsyncGenerator<ParsedFileItem> {
   const fallbackTitle = titleFromPath(path);
   if (kind === "jsonl") {
@@ -84,19 +91,22 @@ export async function* parseFile(
     }
     return;
   }
-  let document: ParsedDocument;
   try {
     const bytes = await readFile(path);
-    document = await parseBytes(bytes, source, kind, fallbackTitle);
+    const outcome = await parseOffThread({
+      bytes,
+      source,
+      kind,
+      fallbackTitle,
+      chunking,
+      decodedBytes: { limit: PARSE_LIMITS.decodedBytesPerDocument, of: "the limit per document" },
+    });
+    for (const item of outcome.items) {
+      yield item.ok ? item : { ok: false, source, message: item.message };
+    }
   } catch (error) {
     yield { ok: false, source, message: (error as Error).message };
-    return;
   }
-  if (document.blocks.length === 0) {
-    yield { ok: false, source, message: "no text found" };
-    return;
-  }
-  yield { ok: true, document };
 }
 
 /** Parses a whole file's bytes (any kind but jsonl, which is read line by line). */

@@ -153,3 +153,14 @@ export {
   runMachine,
   type TraceStep,
 } from "./state-machine.js";
+// The retrieval contract the loops run on, so a caller of the loops alone (an integration) need
+// not load rag/'s database bot to name it.
+export {
+  RETRIEVAL_SOURCES,
+  type QueryStats,
+  type RetrievalSource,
+  type RetrievedHit,
+  type RetrieveRequest,
+  type RetrieveResult,
+  type Retriever,
+} from "../types.js";

@@ -160,7 +160,10 @@ export function ragRoutes(app: App, deps: RouteDeps) {
     const userId = c.get("user").id;
     const collection = await getCollection(db, userId, params.id);
     if (!collection) throw new CollectionNotFoundError(params.id);
-    const { documents, problems } = await parseUploads(body.documents);
+    // Read, chunked and tokenized on the parse thread (rag/ingest/parse-thread.ts).
+    const { documents, problems } = await parseUploads(body.documents, {
+      chunking: CollectionConfigSchema.parse(collection.config),
+    });
     if (problems.length > 0) {
       // All or nothing: one unreadable file or line rejects the request, naming each problem.
       return c.json(
