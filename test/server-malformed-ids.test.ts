@@ -17,7 +17,7 @@ const withIds = API_ROUTES.filter((route) => /:(id|\w+Id)\b/.test(route.path));
 it("finds the routes with ids in the route table", () => {
   const families = new Set(withIds.map((route) => route.path.split("/")[3]));
   // Evaluations (with labels), question sets (and generations, questions), collections, gate
-  // records, bots, arenas, production answers.
+  // records, bots, arenas, production answers, ingest keys.
   expect([...families].sort()).toEqual(
     [
       "answers",
@@ -25,6 +25,7 @@ it("finds the routes with ids in the route table", () => {
       "bots",
       "collections",
       "evaluation-records",
+      "ingest-keys",
       "evaluations",
       "question-sets",
     ].sort(),

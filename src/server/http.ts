@@ -14,8 +14,7 @@ import type { StreamCap } from "./stream-cap.js";
 
 /** How the caller authenticated: a bearer token, or the web app's session cookie. */
 export type AuthVia =
-  | { via: "bearer"; scope: "full" | "ingest" }
-  | { via: "cookie"; token: string; expiresAt: Date };
+  { via: "bearer"; scope: "full" | "ingest" } | { via: "cookie"; token: string; expiresAt: Date };
 
 /** Hono's environment for authenticated routes: the caller, set by the auth middleware. */
 export type Env = {

@@ -1,11 +1,13 @@
 import { parseArgs } from "node:util";
-import { createApiToken, findOrCreateUser } from "../../store/index.js";
+import { createApiToken, createIngestKey, findOrCreateUser } from "../../store/index.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 
-export const TOKEN_HELP = `Usage: ragjudge token create --user NAME [--label TEXT]
+export const TOKEN_HELP = `Usage: ragjudge token create --user NAME [--label TEXT] [--ingest]
 
-Creates a user (if new) and an API token for it, printed once; only its hash is stored.`;
+Creates a user (if new) and an API token for it, printed once; only its hash is stored.
+--ingest makes a write-only ingest key instead: it can send production answers
+(POST /api/v1/answers, ragjudge/client) and read nothing.`;
 
 export async function tokenCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -14,6 +16,7 @@ export async function tokenCommand(argv: string[]): Promise<number> {
     options: {
       user: { type: "string" },
       label: { type: "string", default: "" },
+      ingest: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -25,7 +28,10 @@ export async function tokenCommand(argv: string[]): Promise<number> {
   const session = await openStoreSession();
   try {
     const user = await findOrCreateUser(session.store.db, values.user);
-    process.stdout.write(`${await createApiToken(session.store.db, user.id, values.label)}\n`);
+    const token = values.ingest
+      ? (await createIngestKey(session.store.db, user.id, values.label)).key
+      : await createApiToken(session.store.db, user.id, values.label);
+    process.stdout.write(`${token}\n`);
   } finally {
     await session.close();
   }

@@ -157,6 +157,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/ingest-keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your ingest keys (never the keys themselves) */
+    get: operations["getIngestKeys"];
+    put?: never;
+    /** Create a write-only ingest key (shown once) */
+    post: operations["postIngestKeys"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/ingest-keys/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke an ingest key: it stops working at once */
+    delete: operations["deleteIngestKeysById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/judge": {
     parameters: {
       query?: never;
@@ -993,6 +1028,13 @@ export interface components {
       /** @description or the same as JSON Lines, one answer a line */
       jsonl?: string;
     };
+    CreateIngestKey: {
+      /**
+       * @description what the key is for, e.g. the service
+       * @default
+       */
+      label?: string;
+    };
     JudgeRequest: {
       id?: string;
       question: string;
@@ -1721,6 +1763,25 @@ export interface components {
       items: components["schemas"]["AnswerRecord"][];
       /** @description pass as `before` for the next page */
       next_before: string | null;
+    };
+    IngestKey: {
+      /** Format: uuid */
+      id: string;
+      label: string;
+      created_at: string;
+      revoked_at: string | null;
+    };
+    CreatedIngestKey: {
+      /** Format: uuid */
+      id: string;
+      label: string;
+      created_at: string;
+      revoked_at: string | null;
+      /** @description the key itself: shown this once, only its hash is stored */
+      key: string;
+    };
+    IngestKeyList: {
+      items: components["schemas"]["IngestKey"][];
     };
     EvaluationRecord: {
       /** Format: uuid */
@@ -3659,6 +3720,144 @@ export interface operations {
         };
       };
       /** @description No such answer for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getIngestKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IngestKeyList"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postIngestKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["CreateIngestKey"];
+      };
+    };
+    responses: {
+      /** @description The key, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedIngestKey"];
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteIngestKeysById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The revoked key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IngestKey"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such ingest key for this user */
       404: {
         headers: {
           [name: string]: unknown;
