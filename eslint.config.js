@@ -7,6 +7,21 @@ import tseslint from "typescript-eslint";
  * What each folder of src/ may import (docs/architecture.md): dependencies point down only. A
  * folder is imported through its index.ts (evals/: each subfolder's), never a file inside it.
  */
+/** What the surfaces (server/, cli/) may use: every service layer below them. */
+const SERVICES = [
+  "production",
+  "evals",
+  "config",
+  "jobs",
+  "rag",
+  "judges",
+  "gate",
+  "llm",
+  "store",
+  "formats",
+  "text",
+];
+
 const MAY_IMPORT = {
   text: [],
   llm: ["text"],
@@ -25,33 +40,8 @@ const MAY_IMPORT = {
   // Framework adapters (ragjudge/ai-sdk, ragjudge/langgraph, ...): thin, over the gate, the
   // judges and the loops (rag/ only through rag/loops/index.ts: see LOOPS_ONLY).
   integrations: ["rag", "judges", "gate", "llm", "formats", "text"],
-  server: [
-    "production",
-    "evals",
-    "config",
-    "jobs",
-    "rag",
-    "judges",
-    "gate",
-    "llm",
-    "store",
-    "formats",
-    "text",
-  ],
-  cli: [
-    "server",
-    "production",
-    "evals",
-    "config",
-    "jobs",
-    "rag",
-    "judges",
-    "gate",
-    "llm",
-    "store",
-    "formats",
-    "text",
-  ],
+  server: SERVICES,
+  cli: ["server", ...SERVICES],
 };
 const FOLDERS = Object.keys(MAY_IMPORT);
 // Folders that reach rag/ only through its loops' face, so they never load the database bot.

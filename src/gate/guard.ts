@@ -73,17 +73,10 @@ export function guard(input: EvaluatorInput, options: GuardOptions = {}): GuardR
   const base = options.config ?? DEFAULT_GATE_CONFIG;
   const lang = options.lang ?? "en";
   const verdict = evaluateGate(input, base);
-  const { citations } = input.generation_output;
   const reasons = reasonsOf(verdict, lang);
-  if (verdict.action === "show") {
-    return {
-      decision: "allow",
-      answer: input.generation_output.answer,
-      citations,
-      reasons,
-      verdict,
-    };
-  }
+  const { answer, citations } = input.generation_output;
+  const allowed: GuardResult = { decision: "allow", answer, citations, reasons, verdict };
+  if (verdict.action === "show") return allowed;
 
   if (options.repair !== false) {
     const config = resolveGateConfig(base, input.config);
@@ -111,11 +104,5 @@ export function guard(input: EvaluatorInput, options: GuardOptions = {}): GuardR
   if (verdict.action === "refuse") {
     return { decision: "block", answer: "", citations: [], reasons, verdict };
   }
-  return {
-    decision: "allow",
-    answer: input.generation_output.answer,
-    citations,
-    reasons,
-    verdict,
-  };
+  return allowed;
 }
