@@ -26,6 +26,7 @@ export {
   judgeLine,
   judgeLineSchemaFor,
   LLM_JUDGES,
+  needsLlm,
 } from "./judge-line.js";
 export {
   detectLanguage,
@@ -36,8 +37,18 @@ export {
 export {
   type Abstention,
   addedSupport,
+  BASELINE_MODEL,
+  baselineWords,
+  type ContainsReferenceVerdict,
+  containedReference,
+  containsReferenceJudge,
+  TOKEN_PRECISION_PASS,
+  type TokenPrecisionVerdict,
+  tokenPrecision,
+  tokenPrecisionJudge,
   countSubQuestions,
   EvidenceText,
+  type GroundednessComponents,
   exactMatch,
   type Groundedness,
   groundedness,

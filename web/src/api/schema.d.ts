@@ -957,7 +957,9 @@ export interface components {
        *       "offline"
        *     ]
        */
-      judges?: ("review" | "rubric" | "reference" | "offline")[];
+      judges?: (
+        "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference"
+      )[];
       /** @default false */
       no_cache?: boolean;
     };
@@ -1104,7 +1106,9 @@ export interface components {
        *       "offline"
        *     ]
        */
-      judges?: ("review" | "rubric" | "reference" | "offline")[];
+      judges?: (
+        "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference"
+      )[];
       /** @default false */
       no_cache?: boolean;
       /**
@@ -2272,7 +2276,8 @@ export interface components {
       /** @description rubric dimension averages, where present */
       radar: {
         /** @enum {string} */
-        judge: "review" | "rubric" | "reference" | "offline";
+        judge:
+          "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference";
         /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
         dimension: string;
         /** @description the mean on the judge's own scale */
@@ -2311,7 +2316,13 @@ export interface components {
         summary: components["schemas"]["EvaluationSummary"];
         radar: {
           /** @enum {string} */
-          judge: "review" | "rubric" | "reference" | "offline";
+          judge:
+            | "review"
+            | "rubric"
+            | "reference"
+            | "offline"
+            | "token_precision"
+            | "contains_reference";
           /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
           dimension: string;
           /** @description the mean on the judge's own scale */
@@ -2327,7 +2338,13 @@ export interface components {
         summary: components["schemas"]["EvaluationSummary"];
         radar: {
           /** @enum {string} */
-          judge: "review" | "rubric" | "reference" | "offline";
+          judge:
+            | "review"
+            | "rubric"
+            | "reference"
+            | "offline"
+            | "token_precision"
+            | "contains_reference";
           /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
           dimension: string;
           /** @description the mean on the judge's own scale */
