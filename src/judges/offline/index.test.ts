@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { JudgesConfigSchema } from "../config.js";
 import { JudgeInputError } from "../errors.js";
 import { summarizeJudgeResults } from "../summary.js";
-import { OFFLINE_MODEL, offline, offlineJudge } from "./index.js";
+import { OFFLINE_MODEL, offline, offlineJudge, REFERENCE_LIMIT } from "./index.js";
 
 const examples = join(import.meta.dirname, "..", "..", "..", "examples");
 
@@ -255,5 +255,14 @@ describe("offline on an abstaining answer", () => {
   it("flags it without a reference too", () => {
     const result = offline({ question: "Who was mayor?", answer: "I don't know." });
     expect(result.verdict).toMatchObject({ abstained: true, reference_verdict: null });
+  });
+});
+
+describe("offline limits", () => {
+  it("says, with a reference, where the verdict stays below a named baseline on public data", () => {
+    const judged = offline({ question: "Who?", answer: "David Seville", ground_truth: "Seville" });
+    expect(judged.verdict.limits).toEqual([REFERENCE_LIMIT]);
+    expect(REFERENCE_LIMIT).toContain("contains_reference");
+    expect(offline({ question: "Who?", answer: "A", contexts: ["A"] }).verdict.limits).toEqual([]);
   });
 });
