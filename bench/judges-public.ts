@@ -19,6 +19,7 @@ import {
   containedReference,
   type GroundednessComponents,
   offline,
+  type ReferenceComponents,
   tokenPrecision,
 } from "../src/judges/index.js";
 import {
@@ -174,6 +175,14 @@ export const GROUNDEDNESS_COMPONENTS: Record<string, GroundednessComponents> = {
   "number attachment": { numberAttachment: false },
 };
 
+/** The reference match's components the ablation switches off, one at a time. */
+export const REFERENCE_COMPONENTS: Record<string, ReferenceComponents> = {
+  "reference forms": { referenceForms: false },
+  "joined words": { joinedWords: false },
+  stems: { stems: false },
+  "half coverage": { halfCoverage: false },
+};
+
 export interface GroundednessRow {
   held_out: BeginCorpus;
   n: number;
@@ -209,6 +218,13 @@ export interface JudgesPublicBench {
   groundedness: GroundednessRow[];
   groundedness_ablation: AblationRow[];
   reference: ReferenceRow[];
+  reference_ablation: {
+    without: string;
+    dev_agreement: number;
+    dev_ranked_as_people: boolean;
+    held_out_agreement: number;
+    held_out_ranked_as_people: boolean;
+  }[];
   reference_systems: {
     part: string;
     system: string;
@@ -344,11 +360,31 @@ export function benchJudgesPublic(): JudgesPublicBench {
       });
     }
   }
+  const passedBy = (components: ReferenceComponents) => (item: LabelledAnswer) =>
+    offline(
+      { question: item.question, answer: item.answer, ground_truths: item.ground_truths },
+      { reference: components },
+    ).passed;
+  const referenceAblation = Object.entries({
+    "(nothing: the judge as shipped)": {},
+    ...REFERENCE_COMPONENTS,
+  }).map(([name, components]) => {
+    const dev = agreementOf(parts.dev, parts.dev.map(passedBy(components)));
+    const held = agreementOf(parts.heldOut, parts.heldOut.map(passedBy(components)));
+    return {
+      without: name,
+      dev_agreement: dev.agreement,
+      dev_ranked_as_people: dev.ranked_as_people,
+      held_out_agreement: held.agreement,
+      held_out_ranked_as_people: held.ranked_as_people,
+    };
+  });
   const heldOut = reference.find((r) => r.part === "held-out" && r.judge.startsWith("offline"));
   return {
     groundedness,
     groundedness_ablation: groundednessAblation,
     reference,
+    reference_ablation: referenceAblation,
     reference_systems: referenceSystems,
     human_ranking: humanRanking,
     split_seed: SPLIT_SEED,

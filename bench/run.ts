@@ -146,6 +146,10 @@ if (wanted("judges-public")) {
     `Offline reference verdict on EVOUNA TriviaQA (public), questions split by seed ${pub.split_seed}; goal on held-out: agreement >= 0.95, systems ranked as people rank them (dev: ${pub.human_ranking.dev}; held-out: ${pub.human_ranking["held-out"]})`,
     pub.reference,
   );
+  printRows(
+    "Offline reference verdict ablation on EVOUNA TriviaQA: agreement with each component switched off",
+    pub.reference_ablation,
+  );
   printRows("EVOUNA TriviaQA: pass rates per system", pub.reference_systems);
   printRows("Public-data goals", [pub.goals]);
 }

@@ -72,6 +72,7 @@ export {
   type OfflineResult,
   type OfflineVerdict,
   offline,
+  type ReferenceComponents,
   type ReferenceMatch,
   type ReferenceVerdictKind,
   squadScores,

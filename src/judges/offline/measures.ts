@@ -16,7 +16,11 @@ import {
 } from "./groundedness.js";
 import { referencesOf } from "../references.js";
 import { type AttachedNumber, attachNumbers } from "./number-attachment.js";
-import { matchReferences, type ReferenceMatch } from "./reference-match.js";
+import {
+  matchReferences,
+  type ReferenceComponents,
+  type ReferenceMatch,
+} from "./reference-match.js";
 import { type RougeL, rougeLOfTokens } from "./rouge.js";
 import { exactMatchOfTokens, squadTokens, type TokenF1, tokenF1OfTokens } from "./squad.js";
 import {
@@ -57,6 +61,8 @@ export interface MeasureOptions {
   abstentionPatterns?: readonly string[];
   /** The groundedness score's components, all on by default (the public bench switches each off). */
   groundedness?: GroundednessComponents;
+  /** The reference match's components, all on by default. */
+  reference?: ReferenceComponents;
 }
 
 /**
@@ -273,6 +279,7 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
         declines: abstention !== "none",
         references,
         referenceAbstains: abstains,
+        ...(options.reference ? { components: options.reference } : {}),
       },
       (texts) => new EvidenceText(texts),
     );
