@@ -26,6 +26,7 @@ export {
   judgeLine,
   judgeLineSchemaFor,
   LLM_JUDGES,
+  missingForJudges,
   needsLlm,
 } from "./judge-line.js";
 export {

@@ -34,30 +34,31 @@ export const JudgeLineSchema = z.object({
 export type JudgeLine = z.infer<typeof JudgeLineSchema>;
 
 /**
- * The line schema for a set of judges: `reference` and `contains_reference` need a ground truth
- * on every line, `token_precision` contexts.
+ * What a line lacks for a set of judges: `reference` and `contains_reference` need a ground truth,
+ * `token_precision` contexts. The CLI's line schema and the API's request schema both read it.
  */
-export function judgeLineSchemaFor(kinds: readonly JudgeKind[]) {
+export function missingForJudges(
+  line: Pick<JudgeLine, "contexts" | "ground_truth" | "ground_truths">,
+  kinds: readonly JudgeKind[],
+): { path: string[]; message: string }[] {
+  const issues: { path: string[]; message: string }[] = [];
   const needsReference = kinds.find(
     (kind) => kind === "reference" || kind === "contains_reference",
   );
-  const needsContexts = kinds.includes("token_precision");
-  if (!needsReference && !needsContexts) return JudgeLineSchema;
+  if (needsReference && referencesOf(line).length === 0) {
+    issues.push({ path: ["ground_truth"], message: `required by the ${needsReference} judge` });
+  }
+  if (kinds.includes("token_precision") && line.contexts.length === 0) {
+    issues.push({ path: ["contexts"], message: "required by the token_precision judge" });
+  }
+  return issues;
+}
+
+/** The line schema for a set of judges: what each needs is required (missingForJudges). */
+export function judgeLineSchemaFor(kinds: readonly JudgeKind[]) {
   return JudgeLineSchema.superRefine((line, context) => {
-    if (needsReference && referencesOf(line).length === 0) {
-      context.addIssue({
-        code: "custom",
-        path: ["ground_truth"],
-        message: `required by the ${needsReference} judge`,
-      });
-    }
-    if (needsContexts && line.contexts.length === 0) {
-      context.addIssue({
-        code: "custom",
-        path: ["contexts"],
-        message: "required by the token_precision judge",
-      });
-    }
+    for (const issue of missingForJudges(line, kinds))
+      context.addIssue({ code: "custom", ...issue });
   });
 }
 
