@@ -181,6 +181,7 @@ export const REFERENCE_COMPONENTS: Record<string, ReferenceComponents> = {
   "joined words": { joinedWords: false },
   stems: { stems: false },
   "half coverage": { halfCoverage: false },
+  "comma head": { commaHead: false },
 };
 
 export interface GroundednessRow {

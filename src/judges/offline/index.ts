@@ -135,7 +135,7 @@ export interface OfflineVerdict extends HeuristicRubric {
 
 /**
  * Measured on the held-out half of EVOUNA TriviaQA (issue 26): the reference verdict agrees with
- * people on 95.6% of answers (contains_reference 91.0%), but ranks newbing (0.876) above gpt4
+ * people on 95.6% of answers (contains_reference 91.0%), but ranks newbing (0.875) above gpt4
  * (0.873) where people (0.883 against 0.901), and the contains_reference baseline, put gpt4 first.
  */
 export const REFERENCE_LIMIT =

@@ -207,6 +207,16 @@ describe("matchReferences on public TriviaQA answers (issue 26)", () => {
     ).toBe("correct");
   });
 
+  it("does not take a reference's qualifier after a comma for the reference", () => {
+    expect(
+      verdictOf(
+        "Where is the headquarters of Boeing?",
+        "It is in Arlington, Virginia, in the United States of America.",
+        ["Seattle, United States of America"],
+      ),
+    ).not.toBe("correct");
+  });
+
   it("still reads a first name alone as another person", () => {
     expect(verdictOf("Who led them?", "They were led by Wei Tinghai.", ["Wei Chenghai"])).not.toBe(
       "correct",

@@ -271,6 +271,8 @@ export interface ReferenceComponents {
   stems?: boolean;
   /** Half the added words state a reference without numbers (else 0.6). */
   halfCoverage?: boolean;
+  /** The words before a reference's first comma must be stated for its words to count. */
+  commaHead?: boolean;
 }
 
 /** An English word's ending, and the British "-ise" for "-ize": what stemOf removes. */
@@ -514,7 +516,15 @@ function matchOne(
   // A name is stated whole or by its last word (above): "Wei" alone is not Wei Chenghai.
   const enough =
     input.components?.halfCoverage === false ? WORD_COVERAGE_BEFORE : WORD_COVERAGE_CORRECT;
-  if (!name && words.length > 0 && statedWords.length / words.length >= enough) {
+  // "Seattle, United States of America": the words before the first comma are the answer, the
+  // rest qualifies it; the qualifier alone states nothing.
+  const comma = reference.indexOf(",");
+  const headWords =
+    comma > 0 && input.components?.commaHead !== false
+      ? addedWords(reference.slice(0, comma), question)
+      : [];
+  const headStated = headWords.length === 0 || headWords.some(stated);
+  if (!name && headStated && words.length > 0 && statedWords.length / words.length >= enough) {
     return { ...base, verdict: "correct", matched_by: "facts", coverage, missing };
   }
   return {
