@@ -182,6 +182,7 @@ export const REFERENCE_COMPONENTS: Record<string, ReferenceComponents> = {
   stems: { stems: false },
   "half coverage": { halfCoverage: false },
   "comma head": { commaHead: false },
+  "yes / no": { yesNo: false },
 };
 
 export interface GroundednessRow {

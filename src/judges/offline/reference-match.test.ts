@@ -217,6 +217,23 @@ describe("matchReferences on public TriviaQA answers (issue 26)", () => {
     ).not.toBe("correct");
   });
 
+  it("reads a day without a year as held by that day in any year, and accents as folded", () => {
+    expect(
+      verdictOf("On what day did Armstrong first walk on the Moon?", "On July 20, 1969.", [
+        "July 20",
+      ]),
+    ).toBe("correct");
+    expect(verdictOf("What is the capital of Togo?", "The capital is Lomé.", ["Lome"])).toBe(
+      "correct",
+    );
+  });
+
+  it("reads True and False references as Yes and No", () => {
+    const question = "Thomas Edison was afraid of the dark?";
+    expect(verdictOf(question, "Yes, it is said that he was.", ["True"])).toBe("correct");
+    expect(verdictOf(question, "No, he was not.", ["True"])).not.toBe("correct");
+  });
+
   it("still reads a first name alone as another person", () => {
     expect(verdictOf("Who led them?", "They were led by Wei Tinghai.", ["Wei Chenghai"])).not.toBe(
       "correct",

@@ -10,6 +10,7 @@ import {
   extractNumbers,
   extractNumberWords,
   hasUnspacedScript,
+  isAscii,
   isStopword,
   stemToken,
   stripCitationMarkers,
@@ -208,6 +209,12 @@ function relate(
   const a = answer.value;
   if (r === a) return "same";
   if (reference.dateLike) {
+    // A day without a year ("July 20", 07-20) is held by that day in any year, and says nothing
+    // about a year alone.
+    const dayOnly = (value: string) => /^\d{2}-\d{2}$/.test(value);
+    const yearOnly = (value: string) => /^\d{4}$/.test(value);
+    if (dayOnly(r) && a.endsWith(`-${r}`)) return "same";
+    if ((dayOnly(r) && yearOnly(a)) || (yearOnly(r) && dayOnly(a))) return "unrelated";
     // A more precise answer holds the reference ("14 October 1869" for 1869).
     if (a.startsWith(`${r}-`)) return "same";
     if (r.startsWith(`${a}-`)) return a.length === 7 ? "month" : "year";
@@ -273,6 +280,8 @@ export interface ReferenceComponents {
   halfCoverage?: boolean;
   /** The words before a reference's first comma must be stated for its words to count. */
   commaHead?: boolean;
+  /** A reference "True" or "False" is stated by an answer opening with "Yes" or "No". */
+  yesNo?: boolean;
 }
 
 /** An English word's ending, and the British "-ise" for "-ize": what stemOf removes. */
@@ -283,7 +292,9 @@ const ENDING = /(?<=\p{L}{3})(?:ing|ed|es|s|e|d)$/u;
  * Zulu warriors", "he aged backwards" by "he ages backward", "magnetised" by "magnetized".
  */
 export function stemOf(word: string): string {
-  return word.replace(ENDING, "").replace(/iz/gu, "is");
+  // Accents folded: "Lomé" states "Lome".
+  const folded = isAscii(word) ? word : word.normalize("NFD").replace(/\p{M}/gu, "");
+  return folded.replace(ENDING, "").replace(/iz/gu, "is");
 }
 
 const stemCache = new Map<string, Set<string>>();
@@ -297,6 +308,13 @@ function stemsOf(text: string): Set<string> {
     stemCache.set(text, stems);
   }
   return stems;
+}
+
+/** "yes" / "true" and "no" / "false", as a reference or an answer's first word says them. */
+function polarityOf(text: string): "yes" | "no" | null {
+  if (text === "yes" || text === "true") return "yes";
+  if (text === "no" || text === "false") return "no";
+  return null;
 }
 
 /** References of more tokens than this are never looked for word for word. */
@@ -422,6 +440,15 @@ function matchOne(
     contradictions: [] as string[],
     missing: [] as string[],
   };
+  // A yes/no question's reference is often "True" or "False": an answer opening with "Yes" or
+  // "No" states it.
+  const polarity = polarityOf(squadTokens(reference).join(" "));
+  if (polarity !== null && input.components?.yesNo !== false) {
+    const opening = polarityOf(squadTokens(input.claims.slice(0, 12))[0] ?? "");
+    if (opening === polarity) {
+      return { ...base, verdict: "correct", matched_by: "contains", coverage: 1 };
+    }
+  }
   const contained = containment(input.claims, reference, input.components?.joinedWords !== false);
   const asked = (quantity: Quantity) => questionQuantities.some((q) => q.value === quantity.value);
   const referenceQuantities = quantitiesOf(reference)
