@@ -199,8 +199,8 @@ export function benchOfflineJudges(): OfflineJudgesBench {
     const flagged = labelled.filter((_, i) =>
       verdicts[i]?.details.attached_numbers.some((n) => n.verdict !== "attached"),
     );
-    const precision = labelled.map((item) =>
-      tokenPrecision(item.answer, item.contexts.map(contentOf)) ?? 0,
+    const precision = labelled.map(
+      (item) => tokenPrecision(item.answer, item.contexts.map(contentOf)) ?? 0,
     );
     attribution.push({
       set: split,
