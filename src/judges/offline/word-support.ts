@@ -1,7 +1,7 @@
 // Word support: how much of what an answer claims the contexts leave unsaid, in one number.
 // Developed on public, human-labelled data (BEGIN, issue 26), where the share of an answer's
 // words found in the knowledge ("token precision") was a better groundedness score than the
-// judge's content tokens. Four things beat it there, each general rather than about one corpus:
+// judge's content tokens. These beat it there, each general rather than about one corpus:
 //
 // - every word counts, function words too: "I", "my", "you" are the words of an opinion or a
 //   personal story, which no retrieved text supports; dropping them as stopwords lost that;
@@ -11,12 +11,17 @@
 // - a first- or second-person word the contexts do not hold weighs more (PERSONAL_WEIGHT):
 //   it marks a statement about the speaker or the reader, not about the documents;
 // - a question asserts nothing: question sentences are no claims, and each costs the answer
-//   (QUESTION_COST), since an answer that asks back has not answered from the contexts.
+//   (QUESTION_COST), since an answer that asks back has not answered from the contexts;
+// - a pair of adjacent words the contexts never write together costs a little (PAIR_WEIGHT): a
+//   reworded or recombined claim; and a figure swapped or unstated (number-attachment.ts) costs
+//   MISATTACHED_WEIGHT words.
+//
+// `npm run bench -- judges-public` prints what each of these adds (its ablation).
 //
 // score = exp(-(cost / words^LENGTH_EXPONENT + QUESTION_COST × questions) / SCORE_SCALE), where
-// cost is the unsupported distinct words (personal ones weighing 1 + PERSONAL_WEIGHT) plus
-// PAIR_WEIGHT per pair of adjacent words the contexts never write together: a reworded or
-// recombined claim. 1 when every word and pair is in the contexts; 0 for nothing but questions.
+// cost is the unsupported distinct words (personal ones weighing 1 + PERSONAL_WEIGHT), the
+// unsupported pairs and the misattached figures. 1 when every word and pair is in the contexts;
+// 0 for nothing but questions.
 
 import { isStopword, splitSentences, stripCitationMarkers } from "../../text/index.js";
 import { baselineWords } from "./baselines.js";
@@ -47,7 +52,7 @@ export const MISATTACHED_WEIGHT = 4;
  */
 export const SCORE_SCALE = 4;
 
-/** First- and second-person words, English (contractions as baselineWords splits them) and CJK. */
+/** First- and second-person words, English (contractions as supportWords joins them) and CJK. */
 const PERSONAL: ReadonlySet<string> = new Set(
   (
     "i me my mine myself we us our ours ourselves you your yours yourself yourselves " +
