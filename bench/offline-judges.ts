@@ -7,7 +7,7 @@
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { offline, squadTokens } from "../src/judges/index.js";
+import { containedReference, offline, tokenPrecision } from "../src/judges/index.js";
 import {
   type AgreementReport,
   agreementOf,
@@ -42,20 +42,9 @@ export const BEFORE_ATTACHMENT = {
   groundedness_auc: { dev: 0.857, test: 0.961 },
 };
 
-/** Whether `needle` occurs in `haystack` as a contiguous run. */
-function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
-  if (needle.length === 0) return false;
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
-}
-
 /** The baseline the issue quotes: the answer contains a reference after SQuAD normalization. */
 function containsReference(item: LabelledAnswer): boolean {
-  const answer = squadTokens(item.answer);
-  return item.ground_truths.some((reference) => containsRun(answer, squadTokens(reference)));
+  return containedReference(item.answer, item.ground_truths) >= 0;
 }
 
 function judgeAnswer(item: LabelledAnswer) {
@@ -92,14 +81,6 @@ function row(set: string, judge: string, report: AgreementReport): AgreementRow 
     ranked_as_people: report.ranked_as_people,
     judge_ranking: report.judge_ranking.join(" > "),
   };
-}
-
-/** Token precision: share of the answer's SQuAD tokens found among the contexts' (the baseline). */
-function tokenPrecision(answer: string, contexts: readonly string[]): number {
-  const evidence = new Set(contexts.flatMap((context) => squadTokens(context)));
-  const tokens = squadTokens(answer);
-  if (tokens.length === 0) return 0;
-  return tokens.filter((token) => evidence.has(token)).length / tokens.length;
 }
 
 const contentOf = (item: string | { content: string }) =>
@@ -218,8 +199,8 @@ export function benchOfflineJudges(): OfflineJudgesBench {
     const flagged = labelled.filter((_, i) =>
       verdicts[i]?.details.attached_numbers.some((n) => n.verdict !== "attached"),
     );
-    const precision = labelled.map((item) =>
-      tokenPrecision(item.answer, item.contexts.map(contentOf)),
+    const precision = labelled.map(
+      (item) => tokenPrecision(item.answer, item.contexts.map(contentOf)) ?? 0,
     );
     attribution.push({
       set: split,

@@ -1,4 +1,4 @@
-// `npm run bench [gate|guard|judges|offline|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams ...]`:
+// `npm run bench [gate|guard|judges|offline|judges-public|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams ...]`:
 // runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
@@ -16,6 +16,7 @@ import { benchJudges } from "./judges.js";
 import { benchLimiter } from "./limiter.js";
 import { benchCliMemory } from "./cli-memory.js";
 import { benchOfflineJudges } from "./offline-judges.js";
+import { benchJudgesPublic } from "./judges-public.js";
 import { benchPgliteThreadInChild } from "./pglite-thread.js";
 import { benchPromptfoo, PROMPTFOO_INSTALL_HINT, promptfooCommand } from "./promptfoo.js";
 import { benchRagLoops } from "./rag-loops.js";
@@ -29,6 +30,7 @@ const FAMILIES = [
   "guard",
   "judges",
   "offline",
+  "judges-public",
   "retrieval",
   "rag",
   "evals",
@@ -140,6 +142,29 @@ if (wanted("offline")) {
   );
   printRows("Offline judges: goals", [offline.goals]);
   printRows("Offline judges: judged answers per second (one core)", offline.throughput);
+}
+
+if (wanted("judges-public")) {
+  const pub = benchJudgesPublic();
+  results.judges_public = pub;
+  printRows(
+    "Offline groundedness on BEGIN dev (public; bench/data/public/README.md), leave one corpus out: settings chosen on the two other corpora, ROC AUC on the held-out one; goal: token precision + 0.015",
+    pub.groundedness,
+  );
+  printRows(
+    "Offline groundedness ablation: ROC AUC per BEGIN corpus with each component switched off (and the change against the judge as shipped)",
+    pub.groundedness_ablation,
+  );
+  printRows(
+    `Offline reference verdict on EVOUNA TriviaQA (public), questions split by seed ${pub.split_seed}; goal on held-out: agreement >= 0.95, systems ranked as people rank them (dev: ${pub.human_ranking.dev}; held-out: ${pub.human_ranking["held-out"]})`,
+    pub.reference,
+  );
+  printRows(
+    "Offline reference verdict ablation on EVOUNA TriviaQA: agreement with each component switched off",
+    pub.reference_ablation,
+  );
+  printRows("EVOUNA TriviaQA: pass rates per system", pub.reference_systems);
+  printRows("Public-data goals", [pub.goals]);
 }
 
 if (wanted("retrieval")) {

@@ -147,6 +147,50 @@ it.concurrent(
 );
 
 it.concurrent(
+  "runs the baseline judges by name with no LLM and no database, and refuses a line without a reference",
+  async () => {
+    let stdout = "";
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        stdout += chunk.toString();
+        done();
+      },
+    });
+    const args = [
+      fixture(LINES),
+      "--judge",
+      "token_precision,contains_reference",
+      "--format",
+      "json",
+    ];
+    expect(await judgeCommand(args, out)).toBe(0);
+    const report = JSON.parse(stdout) as {
+      results: Array<{
+        results: {
+          token_precision: { score: number };
+          contains_reference: { passed: boolean };
+        };
+      }>;
+    };
+    const [right, wrong] = report.results;
+    // q1: veldmark, was, founded, in, 1187, 1 ("[1]") against the context's words: 5 of 6.
+    expect(right?.results.token_precision.score).toBe(0.8333);
+    expect(right?.results.contains_reference.passed).toBe(true);
+    // q2: "42 km" does not contain "18 km".
+    expect(wrong?.results.contains_reference.passed).toBe(false);
+
+    const noReference = await runCli([
+      "judge",
+      fixture([{ question: "Q?", answer: "A", contexts: ["A"] }]),
+      "--judge",
+      "contains_reference",
+    ]);
+    expect(noReference.code).not.toBe(0);
+    expect(noReference.stderr).toMatch(/ground_truth.*required by the contains_reference judge/s);
+  },
+);
+
+it.concurrent(
   "judges offline with no LLM and no database, saying the scores are heuristic",
   async () => {
     // In process: no LLM, no store; the other tests check the spawned CLI's exit codes and output.

@@ -104,3 +104,24 @@ it("takes several references (ground_truths) for the offline and reference judge
   });
   expect(reference.status).toBe(200);
 });
+
+it("serves the baseline judges by name without any LLM, naming what a line lacks", async () => {
+  const response = await post(withoutLlm, {
+    ...LINE,
+    judges: ["token_precision", "contains_reference"],
+  });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as {
+    results: {
+      token_precision: { score: number; verdict: { token_precision: number } };
+      contains_reference: { passed: boolean };
+    };
+  };
+  // veldmark, was, founded, in, 1187, by, salt, traders, 1 ("[1]"): 8 of 9 in the context.
+  expect(body.results.token_precision.score).toBe(0.8889);
+  expect(body.results.contains_reference.passed).toBe(true);
+  const { contexts: _dropped, ...line } = LINE;
+  const refused = await post(withoutLlm, { ...line, judges: ["token_precision"] });
+  expect(refused.status).toBe(400);
+  expect(JSON.stringify(await refused.json())).toContain('"path":"contexts"');
+});

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { LlmClient } from "../llm/index.js";
 import type { JudgesConfig } from "./config.js";
 import { ContextItemSchema } from "./context.js";
-import { offline } from "./offline/index.js";
+import { containsReferenceJudge, offline, tokenPrecisionJudge } from "./offline/index.js";
 import { reference } from "./reference.js";
 import { referencesOf } from "./references.js";
 import { type Agreement, repeatJudge } from "./repeat.js";
@@ -13,8 +13,13 @@ import { rubric } from "./rubric.js";
 export { JUDGE_KINDS };
 export type JudgeKind = JudgeName;
 
-/** Judges that call an LLM; `offline` never does. */
+/** Judges that call an LLM; `offline` and the baselines never do. */
 export const LLM_JUDGES: readonly JudgeKind[] = ["review", "rubric", "reference"];
+
+/** Whether a judge calls an LLM (and so needs the judge role configured). */
+export function needsLlm(kind: JudgeKind): boolean {
+  return LLM_JUDGES.includes(kind);
+}
 
 /** One line of `ragjudge judge` input, and the body of `POST /api/v1/judge`. */
 export const JudgeLineSchema = z.object({
@@ -28,12 +33,32 @@ export const JudgeLineSchema = z.object({
 });
 export type JudgeLine = z.infer<typeof JudgeLineSchema>;
 
-/** The line schema for a set of judges: `reference` needs a ground truth on every line. */
+/**
+ * What a line lacks for a set of judges: `reference` and `contains_reference` need a ground truth,
+ * `token_precision` contexts. The CLI's line schema and the API's request schema both read it.
+ */
+export function missingForJudges(
+  line: Pick<JudgeLine, "contexts" | "ground_truth" | "ground_truths">,
+  kinds: readonly JudgeKind[],
+): { path: string[]; message: string }[] {
+  const issues: { path: string[]; message: string }[] = [];
+  const needsReference = kinds.find(
+    (kind) => kind === "reference" || kind === "contains_reference",
+  );
+  if (needsReference && referencesOf(line).length === 0) {
+    issues.push({ path: ["ground_truth"], message: `required by the ${needsReference} judge` });
+  }
+  if (kinds.includes("token_precision") && line.contexts.length === 0) {
+    issues.push({ path: ["contexts"], message: "required by the token_precision judge" });
+  }
+  return issues;
+}
+
+/** The line schema for a set of judges: what each needs is required (missingForJudges). */
 export function judgeLineSchemaFor(kinds: readonly JudgeKind[]) {
-  if (!kinds.includes("reference")) return JudgeLineSchema;
-  return JudgeLineSchema.refine((line) => referencesOf(line).length > 0, {
-    path: ["ground_truth"],
-    message: "required by the reference judge",
+  return JudgeLineSchema.superRefine((line, context) => {
+    for (const issue of missingForJudges(line, kinds))
+      context.addIssue({ code: "custom", ...issue });
   });
 }
 
@@ -68,6 +93,16 @@ async function runKind(
       },
       { config: options.config },
     );
+  }
+  if (kind === "token_precision" || kind === "contains_reference") {
+    const input = {
+      question: line.question,
+      answer: line.answer,
+      contexts: line.contexts,
+      ...(line.ground_truth !== undefined ? { ground_truth: line.ground_truth } : {}),
+      ...(line.ground_truths !== undefined ? { ground_truths: line.ground_truths } : {}),
+    };
+    return kind === "token_precision" ? tokenPrecisionJudge(input) : containsReferenceJudge(input);
   }
   const client = options.client;
   if (!client) throw new Error(`the ${kind} judge needs an LLM client`);

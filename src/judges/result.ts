@@ -14,7 +14,14 @@ import { JudgeInputError } from "./errors.js";
 import type { LanguageSetting, PromptLanguage } from "./language.js";
 
 /** Every judge, by the name results, configuration, the CLI and the API use. */
-export const JUDGE_KINDS = ["review", "rubric", "reference", "offline"] as const;
+export const JUDGE_KINDS = [
+  "review",
+  "rubric",
+  "reference",
+  "offline",
+  "token_precision",
+  "contains_reference",
+] as const;
 export type JudgeName = (typeof JUDGE_KINDS)[number];
 
 /** What every result has, scored or not. */

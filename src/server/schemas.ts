@@ -6,7 +6,7 @@ import {
   GateConfigSchema,
   GateStatusSchema,
 } from "../gate/index.js";
-import { JUDGE_KINDS, JudgeLineSchema, referencesOf } from "../judges/index.js";
+import { JUDGE_KINDS, JudgeLineSchema, missingForJudges } from "../judges/index.js";
 import { QUESTION_TYPES } from "../evals/questions/index.js";
 import { CallUsageSchema, FAILURE_KINDS } from "../llm/index.js";
 
@@ -56,12 +56,8 @@ export const JudgeRequestSchema = JudgeLineSchema.extend({
   judges: z.array(z.enum(JUDGE_KINDS)).min(1).max(JUDGE_KINDS.length).default(["offline"]),
   no_cache: z.boolean().default(false),
 }).superRefine((request, ctx) => {
-  if (request.judges.includes("reference") && referencesOf(request).length === 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["ground_truth"],
-      message: "required by the reference judge",
-    });
+  for (const issue of missingForJudges(request, request.judges)) {
+    ctx.addIssue({ code: "custom", ...issue });
   }
 });
 

@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { isLlmConfigured, loadConfig, type RagjudgeConfig } from "../../config/index.js";
+import { needsLlm } from "../../judges/index.js";
 import { questionsOfAnswers } from "../../evals/answers/index.js";
 import { QuestionImportError } from "../../evals/questions/index.js";
 import {
@@ -200,7 +201,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--questions: no such file or question set "${args.questions}"`);
   }
   const loaded = await loadConfig(args.config ? { path: args.config } : {});
-  if (args.judges.some((kind) => kind !== "offline") && !isLlmConfigured(loaded.llm, "judge")) {
+  if (args.judges.some(needsLlm) && !isLlmConfigured(loaded.llm, "judge")) {
     throw new UsageError(
       `--judge ${args.judges.join(",")} needs an LLM: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server wants one), ` +
         "or RAGJUDGE_JUDGE_BASE_URL, or an llm section in ragjudge.config.json; or use --judge offline",

@@ -23,6 +23,7 @@ const DIMENSIONS: Partial<Record<JudgeKind, ReadonlyArray<readonly [string, Scal
     ["groundedness", "0-1"],
   ],
   reference: [["score", "1-5"]],
+  token_precision: [["token_precision", "0-1"]],
 };
 
 export interface RadarDimension {

@@ -5,6 +5,7 @@ import { GateConfigSchema, ruleVersion } from "../../gate/index.js";
 import { canonicalJson } from "../../text/index.js";
 import {
   JUDGE_KINDS,
+  needsLlm,
   JudgesConfigSchema,
   REFERENCE_PROMPTS,
   REVIEW_PROMPTS,
@@ -225,7 +226,7 @@ export function botIdOf(bot: SnapshotBot): string {
 
 /** Seed 003 evaluations.judge_llm_model_id: the judge model when an LLM judge runs. */
 export function judgeModelIdOf(snapshot: EvaluationSnapshot): string {
-  const llmJudges = snapshot.judges.filter((kind) => kind !== "offline");
+  const llmJudges = snapshot.judges.filter(needsLlm);
   if (llmJudges.length === 0) return "offline";
   return snapshot.models.judge?.model ?? "unconfigured";
 }

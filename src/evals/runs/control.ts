@@ -1,4 +1,5 @@
 import type { RagjudgeConfig } from "../../config/index.js";
+import { needsLlm } from "../../judges/index.js";
 import { type Jobs, QUEUES } from "../../jobs/index.js";
 import {
   type BotNetworkConfig,
@@ -166,7 +167,7 @@ export async function startEvaluation(
   }
   const bot = await resolveBot(deps.db, userId, request.bot, via, config.bots);
   const snapshot = evaluationSnapshot(request, config, collectionId, { bot, submittedVia: via });
-  if (snapshot.judges.some((kind) => kind !== "offline") && !snapshot.models.judge) {
+  if (snapshot.judges.some(needsLlm) && !snapshot.models.judge) {
     throw new EvaluationRequestError(
       "judges",
       "the review, rubric and reference judges need an LLM: configure the judge role (RAGJUDGE_JUDGE_MODEL)",

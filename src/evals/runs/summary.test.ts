@@ -57,6 +57,33 @@ describe("summarizeResults", () => {
     });
   });
 
+  it("buckets the baseline judges by their own scales: tenths of a share, pass or fail", () => {
+    const baselines = (precision: number, contains: boolean) => ({
+      token_precision: {
+        outcome: "ok",
+        score: precision,
+        raw_score: precision,
+        passed: precision >= 0.8,
+        verdict: { token_precision: precision },
+      },
+      contains_reference: {
+        outcome: "ok",
+        score: contains ? 1 : 0,
+        raw_score: contains ? 1 : 0,
+        passed: contains,
+        verdict: { contains_reference: contains },
+      },
+    });
+    const summary = summarizeResults([
+      row({ judges: baselines(0.85, true) }),
+      row({ judges: baselines(1, false) }),
+      row({ judges: baselines(0.25, true) }),
+    ]);
+    expect(summary.judges.token_precision?.distribution).toEqual({ "0.8": 1, "0.9": 1, "0.2": 1 });
+    expect(summary.judges.token_precision?.metrics.token_precision).toBeCloseTo(0.7, 12);
+    expect(summary.judges.contains_reference?.distribution).toEqual({ passed: 2, failed: 1 });
+  });
+
   it("leaves a defaulted judge result out of its judge's means", () => {
     const defaulted = {
       reference: { outcome: "judge_error", defaulted: true, score: 0, raw_score: 1, passed: false },

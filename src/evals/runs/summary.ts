@@ -72,7 +72,9 @@ function quantile(sorted: readonly number[], q: number): number | null {
 
 function bucketOf(kind: string, judge: StoredJudge): string {
   const raw = judge.raw_score ?? 0;
-  if (kind === "review") return judge.passed ? "passed" : "failed";
+  if (kind === "review" || kind === "contains_reference") return judge.passed ? "passed" : "failed";
+  // token_precision's own number is a share: buckets of a tenth ("0.8" holds 0.8 to 0.89).
+  if (kind === "token_precision") return (Math.min(9, Math.floor(raw * 10)) / 10).toFixed(1);
   if (kind === "reference") return String(Math.round(raw));
   return String(Math.max(1, Math.min(10, Math.round(raw))));
 }
@@ -92,7 +94,9 @@ function metricsOf(kind: string, judges: readonly StoredJudge[]): Record<string,
         ? RUBRIC_METRICS
         : kind === "reference"
           ? (["score"] as const)
-          : [];
+          : kind === "token_precision"
+            ? (["token_precision"] as const)
+            : [];
   return Object.fromEntries(
     keys.map((key) => [
       key,

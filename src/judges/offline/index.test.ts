@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { JudgesConfigSchema } from "../config.js";
 import { JudgeInputError } from "../errors.js";
 import { summarizeJudgeResults } from "../summary.js";
-import { OFFLINE_MODEL, offline, offlineJudge } from "./index.js";
+import { OFFLINE_MODEL, offline, offlineJudge, REFERENCE_LIMIT } from "./index.js";
 
 const examples = join(import.meta.dirname, "..", "..", "..", "examples");
 
@@ -119,11 +119,12 @@ describe("offline", () => {
     expect(verdict.reason).toMatch(/^Heuristic \(no LLM\): /);
     expect(verdict.is_passing).toBe(true);
     expect(verdict.exact_match).toBe(0);
-    // 22 answer tokens (the marker left out) against 9; shared: in, 1784, by, salt, merchants,
-    // led, wei, chenghai. F1 = 2 × 8 / (22 + 9); the LCS is the same 8 in order.
+    // 23 answer tokens (the marker is "lantinghistory1", as in the official script) against 9;
+    // shared: in, 1784, by, salt, merchants, led, wei, chenghai. F1 = 2 × 8 / (23 + 9); the LCS
+    // is the same 8 in order.
     expect(verdict.details.f1?.recall).toBeCloseTo(8 / 9, 10);
-    expect(verdict.f1).toBeCloseTo(16 / 31, 4);
-    expect(verdict.rouge_l).toBeCloseTo(16 / 31, 4);
+    expect(verdict.f1).toBeCloseTo(16 / 32, 4);
+    expect(verdict.rouge_l).toBeCloseTo(16 / 32, 4);
     expect(verdict.groundedness).toBeGreaterThan(0.8);
   });
 
@@ -255,5 +256,14 @@ describe("offline on an abstaining answer", () => {
   it("flags it without a reference too", () => {
     const result = offline({ question: "Who was mayor?", answer: "I don't know." });
     expect(result.verdict).toMatchObject({ abstained: true, reference_verdict: null });
+  });
+});
+
+describe("offline limits", () => {
+  it("says, with a reference, where the verdict stays below a named baseline on public data", () => {
+    const judged = offline({ question: "Who?", answer: "David Seville", ground_truth: "Seville" });
+    expect(judged.verdict.limits).toEqual([REFERENCE_LIMIT]);
+    expect(REFERENCE_LIMIT).toContain("contains_reference");
+    expect(offline({ question: "Who?", answer: "A", contexts: ["A"] }).verdict.limits).toEqual([]);
   });
 });

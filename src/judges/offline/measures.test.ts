@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countSubQuestions, MISATTACHED_FACTOR, measureAnswer, supportScore } from "./measures.js";
+import { countSubQuestions, measureAnswer } from "./measures.js";
 
 const FOUNDING =
   "In 1784 a group of salt merchants led by Wei Chenghai moved their drying beds from the silting " +
@@ -137,24 +137,6 @@ describe("measureAnswer", () => {
   });
 });
 
-describe("supportScore", () => {
-  it("halves the anchored share for each swapped or unstated number", () => {
-    const attached = { raw: "1786", verdict: "attached" as const };
-    const swapped = { raw: "1784", verdict: "swapped" as const, reason: '"quay" goes with 1786' };
-    const unstated = { raw: "620", verdict: "unstated" as const };
-    expect(MISATTACHED_FACTOR).toBe(0.5);
-    expect(supportScore(0.9, [attached], null)).toBe(0.9);
-    expect(supportScore(0.9, [attached, swapped], null)).toBe(0.45);
-    expect(supportScore(0.8, [swapped, unstated], null)).toBeCloseTo(0.2, 12);
-    expect(supportScore(null, [swapped], 1)).toBeNull();
-  });
-
-  it("is at most the weakest sentence's share of supported tokens", () => {
-    expect(supportScore(0.9, [], 1 / 3)).toBeCloseTo(1 / 3, 12);
-    expect(supportScore(0.6, [], 0.8)).toBe(0.6);
-  });
-});
-
 describe("measureAnswer groundedness", () => {
   const QUAY =
     "Two years later, in 1786, they paid for the first stone quay, a wall of granite blocks 140 metres long.";
@@ -173,22 +155,23 @@ describe("measureAnswer groundedness", () => {
       contexts: [QUAY],
     });
     expect(right.attached_numbers.map((n) => n.verdict)).toEqual(["attached", "attached"]);
-    // 1784 is stated nowhere: unstated, and the score at most half of the right answer's.
+    // 1784 is stated nowhere: unstated, charged as four unsupported words (0.57 against 0.83).
     expect(wrong.attached_numbers.map((n) => n.verdict)).toEqual(["unstated", "attached"]);
     expect(wrong.groundedness_score as number).toBeLessThanOrEqual(
-      (right.groundedness_score as number) / 2,
+      (right.groundedness_score as number) * 0.7,
     );
   });
 
-  it("bounds an answer by its weakest sentence", () => {
-    // The second sentence's tokens: busiest, airport, province; only "airport" is in the context.
+  it("charges an unsupported sentence by its words, not diluted by the supported ones", () => {
+    // The second sentence adds it, is, busiest, province (4 words of 12) and 10 of the 15 word
+    // pairs the context never writes together: cost 4 + 0.1 × 10 over √12, over SCORE_SCALE 4.
     const m = measureAnswer({
       question: "?",
       answer:
         "The airport opened a new terminal in 2018. It is the busiest airport in the province.",
       contexts: [PORT],
     });
-    expect(m.weakest_sentence).toBeCloseTo(1 / 3, 12);
-    expect(m.groundedness_score).toBeCloseTo(1 / 3, 12);
+    expect(m.word_support?.unsupported).toEqual(["it", "is", "busiest", "province"]);
+    expect(m.groundedness_score).toBeCloseTo(Math.exp(-5 / Math.sqrt(12) / 4), 12);
   });
 });

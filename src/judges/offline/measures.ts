@@ -11,16 +11,24 @@ import {
   EvidenceText,
   type Groundedness,
   groundednessOf,
-  NUMBER_WEIGHT,
   type StatedFacts,
   statedFacts,
 } from "./groundedness.js";
 import { referencesOf } from "../references.js";
-import { type AnchoredNumber, anchoredGroundedness, anchorNumbers } from "./anchoring.js";
 import { type AttachedNumber, attachNumbers } from "./number-attachment.js";
-import { matchReferences, type ReferenceMatch } from "./reference-match.js";
+import {
+  matchReferences,
+  type ReferenceComponents,
+  type ReferenceMatch,
+} from "./reference-match.js";
 import { type RougeL, rougeLOfTokens } from "./rouge.js";
 import { exactMatchOfTokens, squadTokens, type TokenF1, tokenF1OfTokens } from "./squad.js";
+import {
+  evidenceWords,
+  type WordSupport,
+  type WordSupportOptions,
+  wordSupport,
+} from "./word-support.js";
 
 /** What the offline judge reads: the LLM judges' fields, contexts already as plain text. */
 export interface MeasureInput {
@@ -51,6 +59,19 @@ export interface MeasureOptions {
    * abstention is.
    */
   abstentionPatterns?: readonly string[];
+  /** The groundedness score's components, all on by default (the public bench switches each off). */
+  groundedness?: GroundednessComponents;
+  /** The reference match's components, all on by default. */
+  reference?: ReferenceComponents;
+}
+
+/**
+ * What the groundedness score is made of; each can be switched off to measure what it adds
+ * (`npm run bench -- judges-public` prints the ablation).
+ */
+export interface GroundednessComponents extends WordSupportOptions {
+  /** Charge each number swapped or unstated (number-attachment.ts) as MISATTACHED_WEIGHT words. */
+  numberAttachment?: boolean;
 }
 
 /** none: every sentence makes claims; partial: some decline; full: nothing but declining. */
@@ -71,17 +92,14 @@ export interface OfflineMeasures {
    */
   groundedness: Groundedness | null;
   /**
-   * The answer's claims supported by the contexts, in one number: supported content tokens, and
-   * numbers weighted by their anchoring (anchoring.ts), over all of them; null without contexts
-   * or claims.
+   * The answer's claims supported by the contexts, in one number: word support (word-support.ts)
+   * halved per misattached number; null without contexts or claims.
    */
   groundedness_score: number | null;
-  /** Each number the claims state, and how far the contexts state it beside the same things. */
-  anchored_numbers: AnchoredNumber[];
+  /** The claims' words against the contexts' (word-support.ts); null without contexts. */
+  word_support: WordSupport | null;
   /** Each number the claims state: attached, swapped (its unit or word is another's), unstated. */
   attached_numbers: AttachedNumber[];
-  /** The lowest share of one claim sentence's content tokens the contexts hold; null without. */
-  weakest_sentence: number | null;
   /**
    * The same in the contexts and the ground truth together: the evidence accuracy is judged by.
    * Null with neither (or when the ground truth itself abstains and there are no contexts).
@@ -191,50 +209,6 @@ function argMax(values: readonly number[]): number {
   return best;
 }
 
-/**
- * Each number that is swapped or unstated multiplies groundedness by this: one wrong figure makes
- * an answer unsupported however many words around it are right.
- */
-export const MISATTACHED_FACTOR = 0.5;
-
-/** The share of each claim sentence's content tokens the evidence holds; the lowest, or null. */
-function weakestSentence(
-  claims: string,
-  evidence: EvidenceText,
-  whole: Groundedness,
-): number | null {
-  const sentences = splitSentences(claims);
-  // One sentence is the whole: its share is already measured (tokenizing again costs the most).
-  if (sentences.length <= 1) return whole.score;
-  let weakest: number | null = null;
-  for (const sentence of sentences) {
-    const facts = statedFacts(sentence.text);
-    if (facts.tokens.length === 0) continue;
-    let found = 0;
-    for (const token of facts.tokens) if (evidence.has(token)) found++;
-    const share = found / facts.tokens.length;
-    if (weakest === null || share < weakest) weakest = share;
-  }
-  return weakest;
-}
-
-/**
- * Groundedness in one number: the anchored share of tokens and numbers, halved for each number
- * swapped or unstated (MISATTACHED_FACTOR), and at most the weakest sentence's share of supported
- * tokens (an answer is supported only when each of its sentences is). Null when the anchored
- * share is (no tokens, no numbers).
- */
-export function supportScore(
-  anchored: number | null,
-  attached: readonly AttachedNumber[],
-  weakest: number | null,
-): number | null {
-  if (anchored === null) return null;
-  let score = anchored;
-  for (const number of attached) if (number.verdict !== "attached") score *= MISATTACHED_FACTOR;
-  return weakest === null ? score : Math.min(score, weakest);
-}
-
 export function measureAnswer(input: MeasureInput, options: MeasureOptions = {}): OfflineMeasures {
   const patterns = options.abstentionPatterns ?? DEFAULT_PATTERNS;
   const { question, answer, contexts } = input;
@@ -266,16 +240,17 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
   const claimed = groundednessOf(claimFacts, contextEvidence, asked);
   const measured = hasContexts ? claimed : null;
   const claimsText = abstention === "none" ? answer : split.claims;
-  const anchored = hasContexts ? anchorNumbers(claimsText, contexts) : [];
   const attached = hasContexts ? attachNumbers(claimsText, contexts) : [];
-  const weakest = hasContexts ? weakestSentence(claimsText, contextEvidence, claimed) : null;
-  const groundednessScore = hasContexts
-    ? supportScore(
-        anchoredGroundedness(claimed.tokens, claimed.supported_tokens, anchored, NUMBER_WEIGHT),
-        attached,
-        weakest,
-      )
+  const components = options.groundedness ?? {};
+  // A figure attached to the wrong thing, or stated nowhere, is an unsupported claim.
+  const misattached =
+    components.numberAttachment === false
+      ? 0
+      : attached.filter((number) => number.verdict !== "attached").length;
+  const words = hasContexts
+    ? wordSupport(claimsText, evidenceWords(contexts), components, misattached)
     : null;
+  const groundednessScore = words?.score ?? null;
 
   let exact: 0 | 1 | null = null;
   let f1: TokenF1 | null = null;
@@ -304,6 +279,7 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
         declines: abstention !== "none",
         references,
         referenceAbstains: abstains,
+        ...(options.reference ? { components: options.reference } : {}),
       },
       (texts) => new EvidenceText(texts),
     );
@@ -338,9 +314,8 @@ export function measureAnswer(input: MeasureInput, options: MeasureOptions = {})
     references: references.length,
     groundedness: measured,
     groundedness_score: groundednessScore,
-    anchored_numbers: anchored,
+    word_support: words,
     attached_numbers: attached,
-    weakest_sentence: weakest,
     support,
     abstention,
     empty: !LETTER_OR_DIGIT.test(answer),

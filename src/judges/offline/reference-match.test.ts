@@ -163,3 +163,80 @@ describe("several references and abstention", () => {
     ).toMatchObject({ verdict: "correct", matched_by: "abstention" });
   });
 });
+
+describe("matchReferences on public TriviaQA answers (issue 26)", () => {
+  const verdictOf = (question: string, claims: string, references: string[]) =>
+    matchReferences(
+      {
+        question,
+        claims,
+        abstained: false,
+        declines: false,
+        references,
+        referenceAbstains: references.map(() => false),
+      },
+      (texts) => new EvidenceText(texts),
+    ).verdict;
+
+  it("reads a copula as the end of a denial's reach", () => {
+    expect(
+      verdictOf(
+        "What gladiator famously led a slave revolt against Rome?",
+        "The gladiator who famously led a slave revolt against Rome was Spartacus.",
+        ["Spartacus"],
+      ),
+    ).toBe("correct");
+  });
+
+  it("takes a reference's head as the reference", () => {
+    expect(
+      verdictOf("Who was the only Englishman to become Pope?", "Nicholas Breakspear", [
+        "Nicholas Breakspear, who was Adrian IV from 1154 to 1159",
+      ]),
+    ).toBe("correct");
+  });
+
+  it("finds a two-word reference written as one word, and words in another inflection", () => {
+    expect(
+      verdictOf("What does Sally sell by the sea shore?", "Sally sells seashells.", ["Sea Shells"]),
+    ).toBe("correct");
+    expect(
+      verdictOf("Who did the British fight at Rorke's Drift?", "They fought the Zulu warriors.", [
+        "Zulus",
+      ]),
+    ).toBe("correct");
+  });
+
+  it("does not take a reference's qualifier after a comma for the reference", () => {
+    expect(
+      verdictOf(
+        "Where is the headquarters of Boeing?",
+        "It is in Arlington, Virginia, in the United States of America.",
+        ["Seattle, United States of America"],
+      ),
+    ).not.toBe("correct");
+  });
+
+  it("reads a day without a year as held by that day in any year, and accents as folded", () => {
+    expect(
+      verdictOf("On what day did Armstrong first walk on the Moon?", "On July 20, 1969.", [
+        "July 20",
+      ]),
+    ).toBe("correct");
+    expect(verdictOf("What is the capital of Togo?", "The capital is Lomé.", ["Lome"])).toBe(
+      "correct",
+    );
+  });
+
+  it("reads True and False references as Yes and No", () => {
+    const question = "Thomas Edison was afraid of the dark?";
+    expect(verdictOf(question, "Yes, it is said that he was.", ["True"])).toBe("correct");
+    expect(verdictOf(question, "No, he was not.", ["True"])).not.toBe("correct");
+  });
+
+  it("still reads a first name alone as another person", () => {
+    expect(verdictOf("Who led them?", "They were led by Wei Tinghai.", ["Wei Chenghai"])).not.toBe(
+      "correct",
+    );
+  });
+});

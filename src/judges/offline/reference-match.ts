@@ -10,12 +10,14 @@ import {
   extractNumbers,
   extractNumberWords,
   hasUnspacedScript,
+  isAscii,
   isStopword,
   stemToken,
   stripCitationMarkers,
 } from "../../text/index.js";
 import type { Evidence } from "./groundedness.js";
 import { squadTokens } from "./squad.js";
+import { referenceForms } from "./reference-forms.js";
 
 /**
  * correct: states a reference and contradicts none of it. partial: states part of it (one fact of
@@ -58,10 +60,11 @@ const CLAUSE_BREAK = /[;:!?，。；：！？()（）—–]|[.,](?=\s|$)|,(?!\d
 
 /**
  * Words that deny or displace what follows within two words: "not 1784", "defeating the Broncos",
- * "bigger than Jupiter", "followed by Neil Armstrong". Read on lower-cased text.
+ * "bigger than Jupiter", "followed by Neil Armstrong". Read on lower-cased text. A copula between
+ * ends their reach: in "a revolt against Rome was Spartacus" nothing denies Spartacus.
  */
 const DENIAL_BEFORE =
-  /(?:^|[^\p{L}\p{N}])(?:not|never|no|nor|isn'?t|wasn'?t|aren'?t|weren'?t|than|instead of|rather than|defeating|defeated|beat|beating|beats|followed by|unlike|against|except|besides|neither)(?:\s+[^\s]+){0,2}\s*$/u;
+  /(?:^|[^\p{L}\p{N}])(?:not|never|no|nor|isn'?t|wasn'?t|aren'?t|weren'?t|than|instead of|rather than|defeating|defeated|beat|beating|beats|followed by|unlike|against|except|besides|neither)(?:\s+(?!(?:was|is|were|are|be|been)(?:\s|$))[^\s]+){0,2}\s*$/u;
 const CHINESE_DENIAL_BEFORE =
   /(?:不是|并非|而非|并不是|击败了?|打败了?|战胜了?|比|除了|没有).{0,1}$/u;
 const OR_BEFORE = /(?:^|[^\p{L}\p{N}])(?:or|either)(?:\s+the)?\s*$|(?:或者|还是|或)$/u;
@@ -206,6 +209,12 @@ function relate(
   const a = answer.value;
   if (r === a) return "same";
   if (reference.dateLike) {
+    // A day without a year ("July 20", 07-20) is held by that day in any year, and says nothing
+    // about a year alone.
+    const dayOnly = (value: string) => /^\d{2}-\d{2}$/.test(value);
+    const yearOnly = (value: string) => /^\d{4}$/.test(value);
+    if (dayOnly(r) && a.endsWith(`-${r}`)) return "same";
+    if ((dayOnly(r) && yearOnly(a)) || (yearOnly(r) && dayOnly(a))) return "unrelated";
     // A more precise answer holds the reference ("14 October 1869" for 1869).
     if (a.startsWith(`${r}-`)) return "same";
     if (r.startsWith(`${a}-`)) return a.length === 7 ? "month" : "year";
@@ -255,6 +264,57 @@ export interface MatchInput {
   references: readonly string[];
   /** For each reference, whether it says the answer is not known. */
   referenceAbstains: readonly boolean[];
+  /** Components the public bench's ablation switches off; all on by default. */
+  components?: ReferenceComponents;
+}
+
+/** Parts of the reference match added on public data (issue 26), each switchable. */
+export interface ReferenceComponents {
+  /** Also match each reference's shorter forms (reference-forms.ts). */
+  referenceForms?: boolean;
+  /** A reference of two or three words is stated written as one ("seashells"). */
+  joinedWords?: boolean;
+  /** Reference words are stated in another inflection or spelling (stemOf). */
+  stems?: boolean;
+  /** Half the added words state a reference without numbers (else 0.6). */
+  halfCoverage?: boolean;
+  /** The words before a reference's first comma must be stated for its words to count. */
+  commaHead?: boolean;
+  /** A reference "True" or "False" is stated by an answer opening with "Yes" or "No". */
+  yesNo?: boolean;
+}
+
+/** An English word's ending, and the British "-ise" for "-ize": what stemOf removes. */
+const ENDING = /(?<=\p{L}{3})(?:ing|ed|es|s|e|d)$/u;
+
+/**
+ * A light stem, so a reference word is stated in another inflection or spelling: "Zulus" by "the
+ * Zulu warriors", "he aged backwards" by "he ages backward", "magnetised" by "magnetized".
+ */
+export function stemOf(word: string): string {
+  // Accents folded: "Lomé" states "Lome".
+  const folded = isAscii(word) ? word : word.normalize("NFD").replace(/\p{M}/gu, "");
+  return folded.replace(ENDING, "").replace(/iz/gu, "is");
+}
+
+const stemCache = new Map<string, Set<string>>();
+
+/** The stems of a text's SQuAD tokens; the last text's are kept (one answer, many references). */
+function stemsOf(text: string): Set<string> {
+  let stems = stemCache.get(text);
+  if (stems === undefined) {
+    stemCache.clear();
+    stems = new Set(squadTokens(text).map(stemOf));
+    stemCache.set(text, stems);
+  }
+  return stems;
+}
+
+/** "yes" / "true" and "no" / "false", as a reference or an answer's first word says them. */
+function polarityOf(text: string): "yes" | "no" | null {
+  if (text === "yes" || text === "true") return "yes";
+  if (text === "no" || text === "false") return "no";
+  return null;
 }
 
 /** References of more tokens than this are never looked for word for word. */
@@ -281,7 +341,7 @@ interface Containment {
  * Whether the answer says the reference's words in order (SQuAD tokens, so "the Denver Broncos"
  * and "Denver Broncos!" meet), in a clause that neither denies it nor offers it beside "or".
  */
-function containment(claims: string, reference: string): Containment {
+function containment(claims: string, reference: string, joinWords = true): Containment {
   const needle = squadTokens(reference);
   const result: Containment = { found: false, denied: false, hedged: false };
   // A reference longer than a clause is judged by its facts; the search would cost n × m.
@@ -289,12 +349,20 @@ function containment(claims: string, reference: string): Containment {
   const plain = stripCitationMarkers(claims).normalize("NFKC");
   const starts = clauseStarts(plain);
   const joiner = hasUnspacedScript(plain) ? "" : " ";
+  // "Sea Shells" is stated by "seashells": a reference of two or three words, written as one.
+  const joined =
+    joinWords && needle.length >= 2 && needle.length <= 3 && joiner === " "
+      ? [needle.join("")]
+      : null;
   for (let c = 0; c < starts.length; c++) {
     const clause = plain.slice(starts[c], starts[c + 1] ?? plain.length);
     const tokens = squadTokens(clause);
-    for (const at of occurrences(tokens, needle)) {
+    const at = occurrences(tokens, needle);
+    const found = at.length > 0 || joined === null ? at : occurrences(tokens, joined);
+    const length = at.length > 0 || joined === null ? needle.length : 1;
+    for (const at of found) {
       const prefix = tokens.slice(0, at).join(joiner);
-      const suffix = tokens.slice(at + needle.length).join(joiner);
+      const suffix = tokens.slice(at + length).join(joiner);
       if (isDenied(prefix)) {
         result.denied = true;
         continue;
@@ -372,7 +440,16 @@ function matchOne(
     contradictions: [] as string[],
     missing: [] as string[],
   };
-  const contained = containment(input.claims, reference);
+  // A yes/no question's reference is often "True" or "False": an answer opening with "Yes" or
+  // "No" states it.
+  const polarity = polarityOf(squadTokens(reference).join(" "));
+  if (polarity !== null && input.components?.yesNo !== false) {
+    const opening = polarityOf(squadTokens(input.claims.slice(0, 12))[0] ?? "");
+    if (opening === polarity) {
+      return { ...base, verdict: "correct", matched_by: "contains", coverage: 1 };
+    }
+  }
+  const contained = containment(input.claims, reference, input.components?.joinedWords !== false);
   const asked = (quantity: Quantity) => questionQuantities.some((q) => q.value === quantity.value);
   const referenceQuantities = quantitiesOf(reference)
     .filter((quantity) => !asked(quantity))
@@ -413,8 +490,11 @@ function matchOne(
   const words = addedWords(reference, question).filter(
     (word) => !unitWords.has(canonicalUnit(word)),
   );
-  const statedWords = words.filter((word) => claimsText.has(word));
-  for (const word of words) if (!claimsText.has(word) && missing.length < 8) missing.push(word);
+  const claimStems = input.components?.stems === false ? null : stemsOf(input.claims);
+  const stated = (word: string) =>
+    claimsText.has(word) || (claimStems !== null && claimStems.has(stemOf(word)));
+  const statedWords = words.filter(stated);
+  for (const word of words) if (!stated(word) && missing.length < 8) missing.push(word);
   const units = 2 * referenceQuantities.length + words.length;
   const coverage =
     units === 0 ? (contained.found ? 1 : 0) : (2 * statedNumbers + statedWords.length) / units;
@@ -460,7 +540,18 @@ function matchOne(
   if (name && statesName(input.claims, name)) {
     return { ...base, verdict: "correct", matched_by: "name", coverage, coarser: true, missing };
   }
-  if (words.length > 0 && statedWords.length / words.length >= WORD_COVERAGE_CORRECT) {
+  // A name is stated whole or by its last word (above): "Wei" alone is not Wei Chenghai.
+  const enough =
+    input.components?.halfCoverage === false ? WORD_COVERAGE_BEFORE : WORD_COVERAGE_CORRECT;
+  // "Seattle, United States of America": the words before the first comma are the answer, the
+  // rest qualifies it; the qualifier alone states nothing.
+  const comma = reference.indexOf(",");
+  const headWords =
+    comma > 0 && input.components?.commaHead !== false
+      ? addedWords(reference.slice(0, comma), question)
+      : [];
+  const headStated = headWords.length === 0 || headWords.some(stated);
+  if (!name && headStated && words.length > 0 && statedWords.length / words.length >= enough) {
     return { ...base, verdict: "correct", matched_by: "facts", coverage, missing };
   }
   return {
@@ -473,7 +564,9 @@ function matchOne(
 }
 
 /** A reference without numbers counts as stated when this share of its added words is. */
-export const WORD_COVERAGE_CORRECT = 0.6;
+export const WORD_COVERAGE_CORRECT = 0.5;
+/** The share required before issue 26 (the ablation's "half coverage" off). */
+const WORD_COVERAGE_BEFORE = 0.6;
 
 /** The answer against every reference; the best match wins (correct > partial > ... ). */
 export function matchReferences(
@@ -511,18 +604,31 @@ export function matchReferences(
         missing: [],
       };
     } else {
-      match = {
-        ...matchOne(
+      const forms = input.components?.referenceForms === false ? [] : referenceForms(reference);
+      let one = matchOne(
+        input,
+        reference,
+        siblings,
+        answerQuantities,
+        question,
+        questionQuantities,
+        claims,
+      );
+      // A shorter form stated counts as the reference stated; its coverage is the form's.
+      for (const form of forms) {
+        if (one.verdict === "correct") break;
+        const shorter = matchOne(
           input,
-          reference,
+          form,
           siblings,
           answerQuantities,
           question,
           questionQuantities,
           claims,
-        ),
-        reference_index: index,
-      };
+        );
+        if (VERDICT_RANK[shorter.verdict] > VERDICT_RANK[one.verdict]) one = shorter;
+      }
+      match = { ...one, reference_index: index };
     }
     if (
       best === undefined ||

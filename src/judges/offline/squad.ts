@@ -7,16 +7,16 @@
 // deletion; tokens split on Python's whitespace. No Unicode normalization: the script has none.
 //
 // Chinese is written without spaces, so whitespace tokens would make a whole sentence one token.
-// Text containing Han, kana, Hangul or Thai follows MLQA's official script instead (its
+// Text written mainly in Han, kana, Hangul or Thai follows MLQA's official script instead (its
 // `mixed_segmentation` for zh, also used by CMRC 2018 and DRCD): every Han character is a token,
 // other runs stay words, Unicode punctuation is deleted. Character tokens do not depend on a word
 // segmenter, whose cuts change with context ("首都是北京" vs "北京是中国的首都"), so the same words in
 // prediction and reference always meet; and scores stay comparable with published Chinese QA
 // results.
 //
-// Both paths first remove citation markers ("[1]", "[n1, n2]", "【2】", "[doc#3]"): SQuAD never saw
-// them, and they are not part of what a RAG answer says. This is the one deliberate difference from
-// the official script.
+// The official path reads the text exactly as given, citation markers included: "[1]" is the token
+// "1" there, as in the script (issue 26 made all 705 questions of a SQuAD v2 parity run equal).
+// The mixed path, which has no official script to match, leaves markers out.
 
 import {
   hasUnspacedScript,
@@ -69,13 +69,30 @@ function mixedTokens(text: string): string[] {
   return tokens;
 }
 
+const UNSPACED_CHARACTER =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/gu;
+const SPACED_WORD = /\S*[\p{L}\p{N}]\S*/gu;
+
 /**
- * SQuAD's tokens of an answer, citation markers removed: the official v2.0 script's for text
- * without CJK, MLQA's mixed segmentation for text with it (see the file comment).
+ * Whether a text is written mainly in a script without spaces: at least as many Han, kana, Hangul
+ * or Thai characters as other words. An English answer that quotes a name in Chinese ("Dadu
+ * (大都)") stays English, and is scored exactly as the official script scores it.
+ */
+export function isMainlyUnspaced(text: string): boolean {
+  if (!hasUnspacedScript(text)) return false;
+  const unspaced = text.match(UNSPACED_CHARACTER)?.length ?? 0;
+  const words = text.replace(UNSPACED_CHARACTER, " ").match(SPACED_WORD)?.length ?? 0;
+  return unspaced >= words;
+}
+
+/**
+ * SQuAD's tokens of an answer: the official v2.0 script's `normalize_answer` then whitespace
+ * split, on the text as given, for text not mainly in an unspaced script; MLQA's mixed
+ * segmentation, citation markers removed, for text that is (see the file comment).
  */
 export function squadTokens(text: string): string[] {
-  const plain = stripCitationMarkers(text);
-  return hasUnspacedScript(plain) ? mixedTokens(plain) : officialTokens(plain);
+  if (!isMainlyUnspaced(text)) return officialTokens(text);
+  return mixedTokens(stripCitationMarkers(text));
 }
 
 /** normalize_answer's string: the tokens joined by single spaces. */

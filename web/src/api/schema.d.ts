@@ -1057,7 +1057,9 @@ export interface components {
        *       "offline"
        *     ]
        */
-      judges?: ("review" | "rubric" | "reference" | "offline")[];
+      judges?: (
+        "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference"
+      )[];
       /** @default false */
       no_cache?: boolean;
     };
@@ -1204,7 +1206,9 @@ export interface components {
        *       "offline"
        *     ]
        */
-      judges?: ("review" | "rubric" | "reference" | "offline")[];
+      judges?: (
+        "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference"
+      )[];
       /** @default false */
       no_cache?: boolean;
       /**
@@ -2555,7 +2559,8 @@ export interface components {
       /** @description rubric dimension averages, where present */
       radar: {
         /** @enum {string} */
-        judge: "review" | "rubric" | "reference" | "offline";
+        judge:
+          "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference";
         /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
         dimension: string;
         /** @description the mean on the judge's own scale */
@@ -2594,7 +2599,13 @@ export interface components {
         summary: components["schemas"]["EvaluationSummary"];
         radar: {
           /** @enum {string} */
-          judge: "review" | "rubric" | "reference" | "offline";
+          judge:
+            | "review"
+            | "rubric"
+            | "reference"
+            | "offline"
+            | "token_precision"
+            | "contains_reference";
           /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
           dimension: string;
           /** @description the mean on the judge's own scale */
@@ -2610,7 +2621,13 @@ export interface components {
         summary: components["schemas"]["EvaluationSummary"];
         radar: {
           /** @enum {string} */
-          judge: "review" | "rubric" | "reference" | "offline";
+          judge:
+            | "review"
+            | "rubric"
+            | "reference"
+            | "offline"
+            | "token_precision"
+            | "contains_reference";
           /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
           dimension: string;
           /** @description the mean on the judge's own scale */
@@ -2639,8 +2656,22 @@ export interface components {
         | {
             /** @enum {string} */
             code: "judges";
-            base: ("review" | "rubric" | "reference" | "offline")[];
-            head: ("review" | "rubric" | "reference" | "offline")[];
+            base: (
+              | "review"
+              | "rubric"
+              | "reference"
+              | "offline"
+              | "token_precision"
+              | "contains_reference"
+            )[];
+            head: (
+              | "review"
+              | "rubric"
+              | "reference"
+              | "offline"
+              | "token_precision"
+              | "contains_reference"
+            )[];
           }
         | {
             /** @enum {string} */
@@ -2658,7 +2689,14 @@ export interface components {
             /** @enum {string} */
             code: "judge_settings";
             /** @description the judges set up differently */
-            judges: ("review" | "rubric" | "reference" | "offline")[];
+            judges: (
+              | "review"
+              | "rubric"
+              | "reference"
+              | "offline"
+              | "token_precision"
+              | "contains_reference"
+            )[];
           }
       )[];
       counts: {

@@ -50,4 +50,11 @@ export const RESULT_STATUSES = everyOf<ResultStatus>()(
   "BOT_ERROR",
   "JUDGE_ERROR",
 );
-export const JUDGE_KINDS = everyOf<JudgeKind>()("review", "rubric", "reference", "offline");
+export const JUDGE_KINDS = everyOf<JudgeKind>()(
+  "review",
+  "rubric",
+  "reference",
+  "offline",
+  "token_precision",
+  "contains_reference",
+);
