@@ -7,13 +7,15 @@ import { canonicalJson } from "../../text/index.js";
 // compare view warns, in these codes, when they were not (issue 23 §1.3). The surfaces word them.
 
 /** The scale a judge's own number runs over (the primary score maps each onto [0, 1]). */
-export type JudgeScale = "1-10" | "1-5" | "pass_fail";
+export type JudgeScale = "1-10" | "1-5" | "0-1" | "pass_fail";
 
 const SCALE_OF: Record<JudgeKind, JudgeScale> = {
   rubric: "1-10",
   offline: "1-10",
   reference: "1-5",
   review: "pass_fail",
+  token_precision: "0-1",
+  contains_reference: "pass_fail",
 };
 
 /** Why two runs' scores are not comparable, with what each side had. */
