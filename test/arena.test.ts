@@ -401,7 +401,12 @@ describeEachStore("arenas over the API", (use) => {
       );
       // The job never reached the queue: the arena waits, PENDING, with nobody to compare it.
       await use().sql.executeSql(`delete from ${JOBS_SCHEMA}.job where name = 'arena-compare'`, []);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // With no job queued and no worker running, nothing can move it: it stays as it is now.
+      const queued = await use().sql.executeSql(
+        `select count(*)::int as n from ${JOBS_SCHEMA}.job where name = 'arena-compare'`,
+        [],
+      );
+      expect(queued).toMatchObject({ rows: [{ n: 0 }] });
       expect((await call<Arena>(gina, "GET", `/arenas/${started.body.id}`)).body.status).toBe(
         "PENDING",
       );
