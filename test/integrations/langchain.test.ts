@@ -250,6 +250,42 @@ describe("RagjudgeCallbackHandler", () => {
     expect(rows.map(gateDecision)).toEqual(["allow", "block"]);
   });
 
+  it("batch and stream: interleaved root runs each give their own record", async () => {
+    scriptAnswers();
+    llm.latencyMs = 50; // both questions are in flight at once
+    const retriever = ragjudgeRetriever("lanting", { store, userId, topK: 3 });
+    const chain = RunnableSequence.from([
+      { question: new RunnablePassthrough(), docs: retriever },
+      RunnablePassthrough.assign({ context: numbered }),
+      prompt,
+      chatModel("generator"),
+      new StringOutputParser(),
+    ]);
+    const records: Array<[string | undefined, string, string[]]> = [];
+    const handler = new RagjudgeCallbackHandler({
+      recorder: null,
+      onAnswer: (record) => {
+        const hits = record.retrieval_hits.map((h) => h.node_id);
+        records.push([record.retrieval_record.query, record.generation_output.answer, hits]);
+      },
+    });
+    const expected = [
+      [METRO, METRO_ANSWER, (await retriever.invoke(METRO)).map((d) => d.id!)],
+      [FERRY, FERRY_ANSWER, (await retriever.invoke(FERRY)).map((d) => d.id!)],
+    ];
+
+    await chain.batch([METRO, FERRY], { callbacks: [handler] });
+    expect(llm.maxInFlight).toBe(2);
+    expect([...records].sort()).toEqual([...expected].sort());
+
+    records.length = 0;
+    let streamed = "";
+    for await (const chunk of await chain.stream(FERRY, { callbacks: [handler] }))
+      streamed += chunk;
+    expect(streamed).toBe(FERRY_ANSWER);
+    expect(records).toEqual([expected[1]]);
+  });
+
   it("a failed run records nothing; with recorder: null it gates without a server", async () => {
     llm.on({ when: isChat, reply: { status: 400, message: "bad request" } });
     const verdicts: string[] = [];

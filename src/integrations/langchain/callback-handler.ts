@@ -40,6 +40,9 @@ export interface RagjudgeCallbackHandlerOptions extends RecordLabels {
   onAnswer?: (record: AnswerInput, gate: GuardResult | undefined) => void | Promise<void>;
 }
 
+/** Verdicts kept for `verdictOf`. */
+const MAX_VERDICTS = 1_000;
+
 /** The text of an LLM run's first generation: a chat message's content or a completion. */
 function generatedText(output: LLMResult): string {
   const first = output.generations[0]?.[0] as
@@ -107,7 +110,7 @@ export class RagjudgeCallbackHandler extends BaseCallbackHandler {
       options.gate === true ? {} : options.gate === false ? undefined : options.gate;
   }
 
-  /** The gate's result for the answer of the root run `runId`, once it has ended. */
+  /** The gate's result for the answer of the root run `runId` (of the latest 1,000), once it has ended. */
   verdictOf(runId: string): GuardResult | undefined {
     return this.verdicts.get(runId);
   }
@@ -154,6 +157,9 @@ export class RagjudgeCallbackHandler extends BaseCallbackHandler {
     if (this.gateOptions) {
       result = guard(EvaluatorInputSchema.parse(record), this.gateOptions);
       this.verdicts.set(runId, result);
+      // A long-running app keeps the latest verdicts only; the oldest goes first (Map order).
+      if (this.verdicts.size > MAX_VERDICTS)
+        this.verdicts.delete(this.verdicts.keys().next().value!);
       record.metadata = { ...record.metadata, gate_decision: result.decision };
     }
     this.recorder?.record(record);
