@@ -38,8 +38,10 @@ const MAY_IMPORT = {
   // ragjudge/client: fetch only; it may name production/'s types, never load its code.
   client: ["production"],
   // Framework adapters (ragjudge/ai-sdk, ragjudge/langgraph, ...): thin, over the gate, the
-  // judges and the loops (rag/ only through rag/loops/index.ts: see LOOPS_ONLY).
-  integrations: ["rag", "judges", "gate", "llm", "formats", "text"],
+  // judges, the loops (rag/ only through rag/loops/index.ts: see LOOPS_ONLY) and ragjudge/client.
+  // langchain/collection-retriever.ts alone loads rag/ and store/, with import() at its first
+  // search, so importing an integration never loads the database.
+  integrations: ["client", "rag", "judges", "gate", "llm", "formats", "text"],
   server: SERVICES,
   cli: ["server", ...SERVICES],
 };

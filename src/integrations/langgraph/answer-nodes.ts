@@ -25,7 +25,7 @@ import {
   shouldRegenerate,
 } from "../../rag/loops/index.js";
 import { withinBudget } from "./budget.js";
-import { type ChatModelLike, chatModelClient } from "./chat-model-client.js";
+import { type ChatModelLike, chatModelClient } from "../chat-model-client.js";
 import { DEFAULT_COLLECTION, type LoopOptions, loopsConfigOf } from "./quality-nodes.js";
 import { hitsFromPassages } from "./retriever.js";
 import type { AnswerLoopUpdate, AnswerNodeState, GateOutcome } from "./state.js";

@@ -24,7 +24,7 @@ import {
   generateAnswer,
   routeAfterEvaluation,
 } from "./answer-nodes.js";
-import { type ChatModelLike, chatModelClient } from "./chat-model-client.js";
+import { type ChatModelLike, chatModelClient } from "../chat-model-client.js";
 import {
   DEFAULT_COLLECTION,
   gradeDocuments,

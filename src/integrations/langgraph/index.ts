@@ -12,7 +12,7 @@ export {
   type GenerateAnswerNodeOptions,
   routeAfterEvaluation,
 } from "./answer-nodes.js";
-export { type ChatModelLike, chatModelClient } from "./chat-model-client.js";
+export { type ChatModelLike, chatModelClient } from "../chat-model-client.js";
 export {
   type AnswerLoopGraphOptions,
   buildAnswerLoopGraph,

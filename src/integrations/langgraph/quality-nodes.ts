@@ -26,7 +26,7 @@ import {
   type RunContext,
 } from "../../rag/loops/index.js";
 import { withinBudget } from "./budget.js";
-import { type ChatModelLike, chatModelClient } from "./chat-model-client.js";
+import { type ChatModelLike, chatModelClient } from "../chat-model-client.js";
 import { hitsFromPassages, type RetrieveInput, toRetriever } from "./retriever.js";
 import type { QualityLoopUpdate, QualityNodeState } from "./state.js";
 

@@ -11,7 +11,7 @@ import type {
   LlmClient,
   TokenUsage,
   UsageTotals,
-} from "../../llm/index.js";
+} from "../llm/index.js";
 
 /** What ragjudge needs of a chat model: `invoke(messages, config)` answering with a message. */
 export interface ChatModelLike {
