@@ -46,7 +46,7 @@ export function AddToQuestionSet({ answer }: { answer: ProductionAnswer }) {
   const setName = sets.data?.find((s) => s.id === setId)?.name ?? "";
 
   return (
-    <form onSubmit={submit} className="grid" style={{ maxWidth: "36rem" }}>
+    <form onSubmit={submit} className="stack-form">
       <p className="muted" style={{ margin: 0 }}>
         {t("prod.addToSetIntro")}
       </p>

@@ -36,7 +36,11 @@ export function AnswerFiltersBar({
   };
 
   return (
-    <form className="row" onSubmit={submit} style={{ flexWrap: "wrap", gap: "0.75rem" }}>
+    <form
+      className="row"
+      onSubmit={submit}
+      style={{ flexWrap: "wrap", gap: "0.75rem", marginBottom: "1rem" }}
+    >
       <label className="field">
         {t("prod.filter.gate")}
         <select value={filters.gate ?? ""} onChange={(e) => set("gate", e.target.value)}>

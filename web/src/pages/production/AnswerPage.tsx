@@ -108,7 +108,11 @@ function HitList({ input }: { input: Record<string, unknown> }) {
       {hits.map((hit, i) => (
         <li key={hitAnchor(i)} id={hitAnchor(i)} tabIndex={-1} className="passage">
           <strong>{t("prod.hit", { id: hit.node_id })}</strong>
-          {cited.has(hit.node_id) && <span className="badge ok"> {t("prod.cited")}</span>}
+          {cited.has(hit.node_id) && (
+            <span className="badge ok" style={{ marginLeft: "0.4rem" }}>
+              {t("prod.cited")}
+            </span>
+          )}
           {hit.score !== undefined && (
             <span className="muted"> · {t("prod.hitScore", { score: hit.score.toFixed(2) })}</span>
           )}

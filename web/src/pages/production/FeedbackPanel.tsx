@@ -44,29 +44,29 @@ export function FeedbackPanel({ answer }: { answer: ProductionAnswer }) {
           {answer.feedback.map((f) => (
             <li key={f.id}>
               <span className="muted">{formatDate(f.created_at, language)}</span>{" "}
-              {f.thumb === "up" && <span>👍 {t("prod.thumbUp")}</span>}
-              {f.thumb === "down" && <span>👎 {t("prod.thumbDown")}</span>}
+              {f.thumb === "up" && <span>{t("prod.thumbUp")}</span>}
+              {f.thumb === "down" && <span>{t("prod.thumbDown")}</span>}
               {f.score !== null && <span> · {t("prod.scoreValue", { score: f.score })}</span>}
               {f.comment && <span style={{ overflowWrap: "anywhere" }}> · {f.comment}</span>}
             </li>
           ))}
         </ul>
       )}
-      <form onSubmit={submit} className="grid" style={{ maxWidth: "36rem" }}>
+      <form onSubmit={submit} className="stack-form">
         <fieldset className="row" style={{ gap: "0.5rem", border: "none", padding: 0 }}>
           <button
             type="button"
             aria-pressed={thumb === "up"}
             onClick={() => setThumb(thumb === "up" ? undefined : "up")}
           >
-            👍 {t("prod.thumbUp")}
+            {t("prod.thumbUp")}
           </button>
           <button
             type="button"
             aria-pressed={thumb === "down"}
             onClick={() => setThumb(thumb === "down" ? undefined : "down")}
           >
-            👎 {t("prod.thumbDown")}
+            {t("prod.thumbDown")}
           </button>
         </fieldset>
         <label className="field">

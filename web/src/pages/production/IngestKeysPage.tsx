@@ -37,7 +37,11 @@ export function IngestKeysPage() {
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">{t("keys.title")}</h1>
       <p className="muted">{t("keys.intro")}</p>
-      <form className="row" onSubmit={submit} style={{ flexWrap: "wrap", gap: "0.75rem" }}>
+      <form
+        className="row"
+        onSubmit={submit}
+        style={{ flexWrap: "wrap", gap: "0.75rem", marginBottom: "1rem" }}
+      >
         <label className="field">
           {t("keys.label")}
           <input value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
