@@ -172,6 +172,18 @@ describe.each([
     await expectNoSidewaysScroll(page, width);
     if (tag === "desktop") await shoot(page, "production-answer", true);
 
+    // In Chinese, the checks read in Chinese too; then back to English for the other tests.
+    await page.getByRole("button", { name: "Switch the interface to Chinese" }).click();
+    await expect.poll(() => page.getByRole("heading", { name: "依据检查" }).isVisible()).toBe(true);
+    for (const check of failed) {
+      const sentence = explainCheck(check, "zh") ?? "";
+      expect(await page.locator(`[data-check="${check.name}"]`).textContent()).toContain(sentence);
+    }
+    await page.getByRole("button", { name: "Switch the interface to English" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Evidence checks" }).isVisible())
+      .toBe(true);
+
     // The list now says so, and filters by it.
     await page.goto(`${server.origin}/production/answers?service=shop-${tag}&feedback=any`);
     await expect.poll(() => page.getByTestId("answer-row").count()).toBe(1);
