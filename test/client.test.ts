@@ -11,6 +11,7 @@ import { createApp, listen } from "../src/server/index.js";
 import {
   createApiToken,
   findOrCreateUser,
+  listAnswerFeedback,
   listAnswerRecords,
   type Store,
 } from "../src/store/index.js";
@@ -122,6 +123,40 @@ it("reports the answers the server refused, by item and field, and keeps the oth
       items: [{ item: 2, path: "generation_output", message: expect.any(String) }],
     },
   ]);
+});
+
+it("sends feedback after the answer it names, through a busy server, and reports feedback on an unknown answer", async () => {
+  const errors: RecorderError[] = [];
+  const recorder = createRecorder({
+    url: proxyUrl,
+    token,
+    flushIntervalMs: 60_000,
+    onError: (e) => errors.push(e),
+  });
+  recorder.record(answer("m1"));
+  failNext = 1;
+  // The answer is still queued: recordFeedback sends it first, then the feedback.
+  const stored = await recorder.recordFeedback({
+    conversation_id: "client-conv",
+    message_id: "m1",
+    thumb: "down",
+    comment: "wrong year",
+  });
+  expect(stored).toBe(true);
+  expect(seen).toEqual([503, 200, 201]);
+  const [record] = await listAnswerRecords(store.db, userId, { limit: 5 });
+  const feedback = await listAnswerFeedback(store.db, userId, record?.id ?? "");
+  expect(feedback.map((f) => [f.thumb, f.comment])).toEqual([["down", "wrong year"]]);
+
+  const unknown = await recorder.recordFeedback({
+    conversation_id: "client-conv",
+    message_id: "never-sent",
+    thumb: "up",
+  });
+  expect(unknown).toBe(false);
+  expect(errors.map((e) => e.kind)).toEqual(["refused"]);
+  expect(errors[0]?.message).toMatch(/404/);
+  await recorder.close();
 });
 
 it("gives up after its tries and says so, when the server stays busy", async () => {

@@ -2,10 +2,12 @@
 export {
   type AnswerInput,
   createRecorder,
+  type FeedbackInput,
   type FlushResult,
   flushAnswers,
   type Recorder,
   type RecorderError,
   type RecorderOptions,
   recordAnswer,
+  recordFeedback,
 } from "./recorder.js";

@@ -37,6 +37,16 @@ export interface FlushResult {
   refused: number;
 }
 
+/** What a person said about an answer, named by the ids the app recorded it with. */
+export interface FeedbackInput {
+  conversation_id: string;
+  message_id: string;
+  thumb?: "up" | "down";
+  /** From 0 (worst) to 1 (best). */
+  score?: number;
+  comment?: string;
+}
+
 export interface Recorder {
   /** Queues an answer; never throws and never waits. */
   record(answer: AnswerInput): void;
@@ -45,6 +55,12 @@ export interface Recorder {
    * was sent since the last flush (batches sent on their own included).
    */
   flush(): Promise<FlushResult>;
+  /**
+   * Sends a person's feedback on an answer, after the answers recorded before it (so the answer
+   * is there to attach it to); retried like answers. Never throws: resolves true when stored,
+   * false when refused or given up (and onError is told).
+   */
+  recordFeedback(feedback: FeedbackInput): Promise<boolean>;
   /** Flushes and stops the timer. */
   close(): Promise<FlushResult>;
 }
@@ -130,6 +146,39 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
     }
   }
 
+  async function postFeedback(feedback: FeedbackInput): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      let wait: number | undefined;
+      try {
+        const response = await send(`${url}/api/v1/answers/feedback`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify(feedback),
+        });
+        if (response.ok) return true;
+        if (!RETRYABLE.has(response.status)) {
+          const reply = (await response.json().catch(() => ({}))) as BatchReply & {
+            message?: string;
+          };
+          report({
+            kind: "refused",
+            message: `the server refused the feedback (${response.status}): ${reply.message ?? ""}`,
+            items: (reply.issues ?? []).map((issue) => ({ item: 0, ...issue })),
+          });
+          return false;
+        }
+        wait = retryAfterMs(response.headers.get("retry-after"));
+      } catch {
+        // Unreachable or cut off: sent again (feedback is not de-duplicated, but it was not stored).
+      }
+      if (attempt >= maxAttempts) {
+        report({ kind: "gave_up", message: `gave up feedback after ${attempt} tries` });
+        return false;
+      }
+      await sleep(wait ?? Math.min(30_000, 200 * 2 ** (attempt - 1) * (0.5 + Math.random())));
+    }
+  }
+
   /** What was sent since flush() last reported. */
   let unreported: FlushResult = { accepted: 0, duplicates: 0, refused: 0 };
 
@@ -173,6 +222,10 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
       }
     },
     flush,
+    async recordFeedback(feedback) {
+      await drain();
+      return postFeedback(feedback);
+    },
     async close() {
       const result = await flush();
       if (typeof process !== "undefined") process.off?.("beforeExit", onBeforeExit);
@@ -200,4 +253,10 @@ export function recordAnswer(answer: AnswerInput): void {
 /** Sends what recordAnswer queued; for short scripts and tests. */
 export function flushAnswers(): Promise<FlushResult> {
   return shared?.flush() ?? Promise.resolve({ accepted: 0, duplicates: 0, refused: 0 });
+}
+
+/** Sends feedback on an answer through the shared recorder, after the answers queued before it. */
+export function recordFeedback(feedback: FeedbackInput): Promise<boolean> {
+  shared ??= createRecorder();
+  return shared.recordFeedback(feedback);
 }

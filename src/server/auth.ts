@@ -24,16 +24,24 @@ export function sameOrigin(c: Context, configured?: string): boolean {
   return c.req.header("origin") === ownOrigin(c, configured);
 }
 
-/** What an ingest key may do: send production answers (issue 24), nothing else. */
-const INGEST_REQUESTS = new Set(["POST /api/v1/answers"]);
+/**
+ * What an ingest key may do: send production answers and people's feedback on them (issue 24),
+ * nothing else. Each is "METHOD path", `:id` standing for one path segment.
+ */
+const INGEST_REQUESTS = [
+  "POST /api/v1/answers",
+  "POST /api/v1/answers/:id/feedback",
+  "POST /api/v1/answers/feedback",
+].map((route) => new RegExp(`^${route.replaceAll(":id", "[^/]+")}$`));
 
 function isIngestRequest(c: Context): boolean {
-  return INGEST_REQUESTS.has(`${c.req.method} ${new URL(c.req.url).pathname.replace(/\/+$/, "")}`);
+  const request = `${c.req.method} ${new URL(c.req.url).pathname.replace(/\/+$/, "")}`;
+  return INGEST_REQUESTS.some((pattern) => pattern.test(request));
 }
 
 function ingestKeyOnly(c: Context) {
   const message =
-    "This is an ingest key: it can send answers (POST /api/v1/answers) and read nothing. Use an API token (`ragjudge token create`) for anything else.";
+    "This is an ingest key: it can send answers (POST /api/v1/answers) and feedback on them (POST /api/v1/answers/{id}/feedback) and read nothing. Use an API token (`ragjudge token create`) for anything else.";
   return c.json({ error: "ingest_key_only", message }, 403);
 }
 

@@ -3,13 +3,13 @@
 // received in; retention drops whole days.
 
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, exists, gte, lt, not, or, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { columnNames, recordFields, recordset } from "./recordset.js";
-import { answer_keys, answer_records } from "./schema.js";
+import { answer_feedback, answer_keys, answer_records } from "./schema.js";
 
 export type AnswerRecordRow = typeof answer_records.$inferSelect;
 export type NewAnswerRecordRow = Omit<typeof answer_records.$inferInsert, "id" | "received_at"> & {
@@ -161,11 +161,39 @@ export async function getAnswerRecord(
   return row;
 }
 
+/** A user's answer by the caller's own (conversation_id, message_id). */
+export async function findAnswerRecordByKey(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  messageId: string,
+): Promise<AnswerRecordRow | undefined> {
+  const [key] = await db
+    .select()
+    .from(answer_keys)
+    .where(
+      and(
+        eq(answer_keys.user_id, userId),
+        eq(answer_keys.conversation_id, conversationId),
+        eq(answer_keys.message_id, messageId),
+      ),
+    );
+  return key ? getAnswerRecord(db, userId, key.answer_id) : undefined;
+}
+
 export interface AnswerListOptions {
   limit: number;
   /** The page after this answer (newest first). */
   before?: { received_at: Date; id: string };
   gate_status?: AnswerRecordRow["gate_status"][];
+  service?: string;
+  model?: string;
+  /** Received at or after. */
+  from?: Date;
+  /** Received before. */
+  to?: Date;
+  /** Only answers with (true) or without (false) feedback. */
+  has_feedback?: boolean;
 }
 
 /** A user's answers, newest first. */
@@ -190,6 +218,24 @@ export async function listAnswerRecords(
         sql`true`,
     );
   }
+  if (options.service !== undefined) conditions.push(eq(answer_records.service, options.service));
+  if (options.model !== undefined) conditions.push(eq(answer_records.model, options.model));
+  if (options.from) conditions.push(gte(answer_records.received_at, options.from));
+  if (options.to) conditions.push(lt(answer_records.received_at, options.to));
+  if (options.has_feedback !== undefined) {
+    const feedback = exists(
+      db
+        .select({ one: sql`1` })
+        .from(answer_feedback)
+        .where(
+          and(
+            eq(answer_feedback.user_id, answer_records.user_id),
+            eq(answer_feedback.answer_id, answer_records.id),
+          ),
+        ),
+    );
+    conditions.push(options.has_feedback ? feedback : not(feedback));
+  }
   return db
     .select()
     .from(answer_records)
@@ -200,7 +246,7 @@ export async function listAnswerRecords(
 
 /**
  * Retention: drops every day partition that ends at or before `cutoff`'s day, and the keys of
- * the answers in them. Returns the days dropped.
+ * the answers in them and their feedback. Returns the days dropped.
  */
 export async function dropAnswerDaysBefore(db: Db, cutoff: Date): Promise<string[]> {
   const cutoffDay = utcDay(cutoff);
@@ -221,8 +267,8 @@ export async function dropAnswerDaysBefore(db: Db, cutoff: Date): Promise<string
     knownDays.get(db)?.delete(day);
     dropped.push(day);
   }
-  await db
-    .delete(answer_keys)
-    .where(lt(answer_keys.received_at, new Date(`${cutoffDay}T00:00:00Z`)));
+  const dayStart = new Date(`${cutoffDay}T00:00:00Z`);
+  await db.delete(answer_keys).where(lt(answer_keys.received_at, dayStart));
+  await db.delete(answer_feedback).where(lt(answer_feedback.answer_received_at, dayStart));
   return dropped.sort();
 }

@@ -61,6 +61,7 @@ export {
   type AnswerListOptions,
   type AnswerRecordRow,
   dropAnswerDaysBefore,
+  findAnswerRecordByKey,
   getAnswerRecord,
   insertAnswerRecords,
   listAnswerRecords,
@@ -68,6 +69,14 @@ export {
   type StoredAnswer,
   utcDay,
 } from "./answer-records.js";
+export {
+  type AnswerFeedbackRow,
+  type FeedbackSummary,
+  insertAnswerFeedback,
+  listAnswerFeedback,
+  type NewAnswerFeedback,
+  summarizeAnswerFeedback,
+} from "./answer-feedback.js";
 export { groupCommit } from "./group-commit.js";
 export { isUuid } from "./ids.js";
 export {

@@ -45,7 +45,9 @@ export const api_tokens = pgTable(
      * `full`: everything the user may do; `ingest`: a write-only ingest key, which can send
      * production answers and read nothing (issue 24).
      */
-    scope: text("scope", { enum: ["full", "ingest"] }).notNull().default("full"),
+    scope: text("scope", { enum: ["full", "ingest"] })
+      .notNull()
+      .default("full"),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revoked_at: timestamp("revoked_at", { withTimezone: true }),
   },
@@ -600,5 +602,31 @@ export const answer_keys = pgTable(
   (t) => [
     primaryKey({ columns: [t.user_id, t.conversation_id, t.message_id] }),
     index("answer_keys_received_idx").on(t.received_at),
+  ],
+);
+
+/**
+ * What people said about a production answer (issue 24 §2): a thumbs up or down, a score from 0
+ * to 1, a comment, any of them. Several per answer, kept in order. `answer_received_at` names the
+ * answer's day partition (answer_records has no single-column key to reference), so retention
+ * drops an answer's feedback with it.
+ */
+export const answer_feedback = pgTable(
+  "answer_feedback",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    answer_id: uuid("answer_id").notNull(),
+    answer_received_at: timestamp("answer_received_at", { withTimezone: true }).notNull(),
+    thumb: text("thumb", { enum: ["up", "down"] }),
+    score: doublePrecision("score"),
+    comment: text("comment"),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("answer_feedback_answer_idx").on(t.user_id, t.answer_id),
+    index("answer_feedback_received_idx").on(t.answer_received_at),
   ],
 );

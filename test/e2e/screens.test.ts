@@ -143,6 +143,8 @@ function pages(): { path: string; ready: (page: Page) => Promise<boolean> }[] {
     { path: "/arenas", ready: heading("Arenas") },
     { path: "/arenas/new", ready: heading("New arena") },
     { path: `/arenas/${arenaId}`, ready: (page) => page.getByTestId("ratings-table").isVisible() },
+    { path: "/production/answers", ready: heading("Production answers") },
+    { path: "/production/ingest-keys", ready: heading("Ingest keys") },
     { path: "/login", ready: (page) => page.getByLabel("API token").isVisible() },
   ];
 }

@@ -10,6 +10,7 @@ import { AppShell } from "./pages/app-shell/AppShell";
 import { EvaluationsLayout } from "./pages/evaluations/EvaluationsLayout";
 import { filtersFromSearch, searchFromFilters } from "./pages/evaluation-detail/filters";
 import { EVALUATION_STATUSES, type EvaluationStatus } from "./api/types";
+import { filtersFromSearch as answerFiltersFromSearch } from "./pages/production/filters";
 import { parseSearch, stringifySearch } from "./search-params";
 
 // Seed 003 section 6.1's routes. Search values are validated here so every page reads typed
@@ -186,6 +187,45 @@ export const arenaDetailRoute = createRoute({
   component: lazyRouteComponent(() => import("./pages/arenas/ArenaDetailPage"), "ArenaDetailPage"),
 });
 
+export const productionRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/production",
+  component: lazyRouteComponent(
+    () => import("./pages/production/ProductionLayout"),
+    "ProductionLayout",
+  ),
+});
+
+const productionIndexRoute = createRoute({
+  getParentRoute: () => productionRoute,
+  path: "/",
+  beforeLoad: () => {
+    throw redirect({ to: "/production/answers" });
+  },
+});
+
+export const answerListRoute = createRoute({
+  getParentRoute: () => productionRoute,
+  path: "/answers",
+  validateSearch: (search: Record<string, unknown>) => answerFiltersFromSearch(search),
+  component: lazyRouteComponent(() => import("./pages/production/AnswerList"), "AnswerList"),
+});
+
+export const answerRoute = createRoute({
+  getParentRoute: () => productionRoute,
+  path: "/answers/$answerId",
+  component: lazyRouteComponent(() => import("./pages/production/AnswerPage"), "AnswerPage"),
+});
+
+export const ingestKeysRoute = createRoute({
+  getParentRoute: () => productionRoute,
+  path: "/ingest-keys",
+  component: lazyRouteComponent(
+    () => import("./pages/production/IngestKeysPage"),
+    "IngestKeysPage",
+  ),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
@@ -202,6 +242,12 @@ const routeTree = rootRoute.addChildren([
   ]),
   collectionsRoute,
   arenasRoute.addChildren([arenaListRoute, newArenaRoute, arenaDetailRoute]),
+  productionRoute.addChildren([
+    productionIndexRoute,
+    answerListRoute,
+    answerRoute,
+    ingestKeysRoute,
+  ]),
 ]);
 
 export const router = createRouter({

@@ -8,10 +8,15 @@ import {
   MAX_ANSWERS_PER_BATCH,
 } from "../../production/index.js";
 import {
+  type AnswerFeedbackRow,
   type AnswerRecordRow,
+  findAnswerRecordByKey,
   getAnswerRecord,
+  insertAnswerFeedback,
   isUuid,
+  listAnswerFeedback,
   listAnswerRecords,
+  summarizeAnswerFeedback,
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
@@ -95,8 +100,55 @@ export const AnswerRecordSchema = z.object({
   }),
 });
 
+const feedbackFields = {
+  thumb: z.enum(["up", "down"]).optional().describe("a thumbs up or down"),
+  score: z.number().min(0).max(1).optional().describe("a score from 0 (worst) to 1 (best)"),
+  comment: z.string().trim().min(1).max(4000).optional().describe("what the person said"),
+};
+
+const saysSomething = (body: { thumb?: unknown; score?: unknown; comment?: unknown }) =>
+  body.thumb !== undefined || body.score !== undefined || body.comment !== undefined;
+const SAYS_NOTHING = {
+  message: "send a thumb (up or down), a score (0 to 1) or a comment",
+  path: ["thumb"],
+};
+
+export const FeedbackInputSchema = z
+  .object(feedbackFields)
+  .strict()
+  .refine(saysSomething, SAYS_NOTHING);
+
+/** Feedback by the app's own ids, for apps that never saw ragjudge's answer id. */
+export const KeyedFeedbackInputSchema = z
+  .object({
+    conversation_id: z.string().min(1).max(500),
+    message_id: z.string().min(1).max(500),
+    ...feedbackFields,
+  })
+  .strict()
+  .refine(saysSomething, SAYS_NOTHING);
+
+export const FeedbackSchema = z.object({
+  id: z.uuid(),
+  answer_id: z.uuid(),
+  thumb: z.enum(["up", "down"]).nullable(),
+  score: z.number().nullable(),
+  comment: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export const FeedbackSummarySchema = z.object({
+  count: z.number().int(),
+  up: z.number().int(),
+  down: z.number().int(),
+});
+
+export const AnswerWithFeedbackSchema = AnswerRecordSchema.extend({
+  feedback: z.array(FeedbackSchema).describe("what people said about it, oldest first"),
+});
+
 export const AnswerRecordListSchema = z.object({
-  items: z.array(AnswerRecordSchema),
+  items: z.array(AnswerRecordSchema.extend({ feedback: FeedbackSummarySchema })),
   next_before: z.string().nullable().describe("pass as `before` for the next page"),
 });
 
@@ -144,6 +196,14 @@ export const answerApi = {
           }
           return items as (typeof GATE_STATUSES)[number][];
         }),
+      service: z.string().max(200).optional().describe("only this service"),
+      model: z.string().max(200).optional().describe("only this model"),
+      from: z.iso.datetime({ offset: true }).optional().describe("received at or after (ISO time)"),
+      to: z.iso.datetime({ offset: true }).optional().describe("received before (ISO time)"),
+      feedback: z
+        .enum(["any", "none"])
+        .optional()
+        .describe("any: only answers with feedback; none: only answers without"),
     }),
     responses: {
       200: { description: "A page of answers", schema: AnswerRecordListSchema },
@@ -158,11 +218,49 @@ export const answerApi = {
     params: IdParams,
     resource: "answer",
     responses: {
-      200: { description: "The answer", schema: AnswerRecordSchema },
+      200: { description: "The answer and its feedback", schema: AnswerWithFeedbackSchema },
       404: error("No such answer for this user"),
     },
   }),
+  feedback: defineRoute({
+    method: "post",
+    path: "/api/v1/answers/:id/feedback",
+    tags: ["production"],
+    summary:
+      "Add a person's feedback on an answer: a thumb, a score, a comment (an ingest key may)",
+    params: IdParams,
+    resource: "answer",
+    body: FeedbackInputSchema,
+    responses: {
+      201: { description: "The feedback stored", schema: FeedbackSchema },
+      400: error("A field that fails validation (named in issues[].path)"),
+      404: error("No such answer for this user"),
+    },
+  }),
+  feedbackByKey: defineRoute({
+    method: "post",
+    path: "/api/v1/answers/feedback",
+    tags: ["production"],
+    summary: "Add feedback on an answer named by its conversation_id and message_id",
+    body: KeyedFeedbackInputSchema,
+    responses: {
+      201: { description: "The feedback stored", schema: FeedbackSchema },
+      400: error("A field that fails validation (named in issues[].path)"),
+      404: error("No answer with these ids for this user"),
+    },
+  }),
 };
+
+function feedbackJson(row: AnswerFeedbackRow) {
+  return {
+    id: row.id,
+    answer_id: row.answer_id,
+    thumb: row.thumb,
+    score: row.score,
+    comment: row.comment,
+    created_at: row.created_at.toISOString(),
+  };
+}
 
 type ItemError = z.infer<typeof ItemErrorSchema>;
 
@@ -283,21 +381,67 @@ export function answerRoutes(app: App, deps: RouteDeps) {
     if (query.before !== undefined && before === undefined) {
       return errorJson(c, 400, "validation_failed", "before: not a cursor this API gave.");
     }
-    const rows = await listAnswerRecords(db, c.get("user").id, {
+    const userId = c.get("user").id;
+    const rows = await listAnswerRecords(db, userId, {
       limit,
       ...(before ? { before } : {}),
       ...(query.gate ? { gate_status: query.gate } : {}),
+      ...(query.service !== undefined ? { service: query.service } : {}),
+      ...(query.model !== undefined ? { model: query.model } : {}),
+      ...(query.from ? { from: new Date(query.from) } : {}),
+      ...(query.to ? { to: new Date(query.to) } : {}),
+      ...(query.feedback ? { has_feedback: query.feedback === "any" } : {}),
     });
+    const summaries = await summarizeAnswerFeedback(
+      db,
+      userId,
+      rows.map((row) => row.id),
+    );
     const last = rows.at(-1);
     return c.json({
-      items: rows.map(answerJson),
+      items: rows.map((row) => ({
+        ...answerJson(row),
+        feedback: summaries.get(row.id) ?? { count: 0, up: 0, down: 0 },
+      })),
       next_before: rows.length === limit && last ? cursorOf(last) : null,
     });
   });
 
   mountRoute(app, deps, answerApi.get, async (c, { params }) => {
-    const row = await getAnswerRecord(db, c.get("user").id, params.id);
+    const userId = c.get("user").id;
+    const row = await getAnswerRecord(db, userId, params.id);
     if (!row) return errorJson(c, 404, "not_found", "No such answer.");
-    return c.json(answerJson(row));
+    const feedback = await listAnswerFeedback(db, userId, row.id);
+    return c.json({ ...answerJson(row), feedback: feedback.map(feedbackJson) });
+  });
+
+  const storeFeedback = (
+    userId: string,
+    answer: AnswerRecordRow,
+    body: z.infer<typeof FeedbackInputSchema>,
+  ) =>
+    insertAnswerFeedback(db, {
+      user_id: userId,
+      answer_id: answer.id,
+      answer_received_at: answer.received_at,
+      thumb: body.thumb ?? null,
+      score: body.score ?? null,
+      comment: body.comment ?? null,
+    });
+
+  mountRoute(app, deps, answerApi.feedbackByKey, async (c, { body }) => {
+    const userId = c.get("user").id;
+    const answer = await findAnswerRecordByKey(db, userId, body.conversation_id, body.message_id);
+    if (!answer) {
+      return errorJson(c, 404, "not_found", "No answer with this conversation_id and message_id.");
+    }
+    return c.json(feedbackJson(await storeFeedback(userId, answer, body)), 201);
+  });
+
+  mountRoute(app, deps, answerApi.feedback, async (c, { params, body }) => {
+    const userId = c.get("user").id;
+    const answer = await getAnswerRecord(db, userId, params.id);
+    if (!answer) return errorJson(c, 404, "not_found", "No such answer.");
+    return c.json(feedbackJson(await storeFeedback(userId, answer, body)), 201);
   });
 }

@@ -157,6 +157,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/answers/{id}/feedback": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add a person's feedback on an answer: a thumb, a score, a comment (an ingest key may) */
+    post: operations["postAnswersByIdFeedback"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/answers/feedback": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add feedback on an answer named by its conversation_id and message_id */
+    post: operations["postAnswersFeedback"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/ingest-keys": {
     parameters: {
       query?: never;
@@ -1764,7 +1798,55 @@ export interface components {
       };
     };
     AnswerRecordList: {
-      items: components["schemas"]["AnswerRecord"][];
+      items: {
+        /** Format: uuid */
+        id: string;
+        received_at: string;
+        /** @enum {string} */
+        source: "api" | "client" | "otlp" | "guard";
+        conversation_id: string;
+        message_id: string;
+        session_id: string | null;
+        trace_id: string | null;
+        service: string | null;
+        collection: string | null;
+        model: string | null;
+        query: string | null;
+        answer: string;
+        /** @description the retrieval hits and citations, for replay */
+        input: {
+          [key: string]: unknown;
+        };
+        latency_ms: number | null;
+        prompt_tokens: number | null;
+        completion_tokens: number | null;
+        metadata: {
+          [key: string]: unknown;
+        };
+        gate: {
+          /** @enum {string} */
+          status: "pass" | "partial" | "fail" | "skipped";
+          /** @enum {string} */
+          action: "show" | "show_with_warning" | "refuse";
+          rule_version: string;
+          checks: {
+            name: string;
+            /** @enum {string} */
+            status: "pass" | "fail" | "warn" | "skipped";
+            detail: {
+              [key: string]: unknown;
+            };
+          }[];
+          scores: {
+            [key: string]: number;
+          };
+        };
+        feedback: {
+          count: number;
+          up: number;
+          down: number;
+        };
+      }[];
       /** @description pass as `before` for the next page */
       next_before: string | null;
     };
@@ -3623,6 +3705,16 @@ export interface operations {
         before?: string;
         /** @description comma-separated gate verdicts: pass, partial, fail, skipped */
         gate?: string;
+        /** @description only this service */
+        service?: string;
+        /** @description only this model */
+        model?: string;
+        /** @description received at or after (ISO time) */
+        from?: string;
+        /** @description received before (ISO time) */
+        to?: string;
+        /** @description any: only answers with feedback; none: only answers without */
+        feedback?: "any" | "none";
       };
       header?: never;
       path?: never;
@@ -3739,13 +3831,68 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The answer */
+      /** @description The answer and its feedback */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["AnswerRecord"];
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            received_at: string;
+            /** @enum {string} */
+            source: "api" | "client" | "otlp" | "guard";
+            conversation_id: string;
+            message_id: string;
+            session_id: string | null;
+            trace_id: string | null;
+            service: string | null;
+            collection: string | null;
+            model: string | null;
+            query: string | null;
+            answer: string;
+            /** @description the retrieval hits and citations, for replay */
+            input: {
+              [key: string]: unknown;
+            };
+            latency_ms: number | null;
+            prompt_tokens: number | null;
+            completion_tokens: number | null;
+            metadata: {
+              [key: string]: unknown;
+            };
+            gate: {
+              /** @enum {string} */
+              status: "pass" | "partial" | "fail" | "skipped";
+              /** @enum {string} */
+              action: "show" | "show_with_warning" | "refuse";
+              rule_version: string;
+              checks: {
+                name: string;
+                /** @enum {string} */
+                status: "pass" | "fail" | "warn" | "skipped";
+                detail: {
+                  [key: string]: unknown;
+                };
+              }[];
+              scores: {
+                [key: string]: number;
+              };
+            };
+            /** @description what people said about it, oldest first */
+            feedback: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              answer_id: string;
+              /** @enum {string|null} */
+              thumb: "up" | "down" | null;
+              score: number | null;
+              comment: string | null;
+              created_at: string;
+            }[];
+          };
         };
       };
       /** @description Not logged in: no known token or session cookie */
@@ -3758,6 +3905,170 @@ export interface operations {
         };
       };
       /** @description No such answer for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postAnswersByIdFeedback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description a thumbs up or down
+           * @enum {string}
+           */
+          thumb?: "up" | "down";
+          /** @description a score from 0 (worst) to 1 (best) */
+          score?: number;
+          /** @description what the person said */
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The feedback stored */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            answer_id: string;
+            /** @enum {string|null} */
+            thumb: "up" | "down" | null;
+            score: number | null;
+            comment: string | null;
+            created_at: string;
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such answer for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postAnswersFeedback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          conversation_id: string;
+          message_id: string;
+          /**
+           * @description a thumbs up or down
+           * @enum {string}
+           */
+          thumb?: "up" | "down";
+          /** @description a score from 0 (worst) to 1 (best) */
+          score?: number;
+          /** @description what the person said */
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The feedback stored */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            answer_id: string;
+            /** @enum {string|null} */
+            thumb: "up" | "down" | null;
+            score: number | null;
+            comment: string | null;
+            created_at: string;
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No answer with these ids for this user */
       404: {
         headers: {
           [name: string]: unknown;

@@ -2,11 +2,13 @@
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
+import { productionEn, productionZh } from "../pages/production/production-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 
 export const en = {
   ...arenaEn,
   ...compareEn,
+  ...productionEn,
   ...outcomeEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
@@ -373,6 +375,7 @@ export type MessageKey = keyof typeof en;
 export const zh: Record<MessageKey, string> = {
   ...arenaZh,
   ...compareZh,
+  ...productionZh,
   ...outcomeZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",

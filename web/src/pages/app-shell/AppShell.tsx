@@ -56,6 +56,13 @@ export function AppShell() {
             >
               {t("nav.arenas")}
             </Link>
+            <Link
+              to="/production/answers"
+              activeProps={{ className: "active" }}
+              activeOptions={{ exact: false }}
+            >
+              {t("nav.production")}
+            </Link>
           </nav>
         )}
         {onLogin && <span style={{ flex: 1 }} />}

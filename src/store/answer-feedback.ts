@@ -1,0 +1,74 @@
+// Feedback on production answers (issue 24 §2): what people said about an answer, several per
+// answer, scoped to the answer's user.
+
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { idParam } from "./ids.js";
+import type { Db } from "./open.js";
+import { answer_feedback } from "./schema.js";
+
+export type AnswerFeedbackRow = typeof answer_feedback.$inferSelect;
+export type NewAnswerFeedback = Pick<
+  typeof answer_feedback.$inferInsert,
+  "user_id" | "answer_id" | "answer_received_at" | "thumb" | "score" | "comment"
+>;
+
+/** How an answer's feedback adds up, for lists. */
+export interface FeedbackSummary {
+  count: number;
+  up: number;
+  down: number;
+}
+
+export async function insertAnswerFeedback(
+  db: Db,
+  feedback: NewAnswerFeedback,
+): Promise<AnswerFeedbackRow> {
+  const [row] = await db.insert(answer_feedback).values(feedback).returning();
+  if (!row) throw new Error("insert into answer_feedback returned no row");
+  return row;
+}
+
+/** An answer's feedback, oldest first. */
+export async function listAnswerFeedback(
+  db: Db,
+  userId: string,
+  answerId: string,
+): Promise<AnswerFeedbackRow[]> {
+  return db
+    .select()
+    .from(answer_feedback)
+    .where(
+      and(eq(answer_feedback.user_id, userId), eq(answer_feedback.answer_id, idParam(answerId))),
+    )
+    .orderBy(asc(answer_feedback.created_at), asc(answer_feedback.id));
+}
+
+/** Feedback counts per answer, for a page of answers. */
+export async function summarizeAnswerFeedback(
+  db: Db,
+  userId: string,
+  answerIds: readonly string[],
+): Promise<Map<string, FeedbackSummary>> {
+  const summaries = new Map<string, FeedbackSummary>();
+  if (answerIds.length === 0) return summaries;
+  const rows = await db
+    .select({
+      answer_id: answer_feedback.answer_id,
+      count: sql<number>`count(*)::int`,
+      up: sql<number>`(count(*) filter (where ${answer_feedback.thumb} = 'up'))::int`,
+      down: sql<number>`(count(*) filter (where ${answer_feedback.thumb} = 'down'))::int`,
+    })
+    .from(answer_feedback)
+    .where(
+      and(eq(answer_feedback.user_id, userId), inArray(answer_feedback.answer_id, [...answerIds])),
+    )
+    .groupBy(answer_feedback.answer_id);
+  for (const row of rows) {
+    summaries.set(row.answer_id, {
+      count: Number(row.count),
+      up: Number(row.up),
+      down: Number(row.down),
+    });
+  }
+  return summaries;
+}

@@ -1,0 +1,122 @@
+import { type FormEvent, useRef, useState } from "react";
+import { ErrorNote } from "../../components/ErrorNote";
+import { formatDate } from "../../components/format";
+import { useI18n } from "../../i18n/i18n";
+import { useCreateIngestKey, useIngestKeys, useRevokeIngestKey } from "./queries";
+
+/** `/production/ingest-keys`: create a write-only key (shown once), list and revoke keys. */
+export function IngestKeysPage() {
+  const { t, language } = useI18n();
+  const keys = useIngestKeys();
+  const create = useCreateIngestKey();
+  const revoke = useRevokeIngestKey();
+  const [label, setLabel] = useState("");
+  const [copied, setCopied] = useState(false);
+  const keyText = useRef<HTMLElement>(null);
+  // The new key lives only in the mutation's result: once dismissed, nothing shows it again.
+  const shown = create.data;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setCopied(false);
+    create.mutate(label.trim(), { onSuccess: () => setLabel("") });
+  };
+  const copy = async (key: string) => {
+    try {
+      await navigator.clipboard.writeText(key);
+      setCopied(true);
+    } catch {
+      // No clipboard access (an insecure origin, a denied permission): select the key instead,
+      // so the person can copy it by hand.
+      const node = keyText.current;
+      if (node) window.getSelection()?.selectAllChildren(node);
+    }
+  };
+
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">{t("keys.title")}</h1>
+      <p className="muted">{t("keys.intro")}</p>
+      <form
+        className="row"
+        onSubmit={submit}
+        style={{ flexWrap: "wrap", gap: "0.75rem", marginBottom: "1rem" }}
+      >
+        <label className="field">
+          {t("keys.label")}
+          <input value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
+        </label>
+        <div className="row" style={{ alignItems: "flex-end" }}>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {t("keys.create")}
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={create.error} />
+      {shown && (
+        <div className="notice" role="status" data-testid="new-key">
+          <strong>{t("keys.createdTitle")}</strong>
+          <p style={{ margin: "0.25rem 0" }}>{t("keys.createdNote")}</p>
+          <code ref={keyText} style={{ overflowWrap: "anywhere", display: "block" }}>
+            {shown.key}
+          </code>
+          <div className="row" style={{ gap: "0.5rem", marginTop: "0.5rem" }}>
+            <button type="button" onClick={() => void copy(shown.key)}>
+              {copied ? t("keys.copied") : t("keys.copy")}
+            </button>
+            <button type="button" onClick={() => create.reset()}>
+              {t("keys.done")}
+            </button>
+          </div>
+        </div>
+      )}
+      <ErrorNote error={keys.error ?? revoke.error} />
+      {keys.data && keys.data.length === 0 && <p className="muted">{t("keys.empty")}</p>}
+      {keys.data && keys.data.length > 0 && (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("keys.col.label")}</th>
+                <th scope="col">{t("keys.col.created")}</th>
+                <th scope="col">{t("keys.col.state")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("keys.revoke")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((key) => (
+                <tr key={key.id} data-testid="key-row" data-revoked={key.revoked_at !== null}>
+                  <td>{key.label || t("keys.noLabel")}</td>
+                  <td>{formatDate(key.created_at, language)}</td>
+                  <td>
+                    {key.revoked_at === null
+                      ? t("keys.active")
+                      : t("keys.revokedAt", { when: formatDate(key.revoked_at, language) })}
+                  </td>
+                  <td>
+                    {key.revoked_at === null && (
+                      <button
+                        type="button"
+                        disabled={revoke.isPending}
+                        onClick={() => {
+                          const name = key.label || t("keys.noLabel");
+                          if (window.confirm(t("keys.revokeConfirm", { label: name }))) {
+                            revoke.mutate(key.id);
+                          }
+                        }}
+                      >
+                        {t("keys.revoke")}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

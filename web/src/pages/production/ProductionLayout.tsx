@@ -1,0 +1,26 @@
+import { Link, Outlet } from "@tanstack/react-router";
+import { useI18n } from "../../i18n/i18n";
+
+/** `/production` with its secondary navigation: the answers and the ingest keys. */
+export function ProductionLayout() {
+  const { t } = useI18n();
+  return (
+    <>
+      <nav className="subnav" aria-label={t("nav.production")}>
+        <Link
+          to="/production/answers"
+          activeProps={{ className: "active" }}
+          activeOptions={{ exact: false, includeSearch: false }}
+        >
+          {t("prod.answers")}
+        </Link>
+        <Link to="/production/ingest-keys" activeProps={{ className: "active" }}>
+          {t("prod.keys")}
+        </Link>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
