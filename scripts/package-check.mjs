@@ -38,9 +38,6 @@ export const CORE_ENTRIES = ["ragjudge", "ragjudge/gate", "ragjudge/client"];
 const PEERS = ["@langchain/core", "@langchain/langgraph", "ai", "@types/node"];
 const FRAMEWORK = /^(@langchain\/|ai$|@ai-sdk\/)/;
 
-/** `ai` 7 declares Node >= 22; on older Node its entry is measured by nobody. */
-export const aiSupported = () => Number(process.versions.node.split(".")[0]) >= 22;
-
 function installedVersion(name) {
   return JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
 }
@@ -168,19 +165,16 @@ export function measure(dir) {
   const closure = dependencyClosure(dir);
   const ragjudgeDir = [...closure].find(([, name]) => name === "ragjudge")?.[0];
   if (!ragjudgeDir) throw new Error(`ragjudge is not installed in ${dir}`);
-  const entries = ENTRIES.map((entry) =>
-    entry === "ragjudge/ai-sdk" && !aiSupported()
-      ? { entry, skipped: "ai 7 needs Node >= 22" }
-      : importGraph(dir, entry),
-  );
+  const entries = ENTRIES.map((entry) => importGraph(dir, entry));
   return {
     node: process.version,
     package_bytes: dirSize(ragjudgeDir),
     installed_bytes: [...closure.keys()].reduce((sum, path) => sum + dirSize(path), 0),
     installed_packages: closure.size,
-    entries: entries.map((e) =>
-      e.skipped ? e : { ...e, frameworks: e.packages.filter((name) => FRAMEWORK.test(name)) },
-    ),
+    entries: entries.map((e) => ({
+      ...e,
+      frameworks: e.packages.filter((name) => FRAMEWORK.test(name)),
+    })),
   };
 }
 
@@ -195,10 +189,6 @@ function printTable(result) {
   );
   say("\nentry                 files      size  packages  frameworks");
   for (const e of result.entries) {
-    if (e.skipped) {
-      say(`${e.entry.padEnd(20)}  skipped: ${e.skipped}`);
-      continue;
-    }
     say(
       `${e.entry.padEnd(20)}  ${String(e.files).padStart(5)}  ${mib(e.bytes).padStart(9)}  ` +
         `${String(e.packages.length).padStart(8)}  ${e.frameworks.join(", ") || "none"}`,
