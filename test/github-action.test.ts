@@ -7,7 +7,7 @@ import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -218,7 +218,28 @@ beforeAll(async () => {
   baselineId = /Evaluation ([0-9a-f-]{36}):/.exec(baseline.stderr)?.[1] ?? "";
 }, 120_000);
 
-afterAll(() => new Promise<void>((resolve) => github.server.close(() => resolve())));
+afterAll(async () => {
+  await new Promise<void>((resolve) => github.server.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the comment script alone, as the action's comment step does. */
+function commentScript(env: Record<string, string>) {
+  return promisify(execFile)(
+    process.execPath,
+    [join(ROOT, "scripts/github-pr-comment.mjs"), join(dir, "missing.md"), "0"],
+    {
+      env: {
+        PATH: process.env.PATH ?? "",
+        GITHUB_API_URL: apiUrl,
+        GITHUB_REPOSITORY: REPO,
+        GITHUB_TOKEN: TOKEN,
+        ...env,
+      },
+      encoding: "utf8",
+    },
+  );
+}
 
 describe("the pull-request action", () => {
   it.sequential("passes, writes the reports and posts one comment", async () => {
@@ -283,25 +304,31 @@ describe("the pull-request action", () => {
     },
   );
 
-  it("posts nothing on a push build (no pull request)", async () => {
+  it.sequential("posts nothing on a push build (no pull request)", async () => {
     const event = join(dir, "push-event.json");
     writeFileSync(event, JSON.stringify({ ref: "refs/heads/main" }));
     github.calls.length = 0;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [join(ROOT, "scripts/github-pr-comment.mjs"), join(dir, "missing.md"), "0"],
-      {
-        env: {
-          PATH: process.env.PATH,
-          GITHUB_API_URL: apiUrl,
-          GITHUB_REPOSITORY: REPO,
-          GITHUB_EVENT_PATH: event,
-          GITHUB_TOKEN: TOKEN,
-        },
-        encoding: "utf8",
-      },
-    );
+    const { stdout } = await commentScript({ GITHUB_EVENT_PATH: event });
     expect(stdout).toContain("Not a pull request: no comment posted.");
     expect(github.calls).toEqual([]);
   });
+
+  it.sequential(
+    "warns, and leaves the check to the evaluation, when GitHub refuses the comment",
+    async () => {
+      github.calls.length = 0;
+      const before = JSON.stringify(github.comments);
+      // A fork's pull request: the token cannot write (the stand-in answers 401).
+      const { stdout } = await commentScript({
+        GITHUB_EVENT_PATH: join(dir, "event.json"),
+        GITHUB_TOKEN: "read-only",
+      });
+      expect(stdout).toContain(
+        "::warning title=ragjudge comment::Could not post the pull request comment: GET",
+      );
+      expect(stdout).toContain("answered HTTP 401");
+      expect(github.calls).toHaveLength(1);
+      expect(JSON.stringify(github.comments)).toBe(before);
+    },
+  );
 });

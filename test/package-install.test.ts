@@ -5,11 +5,11 @@
 // @arethetypeswrong/cli. One install serves every check.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const AI_SUPPORTED = Number(process.versions.node.split(".")[0]) >= 22;
@@ -57,6 +57,9 @@ beforeAll(() => {
     .split("\n")
     .map((path) => path.replace(/^package\//, ""));
 }, 300_000);
+
+// The install is ~150 MiB; the suite runs twice per CI run.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the packed tarball", () => {
   it("holds what the CLI and every entry need", () => {
