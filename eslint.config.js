@@ -117,8 +117,10 @@ export default tseslint.config(
   },
   ...FOLDERS.map(layerRules),
   {
-    // Examples in plain JavaScript run on Node as users copy them.
-    files: ["examples/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    // Examples and scripts in plain JavaScript run on Node as users copy them.
+    files: ["examples/**/*.mjs", "scripts/**/*.mjs"],
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly" },
+    },
   },
 );
