@@ -25,7 +25,7 @@ export function sameOrigin(c: Context, configured?: string): boolean {
 }
 
 /** What an ingest key may do: send production answers (issue 24), nothing else. */
-const INGEST_REQUESTS = new Set(["POST /api/v1/answers"]);
+const INGEST_REQUESTS = new Set(["POST /api/v1/answers", "POST /v1/traces"]);
 
 function isIngestRequest(c: Context): boolean {
   return INGEST_REQUESTS.has(`${c.req.method} ${new URL(c.req.url).pathname.replace(/\/+$/, "")}`);
@@ -33,7 +33,7 @@ function isIngestRequest(c: Context): boolean {
 
 function ingestKeyOnly(c: Context) {
   const message =
-    "This is an ingest key: it can send answers (POST /api/v1/answers) and read nothing. Use an API token (`ragjudge token create`) for anything else.";
+    "This is an ingest key: it can send answers (POST /api/v1/answers) and traces (POST /v1/traces), and read nothing. Use an API token (`ragjudge token create`) for anything else.";
   return c.json({ error: "ingest_key_only", message }, 403);
 }
 

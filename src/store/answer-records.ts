@@ -9,7 +9,7 @@ import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { columnNames, recordFields, recordset } from "./recordset.js";
-import { answer_keys, answer_records } from "./schema.js";
+import { answer_keys, answer_records, rejected_traces } from "./schema.js";
 
 export type AnswerRecordRow = typeof answer_records.$inferSelect;
 export type NewAnswerRecordRow = Omit<typeof answer_records.$inferInsert, "id" | "received_at"> & {
@@ -224,5 +224,8 @@ export async function dropAnswerDaysBefore(db: Db, cutoff: Date): Promise<string
   await db
     .delete(answer_keys)
     .where(lt(answer_keys.received_at, new Date(`${cutoffDay}T00:00:00Z`)));
+  await db
+    .delete(rejected_traces)
+    .where(lt(rejected_traces.received_at, new Date(`${cutoffDay}T00:00:00Z`)));
   return dropped.sort();
 }

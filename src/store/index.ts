@@ -68,6 +68,13 @@ export {
   type StoredAnswer,
   utcDay,
 } from "./answer-records.js";
+export {
+  countRejectedTraces,
+  insertRejectedTraces,
+  listRejectedTraces,
+  type NewRejectedTraceRow,
+  type RejectedTraceRow,
+} from "./rejected-traces.js";
 export { groupCommit } from "./group-commit.js";
 export { isUuid } from "./ids.js";
 export {

@@ -45,7 +45,9 @@ export const api_tokens = pgTable(
      * `full`: everything the user may do; `ingest`: a write-only ingest key, which can send
      * production answers and read nothing (issue 24).
      */
-    scope: text("scope", { enum: ["full", "ingest"] }).notNull().default("full"),
+    scope: text("scope", { enum: ["full", "ingest"] })
+      .notNull()
+      .default("full"),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revoked_at: timestamp("revoked_at", { withTimezone: true }),
   },
@@ -600,5 +602,29 @@ export const answer_keys = pgTable(
   (t) => [
     primaryKey({ columns: [t.user_id, t.conversation_id, t.message_id] }),
     index("answer_keys_received_idx").on(t.received_at),
+  ],
+);
+
+/**
+ * A trace that arrived over OTLP but could not become an answer record (no retrieval span, no
+ * answer): kept with the reason in words, shown over the API and counted, never dropped in
+ * silence (issue 24 §1.1). One row per trace, however often it is sent.
+ */
+export const rejected_traces = pgTable(
+  "rejected_traces",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trace_id: text("trace_id").notNull(),
+    service: text("service"),
+    reason: text("reason").notNull(),
+    span_count: integer("span_count").notNull(),
+    received_at: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("rejected_traces_user_trace_idx").on(t.user_id, t.trace_id),
+    index("rejected_traces_user_received_idx").on(t.user_id, t.received_at),
   ],
 );
