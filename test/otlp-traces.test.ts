@@ -261,6 +261,67 @@ describe("OTLP traces through the OpenTelemetry SDK", () => {
     await exporter.shutdown();
   });
 
+  it(
+    "answers 429 with Retry-After when too many spans wait, and the exporter's retry gets in",
+    { timeout: 20_000 },
+    async () => {
+      const small = await listen(
+        createApp({
+          db: store.db,
+          webDir: false,
+          // Long enough that the 429 below comes before the waiting trace is stored, even on a
+          // loaded machine; its Retry-After is then 2 s.
+          config: { production: { retention_days: 30, trace_wait_ms: 1_500 } },
+          traces: { maxPendingSpans: 3 },
+        }),
+        { host: "127.0.0.1", port: 0 },
+      );
+      try {
+        const waiting = await recorded((tracer) => emitRag(tracer, { retrieval: false }));
+        const complete = await recorded((tracer) => emitRag(tracer));
+        const headers = { authorization: `Bearer ${token}` };
+        // Two spans of a trace without retrieval wait for more; three more would not fit.
+        const first = new ProtoExporter({ url: `${small.url}/v1/traces`, headers });
+        expect(
+          await send(first, [waiting.byName("rag.request"), waiting.byName("chat gpt-4o-mini")]),
+        ).toBe(0);
+        const busy = await fetch(`${small.url}/v1/traces`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify({
+            resourceSpans: [
+              {
+                scopeSpans: [
+                  {
+                    spans: ["1", "2", "3"].map((n) => ({
+                      traceId: "1".repeat(32),
+                      spanId: n.repeat(16),
+                    })),
+                  },
+                ],
+              },
+            ],
+          }),
+        });
+        expect(busy.status).toBe(429);
+        expect(busy.headers.get("retry-after")).toBe("2");
+        // The exporter is refused (429) until the waiting trace's wait is over, retries after
+        // Retry-After, and gets in.
+        const exporter = new ProtoExporter({ url: `${small.url}/v1/traces`, headers });
+        const all = [
+          complete.byName("retrieve"),
+          complete.byName("chat gpt-4o-mini"),
+          complete.byName("rag.request"),
+        ];
+        expect(await send(exporter, all)).toBe(0);
+        expect(await answerFor(complete.traceId)).toHaveLength(1);
+        expect((await rejected()).items.map((r) => r.trace_id)).toContain(waiting.traceId);
+      } finally {
+        await small.close();
+      }
+    },
+  );
+
   it("answers a hostile body with 400 naming the limit, and a protobuf one with a protobuf Status", async () => {
     const nested = { stringValue: "x" } as Record<string, unknown>;
     let value: Record<string, unknown> = nested;

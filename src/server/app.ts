@@ -1,7 +1,11 @@
 import { Hono } from "hono";
 import { BotNetworkConfigSchema, type RagjudgeConfig, userClients } from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
-import { createTraceAssembler, TRACE_DEFAULTS } from "../production/index.js";
+import {
+  createTraceAssembler,
+  TRACE_DEFAULTS,
+  type TraceAssemblerOptions,
+} from "../production/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
 import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
@@ -72,6 +76,8 @@ export interface AppOptions {
    * run (docs/security.md).
    */
   streams?: Omit<RunFeedOptions, "onError"> & { perUser?: number };
+  /** Bounds on OpenTelemetry spans waiting for their trace (defaults: TRACE_DEFAULTS). */
+  traces?: Pick<TraceAssemblerOptions, "maxPendingSpans" | "maxSpansPerTrace">;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -113,6 +119,7 @@ export function createApp(options: AppOptions) {
     db,
     gate: deps.config.gate,
     waitMs: options.config?.production?.trace_wait_ms ?? TRACE_DEFAULTS.waitMs,
+    ...options.traces,
     onError: (error) =>
       console.error(`[ragjudge] storing assembled traces failed: ${errorLogSummary(error)}`),
   });
