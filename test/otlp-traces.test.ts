@@ -15,6 +15,7 @@ import {
   SimpleSpanProcessor,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeTraceRequestProto } from "../src/production/index.js";
 import { createApp, listen } from "../src/server/index.js";
@@ -240,6 +241,33 @@ describe("OTLP traces through the OpenTelemetry SDK", () => {
     const byName = (name: string) => spans.find((s) => s.name === name) as ReadableSpan;
     return { traceId, byName };
   }
+  /** ReadableSpans as an OTLP/JSON request, built by hand so the test controls the body. */
+  const otlpJson = (traceId: string, spans: ReadableSpan[]) => ({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: "service.name", value: { stringValue: "support-bot" } }] },
+        scopeSpans: [
+          {
+            spans: spans.map((span) => ({
+              traceId,
+              spanId: span.spanContext().spanId,
+              ...(span.parentSpanContext ? { parentSpanId: span.parentSpanContext.spanId } : {}),
+              name: span.name,
+              startTimeUnixNano: String(span.startTime[0] * 1e9 + span.startTime[1]),
+              endTimeUnixNano: String(span.endTime[0] * 1e9 + span.endTime[1]),
+              attributes: Object.entries(span.attributes).map(([key, value]) => ({
+                key,
+                value:
+                  typeof value === "number"
+                    ? { doubleValue: value }
+                    : { stringValue: String(value) },
+              })),
+            })),
+          },
+        ],
+      },
+    ],
+  });
   const send = (exporter: SpanExporter, spans: ReadableSpan[]) =>
     new Promise<number>((resolve) => exporter.export(spans, (result) => resolve(result.code)));
 
@@ -321,6 +349,34 @@ describe("OTLP traces through the OpenTelemetry SDK", () => {
       }
     },
   );
+
+  it("answers 503 with Retry-After while the database cannot be written, and stores the retry once", async () => {
+    const { traceId, byName } = await recorded((tracer) => emitRag(tracer));
+    const exportJson = () =>
+      fetch(`${server.url}/v1/traces`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(
+          otlpJson(traceId, [
+            byName("rag.request"),
+            byName("retrieve"),
+            byName("chat gpt-4o-mini"),
+          ]),
+        ),
+      });
+    // The answers' key table gone: every write of an answer fails, as with a database away.
+    await store.db.execute(sql`alter table answer_keys rename to answer_keys_away`);
+    try {
+      const refused = await exportJson();
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("2");
+      expect(await refused.json()).toMatchObject({ code: 14, error: "unavailable" });
+    } finally {
+      await store.db.execute(sql`alter table answer_keys_away rename to answer_keys`);
+    }
+    expect((await exportJson()).status).toBe(200);
+    expect(await answerFor(traceId)).toHaveLength(1);
+  });
 
   it("answers a hostile body with 400 naming the limit, and a protobuf one with a protobuf Status", async () => {
     const nested = { stringValue: "x" } as Record<string, unknown>;

@@ -186,7 +186,7 @@ export function traceRoutes(app: App, deps: RouteDeps, traces: TraceAssembler) {
           code: STATUS.unavailable,
           message: "ragjudge could not store the traces just now. Retry later.",
         },
-        5,
+        2,
       );
     }
   });
