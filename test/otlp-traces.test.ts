@@ -503,4 +503,17 @@ describe("OTLP traces through the OpenTelemetry SDK", () => {
     });
     expect(anonymous.status).toBe(401);
   });
+
+  it("shows rejected traces to their user only, and not to an ingest key", async () => {
+    expect((await rejected()).total).toBeGreaterThan(0);
+    const bob = await createApiToken(store.db, (await findOrCreateUser(store.db, "otlp-bob")).id);
+    const asBob = await fetch(`${server.url}/api/v1/traces/rejected`, {
+      headers: { authorization: `Bearer ${bob}` },
+    });
+    expect(await asBob.json()).toEqual({ total: 0, items: [] });
+    const asKey = await fetch(`${server.url}/api/v1/traces/rejected`, {
+      headers: { authorization: `Bearer ${ingestKey}` },
+    });
+    expect(asKey.status).toBe(403);
+  });
 });
