@@ -7,6 +7,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseQuestionFile, QuestionImportError } from "../src/evals/questions/index.js";
 import {
@@ -16,11 +17,13 @@ import {
   ParseLimitError,
   parseOffThread,
 } from "../src/rag/index.js";
+import { encodeTraceRequestProto } from "../src/production/index.js";
 import { createApp, listen } from "../src/server/index.js";
 import {
   createApiToken,
   findOrCreateUser,
   LOCAL_USER_NAME,
+  listAnswerRecords,
   listEvaluationRecords,
   openStore,
   type Store,
@@ -390,6 +393,175 @@ describe("HTTP bodies", () => {
       }
     }
   }, 60_000);
+});
+
+// Issue 24 §1.1: the OTLP door. Generated trace exports, as JSON and as protobuf, gzip or not,
+// spoiled like the JSON bodies above plus what only a binary body can be (truncated, flipped
+// bytes). Every body gets 200 (with partial success at most) or a 400 that names the field or the
+// limit; never a 500. Every valid trace becomes exactly one answer.
+describe("OTLP door", () => {
+  let store: Store;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let token = "";
+
+  beforeAll(async () => {
+    store = await openTestStore("pglite");
+    server = await listen(createApp({ db: store.db, webDir: false }), { port: 0 });
+    token = await createApiToken(store.db, (await findOrCreateUser(store.db, "fuzz-otlp")).id);
+  });
+  afterAll(async () => {
+    await server.close();
+    await store.close();
+  });
+
+  const OTLP_BAD = [
+    "malformed",
+    "utf8",
+    "deep",
+    "huge",
+    "junk",
+    "type",
+    "truncated",
+    "flipped",
+  ] as const;
+  type OtlpBad = (typeof OTLP_BAD)[number];
+
+  /** A complete RAG trace (root, retriever, LLM) with random text, as OTLP/JSON's object. */
+  function ragTrace(
+    random: Random,
+    traceId: string,
+    spoil?: { deep?: number; huge?: boolean; type?: boolean },
+  ) {
+    const kv = (key: string, value: unknown) => ({ key, value });
+    let nested: unknown = spoil?.deep === -1 ? "@deep@" : { stringValue: random.sentence() };
+    for (let i = 0; i < (spoil?.deep ?? 0); i++) nested = { arrayValue: { values: [nested] } };
+    const span = (id: number, parent: number | undefined, attributes: unknown[]) => ({
+      traceId,
+      spanId: id.toString(16).padStart(16, "0"),
+      ...(parent ? { parentSpanId: parent.toString(16).padStart(16, "0") } : {}),
+      name: random.sentence(),
+      startTimeUnixNano: "1700000000000000000",
+      endTimeUnixNano: "1700000001000000000",
+      attributes,
+    });
+    const answer = spoil?.type ? { intValue: "12" } : { stringValue: `${random.sentence()} [1]` };
+    return {
+      resourceSpans: [
+        {
+          resource: { attributes: [kv("service.name", { stringValue: random.sentence() })] },
+          scopeSpans: [
+            {
+              spans: [
+                span(1, undefined, [kv("input.value", { stringValue: random.sentence() })]),
+                span(2, 1, [
+                  kv("openinference.span.kind", { stringValue: "RETRIEVER" }),
+                  kv("retrieval.documents.0.document.id", { stringValue: "n1" }),
+                  kv("retrieval.documents.0.document.content", {
+                    stringValue: spoil?.huge ? "x".repeat(100_001) : HIT.content,
+                  }),
+                  kv("extra", nested),
+                ]),
+                span(3, 1, [
+                  kv("openinference.span.kind", { stringValue: "LLM" }),
+                  kv("llm.output_messages.0.message.content", answer),
+                ]),
+              ],
+            },
+          ],
+        },
+      ],
+    };
+  }
+
+  /** An AnyValue nested `levels` arrays deep, written as text. */
+  const deepJson = (levels: number) =>
+    `${'{"arrayValue":{"values":['.repeat(levels)}{"stringValue":"x"}${"]}}".repeat(levels)}`;
+
+  /** JSON ids are hex; protobuf takes bytes for the same fields. */
+  function asProtobuf(request: ReturnType<typeof ragTrace>): Uint8Array {
+    const bytes = structuredClone(request) as unknown as {
+      resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[];
+    };
+    for (const rs of bytes.resourceSpans)
+      for (const ss of rs.scopeSpans)
+        for (const span of ss.spans)
+          for (const key of ["traceId", "spanId", "parentSpanId"])
+            if (typeof span[key] === "string") span[key] = Buffer.from(span[key] as string, "hex");
+    return encodeTraceRequestProto(bytes);
+  }
+
+  it("answers every generated export with 200 or a 400 naming the field or limit; keeps every valid trace once", async () => {
+    const random = makeRandom(SEED + 24);
+    const valid: string[] = [];
+    const mayStore = new Set<string>();
+    for (let i = 0; i < 120; i++) {
+      const traceId = (i + 1).toString(16).padStart(32, "a");
+      const protobuf = random.next() < 0.5;
+      const gzip = random.next() < 0.3;
+      const bad: OtlpBad | undefined = random.next() < 0.5 ? undefined : random.pick(OTLP_BAD);
+      const request = ragTrace(random, traceId, {
+        // JSON nests far deeper than a stringify in this test could: see deepJson.
+        ...(bad === "deep" ? { deep: protobuf ? random.int(9, 40) : -1 } : {}),
+        ...(bad === "huge" ? { huge: true } : {}),
+        ...(bad === "type" ? { type: true } : {}),
+      });
+      let body: Uint8Array = protobuf
+        ? asProtobuf(request)
+        : Buffer.from(JSON.stringify(request).replace('"@deep@"', deepJson(random.int(9, 20_000))));
+      if (bad === "malformed" || bad === "truncated")
+        body = body.slice(0, random.int(1, body.length - 1));
+      if (bad === "utf8") body = Buffer.concat([Buffer.from(body), Buffer.from([0xff, 0xfe])]);
+      if (bad === "junk")
+        body = Buffer.from(Array.from({ length: random.int(1, 300) }, () => random.int(0, 255)));
+      if (bad === "flipped") {
+        body = Buffer.from(body);
+        for (let k = 0; k < 5; k++) body[random.int(0, body.length - 1)] = random.int(0, 255);
+      }
+      if (gzip) body = gzipSync(body);
+      const response = await fetch(`${server.url}/v1/traces`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": protobuf ? "application/x-protobuf" : "application/json",
+          ...(gzip ? { "content-encoding": "gzip" } : {}),
+        },
+        body,
+      });
+      const text = Buffer.from(await response.arrayBuffer()).toString("utf8");
+      const label = `${i} ${bad ?? "valid"} ${protobuf ? "protobuf" : "json"}: ${text.slice(0, 200)}`;
+      expect([200, 400], label).toContain(response.status);
+      if (bad === undefined) {
+        expect(response.status, label).toBe(200);
+        valid.push(traceId);
+      } else if (
+        bad === "truncated" ||
+        bad === "flipped" ||
+        bad === "type" ||
+        (bad === "junk" && protobuf)
+      ) {
+        // A cut or flipped binary body can still be a smaller valid request; the wrong type is
+        // an attribute ragjudge cannot use, so the trace may be kept as rejected.
+        mayStore.add(traceId);
+      } else {
+        expect(response.status, label).toBe(400);
+        if (bad === "deep") expect(text, label).toMatch(/attributeDepth/);
+        if (bad === "huge") expect(text, label).toMatch(/attributeChars/);
+        if (!protobuf && (bad === "deep" || bad === "huge")) {
+          const issue = (JSON.parse(text) as { issues: { path: string }[] }).issues[0];
+          expect(issue?.path, label).toMatch(
+            /^resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]\.attributes\[\d\]\.value/,
+          );
+        }
+      }
+    }
+    const user = await findOrCreateUser(store.db, "fuzz-otlp");
+    const stored = (await listAnswerRecords(store.db, user.id, { limit: 500 })).map(
+      (r) => r.trace_id,
+    );
+    expect(stored.filter((id) => valid.includes(id ?? "")).sort()).toEqual([...valid].sort());
+    expect(stored.every((id) => valid.includes(id ?? "") || mayStore.has(id ?? ""))).toBe(true);
+    expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+  }, 120_000);
 });
 
 // Issue 22 §16: the upload door. Generated pathological documents of every format go through the

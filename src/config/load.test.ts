@@ -109,6 +109,14 @@ describe("loadConfig: other sections", () => {
     await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/production\.retention_days/);
   });
 
+  it("waits 10 s for more spans of a trace unless production.trace_wait_ms says otherwise", async () => {
+    expect((await loadConfig({ cwd: dir, env: {} })).production.trace_wait_ms).toBe(10_000);
+    await writeConfig({ production: { trace_wait_ms: 2_500 } });
+    expect((await loadConfig({ cwd: dir, env: {} })).production.trace_wait_ms).toBe(2_500);
+    await writeConfig({ production: { trace_wait_ms: 10 } });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/production\.trace_wait_ms/);
+  });
+
   it("applies the gate section over the defaults", async () => {
     await writeConfig({ gate: { checks: { min_answer_length: { min_chars: 40 } } } });
     const config = await loadConfig({ cwd: dir, env: {} });

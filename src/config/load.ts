@@ -53,6 +53,11 @@ export const ProductionConfigSchema = z
   .object({
     /** Whole days of answers kept; older days are dropped by `serve` (docs/production.md). */
     retention_days: z.number().int().min(1).max(3650).default(30),
+    /**
+     * How long an OpenTelemetry trace waits for more spans after its last one before it is
+     * assembled (or stored as rejected), in milliseconds (docs/production.md).
+     */
+    trace_wait_ms: z.number().int().min(50).max(600_000).default(10_000),
   })
   .strict();
 export type ProductionConfig = z.infer<typeof ProductionConfigSchema>;

@@ -1,5 +1,5 @@
 // Public face of production/: the answers a RAG system gives its users, taken in by the API (and
-// later traces), gated as they arrive and stored by day (issue 24).
+// OpenTelemetry traces), gated as they arrive and stored by day (issue 24).
 export {
   type AnswerInput,
   type AnswerInputIn,
@@ -13,3 +13,28 @@ export {
   ingestAnswers,
 } from "./ingest.js";
 export { type AnswerRetention, startAnswerRetention } from "./retention.js";
+export {
+  type AttributeValue,
+  decodeTraces,
+  type DecodedTraces,
+  inflateBody,
+  OTLP_LIMITS,
+  type OtlpEncoding,
+  OtlpInputError,
+  type OtlpLimits,
+  type OtlpSpan,
+} from "./otlp/decode.js";
+export { assembleTrace, type AssembledTrace } from "./otlp/assemble.js";
+export {
+  encodeStatusProto,
+  encodeTraceRequestProto,
+  encodeTraceResponseProto,
+} from "./otlp/otlp-proto.js";
+export {
+  createTraceAssembler,
+  TRACE_DEFAULTS,
+  type TraceAssembler,
+  type TraceAssemblerOptions,
+  type TraceCounts,
+  TraceBacklogError,
+} from "./otlp/pending.js";

@@ -1,6 +1,11 @@
 import { Hono } from "hono";
 import { BotNetworkConfigSchema, type RagjudgeConfig, userClients } from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
+import {
+  createTraceAssembler,
+  TRACE_DEFAULTS,
+  type TraceAssemblerOptions,
+} from "../production/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../judges/index.js";
 import type { Jobs } from "../jobs/index.js";
 import { type LlmConfig, LlmConfigSchema } from "../llm/index.js";
@@ -30,6 +35,7 @@ import {
   ragRoutes,
   sessionLoginRoute,
   sessionRoutes,
+  traceRoutes,
 } from "./routes/index.js";
 import { webAppRoutes } from "./web-app.js";
 
@@ -38,7 +44,7 @@ export interface AppOptions {
   /** LLM roles; a role that is not configured works offline (offline judge, extractive bot). */
   llm?: LlmConfig;
   /** The gate, judges and RAG sections of the configuration; defaults when absent. */
-  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">>;
+  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots" | "production">>;
   /** Largest accepted request body, in bytes (default 5 MiB). */
   maxBodyBytes?: number;
   /**
@@ -70,6 +76,8 @@ export interface AppOptions {
    * run (docs/security.md).
    */
   streams?: Omit<RunFeedOptions, "onError"> & { perUser?: number };
+  /** Bounds on OpenTelemetry spans waiting for their trace (defaults: TRACE_DEFAULTS). */
+  traces?: Pick<TraceAssemblerOptions, "maxPendingSpans" | "maxSpansPerTrace">;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -106,6 +114,15 @@ export function createApp(options: AppOptions) {
       cap: createStreamCap(options.streams?.perUser ?? streamsPerUserFromEnv()),
     },
   };
+  // OpenTelemetry spans wait per trace until it can be assembled (production/otlp/pending.ts).
+  const traces = createTraceAssembler({
+    db,
+    gate: deps.config.gate,
+    waitMs: options.config?.production?.trace_wait_ms ?? TRACE_DEFAULTS.waitMs,
+    ...options.traces,
+    onError: (error) =>
+      console.error(`[ragjudge] storing assembled traces failed: ${errorLogSummary(error)}`),
+  });
   const app = new Hono<Env>();
   const loginLimiter = createLoginLimiter(options.loginLimit);
 
@@ -130,12 +147,15 @@ export function createApp(options: AppOptions) {
   sessionLoginRoute(app, deps, loginLimiter);
 
   app.use("/api/v1/*", authenticate(db, loginLimiter, options.origin));
+  // OTLP exporters append /v1/traces to their endpoint; their Authorization header is a token.
+  app.use("/v1/traces", authenticate(db, loginLimiter, options.origin));
   // Every endpoint takes JSON: another media type is refused before any route reads it.
   app.use("/api/v1/*", requireJsonBody);
 
   sessionRoutes(app, deps);
   gateRoutes(app, deps);
   answerRoutes(app, deps);
+  traceRoutes(app, deps, traces);
   ingestKeyRoutes(app, deps);
   judgeRoutes(app, deps);
   ragRoutes(app, deps);

@@ -25,13 +25,14 @@ export function sameOrigin(c: Context, configured?: string): boolean {
 }
 
 /**
- * What an ingest key may do: send production answers and people's feedback on them (issue 24),
+ * What an ingest key may do: send production answers, traces and people's feedback on them (issue 24),
  * nothing else. Each is "METHOD path", `:id` standing for one path segment.
  */
 const INGEST_REQUESTS = [
   "POST /api/v1/answers",
   "POST /api/v1/answers/:id/feedback",
   "POST /api/v1/answers/feedback",
+  "POST /v1/traces",
 ].map((route) => new RegExp(`^${route.replaceAll(":id", "[^/]+")}$`));
 
 function isIngestRequest(c: Context): boolean {
@@ -41,7 +42,7 @@ function isIngestRequest(c: Context): boolean {
 
 function ingestKeyOnly(c: Context) {
   const message =
-    "This is an ingest key: it can send answers (POST /api/v1/answers) and feedback on them (POST /api/v1/answers/{id}/feedback) and read nothing. Use an API token (`ragjudge token create`) for anything else.";
+    "This is an ingest key: it can send answers (POST /api/v1/answers), traces (POST /v1/traces) and feedback on answers (POST /api/v1/answers/{id}/feedback), and read nothing. Use an API token (`ragjudge token create`) for anything else.";
   return c.json({ error: "ingest_key_only", message }, 403);
 }
 

@@ -9,7 +9,7 @@ import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
 import { columnNames, recordFields, recordset } from "./recordset.js";
-import { answer_feedback, answer_keys, answer_records } from "./schema.js";
+import { answer_feedback, answer_keys, answer_records, rejected_traces } from "./schema.js";
 
 export type AnswerRecordRow = typeof answer_records.$inferSelect;
 export type NewAnswerRecordRow = Omit<typeof answer_records.$inferInsert, "id" | "received_at"> & {
@@ -270,5 +270,6 @@ export async function dropAnswerDaysBefore(db: Db, cutoff: Date): Promise<string
   const dayStart = new Date(`${cutoffDay}T00:00:00Z`);
   await db.delete(answer_keys).where(lt(answer_keys.received_at, dayStart));
   await db.delete(answer_feedback).where(lt(answer_feedback.answer_received_at, dayStart));
+  await db.delete(rejected_traces).where(lt(rejected_traces.received_at, dayStart));
   return dropped.sort();
 }

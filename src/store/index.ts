@@ -77,6 +77,13 @@ export {
   type NewAnswerFeedback,
   summarizeAnswerFeedback,
 } from "./answer-feedback.js";
+export {
+  countRejectedTraces,
+  insertRejectedTraces,
+  listRejectedTraces,
+  type NewRejectedTraceRow,
+  type RejectedTraceRow,
+} from "./rejected-traces.js";
 export { groupCommit } from "./group-commit.js";
 export { isUuid } from "./ids.js";
 export {

@@ -630,3 +630,27 @@ export const answer_feedback = pgTable(
     index("answer_feedback_received_idx").on(t.answer_received_at),
   ],
 );
+
+/**
+ * A trace that arrived over OTLP but could not become an answer record (no retrieval span, no
+ * answer): kept with the reason in words, shown over the API and counted, never dropped in
+ * silence (issue 24 §1.1). One row per trace, however often it is sent.
+ */
+export const rejected_traces = pgTable(
+  "rejected_traces",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trace_id: text("trace_id").notNull(),
+    service: text("service"),
+    reason: text("reason").notNull(),
+    span_count: integer("span_count").notNull(),
+    received_at: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("rejected_traces_user_trace_idx").on(t.user_id, t.trace_id),
+    index("rejected_traces_user_received_idx").on(t.user_id, t.received_at),
+  ],
+);

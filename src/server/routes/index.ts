@@ -11,6 +11,7 @@ import { metaApi } from "./meta.js";
 import { questionSetApi } from "./question-sets.js";
 import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
+import { traceApi } from "./traces.js";
 
 export { answerRoutes } from "./answers.js";
 export { arenaRoutes } from "./arenas.js";
@@ -24,6 +25,7 @@ export { metaApi } from "./meta.js";
 export { questionSetRoutes } from "./question-sets.js";
 export { ragRoutes } from "./rag.js";
 export { loginLinkRoute, sessionLoginRoute, sessionRoutes } from "./session.js";
+export { traceRoutes } from "./traces.js";
 
 /** Every API route the server mounts, as declared: what the OpenAPI document is built from. */
 export const API_ROUTES: readonly AnyRouteSpec[] = [
@@ -31,6 +33,7 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(sessionApi),
   ...Object.values(gateApi),
   ...Object.values(answerApi),
+  ...Object.values(traceApi),
   ...Object.values(ingestKeyApi),
   ...Object.values(judgeApi),
   ...Object.values(ragApi),

@@ -191,6 +191,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/traces/rejected": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** OpenTelemetry traces that could not become answer records (no retrieval, no answer), newest first */
+    get: operations["getTracesRejected"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/ingest-keys": {
     parameters: {
       query?: never;
@@ -4070,6 +4087,58 @@ export interface operations {
       };
       /** @description No answer with these ids for this user */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getTracesRejected: {
+    parameters: {
+      query?: {
+        /** @description page size, 1-500 (default 50) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description How many, and the latest with their reasons */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description every trace of yours that could not be gated */
+            total: number;
+            items: {
+              trace_id: string;
+              service: string | null;
+              /** @description why it could not become an answer record, in words */
+              reason: string;
+              span_count: number;
+              received_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
         headers: {
           [name: string]: unknown;
         };

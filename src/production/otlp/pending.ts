@@ -1,0 +1,271 @@
+// Spans wait here, per trace, until the trace can be assembled: at once when its root and both a
+// retrieval and an LLM span are in, else `waitMs` after its last span arrived (spans come out of
+// order and in several requests). Pending spans live in this process's memory, bounded by
+// `maxPendingSpans`: past it, exports are refused with 429 so the exporter retries later, and a
+// restart loses the traces still waiting (docs/production.md says so).
+
+import type { GateConfig } from "../../gate/index.js";
+import { type Db, insertRejectedTraces, type NewRejectedTraceRow } from "../../store/index.js";
+import { AnswerInputSchema } from "../answer-input.js";
+import { ingestAnswers } from "../ingest.js";
+import { assembleTrace, isComplete } from "./assemble.js";
+import type { OtlpSpan } from "./decode.js";
+
+export const TRACE_DEFAULTS = {
+  waitMs: 10_000,
+  maxPendingSpans: 200_000,
+  maxSpansPerTrace: 2_000,
+  /** Traces remembered as stored, so a late span does not reopen one as a trace of its own. */
+  rememberStored: 50_000,
+} as const;
+
+/** Too many spans are waiting: the caller should answer 429 with Retry-After. */
+export class TraceBacklogError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("too many spans are waiting to be assembled into traces");
+    this.name = "TraceBacklogError";
+  }
+  static isInstance(error: unknown): error is TraceBacklogError {
+    return error instanceof Error && error.name === "TraceBacklogError";
+  }
+}
+
+export interface TraceAssemblerOptions {
+  db: Db;
+  gate?: GateConfig;
+  /** production.trace_wait_ms: how long a trace waits for more spans after its last one. */
+  waitMs?: number;
+  maxPendingSpans?: number;
+  maxSpansPerTrace?: number;
+  /** Milliseconds now; Date.now by default. */
+  clock?: () => number;
+  /** A trace whose store failed in the background; it stays pending and is tried again. */
+  onError?: (error: unknown) => void;
+}
+
+export interface TraceCounts {
+  pendingTraces: number;
+  pendingSpans: number;
+  /** Traces stored as answer records (or found already stored). */
+  assembled: number;
+  /** Traces stored as rejected, with their reason. */
+  rejected: number;
+}
+
+export interface TraceAssembler {
+  /**
+   * Adds one request's spans and stores the traces it completes. Throws TraceBacklogError when
+   * the spans would not fit, or the store's error (the spans stay pending; a retried export adds
+   * nothing twice). Returns how many spans were refused and why.
+   */
+  add(
+    userId: string,
+    spans: readonly OtlpSpan[],
+  ): Promise<{ rejectedSpans: number; reasons: string[] }>;
+  /** Stores every trace whose wait is over. The timer calls it; tests may too. */
+  flushDue(): Promise<void>;
+  counts(): TraceCounts;
+  stop(): void;
+}
+
+interface PendingTrace {
+  userId: string;
+  traceId: string;
+  spans: Map<string, OtlpSpan>;
+  lastSeen: number;
+}
+
+export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssembler {
+  const waitMs = options.waitMs ?? TRACE_DEFAULTS.waitMs;
+  const maxPending = options.maxPendingSpans ?? TRACE_DEFAULTS.maxPendingSpans;
+  const maxPerTrace = options.maxSpansPerTrace ?? TRACE_DEFAULTS.maxSpansPerTrace;
+  const clock = options.clock ?? Date.now;
+  const pending = new Map<string, PendingTrace>();
+  let pendingSpans = 0;
+  let assembled = 0;
+  let rejected = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping = false;
+  // Insertion-ordered: the oldest is forgotten first.
+  const stored = new Set<string>();
+  function remember(key: string) {
+    stored.add(key);
+    if (stored.size > TRACE_DEFAULTS.rememberStored) {
+      const oldest = stored.values().next().value;
+      if (oldest !== undefined) stored.delete(oldest);
+    }
+  }
+
+  const keyOf = (userId: string, traceId: string) => `${userId}:${traceId}`;
+
+  function take(key: string): PendingTrace | undefined {
+    const trace = pending.get(key);
+    if (trace) {
+      pending.delete(key);
+      pendingSpans -= trace.spans.size;
+    }
+    if (pending.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+    return trace;
+  }
+
+  /** Puts back traces whose store failed, merging spans that arrived meanwhile. */
+  function restore(traces: readonly PendingTrace[]) {
+    for (const trace of traces) {
+      const key = keyOf(trace.userId, trace.traceId);
+      const current = pending.get(key);
+      if (current) {
+        for (const [id, span] of trace.spans) {
+          if (!current.spans.has(id)) {
+            current.spans.set(id, span);
+            pendingSpans += 1;
+          }
+        }
+      } else {
+        pending.set(key, trace);
+        pendingSpans += trace.spans.size;
+      }
+    }
+    startTimer();
+  }
+
+  function startTimer() {
+    if (timer || pending.size === 0) return;
+    timer = setInterval(() => void sweep(), Math.max(20, Math.min(1_000, Math.floor(waitMs / 4))));
+    timer.unref();
+  }
+
+  async function sweep() {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      await flushDue();
+    } catch (error) {
+      options.onError?.(error);
+    } finally {
+      sweeping = false;
+    }
+  }
+
+  /** Stores the traces: answers in one batch per user, the rest as rejected with their reason. */
+  async function store(traces: readonly PendingTrace[]) {
+    const byUser = new Map<string, PendingTrace[]>();
+    for (const trace of traces)
+      byUser.set(trace.userId, [...(byUser.get(trace.userId) ?? []), trace]);
+    for (const [userId, group] of byUser) {
+      const answers = [];
+      const refused: NewRejectedTraceRow[] = [];
+      for (const trace of group) {
+        const spans = [...trace.spans.values()];
+        const result = assembleTrace(spans);
+        const reject = (reason: string, service?: string) =>
+          refused.push({
+            user_id: userId,
+            trace_id: trace.traceId,
+            reason,
+            span_count: spans.length,
+            service: service ?? null,
+          });
+        if (!result.ok) {
+          reject(result.reason, result.service);
+          continue;
+        }
+        const parsed = AnswerInputSchema.safeParse(result.answer);
+        if (parsed.success) answers.push(parsed.data);
+        else {
+          const issue = parsed.error.issues[0];
+          reject(
+            `The answer it describes is not valid: ${issue?.path.join(".") || "(record)"}: ${issue?.message ?? "invalid"}.`,
+            result.answer.service,
+          );
+        }
+      }
+      try {
+        if (answers.length > 0) {
+          await ingestAnswers(answers, {
+            db: options.db,
+            userId,
+            source: "otlp",
+            ...(options.gate ? { gate: options.gate } : {}),
+          });
+        }
+        await insertRejectedTraces(options.db, refused);
+      } catch (error) {
+        restore(group);
+        throw error;
+      }
+      assembled += answers.length;
+      rejected += refused.length;
+      for (const trace of group) remember(keyOf(trace.userId, trace.traceId));
+    }
+  }
+
+  async function flushDue() {
+    const now = clock();
+    const due: PendingTrace[] = [];
+    for (const [key, trace] of pending) {
+      if (now - trace.lastSeen >= waitMs) {
+        const taken = take(key);
+        if (taken) due.push(taken);
+      }
+    }
+    if (due.length > 0) await store(due);
+  }
+
+  async function add(userId: string, spans: readonly OtlpSpan[]) {
+    if (pendingSpans + spans.length > maxPending) {
+      throw new TraceBacklogError(Math.max(1, Math.ceil(waitMs / 1_000)));
+    }
+    const now = clock();
+    const touched = new Set<string>();
+    let refused = 0;
+    for (const span of spans) {
+      const key = keyOf(userId, span.traceId);
+      // A span of a trace stored already (a re-sent export, a straggler): the record stands.
+      if (stored.has(key)) continue;
+      let trace = pending.get(key);
+      if (!trace) {
+        trace = { userId, traceId: span.traceId, spans: new Map(), lastSeen: now };
+        pending.set(key, trace);
+      }
+      trace.lastSeen = now;
+      touched.add(key);
+      if (trace.spans.has(span.spanId)) continue;
+      if (trace.spans.size >= maxPerTrace) {
+        refused += 1;
+        continue;
+      }
+      trace.spans.set(span.spanId, span);
+      pendingSpans += 1;
+    }
+    const ready: PendingTrace[] = [];
+    for (const key of touched) {
+      const trace = pending.get(key);
+      if (trace && isComplete([...trace.spans.values()])) {
+        const taken = take(key);
+        if (taken) ready.push(taken);
+      }
+    }
+    startTimer();
+    if (ready.length > 0) await store(ready);
+    return {
+      rejectedSpans: refused,
+      reasons:
+        refused > 0
+          ? [`a trace may hold at most ${maxPerTrace} spans (limit maxSpansPerTrace)`]
+          : [],
+    };
+  }
+
+  return {
+    add,
+    flushDue,
+    counts: () => ({ pendingTraces: pending.size, pendingSpans, assembled, rejected }),
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
