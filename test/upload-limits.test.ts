@@ -6,8 +6,10 @@
 //
 // On health's latency: the bound is the issue's 100 ms, but this runs on shared 2-core machines,
 // where an idle server's /health measured a 95th percentile of 56 ms and a maximum of 156 ms at a
-// load average of 20. So 90% of the answers must come in under 100 ms and none may take 500 ms;
-// before the fix one answer waited for the whole parse (seconds to minutes).
+// load average of 20. So 90% of the answers must come in under 100 ms and none may take 500 ms,
+// or, on a machine where /health is slow even when idle, under bounds measured just before the
+// upload (expectHealthKeptAnswering); before the fix one answer waited for the whole parse
+// (seconds to minutes).
 
 import { readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -74,6 +76,8 @@ interface Watched {
     rows?: Array<{ row: number; field: string; message: string }>;
   };
   healthMs: number[];
+  /** /health's latency just before the upload: what this machine gives now, with nothing to read. */
+  baselineMs: number[];
   /** Growth of serve's peak resident memory over its memory before the upload. */
   memoryGrowth: number;
 }
@@ -83,8 +87,21 @@ function uploadWatched(documents: unknown[]): Promise<Watched> {
   return postWatched(`/api/v1/collections/${collectionId}/documents`, { documents });
 }
 
+/** /health's latency, asked `times` times in a row with nothing else sent. */
+async function healthLatencies(times: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await (await fetch(`${origin}/api/v1/health`)).arrayBuffer();
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return latencies;
+}
+
 async function postWatched(path: string, payload: unknown): Promise<Watched> {
   const body = JSON.stringify(payload);
+  const baselineMs = await healthLatencies(15);
   // Resets the peak to the current memory (Linux 4.0+), so the peak read after is this upload's.
   writeFileSync(`/proc/${serve.child.pid}/clear_refs`, "5");
   const before = memory();
@@ -112,6 +129,7 @@ async function postWatched(path: string, payload: unknown): Promise<Watched> {
       status: response.status,
       body: (await response.json()) as Watched["body"],
       healthMs,
+      baselineMs,
       memoryGrowth: memory().peak - before.rss,
     };
   } finally {
@@ -120,14 +138,22 @@ async function postWatched(path: string, payload: unknown): Promise<Watched> {
   }
 }
 
-function expectHealthKeptAnswering(healthMs: number[]) {
+/**
+ * The issue's bound is 100 ms. On a machine loaded beyond its cores an idle /health is itself slow
+ * at times, so the bounds grow with what /health gave just before the upload: 90% of the answers
+ * under max(100 ms, twice the idle 90th percentile), none over max(500 ms, 4 times the idle
+ * maximum). The code this replaced held /health for the whole parse: seconds to minutes.
+ */
+function expectHealthKeptAnswering({ healthMs, baselineMs }: Watched) {
   expect(healthMs.length).toBeGreaterThanOrEqual(3);
-  const fast = healthMs.filter((ms) => ms < 100).length;
-  expect(
-    fast / healthMs.length,
-    `health answered in ${healthMs.map(Math.round).join(", ")} ms`,
-  ).toBeGreaterThanOrEqual(0.9);
-  expect(Math.max(...healthMs)).toBeLessThan(500);
+  const idle = [...baselineMs].sort((a, b) => a - b);
+  const idleP90 = idle[Math.floor(idle.length * 0.9)] ?? 0;
+  const fastMs = Math.max(100, 2 * idleP90);
+  const slowMs = Math.max(500, 4 * (idle.at(-1) ?? 0));
+  const seen = `health answered in ${healthMs.map(Math.round).join(", ")} ms (idle: ${idle.map(Math.round).join(", ")} ms)`;
+  const fast = healthMs.filter((ms) => ms < fastMs).length;
+  expect(fast / healthMs.length, seen).toBeGreaterThanOrEqual(0.9);
+  expect(Math.max(...healthMs), seen).toBeLessThan(slowMs);
 }
 
 it("reads a 1 MB Markdown line of unclosed brackets while /health keeps answering", async () => {
@@ -135,14 +161,14 @@ it("reads a 1 MB Markdown line of unclosed brackets while /health keeps answerin
   const watched = await uploadWatched([{ name: "brackets.md", content: line }]);
   expect(watched.status, JSON.stringify(watched.body).slice(0, 300)).toBe(201);
   expect(watched.body.documents?.added).toBe(1);
-  expectHealthKeptAnswering(watched.healthMs);
+  expectHealthKeptAnswering(watched);
 }, 120_000);
 
 it("reads 200,000 nested <div> while /health keeps answering", async () => {
   const html = `${"<div>".repeat(200_000)}deep${"</div>".repeat(200_000)}`;
   const watched = await uploadWatched([{ name: "nested.html", content: html }]);
   expect(watched.status, JSON.stringify(watched.body).slice(0, 300)).toBe(201);
-  expectHealthKeptAnswering(watched.healthMs);
+  expectHealthKeptAnswering(watched);
 }, 120_000);
 
 it("refuses a PDF that inflates to 1 GiB by its name, within 256 MiB of serve's memory", async () => {
@@ -161,7 +187,7 @@ it("refuses a PDF that inflates to 1 GiB by its name, within 256 MiB of serve's 
   ]);
   // Before: +1 GiB and more. Now: the parse thread and what it decodes, about 50 MB.
   expect(watched.memoryGrowth).toBeLessThan(256 * MIB);
-  expectHealthKeptAnswering(watched.healthMs);
+  expectHealthKeptAnswering(watched);
 }, 120_000);
 
 it("refuses the PDF that takes a request's PDFs past 256 MiB decoded, by its name", async () => {
@@ -189,5 +215,5 @@ it("reads a 9 MB question file on the parse thread while /health keeps answering
     content: `question,answer\n${rows.join("\n")}\n`,
   });
   expect(watched.status, JSON.stringify(watched.body).slice(0, 300)).toBe(201);
-  expectHealthKeptAnswering(watched.healthMs);
+  expectHealthKeptAnswering(watched);
 }, 120_000);
