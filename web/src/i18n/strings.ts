@@ -3,11 +3,13 @@
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
+import { verdictEn, verdictZh } from "./verdict-strings";
 
 export const en = {
   ...arenaEn,
   ...compareEn,
   ...outcomeEn,
+  ...verdictEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -374,6 +376,7 @@ export const zh: Record<MessageKey, string> = {
   ...arenaZh,
   ...compareZh,
   ...outcomeZh,
+  ...verdictZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",

@@ -45,7 +45,9 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
         </div>
         <div className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
           {item.status === "SCORED" ? (
-            <strong>{t("card.score", { score: formatScore(item.score) })}</strong>
+            <strong data-testid="card-score">
+              {t("card.compareScore", { score: formatScore(item.score) })}
+            </strong>
           ) : (
             <span className="muted">{t("detail.notScored")}</span>
           )}

@@ -1,8 +1,11 @@
+import { explainCheck } from "../../../../src/gate/explain";
 import type { EvaluationResult, JudgeResult, TraceStep } from "../../api/types";
 import { CitedAnswer } from "../../components/CitedAnswer";
 import { formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
+import type { MessageKey } from "../../i18n/strings";
 import { useI18n } from "../../i18n/i18n";
+import { failingJudges, ownScale } from "./verdict";
 
 function textOf(value: unknown): string | undefined {
   if (typeof value === "string" && value.trim() !== "") return value;
@@ -27,13 +30,57 @@ function isTraceStep(call: unknown): call is TraceStep {
   return typeof call === "object" && call !== null && typeof (call as TraceStep).node === "string";
 }
 
+const GATE_MEANING: Record<string, MessageKey> = {
+  pass: "verdict.gateMeaning.pass",
+  partial: "verdict.gateMeaning.partial",
+  fail: "verdict.gateMeaning.fail",
+  skipped: "verdict.gateMeaning.skipped",
+};
+
+const JUDGE_NAMES: Record<string, MessageKey> = {
+  review: "verdict.judgeName.review",
+  rubric: "verdict.judgeName.rubric",
+  reference: "verdict.judgeName.reference",
+  offline: "verdict.judgeName.offline",
+};
+
+/**
+ * The result's verdict in words: who decided it, how its score is formed, what the gate's verdict
+ * beside it means (the rule of src/evals/runs/run-item.ts, worded as in docs/judges.md).
+ */
+function VerdictHeadline({ result }: { result: EvaluationResult }) {
+  const { t, language } = useI18n();
+  const judgeName = (name: string) =>
+    name in JUDGE_NAMES ? t(JUDGE_NAMES[name] as MessageKey) : name;
+  const failed = failingJudges(result.judges ?? {}).map(judgeName);
+  const joined = failed.join(language === "zh" ? "和" : " and ");
+  const gateFailed = result.gate_status === "fail";
+  let headline: string;
+  if (result.status !== "SCORED")
+    headline = t("verdict.notScored", { reason: t(`status.${result.status}` as MessageKey) });
+  else if (result.passed) headline = t("verdict.passed");
+  else if (failed.length > 0 && gateFailed) headline = t("verdict.failedBoth", { judges: joined });
+  else if (failed.length > 0) headline = t("verdict.failedJudges", { judges: joined });
+  else headline = t("verdict.failedGate");
+  const meaning = result.gate_status ? GATE_MEANING[result.gate_status] : undefined;
+  return (
+    <div className="notice" data-testid="verdict-headline">
+      <strong>{headline}</strong>
+      {result.status === "SCORED" && (
+        <div>{t("verdict.rule", { score: formatScore(result.score) })}</div>
+      )}
+      {meaning && <div className="muted">{t(meaning)}</div>}
+    </div>
+  );
+}
+
 /**
  * An opened ResultComparisonCard's body, from the result in full: the ground truth, the bot's
  * answer (its citations open the cited passage from the result's own sources), every judge, the
  * gate's failing checks and the built-in bot's loop trace.
  */
 export function ResultDetail({ result }: { result: EvaluationResult }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const failing = (result.gate?.checks ?? []).filter(
     (c) => c.status !== "pass" && c.status !== "skipped",
   );
@@ -41,6 +88,7 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
 
   return (
     <div data-testid="result-detail">
+      <VerdictHeadline result={result} />
       <div className="card-columns">
         <section>
           <h3>{t("card.groundTruth")}</h3>
@@ -71,8 +119,9 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
                   <strong>{name}</strong>{" "}
                   {judge.outcome === "ok" ? (
                     <>
-                      {formatScore(judge.score)}
-                      <span className="muted"> ({judge.raw_score})</span>{" "}
+                      {ownScale(name, judge) && (
+                        <span data-testid="judge-own-score">{ownScale(name, judge)} </span>
+                      )}
                       <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
                         {judge.passed ? t("card.passed") : t("card.failed")}
                       </span>
@@ -107,9 +156,8 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
           <h3>{t("card.failingChecks")}</h3>
           <ul style={{ margin: 0 }}>
             {failing.map((check) => (
-              <li key={check.name}>
-                <code>{check.name}</code>: <StatusBadge status={check.status} />{" "}
-                <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span>
+              <li key={check.name} data-testid="failing-check">
+                <StatusBadge status={check.status} /> {explainCheck(check, language)}
               </li>
             ))}
           </ul>

@@ -1,0 +1,50 @@
+// Words for a result's verdict (issue 23 §2), English and Chinese; merged into strings.ts. The
+// rule they state is the one src/evals/runs/run-item.ts applies, and docs/judges.md words it too.
+export const verdictEn = {
+  "verdict.passed": "Passed: every judge passed this answer and the gate did not fail it.",
+  "verdict.failedJudges": "Failed: {judges} failed this answer.",
+  "verdict.failedGate": "Failed: the gate failed this answer.",
+  "verdict.failedBoth": "Failed: {judges} failed this answer, and so did the gate.",
+  "verdict.notScored": "Not scored: {reason}.",
+  "verdict.rule":
+    "A result passes when every judge passes it and the gate does not say fail. Its score for comparing runs, {score} on a 0–1 scale, is the mean of the judges' scores, each rescaled to 0–1.",
+  "verdict.gateMeaning.pass":
+    "Gate pass: every claim is backed by the passages it cites. The gate does not check that the answer is right or on topic; the judges do.",
+  "verdict.gateMeaning.partial":
+    "Gate partial: some claims are not backed by the passages they cite, so the answer is shown with a warning.",
+  "verdict.gateMeaning.fail":
+    "Gate fail: the answer's evidence does not hold, so it is refused whatever the judges say.",
+  "verdict.gateMeaning.skipped": "Gate skipped: there was no evidence to check the answer against.",
+  "verdict.judgeName.review": "the review judge",
+  "verdict.judgeName.rubric": "the rubric judge",
+  "verdict.judgeName.reference": "the reference judge",
+  "verdict.judgeName.offline": "the offline judge",
+  "verdict.ownScale": "{raw} / {max}",
+  "verdict.scaleNote": "on its own scale",
+  "card.compareScore": "Score {score} (0–1, for comparing runs)",
+  "card.citationTitle": "Passage {n}: {title}",
+} as const;
+
+export const verdictZh: Record<keyof typeof verdictEn, string> = {
+  "verdict.passed": "通过：所有评判都判定该回答通过，门控也没有判为不通过。",
+  "verdict.failedJudges": "未通过：{judges}判定该回答不通过。",
+  "verdict.failedGate": "未通过：门控判定该回答不通过。",
+  "verdict.failedBoth": "未通过：{judges}判定该回答不通过，门控也是。",
+  "verdict.notScored": "未评分：{reason}。",
+  "verdict.rule":
+    "当所有评判都判定通过、且门控没有判为不通过时，结果才算通过。用于比较评估的得分为 {score}（0–1 标度），是各评判得分换算到 0–1 后的平均值。",
+  "verdict.gateMeaning.pass":
+    "门控通过：每个论断都有所引段落的依据。门控不检查回答是否正确或切题，这由评判负责。",
+  "verdict.gateMeaning.partial":
+    "门控部分通过：有些论断在所引段落中找不到依据，因此回答带警告显示。",
+  "verdict.gateMeaning.fail": "门控未通过：回答的证据不成立，无论评判如何都会被拒绝。",
+  "verdict.gateMeaning.skipped": "门控已跳过：没有可用于核对回答的证据。",
+  "verdict.judgeName.review": "审核评判",
+  "verdict.judgeName.rubric": "评分细则评判",
+  "verdict.judgeName.reference": "参考答案评判",
+  "verdict.judgeName.offline": "离线评判",
+  "verdict.ownScale": "{raw} / {max}",
+  "verdict.scaleNote": "按其自身标度",
+  "card.compareScore": "得分 {score}（0–1，用于比较评估）",
+  "card.citationTitle": "段落 {n}：{title}",
+};
