@@ -1,6 +1,8 @@
+import { sql } from "drizzle-orm";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { judgeFailure } from "../../src/judges/index.js";
 import type { AppServer } from "./support/app-server.js";
 import { type Browser, PHONE } from "./support/browser.js";
 import { type E2eSession, startE2eSession } from "./support/session.js";
@@ -153,5 +155,64 @@ describe("verdicts that explain themselves", { timeout: 90_000 }, () => {
     await opened.page.evaluate('localStorage.removeItem("ragjudge.language")');
     expect(browser.errors).toEqual([]);
     await opened.page.close();
+  });
+
+  it("words judge errors as sentences grouped by kind, the raw replies behind details", async () => {
+    const base = { language: "en" as const, model: "m", calls: [] };
+    const dump = '[{"code":"invalid_type","path":["score"],"message":"Required"}]';
+    const judges = {
+      rubric: judgeFailure(
+        { name: "rubric", ...base },
+        { message: `reply did not match: ${dump}`, cause: "reply", retryable: true, raw: [dump] },
+      ),
+      reference: judgeFailure(
+        { name: "reference", ...base },
+        { message: "not JSON", cause: "reply", retryable: true, raw: ["{"] },
+      ),
+      review: judgeFailure(
+        { name: "review", ...base },
+        { message: "timed out after 60 s", cause: "LlmTimeoutError", retryable: true, raw: [] },
+      ),
+    };
+    await server.store.db.execute(sql`
+      update evaluation_results
+      set status = 'JUDGE_ERROR', score = null, passed = null, error = 'judges failed',
+          judges = ${JSON.stringify(judges)}::jsonb
+      where evaluation_id = ${builtinRun} and position = 1`);
+    const { page, card } = await openFirstCard(builtinRun, "status=JUDGE_ERROR");
+    const errors = card.getByTestId("judge-errors");
+    expect(await errors.getByTestId("judge-error-group").allTextContents()).toEqual([
+      "2 × the rubric judge, the reference judge: the model's reply was unusable (not JSON, or not the expected shape).",
+      "1 × the review judge: the model did not answer in time.",
+    ]);
+    // The validation dump is there, but only behind the toggle.
+    expect(await errors.locator("pre").first().isVisible()).toBe(false);
+    await errors.locator("summary").click();
+    expect(await errors.locator("pre").first().textContent()).toBe(dump);
+    expect(await card.getByTestId("verdict-headline").textContent()).toContain(
+      "Not scored: Judge error.",
+    );
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("reasons truly offline: no false contradiction, the snack answered with the snack", async () => {
+    // The reference reads "… rebuilt in grey brick by 1875": an answer saying 1875 contradicts
+    // nothing (it used to read "contradicts the reference: 1875 where the reference says 1870").
+    const brick = await openFirstCard(builtinRun, `q=${encodeURIComponent("built of grey brick")}`);
+    const detail = await brick.card.getByTestId("result-detail").textContent();
+    expect(detail).toContain("1875");
+    expect(detail).not.toContain("where the reference says");
+    await brick.page.close();
+    // 澜汀最有名的小吃是什么？ used to be answered with the salt-lantern festival.
+    const snack = await openFirstCard(builtinRun, `q=${encodeURIComponent("最有名的小吃")}`);
+    const answer = await snack.card
+      .getByTestId("result-detail")
+      .locator("section")
+      .nth(1)
+      .textContent();
+    expect(answer).toContain("最有名的小吃是蟹黄盐饼");
+    expect(browser.errors).toEqual([]);
+    await snack.page.close();
   });
 });

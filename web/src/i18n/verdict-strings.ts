@@ -23,6 +23,19 @@ export const verdictEn = {
   "verdict.scaleNote": "on its own scale",
   "card.compareScore": "Score {score} (0–1, for comparing runs)",
   "card.citationTitle": "Passage {n}: {title}",
+  "judgeError.heading": "Judges that could not judge",
+  "judgeError.group": "{count} × {judges}: {what}.",
+  "judgeError.kind.unusable_reply":
+    "the model's reply was unusable (not JSON, or not the expected shape)",
+  "judgeError.kind.http": "the model's server answered with an error",
+  "judgeError.kind.timeout": "the model did not answer in time",
+  "judgeError.kind.connection": "the model's server could not be reached",
+  "judgeError.kind.malformed_response":
+    "the model's server sent a response that is not an OpenAI answer",
+  "judgeError.kind.not_configured": "the model is not configured",
+  "judgeError.kind.other": "another error",
+  "judgeError.details": "Details",
+  "judgeError.noScore": "An error has no score: this result is not counted in the run's averages.",
 } as const;
 
 export const verdictZh: Record<keyof typeof verdictEn, string> = {
@@ -47,4 +60,15 @@ export const verdictZh: Record<keyof typeof verdictEn, string> = {
   "verdict.scaleNote": "按其自身标度",
   "card.compareScore": "得分 {score}（0–1，用于比较评估）",
   "card.citationTitle": "段落 {n}：{title}",
+  "judgeError.heading": "未能完成评判的评判",
+  "judgeError.group": "{count} × {judges}：{what}。",
+  "judgeError.kind.unusable_reply": "模型的回复无法使用（不是 JSON，或结构不符）",
+  "judgeError.kind.http": "模型服务器返回了错误",
+  "judgeError.kind.timeout": "模型没有按时回答",
+  "judgeError.kind.connection": "无法连接到模型服务器",
+  "judgeError.kind.malformed_response": "模型服务器的响应不是 OpenAI 格式的回答",
+  "judgeError.kind.not_configured": "模型未配置",
+  "judgeError.kind.other": "其他错误",
+  "judgeError.details": "详情",
+  "judgeError.noScore": "出错的评判没有得分：该结果不计入评估的平均值。",
 };

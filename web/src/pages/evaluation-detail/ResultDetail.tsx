@@ -5,6 +5,7 @@ import { formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import type { MessageKey } from "../../i18n/strings";
 import { useI18n } from "../../i18n/i18n";
+import { groupJudgeErrors } from "./judge-errors";
 import { failingJudges, ownScale } from "./verdict";
 
 function textOf(value: unknown): string | undefined {
@@ -36,6 +37,50 @@ const GATE_MEANING: Record<string, MessageKey> = {
   fail: "verdict.gateMeaning.fail",
   skipped: "verdict.gateMeaning.skipped",
 };
+
+/**
+ * The judges that could not judge, one sentence per kind of error with a count; each judge's own
+ * message and its unusable replies (validation dumps) stay behind a "details" toggle.
+ */
+function JudgeErrors({ judges }: { judges: Record<string, JudgeResult> }) {
+  const { t } = useI18n();
+  const groups = groupJudgeErrors(judges);
+  if (groups.length === 0) return null;
+  const name = (judge: string) =>
+    judge in JUDGE_NAMES ? t(JUDGE_NAMES[judge] as MessageKey) : judge;
+  return (
+    <div data-testid="judge-errors">
+      <h3>{t("judgeError.heading")}</h3>
+      <ul style={{ margin: 0 }}>
+        {groups.map((group) => (
+          <li key={group.kind} data-testid="judge-error-group">
+            {t("judgeError.group", {
+              count: group.judges.length,
+              judges: group.judges.map(name).join(", "),
+              what: t(`judgeError.kind.${group.kind}` as MessageKey),
+            })}
+          </li>
+        ))}
+      </ul>
+      <p className="muted" style={{ margin: 0 }}>
+        {t("judgeError.noScore")}
+      </p>
+      <details>
+        <summary>{t("judgeError.details")}</summary>
+        {Object.entries(judges).map(([judge, result]) =>
+          result.outcome === "judge_error" ? (
+            <div key={judge}>
+              <strong>{judge}</strong>: <span className="error-text">{result.error.message}</span>
+              {Array.isArray(result.error.raw) && result.error.raw.length > 0 && (
+                <pre className="code">{result.error.raw.map(String).join("\n\n")}</pre>
+              )}
+            </div>
+          ) : null,
+        )}
+      </details>
+    </div>
+  );
+}
 
 const JUDGE_NAMES: Record<string, MessageKey> = {
   review: "verdict.judgeName.review",
@@ -127,13 +172,10 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
                       </span>
                     </>
                   ) : (
-                    <span className="badge bad">{judge.outcome}</span>
+                    <span className="badge bad">{t("status.JUDGE_ERROR")}</span>
                   )}
                   {judge.model && <span className="muted"> · {judge.model}</span>}
                 </div>
-                {judge.outcome === "judge_error" && (
-                  <div className="error-text">{judge.error.message}</div>
-                )}
                 {words.reasoning && (
                   <div>
                     <span className="muted">{t("card.reasoning")}: </span>
@@ -151,6 +193,7 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
           })}
         </section>
       </div>
+      <JudgeErrors judges={result.judges ?? {}} />
       {failing.length > 0 && (
         <div>
           <h3>{t("card.failingChecks")}</h3>
