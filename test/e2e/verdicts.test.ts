@@ -215,4 +215,24 @@ describe("verdicts that explain themselves", { timeout: 90_000 }, () => {
     expect(browser.errors).toEqual([]);
     await snack.page.close();
   });
+
+  it("draws the loops with the path a built-in bot answer took; an HTTP bot's result has none", async () => {
+    const { page, card } = await openFirstCard(builtinRun, "");
+    const diagrams = card.getByTestId("loop-diagrams");
+    await diagrams.locator("summary").click();
+    const drawn = (name: string) =>
+      diagrams.locator(`[data-testid="mermaid-diagram"][data-diagram="${name}"] svg`);
+    await expect.poll(() => drawn("quality_loop").count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => drawn("answer_loop").count(), { timeout: 30_000 }).toBe(1);
+    expect(await drawn("quality_loop").textContent()).toContain("grade_documents");
+    // The path taken is highlighted, as on the Ask page.
+    const sources = await diagrams.getByTestId("mermaid-source").allTextContents();
+    for (const source of sources) expect(source).toContain("class ");
+    expect(browser.errors).toEqual([]);
+    await page.close();
+
+    const http = await openFirstCard(httpRun, "");
+    expect(await http.card.getByTestId("loop-diagrams").count()).toBe(0);
+    await http.page.close();
+  });
 });

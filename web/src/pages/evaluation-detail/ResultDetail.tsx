@@ -1,10 +1,12 @@
 import { explainCheck } from "../../../../src/gate/explain";
+import { useState } from "react";
 import type { EvaluationResult, JudgeResult, TraceStep } from "../../api/types";
 import { CitedAnswer } from "../../components/CitedAnswer";
 import { formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import type { MessageKey } from "../../i18n/strings";
 import { useI18n } from "../../i18n/i18n";
+import { MermaidDiagram } from "../collections/MermaidDiagram";
 import { groupJudgeErrors } from "./judge-errors";
 import { failingJudges, ownScale } from "./verdict";
 
@@ -37,6 +39,27 @@ const GATE_MEANING: Record<string, MessageKey> = {
   fail: "verdict.gateMeaning.fail",
   skipped: "verdict.gateMeaning.skipped",
 };
+
+/**
+ * The built-in bot's two loops with the path this answer took, as the Ask page draws them. Drawn
+ * only once opened: Mermaid is fetched when a diagram is about to be drawn.
+ */
+function LoopDiagrams({ diagrams }: { diagrams: NonNullable<EvaluationResult["diagrams"]> }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      data-testid="loop-diagrams"
+      onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}
+    >
+      <summary>{t("col.diagrams")}</summary>
+      {open &&
+        Object.entries(diagrams).map(([name, source]) => (
+          <MermaidDiagram key={name} name={name} source={source} />
+        ))}
+    </details>
+  );
+}
 
 /**
  * The judges that could not judge, one sentence per kind of error with a count; each judge's own
@@ -206,6 +229,7 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
           </ul>
         </div>
       )}
+      {result.diagrams && <LoopDiagrams diagrams={result.diagrams} />}
       {result.rag_tool_calls && result.rag_tool_calls.length > 0 && (
         <details>
           <summary>{t("card.trace")}</summary>
