@@ -85,6 +85,9 @@ async function openFirstCard(
 describe("verdicts that explain themselves", { timeout: 90_000 }, () => {
   it("heads a failed result with who failed it, how its score is formed and what the gate means", async () => {
     const { page, card } = await openFirstCard(builtinRun, "outcome=failed&gate=pass");
+    expect(await card.getByTestId("card-verdict").textContent()).toBe(
+      "A judge failed it; the gate checks only that its claims are backed by the passages it cites.",
+    );
     const headline = card.getByTestId("verdict-headline");
     expect(await headline.textContent()).toContain("Failed: the offline judge failed this answer.");
     expect(await headline.textContent()).toContain(

@@ -22,6 +22,8 @@ export const verdictEn = {
   "verdict.ownScale": "{raw} / {max}",
   "verdict.scaleNote": "on its own scale",
   "card.compareScore": "Score {score} (0–1, for comparing runs)",
+  "card.judgeFailedGatePassed":
+    "A judge failed it; the gate checks only that its claims are backed by the passages it cites.",
   "card.citationTitle": "Passage {n}: {title}",
   "judgeError.heading": "Judges that could not judge",
   "judgeError.group": "{count} × {judges}: {what}.",
@@ -59,6 +61,7 @@ export const verdictZh: Record<keyof typeof verdictEn, string> = {
   "verdict.ownScale": "{raw} / {max}",
   "verdict.scaleNote": "按其自身标度",
   "card.compareScore": "得分 {score}（0–1，用于比较评估）",
+  "card.judgeFailedGatePassed": "评判判定未通过；门控只检查论断是否有所引段落的依据。",
   "card.citationTitle": "段落 {n}：{title}",
   "judgeError.heading": "未能完成评判的评判",
   "judgeError.group": "{count} × {judges}：{what}。",

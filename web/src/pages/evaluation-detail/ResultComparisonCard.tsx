@@ -82,6 +82,12 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
           {item.error}
         </p>
       )}
+      {item.passed === false && item.gate_status !== null && item.gate_status !== "fail" && (
+        // "Gate: pass" beside "failed" is no contradiction: say why in one line.
+        <p className="muted" data-testid="card-verdict" style={{ margin: 0 }}>
+          {t("card.judgeFailedGatePassed")}
+        </p>
+      )}
       <p className="card-question">{item.question_text}</p>
       {!open &&
         (item.answer_excerpt === null ? (
