@@ -439,6 +439,12 @@ export const EvaluationResultSchema = z.object({
   error: z.string().nullable(),
   gmt_created: Time,
   gmt_updated: Time,
+  diagrams: z
+    .object({ quality_loop: z.string(), answer_loop: z.string() })
+    .optional()
+    .describe(
+      "the built-in bot's two loops as Mermaid diagrams, with the path this answer took highlighted (built-in bot results only)",
+    ),
 });
 
 /**

@@ -200,9 +200,12 @@ describe("evaluations in the browser", { timeout: 90_000 }, () => {
       "offline: the judge's reply was not JSON",
     );
     await card.getByRole("button", { name: "Details" }).click();
+    await card.getByTestId("judge-errors").waitFor();
+    await card.getByTestId("judge-errors").locator("summary").click();
     await card.locator(".error-text").waitFor();
     expect(await card.locator(".error-text").textContent()).toBe("the judge's reply was not JSON");
-    expect(await card.textContent()).toContain("judge_error");
+    expect(await card.textContent()).toContain("Judge error");
+    expect(await card.textContent()).not.toContain("judge_error");
     expect(browser.errors).toEqual([]);
     await page.close();
   });

@@ -102,6 +102,35 @@ describe("contradictions", () => {
     ).toBe("contradicted");
   });
 
+  it("does not take one of the reference's own figures for a wrong value of another", () => {
+    // Issue 23: "1875 where the reference says 1870", though the reference says "by 1875" too.
+    const q = "Why are many warehouses in the Lower Quay district built of grey brick?";
+    const reference = [
+      "After the Great Fire of 1869, the Brick Ordinance of 1870 banned new timber buildings within 500 metres of the waterfront, so the district was rebuilt in grey brick by 1875.",
+    ];
+    const partOfIt = match(
+      q,
+      "By 1875 the Lower Quay district had been rebuilt in grey brick.",
+      reference,
+    );
+    expect(partOfIt.contradictions).toEqual([]);
+    expect(partOfIt.verdict).toBe("partial");
+    const most = match(
+      q,
+      "The Brick Ordinance of 1870 banned new timber buildings within 500 metres of the waterfront. By 1875 the district had been rebuilt in grey brick.",
+      reference,
+    );
+    expect(most.contradictions).toEqual([]);
+    expect(most.missing).toContain("1869");
+    // A year the reference does not give still contradicts it.
+    const wrong = match(
+      q,
+      "The Brick Ordinance of 1872 banned timber buildings; by 1875 it was rebuilt.",
+      reference,
+    );
+    expect(wrong.contradictions).toContain("1872 where the reference says 1870");
+  });
+
   it("lets other figures stand beside the right one", () => {
     expect(
       verdict(

@@ -227,10 +227,14 @@ function unitsCompatible(a: readonly string[], b: readonly string[]): boolean {
   return a.some((unit) => b.includes(unit));
 }
 
-/** The best relation of any answer quantity to one reference quantity, and a conflicting one. */
+/**
+ * The best relation of any answer quantity to one reference quantity, and a conflicting one:
+ * only `rivals` (figures that state no other part of the reference) can conflict.
+ */
 function stateOf(
   reference: Quantity,
   answer: readonly Quantity[],
+  rivals: readonly Quantity[] = answer,
 ): { stated: "same" | "month" | "year" | "none"; conflict?: Quantity } {
   let stated: "same" | "month" | "year" | "none" = "none";
   let conflict: Quantity | undefined;
@@ -238,7 +242,7 @@ function stateOf(
     const relation = relate(reference, quantity);
     if (relation === "unrelated") continue;
     if (relation === "other") {
-      if (!quantity.hedged) conflict ??= quantity;
+      if (!quantity.hedged && rivals.includes(quantity)) conflict ??= quantity;
       continue;
     }
     if (quantity.denied) {
@@ -466,7 +470,13 @@ function matchOne(
   let coarser = false;
   let yearOnly = false;
   for (const quantity of referenceQuantities) {
-    const state = stateOf(quantity, answered);
+    // A figure the reference itself gives for another fact contradicts nothing: "by 1875" is not a
+    // wrong year for the ordinance of 1870 when the reference says both.
+    const others = referenceQuantities.filter((other) => other !== quantity);
+    const rivals = answered.filter(
+      (a) => !others.some((other) => ["same", "month", "year"].includes(relate(other, a))),
+    );
+    const state = stateOf(quantity, answered, rivals);
     if (state.stated === "same" || state.stated === "month") {
       statedNumbers++;
       if (state.stated === "month") coarser = true;

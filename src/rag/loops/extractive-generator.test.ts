@@ -118,4 +118,28 @@ describe("extractiveAnswer", () => {
       "检索到的资料中没有找到相关信息。",
     );
   });
+
+  it("weighs a question word by how rare it is: the snack, not the city every passage names", () => {
+    // Issue 23: 澜汀最有名的小吃是什么？ was answered with the salt-lantern festival, because 澜 and 汀
+    // counted as much as 有名 and 小吃 and the festival came first in the passage.
+    const festivals = makeHit({
+      node_id: "festivals#0",
+      content:
+        "澜汀的节庆与饮食\n\n盐灯节是澜汀最重要的传统节日，每年10月的第二个周末在老码头举行。2023年的盐灯节吸引游客约68万人次，是澜汀接待游客最多的一个周末。\n\n澜汀菜以海鲜和咸味见长。最有名的小吃是蟹黄盐饼，用本地海盐和蟹黄做馅，外皮烤得酥脆。",
+      score: 0.7,
+    });
+    const schools = makeHit({
+      node_id: "education#1",
+      content: "除大学以外，澜汀还有两所职业技术学院。全市共有中小学186所。",
+      score: 0.2,
+    });
+    const answer = extractiveAnswer("澜汀最有名的小吃是什么？", [festivals, schools], {
+      maxSentences: 3,
+      language: "zh",
+    });
+    expect(answer.sentences[0]?.text).toBe(
+      "最有名的小吃是蟹黄盐饼，用本地海盐和蟹黄做馅，外皮烤得酥脆。",
+    );
+    expect(answer.answer).toContain("蟹黄盐饼");
+  });
 });

@@ -41,6 +41,8 @@ export interface ExtractiveAnswer {
 }
 
 interface Candidate extends ExtractedSentence {
+  /** The question words it contains, for weighing them by how rare they are among the hits. */
+  matched: string[];
   rank: number;
   position: number;
   key: string;
@@ -77,7 +79,8 @@ function quoteKey(text: string): string {
 }
 
 /**
- * Best-supported sentences first; ties go to the better-ranked hit, then the earlier sentence.
+ * Best-supported sentences first, each question word weighed by how rare it is among the
+ * retrieved sentences; ties go to the better-ranked hit, then the earlier sentence.
  * Without any overlap the answer abstains, so it never claims what the chunks do not say.
  */
 export function extractiveAnswer(
@@ -89,6 +92,10 @@ export function extractiveAnswer(
   const queryTokens = contentTokenSet(question);
   const excluded = (options.suggestions ?? []).map((s) => normalizeText(s));
   const candidates: Candidate[] = [];
+  // How many sentences hold each question word: a word most of them share (the city every
+  // passage is about, "澜汀") says less about which sentence answers than a rare one ("小吃").
+  const frequency = new Map<string, number>();
+  let sentenceCount = 0;
   hits.forEach((hit, rank) => {
     const content = stripCitationMarkers(hit.content);
     const sentences = splitSentences(content);
@@ -97,13 +104,12 @@ export function extractiveAnswer(
       if (text.length === 0) return;
       const tokens = contentTokens(text);
       if (tokens.length === 0) return;
-      let overlap = 0;
-      if (queryTokens.size > 0) {
-        const own = new Set(tokens);
-        const lower = text.toLowerCase();
-        for (const token of queryTokens) if (sentenceHas(own, lower, token)) overlap++;
-      }
-      const support = queryTokens.size > 0 ? overlap / queryTokens.size : 0;
+      const own = new Set(tokens);
+      const lower = text.toLowerCase();
+      const matched = [...queryTokens].filter((token) => sentenceHas(own, lower, token));
+      sentenceCount++;
+      for (const token of matched) frequency.set(token, (frequency.get(token) ?? 0) + 1);
+      const support = queryTokens.size > 0 ? matched.length / queryTokens.size : 0;
       if (support === 0) return;
       const key = quoteKey(text);
       if (excluded.some((suggestion) => key.length > 0 && suggestion.includes(key))) return;
@@ -112,13 +118,26 @@ export function extractiveAnswer(
         node_id: hit.node_id,
         ref: citationRef(hit, rank),
         support,
+        matched,
         rank,
         position,
         key,
       });
     });
   });
-  candidates.sort((a, b) => b.support - a.support || a.rank - b.rank || a.position - b.position);
+  const weight = (c: Candidate) =>
+    c.matched.reduce(
+      (sum, token) => sum + Math.log(1 + sentenceCount / (frequency.get(token) ?? 1)),
+      0,
+    );
+  const weights = new Map(candidates.map((c) => [c, weight(c)]));
+  candidates.sort(
+    (a, b) =>
+      (weights.get(b) as number) - (weights.get(a) as number) ||
+      b.support - a.support ||
+      a.rank - b.rank ||
+      a.position - b.position,
+  );
   const chosen: ExtractedSentence[] = [];
   const seen = new Set<string>();
   for (const candidate of candidates) {

@@ -23,6 +23,12 @@ import {
   retryEvaluation,
   startEvaluation,
 } from "../../evals/runs/index.js";
+import {
+  answerLoopMermaid,
+  type LoopsConfig,
+  qualityLoopMermaid,
+  type TraceStep,
+} from "../../rag/index.js";
 import { deleteEvaluation, type ResultFilter } from "../../store/index.js";
 import { errorLogSummary } from "../error-log.js";
 import type { App, RouteDeps } from "../http.js";
@@ -345,6 +351,25 @@ function sseMessage(event: WatchEvent) {
 }
 
 /** Seed 003 section 4.1, evaluations, plus retry, result pages and a live event stream. */
+/** A built-in bot's stored trace as the Ask page draws it; nothing for another bot's tool calls. */
+function loopDiagrams(
+  calls: readonly unknown[] | null,
+  loops: LoopsConfig,
+): { quality_loop: string; answer_loop: string } | undefined {
+  if (!calls || calls.length === 0) return undefined;
+  const isStep = (call: unknown): call is TraceStep =>
+    typeof call === "object" &&
+    call !== null &&
+    typeof (call as TraceStep).machine === "string" &&
+    typeof (call as TraceStep).node === "string" &&
+    typeof (call as TraceStep).next === "string";
+  if (!calls.every(isStep)) return undefined;
+  return {
+    quality_loop: qualityLoopMermaid(calls, loops),
+    answer_loop: answerLoopMermaid(calls, loops),
+  };
+}
+
 export function evaluationRoutes(app: App, deps: RouteDeps) {
   const { db } = deps;
   const { feeds, cap } = deps.streams;
@@ -408,9 +433,13 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
     return c.json({ items: page.rows, offset, limit, total: page.total });
   });
 
-  mountRoute(app, deps, api.result, async (c, { params }) =>
-    c.json(publicResult(await evaluationResult(db, c.get("user").id, params.id, params.resultId))),
-  );
+  mountRoute(app, deps, api.result, async (c, { params }) => {
+    const result = publicResult(
+      await evaluationResult(db, c.get("user").id, params.id, params.resultId),
+    );
+    const diagrams = loopDiagrams(result.rag_tool_calls, deps.config.rag.loops);
+    return c.json(diagrams ? { ...result, diagrams } : result);
+  });
 
   mountRoute(app, deps, api.export, async (c, { params, query }) => {
     const { rows } = await filteredResultsPage(

@@ -2523,6 +2523,11 @@ export interface components {
       gmt_created: string;
       /** @description an ISO 8601 time */
       gmt_updated: string;
+      /** @description the built-in bot's two loops as Mermaid diagrams, with the path this answer took highlighted (built-in bot results only) */
+      diagrams?: {
+        quality_loop: string;
+        answer_loop: string;
+      };
     };
     EvaluationResultListItem: {
       /** Format: uuid */

@@ -6,10 +6,19 @@ interface CitedSource {
   node_id: string;
   content: string;
   title?: string;
+  source?: string;
+}
+
+/** A chip's number: the source's place in the list, else its place among the answer's citations. */
+function numberOf(id: string, sources: readonly CitedSource[], order: readonly string[]): number {
+  const index = sources.findIndex((s) => s.node_id === id);
+  if (index >= 0) return index + 1;
+  return sources.length + order.indexOf(id) + 1;
 }
 
 /**
- * An answer whose citation markers are buttons: each opens the passage it cites below the answer.
+ * An answer whose citation markers are numbered chips ([1] [2], the chunk's title or source on
+ * hover, never its internal id): each opens the passage it cites below the answer.
  * `citations` are ids the answer may cite beyond its sources (a cited id with no source says so).
  */
 export function CitedAnswer({
@@ -26,31 +35,44 @@ export function CitedAnswer({
   const [open, setOpen] = useState<string>();
   const known = new Set([...sources.map((s) => s.node_id), ...citations]);
   const passage = open === undefined ? undefined : sources.find((s) => s.node_id === open);
+  const segments = splitCitations(answer, known);
+  const unlisted = segments.flatMap((s) =>
+    "citation" in s && !sources.some((source) => source.node_id === s.citation) ? [s.citation] : [],
+  );
+  const order = [...new Set(unlisted)];
+  const label = (id: string) => `[${numberOf(id, sources, order)}]`;
   return (
     <>
       <p style={{ margin: 0 }}>
-        {splitCitations(answer, known).map((segment, i) =>
-          "text" in segment ? (
-            <span key={i}>{segment.text}</span>
-          ) : (
+        {segments.map((segment, i) => {
+          if ("text" in segment) return <span key={i}>{segment.text}</span>;
+          const source = sources.find((s) => s.node_id === segment.citation);
+          const name = source?.title || source?.source || t("card.citationNotFound");
+          return (
             <button
               key={i}
               type="button"
               className="citation"
+              title={t("card.citationTitle", {
+                n: numberOf(segment.citation, sources, order),
+                title: name,
+              })}
               aria-expanded={open === segment.citation}
               aria-controls={passageId}
               onClick={() => setOpen(open === segment.citation ? undefined : segment.citation)}
             >
-              {segment.citation}
+              {label(segment.citation)}
             </button>
-          ),
-        )}
+          );
+        })}
       </p>
       <div id={passageId} aria-live="polite">
         {open !== undefined && (
           <div className="passage" data-testid="passage">
-            <strong>{t("card.passage", { id: open })}</strong>
-            {passage?.title && <div className="muted">{passage.title}</div>}
+            <strong>{t("card.passage", { id: label(open) })}</strong>
+            {(passage?.title || passage?.source) && (
+              <div className="muted">{passage.title || passage.source}</div>
+            )}
             <p style={{ whiteSpace: "pre-wrap", margin: "0.25rem 0 0" }}>
               {passage ? passage.content : t("card.citationNotFound")}
             </p>

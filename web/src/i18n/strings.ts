@@ -4,12 +4,14 @@ import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
+import { verdictEn, verdictZh } from "./verdict-strings";
 
 export const en = {
   ...arenaEn,
   ...compareEn,
   ...productionEn,
   ...outcomeEn,
+  ...verdictEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -377,6 +379,7 @@ export const zh: Record<MessageKey, string> = {
   ...compareZh,
   ...productionZh,
   ...outcomeZh,
+  ...verdictZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",

@@ -45,7 +45,9 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
         </div>
         <div className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
           {item.status === "SCORED" ? (
-            <strong>{t("card.score", { score: formatScore(item.score) })}</strong>
+            <strong data-testid="card-score">
+              {t("card.compareScore", { score: formatScore(item.score) })}
+            </strong>
           ) : (
             <span className="muted">{t("detail.notScored")}</span>
           )}
@@ -78,6 +80,12 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
             :
           </strong>{" "}
           {item.error}
+        </p>
+      )}
+      {item.passed === false && item.gate_status !== null && item.gate_status !== "fail" && (
+        // "Gate: pass" beside "failed" is no contradiction: say why in one line.
+        <p className="muted" data-testid="card-verdict" style={{ margin: 0 }}>
+          {t("card.judgeFailedGatePassed")}
         </p>
       )}
       <p className="card-question">{item.question_text}</p>

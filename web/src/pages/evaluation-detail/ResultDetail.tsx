@@ -1,8 +1,14 @@
+import { explainCheck } from "../../../../src/gate/explain";
+import { useState } from "react";
 import type { EvaluationResult, JudgeResult, TraceStep } from "../../api/types";
 import { CitedAnswer } from "../../components/CitedAnswer";
 import { formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
+import type { MessageKey } from "../../i18n/strings";
 import { useI18n } from "../../i18n/i18n";
+import { MermaidDiagram } from "../collections/MermaidDiagram";
+import { groupJudgeErrors } from "./judge-errors";
+import { failingJudges, ownScale } from "./verdict";
 
 function textOf(value: unknown): string | undefined {
   if (typeof value === "string" && value.trim() !== "") return value;
@@ -27,13 +33,122 @@ function isTraceStep(call: unknown): call is TraceStep {
   return typeof call === "object" && call !== null && typeof (call as TraceStep).node === "string";
 }
 
+const GATE_MEANING: Record<string, MessageKey> = {
+  pass: "verdict.gateMeaning.pass",
+  partial: "verdict.gateMeaning.partial",
+  fail: "verdict.gateMeaning.fail",
+  skipped: "verdict.gateMeaning.skipped",
+};
+
+/**
+ * The built-in bot's two loops with the path this answer took, as the Ask page draws them. Drawn
+ * only once opened: Mermaid is fetched when a diagram is about to be drawn.
+ */
+function LoopDiagrams({ diagrams }: { diagrams: NonNullable<EvaluationResult["diagrams"]> }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      data-testid="loop-diagrams"
+      onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}
+    >
+      <summary>{t("col.diagrams")}</summary>
+      {open &&
+        Object.entries(diagrams).map(([name, source]) => (
+          <MermaidDiagram key={name} name={name} source={source} />
+        ))}
+    </details>
+  );
+}
+
+/**
+ * The judges that could not judge, one sentence per kind of error with a count; each judge's own
+ * message and its unusable replies (validation dumps) stay behind a "details" toggle.
+ */
+function JudgeErrors({ judges }: { judges: Record<string, JudgeResult> }) {
+  const { t } = useI18n();
+  const groups = groupJudgeErrors(judges);
+  if (groups.length === 0) return null;
+  const name = (judge: string) =>
+    judge in JUDGE_NAMES ? t(JUDGE_NAMES[judge] as MessageKey) : judge;
+  return (
+    <div data-testid="judge-errors">
+      <h3>{t("judgeError.heading")}</h3>
+      <ul style={{ margin: 0 }}>
+        {groups.map((group) => (
+          <li key={group.kind} data-testid="judge-error-group">
+            {t("judgeError.group", {
+              count: group.judges.length,
+              judges: group.judges.map(name).join(", "),
+              what: t(`judgeError.kind.${group.kind}` as MessageKey),
+            })}
+          </li>
+        ))}
+      </ul>
+      <p className="muted" style={{ margin: 0 }}>
+        {t("judgeError.noScore")}
+      </p>
+      <details>
+        <summary>{t("judgeError.details")}</summary>
+        {Object.entries(judges).map(([judge, result]) =>
+          result.outcome === "judge_error" ? (
+            <div key={judge}>
+              <strong>{judge}</strong>: <span className="error-text">{result.error.message}</span>
+              {Array.isArray(result.error.raw) && result.error.raw.length > 0 && (
+                <pre className="code">{result.error.raw.map(String).join("\n\n")}</pre>
+              )}
+            </div>
+          ) : null,
+        )}
+      </details>
+    </div>
+  );
+}
+
+const JUDGE_NAMES: Record<string, MessageKey> = {
+  review: "verdict.judgeName.review",
+  rubric: "verdict.judgeName.rubric",
+  reference: "verdict.judgeName.reference",
+  offline: "verdict.judgeName.offline",
+};
+
+/**
+ * The result's verdict in words: who decided it, how its score is formed, what the gate's verdict
+ * beside it means (the rule of src/evals/runs/run-item.ts, worded as in docs/judges.md).
+ */
+function VerdictHeadline({ result }: { result: EvaluationResult }) {
+  const { t, language } = useI18n();
+  const judgeName = (name: string) =>
+    name in JUDGE_NAMES ? t(JUDGE_NAMES[name] as MessageKey) : name;
+  const failed = failingJudges(result.judges ?? {}).map(judgeName);
+  const joined = failed.join(language === "zh" ? "和" : " and ");
+  const gateFailed = result.gate_status === "fail";
+  let headline: string;
+  if (result.status !== "SCORED")
+    headline = t("verdict.notScored", { reason: t(`status.${result.status}` as MessageKey) });
+  else if (result.passed) headline = t("verdict.passed");
+  else if (failed.length > 0 && gateFailed) headline = t("verdict.failedBoth", { judges: joined });
+  else if (failed.length > 0) headline = t("verdict.failedJudges", { judges: joined });
+  else headline = t("verdict.failedGate");
+  const meaning = result.gate_status ? GATE_MEANING[result.gate_status] : undefined;
+  return (
+    <div className="notice" data-testid="verdict-headline">
+      <strong>{headline}</strong>
+      {result.status === "SCORED" && (
+        <div>{t("verdict.rule", { score: formatScore(result.score) })}</div>
+      )}
+      {meaning && <div className="muted">{t(meaning)}</div>}
+    </div>
+  );
+}
+
 /**
  * An opened ResultComparisonCard's body, from the result in full: the ground truth, the bot's
  * answer (its citations open the cited passage from the result's own sources), every judge, the
  * gate's failing checks and the built-in bot's loop trace.
  */
 export function ResultDetail({ result }: { result: EvaluationResult }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const failing = (result.gate?.checks ?? []).filter(
     (c) => c.status !== "pass" && c.status !== "skipped",
   );
@@ -41,6 +156,7 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
 
   return (
     <div data-testid="result-detail">
+      <VerdictHeadline result={result} />
       <div className="card-columns">
         <section>
           <h3>{t("card.groundTruth")}</h3>
@@ -71,20 +187,18 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
                   <strong>{name}</strong>{" "}
                   {judge.outcome === "ok" ? (
                     <>
-                      {formatScore(judge.score)}
-                      <span className="muted"> ({judge.raw_score})</span>{" "}
+                      {ownScale(name, judge) && (
+                        <span data-testid="judge-own-score">{ownScale(name, judge)} </span>
+                      )}
                       <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
                         {judge.passed ? t("card.passed") : t("card.failed")}
                       </span>
                     </>
                   ) : (
-                    <span className="badge bad">{judge.outcome}</span>
+                    <span className="badge bad">{t("status.JUDGE_ERROR")}</span>
                   )}
                   {judge.model && <span className="muted"> · {judge.model}</span>}
                 </div>
-                {judge.outcome === "judge_error" && (
-                  <div className="error-text">{judge.error.message}</div>
-                )}
                 {words.reasoning && (
                   <div>
                     <span className="muted">{t("card.reasoning")}: </span>
@@ -102,19 +216,20 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
           })}
         </section>
       </div>
+      <JudgeErrors judges={result.judges ?? {}} />
       {failing.length > 0 && (
         <div>
           <h3>{t("card.failingChecks")}</h3>
           <ul style={{ margin: 0 }}>
             {failing.map((check) => (
-              <li key={check.name}>
-                <code>{check.name}</code>: <StatusBadge status={check.status} />{" "}
-                <span className="muted">{JSON.stringify(check.detail).slice(0, 240)}</span>
+              <li key={check.name} data-testid="failing-check">
+                <StatusBadge status={check.status} /> {explainCheck(check, language)}
               </li>
             ))}
           </ul>
         </div>
       )}
+      {result.diagrams && <LoopDiagrams diagrams={result.diagrams} />}
       {result.rag_tool_calls && result.rag_tool_calls.length > 0 && (
         <details>
           <summary>{t("card.trace")}</summary>
