@@ -14,7 +14,7 @@ import {
 } from "@langchain/core/runnables";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { ChatOpenAI } from "@langchain/openai";
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +39,7 @@ import {
 } from "../../src/store/index.js";
 import { isChat, promptText, type RecordedRequest } from "../support/scripted-llm.js";
 import { openTestStore } from "../support/stores.js";
+import { loadedModules } from "../support/loaded-modules.js";
 import { useScriptedLlm } from "../support/use-scripted-llm.js";
 
 const llm = useScriptedLlm();
@@ -430,25 +431,11 @@ it("docs/integrations.md's LangChain snippet is copied line for line from the ex
 });
 
 it("ragjudge/langchain loads neither LangGraph nor the store, PGlite or the database bot", () => {
-  // A resolve hook prints every module the import loads (hooks run on their own thread).
-  const hook = `export async function resolve(s, c, next) {
-    const r = await next(s, c); process.stderr.write(r.url + "\\n"); return r; }`;
-  const register = `import { register } from "node:module"; register(${JSON.stringify(
-    `data:text/javascript,${encodeURIComponent(hook)}`,
-  )});`;
-  const run = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      `data:text/javascript,${encodeURIComponent(register)}`,
-      "--input-type=module",
-      "-e",
-      `const m = await import("ragjudge/langchain"); console.log(typeof m.RagjudgeCallbackHandler, typeof m.ragjudgeRetriever);`,
-    ],
-    { cwd: ROOT, encoding: "utf8" },
+  const { stdout, loaded } = loadedModules(
+    "ragjudge/langchain",
+    "console.log(typeof m.RagjudgeCallbackHandler, typeof m.ragjudgeRetriever);",
   );
-  expect(run.stdout).toBe("function function\n");
-  const loaded = run.stderr.split("\n").filter((url) => url.startsWith("file:"));
+  expect(stdout).toBe("function function\n");
   expect(loaded.some((url) => url.includes("/@langchain/core/"))).toBe(true);
   const own = `file://${ROOT}dist/`;
   const heavy = loaded.filter(

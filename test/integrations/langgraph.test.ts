@@ -4,7 +4,7 @@
 
 import { ChatOpenAI } from "@langchain/openai";
 import { MemorySaver } from "@langchain/langgraph";
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -25,6 +25,7 @@ import {
 } from "../../src/integrations/langgraph/index.js";
 import { isChat, promptText, type RecordedRequest } from "../support/scripted-llm.js";
 import { openTestStore } from "../support/stores.js";
+import { loadedModules } from "../support/loaded-modules.js";
 import { useScriptedLlm } from "../support/use-scripted-llm.js";
 
 const llm = useScriptedLlm();
@@ -477,25 +478,11 @@ it("docs/integrations.md's LangGraph snippet is copied line for line from the ex
 });
 
 it("ragjudge/langgraph loads the loops without the store, PGlite or the database bot", () => {
-  // A resolve hook prints every module the import loads (hooks run on their own thread).
-  const hook = `export async function resolve(s, c, next) {
-    const r = await next(s, c); process.stderr.write(r.url + "\\n"); return r; }`;
-  const register = `import { register } from "node:module"; register(${JSON.stringify(
-    `data:text/javascript,${encodeURIComponent(hook)}`,
-  )});`;
-  const run = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      `data:text/javascript,${encodeURIComponent(register)}`,
-      "--input-type=module",
-      "-e",
-      `const m = await import("ragjudge/langgraph"); console.log(typeof m.buildQualityLoopGraph);`,
-    ],
-    { cwd: ROOT, encoding: "utf8" },
+  const { stdout, loaded } = loadedModules(
+    "ragjudge/langgraph",
+    "console.log(typeof m.buildQualityLoopGraph);",
   );
-  expect(run.stdout).toBe("function\n");
-  const loaded = run.stderr.split("\n").filter((url) => url.startsWith("file:"));
+  expect(stdout).toBe("function\n");
   expect(loaded.some((url) => url.includes("/dist/rag/loops/index.js"))).toBe(true);
   expect(loaded.some((url) => url.includes("/@langchain/langgraph/"))).toBe(true);
   const own = `file://${ROOT}dist/`;
