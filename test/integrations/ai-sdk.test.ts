@@ -2,10 +2,10 @@
 // scripted OpenAI-compatible server: generateText and streamText, in each mode.
 
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isChat } from "../support/scripted-llm.js";
+import { snippetAndExample } from "../support/docs-snippet.js";
 import { useScriptedLlm } from "../support/use-scripted-llm.js";
 
 const execFileAsync = promisify(execFile);
@@ -168,11 +168,7 @@ describe.skipIf(TOO_OLD)(
 );
 
 it("docs/integrations.md's AI SDK snippet is copied line for line from the example the test runs", () => {
-  const docs = readFileSync(`${ROOT}docs/integrations.md`, "utf8");
-  const example = readFileSync(`${ROOT}examples/ai-sdk/guard.mjs`, "utf8");
-  const section = docs.slice(docs.indexOf("## The Vercel AI SDK"));
-  const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  const lines = snippet.split("\n").filter((line) => line.trim() !== "");
+  const { lines, example } = snippetAndExample("## The Vercel AI SDK", "examples/ai-sdk/guard.mjs");
   expect(lines.length).toBeGreaterThan(10);
   for (const line of lines) expect(example, line).toContain(line);
 });

@@ -15,7 +15,6 @@ import {
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { ChatOpenAI } from "@langchain/openai";
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRecorder } from "../../src/client/index.js";
@@ -39,7 +38,8 @@ import {
 } from "../../src/store/index.js";
 import { isChat, promptText, type RecordedRequest } from "../support/scripted-llm.js";
 import { openTestStore } from "../support/stores.js";
-import { loadedModules } from "../support/loaded-modules.js";
+import { databaseModules, loadedModules } from "../support/loaded-modules.js";
+import { snippetAndExample } from "../support/docs-snippet.js";
 import { useScriptedLlm } from "../support/use-scripted-llm.js";
 
 const llm = useScriptedLlm();
@@ -421,11 +421,10 @@ describe("examples/langchain", () => {
 });
 
 it("docs/integrations.md's LangChain snippet is copied line for line from the example the test runs", () => {
-  const docs = readFileSync(`${ROOT}docs/integrations.md`, "utf8");
-  const example = readFileSync(`${ROOT}examples/langchain/record-chain.mjs`, "utf8");
-  const section = docs.slice(docs.indexOf("## LangChain.js"));
-  const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  const lines = snippet.split("\n").filter((line) => line.trim() !== "");
+  const { lines, example } = snippetAndExample(
+    "## LangChain.js",
+    "examples/langchain/record-chain.mjs",
+  );
   expect(lines.length).toBeGreaterThan(20);
   for (const line of lines) expect(example, line).toContain(line);
 });
@@ -437,12 +436,6 @@ it("ragjudge/langchain loads neither LangGraph nor the store, PGlite or the data
   );
   expect(stdout).toBe("function function\n");
   expect(loaded.some((url) => url.includes("/@langchain/core/"))).toBe(true);
-  const own = `file://${ROOT}dist/`;
-  const heavy = loaded.filter(
-    (url) =>
-      (url.startsWith(own) &&
-        /^(store|evals|server|cli)\/|^rag\/(bot|index)\.js$/.test(url.slice(own.length))) ||
-      /\/node_modules\/(@langchain\/langgraph|@electric-sql|drizzle-orm|pg-boss|ai)\//.test(url),
-  );
+  const heavy = databaseModules(loaded, ["@langchain/langgraph", "ai"]);
   expect(heavy).toEqual([]);
 });

@@ -5,7 +5,6 @@
 import { ChatOpenAI } from "@langchain/openai";
 import { MemorySaver } from "@langchain/langgraph";
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,7 +24,8 @@ import {
 } from "../../src/integrations/langgraph/index.js";
 import { isChat, promptText, type RecordedRequest } from "../support/scripted-llm.js";
 import { openTestStore } from "../support/stores.js";
-import { loadedModules } from "../support/loaded-modules.js";
+import { databaseModules, loadedModules } from "../support/loaded-modules.js";
+import { snippetAndExample } from "../support/docs-snippet.js";
 import { useScriptedLlm } from "../support/use-scripted-llm.js";
 
 const llm = useScriptedLlm();
@@ -468,11 +468,10 @@ describe("examples/langgraph", () => {
 });
 
 it("docs/integrations.md's LangGraph snippet is copied line for line from the example the test runs", () => {
-  const docs = readFileSync(`${ROOT}docs/integrations.md`, "utf8");
-  const example = readFileSync(`${ROOT}examples/langgraph/rag-graph.mjs`, "utf8");
-  const section = docs.slice(docs.indexOf("## LangGraph.js"));
-  const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  const lines = snippet.split("\n").filter((line) => line.trim() !== "");
+  const { lines, example } = snippetAndExample(
+    "## LangGraph.js",
+    "examples/langgraph/rag-graph.mjs",
+  );
   expect(lines.length).toBeGreaterThan(20);
   for (const line of lines) expect(example, line).toContain(line);
 });
@@ -485,12 +484,6 @@ it("ragjudge/langgraph loads the loops without the store, PGlite or the database
   expect(stdout).toBe("function\n");
   expect(loaded.some((url) => url.includes("/dist/rag/loops/index.js"))).toBe(true);
   expect(loaded.some((url) => url.includes("/@langchain/langgraph/"))).toBe(true);
-  const own = `file://${ROOT}dist/`;
-  const heavy = loaded.filter(
-    (url) =>
-      (url.startsWith(own) &&
-        /^(store|evals|server|cli)\/|^rag\/(bot|index)\.js$/.test(url.slice(own.length))) ||
-      /\/node_modules\/(@electric-sql|drizzle-orm|pg-boss)\//.test(url),
-  );
+  const heavy = databaseModules(loaded);
   expect(heavy).toEqual([]);
 });

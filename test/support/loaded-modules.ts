@@ -35,3 +35,20 @@ export function loadedModules(entry: string, probe: string): { stdout: string; l
     loaded: run.stderr.split("\n").filter((url) => url.startsWith("file:")),
   };
 }
+
+/**
+ * The modules among `loaded` that open the database: ragjudge's store, evals, server, cli and
+ * database bot, and PGlite, drizzle and pg-boss, plus any `also` packages.
+ */
+export function databaseModules(loaded: readonly string[], also: readonly string[] = []): string[] {
+  const own = `file://${ROOT}dist/`;
+  const packages = new RegExp(
+    `/node_modules/(${["@electric-sql", "drizzle-orm", "pg-boss", ...also].join("|")})/`,
+  );
+  return loaded.filter(
+    (url) =>
+      (url.startsWith(own) &&
+        /^(store|evals|server|cli)\/|^rag\/(bot|index)\.js$/.test(url.slice(own.length))) ||
+      packages.test(url),
+  );
+}
