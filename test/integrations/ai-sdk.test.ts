@@ -3,9 +3,18 @@
 
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRecorder } from "../../src/client/index.js";
+import { createApp, listen } from "../../src/server/index.js";
+import {
+  createApiToken,
+  findOrCreateUser,
+  listAnswerRecords,
+  type Store,
+} from "../../src/store/index.js";
 import { isChat } from "../support/scripted-llm.js";
 import { snippetAndExample } from "../support/docs-snippet.js";
+import { openTestStore } from "../support/stores.js";
 import { useScriptedLlm } from "../support/use-scripted-llm.js";
 
 const execFileAsync = promisify(execFile);
@@ -21,6 +30,11 @@ const SOURCES = [
 const GOOD = "The Lanting bridge was built in 1870 by the river guild [1].";
 const WITH_WRONG_FIGURE = `${GOOD} Adult tickets cost 15 yuan [2].`;
 const UNSUPPORTED = "The mayor painted dragons on every lamppost during the winter festival.";
+
+const call = {
+  prompt: "When was the bridge built?",
+  providerOptions: { ragjudge: { sources: SOURCES } },
+};
 
 type Ai = typeof import("ai");
 type Middleware = typeof import("../../src/integrations/ai-sdk/index.js");
@@ -52,10 +66,6 @@ describe.skipIf(TOO_OLD)(
         middleware: guardModule.ragjudgeGuard(options),
       });
     }
-    const call = {
-      prompt: "When was the bridge built?",
-      providerOptions: { ragjudge: { sources: SOURCES } },
-    };
 
     it("generateText: repairs an answer stating a figure no source holds, verdict in providerMetadata", async () => {
       const result = await ai.generateText({
@@ -145,6 +155,71 @@ describe.skipIf(TOO_OLD)(
       expect(events[0]).toBe("verdict");
       expect(text).toBe(GOOD);
       expect(metadata).toMatchObject({ decision: "allow", status: "pass" });
+    });
+  },
+);
+
+describe.skipIf(TOO_OLD)(
+  `ragjudge/ai-sdk recording on a ragjudge server${TOO_OLD ? " (skipped: ai 7 needs Node >= 22; CI's Node 24 leg runs it)" : ""}`,
+  () => {
+    const llm = useScriptedLlm();
+    let store: Store;
+    let server: Awaited<ReturnType<typeof listen>>;
+
+    beforeAll(async () => {
+      store = await openTestStore("pglite");
+      server = await listen(createApp({ db: store.db }), { port: 0 });
+    });
+    afterAll(async () => {
+      await server.close();
+      await store.close();
+    });
+
+    it("records each checked answer, streamed or not, with its model, tokens and the server's own gate", async () => {
+      const ai = await import("ai");
+      const { ragjudgeGuard } = await import("../../src/integrations/ai-sdk/index.js");
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+      const userId = (await findOrCreateUser(store.db, "ai-sdk-recorder")).id;
+      const recorder = createRecorder({
+        url: server.url,
+        token: await createApiToken(store.db, userId),
+      });
+      llm.on({ when: isChat, reply: { content: WITH_WRONG_FIGURE } });
+      const model = ai.wrapLanguageModel({
+        model: createOpenAICompatible({
+          name: "scripted",
+          baseURL: llm.baseUrl,
+          apiKey: "k",
+        }).chatModel("scripted-model"),
+        middleware: ragjudgeGuard({
+          mode: "repair",
+          record: recorder,
+          recordAs: { service: "shop-assistant", metadata: { route: "faq" } },
+        }),
+      });
+      await ai.generateText({ model, ...call });
+      const streamed = ai.streamText({ model, ...call });
+      for await (const _chunk of streamed.textStream) void _chunk;
+      expect(await recorder.close()).toEqual({ accepted: 2, duplicates: 0, refused: 0 });
+
+      const records = await listAnswerRecords(store.db, userId, { limit: 10 });
+      expect(records).toHaveLength(2);
+      for (const record of records) {
+        expect(record).toMatchObject({
+          model: "scripted-model",
+          service: "shop-assistant",
+          gate_status: "fail",
+        });
+        // What was recorded is what the model said, not the repaired text the user saw.
+        const input = record.input as {
+          generation_output: { answer: string };
+          retrieval_hits: { node_id: string }[];
+        };
+        expect(input.generation_output.answer).toBe(WITH_WRONG_FIGURE);
+        expect(input.retrieval_hits.map((hit) => hit.node_id)).toEqual(["bridge", "museum"]);
+        expect(record.prompt_tokens).toBeGreaterThan(0);
+        expect(record.completion_tokens).toBeGreaterThan(0);
+      }
     });
   },
 );

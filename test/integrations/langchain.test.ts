@@ -12,11 +12,14 @@ import {
   type RunnableConfig,
   RunnableSequence,
 } from "@langchain/core/runnables";
+import { tool } from "@langchain/core/tools";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { ChatOpenAI } from "@langchain/openai";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createRecorder } from "../../src/client/index.js";
 import { guard, EvaluatorInputSchema } from "../../src/gate/index.js";
 import {
@@ -249,6 +252,55 @@ describe("RagjudgeCallbackHandler", () => {
     const metroDocs = await retriever.invoke(METRO);
     expect(hitIds(rows[0]!)).toEqual(metroDocs.map((d) => d.id));
     expect(rows.map(gateDecision)).toEqual(["allow", "block"]);
+  });
+
+  it("a LangGraph ReAct agent: the model calls the retriever as a tool, and the record holds what the tool found", async () => {
+    const retriever = ragjudgeRetriever("lanting", { store, userId, topK: 2 });
+    const searchLanting = tool(
+      async ({ query }: { query: string }, config: RunnableConfig) =>
+        numbered({ docs: await retriever.invoke(query, config) }),
+      {
+        name: "search_lanting",
+        description: "Searches the Lanting city guide.",
+        schema: z.object({ query: z.string() }),
+      },
+    );
+    const toolWasAnswered = (r: RecordedRequest) =>
+      (r.body.messages ?? []).some((m) => m.role === "tool");
+    llm.on({
+      when: (r) => asks(METRO)(r) && !toolWasAnswered(r),
+      reply: {
+        toolCalls: [{ name: "search_lanting", arguments: { query: "Metro Line 1 opening" } }],
+      },
+    });
+    llm.on({ when: (r) => asks(METRO)(r) && toolWasAnswered(r), reply: { content: METRO_ANSWER } });
+    const agent = createReactAgent({ llm: chatModel("agent-model"), tools: [searchLanting] });
+    const handler = new RagjudgeCallbackHandler({
+      recorder: createRecorder({ url: server.url, token, flushIntervalMs: 60_000 }),
+      gate: true,
+    });
+    const before = await storedIds();
+
+    const result = await agent.invoke(
+      { messages: [{ role: "user", content: METRO }] },
+      { callbacks: [handler], configurable: { thread_id: "agent-thread" } },
+    );
+    await handler.flush();
+
+    expect(result.messages.at(-1)?.content).toBe(METRO_ANSWER);
+    // The model was asked twice: once to choose the tool, once with the tool's passages.
+    const toolReply = llm.requests
+      .filter(isChat)
+      .at(-1)
+      ?.body.messages?.find((m) => m.role === "tool");
+    expect(toolReply?.content).toContain("18 September 2009");
+    const rows = await storedSince(before, [METRO]);
+    expect(rows.map((r) => [r.conversation_id, r.answer, r.model])).toEqual([
+      ["agent-thread", METRO_ANSWER, "agent-model"],
+    ]);
+    const found = await retriever.invoke("Metro Line 1 opening");
+    expect(hitIds(rows[0]!)).toEqual(found.map((d) => d.id));
+    expect(rows.map(gateDecision)).toEqual(["allow"]);
   });
 
   it("batch and stream: interleaved root runs each give their own record", async () => {

@@ -44,6 +44,8 @@ export type ScriptedReply =
   | { auto: unknown; latencyMs?: number }
   /** Any content, e.g. malformed JSON. */
   | { content: string; finishReason?: string; latencyMs?: number }
+  /** An assistant message that calls tools (`arguments` as an object), as an agent's model does. */
+  | { toolCalls: { name: string; arguments: Record<string, unknown> }[]; latencyMs?: number }
   /** An error status; 429s may carry Retry-After (seconds or a date) or retry-after-ms. */
   | {
       status: number;
@@ -140,18 +142,43 @@ function recordedRequest(req: http.IncomingMessage, text: string): RecordedReque
   };
 }
 
+/** Each completion gets its own id, as real servers give (LangGraph merges messages by id). */
+let completions = 0;
+const completionId = () => `chatcmpl-scripted-${(completions++).toString(36)}`;
+
 const MODEL_FIELD = /"model"\s*:\s*"([^"\\]*)"/;
 
-function chatBody(request: RecordedRequest, content: string, finishReason = "stop"): string {
+function chatBody(
+  request: RecordedRequest,
+  content: string,
+  finishReason = "stop",
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[],
+): string {
   // Usage is approximate (4 characters a token, over the raw request), and read without parsing.
   const completion = tokens(content);
   const promptTokens = tokens(request.text);
   return JSON.stringify({
-    id: "chatcmpl-scripted",
+    id: completionId(),
     object: "chat.completion",
     created: 1_700_000_000,
     model: MODEL_FIELD.exec(request.text)?.[1] ?? "scripted",
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }],
+    choices: [
+      {
+        index: 0,
+        message: toolCalls
+          ? {
+              role: "assistant",
+              content: null,
+              tool_calls: toolCalls.map((call, i) => ({
+                id: `call_${i}`,
+                type: "function",
+                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+              })),
+            }
+          : { role: "assistant", content },
+        finish_reason: toolCalls ? "tool_calls" : finishReason,
+      },
+    ],
     usage: {
       prompt_tokens: promptTokens,
       completion_tokens: completion,
@@ -171,7 +198,7 @@ function streamChat(
   res: http.ServerResponse,
 ): void {
   const base = {
-    id: "chatcmpl-scripted",
+    id: completionId(),
     object: "chat.completion.chunk",
     created: 1_700_000_000,
     model: MODEL_FIELD.exec(request.text)?.[1] ?? "scripted",
@@ -314,6 +341,8 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
             code: null,
           },
         });
+      } else if ("toolCalls" in reply) {
+        payload = chatBody(request, "", undefined, reply.toolCalls);
       } else if ("rawBody" in reply) {
         payload = reply.rawBody;
       } else if ("embeddings" in reply) {

@@ -4,6 +4,7 @@
 // with a typed error, or repairs it. Only types are imported from `ai`: it is an optional peer.
 
 import type { LanguageModelMiddleware } from "ai";
+import type { AnswerInput as AnswerInputIn } from "../../client/index.js";
 import {
   type EvaluatorInput,
   EvaluatorInputSchema,
@@ -48,9 +49,25 @@ export interface RagjudgeGuardOptions {
   config?: GateConfig;
   /** The language of the reasons. */
   lang?: "en" | "zh";
-  /** Called with every verdict, e.g. to record the answer (ragjudge's `recordAnswer`). */
+  /** Called with every verdict. */
   onVerdict?: (result: GuardResult, input: EvaluatorInput) => void | Promise<void>;
+  /**
+   * Records every checked answer on a ragjudge server, as production traffic: a recorder from
+   * `ragjudge/client` (`createRecorder()`), or anything with its `record(answer)`. The record
+   * carries the model, the latency, the tokens, and `recordAs`.
+   */
+  record?: { record(answer: AnswerInputIn): void };
+  /** What the recorded answers are filed under: service, collection, metadata, session. */
+  recordAs?: Pick<AnswerInputIn, "service" | "collection" | "metadata" | "session_id">;
 }
+
+/** What the model call said about itself, for the record. */
+interface CallFacts {
+  model: string;
+  startedAt: number;
+  usage?: Usage;
+}
+type Usage = GenerateResult["usage"];
 
 const ERROR_MARK = Symbol.for("ragjudge.RagjudgeBlockedError");
 
@@ -107,7 +124,12 @@ function questionOf(params: CallParams): string | undefined {
 
 let sequence = 0;
 
-function gateInput(params: CallParams, sources: RagjudgeSource[], answer: string): EvaluatorInput {
+function gateInput(
+  params: CallParams,
+  sources: RagjudgeSource[],
+  answer: string,
+  model: string,
+): EvaluatorInput {
   const id = `ai-sdk-${Date.now().toString(36)}-${(sequence++).toString(36)}`;
   return EvaluatorInputSchema.parse({
     conversation_id: id,
@@ -119,9 +141,32 @@ function gateInput(params: CallParams, sources: RagjudgeSource[], answer: string
       ...(source.score !== undefined ? { score: source.score } : {}),
       ...(source.title !== undefined ? { title: source.title } : {}),
     })),
-    generation_record: { id },
+    generation_record: { id, model: model.slice(0, 256) },
     generation_output: { answer, citations: [] },
   });
+}
+
+/** The checked answer as a production answer record (issue 24 §1). */
+function answerRecord(
+  input: EvaluatorInput,
+  facts: CallFacts,
+  recordAs: RagjudgeGuardOptions["recordAs"],
+): AnswerInputIn {
+  const prompt = facts.usage?.inputTokens.total;
+  const completion = facts.usage?.outputTokens.total;
+  return {
+    ...input,
+    ...recordAs,
+    latency_ms: Math.max(0, Date.now() - facts.startedAt),
+    ...(prompt !== undefined || completion !== undefined
+      ? {
+          usage: {
+            ...(prompt !== undefined ? { prompt_tokens: prompt } : {}),
+            ...(completion !== undefined ? { completion_tokens: completion } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 /**
@@ -133,21 +178,27 @@ export function ragjudgeGuard(options: RagjudgeGuardOptions = {}): LanguageModel
   const mode = options.mode ?? "block";
   const readSources = options.sources ?? sourcesFromOptions;
 
-  async function judge(params: CallParams, answer: string): Promise<GuardResult> {
-    const input = gateInput(params, await readSources(params), answer);
+  async function judge(params: CallParams, answer: string, facts: CallFacts): Promise<GuardResult> {
+    const input = gateInput(params, await readSources(params), answer, facts.model);
     const result = guard(input, {
       ...(options.config ? { config: options.config } : {}),
       ...(options.lang ? { lang: options.lang } : {}),
       repair: mode === "repair",
     });
     await options.onVerdict?.(result, input);
+    options.record?.record(answerRecord(input, facts, options.recordAs));
     return result;
   }
 
-  const wrapGenerate: WrapGenerate = async ({ doGenerate, params }) => {
+  const wrapGenerate: WrapGenerate = async ({ doGenerate, params, model }) => {
+    const startedAt = Date.now();
     const generated: GenerateResult = await doGenerate();
     const text = generated.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-    const result = await judge(params, text);
+    const result = await judge(params, text, {
+      model: model.modelId,
+      startedAt,
+      usage: generated.usage,
+    });
     if (mode !== "annotate" && result.decision === "block") throw new RagjudgeBlockedError(result);
     let content = generated.content;
     if (mode === "repair" && result.decision === "repair") {
@@ -163,7 +214,8 @@ export function ragjudgeGuard(options: RagjudgeGuardOptions = {}): LanguageModel
     };
   };
 
-  const wrapStream: WrapStream = async ({ doStream, params }) => {
+  const wrapStream: WrapStream = async ({ doStream, params, model }) => {
+    const startedAt = Date.now();
     const streamed: StreamResult = await doStream();
     let text = "";
     let textId: string | undefined;
@@ -182,7 +234,11 @@ export function ragjudgeGuard(options: RagjudgeGuardOptions = {}): LanguageModel
             else controller.enqueue(part);
             return;
           }
-          const result = await judge(params, text);
+          const result = await judge(params, text, {
+            model: model.modelId,
+            startedAt,
+            usage: part.usage,
+          });
           const ragjudge = metadataOf(result);
           if (mode !== "annotate" && result.decision === "block") {
             controller.enqueue({ type: "error", error: new RagjudgeBlockedError(result) });

@@ -213,6 +213,27 @@ export class RagjudgeCallbackHandler extends BaseCallbackHandler {
     await this.end(runId, true);
   }
 
+  // A tool run (an agent calling a retriever as a tool) is tracked only to link what runs inside
+  // it, such as the retriever, to the root.
+  override handleToolStart(
+    _tool: unknown,
+    input: string,
+    runId: string,
+    parentRunId?: string,
+    _tags?: string[],
+    metadata?: Record<string, unknown>,
+  ) {
+    this.start(runId, parentRunId, input, metadata);
+  }
+
+  override async handleToolEnd(_output: unknown, runId: string) {
+    await this.end(runId, false);
+  }
+
+  override async handleToolError(_error: unknown, runId: string) {
+    await this.end(runId, true);
+  }
+
   override handleLLMStart(
     _llm: unknown,
     prompts: string[],
