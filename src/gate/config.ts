@@ -10,7 +10,7 @@ import { type GateConfig, type GateConfigOverride, GateConfigSchema } from "./sc
  * Version of the rules themselves: bump it whenever a check's semantics change (tokenization,
  * matching, aggregation), so records judged by different code never share a rule_version.
  */
-export const RULES_VERSION = "gate-2";
+export const RULES_VERSION = "gate-3";
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {

@@ -3,7 +3,7 @@
 
 import { blankCitationMarkers } from "./markers.js";
 import { isAscii } from "./normalize.js";
-import { TENS, UNITS } from "./number-words.js";
+import { extractNumberWords } from "./number-words.js";
 
 export type NumberKind = "number" | "percent" | "date" | "year";
 
@@ -245,24 +245,6 @@ function withMonthFirstDates(found: NumberMention[], dated: NumberMention[]): Nu
   return mentions;
 }
 
-// Small spelled-out numbers (and "hundred", "dozen") a claim's digits may match in evidence.
-const NUMBER_WORDS: Record<string, number> = { ...UNITS, ...TENS, hundred: 100, dozen: 12 };
-const NUMBER_WORD =
-  /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen)\b/gi;
-const CJK_DIGITS: Record<string, number> = {
-  一: 1,
-  二: 2,
-  两: 2,
-  三: 3,
-  四: 4,
-  五: 5,
-  六: 6,
-  七: 7,
-  八: 8,
-  九: 9,
-};
-const CJK_NUMERAL = /([一二三四五六七八九])?十([一二三四五六七八九])?|[一二两三四五六七八九]/g;
-
 /**
  * The values a mention in evidence supports: its own, the year, year-month and month-day of a date
  * (evidence of "5 March 2021" supports "in 2021"), and a percentage as a plain number too.
@@ -294,25 +276,12 @@ export function evidenceDigitValues(text: string): Set<string> {
   return values;
 }
 
-/** Small numbers spelled out ("three bridges", "三座桥"), as digits. */
+/**
+ * Numbers spelled out ("twenty-one arches", "一万两千名", "三座桥"), as digits: the one reader of
+ * number words (number-words.ts), shared by the gate, groundedness and the reference judge.
+ */
 export function evidenceWordValues(text: string): Set<string> {
-  const values = new Set<string>();
-  NUMBER_WORD.lastIndex = 0;
-  for (let m = NUMBER_WORD.exec(text); m !== null; m = NUMBER_WORD.exec(text)) {
-    values.add(String(NUMBER_WORDS[m[0].toLowerCase()]));
-  }
-  if (!isAscii(text)) {
-    CJK_NUMERAL.lastIndex = 0;
-    for (let m = CJK_NUMERAL.exec(text); m !== null; m = CJK_NUMERAL.exec(text)) {
-      if (m[0].includes("十")) {
-        const tens = m[1] === undefined ? 1 : (CJK_DIGITS[m[1]] ?? 1);
-        values.add(String(tens * 10 + (m[2] === undefined ? 0 : (CJK_DIGITS[m[2]] ?? 0))));
-      } else {
-        values.add(String(CJK_DIGITS[m[0]]));
-      }
-    }
-  }
-  return values;
+  return new Set(extractNumberWords(text).map((mention) => mention.value));
 }
 
 /** Every value a claim may match in this evidence: digit-written and spelled-out numbers. */

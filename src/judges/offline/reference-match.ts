@@ -424,9 +424,22 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Tokens of the reference that the question does not contain: what the reference adds. */
+/**
+ * Tokens of the reference that the question does not contain: what the reference adds. Numbers
+ * spelled out are left out, as digits are: they are facts of their own, checked as quantities.
+ */
 function addedWords(reference: string, question: Evidence): string[] {
-  return contentTokens(stripCitationMarkers(reference)).filter((token) => !question.has(token));
+  return contentTokens(blankNumberWords(stripCitationMarkers(reference))).filter(
+    (token) => !question.has(token),
+  );
+}
+
+function blankNumberWords(text: string): string {
+  let blanked = text;
+  for (const mention of extractNumberWords(text).reverse()) {
+    blanked = `${blanked.slice(0, mention.index)} ${blanked.slice(mention.end)}`;
+  }
+  return blanked;
 }
 
 function matchOne(
