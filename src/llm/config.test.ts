@@ -4,11 +4,11 @@ import {
   LLM_DEFAULTS,
   LlmConfigSchema,
   parseLlmConfig,
-  REDACTED,
   redactLlmConfig,
   resolveModelConfig,
 } from "./config.js";
 import { LlmConfigError } from "./errors.js";
+import { REDACTED } from "./redact.js";
 
 describe("LlmConfigSchema", () => {
   it("parses {} into the documented defaults", () => {

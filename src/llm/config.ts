@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LlmConfigError } from "./errors.js";
+import { REDACTED } from "./redact.js";
 
 /**
  * Model roles. `judge` is seed 000's `LLM_MUTI_AGENT`: it always gets its own client instance,
@@ -203,7 +204,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export const REDACTED = "[REDACTED]";
 
 /** A base URL with any user:password@ part replaced, for records and logs. */
 export function redactUrlCredentials(url: string): string {

@@ -36,7 +36,6 @@ export {
   type LlmRole,
   type ModelConfig,
   parseLlmConfig,
-  REDACTED,
   redactLlmConfig,
   redactUrlCredentials,
   resolveModelConfig,
@@ -82,6 +81,6 @@ export {
   REPAIR_PROMPT,
   responseFormatFor,
 } from "./structured.js";
-export { errorText, redactSecrets, registerSecrets } from "./redact.js";
+export { errorText, REDACTED, redactSecrets, registerSecrets } from "./redact.js";
 export { isRetryable, type RetryHint, type RetryOptions, withRetries } from "./retry.js";
 export { type CallUsage, CallUsageSchema, usageOfCalls } from "./usage.js";

@@ -3,7 +3,8 @@
 // so texts are redacted where errors are made (LlmError, BotError) and where any other error
 // becomes text (errorText), never later by each reader.
 
-import { REDACTED } from "./config.js";
+/** What a secret is replaced with, everywhere. */
+export const REDACTED = "[REDACTED]";
 
 /**
  * Secrets this process was configured with (LLM API keys, bot credentials). A process-wide set
