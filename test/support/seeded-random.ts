@@ -1,14 +1,3 @@
-/**
- * Deterministic pseudo-random numbers in [0, 1) (mulberry32): randomized tests reproduce their
- * failures, and benchmarks measure the same input on every run and machine.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Tests and benchmarks draw from the arena's own PRNG (mulberry32): one copy of it, so randomized
+// tests reproduce their failures and benchmarks measure the same input on every run.
+export { seededRandom } from "../../src/evals/arena/prng.js";
