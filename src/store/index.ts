@@ -70,6 +70,32 @@ export {
   utcDay,
 } from "./answer-records.js";
 export {
+  type AlertDelivery,
+  type AlertEventRow,
+  type AlertFilter,
+  type AlertMeasure,
+  type AlertMetric,
+  type AlertRuleFields,
+  AlertRuleNameTakenError,
+  type AlertRuleRow,
+  AlertSecretKeyRequiredError,
+  alertRuleSecret,
+  createAlertRule,
+  deleteAlertRule,
+  getAlertRule,
+  lastAlertFiredAt,
+  listAlertEvents,
+  listAlertRules,
+  listEnabledAlertRules,
+  measureAlertMetric,
+  openAlertEvent,
+  recordAlertDelivery,
+  recordAlertMeasure,
+  resolveAlertEvent,
+  updateAlertRule,
+} from "./alerts.js";
+export { ALERT_METRICS } from "./schema.js";
+export {
   type AnswerFeedbackRow,
   type FeedbackSummary,
   insertAnswerFeedback,

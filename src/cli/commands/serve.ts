@@ -4,7 +4,8 @@ import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startArenaWorker } from "../../evals/arena/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { startAnswerRetention } from "../../production/index.js";
+import { createPolicyFetch, restrictedBotNetwork } from "../../evals/bots/index.js";
+import { startAlertEvaluation, startAnswerRetention } from "../../production/index.js";
 import { createApp, errorLogSummary, listen } from "../../server/index.js";
 import { safeLandingPath } from "../../text/index.js";
 import { createLoginCode, sealStoredSecrets } from "../../store/index.js";
@@ -91,6 +92,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
     retentionDays: config.production.retention_days,
     onError: (error) => console.error(`[ragjudge] answer retention: ${errorLogSummary(error)}`),
   });
+  // Alert webhooks obey the bot network policy, checked at every connection (docs/production.md).
+  const alerts = startAlertEvaluation({
+    db: session.store.db,
+    fetch: createPolicyFetch(restrictedBotNetwork(config.bots)),
+    secretKey: config.secret_key,
+    publicUrl: server.url,
+    intervalMs: config.production.alert_interval_ms,
+    onError: (error) => console.error(`[ragjudge] alert evaluation: ${errorLogSummary(error)}`),
+  });
   const login = new URL("/login", server.url);
   login.searchParams.set("code", await createLoginCode(session.store.db, session.user.id));
   if (values.path) login.searchParams.set("next", safeLandingPath(values.path, server.url));
@@ -112,6 +122,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.once("SIGTERM", stop);
   });
   retention.stop();
+  await alerts.stop();
   await Promise.all(workers.map((worker) => worker.stop()));
   await server.close();
   await jobs.stop();
