@@ -1,0 +1,225 @@
+import { type FormEvent, useState } from "react";
+import { ApiError } from "../../api/client";
+import { ErrorNote } from "../../components/ErrorNote";
+import { FieldError } from "../../components/FieldError";
+import { useI18n } from "../../i18n/i18n";
+import {
+  ALERT_METRICS,
+  type AlertMetric,
+  defaultComparison,
+  fieldErrors,
+  isShare,
+  thresholdFromInput,
+} from "./alert-words";
+import { type NewAlertRule, useCreateAlertRule } from "./queries";
+
+interface Draft {
+  name: string;
+  metric: AlertMetric;
+  comparison: "below" | "above";
+  threshold: string;
+  window: string;
+  minCount: string;
+  cooldown: string;
+  service: string;
+  collection: string;
+  model: string;
+  webhook: string;
+}
+
+const EMPTY: Draft = {
+  name: "",
+  metric: "gate_pass_rate",
+  comparison: "below",
+  threshold: "90",
+  window: "15",
+  minCount: "50",
+  cooldown: "60",
+  service: "",
+  collection: "",
+  model: "",
+  webhook: "",
+};
+
+function ruleOf(draft: Draft): NewAlertRule {
+  const filter: NewAlertRule["filter"] = {};
+  if (draft.service.trim()) filter.service = draft.service.trim();
+  if (draft.collection.trim()) filter.collection = draft.collection.trim();
+  if (draft.model.trim()) filter.model = draft.model.trim();
+  return {
+    name: draft.name,
+    metric: draft.metric,
+    comparison: draft.comparison,
+    threshold: thresholdFromInput(draft.metric, draft.threshold),
+    window_minutes: Number(draft.window),
+    min_count: Number(draft.minCount),
+    cooldown_minutes: Number(draft.cooldown),
+    filter,
+    webhook_url: draft.webhook.trim(),
+  };
+}
+
+/** The new-rule form; once created, the secret is shown here once (it lives in the mutation). */
+export function AlertRuleForm() {
+  const { t } = useI18n();
+  const create = useCreateAlertRule();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const errors =
+    ApiError.isInstance(create.error) && create.error.status === 400
+      ? fieldErrors(create.error.body)
+      : {};
+  const set = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(ruleOf(draft), { onSuccess: () => setDraft(EMPTY) });
+  };
+
+  const field = (
+    key: string,
+    label: string,
+    input: (props: { id: string; "aria-describedby": string }) => React.ReactNode,
+  ) => (
+    <label className="field">
+      {label}
+      {input({ id: `alert-${key}`, "aria-describedby": `alert-${key}-error` })}
+      <FieldError id={`alert-${key}-error`} message={errors[key]} />
+    </label>
+  );
+
+  return (
+    <section aria-labelledby="new-rule-title">
+      <h2 id="new-rule-title">{t("alerts.new")}</h2>
+      <form
+        className="row"
+        onSubmit={submit}
+        style={{ flexWrap: "wrap", gap: "0.75rem", marginBottom: "1rem" }}
+      >
+        {field("name", t("alerts.field.name"), (p) => (
+          <input
+            {...p}
+            value={draft.name}
+            maxLength={100}
+            onChange={(e) => set({ name: e.target.value })}
+          />
+        ))}
+        {field("metric", t("alerts.field.metric"), (p) => (
+          <select
+            {...p}
+            value={draft.metric}
+            onChange={(e) => {
+              const metric = e.target.value as AlertMetric;
+              set({
+                metric,
+                comparison: defaultComparison(metric),
+                threshold: isShare(metric) ? (metric === "gate_pass_rate" ? "90" : "20") : "2000",
+              });
+            }}
+          >
+            {ALERT_METRICS.map((metric) => (
+              <option key={metric} value={metric}>
+                {t(`alerts.metric.${metric}`)}
+              </option>
+            ))}
+          </select>
+        ))}
+        {field("comparison", t("alerts.field.comparison"), (p) => (
+          <select
+            {...p}
+            value={draft.comparison}
+            onChange={(e) => set({ comparison: e.target.value as "below" | "above" })}
+          >
+            <option value="below">{t("alerts.comparison.below")}</option>
+            <option value="above">{t("alerts.comparison.above")}</option>
+          </select>
+        ))}
+        {field(
+          "threshold",
+          isShare(draft.metric) ? t("alerts.field.thresholdShare") : t("alerts.field.thresholdMs"),
+          (p) => (
+            <input
+              {...p}
+              type="number"
+              step="any"
+              value={draft.threshold}
+              onChange={(e) => set({ threshold: e.target.value })}
+            />
+          ),
+        )}
+        {field("window_minutes", t("alerts.field.window"), (p) => (
+          <input
+            {...p}
+            type="number"
+            value={draft.window}
+            onChange={(e) => set({ window: e.target.value })}
+          />
+        ))}
+        {field("min_count", t("alerts.field.minCount"), (p) => (
+          <input
+            {...p}
+            type="number"
+            value={draft.minCount}
+            onChange={(e) => set({ minCount: e.target.value })}
+          />
+        ))}
+        {field("cooldown_minutes", t("alerts.field.cooldown"), (p) => (
+          <input
+            {...p}
+            type="number"
+            value={draft.cooldown}
+            onChange={(e) => set({ cooldown: e.target.value })}
+          />
+        ))}
+        {field("filter.service", t("alerts.field.service"), (p) => (
+          <input
+            {...p}
+            value={draft.service}
+            maxLength={200}
+            onChange={(e) => set({ service: e.target.value })}
+          />
+        ))}
+        {field("filter.collection", t("alerts.field.collection"), (p) => (
+          <input
+            {...p}
+            value={draft.collection}
+            maxLength={200}
+            onChange={(e) => set({ collection: e.target.value })}
+          />
+        ))}
+        {field("filter.model", t("alerts.field.model"), (p) => (
+          <input
+            {...p}
+            value={draft.model}
+            maxLength={200}
+            onChange={(e) => set({ model: e.target.value })}
+          />
+        ))}
+        {field("webhook_url", t("alerts.field.webhook"), (p) => (
+          <input
+            {...p}
+            type="url"
+            value={draft.webhook}
+            maxLength={2000}
+            placeholder="https://hooks.example.com/…"
+            onChange={(e) => set({ webhook: e.target.value })}
+          />
+        ))}
+        <div className="row" style={{ alignItems: "flex-end" }}>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {t("alerts.create")}
+          </button>
+        </div>
+      </form>
+      {Object.keys(errors).length === 0 && <ErrorNote error={create.error} />}
+      {create.data && (
+        <div className="notice" role="status" data-testid="new-rule-secret">
+          <strong>{t("alerts.createdTitle")}</strong>
+          <p style={{ margin: "0.25rem 0" }}>{t("alerts.createdNote")}</p>
+          <code style={{ overflowWrap: "anywhere", display: "block" }}>{create.data.secret}</code>
+          <button type="button" style={{ marginTop: "0.5rem" }} onClick={() => create.reset()}>
+            {t("alerts.done")}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
