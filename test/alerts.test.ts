@@ -23,6 +23,8 @@ import {
   SecretKey,
 } from "../src/store/index.js";
 import { sql } from "drizzle-orm";
+import { verifyRagjudgeAlert } from "../examples/alerts/verify-signature.mjs";
+import { snippetAndExample } from "./support/docs-snippet.js";
 import { describeEachStore } from "./support/stores.js";
 
 const HIT = "The Lanting bridge was built in 1870 by the river guild.";
@@ -226,6 +228,16 @@ describeEachStore("alerts", (use) => {
     const signature = String(delivery.headers["x-ragjudge-signature"]);
     const expected = `v1=${createHmac("sha256", rule.secret).update(`${timestamp}.${delivery.body}`).digest("hex")}`;
     expect(timingSafeEqual(Buffer.from(signature), Buffer.from(expected))).toBe(true);
+    // The receiver's check in docs/production.md, run as documented.
+    const nowMs = at(1).getTime();
+    expect(verifyRagjudgeAlert(rule.secret, delivery.headers, delivery.body, nowMs)).toBe(true);
+    expect(verifyRagjudgeAlert(rule.secret, delivery.headers, `${delivery.body} `, nowMs)).toBe(
+      false,
+    );
+    expect(verifyRagjudgeAlert("rjw_other", delivery.headers, delivery.body, nowMs)).toBe(false);
+    expect(verifyRagjudgeAlert(rule.secret, delivery.headers, delivery.body, nowMs + 600_000)).toBe(
+      false,
+    );
     // Another secret does not verify it.
     const forged = `v1=${createHmac("sha256", "rjw_other").update(`${timestamp}.${delivery.body}`).digest("hex")}`;
     expect(forged).not.toBe(signature);
@@ -446,4 +458,14 @@ describeEachStore("alerts", (use) => {
     expect((await call("DELETE", `/api/v1/alert-rules/${rule.id}`)).status).toBe(204);
     expect((await call("GET", `/api/v1/alert-rules/${rule.id}`)).status).toBe(404);
   });
+});
+
+it("docs/production.md's signature check is the example the tests run", () => {
+  const { lines, example } = snippetAndExample(
+    "### Checking the signature",
+    "examples/alerts/verify-signature.mjs",
+    "docs/production.md",
+  );
+  expect(lines.length).toBeGreaterThan(5);
+  for (const line of lines) expect(example, line).toContain(line);
 });
