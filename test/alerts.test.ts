@@ -16,10 +16,13 @@ import {
 } from "../src/production/index.js";
 import { createApp } from "../src/server/index.js";
 import {
+  alertMetricQuery,
+  alertRuleSecret,
   createApiToken,
   findOrCreateUser,
   insertAnswerFeedback,
   queryRows,
+  sealStoredAlertSecrets,
   SecretKey,
 } from "../src/store/index.js";
 import { sql } from "drizzle-orm";
@@ -258,6 +261,46 @@ describeEachStore("alerts", (use) => {
     expect(row?.secret).not.toContain(rule.secret.slice(4));
   });
 
+  it("keeps a secret made before the operator set a key as given, seals it once a key is set, and still signs with it", async () => {
+    const keyless = createApp({ db: use().db, config: { bots: LOOPBACK } });
+    const response = await keyless.request("/api/v1/alert-rules", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "before the key",
+        metric: "gate_pass_rate",
+        comparison: "below",
+        threshold: 0.9,
+        min_count: 5,
+        webhook_url: receiver.url,
+      }),
+    });
+    expect(response.status).toBe(201);
+    const { id, secret } = (await response.json()) as { id: string; secret: string };
+    const stored = async () =>
+      (
+        await queryRows<{ secret: string }>(
+          use().db,
+          sql`select secret from alert_rules where id = ${id}`,
+        )
+      )[0]?.secret;
+    expect(await stored()).toBe(secret);
+    expect(await sealStoredAlertSecrets(use().db, SECRET_KEY)).toBe(1);
+    expect(await sealStoredAlertSecrets(use().db, SECRET_KEY)).toBe(0);
+    expect(await stored()).toMatch(/^rjsec1\./);
+
+    await ingest(6, false, at(0));
+    expect((await evaluateAt(at(1))).delivery).toMatchObject({ outcome: "delivered" });
+    const [delivery] = receiver.received;
+    expect(
+      verifyRagjudgeAlert(secret, delivery?.headers ?? {}, delivery?.body ?? "", at(1).getTime()),
+    ).toBe(true);
+    // A process without the key cannot open it, and says so in words.
+    await expect(alertRuleSecret(use().db, { id, user_id: userId }, undefined)).rejects.toThrow(
+      "the webhook's signing secret is stored encrypted and this process has no RAGJUDGE_SECRET_KEY",
+    );
+  });
+
   it("retries a receiver's 500 with backoff and records the attempts once delivered", async () => {
     const rule = await createRule();
     receiver.statuses.push(500);
@@ -358,6 +401,34 @@ describeEachStore("alerts", (use) => {
     ).toContain(
       "the share of thumbs down is 75%, above the threshold of 50%, over the last 1 hour (service shop), 4 thumbs",
     );
+  });
+
+  it("measures each metric through an index, not by scanning the answers or the feedback", async () => {
+    await ingest(3, true, at(0), { service: "shop" });
+    const { db } = use();
+    const cases = [
+      { metric: "gate_pass_rate", filter: {}, index: /user_id_received_at_idx|user_received/ },
+      { metric: "latency_p95_ms", filter: { model: "m" }, index: /user_id_received_at_idx/ },
+      { metric: "thumbs_down_share", filter: {}, index: /answer_feedback_user_created_idx/ },
+      {
+        metric: "thumbs_down_share",
+        filter: { service: "shop" },
+        index: /answer_feedback_user_created_idx/,
+      },
+    ] as const;
+    for (const { metric, filter, index } of cases) {
+      const query = alertMetricQuery(db, { user_id: userId, metric, filter }, at(-15), at(1));
+      // With sequential scans priced out, a plan still scanning means no index fits the query.
+      const plan = await db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const result = (await tx.execute(sql`explain ${query}`)) as unknown as {
+          rows: Record<string, string>[];
+        };
+        return result.rows.map((row) => Object.values(row).join(" ")).join("\n");
+      });
+      expect(plan, `${metric} ${JSON.stringify(filter)}`).toMatch(index);
+      expect(plan, `${metric} ${JSON.stringify(filter)}`).not.toMatch(/Seq Scan/);
+    }
   });
 
   it("refuses a webhook address the network policy does not allow, when the rule is made and when it is delivered", async () => {

@@ -14,7 +14,13 @@ import {
   answer_records,
   users,
 } from "./schema.js";
-import { openSecret, SECRET_KEY_ENV, type SecretKey, sealSecret } from "./secret-box.js";
+import {
+  isSealedSecret,
+  openSecret,
+  SECRET_KEY_ENV,
+  type SecretKey,
+  sealSecret,
+} from "./secret-box.js";
 
 type StoredRule = typeof alert_rules.$inferSelect;
 export type AlertMetric = StoredRule["metric"];
@@ -206,7 +212,34 @@ export async function alertRuleSecret(
     .select({ secret: alert_rules.secret })
     .from(alert_rules)
     .where(and(eq(alert_rules.id, rule.id), eq(alert_rules.user_id, rule.user_id)));
-  return row && openSecret(row.secret, secretKey, secretContext(rule.user_id, rule.id));
+  return (
+    row &&
+    openSecret(row.secret, secretKey, secretContext(rule.user_id, rule.id), {
+      what: "the webhook's signing secret",
+      redo: "make the alert rule again for a new secret",
+    })
+  );
+}
+
+/**
+ * Seals the signing secrets stored as given before the operator set a key (run by `serve` at
+ * start, as bots' secrets are). A row is rewritten only if it still holds the value read.
+ */
+export async function sealStoredAlertSecrets(db: Db, secretKey: SecretKey): Promise<number> {
+  const rows = await db
+    .select({ id: alert_rules.id, user_id: alert_rules.user_id, secret: alert_rules.secret })
+    .from(alert_rules);
+  let sealed = 0;
+  for (const row of rows) {
+    if (isSealedSecret(row.secret)) continue;
+    const updated = await db
+      .update(alert_rules)
+      .set({ secret: sealSecret(secretKey, row.secret, secretContext(row.user_id, row.id)) })
+      .where(and(eq(alert_rules.id, row.id), eq(alert_rules.secret, row.secret)))
+      .returning({ id: alert_rules.id });
+    sealed += updated.length;
+  }
+  return sealed;
 }
 
 /** A metric over a window: `value` is null when nothing was counted. */
@@ -225,27 +258,27 @@ function answerFilter(filter: AlertFilter): SQL[] {
 }
 
 /**
- * Measures a rule's metric over [from, to). Answers' metrics read answer_records by its
- * (user_id, received_at) index, one or two day partitions; thumbs read the feedback given in the
- * window by answer_feedback's (user_id, created_at) index, joined to their answers only when the
- * rule filters by service, collection or model.
+ * The statement measuring a rule's metric over [from, to), one row of `count` and `value`.
+ * Answers' metrics read answer_records by its (user_id, received_at) index, one or two day
+ * partitions; thumbs read the feedback given in the window by answer_feedback's (user_id,
+ * created_at) index, joined to their answers only when the rule filters by service, collection
+ * or model. Returned unrun so a test can EXPLAIN it.
  */
-export async function measureAlertMetric(
+export function alertMetricQuery(
   db: Db,
   rule: Pick<AlertRuleRow, "user_id" | "metric" | "filter">,
   from: Date,
   to: Date,
-): Promise<AlertMeasure> {
+) {
   const inWindow = [
     eq(answer_records.user_id, rule.user_id),
     gte(answer_records.received_at, from),
     lt(answer_records.received_at, to),
     ...answerFilter(rule.filter),
   ];
-  let row: { value: number | string | null; count: number | string } | undefined;
   switch (rule.metric) {
     case "gate_pass_rate":
-      [row] = await db
+      return db
         .select({
           count: sql<number>`count(*)::int`,
           value: sql<
@@ -254,9 +287,8 @@ export async function measureAlertMetric(
         })
         .from(answer_records)
         .where(and(...inWindow));
-      break;
     case "latency_p95_ms":
-      [row] = await db
+      return db
         .select({
           count: sql<number>`count(${answer_records.latency_ms})::int`,
           value: sql<
@@ -265,7 +297,6 @@ export async function measureAlertMetric(
         })
         .from(answer_records)
         .where(and(...inWindow, sql`${answer_records.latency_ms} is not null`));
-      break;
     case "thumbs_down_share": {
       const given = [
         eq(answer_feedback.user_id, rule.user_id),
@@ -280,27 +311,39 @@ export async function measureAlertMetric(
         >`(count(*) filter (where ${answer_feedback.thumb} = 'down'))::float8 / nullif(count(*), 0)`,
       };
       const filters = answerFilter(rule.filter);
-      [row] =
-        filters.length === 0
-          ? await db
-              .select(columns)
-              .from(answer_feedback)
-              .where(and(...given))
-          : await db
-              .select(columns)
-              .from(answer_feedback)
-              .innerJoin(
-                answer_records,
-                and(
-                  eq(answer_records.user_id, answer_feedback.user_id),
-                  eq(answer_records.id, answer_feedback.answer_id),
-                  eq(answer_records.received_at, answer_feedback.answer_received_at),
-                ),
-              )
-              .where(and(...given, ...filters));
-      break;
+      if (filters.length === 0) {
+        return db
+          .select(columns)
+          .from(answer_feedback)
+          .where(and(...given));
+      }
+      return db
+        .select(columns)
+        .from(answer_feedback)
+        .innerJoin(
+          answer_records,
+          and(
+            eq(answer_records.user_id, answer_feedback.user_id),
+            eq(answer_records.id, answer_feedback.answer_id),
+            eq(answer_records.received_at, answer_feedback.answer_received_at),
+          ),
+        )
+        .where(and(...given, ...filters));
     }
   }
+}
+
+/** Measures a rule's metric over [from, to) (alertMetricQuery). */
+export async function measureAlertMetric(
+  db: Db,
+  rule: Pick<AlertRuleRow, "user_id" | "metric" | "filter">,
+  from: Date,
+  to: Date,
+): Promise<AlertMeasure> {
+  const [row] = (await alertMetricQuery(db, rule, from, to)) as {
+    value: number | string | null;
+    count: number | string;
+  }[];
   const value = row?.value;
   return {
     count: Number(row?.count ?? 0),

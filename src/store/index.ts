@@ -79,6 +79,7 @@ export {
   AlertRuleNameTakenError,
   type AlertRuleRow,
   AlertSecretKeyRequiredError,
+  alertMetricQuery,
   alertRuleSecret,
   createAlertRule,
   deleteAlertRule,
@@ -92,6 +93,7 @@ export {
   recordAlertDelivery,
   recordAlertMeasure,
   resolveAlertEvent,
+  sealStoredAlertSecrets,
   updateAlertRule,
 } from "./alerts.js";
 export { ALERT_METRICS } from "./schema.js";

@@ -8,7 +8,7 @@ import { createPolicyFetch, restrictedBotNetwork } from "../../evals/bots/index.
 import { startAlertEvaluation, startAnswerRetention } from "../../production/index.js";
 import { createApp, errorLogSummary, listen } from "../../server/index.js";
 import { safeLandingPath } from "../../text/index.js";
-import { createLoginCode, sealStoredSecrets } from "../../store/index.js";
+import { createLoginCode, sealStoredAlertSecrets, sealStoredSecrets } from "../../store/index.js";
 import { openInBrowser } from "../open-browser.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
@@ -60,6 +60,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const sealed = config.secret_key
     ? await sealStoredSecrets(session.store.db, config.secret_key)
     : 0;
+  const sealedAlerts = config.secret_key
+    ? await sealStoredAlertSecrets(session.store.db, config.secret_key)
+    : 0;
   const jobs = await startJobs(session.store);
   const onError = (error: unknown) => console.error(`[ragjudge] worker: ${errorLogSummary(error)}`);
   const clientsFor = workerClients(session.store.db, config.llm);
@@ -110,6 +113,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `The API is at ${server.url}/api/v1\n` +
       `Token for user "${session.user.name}": ${session.tokenPath}\n` +
       (sealed > 0 ? `Encrypted ${sealed} stored bot secret(s) with RAGJUDGE_SECRET_KEY.\n` : "") +
+      (sealedAlerts > 0
+        ? `Encrypted ${sealedAlerts} stored webhook signing secret(s) with RAGJUDGE_SECRET_KEY.\n`
+        : "") +
       (workers.length > 0
         ? "Evaluations, arenas and question generation run in this process.\n"
         : "No worker here (--no-worker): run `ragjudge worker` against the same database.\n") +
