@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "./support/app-server.js";
-import { type Browser, launchBrowser } from "./support/browser.js";
+import { type Browser, launchBrowser, PHONE } from "./support/browser.js";
 import { e2eDatabase } from "./support/database.js";
 import { shoot } from "./support/screenshots.js";
 
@@ -134,4 +134,23 @@ it("a rule made in the web app fires from ingested answers, then resolves, and i
   expect(await page.getByTestId("alert-event").count()).toBe(1);
   await shoot(page, "alert-history");
   await page.close();
+}, 120_000);
+
+it("the alert pages fit a 390×844 phone without sideways scrolling", async () => {
+  const phone = await launchBrowser({ phone: true });
+  try {
+    const me = await server.json<{ user: { id: string } }>("/api/v1/session");
+    const page = await phone.newPage();
+    await page.goto(await server.loginLinkFor(me.user.id, "/production/alerts"));
+    await page.waitForURL(/\/production\/alerts$/);
+    await expect.poll(() => page.getByTestId("alert-rule-row").count()).toBe(1);
+    const width = () => page.evaluate<number>("document.scrollingElement.scrollWidth");
+    expect(await width()).toBeLessThanOrEqual(PHONE.width);
+    await page.getByRole("link", { name: "Shop pass rate" }).click();
+    await expect.poll(() => page.getByTestId("alert-event").count()).toBe(1);
+    expect(await width()).toBeLessThanOrEqual(PHONE.width);
+    await page.close();
+  } finally {
+    await phone.close();
+  }
 }, 120_000);

@@ -3,67 +3,16 @@ import { ApiError } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
 import { FieldError } from "../../components/FieldError";
 import { useI18n } from "../../i18n/i18n";
-import {
-  ALERT_METRICS,
-  type AlertMetric,
-  defaultComparison,
-  fieldErrors,
-  isShare,
-  thresholdFromInput,
-} from "./alert-words";
-import { type NewAlertRule, useCreateAlertRule } from "./queries";
-
-interface Draft {
-  name: string;
-  metric: AlertMetric;
-  comparison: "below" | "above";
-  threshold: string;
-  window: string;
-  minCount: string;
-  cooldown: string;
-  service: string;
-  collection: string;
-  model: string;
-  webhook: string;
-}
-
-const EMPTY: Draft = {
-  name: "",
-  metric: "gate_pass_rate",
-  comparison: "below",
-  threshold: "90",
-  window: "15",
-  minCount: "50",
-  cooldown: "60",
-  service: "",
-  collection: "",
-  model: "",
-  webhook: "",
-};
-
-function ruleOf(draft: Draft): NewAlertRule {
-  const filter: NewAlertRule["filter"] = {};
-  if (draft.service.trim()) filter.service = draft.service.trim();
-  if (draft.collection.trim()) filter.collection = draft.collection.trim();
-  if (draft.model.trim()) filter.model = draft.model.trim();
-  return {
-    name: draft.name,
-    metric: draft.metric,
-    comparison: draft.comparison,
-    threshold: thresholdFromInput(draft.metric, draft.threshold),
-    window_minutes: Number(draft.window),
-    min_count: Number(draft.minCount),
-    cooldown_minutes: Number(draft.cooldown),
-    filter,
-    webhook_url: draft.webhook.trim(),
-  };
-}
+import { ALERT_METRICS, type AlertMetric, fieldErrors, isShare } from "./alert-words";
+import { useCreateAlertRule } from "./queries";
+import { type Draft, draftForMetric, EMPTY_DRAFT, ruleOf } from "./rule-draft";
+import { SecretShownOnce } from "./SecretShownOnce";
 
 /** The new-rule form; once created, the secret is shown here once (it lives in the mutation). */
 export function AlertRuleForm() {
   const { t } = useI18n();
   const create = useCreateAlertRule();
-  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
   const errors =
     ApiError.isInstance(create.error) && create.error.status === 400
       ? fieldErrors(create.error.body)
@@ -71,7 +20,7 @@ export function AlertRuleForm() {
   const set = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(ruleOf(draft), { onSuccess: () => setDraft(EMPTY) });
+    create.mutate(ruleOf(draft), { onSuccess: () => setDraft(EMPTY_DRAFT) });
   };
 
   const field = (
@@ -106,14 +55,7 @@ export function AlertRuleForm() {
           <select
             {...p}
             value={draft.metric}
-            onChange={(e) => {
-              const metric = e.target.value as AlertMetric;
-              set({
-                metric,
-                comparison: defaultComparison(metric),
-                threshold: isShare(metric) ? (metric === "gate_pass_rate" ? "90" : "20") : "2000",
-              });
-            }}
+            onChange={(e) => set(draftForMetric(e.target.value as AlertMetric))}
           >
             {ALERT_METRICS.map((metric) => (
               <option key={metric} value={metric}>
@@ -210,16 +152,7 @@ export function AlertRuleForm() {
         </div>
       </form>
       {Object.keys(errors).length === 0 && <ErrorNote error={create.error} />}
-      {create.data && (
-        <div className="notice" role="status" data-testid="new-rule-secret">
-          <strong>{t("alerts.createdTitle")}</strong>
-          <p style={{ margin: "0.25rem 0" }}>{t("alerts.createdNote")}</p>
-          <code style={{ overflowWrap: "anywhere", display: "block" }}>{create.data.secret}</code>
-          <button type="button" style={{ marginTop: "0.5rem" }} onClick={() => create.reset()}>
-            {t("alerts.done")}
-          </button>
-        </div>
-      )}
+      {create.data && <SecretShownOnce secret={create.data.secret} onDone={() => create.reset()} />}
     </section>
   );
 }
