@@ -36,6 +36,8 @@ export interface AlertEvaluatorOptions {
   delivery?: DeliveryOptions;
   clock?: () => Date;
   onError?: (error: unknown) => void;
+  /** Ends deliveries in progress (the server is stopping). */
+  signal?: AbortSignal;
 }
 
 /** What one rule's evaluation did. */
@@ -91,6 +93,7 @@ async function notify(
       secret,
       body: alertBody(notice),
       ...(options.delivery ? { options: options.delivery } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
       clock,
     });
   } catch (error) {
@@ -179,7 +182,7 @@ export async function evaluateAlerts(options: AlertEvaluatorOptions): Promise<Ru
 }
 
 export interface AlertEvaluation {
-  /** Ends the schedule; resolves once a pass in progress has ended. */
+  /** Ends the schedule, cutting short deliveries in flight; resolves once the pass has ended. */
   stop(): Promise<void>;
 }
 
@@ -190,10 +193,11 @@ export function startAlertEvaluation(
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
+  const stopping = new AbortController();
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = evaluateAlerts(options)
+      running = evaluateAlerts({ ...options, signal: stopping.signal })
         .catch((error: unknown) => options.onError?.(error))
         .finally(schedule);
     }, options.intervalMs);
@@ -204,6 +208,7 @@ export function startAlertEvaluation(
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      stopping.abort();
       await running;
     },
   };

@@ -146,4 +146,28 @@ describe("deliverAlert", () => {
       detail: "could not connect (ECONNREFUSED)",
     });
   });
+
+  it("stops trying once its signal aborts, and says why", async () => {
+    const stopping = new AbortController();
+    let tries = 0;
+    const delivery = await deliverAlert({
+      fetch: async () => {
+        tries++;
+        stopping.abort();
+        return new Response("", { status: 503 });
+      },
+      url: "http://receiver/hook",
+      secret: "rjw_s",
+      body: "{}",
+      clock,
+      signal: stopping.signal,
+    });
+    expect(tries).toBe(1);
+    expect(delivery).toMatchObject({
+      attempts: 1,
+      outcome: "failed",
+      status: 503,
+      detail: "ragjudge stopped before the notification was delivered",
+    });
+  });
 });

@@ -119,13 +119,29 @@ export async function deliverAlert(input: {
   body: string;
   options?: DeliveryOptions;
   clock?: () => Date;
-  /** Waits between tries; setTimeout by default. */
+  /** Waits between tries; setTimeout by default (ended early by `signal`). */
   sleep?: (ms: number) => Promise<void>;
+  /** Stops the delivery (the server is stopping): no more tries, the one in flight aborted. */
+  signal?: AbortSignal;
 }): Promise<AlertDelivery> {
   const { maxAttempts, baseDelayMs, timeoutMs } = { ...DELIVERY_DEFAULTS, ...input.options };
   const clock = input.clock ?? (() => new Date());
+  const { signal } = input;
   const sleep =
-    input.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    input.sleep ??
+    ((ms: number) =>
+      new Promise<void>((resolve) => {
+        if (signal?.aborted) return resolve();
+        const timer = setTimeout(resolve, ms);
+        signal?.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      }));
   let last: AlertDelivery = {
     attempts: 0,
     outcome: "failed",
@@ -135,6 +151,9 @@ export async function deliverAlert(input: {
   };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     if (attempt > 1) await sleep(baseDelayMs * 2 ** (attempt - 2));
+    if (signal?.aborted) {
+      return { ...last, detail: "ragjudge stopped before the notification was delivered" };
+    }
     const timestamp = Math.floor(clock().getTime() / 1000);
     let retry = true;
     try {
@@ -148,7 +167,9 @@ export async function deliverAlert(input: {
         },
         body: input.body,
         redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: signal
+          ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+          : AbortSignal.timeout(timeoutMs),
       });
       await response.arrayBuffer().catch(() => undefined);
       const at = clock().toISOString();
@@ -182,9 +203,12 @@ export async function deliverAlert(input: {
         attempts: attempt,
         outcome: "failed",
         status: null,
-        detail: failureWords(error),
+        detail: signal?.aborted
+          ? "ragjudge stopped before the receiver answered"
+          : failureWords(error),
         at,
       };
+      if (signal?.aborted) break;
     }
     if (!retry) break;
   }
