@@ -2,6 +2,7 @@
 // the HMAC-SHA256 of "<timestamp>.<raw body>" under the rule's secret, at most 5 minutes old.
 // test/alerts.test.ts verifies real deliveries with it.
 
+import { Buffer } from "node:buffer";
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export function verifyRagjudgeAlert(secret, headers, rawBody, nowMs = Date.now()) {
