@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createPolicyFetch, restrictedBotNetwork } from "../src/evals/bots/index.js";
 import {
   type AlertEvaluatorOptions,
+  evaluateAlertRule,
   evaluateAlerts,
   ingestAnswers,
   type RuleEvaluation,
@@ -21,6 +22,7 @@ import {
   createApiToken,
   findOrCreateUser,
   insertAnswerFeedback,
+  listEnabledAlertRules,
   queryRows,
   sealStoredAlertSecrets,
   SecretKey,
@@ -199,6 +201,31 @@ describeEachStore("alerts", (use) => {
       resolved_delivery: { attempts: 1, outcome: "delivered", status: 200 },
     });
     expect(history.body.items[0].resolved_value).toBeCloseTo(60 / 66);
+  });
+
+  it("notifies an episode once when two evaluators (two serve processes) measure it at once", async () => {
+    const rule = await createRule();
+    await ingest(6, false, at(0));
+    // Both read the rule before either opened the episode, so both decide to fire.
+    const [read] = await listEnabledAlertRules(use().db);
+    if (!read) throw new Error("no rule");
+    const passes = await Promise.all([
+      evaluateAlertRule(
+        evaluator(() => at(1)),
+        read,
+        at(1),
+      ),
+      evaluateAlertRule(
+        evaluator(() => at(1)),
+        read,
+        at(1),
+      ),
+    ]);
+    expect(passes.map((r) => r.decision.kind)).toEqual(["fire", "fire"]);
+    expect(passes.filter((r) => r.delivery !== undefined)).toHaveLength(1);
+    expect(payloads().map((p) => p.state)).toEqual(["firing"]);
+    const history = await call("GET", `/api/v1/alert-rules/${rule.id}/events`);
+    expect(history.body.items).toHaveLength(1);
   });
 
   it("respects the cool-down: a second breach inside it does not fire, after it does", async () => {
