@@ -96,8 +96,10 @@ it("a rule made in the web app fires from ingested answers, then resolves, and i
   expect(secret).toMatch(/^rjw_/);
   await expect.poll(() => page.getByTestId("alert-rule-row").count()).toBe(1);
   expect(await page.getByTestId("alert-rule-row").textContent()).toContain(
-    "Gate pass rate below 90% over the last 15 minutes, with at least 5",
+    "Gate pass rate below 90% over the last 15 minutes, with at least 5 answers",
   );
+
+  await shoot(page, "alert-rules", true);
 
   // Five unsupported answers: the pass rate is 0 over 5 answers, so the rule fires once.
   await server.json("/api/v1/answers", {

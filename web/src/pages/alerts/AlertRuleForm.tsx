@@ -139,6 +139,7 @@ export function AlertRuleForm() {
           <input
             {...p}
             type="url"
+            style={{ width: "min(26rem, 80vw)" }}
             value={draft.webhook}
             maxLength={2000}
             placeholder="https://hooks.example.com/…"

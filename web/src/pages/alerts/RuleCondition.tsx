@@ -14,6 +14,7 @@ export function RuleCondition({ rule }: { rule: AlertRule }) {
         threshold: formatAlertValue(rule.metric, rule.threshold),
         window: rule.window_minutes,
         count: rule.min_count,
+        counted: t(`alerts.counted.${rule.metric}`),
       })}
       {filter.length > 0 && ` · ${filter.join(" · ")}`}
     </>

@@ -25,7 +25,10 @@ export const alertEn = {
   "alerts.comparison.below": "below",
   "alerts.comparison.above": "above",
   "alerts.condition":
-    "{metric} {comparison} {threshold} over the last {window} minutes, with at least {count}",
+    "{metric} {comparison} {threshold} over the last {window} minutes, with at least {count} {counted}",
+  "alerts.counted.gate_pass_rate": "answers",
+  "alerts.counted.thumbs_down_share": "thumbs",
+  "alerts.counted.latency_p95_ms": "answers with a latency",
   "alerts.createdTitle": "Rule created. Copy its signing secret now:",
   "alerts.createdNote":
     "Your receiver uses it to check that each call comes from ragjudge. It is stored encrypted and will not be shown again.",
@@ -85,7 +88,11 @@ export const alertZh: Record<keyof typeof alertEn, string> = {
   "alerts.metric.latency_p95_ms": "第 95 百分位延迟",
   "alerts.comparison.below": "低于",
   "alerts.comparison.above": "高于",
-  "alerts.condition": "最近 {window} 分钟内{metric}{comparison} {threshold}（至少 {count}）",
+  "alerts.condition":
+    "最近 {window} 分钟内{metric}{comparison} {threshold}（至少 {count} {counted}）",
+  "alerts.counted.gate_pass_rate": "条回答",
+  "alerts.counted.thumbs_down_share": "个赞或踩",
+  "alerts.counted.latency_p95_ms": "条有延迟的回答",
   "alerts.createdTitle": "规则已创建。请立即复制签名密钥：",
   "alerts.createdNote": "接收方用它确认每次调用来自 ragjudge。密钥加密保存，之后不会再显示。",
   "alerts.done": "完成",
