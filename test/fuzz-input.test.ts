@@ -564,6 +564,82 @@ describe("OTLP door", () => {
   }, 120_000);
 });
 
+// Issue 24 §4: the alert rules door. Rule bodies generated and spoiled like the JSON bodies
+// above, the text in a filter's field: every body gets 201 or a 400 naming the field (or 413),
+// and exactly the valid rules are stored.
+describe("alert rules door", () => {
+  let store: Store;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let token = "";
+
+  beforeAll(async () => {
+    store = await openTestStore("pglite");
+    const app = createApp({
+      db: store.db,
+      webDir: false,
+      config: { bots: { allow_hosts: [], allow_networks: ["127.0.0.1/32"], allow_public: false } },
+    });
+    server = await listen(app, { port: 0 });
+    token = await createApiToken(store.db, (await findOrCreateUser(store.db, "fuzz-alerts")).id);
+  });
+  afterAll(async () => {
+    await server.close();
+    await store.close();
+  });
+
+  const RULE_SHAPE = {
+    valid: (id: string, text: string) => ({
+      name: `rule ${id}`,
+      metric: "gate_pass_rate",
+      comparison: "below",
+      threshold: 0.9,
+      window_minutes: 15,
+      min_count: 50,
+      filter: { service: text },
+      webhook_url: "http://127.0.0.1:9/hook",
+    }),
+    answerPath: "filter.service",
+    withMeta: (value: Record<string, unknown>, meta: unknown) => ({ ...value, meta }),
+    metaPath: "meta",
+  };
+
+  it("answers every generated rule body with 201 or a 400 naming the field; keeps the valid ones", async () => {
+    const random = makeRandom(SEED + 24);
+    const cases = makeCases(random, 80, RULE_SHAPE);
+    for (const item of cases) {
+      const response = await fetch(`${server.url}/api/v1/alert-rules`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: item.bytes,
+      });
+      const body = (await response.json()) as {
+        error?: string;
+        issues?: { path: string; message: string }[];
+        secret?: string;
+      };
+      if (item.bad === undefined) {
+        expect(response.status, JSON.stringify(body)).toBe(201);
+        continue;
+      }
+      expect(response.status, `${item.bad}: ${JSON.stringify(body).slice(0, 300)}`).toBe(400);
+      if (item.bad === "malformed") expect(body.error).toBe("invalid_json");
+      else if (item.field) {
+        const first = body.issues?.[0];
+        expect(first?.path.startsWith(item.field), `${item.bad}: ${JSON.stringify(first)}`).toBe(
+          true,
+        );
+      } else expect(body.issues?.length ?? body.error?.length ?? 0).toBeGreaterThan(0);
+    }
+    const listed = await fetch(`${server.url}/api/v1/alert-rules`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { items } = (await listed.json()) as { items: { name: string }[] };
+    const valid = cases.filter((c) => c.bad === undefined).map((c) => `rule ${c.id}`);
+    expect(items.map((rule) => rule.name).sort()).toEqual(valid.sort());
+    expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+  }, 120_000);
+});
+
 // Issue 22 §16: the upload door. Generated pathological documents of every format go through the
 // parse thread as uploads do (`parseOffThread`, with the limits `serve` uses): unclosed brackets,
 // deep nesting, huge lines, compressed streams. Each must be read or refused within a stated time

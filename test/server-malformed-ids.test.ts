@@ -17,9 +17,10 @@ const withIds = API_ROUTES.filter((route) => /:(id|\w+Id)\b/.test(route.path));
 it("finds the routes with ids in the route table", () => {
   const families = new Set(withIds.map((route) => route.path.split("/")[3]));
   // Evaluations (with labels), question sets (and generations, questions), collections, gate
-  // records, bots, arenas, production answers, ingest keys.
+  // records, bots, arenas, production answers, ingest keys, alert rules.
   expect([...families].sort()).toEqual(
     [
+      "alert-rules",
       "answers",
       "arenas",
       "bots",

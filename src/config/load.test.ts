@@ -117,6 +117,16 @@ describe("loadConfig: other sections", () => {
     await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/production\.trace_wait_ms/);
   });
 
+  it("evaluates alert rules every 30 s unless production.alert_interval_ms says otherwise", async () => {
+    expect((await loadConfig({ cwd: dir, env: {} })).production.alert_interval_ms).toBe(30_000);
+    await writeConfig({ production: { alert_interval_ms: 200 } });
+    expect((await loadConfig({ cwd: dir, env: {} })).production.alert_interval_ms).toBe(200);
+    await writeConfig({ production: { alert_interval_ms: 10 } });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      /production\.alert_interval_ms/,
+    );
+  });
+
   it("applies the gate section over the defaults", async () => {
     await writeConfig({ gate: { checks: { min_answer_length: { min_chars: 40 } } } });
     const config = await loadConfig({ cwd: dir, env: {} });

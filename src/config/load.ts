@@ -58,6 +58,8 @@ export const ProductionConfigSchema = z
      * assembled (or stored as rejected), in milliseconds (docs/production.md).
      */
     trace_wait_ms: z.number().int().min(50).max(600_000).default(10_000),
+    /** How often `serve` evaluates the alert rules, in milliseconds (docs/production.md). */
+    alert_interval_ms: z.number().int().min(100).max(3_600_000).default(30_000),
   })
   .strict();
 export type ProductionConfig = z.infer<typeof ProductionConfigSchema>;

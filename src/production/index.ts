@@ -38,3 +38,4 @@ export {
   type TraceCounts,
   TraceBacklogError,
 } from "./otlp/pending.js";
+export * from "./alerts/index.js";

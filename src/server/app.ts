@@ -1,5 +1,10 @@
 import { Hono } from "hono";
-import { BotNetworkConfigSchema, type RagjudgeConfig, userClients } from "../config/index.js";
+import {
+  BotNetworkConfigSchema,
+  type ProductionConfig,
+  type RagjudgeConfig,
+  userClients,
+} from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import {
   createTraceAssembler,
@@ -21,6 +26,7 @@ import { buildOpenApiDocument } from "./openapi.js";
 import { mountRoute } from "./route.js";
 import { createStreamCap, streamsPerUserFromEnv } from "./stream-cap.js";
 import {
+  alertRoutes,
   answerRoutes,
   arenaRoutes,
   botRoutes,
@@ -44,7 +50,9 @@ export interface AppOptions {
   /** LLM roles; a role that is not configured works offline (offline judge, extractive bot). */
   llm?: LlmConfig;
   /** The gate, judges and RAG sections of the configuration; defaults when absent. */
-  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots" | "production">>;
+  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">> & {
+    production?: Partial<ProductionConfig>;
+  };
   /** Largest accepted request body, in bytes (default 5 MiB). */
   maxBodyBytes?: number;
   /**
@@ -157,6 +165,7 @@ export function createApp(options: AppOptions) {
   answerRoutes(app, deps);
   traceRoutes(app, deps, traces);
   ingestKeyRoutes(app, deps);
+  alertRoutes(app, deps);
   judgeRoutes(app, deps);
   ragRoutes(app, deps);
   questionSetRoutes(app, deps);

@@ -15,7 +15,10 @@ import {
   CalibrationRequestError,
   LabelImportError,
 } from "../evals/calibration/index.js";
+import { AlertRuleError } from "../production/index.js";
 import {
+  AlertRuleNameTakenError,
+  AlertSecretKeyRequiredError,
   BotNameTakenError,
   CollectionNameTakenError,
   CollectionNotFoundError,
@@ -50,6 +53,20 @@ export function knownErrorResponse(c: Context, error: unknown): Response | undef
     );
   }
   if (error instanceof BotNameTakenError) return errorJson(c, 409, "name_taken", error.message);
+  if (error instanceof AlertRuleNameTakenError)
+    return errorJson(c, 409, "name_taken", error.message);
+  if (error instanceof AlertRuleError) {
+    return c.json(
+      {
+        error: "validation_failed",
+        message: error.message,
+        issues: [{ path: error.field, message: error.message.slice(error.field.length + 2) }],
+      },
+      400,
+    );
+  }
+  if (error instanceof AlertSecretKeyRequiredError)
+    return errorJson(c, 400, "secret_key_required", error.message);
   if (error instanceof ArenaNotFoundError)
     return errorJson(c, 404, "not_found", `No such arena: ${error.id}.`);
   if (error instanceof ArenaContestantError) {

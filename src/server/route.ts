@@ -31,7 +31,7 @@ export interface RouteSpec<
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
 > {
-  method: "get" | "post" | "put" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   /** Hono's syntax (`:id`); the document shows `{id}`. */
   path: `/api/v1${string}`;
   summary: string;

@@ -628,6 +628,8 @@ export const answer_feedback = pgTable(
   (t) => [
     index("answer_feedback_answer_idx").on(t.user_id, t.answer_id),
     index("answer_feedback_received_idx").on(t.answer_received_at),
+    // Alerts read the feedback given in a window (production/alerts).
+    index("answer_feedback_user_created_idx").on(t.user_id, t.created_at),
   ],
 );
 
@@ -652,5 +654,89 @@ export const rejected_traces = pgTable(
   (t) => [
     uniqueIndex("rejected_traces_user_trace_idx").on(t.user_id, t.trace_id),
     index("rejected_traces_user_received_idx").on(t.user_id, t.received_at),
+  ],
+);
+
+/** What an alert rule watches (production/alerts/metrics.ts says how each is measured). */
+export const ALERT_METRICS = ["gate_pass_rate", "thumbs_down_share", "latency_p95_ms"] as const;
+
+/**
+ * A user's alert rule (issue 24 §4): a metric over a window of production answers, compared with
+ * a threshold once at least `min_count` answers (or thumbs) are in the window; a webhook is told
+ * when it fires and when it resolves. The webhook's signing secret is sealed like bots' secrets.
+ */
+export const alert_rules = pgTable(
+  "alert_rules",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    metric: text("metric", { enum: ALERT_METRICS }).notNull(),
+    comparison: text("comparison", { enum: ["below", "above"] }).notNull(),
+    threshold: doublePrecision("threshold").notNull(),
+    window_minutes: integer("window_minutes").notNull(),
+    min_count: integer("min_count").notNull(),
+    /** Only answers of this service, collection or model (each optional). */
+    filter: jsonb("filter")
+      .$type<{ service?: string; collection?: string; model?: string }>()
+      .notNull(),
+    webhook_url: text("webhook_url").notNull(),
+    /** The HMAC key for the webhook's signature: sealed (secret-box.ts), never read back out. */
+    secret: text("secret").notNull(),
+    cooldown_minutes: integer("cooldown_minutes").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the evaluator last measured it, and what it found. */
+    evaluated_at: timestamp("evaluated_at", { withTimezone: true }),
+    last_value: doublePrecision("last_value"),
+    last_count: integer("last_count"),
+  },
+  (t) => [
+    uniqueIndex("alert_rules_user_name_idx").on(t.user_id, t.name),
+    index("alert_rules_enabled_idx").on(t.enabled),
+  ],
+);
+
+/** How one webhook delivery went: tries made and the last outcome. */
+export interface AlertDelivery {
+  attempts: number;
+  outcome: "delivered" | "failed" | "refused" | "pending";
+  /** The receiver's last HTTP status, when it answered. */
+  status: number | null;
+  /** Why it failed, in words (never the secret or the body). */
+  detail: string | null;
+  at: string;
+}
+
+/**
+ * One firing episode of a rule: opened when it fires, closed when it resolves. At most one open
+ * episode per rule (the partial unique index), so two evaluators cannot both notify one episode.
+ */
+export const alert_events = pgTable(
+  "alert_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rule_id: uuid("rule_id")
+      .notNull()
+      .references(() => alert_rules.id, { onDelete: "cascade" }),
+    fired_at: timestamp("fired_at", { withTimezone: true }).notNull(),
+    value: doublePrecision("value").notNull(),
+    count: integer("count").notNull(),
+    resolved_at: timestamp("resolved_at", { withTimezone: true }),
+    resolved_value: doublePrecision("resolved_value"),
+    resolved_count: integer("resolved_count"),
+    fired_delivery: jsonb("fired_delivery").$type<AlertDelivery>(),
+    resolved_delivery: jsonb("resolved_delivery").$type<AlertDelivery>(),
+  },
+  (t) => [
+    uniqueIndex("alert_events_open_idx")
+      .on(t.rule_id)
+      .where(sql`${t.resolved_at} is null`),
+    index("alert_events_rule_fired_idx").on(t.rule_id, t.fired_at),
   ],
 );

@@ -97,18 +97,27 @@ export class StoredSecretError extends Error {
  * The secret as it was given: a sealed value opened with the key, or a plaintext value stored
  * before there was a key, as it is.
  */
-export function openSecret(stored: string, key: SecretKey | undefined, context: string): string {
+export function openSecret(
+  stored: string,
+  key: SecretKey | undefined,
+  context: string,
+  /** Whose secret, in the messages, and what to do when another key sealed it. */
+  owner: { what: string; redo: string } = {
+    what: "the bot's secret",
+    redo: "register the bot's secret again",
+  },
+): string {
   const match = SEALED.exec(stored);
   if (!match) return stored;
   const [, keyId, iv, sealed, tag] = match as unknown as [string, string, string, string, string];
   if (!key) {
     throw new StoredSecretError(
-      `the bot's secret is stored encrypted and this process has no ${SECRET_KEY_ENV}`,
+      `${owner.what} is stored encrypted and this process has no ${SECRET_KEY_ENV}`,
     );
   }
   if (keyId !== key.id) {
     throw new StoredSecretError(
-      `the bot's secret was stored under another ${SECRET_KEY_ENV} (key ${keyId}, this process has ${key.id}); register the bot's secret again`,
+      `${owner.what} was stored under another ${SECRET_KEY_ENV} (key ${keyId}, this process has ${key.id}); ${owner.redo}`,
     );
   }
   try {
@@ -123,7 +132,7 @@ export function openSecret(stored: string, key: SecretKey | undefined, context: 
     ]).toString("utf8");
   } catch {
     throw new StoredSecretError(
-      "the bot's stored secret does not open with this key: it was changed or copied from another row",
+      `${owner.what} does not open with this key: it was changed or copied from another row`,
     );
   }
 }

@@ -145,6 +145,7 @@ function pages(): { path: string; ready: (page: Page) => Promise<boolean> }[] {
     { path: `/arenas/${arenaId}`, ready: (page) => page.getByTestId("ratings-table").isVisible() },
     { path: "/production/answers", ready: heading("Production answers") },
     { path: "/production/ingest-keys", ready: heading("Ingest keys") },
+    { path: "/production/alerts", ready: heading("Alerts") },
     { path: "/login", ready: (page) => page.getByLabel("API token").isVisible() },
   ];
 }

@@ -1,16 +1,18 @@
-// docs/integrations.md's snippets are copied from examples that tests run: the first ```js block
-// under a heading, its non-blank lines each found in the example file.
+// Documented snippets are copied from examples that tests run: the first ```js block under a
+// heading (of docs/integrations.md unless another page is named), its non-blank lines each found
+// in the example file.
 
 import { readFileSync } from "node:fs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** The snippet's lines under `heading` in docs/integrations.md, and the example's whole text. */
+/** The snippet's lines under `heading` in the page, and the example's whole text. */
 export function snippetAndExample(
   heading: string,
   examplePath: string,
+  page = "docs/integrations.md",
 ): { lines: string[]; example: string } {
-  const docs = readFileSync(`${ROOT}docs/integrations.md`, "utf8");
+  const docs = readFileSync(`${ROOT}${page}`, "utf8");
   const section = docs.slice(docs.indexOf(heading));
   const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
   return {

@@ -226,6 +226,18 @@ export const ingestKeysRoute = createRoute({
   ),
 });
 
+export const alertRulesRoute = createRoute({
+  getParentRoute: () => productionRoute,
+  path: "/alerts",
+  component: lazyRouteComponent(() => import("./pages/alerts/AlertRulesPage"), "AlertRulesPage"),
+});
+
+export const alertRuleRoute = createRoute({
+  getParentRoute: () => productionRoute,
+  path: "/alerts/$ruleId",
+  component: lazyRouteComponent(() => import("./pages/alerts/AlertRulePage"), "AlertRulePage"),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
@@ -247,6 +259,8 @@ const routeTree = rootRoute.addChildren([
     answerListRoute,
     answerRoute,
     ingestKeysRoute,
+    alertRulesRoute,
+    alertRuleRoute,
   ]),
 ]);
 

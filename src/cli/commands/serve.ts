@@ -4,10 +4,11 @@ import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startArenaWorker } from "../../evals/arena/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { startAnswerRetention } from "../../production/index.js";
+import { createPolicyFetch, restrictedBotNetwork } from "../../evals/bots/index.js";
+import { startAlertEvaluation, startAnswerRetention } from "../../production/index.js";
 import { createApp, errorLogSummary, listen } from "../../server/index.js";
 import { safeLandingPath } from "../../text/index.js";
-import { createLoginCode, sealStoredSecrets } from "../../store/index.js";
+import { createLoginCode, sealStoredAlertSecrets, sealStoredSecrets } from "../../store/index.js";
 import { openInBrowser } from "../open-browser.js";
 import { sessionLoopsConfig } from "../llm-session.js";
 import { openStoreSession } from "../store-session.js";
@@ -59,6 +60,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const sealed = config.secret_key
     ? await sealStoredSecrets(session.store.db, config.secret_key)
     : 0;
+  const sealedAlerts = config.secret_key
+    ? await sealStoredAlertSecrets(session.store.db, config.secret_key)
+    : 0;
   const jobs = await startJobs(session.store);
   const onError = (error: unknown) => console.error(`[ragjudge] worker: ${errorLogSummary(error)}`);
   const clientsFor = workerClients(session.store.db, config.llm);
@@ -91,6 +95,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
     retentionDays: config.production.retention_days,
     onError: (error) => console.error(`[ragjudge] answer retention: ${errorLogSummary(error)}`),
   });
+  // Alert webhooks obey the bot network policy, checked at every connection (docs/production.md).
+  const alerts = startAlertEvaluation({
+    db: session.store.db,
+    fetch: createPolicyFetch(restrictedBotNetwork(config.bots)),
+    secretKey: config.secret_key,
+    publicUrl: server.url,
+    intervalMs: config.production.alert_interval_ms,
+    onError: (error) => console.error(`[ragjudge] alert evaluation: ${errorLogSummary(error)}`),
+  });
   const login = new URL("/login", server.url);
   login.searchParams.set("code", await createLoginCode(session.store.db, session.user.id));
   if (values.path) login.searchParams.set("next", safeLandingPath(values.path, server.url));
@@ -100,6 +113,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `The API is at ${server.url}/api/v1\n` +
       `Token for user "${session.user.name}": ${session.tokenPath}\n` +
       (sealed > 0 ? `Encrypted ${sealed} stored bot secret(s) with RAGJUDGE_SECRET_KEY.\n` : "") +
+      (sealedAlerts > 0
+        ? `Encrypted ${sealedAlerts} stored webhook signing secret(s) with RAGJUDGE_SECRET_KEY.\n`
+        : "") +
       (workers.length > 0
         ? "Evaluations, arenas and question generation run in this process.\n"
         : "No worker here (--no-worker): run `ragjudge worker` against the same database.\n") +
@@ -112,6 +128,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.once("SIGTERM", stop);
   });
   retention.stop();
+  await alerts.stop();
   await Promise.all(workers.map((worker) => worker.stop()));
   await server.close();
   await jobs.stop();

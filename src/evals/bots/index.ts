@@ -8,6 +8,7 @@ export {
   type HttpBotOptions,
   HttpBotOptionsError,
 } from "./http-bot.js";
+export { createPolicyFetch } from "./policy-fetch.js";
 export { suppliedAnswerBot } from "./supplied-bot.js";
 export {
   type BotNetworkConfig,

@@ -1,4 +1,5 @@
 import type { AnyRouteSpec } from "../route.js";
+import { alertApi } from "./alerts.js";
 import { answerApi } from "./answers.js";
 import { arenaApi } from "./arenas.js";
 import { botApi } from "./bots.js";
@@ -13,6 +14,7 @@ import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
 import { traceApi } from "./traces.js";
 
+export { alertRoutes } from "./alerts.js";
 export { answerRoutes } from "./answers.js";
 export { arenaRoutes } from "./arenas.js";
 export { botRoutes } from "./bots.js";
@@ -35,6 +37,7 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(answerApi),
   ...Object.values(traceApi),
   ...Object.values(ingestKeyApi),
+  ...Object.values(alertApi),
   ...Object.values(judgeApi),
   ...Object.values(ragApi),
   ...Object.values(questionSetApi),

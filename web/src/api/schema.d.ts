@@ -243,6 +243,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/alert-rules": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your alert rules, with their state (never their secrets) */
+    get: operations["getAlertRules"];
+    put?: never;
+    /** Create an alert rule; its webhook signing secret is shown once */
+    post: operations["postAlertRules"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/alert-rules/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One alert rule */
+    get: operations["getAlertRulesById"];
+    put?: never;
+    post?: never;
+    /** Delete an alert rule and its history */
+    delete: operations["deleteAlertRulesById"];
+    options?: never;
+    head?: never;
+    /** Change an alert rule (any of its fields; the secret stays) */
+    patch: operations["patchAlertRulesById"];
+    trace?: never;
+  };
+  "/api/v1/alert-rules/{id}/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A rule's history: each time it fired and resolved, newest first */
+    get: operations["getAlertRulesByIdEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/judge": {
     parameters: {
       query?: never;
@@ -4281,6 +4335,565 @@ export interface operations {
         };
       };
       /** @description No such ingest key for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAlertRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rules */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              /** @enum {string} */
+              metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+              /** @enum {string} */
+              comparison: "below" | "above";
+              threshold: number;
+              window_minutes: number;
+              min_count: number;
+              filter: {
+                /** @description only answers of this service */
+                service?: string;
+                /** @description only answers from this collection */
+                collection?: string;
+                /** @description only answers by this model */
+                model?: string;
+              };
+              webhook_url: string;
+              cooldown_minutes: number;
+              enabled: boolean;
+              created_at: string;
+              /**
+               * @description firing while an episode is open
+               * @enum {string}
+               */
+              state: "firing" | "ok";
+              firing_since: string | null;
+              /** @description when the rule was last measured */
+              evaluated_at: string | null;
+              last_value: number | null;
+              last_count: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postAlertRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /**
+           * @description what to watch: gate_pass_rate, thumbs_down_share, latency_p95_ms
+           * @enum {string}
+           */
+          metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+          /**
+           * @description fire when the value is below or above
+           * @enum {string}
+           */
+          comparison: "below" | "above";
+          /** @description 0-1 for rates and shares, milliseconds for latency */
+          threshold: number;
+          /**
+           * @description the window measured, ending now
+           * @default 15
+           */
+          window_minutes?: number;
+          /**
+           * @description never fire on fewer answers (or thumbs) than this in the window
+           * @default 50
+           */
+          min_count?: number;
+          /** @default {} */
+          filter?: {
+            /** @description only answers of this service */
+            service?: string;
+            /** @description only answers from this collection */
+            collection?: string;
+            /** @description only answers by this model */
+            model?: string;
+          };
+          /** Format: uri */
+          webhook_url: string;
+          /**
+           * @description after a firing, no new firing of this rule for this long
+           * @default 60
+           */
+          cooldown_minutes?: number;
+          /** @default true */
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule and its secret */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+            /** @enum {string} */
+            comparison: "below" | "above";
+            threshold: number;
+            window_minutes: number;
+            min_count: number;
+            filter: {
+              /** @description only answers of this service */
+              service?: string;
+              /** @description only answers from this collection */
+              collection?: string;
+              /** @description only answers by this model */
+              model?: string;
+            };
+            webhook_url: string;
+            cooldown_minutes: number;
+            enabled: boolean;
+            created_at: string;
+            /**
+             * @description firing while an episode is open
+             * @enum {string}
+             */
+            state: "firing" | "ok";
+            firing_since: string | null;
+            /** @description when the rule was last measured */
+            evaluated_at: string | null;
+            last_value: number | null;
+            last_count: number | null;
+            /** @description the webhook signing secret: shown this once, stored encrypted, never shown again */
+            secret: string;
+          };
+        };
+      };
+      /** @description A field that fails validation, or a webhook URL the network policy refuses (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description You already have a rule of that name */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAlertRulesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+            /** @enum {string} */
+            comparison: "below" | "above";
+            threshold: number;
+            window_minutes: number;
+            min_count: number;
+            filter: {
+              /** @description only answers of this service */
+              service?: string;
+              /** @description only answers from this collection */
+              collection?: string;
+              /** @description only answers by this model */
+              model?: string;
+            };
+            webhook_url: string;
+            cooldown_minutes: number;
+            enabled: boolean;
+            created_at: string;
+            /**
+             * @description firing while an episode is open
+             * @enum {string}
+             */
+            state: "firing" | "ok";
+            firing_since: string | null;
+            /** @description when the rule was last measured */
+            evaluated_at: string | null;
+            last_value: number | null;
+            last_count: number | null;
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such alert rule for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteAlertRulesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such alert rule for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchAlertRulesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          /**
+           * @description what to watch: gate_pass_rate, thumbs_down_share, latency_p95_ms
+           * @enum {string}
+           */
+          metric?: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+          /**
+           * @description fire when the value is below or above
+           * @enum {string}
+           */
+          comparison?: "below" | "above";
+          /** @description 0-1 for rates and shares, milliseconds for latency */
+          threshold?: number;
+          /** @description the window measured, ending now */
+          window_minutes?: number;
+          /** @description never fire on fewer answers (or thumbs) than this in the window */
+          min_count?: number;
+          filter?: {
+            /** @description only answers of this service */
+            service?: string;
+            /** @description only answers from this collection */
+            collection?: string;
+            /** @description only answers by this model */
+            model?: string;
+          };
+          /** Format: uri */
+          webhook_url?: string;
+          /** @description after a firing, no new firing of this rule for this long */
+          cooldown_minutes?: number;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+            /** @enum {string} */
+            comparison: "below" | "above";
+            threshold: number;
+            window_minutes: number;
+            min_count: number;
+            filter: {
+              /** @description only answers of this service */
+              service?: string;
+              /** @description only answers from this collection */
+              collection?: string;
+              /** @description only answers by this model */
+              model?: string;
+            };
+            webhook_url: string;
+            cooldown_minutes: number;
+            enabled: boolean;
+            created_at: string;
+            /**
+             * @description firing while an episode is open
+             * @enum {string}
+             */
+            state: "firing" | "ok";
+            firing_since: string | null;
+            /** @description when the rule was last measured */
+            evaluated_at: string | null;
+            last_value: number | null;
+            last_count: number | null;
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such alert rule for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description You already have a rule of that name */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAlertRulesByIdEvents: {
+    parameters: {
+      query?: {
+        /** @description page size, 1-500 (default 50) */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The episodes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              rule_id: string;
+              fired_at: string;
+              value: number;
+              count: number;
+              resolved_at: string | null;
+              resolved_value: number | null;
+              resolved_count: number | null;
+              fired_delivery: {
+                attempts: number;
+                /** @enum {string} */
+                outcome: "delivered" | "failed" | "refused" | "pending";
+                /** @description the receiver's last HTTP status */
+                status: number | null;
+                /** @description why it failed, in words */
+                detail: string | null;
+                at: string;
+              } | null;
+              resolved_delivery: {
+                attempts: number;
+                /** @enum {string} */
+                outcome: "delivered" | "failed" | "refused" | "pending";
+                /** @description the receiver's last HTTP status */
+                status: number | null;
+                /** @description why it failed, in words */
+                detail: string | null;
+                at: string;
+              } | null;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such alert rule for this user (another user's id too) */
       404: {
         headers: {
           [name: string]: unknown;

@@ -1,7 +1,7 @@
 import { Link, Outlet } from "@tanstack/react-router";
 import { useI18n } from "../../i18n/i18n";
 
-/** `/production` with its secondary navigation: the answers and the ingest keys. */
+/** `/production` with its secondary navigation: the answers, the ingest keys and the alerts. */
 export function ProductionLayout() {
   const { t } = useI18n();
   return (
@@ -16,6 +16,13 @@ export function ProductionLayout() {
         </Link>
         <Link to="/production/ingest-keys" activeProps={{ className: "active" }}>
           {t("prod.keys")}
+        </Link>
+        <Link
+          to="/production/alerts"
+          activeProps={{ className: "active" }}
+          activeOptions={{ exact: false }}
+        >
+          {t("prod.alerts")}
         </Link>
       </nav>
       <main id="main" tabIndex={-1}>
