@@ -73,14 +73,20 @@ afterAll(async () => {
   await llm?.close();
 });
 
-/** A logged-in page with the interface switched to Chinese. */
+let loggedIn = false;
+
+/** A logged-in page with the interface switched to Chinese (the browser remembers both). */
 async function chinesePage(path: string): Promise<Page> {
   const page = await browser.newPage();
-  await page.goto(server.loginUrl);
-  await page.waitForURL(/\/evaluations\/list$/);
-  await page.getByRole("button", { name: "Switch the interface to Chinese" }).click();
-  await expect.poll(() => page.evaluate<string>("document.documentElement.lang")).toBe("zh-CN");
+  if (!loggedIn) {
+    // The login link works once; the session cookie and the language choice then stay.
+    await page.goto(server.loginUrl);
+    await page.waitForURL(/\/evaluations\/list$/);
+    await page.getByRole("button", { name: "Switch the interface to Chinese" }).click();
+    loggedIn = true;
+  }
   await page.goto(`${server.origin}${path}`);
+  await expect.poll(() => page.evaluate<string>("document.documentElement.lang")).toBe("zh-CN");
   return page;
 }
 

@@ -6,7 +6,7 @@ import {
   suggestFewshot,
 } from "../../evals/calibration/index.js";
 import { wordMessage } from "../../text/index.js";
-import { LANG_HELP, LANG_OPTION, languageOption } from "../lang-option.js";
+import { LANG_OPTION, languageOption } from "../lang-option.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 
@@ -33,7 +33,7 @@ Options:
   --count N             how many examples (default 3, at most 8)
   --config FILE         the configuration file written (default: ./ragjudge.config.json or .yaml)
   --dry-run             print the examples, write nothing
-${LANG_HELP}
+  --lang en|zh          the language of the warnings (default: en)
   -h, --help            show this help
 
 Exit code: 0 when the verdict passes (or examples were written), 1 when it fails, 2 for usage
@@ -99,7 +99,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   };
   const examples = count("count", values.count, 3, 8);
   const lang = languageOption(values.lang);
-  const warningLabel = lang === "zh" ? "警告" : "warning";
+  const warningLabel = lang === "zh" ? "警告：" : "warning: ";
   const session = await openStoreSession();
   try {
     const db = session.store.db;
@@ -111,7 +111,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
         ...judge,
       });
       for (const warning of suggestion.warnings) {
-        process.stderr.write(`${warningLabel}: ${wordMessage(warning, lang)}\n`);
+        process.stderr.write(`${warningLabel}${wordMessage(warning, lang)}\n`);
       }
       if (format === "json") process.stdout.write(`${JSON.stringify(suggestion, null, 2)}\n`);
       else {

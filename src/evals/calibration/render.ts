@@ -135,10 +135,8 @@ export function renderCalibrationTable(
       ),
     );
   }
-  const warningLabel = lang === "zh" ? "警告" : "warning";
-  for (const warning of report.warnings) {
-    out.push(`${warningLabel}: ${wordMessage(warning, lang)}`);
-  }
+  const warningLabel = lang === "zh" ? "警告：" : "warning: ";
+  for (const warning of report.warnings) out.push(`${warningLabel}${wordMessage(warning, lang)}`);
   return `${out.join("\n")}\n`;
 }
 
