@@ -2218,13 +2218,13 @@ export interface components {
       } & {
         [key: string]: unknown;
       })[];
-      /** @description seed 001's quality loop state */
+      /** @description the quality loop's state (retrieval graded and rewritten) */
       quality: {
         [key: string]: unknown;
       };
       /** @enum {string} */
       quality_exit: "quality" | "retry_limit" | "timeout";
-      /** @description seed 000's answer loop state */
+      /** @description the answer loop's state (answer reviewed and regenerated) */
       answer: {
         [key: string]: unknown;
       };
