@@ -567,6 +567,9 @@ describe("ragjudge arena", () => {
     expect(page).toContain('aria-label="Ratings with 95% intervals"');
     expect(page).toContain('aria-label="Win matrix heat map"');
     expect(page).toContain('aria-label="Rubric dimensions radar"');
+    // The dimensions by name, never by the internal document they come from.
+    expect(page).toContain("Rubric dimensions (accuracy, completeness, clarity; 1-10, means)");
+    expect(page).not.toMatch(/seed 0\d\d/i);
     // Self-contained: no script, no external stylesheet, image or font.
     expect(page).not.toMatch(/<script|<link|src=|url\(|@import/i);
   }, 180_000);

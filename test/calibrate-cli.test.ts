@@ -117,6 +117,20 @@ describe(
       expect(table.stdout).toContain("Golden-set verdict: FAIL (on scores)");
       expect(table.stdout).toMatch(/constant baseline \(always \d+\)/);
       expect(table.stdout).toContain("prediction-powered (PPI++)");
+      expect(table.stdout).toContain(
+        "warning: Only 8 labelled results: the intervals are wide and a few more labels can change the verdict (label at least 30).",
+      );
+
+      // --lang zh words the warnings in Chinese, from the same codes the web app words.
+      const chinese = await run(["calibrate", "--evaluation", evaluationId, "--lang", "zh"]);
+      expect(chinese.code).toBe(1);
+      expect(chinese.stdout).toContain(
+        "警告：只有 8 个已标注结果：区间很宽，再多几个标注就可能改变结论（至少标注 30 个）。",
+      );
+      expect(chinese.stdout).not.toContain("warning: Only 8");
+      const refused = await run(["calibrate", "--evaluation", evaluationId, "--lang", "fr"]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('--lang: expected en or zh, got "fr"');
     });
 
     it("passes a judge that people agree with (exit 0)", async () => {

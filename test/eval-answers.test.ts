@@ -193,9 +193,15 @@ describe("ragjudge eval --answers", () => {
 
   it("judges a file of answers with no bot and reports the stored run", async () => {
     const file = write("vendor.jsonl", ANSWERS);
-    const run = await runCli(["eval", "--answers", file, "--format", "json"], { env });
+    const run = await runCli(["eval", "--answers", file, "--format", "json", "--lang", "zh"], {
+      env,
+    });
     expect(run.stderr).toContain("Imported 2 questions from");
     expect(run.code).toBe(0);
+    // --lang zh words the summary a person reads in Chinese; the JSON report stays as it is.
+    expect(run.stderr).toContain("概要");
+    expect(run.stderr).toMatch(/平均得分\s+\d\.\d{3}/);
+    expect(run.stderr).not.toContain("average score");
     const report = JSON.parse(run.stdout) as {
       evaluation: { bot_id: string; status: string };
       results: { answer: string; status: string }[];

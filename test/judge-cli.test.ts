@@ -94,6 +94,15 @@ it("judges each line with the rubric, prints scores and a summary, and caches re
   expect(report.usage.cached_calls).toBe(2);
   expect(report.summary.rubric.pass_rate).toBe(0.5);
 
+  // --lang zh: the table's words in Chinese, the figures the same (from the cache).
+  const chinese = await runCli(["judge", file, "--judge", "rubric", "--lang", "zh"], env);
+  expect(chinese.code).toBe(0);
+  expect(chinese.stdout).toMatch(/评判\s+行数\s+计入\s+评判错误\s+平均原始分/);
+  expect(chinese.stdout).toMatch(/rubric\s+2\s+2\s+0\s+6\.00\s+[\d.]+\s+50\.0%/);
+  expect(chinese.stdout).toContain("平均值和通过率不计入评判错误：它们没有得分。");
+  expect(chinese.stdout).not.toContain("Averages");
+  expect(llm.requests.filter(isChat).length).toBe(calls);
+
   await runCli(["judge", file, "--judge", "rubric", "--no-cache", "--format", "jsonl"], env);
   expect(llm.requests.filter(isChat).length).toBe(calls + 2);
 });

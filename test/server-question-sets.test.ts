@@ -6,6 +6,7 @@ import {
   startQuestionGenerationWorker,
 } from "../src/evals/generation/index.js";
 import { HEURISTIC_WARNING, parseQuestionFile } from "../src/evals/questions/index.js";
+import type { CodedMessage } from "../src/text/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import {
   createLlmClient,
@@ -43,7 +44,7 @@ interface Generation {
   status: string;
   progress: number;
   heuristic?: boolean;
-  warnings: string[];
+  warnings: CodedMessage[];
   usage: {
     calls: number;
     prompt_tokens: number;
@@ -51,6 +52,7 @@ interface Generation {
     latency_ms: number;
   } | null;
   error: string | null;
+  error_message: CodedMessage | null;
   questions?: Array<{
     question_text: string;
     reference_context: string;
@@ -462,7 +464,9 @@ describeEachStore("HTTP API: question sets", (use) => {
     expect(generation.status).toBe("COMPLETED");
     expect(generation.progress).toBe(100);
     expect(generation.heuristic).toBe(true);
-    expect(generation.warnings).toContain(HEURISTIC_WARNING);
+    // Words for a person come as a code with parameters, and their English words.
+    expect(generation.warnings).toContainEqual(HEURISTIC_WARNING);
+    expect(HEURISTIC_WARNING).toMatchObject({ code: "generation.heuristic", params: {} });
     // No LLM, so no usage: null, not zeros.
     expect(generation.usage).toBeNull();
     const questions = generation.questions ?? [];
@@ -553,9 +557,15 @@ describeEachStore("HTTP API: question sets", (use) => {
     );
     expect(empty.status).toBe("FAILED");
     expect(empty.error).toMatch(
-      /^no usable question was generated: \d+ × the model's reply was unusable .*\(e\.g\. /,
+      /^No usable question was generated: \d+ × the model's reply was unusable .*\(e\.g\. /,
     );
     expect(empty.error?.match(/×/g)).toHaveLength(1);
+    // The same reason as a code the web app words in the reader's language.
+    expect(empty.error_message).toMatchObject({
+      code: "generation.no_usable_question",
+      params: { failures: [{ kind: "unusable_reply", count: expect.any(Number) }] },
+      message: empty.error,
+    });
     expect(empty.questions ?? null).toBeNull();
   });
 });

@@ -30,7 +30,7 @@ Usage: ragjudge <command> [options]
 Commands:
   start            evaluate the built-in bot on the bundled corpus and questions (npm start)
   eval             run an evaluation of a bot on a question set; report, CI thresholds
-  arena            compare systems on one question set: ratings, intervals, win matrix (seed 002)
+  arena            compare systems on one question set: ratings, intervals, win matrix
   gate FILE.jsonl  gate answers on their evidence; exit code 1 when any fails
   judge FILE.jsonl judge answers with LLM judges (review, rubric, reference) or offline ones
   label import     import people's scores of a run's answers (the manual golden set)

@@ -1,3 +1,4 @@
+import { failureKindWords } from "../text/index.js";
 import { LlmError } from "./errors.js";
 
 // Many failed calls of one kind read as one line with a count, not as N copies of one message
@@ -35,16 +36,6 @@ export function failureKindOf(error: unknown): FailureKind {
   }
 }
 
-const KIND_TEXT: Record<FailureKind, string> = {
-  unusable_reply: "the model's reply was unusable (not JSON, or not the expected shape)",
-  http: "the model's server answered with an error",
-  timeout: "the model did not answer in time",
-  connection: "the model's server could not be reached",
-  malformed_response: "the model's server sent a response that is not an OpenAI answer",
-  not_configured: "the model is not configured",
-  other: "another error",
-};
-
 export interface FailureGroup {
   kind: FailureKind;
   count: number;
@@ -65,7 +56,9 @@ export function groupFailures(
   return [...groups.values()].sort((a, b) => b.count - a.count);
 }
 
-/** One line per kind: "24 × the model's server answered with an error (e.g. HTTP 500 …)". */
+/** One line per kind, in English (text/user-messages.ts words it in Chinese too): "24 × the model's server answered with an error (e.g. HTTP 500 …)". */
 export function describeFailures(groups: readonly FailureGroup[]): string {
-  return groups.map((g) => `${g.count} × ${KIND_TEXT[g.kind]} (e.g. ${g.example})`).join("; ");
+  return groups
+    .map((g) => `${g.count} × ${failureKindWords(g.kind, "en")} (e.g. ${g.example})`)
+    .join("; ");
 }

@@ -54,6 +54,7 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
 /** Response bodies, shown as the server sends them. */
 const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   Error: api.ErrorSchema,
+  CodedMessage: api.CodedMessageSchema,
   Ok: api.OkSchema,
   GateResponse: api.GateResponseSchema,
   GuardResponse: api.GuardResponseSchema,

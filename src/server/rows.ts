@@ -1,4 +1,5 @@
 import { publicSnapshot } from "../evals/runs/index.js";
+import { asCodedMessage } from "../text/index.js";
 import type {
   ArenaRow,
   EvaluationResultRow,
@@ -42,9 +43,10 @@ export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow)
     progress: row.progress,
     config: row.config,
     ...(done ? { questions: row.questions ?? [], heuristic: row.heuristic ?? false } : {}),
-    warnings: row.warnings ?? [],
+    warnings: (row.warnings ?? []).flatMap((w) => asCodedMessage(w) ?? []),
     usage: row.usage ?? null,
     error: row.error,
+    error_message: row.error_message ?? asCodedMessage(row.error),
     gmt_created: row.gmt_created,
     gmt_updated: row.gmt_updated,
   };
@@ -52,5 +54,6 @@ export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow)
 
 /** The arena's config is a snapshot of contestants as evaluation ids: no key, no answers. */
 export function publicArena({ user_id: _u, ...arena }: ArenaRow) {
-  return arena;
+  // An arena that failed before codes were kept says why in its English words.
+  return { ...arena, status_message: arena.status_message ?? asCodedMessage(arena.status_reason) };
 }

@@ -12,6 +12,22 @@ import { CallUsageSchema, FAILURE_KINDS } from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
+/** A sentence for a person as a code (text/user-messages.ts) the web app words in its language. */
+export const CodedMessageSchema = z.object({
+  code: z.string().describe('what happened, e.g. "calibration.few_labels"'),
+  params: z
+    .record(
+      z.string(),
+      z.union([
+        z.string(),
+        z.number(),
+        z.array(z.object({ kind: z.string(), count: z.number().int(), example: z.string() })),
+      ]),
+    )
+    .describe("what fills the sentence; model failures as groups by kind with a count"),
+  message: z.string().describe("the sentence in English"),
+});
+
 export const ErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
@@ -81,12 +97,13 @@ export const QuestionGenerationSchema = z.object({
     .optional(),
   /** Only when COMPLETED: true when no generator LLM was configured. */
   heuristic: z.boolean().optional(),
-  warnings: z.array(z.string()),
+  warnings: z.array(CodedMessageSchema),
   usage: CallUsageSchema.nullable().describe(
     "The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; " +
       "null before, after a failure, and for the heuristic generator (no LLM)",
   ),
   error: z.string().nullable(),
+  error_message: CodedMessageSchema.nullable().describe("why it FAILED, as a coded message"),
   gmt_created: z.string(),
   gmt_updated: z.string(),
 });
@@ -248,9 +265,13 @@ export const AskResponseSchema = z.object({
   conversation_id: z.string(),
   message_id: z.string(),
   hits: z.array(RetrievedHitSchema),
-  quality: z.record(z.string(), z.unknown()).describe("seed 001's quality loop state"),
+  quality: z
+    .record(z.string(), z.unknown())
+    .describe("the quality loop's state (retrieval graded and rewritten)"),
   quality_exit: z.enum(["quality", "retry_limit", "timeout"]),
-  answer: z.record(z.string(), z.unknown()).describe("seed 000's answer loop state"),
+  answer: z
+    .record(z.string(), z.unknown())
+    .describe("the answer loop's state (answer reviewed and regenerated)"),
   answer_exit: z.enum(["passed", "epoch_limit", "timeout"]),
   final_answer: z.string(),
   citations: z.array(z.string()),
@@ -535,7 +556,7 @@ const RadarDimensionSchema = z.object({
 export const EvaluationChartsSchema = z.object({
   radar: z.array(RadarDimensionSchema).describe("rubric dimension averages, where present"),
   histogram: z.object({
-    binned: z.string().describe("what is binned, in words"),
+    binned: CodedMessageSchema.describe("what is binned, in words"),
     bins: z.array(
       z.object({
         from: z.number().describe("inclusive"),
@@ -751,6 +772,7 @@ export const ArenaSchema = z.object({
   question_set_id: Id,
   status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
   status_reason: Nullable(z.string()),
+  status_message: Nullable(CodedMessageSchema).describe("why it FAILED, as a coded message"),
   config: z
     .looseObject({
       question_set_id: z.string(),

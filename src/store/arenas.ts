@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { CodedMessage } from "../text/index.js";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { arenas } from "./schema.js";
@@ -95,17 +96,26 @@ export async function touchPendingArena(
   return row;
 }
 
-/** Moves an open arena to its end: results, or the reason it failed. */
+/** Moves an open arena to its end: results, or the reason it failed (a coded message). */
 export async function finishArena(
   db: Db,
   id: string,
   outcome:
     | { status: "COMPLETED"; results: NonNullable<ArenaRow["results"]> }
-    | { status: "FAILED"; status_reason: string },
+    | { status: "FAILED"; reason: CodedMessage },
 ): Promise<ArenaRow | undefined> {
+  const ending =
+    outcome.status === "COMPLETED"
+      ? outcome
+      : // The English words for API users and the CLI; the code for the web app's language.
+        {
+          status: outcome.status,
+          status_reason: outcome.reason.message,
+          status_message: outcome.reason,
+        };
   const [row] = await db
     .update(arenas)
-    .set({ ...outcome, gmt_updated: new Date() })
+    .set({ ...ending, gmt_updated: new Date() })
     .where(and(eq(arenas.id, idParam(id)), inArray(arenas.status, [...OPEN])))
     .returning();
   return row;

@@ -52,6 +52,7 @@ import {
   listResultLabels,
   nextUnlabelledResult,
 } from "./human-labels.js";
+import { codedMessage } from "../text/index.js";
 import { idParam, isUuid } from "./ids.js";
 import { listObservations } from "./observations.js";
 import {
@@ -158,7 +159,8 @@ describeEachStore("every lookup by a caller's id", (use) => {
         ["touchPendingArena", () => touchPendingArena(db, id, new Date()), undefined],
         [
           "finishArena",
-          () => finishArena(db, id, { status: "FAILED", status_reason: "x" }),
+          () =>
+            finishArena(db, id, { status: "FAILED", reason: codedMessage("plain", { text: "x" }) }),
           undefined,
         ],
         ["listHumanLabels", () => listHumanLabels(db, u, id), []],

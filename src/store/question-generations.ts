@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import type { CodedMessage } from "../text/index.js";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { question_generations } from "./schema.js";
@@ -77,10 +78,10 @@ export async function finishQuestionGeneration(
         status: "COMPLETED";
         questions: unknown[];
         heuristic: boolean;
-        warnings: string[];
+        warnings: CodedMessage[];
         usage: QuestionGenerationRow["usage"];
       }
-    | { status: "FAILED"; error: string },
+    | { status: "FAILED"; error: CodedMessage },
 ): Promise<QuestionGenerationRow | undefined> {
   const [row] = await db
     .update(question_generations)
@@ -94,8 +95,14 @@ export async function finishQuestionGeneration(
             warnings: outcome.warnings,
             usage: outcome.usage,
             error: null,
+            error_message: null,
           }
-        : { status: "FAILED" as const, error: outcome.error }),
+        : {
+            status: "FAILED" as const,
+            // The English words for API users and the CLI; the code for the web app's language.
+            error: outcome.error.message,
+            error_message: outcome.error,
+          }),
       gmt_updated: new Date(),
     })
     .where(

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { CodedMessage } from "../text/index.js";
 
 // The one schema of ragjudge; migrations in drizzle/ are generated from it (`npm run db:generate`).
 // Row types are inferred from it (`$inferSelect`, `$inferInsert`), never written by hand.
@@ -442,10 +443,13 @@ export const question_generations = pgTable(
     progress: integer("progress").notNull().default(0),
     questions: jsonb("questions").$type<unknown[]>(),
     heuristic: boolean("heuristic"),
-    warnings: jsonb("warnings").$type<string[]>(),
+    /** Coded messages (text/user-messages.ts); plain strings in rows from before codes. */
+    warnings: jsonb("warnings").$type<Array<CodedMessage | string>>(),
     /** The generator LLM's calls, tokens and latency (llm/usage.ts); null without an LLM. */
     usage: jsonb("usage").$type<JsonObject>(),
+    /** Why it FAILED, in English; `error_message` holds the same as a code the web app words. */
     error: text("error"),
+    error_message: jsonb("error_message").$type<CodedMessage>(),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -494,7 +498,9 @@ export const arenas = pgTable(
     status: text("status", { enum: ["PENDING", "RUNNING", "COMPLETED", "FAILED"] })
       .notNull()
       .default("PENDING"),
+    /** Why it FAILED, in English; `status_message` holds the same as a code the web app words. */
     status_reason: text("status_reason"),
+    status_message: jsonb("status_message").$type<CodedMessage>(),
     config: jsonb("config").$type<JsonObject>().notNull(),
     results: jsonb("results").$type<JsonObject>(),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),

@@ -53,3 +53,16 @@ export {
   stemToken,
   tokenize,
 } from "./tokenize.js";
+export {
+  asCodedMessage,
+  type CodedMessage,
+  codedMessage,
+  type FailureGroupParam,
+  failureKindWords,
+  MESSAGE_CODES,
+  type MessageCode,
+  type MessageLanguage,
+  type MessageParams,
+  messageTemplate,
+  wordMessage,
+} from "./user-messages.js";

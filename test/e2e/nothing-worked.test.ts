@@ -113,7 +113,7 @@ describe("outcomes where nothing worked", { timeout: 120_000 }, () => {
     // One line per kind of error with its count: 24 questions, each judged in both orders.
     const text = (await failure.textContent()) ?? "";
     expect(text).toContain(
-      "all 24 pairwise judgments failed: 24 × the model's server answered with an error",
+      "All 24 pairwise judgments failed: 24 × the model's server answered with an error",
     );
     expect(text.match(/×/g)).toHaveLength(1);
     expect(await page.getByTestId("rating-row").count()).toBe(0);
@@ -139,7 +139,7 @@ describe("outcomes where nothing worked", { timeout: 120_000 }, () => {
     await expect
       .poll(() => failure.textContent(), { timeout: 60_000 })
       .toMatch(
-        /^Generation failed: no usable question was generated: \d+ × the model's reply was unusable/,
+        /^Generation failed: No usable question was generated: \d+ × the model's reply was unusable/,
       );
     // The reasons are counted once, not listed once per chunk, and nothing can be added.
     expect((await failure.textContent())?.match(/×/g)).toHaveLength(1);

@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+import type { MessageLanguage } from "../../text/index.js";
+import { LANG_OPTION, languageOption } from "../lang-option.js";
 import {
   ARENA_FORMATS,
   ARENA_JUDGES,
@@ -12,7 +14,7 @@ import { UsageError } from "../usage-error.js";
 
 export const ARENA_HELP = `Usage: ragjudge arena --questions FILE|ID CONTESTANT CONTESTANT... [options]
 
-Seed 002's Auto-Arena: two or more contestants answer one question set and are compared question
+Auto-Arena: two or more contestants answer one question set and are compared question
 by question, by their judge scores or by a pairwise LLM judge (both orders, a win only when both
 agree). Prints Bradley-Terry ratings with 95% bootstrap intervals, win rates, the win/tie/loss
 matrix, which contestants this set cannot tell apart, and a length-controlled fit.
@@ -38,6 +40,8 @@ Options:
   --concurrency N         questions run at once by the embedded worker (default: 16)
   --no-cache              neither read nor write the LLM response cache
   --config FILE.json      configuration file (default: ./ragjudge.config.json if present)
+  --lang en|zh            the language of why an arena failed (default: en); --language is the
+                          pairwise judge's
   -h, --help              show this help
 
 Exit code: 0 done, 2 usage or input errors (every bad line of an answers file is named), 3 the
@@ -56,6 +60,8 @@ export interface ArenaArgs {
   rounds: number;
   seed: number;
   language: "en" | "zh" | "auto";
+  /** The language of what this command prints in sentences (why the arena failed). */
+  lang: MessageLanguage;
   collection?: string;
   name?: string;
   format: ArenaFormat;
@@ -128,6 +134,7 @@ export function parseArenaArgs(argv: string[]): ArenaArgs | "help" {
       concurrency: { type: "string", default: "16" },
       "no-cache": { type: "boolean", default: false },
       config: { type: "string" },
+      lang: LANG_OPTION,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -176,6 +183,7 @@ export function parseArenaArgs(argv: string[]): ArenaArgs | "help" {
     rounds: integer("rounds", values.rounds, BOOTSTRAP_DEFAULTS.minRounds, 100_000),
     seed: integer("seed", values.seed, 0, 2 ** 32 - 1),
     language: values.language as ArenaArgs["language"],
+    lang: languageOption(values.lang),
     format: values.format as ArenaFormat,
     concurrency: integer("concurrency", values.concurrency, 1, 1024),
     noCache: values["no-cache"],

@@ -1,3 +1,4 @@
+import { wordMessage } from "../../text/index.js";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { isLlmConfigured, loadConfig, type RagjudgeConfig } from "../../config/index.js";
@@ -144,7 +145,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
     });
     if (row.status !== "COMPLETED") {
       process.stderr.write(
-        `ragjudge arena: the arena is ${row.status}: ${row.status_reason ?? "its runs have not finished"}\n`,
+        `ragjudge arena: the arena is ${row.status}: ${row.status_message ? wordMessage(row.status_message, args.lang) : (row.status_reason ?? "its runs have not finished")}\n`,
       );
       return EXIT.incomplete;
     }

@@ -13,8 +13,8 @@ import { UsageError } from "../usage-error.js";
 
 export const ASK_HELP = `Usage: ragjudge ask --collection NAME "question" [options]
 
-Answers with the built-in agentic RAG bot: retrieval graded and rewritten (seed 001), the answer
-reviewed and regenerated (seed 000), then the evidence gate. Without an LLM configured it answers
+Answers with the built-in agentic RAG bot: retrieval graded and rewritten, the answer reviewed
+and regenerated, then the evidence gate. Without an LLM configured it answers
 extractively and reviews offline.
 
 Options:

@@ -5,13 +5,15 @@ import {
   renderCalibrationTable,
   suggestFewshot,
 } from "../../evals/calibration/index.js";
+import { wordMessage } from "../../text/index.js";
+import { LANG_OPTION, languageOption } from "../lang-option.js";
 import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 
 export const CALIBRATE_HELP = `Usage: ragjudge calibrate --evaluation ID [options]
 
 Compares a judge's scores with people's labels on the same results (see ragjudge label import):
-n, MAE, share within ±1 (seed 002's target), quadratic-weighted κ, Krippendorff's α (ordinal),
+n, MAE, share within ±1 (target 90%), quadratic-weighted κ, Krippendorff's α (ordinal),
 Spearman ρ, Kendall τ-b; for pass/fail the confusion matrix, accuracy, TPR, TNR; the same for the
 constant baseline (always the most common human score); the judge-only, human-only and
 prediction-powered (PPI++) pass rates; and the largest disagreements. Formulas: docs/calibration.md.
@@ -31,6 +33,7 @@ Options:
   --count N             how many examples (default 3, at most 8)
   --config FILE         the configuration file written (default: ./ragjudge.config.json or .yaml)
   --dry-run             print the examples, write nothing
+  --lang en|zh          the language of the warnings (default: en)
   -h, --help            show this help
 
 Exit code: 0 when the verdict passes (or examples were written), 1 when it fails, 2 for usage
@@ -75,6 +78,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       count: { type: "string" },
       config: { type: "string" },
       "dry-run": { type: "boolean", default: false },
+      lang: LANG_OPTION,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -94,6 +98,8 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     disagreements: count("disagreements", values.disagreements, 10, 1000),
   };
   const examples = count("count", values.count, 3, 8);
+  const lang = languageOption(values.lang);
+  const warningLabel = lang === "zh" ? "警告：" : "warning: ";
   const session = await openStoreSession();
   try {
     const db = session.store.db;
@@ -104,7 +110,9 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
         count: examples,
         ...judge,
       });
-      for (const warning of suggestion.warnings) process.stderr.write(`warning: ${warning}\n`);
+      for (const warning of suggestion.warnings) {
+        process.stderr.write(`${warningLabel}${wordMessage(warning, lang)}\n`);
+      }
       if (format === "json") process.stdout.write(`${JSON.stringify(suggestion, null, 2)}\n`);
       else {
         for (const example of suggestion.examples) {
@@ -133,7 +141,9 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       ...judge,
     });
     process.stdout.write(
-      format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderCalibrationTable(report),
+      format === "json"
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : renderCalibrationTable(report, lang),
     );
     if (!report.verdict.passed) {
       for (const failure of report.verdict.failed) process.stderr.write(`FAILED: ${failure}\n`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../usage-error.js";
+import { parseArenaArgs } from "./arena-args.js";
 import { parseEvalArgs } from "./eval-args.js";
 
 describe("parseEvalArgs", () => {
@@ -23,6 +24,7 @@ describe("parseEvalArgs", () => {
       /--concurrency must be an integer from 1 to 1024/,
     ],
     [["--resume", "not-an-id"], /--resume takes an evaluation id/],
+    [["--collection", "lanting", "--questions", "x", "--lang", "fr"], /--lang: expected en or zh/],
     [["--resume", "00000000-0000-4000-8000-000000000000", "--questions", "x"], /drop --questions/],
   ];
   for (const [argv, message] of usageErrors) {
@@ -46,5 +48,30 @@ describe("parseEvalArgs", () => {
       questions: "q.jsonl",
     });
     expect(parseEvalArgs(["--help"])).toBe("help");
+  });
+});
+
+describe("--lang", () => {
+  it("is English unless zh is asked for, for eval and arena alike", () => {
+    const evalArgs = (extra: string[]) =>
+      parseEvalArgs(["--collection", "lanting", "--questions", "x", ...extra]);
+    expect(evalArgs([])).toMatchObject({ lang: "en" });
+    expect(evalArgs(["--lang", "zh"])).toMatchObject({ lang: "zh" });
+    const arena = (extra: string[]) =>
+      parseArenaArgs([
+        "--questions",
+        "x",
+        "--answers",
+        "a=a.jsonl",
+        "--answers",
+        "b=b.jsonl",
+        ...extra,
+      ]);
+    expect(arena([])).toMatchObject({ lang: "en" });
+    expect(arena(["--lang", "zh", "--language", "en"])).toMatchObject({
+      lang: "zh",
+      language: "en",
+    });
+    expect(() => arena(["--lang", "fr"])).toThrow(/--lang: expected en or zh, got "fr"/);
   });
 });

@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+import type { MessageLanguage } from "../../text/index.js";
+import { LANG_OPTION, languageOption } from "../lang-option.js";
 import {
   REPORT_FORMATS,
   type ReportFormat,
@@ -34,6 +36,7 @@ Options:
   --format F              table, json, junit, markdown or csv report (default: table);
                           json and csv carry people's labels (ragjudge label import)
   --out FILE              write the report to FILE instead of standard output
+  --lang en|zh            the words of the table and markdown reports (default: en)
   --concurrency N         questions run at once by the embedded worker (default: 16)
   --min-score X           fail (exit 1) when the average score is below X (0-1)
   --min-pass-rate X       fail (exit 1) when the share of passed questions is below X (0-1)
@@ -64,6 +67,8 @@ export interface EvalArgs {
   docs: string[];
   name?: string;
   format: ReportFormat;
+  /** The language of the human reports' words (table, Markdown). */
+  lang: MessageLanguage;
   out?: string;
   concurrency: number;
   thresholds: Thresholds;
@@ -120,6 +125,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
       "no-cache": { type: "boolean", default: false },
       "no-worker": { type: "boolean", default: false },
       config: { type: "string" },
+      lang: LANG_OPTION,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -155,6 +161,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     judges: parseJudgeKinds(values.judge),
     docs: values.docs,
     format: values.format as ReportFormat,
+    lang: languageOption(values.lang),
     concurrency,
     thresholds: thresholds.data,
     tolerance,

@@ -165,20 +165,22 @@ async function reportOf(
 export async function finishEvaluation(
   session: StoreSession,
   row: EvaluationRow,
-  args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance" | "format" | "out">,
+  args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance" | "format" | "out" | "lang">,
 ): Promise<number> {
   const { report, failures } = await reportOf(session.store.db, session.user.id, row, args);
   // JSON, the largest format, goes out a result at a time rather than as one string.
   const chunks =
-    args.format === "json" ? jsonReportChunks(report) : [renderReport(report, args.format)];
+    args.format === "json"
+      ? jsonReportChunks(report)
+      : [renderReport(report, args.format, args.lang)];
   if (args.out) {
     await writeFile(args.out, Readable.from(chunks));
     process.stdout.write(
-      `${renderSummaryTable(report)}\nReport (${args.format}) written to ${args.out}\n`,
+      `${renderSummaryTable(report, args.lang)}\nReport (${args.format}) written to ${args.out}\n`,
     );
   } else {
     // Standard output holds the machine-readable report alone; the person reads stderr.
-    if (args.format !== "table") process.stderr.write(renderSummaryTable(report));
+    if (args.format !== "table") process.stderr.write(renderSummaryTable(report, args.lang));
     await pipeline(Readable.from(chunks), process.stdout, { end: false });
   }
   for (const failure of failures) process.stderr.write(`FAILED: ${failure}\n`);

@@ -12,7 +12,9 @@ import {
   summarizeJudgeResults,
 } from "../../judges/index.js";
 import { createLlmClient, errorText, type LlmClient, resolveModelConfig } from "../../llm/index.js";
+import { reportWord } from "../../evals/reports/index.js";
 import { llmResponseCache } from "../../store/index.js";
+import { LANG_OPTION, languageOption } from "../lang-option.js";
 import { mapOrdered } from "../ordered-pool.js";
 import { renderTable } from "../../formats/index.js";
 import { openStoreSession } from "../store-session.js";
@@ -32,6 +34,7 @@ Options:
   --concurrency N         lines judged at once (default: 16)
   --config FILE.json      configuration file (default: ./ragjudge.config.json if present)
   --no-cache              neither read nor write the LLM response cache
+  --lang en|zh            the words of the table and its summary (default: en)
   -h, --help              show this help
 
 Exit code: 0 done, 2 for invalid lines or usage errors, 3 when nothing could be judged (every
@@ -62,6 +65,7 @@ export async function judgeCommand(
       concurrency: { type: "string", default: "16" },
       config: { type: "string" },
       "no-cache": { type: "boolean", default: false },
+      lang: LANG_OPTION,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -72,6 +76,9 @@ export async function judgeCommand(
   const format = values.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format))
     throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
+  const lang = languageOption(values.lang);
+  const word = (w: Parameters<typeof reportWord>[1], v?: Record<string, string | number>) =>
+    reportWord(lang, w, v);
   const concurrency = Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
     throw new UsageError("--concurrency must be an integer from 1 to 1024");
@@ -154,9 +161,11 @@ export async function judgeCommand(
     const rows = lines.map((line) =>
       line.ok
         ? [line.line, line.id ?? "-", ...kinds.map((kind) => cell(line.results[kind]))]
-        : [line.line, "-", ...kinds.map(() => "invalid")],
+        : [line.line, "-", ...kinds.map(() => word("invalid"))],
     );
-    out.write(`${renderTable(["line", "id", ...kinds], rows, { alignRight: [0] })}\n\n`);
+    out.write(
+      `${renderTable([word("line"), word("id"), ...kinds], rows, { alignRight: [0] })}\n\n`,
+    );
     const fmt = (value: number | null, digits = 3) =>
       value === null ? "-" : value.toFixed(digits);
     const summaryRows = kinds.map((kind) => {
@@ -174,15 +183,31 @@ export async function judgeCommand(
         : [kind, 0, 0, 0, "-", "-", "-"];
     });
     out.write(
-      `${renderTable(["judge", "lines", "counted", "judge_errors", "mean raw", "mean score", "pass rate"], summaryRows, { alignRight: [1, 2, 3, 4, 5, 6] })}\n`,
+      `${renderTable(
+        [
+          word("judge"),
+          word("lines"),
+          word("counted"),
+          word("judgeErrors"),
+          word("meanRaw"),
+          word("meanScore"),
+          word("passRate"),
+        ],
+        summaryRows,
+        { alignRight: [1, 2, 3, 4, 5, 6] },
+      )}\n`,
     );
-    out.write("Averages and pass rates exclude judge_error results: they have no score.\n");
+    out.write(`${word("judgeFooter")}\n`);
     if (usage) {
       // A logical call is one the judge made; each may take several HTTP requests (retries).
-      out.write(
-        `LLM calls: ${usage.calls} (${usage.cached_calls} from cache, ${usage.failed_calls} failed); ` +
-          `HTTP requests: ${usage.attempts}; ${usage.total_tokens} tokens\n`,
-      );
+      const figures = {
+        calls: usage.calls,
+        cached: usage.cached_calls,
+        failed: usage.failed_calls,
+        attempts: usage.attempts,
+        tokens: usage.total_tokens,
+      };
+      out.write(`${word("llmCalls", figures)}\n`);
     }
   } else if (format === "json") {
     out.write(`${JSON.stringify({ summary, usage: usage ?? null, results: lines }, null, 2)}\n`);

@@ -6,7 +6,7 @@ import { UsageError } from "../usage-error.js";
 
 export const LABEL_HELP = `Usage: ragjudge label import --evaluation ID FILE.jsonl [options]
 
-Imports people's scores of a run's answers (seed 002's manual golden set). Each line:
+Imports people's scores of a run's answers (the manual golden set). Each line:
   {"question": "...", "human_score": 7, "note": "optional"}   a score on the judge's scale
   {"question": "...", "human_passed": false}                   or a pass/fail verdict (or both)
 Lines are matched to the run's results by question. Every bad or unmatched line is named with its

@@ -163,7 +163,7 @@ svg{font:12px system-ui,sans-serif;display:block;margin:.5rem 0}.small{font-size
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
 </style></head><body>
 <h1>${escape(`Arena "${report.name}"`)}</h1>
-<p>${escape(`${report.status} · judge ${report.results.judge} · ${report.results.questions} questions · ${report.results.bootstrap.rounds} bootstrap rounds, seed ${report.results.bootstrap.seed} · id ${report.id}`)}</p>
+<p>${escape(`${report.status} · judge ${report.results.judge} · ${report.results.questions} questions · ${report.results.bootstrap.rounds} bootstrap rounds, random seed ${report.results.bootstrap.seed} · id ${report.id}`)}</p>
 <h2>Ratings with 95% intervals</h2>
 ${ratingsChart(report)}
 <div class="charts"><div><h2>Win matrix</h2>${heatMap(report)}</div><div><h2>Rubric dimensions</h2>${radarChart(report)}</div></div>

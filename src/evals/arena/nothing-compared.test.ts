@@ -35,15 +35,24 @@ describe("nothingCompared", () => {
           error("unusable_reply", "not JSON"),
         ],
       }),
-    ).toBe(
-      "all 3 pairwise judgments failed: 2 × the model's server answered with an error (e.g. HTTP 500 once); " +
-        "1 × the model's reply was unusable (not JSON, or not the expected shape) (e.g. not JSON)",
-    );
+    ).toEqual({
+      code: "arena.all_judgments_failed",
+      params: {
+        n: 3,
+        failures: [
+          { kind: "http", count: 2, example: "HTTP 500 once" },
+          { kind: "unusable_reply", count: 1, example: "not JSON" },
+        ],
+      },
+      message:
+        "All 3 pairwise judgments failed: 2 × the model's server answered with an error (e.g. HTTP 500 once); " +
+        "1 × the model's reply was unusable (not JSON, or not the expected shape) (e.g. not JSON).",
+    });
   });
 
   it("says why when scores never met (no judge errors to count)", () => {
-    expect(nothingCompared({ matrix: matrix(tally(0, 0, 0)) })).toMatch(
-      /^no question has a usable/,
+    expect(nothingCompared({ matrix: matrix(tally(0, 0, 0)) })?.code).toBe(
+      "arena.no_usable_results",
     );
   });
 });

@@ -1,4 +1,5 @@
-import { describeFailures, groupFailures } from "../../llm/index.js";
+import { groupFailures } from "../../llm/index.js";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 import type { PairwiseJudgeError } from "./pairwise-run.js";
 import type { Standings } from "./standings.js";
 
@@ -10,7 +11,7 @@ import type { Standings } from "./standings.js";
 export function nothingCompared(results: {
   matrix: Standings["matrix"];
   judge_errors?: readonly PairwiseJudgeError[];
-}): string | undefined {
+}): CodedMessage | undefined {
   const games = results.matrix.cells
     .flat()
     .reduce((n, cell) => n + (cell ? cell.wins + cell.ties + cell.losses : 0), 0);
@@ -18,7 +19,7 @@ export function nothingCompared(results: {
   const errors = results.judge_errors ?? [];
   if (errors.length > 0) {
     const groups = groupFailures(errors.map((e) => ({ kind: e.kind, message: e.message })));
-    return `all ${errors.length} pairwise judgments failed: ${describeFailures(groups)}`;
+    return codedMessage("arena.all_judgments_failed", { n: errors.length, failures: groups });
   }
-  return "no question has a usable result from two contestants (every answer or score is missing or an error)";
+  return codedMessage("arena.no_usable_results");
 }

@@ -37,7 +37,7 @@ export function arenaSections(report: ArenaReport): Section[] {
   const sections: Section[] = [];
   const scoreBased = r.judge !== "pairwise";
   sections.push({
-    title: `Ratings (Bradley-Terry, 1000 = average; 95% bootstrap CI over ${r.questions} questions, ${r.bootstrap.rounds} rounds, seed ${r.bootstrap.seed})`,
+    title: `Ratings (Bradley-Terry, 1000 = average; 95% bootstrap CI over ${r.questions} questions, ${r.bootstrap.rounds} rounds, random seed ${r.bootstrap.seed})`,
     headers: [
       "rank",
       "contestant",
@@ -131,7 +131,7 @@ export function arenaSections(report: ArenaReport): Section[] {
   });
   if (r.contestants.some((c) => Object.values(c.radar).some((v) => v !== null))) {
     sections.push({
-      title: "Rubric dimensions (seed 002, 1-10, means)",
+      title: "Rubric dimensions (accuracy, completeness, clarity; 1-10, means)",
       headers: ["contestant", "accuracy", "completeness", "clarity"],
       rows: r.contestants.map((c) => [
         c.name,

@@ -35,6 +35,7 @@ import {
 } from "./request.js";
 import { computeStandings, type Standings } from "./standings.js";
 import { QUEUES } from "../../jobs/index.js";
+import { codedMessage } from "../../text/index.js";
 
 // Seed 002 section 3.2's Auto-Arena (`run_arena`) over the store: every contestant is an
 // evaluation run on the arena's question set (an existing one reused, or one started here), and
@@ -260,8 +261,15 @@ export async function completeArena(
   );
   if (broken >= 0) {
     const run = runs[broken];
-    const reason = `contestant "${snapshot.contestants[broken]!.name}": its evaluation ${run ? `is ${run.status}${run.status_reason ? ` (${run.status_reason})` : ""}` : "was deleted"}`;
-    return (await finishArena(deps.db, row.id, { status: "FAILED", status_reason: reason })) ?? row;
+    const name = snapshot.contestants[broken]!.name;
+    const reason = !run
+      ? codedMessage("arena.contestant_deleted", { name })
+      : run.status === "CANCELLED"
+        ? codedMessage("arena.contestant_cancelled", { name })
+        : run.status_reason
+          ? codedMessage("arena.contestant_failed", { name, reason: run.status_reason })
+          : codedMessage("arena.contestant_failed_unexplained", { name });
+    return (await finishArena(deps.db, row.id, { status: "FAILED", reason })) ?? row;
   }
   if (!runs.every((run) => run && FINAL.has(run.status))) return row;
 
@@ -271,15 +279,15 @@ export async function completeArena(
     const results = await compareRuns(deps, userId, snapshot, options);
     const nothing = nothingCompared(results);
     if (nothing) {
-      return (
-        (await finishArena(deps.db, row.id, { status: "FAILED", status_reason: nothing })) ?? row
-      );
+      return (await finishArena(deps.db, row.id, { status: "FAILED", reason: nothing })) ?? row;
     }
     return (await finishArena(deps.db, row.id, { status: "COMPLETED", results })) ?? row;
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    return (await finishArena(deps.db, row.id, { status: "FAILED", status_reason: reason })) ?? row;
+    const reason = codedMessage("arena.error", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return (await finishArena(deps.db, row.id, { status: "FAILED", reason })) ?? row;
   }
 }
 

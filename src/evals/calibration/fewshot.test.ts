@@ -48,12 +48,15 @@ describe("pickFewshot", () => {
     const honest = rows.filter((r) => r.position !== 1 && r.position !== 2);
     const { picks, warnings } = pickFewshot(honest, { scale: SCALE, count: 2, abstains });
     expect(picks[0]).toMatchObject({ role: "lowest" });
-    expect(warnings[0]).toMatch(/label a fabricated answer low/);
+    expect(warnings[0]?.code).toBe("fewshot.no_low_example");
   });
 
   it("says when there are too few labels", () => {
     const { picks, warnings } = pickFewshot(rows.slice(0, 2), { scale: SCALE, count: 4, abstains });
     expect(picks).toHaveLength(2);
-    expect(warnings.at(-1)).toMatch(/only 2 labelled results/);
+    expect(warnings.at(-1)).toMatchObject({
+      code: "fewshot.few_candidates",
+      params: { picked: 2, asked: 4 },
+    });
   });
 });

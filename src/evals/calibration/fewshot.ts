@@ -2,6 +2,7 @@
 // spanning the scale and including a confident fabrication scored low, pull it back.
 
 import type { CalibrationRow } from "../../store/index.js";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 
 export type FewshotRole = "confident_low" | "lowest" | "spanning";
 
@@ -24,15 +25,15 @@ export function pickFewshot(
     count: number;
     abstains: (answer: string) => boolean;
   },
-): { picks: FewshotPick[]; warnings: string[] } {
+): { picks: FewshotPick[]; warnings: CodedMessage[] } {
   const { scale, count } = options;
   const candidates = rows.filter(
     (row): row is CalibrationRow & { human_score: number; answer: string } =>
       row.human_score !== null && typeof row.answer === "string" && row.answer.trim() !== "",
   );
-  const warnings: string[] = [];
+  const warnings: CodedMessage[] = [];
   if (candidates.length === 0) {
-    return { picks: [], warnings: ["no result with a human score and an answer to learn from"] };
+    return { picks: [], warnings: [codedMessage("fewshot.no_candidates")] };
   }
   const miss = (row: CalibrationRow) =>
     row.raw_score === null || row.human_score === null ? 0 : row.raw_score - row.human_score;
@@ -49,9 +50,7 @@ export function pickFewshot(
     picks.push({ row: fabrication, role: "confident_low" });
     used.add(fabrication.result_id);
   } else {
-    warnings.push(
-      `no answer scored ${lowCutoff} or less that states something: label a fabricated answer low so the judge learns to score fabrications low`,
-    );
+    warnings.push(codedMessage("fewshot.no_low_example", { cutoff: lowCutoff }));
   }
 
   const remaining = count - picks.length;
@@ -78,7 +77,7 @@ export function pickFewshot(
     picks.push({ row: best, role: target === scale.min && !fabrication ? "lowest" : "spanning" });
   }
   if (picks.length < count) {
-    warnings.push(`only ${picks.length} labelled results to choose from (asked for ${count})`);
+    warnings.push(codedMessage("fewshot.few_candidates", { picked: picks.length, asked: count }));
   }
   return { picks, warnings };
 }

@@ -1,4 +1,5 @@
 import { renderTable } from "../../formats/index.js";
+import { type MessageLanguage, wordMessage } from "../../text/index.js";
 import type { CalibrationReport } from "./report.js";
 
 const num = (value: number | null | undefined, digits = 3) =>
@@ -8,8 +9,14 @@ const pct = (value: number | null | undefined) =>
 const interval = (ci: [number, number] | undefined) =>
   ci ? `[${pct(ci[0])}, ${pct(ci[1])}]` : "-";
 
-/** `ragjudge calibrate --format table`: the figures, the verdict and what to review. */
-export function renderCalibrationTable(report: CalibrationReport): string {
+/**
+ * `ragjudge calibrate --format table`: the figures, the verdict and what to review; its warnings
+ * in `lang` (`--lang zh`).
+ */
+export function renderCalibrationTable(
+  report: CalibrationReport,
+  lang: MessageLanguage = "en",
+): string {
   const out: string[] = [];
   const { items, agreement, baseline, pass_fail: passFail, pass_rate: rate, verdict } = report;
   out.push(
@@ -128,7 +135,8 @@ export function renderCalibrationTable(report: CalibrationReport): string {
       ),
     );
   }
-  for (const warning of report.warnings) out.push(`warning: ${warning}`);
+  const warningLabel = lang === "zh" ? "警告：" : "warning: ";
+  for (const warning of report.warnings) out.push(`${warningLabel}${wordMessage(warning, lang)}`);
   return `${out.join("\n")}\n`;
 }
 

@@ -52,8 +52,15 @@ describe("buildCalibrationReport", () => {
     // |9−2| + |8−8| + |3−4| + |7−6| = 9 over 4.
     expect(report.agreement?.mae).toBeCloseTo(9 / 4, 12);
     expect(report.agreement?.within_1).toBe(0.75);
-    expect(report.warnings.join("\n")).toMatch(/only 4 labelled results/);
-    expect(report.warnings.join("\n")).toMatch(/1 labelled results were skipped/);
+    expect(report.warnings).toContainEqual(
+      expect.objectContaining({ code: "calibration.few_labels", params: { n: 4, min: 30 } }),
+    );
+    expect(report.warnings).toContainEqual(
+      expect.objectContaining({
+        code: "calibration.skipped_judge_errors",
+        params: { n: 1, judge: "rubric" },
+      }),
+    );
   });
 
   it("reads a person's pass from a pass/fail label, else from the score's threshold", () => {

@@ -1,4 +1,5 @@
 import type { CalibrationRow, LabelScale } from "../../store/index.js";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 import {
   constantBaseline,
   DEFAULT_GOLDEN_SET,
@@ -62,7 +63,8 @@ export interface CalibrationReport {
   options: GoldenSetOptions;
   verdict: GoldenSetVerdict;
   disagreements: Disagreement[];
-  warnings: string[];
+  /** What limits the figures, as codes the surfaces word (text/user-messages.ts). */
+  warnings: CodedMessage[];
 }
 
 export interface CalibrationOptions extends GoldenSetOptions {
@@ -183,22 +185,18 @@ export function buildCalibrationReport(input: {
     yhatUnlabelled: unlabelledPass,
   });
 
-  const warnings: string[] = [];
+  const warnings: CodedMessage[] = [];
   const n = Math.max(judgeScores.length, labelledPassHuman.length);
   if (n > 0 && n < FEW_LABELS) {
-    warnings.push(
-      `only ${n} labelled results: the intervals are wide and a few more labels can change the verdict (label at least ${FEW_LABELS})`,
-    );
+    warnings.push(codedMessage("calibration.few_labels", { n, min: FEW_LABELS }));
   }
   if (skipped > 0) {
     warnings.push(
-      `${skipped} labelled results were skipped because the ${input.judge} judge errored on them`,
+      codedMessage("calibration.skipped_judge_errors", { n: skipped, judge: input.judge }),
     );
   }
   if (ppi === null && labelledPassHuman.length > 0) {
-    warnings.push(
-      "no prediction-powered rate: it needs at least 2 labelled and 1 unlabelled judged results",
-    );
+    warnings.push(codedMessage("calibration.no_ppi"));
   }
 
   return {

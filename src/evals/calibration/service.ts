@@ -1,6 +1,7 @@
 // The calibration of one judge of one run against its human labels, read from the store.
 
 import { DEFAULT_GATE_CONFIG, isAbstention } from "../../gate/index.js";
+import type { CodedMessage } from "../../text/index.js";
 import type { RubricFewshot } from "../../judges/index.js";
 import {
   calibrationDetails,
@@ -74,7 +75,7 @@ export async function suggestFewshot(
   options: { count?: number; judge?: string } = {},
 ): Promise<{
   examples: (RubricFewshot & { result_id: string; role: FewshotRole })[];
-  warnings: string[];
+  warnings: CodedMessage[];
 }> {
   const evaluation = await ownEvaluation(db, userId, evaluationId);
   const { judges } = runJudges(evaluation);

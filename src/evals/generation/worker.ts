@@ -1,11 +1,6 @@
 import { type Jobs, QUEUES, startWorkLoop } from "../../jobs/index.js";
-import {
-  describeFailures,
-  errorText,
-  groupFailures,
-  type LlmClients,
-  usageOfCalls,
-} from "../../llm/index.js";
+import { errorText, groupFailures, type LlmClients, usageOfCalls } from "../../llm/index.js";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 import {
   claimQuestionGeneration,
   type Db,
@@ -40,11 +35,13 @@ export interface QuestionGenerationWorker {
 }
 
 /** Why a generation that produced no question failed, grouped by kind with a count. */
-export function noUsableQuestion(result: GenerateQuestionsResult): string {
+export function noUsableQuestion(result: GenerateQuestionsResult): CodedMessage {
   const groups = groupFailures(result.unusable);
-  return groups.length > 0
-    ? `no usable question was generated: ${describeFailures(groups)}`
-    : `no usable question was generated (${result.warnings.length} problem(s): ${result.warnings[0] ?? "none reported"})`;
+  if (groups.length > 0) return codedMessage("generation.no_usable_question", { failures: groups });
+  return codedMessage("generation.no_usable_question_warned", {
+    n: result.warnings.length,
+    first: result.warnings[0]?.message ?? "-",
+  });
 }
 
 /** A collection's documents with their chunks, in the store's order. */
@@ -88,7 +85,7 @@ export function startQuestionGenerationWorker(
     } catch (error) {
       await finishQuestionGeneration(db, row.id, {
         status: "FAILED",
-        error: `invalid stored configuration: ${(error as Error).message}`,
+        error: codedMessage("generation.invalid_settings", { error: (error as Error).message }),
       });
       return;
     }
@@ -139,7 +136,7 @@ export function startQuestionGenerationWorker(
       }
       await finishQuestionGeneration(db, row.id, {
         status: "FAILED",
-        error: errorText(error),
+        error: codedMessage("generation.error", { error: errorText(error) }),
       });
     }
   }

@@ -1,4 +1,5 @@
 import type { JudgeKind } from "../../judges/index.js";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 import { type EvaluationSummary, type SummaryRow, summarizeResults } from "../runs/index.js";
 
 // A run's chart data (seed 002's radar metrics, seed 003's result visualisation): rubric
@@ -47,8 +48,8 @@ export interface HistogramBin {
 export interface EvaluationCharts {
   radar: RadarDimension[];
   histogram: {
-    /** What is binned, in words (the UI shows it). */
-    binned: string;
+    /** What is binned, in words (the UI shows it in its language). */
+    binned: CodedMessage;
     bins: HistogramBin[];
     /** Results binned: SCORED ones with a score. */
     count: number;
@@ -102,7 +103,7 @@ export function histogramOf(rows: readonly SummaryRow[], bins = HISTOGRAM_BINS) 
     binned += 1;
   }
   return {
-    binned: `the primary score on [0, 1] of SCORED results, in ${bins} bins of ${1 / bins}`,
+    binned: codedMessage("chart.histogram_binned", { bins, width: 1 / bins }),
     bins: counts.map((count, i) => ({ from: i / bins, to: (i + 1) / bins, count })),
     count: binned,
     not_scored: rows.length - binned,

@@ -144,8 +144,12 @@ describe("generateQuestions with an LLM", () => {
     expect(result.calls).toHaveLength(3);
     expect(result.questions.map((q) => q.source_chunk_id)).toEqual(["b1", "b1"]);
     expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]).toMatch(
-      /^chunk a1 of document doc-a: unusable reply, no questions: the reply contains no JSON/,
+    expect(result.warnings[0]).toMatchObject({
+      code: "generation.unusable_reply",
+      params: { chunk: "a1", document: "doc-a" },
+    });
+    expect(result.warnings[0]?.message).toMatch(
+      /^The model's reply for passage a1 of document doc-a was unusable, so it gave no questions: the reply contains no JSON/,
     );
   });
 
@@ -162,10 +166,16 @@ describe("generateQuestions with an LLM", () => {
     });
     const result = await generateQuestions({ documents: documents.slice(1), n: 4, client });
     expect(result.questions.map((q) => q.question_text)).toEqual(["Good?", "Also good?"]);
-    expect(result.warnings[0]).toMatch(
-      /^chunk b1 of document doc-b: 2 unusable item\(s\): item 2: ground_truth: .*; item 3: question_type: /,
+    expect(result.warnings[0]).toMatchObject({
+      code: "generation.unusable_items",
+      params: { chunk: "b1", document: "doc-b", n: 2 },
+    });
+    expect(result.warnings[0]?.params.problems).toMatch(
+      /^item 2: ground_truth: .*; item 3: question_type: /,
     );
-    expect(result.warnings.at(-1)).toBe("only 2 of 4 questions: all 1 chunks were used");
+    expect(result.warnings.at(-1)?.message).toBe(
+      "Only 2 of 4 questions: all 1 passages were used.",
+    );
   });
 
   it("drops repeats of earlier or existing questions, and asks further chunks for more", async () => {
@@ -192,8 +202,8 @@ describe("generateQuestions with an LLM", () => {
       ["a1", "What is Lanting?"],
       ["a3", "Question 1 about text of a3?"],
     ]);
-    expect(result.warnings).toEqual([
-      "2 generated question(s) repeated an earlier one and were dropped",
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      "2 generated questions repeated an earlier one and were dropped.",
     ]);
   });
 
@@ -209,8 +219,11 @@ describe("generateQuestions with an LLM", () => {
       "Generate only questions of type INFERENTIAL.",
     );
     expect(result.questions.map((q) => q.question_type)).toEqual(["INFERENTIAL"]);
-    expect(result.warnings).toContain(
-      "chunk b1 of document doc-b: 2 question(s) of unrequested types dropped",
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({
+        code: "generation.unrequested_types",
+        params: { chunk: "b1", document: "doc-b", n: 2 },
+      }),
     );
   });
 
@@ -338,6 +351,8 @@ describe("generateQuestions without an LLM (heuristic)", () => {
     });
     expect(result.questions.every((q) => q.question_type === "FACTUAL")).toBe(true);
     expect(result.questions.length).toBeGreaterThan(3);
-    expect(result.warnings.at(-1)).toMatch(/^only \d+ of 200 questions: all 4 chunks were used$/);
+    expect(result.warnings.at(-1)?.message).toMatch(
+      /^Only \d+ of 200 questions: all 4 passages were used\.$/,
+    );
   });
 });

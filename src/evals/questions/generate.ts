@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { LanguageSetting, PromptLanguage } from "../../judges/index.js";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 import {
   type CallRecord,
   type ChatMessage,
@@ -35,9 +36,7 @@ export const GENERATION_DEFAULTS = {
   concurrency: 4,
 } as const;
 
-export const HEURISTIC_WARNING =
-  "heuristic generator: no LLM configured; questions ask for a number, date or name stated in one " +
-  "sentence (or link two sentences), and each ground truth is the sentence text itself";
+export const HEURISTIC_WARNING = codedMessage("generation.heuristic");
 
 export interface GenerateQuestionsOptions {
   /** The collection's documents and chunks; chunks are taken round-robin across documents. */
@@ -76,7 +75,7 @@ export interface GenerateQuestionsResult {
   /** Every LLM call made, re-asks included. */
   calls: CallRecord[];
   /** Chunks whose reply was unusable, items dropped, a short result; never fatal. */
-  warnings: string[];
+  warnings: CodedMessage[];
   /** Each chunk whose reply gave no usable question, and why (grouped by a caller). */
   unusable: { kind: FailureKind; message: string }[];
 }
@@ -119,7 +118,7 @@ type GeneratedItem = z.infer<typeof GeneratedItemSchema>;
 interface ChunkOutcome {
   candidates: GeneratedItem[];
   calls: CallRecord[];
-  warnings: string[];
+  warnings: CodedMessage[];
   /** Why the reply gave no candidate at all, when it gave none. */
   unusable?: { kind: FailureKind; message: string };
 }
@@ -158,7 +157,7 @@ export async function generateQuestions(
   for (const text of options.existing ?? []) seen.add(questionKey(text));
   const questions: GeneratedQuestion[] = [];
   const calls: CallRecord[] = [];
-  const warnings: string[] = client ? [] : [HEURISTIC_WARNING];
+  const warnings: CodedMessage[] = client ? [] : [HEURISTIC_WARNING];
   const unusable: GenerateQuestionsResult["unusable"] = [];
   let repeats = 0;
   let next = 0;
@@ -194,7 +193,12 @@ export async function generateQuestions(
         }
         const question = generatedQuestion(item, chunk);
         if (typeof question === "string") {
-          warnings.push(`${chunkName(chunk)}: question dropped: ${question}`);
+          warnings.push(
+            codedMessage("generation.question_dropped", {
+              ...chunkParams(chunk),
+              problem: question,
+            }),
+          );
           continue;
         }
         seen.add(key);
@@ -206,11 +210,15 @@ export async function generateQuestions(
   }
 
   if (repeats > 0) {
-    warnings.push(`${repeats} generated question(s) repeated an earlier one and were dropped`);
+    warnings.push(codedMessage("generation.repeats", { n: repeats }));
   }
   if (questions.length < n) {
     warnings.push(
-      `only ${questions.length} of ${n} questions: all ${chunks.length} chunks were used`,
+      codedMessage("generation.too_few", {
+        made: questions.length,
+        asked: n,
+        chunks: chunks.length,
+      }),
     );
   }
   return { questions, heuristic: client === undefined, calls, warnings, unusable };
@@ -220,8 +228,9 @@ function languageOf(setting: LanguageSetting | undefined, content: string): Prom
   return setting === undefined || setting === "auto" ? chunkLanguage(content) : setting;
 }
 
-function chunkName(chunk: PickedChunk): string {
-  return `chunk ${chunk.chunk_id} of document ${chunk.document_id}`;
+/** Which passage a warning is about, as its message's parameters. */
+function chunkParams(chunk: PickedChunk): { chunk: string; document: string } {
+  return { chunk: chunk.chunk_id, document: chunk.document_id };
 }
 
 /** The chunk as evidence and prompt text, cut to what a reference_context may hold. */
@@ -255,9 +264,7 @@ interface ChunkRequest {
 function askHeuristic({ chunk, types, language }: ChunkRequest): ChunkOutcome {
   const candidates = heuristicQuestions(chunk.content, { types, language });
   const warnings =
-    candidates.length === 0
-      ? [`${chunkName(chunk)}: no sentence with a number, date or name to ask about`]
-      : [];
+    candidates.length === 0 ? [codedMessage("generation.no_fact", chunkParams(chunk))] : [];
   return { candidates, calls: [], warnings };
 }
 
@@ -283,7 +290,9 @@ async function askModel(
     return {
       candidates: [],
       calls: reply.calls,
-      warnings: [`${chunkName(chunk)}: unusable reply, no questions: ${reply.error}`],
+      warnings: [
+        codedMessage("generation.unusable_reply", { ...chunkParams(chunk), error: reply.error }),
+      ],
       unusable: { kind: "unusable_reply", message: reply.error },
     };
   }
@@ -304,14 +313,20 @@ async function askModel(
       candidates.push(result.data);
     }
   });
-  const warnings: string[] = [];
+  const warnings: CodedMessage[] = [];
   if (problems.length > 0) {
     warnings.push(
-      `${chunkName(chunk)}: ${problems.length} unusable item(s): ${problems.join("; ")}`,
+      codedMessage("generation.unusable_items", {
+        ...chunkParams(chunk),
+        n: problems.length,
+        problems: problems.join("; "),
+      }),
     );
   }
   if (otherTypes > 0) {
-    warnings.push(`${chunkName(chunk)}: ${otherTypes} question(s) of unrequested types dropped`);
+    warnings.push(
+      codedMessage("generation.unrequested_types", { ...chunkParams(chunk), n: otherTypes }),
+    );
   }
   return {
     candidates,

@@ -11,6 +11,7 @@ export { renderCsvReport } from "./csv.js";
 export { jsonReportChunks, renderJsonReport } from "./json.js";
 export { renderJunitReport, xmlEscape } from "./junit.js";
 export { renderMarkdownReport } from "./markdown.js";
+export { type ReportWord, reportWord } from "./report-words.js";
 export {
   buildReport,
   type EvaluationReport,

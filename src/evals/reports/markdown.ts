@@ -1,4 +1,6 @@
+import type { MessageLanguage } from "../../text/index.js";
 import type { EvaluationReport } from "./report.js";
+import { reportWord } from "./report-words.js";
 import { questionsSection, type ReportSection, summarySections } from "./sections.js";
 
 /** A GitHub table cell: pipes escaped, line breaks as <br>, HTML left inert (no tag can open). */
@@ -19,22 +21,21 @@ function markdownTable(section: ReportSection): string {
   return [header, rule, ...rows].join("\n");
 }
 
-/** The report as GitHub-flavoured Markdown: the summary's tables, then the per-question table. */
-export function renderMarkdownReport(report: EvaluationReport): string {
+/**
+ * The report as GitHub-flavoured Markdown: the summary's tables, then the per-question table; its
+ * words in `lang` (`--lang zh`).
+ */
+export function renderMarkdownReport(
+  report: EvaluationReport,
+  lang: MessageLanguage = "en",
+): string {
   const { evaluation } = report;
-  const parts = [`# Evaluation: ${cell(evaluation.name)}`, ""];
-  for (const section of summarySections(report)) {
+  const parts = [`# ${reportWord(lang, "heading", { name: cell(evaluation.name) })}`, ""];
+  for (const section of summarySections(report, 10, lang)) {
     parts.push(`## ${section.title}`, "", markdownTable(section), "");
   }
-  parts.push(
-    `## ${questionsSection(report, 80).title}`,
-    "",
-    markdownTable(questionsSection(report, 80)),
-    "",
-  );
-  parts.push(
-    "_Averages and pass rates count scored questions only; bot and judge errors are listed, never scored as zero._",
-    "",
-  );
+  const questions = questionsSection(report, 80, lang);
+  parts.push(`## ${questions.title}`, "", markdownTable(questions), "");
+  parts.push(`_${reportWord(lang, "footer")}_`, "");
   return parts.join("\n");
 }

@@ -1,3 +1,4 @@
+import type { MessageLanguage } from "../../text/index.js";
 import { renderCsvReport } from "./csv.js";
 import { renderJsonReport } from "./json.js";
 import { renderJunitReport } from "./junit.js";
@@ -8,17 +9,21 @@ import { renderTableReport } from "./table.js";
 export const REPORT_FORMATS = ["table", "json", "junit", "markdown", "csv"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** The report in one of the formats. */
-export function renderReport(report: EvaluationReport, format: ReportFormat): string {
+/** The report in one of the formats; the human ones (table, Markdown) in `lang`. */
+export function renderReport(
+  report: EvaluationReport,
+  format: ReportFormat,
+  lang: MessageLanguage = "en",
+): string {
   switch (format) {
     case "table":
-      return renderTableReport(report);
+      return renderTableReport(report, lang);
     case "json":
       return renderJsonReport(report);
     case "junit":
       return renderJunitReport(report);
     case "markdown":
-      return renderMarkdownReport(report);
+      return renderMarkdownReport(report, lang);
     case "csv":
       return renderCsvReport(report);
   }

@@ -254,6 +254,19 @@ describe("markdown", () => {
     }
   });
 
+  it("words its titles, headers and notes in Chinese with lang zh, the figures unchanged", () => {
+    const md = renderMarkdownReport(report(), "zh");
+    expect(md).toContain("# 评估：lanting &lt;nightly> &amp; co");
+    expect(md).toContain("## 概要");
+    expect(md).toContain("| 平均得分 | 0.600 |");
+    expect(md).toMatch(/\| 评判 \| 计入 \| 平均得分 \|.*\n\| --- \| ---: \|/);
+    expect(md).toContain("_平均得分和通过率只计入已评分的问题");
+    expect(md).not.toMatch(/\b(Summary|average score|Questions|Averages)\b/);
+    const table = renderTableReport(report(), "zh");
+    expect(table).toContain("问题");
+    expect(table).not.toContain("Summary");
+  });
+
   it("shows the checks and regressions when a baseline was compared", () => {
     const baseline = buildReport({ ...EVALUATION, id: "base" }, ROWS);
     const worse = buildReport(

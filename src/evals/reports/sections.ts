@@ -1,5 +1,7 @@
 import { millisecondsCell, oneLine, passedCell, percentCell, scoreCell } from "./cells.js";
+import type { MessageLanguage } from "../../text/index.js";
 import { type EvaluationReport, OFFLINE_MEASURES, type ReportResult } from "./report.js";
+import { reportWord as word } from "./report-words.js";
 
 /** One table of a human report: the table and markdown renderers lay out the same sections. */
 export interface ReportSection {
@@ -12,44 +14,65 @@ export interface ReportSection {
 
 const GATE_ORDER = ["pass", "partial", "fail", "skipped", "none"];
 
-function overview(report: EvaluationReport): ReportSection {
+function overview(report: EvaluationReport, lang: MessageLanguage): ReportSection {
   const { evaluation: e, summary: s } = report;
+  const unfinished = s.pending + s.running;
   const rows: string[][] = [
-    ["evaluation", `${e.name} (${e.id})`],
-    ["status", e.status_reason ? `${e.status}: ${e.status_reason}` : e.status],
-    ["bot", e.bot_id],
-    ["judges", e.judges.join(", ") || "-"],
+    [word(lang, "evaluation"), `${e.name} (${e.id})`],
+    [word(lang, "status"), e.status_reason ? `${e.status}: ${e.status_reason}` : e.status],
+    [word(lang, "bot"), e.bot_id],
+    [word(lang, "judges"), e.judges.join(", ") || "-"],
     [
-      "questions",
-      `${s.total} total, ${s.completed} completed, ${s.scored} scored` +
-        (s.pending + s.running > 0 ? `, ${s.pending + s.running} unfinished` : ""),
+      word(lang, "questions"),
+      word(lang, "questionCounts", { total: s.total, completed: s.completed, scored: s.scored }) +
+        (unfinished > 0 ? word(lang, "unfinished", { n: unfinished }) : ""),
     ],
-    ["errors", `${s.errors.bot} bot, ${s.errors.judge} judge`],
+    [word(lang, "errors"), word(lang, "errorCounts", { bot: s.errors.bot, judge: s.errors.judge })],
     ...(s.fallbacks > 0
-      ? [["fallbacks", `${s.fallbacks} answered with a failing model replaced (llm_fallback)`]]
+      ? [[word(lang, "fallbacks"), word(lang, "fallbackCount", { n: s.fallbacks })]]
       : []),
-    ["average score", scoreCell(s.average_score)],
-    ["pass rate", percentCell(s.pass_rate)],
+    [word(lang, "averageScore"), scoreCell(s.average_score)],
+    [word(lang, "passRate"), percentCell(s.pass_rate)],
     [
-      "latency",
-      `mean ${millisecondsCell(s.latency_ms.mean)}, p50 ${millisecondsCell(s.latency_ms.p50)}, p95 ${millisecondsCell(s.latency_ms.p95)}`,
+      word(lang, "latency"),
+      word(lang, "latencyFigures", {
+        mean: millisecondsCell(s.latency_ms.mean),
+        p50: millisecondsCell(s.latency_ms.p50),
+        p95: millisecondsCell(s.latency_ms.p95),
+      }),
     ],
   ];
   if (s.usage.calls > 0) {
     rows.push([
-      "LLM usage",
-      `${s.usage.calls} calls (${s.usage.attempts} HTTP requests), ${s.usage.prompt_tokens + s.usage.completion_tokens} tokens`,
+      word(lang, "usage"),
+      word(lang, "usageFigures", {
+        calls: s.usage.calls,
+        attempts: s.usage.attempts,
+        tokens: s.usage.prompt_tokens + s.usage.completion_tokens,
+      }),
     ]);
   }
-  return { title: "Summary", headers: ["field", "value"], rows, alignRight: [] };
+  return {
+    title: word(lang, "summary"),
+    headers: [word(lang, "field"), word(lang, "value")],
+    rows,
+    alignRight: [],
+  };
 }
 
-function judges(report: EvaluationReport): ReportSection | undefined {
+function judges(report: EvaluationReport, lang: MessageLanguage): ReportSection | undefined {
   const entries = Object.entries(report.summary.judges);
   if (entries.length === 0) return undefined;
   return {
-    title: "Judges (means over scored questions)",
-    headers: ["judge", "counted", "mean score", "mean raw", "pass rate", ...OFFLINE_MEASURES],
+    title: word(lang, "judgesTitle"),
+    headers: [
+      word(lang, "judge"),
+      word(lang, "counted"),
+      word(lang, "meanScore"),
+      word(lang, "meanRaw"),
+      word(lang, "passRate"),
+      ...OFFLINE_MEASURES,
+    ],
     rows: entries.map(([kind, block]) => [
       kind,
       String(block?.count ?? 0),
@@ -62,15 +85,15 @@ function judges(report: EvaluationReport): ReportSection | undefined {
   };
 }
 
-function gate(report: EvaluationReport): ReportSection | undefined {
+function gate(report: EvaluationReport, lang: MessageLanguage): ReportSection | undefined {
   const counts = report.summary.gate;
   const rank = (key: string) => (GATE_ORDER.includes(key) ? GATE_ORDER.indexOf(key) : 99);
   const keys = Object.keys(counts).sort((a, b) => rank(a) - rank(b));
   if (keys.length === 0) return undefined;
   const total = keys.reduce((sum, key) => sum + (counts[key] ?? 0), 0);
   return {
-    title: "Gate verdicts (scored questions)",
-    headers: ["verdict", "questions", "share"],
+    title: word(lang, "gateTitle"),
+    headers: [word(lang, "verdict"), word(lang, "questions"), word(lang, "share")],
     rows: keys.map((key) => [
       key,
       String(counts[key] ?? 0),
@@ -80,14 +103,20 @@ function gate(report: EvaluationReport): ReportSection | undefined {
   };
 }
 
-function byType(report: EvaluationReport): ReportSection | undefined {
+function byType(report: EvaluationReport, lang: MessageLanguage): ReportSection | undefined {
   const entries = Object.entries(report.summary.by_question_type).sort(([a], [b]) =>
     a.localeCompare(b),
   );
   if (entries.length === 0) return undefined;
   return {
-    title: "By question type",
-    headers: ["type", "questions", "scored", "average score", "pass rate"],
+    title: word(lang, "byTypeTitle"),
+    headers: [
+      word(lang, "type"),
+      word(lang, "questions"),
+      word(lang, "scored"),
+      word(lang, "averageScore"),
+      word(lang, "passRate"),
+    ],
     rows: entries.map(([type, t]) => [
       type,
       String(t.total),
@@ -99,7 +128,11 @@ function byType(report: EvaluationReport): ReportSection | undefined {
   };
 }
 
-function errors(report: EvaluationReport, limit: number): ReportSection | undefined {
+function errors(
+  report: EvaluationReport,
+  limit: number,
+  lang: MessageLanguage,
+): ReportSection | undefined {
   const failed = report.results.filter(
     (r) => r.status === "BOT_ERROR" || r.status === "JUDGE_ERROR",
   );
@@ -107,19 +140,29 @@ function errors(report: EvaluationReport, limit: number): ReportSection | undefi
   const rows = failed
     .slice(0, limit)
     .map((r) => [String(r.position + 1), r.status, oneLine(r.error ?? "-", 120)]);
-  if (failed.length > limit) rows.push(["…", `${failed.length - limit} more`, ""]);
-  return { title: "Errors", headers: ["#", "status", "error"], rows, alignRight: [0] };
+  if (failed.length > limit) rows.push(["…", word(lang, "more", { n: failed.length - limit }), ""]);
+  return {
+    title: word(lang, "errorsTitle"),
+    headers: ["#", word(lang, "status"), word(lang, "error")],
+    rows,
+    alignRight: [0],
+  };
 }
 
 const hasOffline = (results: readonly ReportResult[]) =>
   results.some((r) => r.judges.offline !== undefined);
 
 /** The compact per-question table: one row each, long text cut. */
-export function questionsSection(report: EvaluationReport, questionChars = 60): ReportSection {
+export function questionsSection(
+  report: EvaluationReport,
+  questionChars = 60,
+  lang: MessageLanguage = "en",
+): ReportSection {
   const offline = hasOffline(report.results);
-  const headers = ["#", "type", "question", "status", "gate", "score", "passed"];
-  if (offline) headers.push("f1", "grounded");
-  headers.push("note");
+  const columns = ["type", "question", "status", "gate", "score", "passed"] as const;
+  const named = ["#", ...columns.map((column) => word(lang, column))];
+  if (offline) named.push("f1", word(lang, "grounded"));
+  named.push(word(lang, "note"));
   const rows = report.results.map((r) => {
     const row = [
       String(r.position + 1),
@@ -140,14 +183,14 @@ export function questionsSection(report: EvaluationReport, questionChars = 60): 
     return row;
   });
   return {
-    title: "Questions",
-    headers,
+    title: word(lang, "questionsTitle"),
+    headers: named,
     rows,
     alignRight: offline ? [0, 5, 7, 8] : [0, 5],
   };
 }
 
-function checks(report: EvaluationReport): ReportSection | undefined {
+function checks(report: EvaluationReport, lang: MessageLanguage): ReportSection | undefined {
   const rows: string[][] = (report.thresholds ?? []).map((c) => [
     c.flag,
     c.ok ? "ok" : "FAILED",
@@ -165,34 +208,43 @@ function checks(report: EvaluationReport): ReportSection | undefined {
     ]);
   }
   if (rows.length === 0) return undefined;
-  return { title: "Checks", headers: ["check", "result", "detail"], rows, alignRight: [] };
+  return {
+    title: word(lang, "checksTitle"),
+    headers: [word(lang, "check"), word(lang, "result"), word(lang, "detail")],
+    rows,
+    alignRight: [],
+  };
 }
 
 function changes(
   report: EvaluationReport,
   kind: "regressions" | "improvements",
+  lang: MessageLanguage,
 ): ReportSection | undefined {
   const list = report.baseline?.[kind] ?? [];
   if (list.length === 0) return undefined;
   return {
-    title:
-      kind === "regressions" ? "Regressions against the baseline" : "Improvements on the baseline",
-    headers: ["#", "question", "change"],
+    title: word(lang, kind === "regressions" ? "regressionsTitle" : "improvementsTitle"),
+    headers: ["#", word(lang, "question"), word(lang, "change")],
     rows: list.map((c) => [String(c.current.position + 1), oneLine(c.question, 80), c.reason]),
     alignRight: [0],
   };
 }
 
 /** The summary's sections, in reading order; empty ones are left out. */
-export function summarySections(report: EvaluationReport, errorLimit = 10): ReportSection[] {
+export function summarySections(
+  report: EvaluationReport,
+  errorLimit = 10,
+  lang: MessageLanguage = "en",
+): ReportSection[] {
   return [
-    overview(report),
-    judges(report),
-    gate(report),
-    byType(report),
-    errors(report, errorLimit),
-    checks(report),
-    changes(report, "regressions"),
-    changes(report, "improvements"),
+    overview(report, lang),
+    judges(report, lang),
+    gate(report, lang),
+    byType(report, lang),
+    errors(report, errorLimit, lang),
+    checks(report, lang),
+    changes(report, "regressions", lang),
+    changes(report, "improvements", lang),
   ].filter((section): section is ReportSection => section !== undefined);
 }

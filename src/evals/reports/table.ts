@@ -1,4 +1,5 @@
 import { renderTable } from "../../formats/index.js";
+import type { MessageLanguage } from "../../text/index.js";
 import type { EvaluationReport } from "./report.js";
 import { questionsSection, type ReportSection, summarySections } from "./sections.js";
 
@@ -10,13 +11,13 @@ function renderSection(section: ReportSection, maxCell: number): string {
 }
 
 /** The summary as plain-text tables: status, counts, scores, judges, gate, question types, errors. */
-export function renderSummaryTable(report: EvaluationReport): string {
-  return `${summarySections(report)
+export function renderSummaryTable(report: EvaluationReport, lang: MessageLanguage = "en"): string {
+  return `${summarySections(report, 10, lang)
     .map((section) => renderSection(section, 130))
     .join("\n\n")}\n`;
 }
 
-/** The summary, then one compact row per question. */
-export function renderTableReport(report: EvaluationReport): string {
-  return `${renderSummaryTable(report)}\n${renderSection(questionsSection(report), 60)}\n`;
+/** The summary, then one compact row per question; its words in `lang` (`--lang zh`). */
+export function renderTableReport(report: EvaluationReport, lang: MessageLanguage = "en"): string {
+  return `${renderSummaryTable(report, lang)}\n${renderSection(questionsSection(report, 60, lang), 60)}\n`;
 }

@@ -170,7 +170,7 @@ export function buildAnswerLoopGraph(options: AnswerLoopGraphOptions = {}) {
   if (options.judge !== undefined && options.judge === options.generate) {
     throw new LoopsConfigError(
       "judge",
-      "a model instance separate from the generator's (seed 000: the review never shares its instance)",
+      "a model instance separate from the generator's (the review never shares its instance)",
     );
   }
   const config = options.config !== undefined ? { config: options.config } : {};

@@ -352,7 +352,7 @@ function assertSeparateJudge(deps: AnswerLoopDeps): void {
   if (deps.judge !== undefined && deps.judge === deps.generator) {
     throw new LoopsConfigError(
       "llm.judge",
-      "a client separate from the generator's (seed 000: the evaluation LLM never shares its instance)",
+      "a client separate from the generator's (the review never shares its instance)",
     );
   }
 }

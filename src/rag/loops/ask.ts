@@ -137,7 +137,10 @@ export async function ask(input: AskInput, ctx: AskContext): Promise<AskResult> 
   const config = ctx.config ?? DEFAULT_LOOPS_CONFIG;
   const llm = ctx.llm ?? {};
   if (llm.judge !== undefined && llm.judge === llm.generator) {
-    throw new LoopsConfigError("llm.judge", "a client separate from the generator's (seed 000)");
+    throw new LoopsConfigError(
+      "llm.judge",
+      "a client separate from the generator's (the review never shares its client)",
+    );
   }
   const conversation_id = parsed.conversation_id ?? randomUUID();
   const message_id = parsed.message_id ?? randomUUID();

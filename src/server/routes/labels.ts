@@ -16,6 +16,7 @@ import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import {
   BotSourceSchema,
+  CodedMessageSchema,
   ErrorSchema,
   JudgeResultSchema,
   RESULT_STATUS_VALUES,
@@ -219,7 +220,7 @@ export const CalibrationReportSchema = z.object({
       note: z.string().nullable(),
     }),
   ),
-  warnings: z.array(z.string()),
+  warnings: z.array(CodedMessageSchema),
 });
 
 const TAGS = ["calibration"] as const;

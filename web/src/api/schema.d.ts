@@ -1549,6 +1549,23 @@ export interface components {
         message: string;
       }[];
     };
+    CodedMessage: {
+      /** @description what happened, e.g. "calibration.few_labels" */
+      code: string;
+      /** @description what fills the sentence; model failures as groups by kind with a count */
+      params: {
+        [key: string]:
+          | string
+          | number
+          | {
+              kind: string;
+              count: number;
+              example: string;
+            }[];
+      };
+      /** @description the sentence in English */
+      message: string;
+    };
     Ok: {
       /** @enum {string} */
       status: "ok";
@@ -2255,13 +2272,13 @@ export interface components {
       } & {
         [key: string]: unknown;
       })[];
-      /** @description seed 001's quality loop state */
+      /** @description the quality loop's state (retrieval graded and rewritten) */
       quality: {
         [key: string]: unknown;
       };
       /** @enum {string} */
       quality_exit: "quality" | "retry_limit" | "timeout";
-      /** @description seed 000's answer loop state */
+      /** @description the answer loop's state (answer reviewed and regenerated) */
       answer: {
         [key: string]: unknown;
       };
@@ -2402,7 +2419,7 @@ export interface components {
         [key: string]: unknown;
       })[];
       heuristic?: boolean;
-      warnings: string[];
+      warnings: components["schemas"]["CodedMessage"][];
       /** @description The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; null before, after a failure, and for the heuristic generator (no LLM) */
       usage: {
         calls: number;
@@ -2412,6 +2429,8 @@ export interface components {
         latency_ms: number;
       } | null;
       error: string | null;
+      /** @description why it FAILED, as a coded message */
+      error_message: components["schemas"]["CodedMessage"] | null;
       gmt_created: string;
       gmt_updated: string;
     };
@@ -2730,7 +2749,7 @@ export interface components {
       }[];
       histogram: {
         /** @description what is binned, in words */
-        binned: string;
+        binned: components["schemas"]["CodedMessage"];
         bins: {
           /** @description inclusive */
           from: number;
@@ -2935,6 +2954,8 @@ export interface components {
       /** @enum {string} */
       status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
       status_reason: string | null;
+      /** @description why it FAILED, as a coded message */
+      status_message: components["schemas"]["CodedMessage"] | null;
       /** @description The request as run: contestants as evaluation ids (never a key or the answers) */
       config: {
         question_set_id: string;
@@ -3348,7 +3369,7 @@ export interface components {
         human_passed: boolean | null;
         note: string | null;
       }[];
-      warnings: string[];
+      warnings: components["schemas"]["CodedMessage"][];
     };
   };
   responses: never;

@@ -26,3 +26,13 @@ describe("strings", () => {
     }
   });
 });
+
+describe("no internal words", () => {
+  it("names no seed document or issue in any string, in either language", () => {
+    for (const table of [en, zh] as Record<string, string>[]) {
+      for (const [key, text] of Object.entries(table)) {
+        expect(text, key).not.toMatch(/\bseeds? 0\d\d|种子 0\d\d|\bissue \d|§/i);
+      }
+    }
+  });
+});

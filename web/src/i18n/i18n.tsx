@@ -7,6 +7,7 @@ import {
   useMemo,
   useState,
 } from "react";
+import { type CodedMessage, wordMessage } from "../../../src/text/user-messages";
 import { en, type MessageKey, zh } from "./strings";
 
 export type Language = "en" | "zh";
@@ -30,6 +31,8 @@ interface I18n {
   language: Language;
   setLanguage: (language: Language) => void;
   t: (key: MessageKey, values?: Record<string, string | number>) => string;
+  /** A sentence the server sent as a code (text/user-messages.ts), in this language. */
+  say: (message: Pick<CodedMessage, "code" | "params" | "message">) => string;
 }
 
 const I18nContext = createContext<I18n | undefined>(undefined);
@@ -46,7 +49,12 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     setLanguageState(next);
   }, []);
   const value = useMemo<I18n>(
-    () => ({ language, setLanguage, t: (key, values) => format(TABLES[language][key], values) }),
+    () => ({
+      language,
+      setLanguage,
+      t: (key, values) => format(TABLES[language][key], values),
+      say: (message) => wordMessage(message, language),
+    }),
     [language, setLanguage],
   );
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;

@@ -4,6 +4,7 @@ import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
 import { alertEn, alertZh } from "../pages/alerts/alert-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
+import { nameEn, nameZh } from "./name-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
 
@@ -13,6 +14,7 @@ export const en = {
   ...productionEn,
   ...alertEn,
   ...outcomeEn,
+  ...nameEn,
   ...verdictEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
@@ -41,7 +43,7 @@ export const en = {
   "common.all": "All",
   "login.title": "Sign in to ragjudge",
   "login.intro":
-    "Open the login link `ragjudge serve` printed, or paste an API token (from `ragjudge token create`, or the file $RAGJUDGE_HOME/token).",
+    "Open the login link `ragjudge serve` printed, or paste an API token (from `ragjudge token create`, or the file `$RAGJUDGE_HOME/token`).",
   "login.token": "API token",
   "login.submit": "Sign in",
   "login.failed": "That token was not accepted.",
@@ -382,6 +384,7 @@ export const zh: Record<MessageKey, string> = {
   ...productionZh,
   ...alertZh,
   ...outcomeZh,
+  ...nameZh,
   ...verdictZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
@@ -410,7 +413,7 @@ export const zh: Record<MessageKey, string> = {
   "common.all": "全部",
   "login.title": "登录 ragjudge",
   "login.intro":
-    "打开 `ragjudge serve` 打印的登录链接，或粘贴 API 令牌（来自 `ragjudge token create` 或文件 $RAGJUDGE_HOME/token）。",
+    "打开 `ragjudge serve` 打印的登录链接，或粘贴 API 令牌（来自 `ragjudge token create` 或文件 `$RAGJUDGE_HOME/token`）。",
   "login.token": "API 令牌",
   "login.submit": "登录",
   "login.failed": "令牌无效。",

@@ -1,5 +1,8 @@
 // Words for a result's verdict (issue 23 §2), English and Chinese; merged into strings.ts. The
 // rule they state is the one src/evals/runs/run-item.ts applies, and docs/judges.md words it too.
+// A kind of failed model call reads as in every other failure summary (text/user-messages.ts).
+import { failureKindWords } from "../../../src/text/user-messages";
+
 export const verdictEn = {
   "verdict.passed": "Passed: every judge passed this answer and the gate did not fail it.",
   "verdict.failedJudges": "Failed: {judges} failed this answer.",
@@ -27,15 +30,13 @@ export const verdictEn = {
   "card.citationTitle": "Passage {n}: {title}",
   "judgeError.heading": "Judges that could not judge",
   "judgeError.group": "{count} × {judges}: {what}.",
-  "judgeError.kind.unusable_reply":
-    "the model's reply was unusable (not JSON, or not the expected shape)",
-  "judgeError.kind.http": "the model's server answered with an error",
-  "judgeError.kind.timeout": "the model did not answer in time",
-  "judgeError.kind.connection": "the model's server could not be reached",
-  "judgeError.kind.malformed_response":
-    "the model's server sent a response that is not an OpenAI answer",
-  "judgeError.kind.not_configured": "the model is not configured",
-  "judgeError.kind.other": "another error",
+  "judgeError.kind.unusable_reply": failureKindWords("unusable_reply", "en"),
+  "judgeError.kind.http": failureKindWords("http", "en"),
+  "judgeError.kind.timeout": failureKindWords("timeout", "en"),
+  "judgeError.kind.connection": failureKindWords("connection", "en"),
+  "judgeError.kind.malformed_response": failureKindWords("malformed_response", "en"),
+  "judgeError.kind.not_configured": failureKindWords("not_configured", "en"),
+  "judgeError.kind.other": failureKindWords("other", "en"),
   "judgeError.details": "Details",
   "judgeError.noScore": "An error has no score: this result is not counted in the run's averages.",
 } as const;
@@ -65,13 +66,13 @@ export const verdictZh: Record<keyof typeof verdictEn, string> = {
   "card.citationTitle": "段落 {n}：{title}",
   "judgeError.heading": "未能完成评判的评判",
   "judgeError.group": "{count} × {judges}：{what}。",
-  "judgeError.kind.unusable_reply": "模型的回复无法使用（不是 JSON，或结构不符）",
-  "judgeError.kind.http": "模型服务器返回了错误",
-  "judgeError.kind.timeout": "模型没有按时回答",
-  "judgeError.kind.connection": "无法连接到模型服务器",
-  "judgeError.kind.malformed_response": "模型服务器的响应不是 OpenAI 格式的回答",
-  "judgeError.kind.not_configured": "模型未配置",
-  "judgeError.kind.other": "其他错误",
+  "judgeError.kind.unusable_reply": failureKindWords("unusable_reply", "zh"),
+  "judgeError.kind.http": failureKindWords("http", "zh"),
+  "judgeError.kind.timeout": failureKindWords("timeout", "zh"),
+  "judgeError.kind.connection": failureKindWords("connection", "zh"),
+  "judgeError.kind.malformed_response": failureKindWords("malformed_response", "zh"),
+  "judgeError.kind.not_configured": failureKindWords("not_configured", "zh"),
+  "judgeError.kind.other": failureKindWords("other", "zh"),
   "judgeError.details": "详情",
   "judgeError.noScore": "出错的评判没有得分：该结果不计入评估的平均值。",
 };

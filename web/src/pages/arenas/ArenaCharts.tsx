@@ -2,6 +2,7 @@ import type { ChartConfiguration } from "chart.js";
 import { useMemo } from "react";
 import { ChartWithTable } from "../../components/Chart";
 import { useI18n } from "../../i18n/i18n";
+import { dimensionName } from "../../i18n/name-strings";
 import { heatColor, pointsShare } from "./heatmap";
 import type { ArenaResults } from "./queries";
 
@@ -156,7 +157,7 @@ export function WinMatrix({ results }: { results: ArenaResults }) {
   );
 }
 
-/** Seed 002's rubric dimensions per contestant, one outline each. */
+/** The rubric dimensions (seed 002's) per contestant, one outline each. */
 export function ArenaRadar({ results }: { results: ArenaResults }) {
   const { t } = useI18n();
   const dimensions = useMemo(
@@ -168,7 +169,7 @@ export function ArenaRadar({ results }: { results: ArenaResults }) {
       ({
         type: "radar",
         data: {
-          labels: dimensions,
+          labels: dimensions.map((d) => dimensionName(d, t)),
           datasets: results.contestants.map((c, i) => ({
             label: c.name,
             data: dimensions.map((d) => c.radar[d] ?? null),
@@ -178,7 +179,7 @@ export function ArenaRadar({ results }: { results: ArenaResults }) {
         },
         options: { scales: { r: { min: 0, max: 10 } } },
       }) as unknown as ChartConfiguration,
-    [results, dimensions],
+    [results, dimensions, t],
   );
   if (!results.contestants.some((c) => Object.values(c.radar).some((v) => v !== null))) return null;
   return (
@@ -188,7 +189,7 @@ export function ArenaRadar({ results }: { results: ArenaResults }) {
       note={t("arena.radarNote")}
       config={config}
       table={{
-        columns: [t("arena.contestantCol"), ...dimensions],
+        columns: [t("arena.contestantCol"), ...dimensions.map((d) => dimensionName(d, t))],
         rows: results.contestants.map((c) => [
           c.name,
           ...dimensions.map((d) => {

@@ -2,6 +2,7 @@ import { Link, useParams } from "@tanstack/react-router";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
+import { judgeKindName } from "../../i18n/name-strings";
 import { ArenaStatus } from "./ArenaStatus";
 import { ArenaRadar, RatingsChart, WinMatrix } from "./ArenaCharts";
 import { type ArenaResults, useArena } from "./queries";
@@ -14,7 +15,7 @@ const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
 
 /** `/arenas/{id}`: the stored arena, followed while a worker compares it. */
 export function ArenaDetailPage() {
-  const { t, language } = useI18n();
+  const { t, say, language } = useI18n();
   const { arenaId } = useParams({ from: "/arenas/$arenaId" });
   const arena = useArena(arenaId);
   const a = arena.data;
@@ -56,7 +57,7 @@ export function ArenaDetailPage() {
           {a.status === "RUNNING" && <p className="notice">{t("arena.running")}</p>}
           {a.status === "FAILED" && (
             <p className="notice bad" role="alert">
-              {t("arena.failed", { reason: a.status_reason ?? "—" })}
+              {t("arena.failed", { reason: a.status_message ? say(a.status_message) : "—" })}
             </p>
           )}
           {a.results && <ArenaResultsView results={a.results} />}
@@ -75,7 +76,7 @@ function ArenaResultsView({ results: r }: { results: ArenaResults }) {
       <p data-testid="arena-summary">
         {t("arena.summary", {
           questions: r.questions,
-          judge: r.judge,
+          judge: judgeKindName(r.judge, t),
           rounds: r.bootstrap.rounds,
           seed: r.bootstrap.seed,
         })}

@@ -54,7 +54,7 @@ export const arenaEn = {
   "arena.failed": "The arena failed: {reason}",
   "arena.report": "Download the HTML report",
   "arena.summary":
-    "{questions} questions · judge {judge} · 95% bootstrap intervals over questions, {rounds} rounds, seed {seed}",
+    "{questions} questions · judge {judge} · 95% bootstrap intervals over questions, {rounds} rounds, random seed {seed}",
   "arena.ratings": "Ratings",
   "arena.ratingsNote":
     "Bradley-Terry, 1000 = average; bars are 95% bootstrap intervals; length-controlled beside the raw rating.",
@@ -101,7 +101,7 @@ export const arenaEn = {
   "arena.question": "Question",
   "arena.message": "Error",
   "arena.radar": "Rubric dimensions per contestant",
-  "arena.radarNote": "Means of seed 002's rubric dimensions, 1-10.",
+  "arena.radarNote": "Means of the rubric dimensions (accuracy, completeness, clarity), 1-10.",
   "arena.dimension": "Dimension",
   "arena.ratingsChartTable": "Ratings with their intervals",
 } as const;
@@ -158,7 +158,7 @@ export const arenaZh: Record<keyof typeof arenaEn, string> = {
   "arena.failed": "竞技场失败：{reason}",
   "arena.report": "下载 HTML 报告",
   "arena.summary":
-    "{questions} 个问题 · 评委 {judge} · 按问题自助法的 95% 区间，{rounds} 轮，种子 {seed}",
+    "{questions} 个问题 · 评委 {judge} · 按问题自助法的 95% 区间，{rounds} 轮，随机种子 {seed}",
   "arena.ratings": "评分",
   "arena.ratingsNote":
     "Bradley-Terry，1000 为平均；横条为 95% 自助法区间；长度控制评分与原始评分并列。",
@@ -203,7 +203,7 @@ export const arenaZh: Record<keyof typeof arenaEn, string> = {
   "arena.question": "问题",
   "arena.message": "错误",
   "arena.radar": "各参赛者的评分细则维度",
-  "arena.radarNote": "种子 002 评分细则各维度的平均值，1-10。",
+  "arena.radarNote": "评分细则各维度（准确性、完整性、清晰度）的平均值，1-10。",
   "arena.dimension": "维度",
   "arena.ratingsChartTable": "评分及其区间",
 };

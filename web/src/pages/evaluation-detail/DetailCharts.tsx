@@ -4,6 +4,7 @@ import { api, must } from "../../api/client";
 import type { EvaluationSummary } from "../../api/types";
 import { ChartWithTable } from "../../components/Chart";
 import { useI18n } from "../../i18n/i18n";
+import { dimensionName, judgeKindName, questionTypeName } from "../../i18n/name-strings";
 import { chartsKey } from "./queries";
 
 const BLUE = "rgb(11 92 173)";
@@ -22,7 +23,7 @@ export function DetailCharts({
   evaluationId: string;
   summary: EvaluationSummary;
 }) {
-  const { t } = useI18n();
+  const { t, say } = useI18n();
   const charts = useQuery({
     queryKey: [...chartsKey(evaluationId), summary.completed],
     queryFn: () =>
@@ -35,8 +36,8 @@ export function DetailCharts({
     const points = data?.radar ?? [];
     const labels = points.map((p) =>
       points.filter((q) => q.dimension === p.dimension).length > 1
-        ? `${p.dimension} (${p.judge})`
-        : p.dimension,
+        ? `${dimensionName(p.dimension, t)} (${judgeKindName(p.judge, t)})`
+        : dimensionName(p.dimension, t),
     );
     return {
       labels,
@@ -86,7 +87,7 @@ export function DetailCharts({
       config: {
         type: "bar" as const,
         data: {
-          labels: rows.map((r) => r.question_type),
+          labels: rows.map((r) => questionTypeName(r.question_type, t)),
           datasets: [
             {
               label: t("chart.averageScore"),
@@ -119,8 +120,8 @@ export function DetailCharts({
             table={{
               columns: [t("chart.dimension"), t("chart.judge"), t("chart.mean"), t("chart.value")],
               rows: radar.points.map((p) => [
-                p.dimension,
-                p.judge,
+                dimensionName(p.dimension, t),
+                judgeKindName(p.judge, t),
                 `${Number(p.mean.toFixed(3))} (${p.scale})`,
                 p.value,
               ]),
@@ -131,7 +132,7 @@ export function DetailCharts({
           <ChartWithTable
             testId="chart-histogram"
             title={t("chart.histogram")}
-            note={`${data.histogram.binned}${data.histogram.not_scored > 0 ? ` ${t("chart.notBinned", { n: data.histogram.not_scored })}` : ""}`}
+            note={`${say(data.histogram.binned)}${data.histogram.not_scored > 0 ? ` ${t("chart.notBinned", { n: data.histogram.not_scored })}` : ""}`}
             config={histogram.config}
             table={{
               columns: [t("chart.bin"), t("chart.count")],
@@ -147,7 +148,7 @@ export function DetailCharts({
             table={{
               columns: [t("chart.type"), t("chart.averageScore"), t("chart.passRate")],
               rows: byType.rows.map((r) => [
-                r.question_type,
+                questionTypeName(r.question_type, t),
                 r.average_score ?? "—",
                 r.pass_rate ?? "—",
               ]),

@@ -21,7 +21,7 @@ export function CalibrationPanel({
   evaluationId: string;
   judges: readonly string[];
 }) {
-  const { t } = useI18n();
+  const { t, say } = useI18n();
   const [judge, setJudge] = useState<string | undefined>();
   const [tableShown, setTableShown] = useState(false);
   const id = useId();
@@ -156,7 +156,7 @@ export function CalibrationPanel({
           {report.warnings.length > 0 && (
             <ul className="muted">
               {report.warnings.map((warning) => (
-                <li key={warning}>{warning}</li>
+                <li key={warning.code}>{say(warning)}</li>
               ))}
             </ul>
           )}

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 // The server's own rule for where a login may land (a pure file, shared so the two cannot differ).
 import { safeLandingPath } from "../../../../src/text/landing-path";
 import { api } from "../../api/client";
+import { CommandText } from "../../components/CommandText";
 import { useI18n } from "../../i18n/i18n";
 
 /** Paste an API token to get a session cookie; the login link `ragjudge serve` prints skips this. */
@@ -42,7 +43,9 @@ export function LoginPage() {
   return (
     <main id="main" className="login">
       <h1>{t("login.title")}</h1>
-      <p>{t("login.intro")}</p>
+      <p>
+        <CommandText text={t("login.intro")} />
+      </p>
       <form onSubmit={(e) => void submit(e)}>
         <label style={{ width: "100%" }}>
           {t("login.token")}
@@ -59,7 +62,7 @@ export function LoginPage() {
         </label>
         {failed && (
           <p id="login-error" className="field-error" role="alert">
-            {failed}
+            <CommandText text={failed} />
           </p>
         )}
         <p>

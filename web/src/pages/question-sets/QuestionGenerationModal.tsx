@@ -27,7 +27,7 @@ export function QuestionGenerationModal({
   onGenerated: (questions: ParsedQuestion[], collectionId: string) => void;
   defaultCollection?: string;
 }) {
-  const { t } = useI18n();
+  const { t, say } = useI18n();
   const [collectionId, setCollectionId] = useState(defaultCollection ?? "");
   const [count, setCount] = useState(10);
   const [types, setTypes] = useState<(typeof GENERATED_TYPES)[number][]>([...GENERATED_TYPES]);
@@ -162,17 +162,22 @@ export function QuestionGenerationModal({
         )}
         {generation.data?.status === "FAILED" && (
           <p className="notice bad" role="alert">
-            {t("gen.failed", { error: generation.data.error ?? "" })}
+            {t("gen.failed", {
+              error: generation.data.error_message ? say(generation.data.error_message) : "",
+            })}
           </p>
         )}
         {done && (
           <div aria-live="polite" data-testid="generation-preview">
             {done.heuristic && <p className="notice">{t("gen.heuristic")}</p>}
-            {done.warnings.map((w) => (
-              <p key={w} className="notice">
-                {w}
-              </p>
-            ))}
+            {done.warnings
+              // gen.heuristic above says it already.
+              .filter((w) => w.code !== "generation.heuristic")
+              .map((w, i) => (
+                <p key={i} className="notice">
+                  {say(w)}
+                </p>
+              ))}
             <ol style={{ maxHeight: 180, overflow: "auto" }}>
               {(done.questions ?? []).map((q, i) => (
                 <li key={i}>{q.question_text}</li>

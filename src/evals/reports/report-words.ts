@@ -1,0 +1,146 @@
+import type { MessageLanguage } from "../../text/index.js";
+
+// The words of the human reports (table and Markdown) and of `ragjudge judge`'s table: English by
+// default, Chinese with `--lang zh`. Figures, ids, statuses and the checks' own detail stay as they are.
+
+const EN = {
+  summary: "Summary",
+  field: "field",
+  value: "value",
+  evaluation: "evaluation",
+  status: "status",
+  bot: "bot",
+  judges: "judges",
+  questions: "questions",
+  questionCounts: "{total} total, {completed} completed, {scored} scored",
+  unfinished: ", {n} unfinished",
+  errors: "errors",
+  errorCounts: "{bot} bot, {judge} judge",
+  fallbacks: "fallbacks",
+  fallbackCount: "{n} answered with a failing model replaced (llm_fallback)",
+  averageScore: "average score",
+  passRate: "pass rate",
+  latency: "latency",
+  latencyFigures: "mean {mean}, p50 {p50}, p95 {p95}",
+  usage: "LLM usage",
+  usageFigures: "{calls} calls ({attempts} HTTP requests), {tokens} tokens",
+  judgesTitle: "Judges (means over scored questions)",
+  judge: "judge",
+  counted: "counted",
+  meanScore: "mean score",
+  meanRaw: "mean raw",
+  gateTitle: "Gate verdicts (scored questions)",
+  verdict: "verdict",
+  share: "share",
+  byTypeTitle: "By question type",
+  type: "type",
+  scored: "scored",
+  errorsTitle: "Errors",
+  error: "error",
+  more: "{n} more",
+  questionsTitle: "Questions",
+  question: "question",
+  gate: "gate",
+  score: "score",
+  passed: "passed",
+  grounded: "grounded",
+  note: "note",
+  checksTitle: "Checks",
+  check: "check",
+  result: "result",
+  detail: "detail",
+  regressionsTitle: "Regressions against the baseline",
+  improvementsTitle: "Improvements on the baseline",
+  change: "change",
+  line: "line",
+  id: "id",
+  lines: "lines",
+  judgeErrors: "judge errors",
+  invalid: "invalid",
+  judgeFooter: "Averages and pass rates exclude judge errors: they have no score.",
+  llmCalls:
+    "LLM calls: {calls} ({cached} from cache, {failed} failed); HTTP requests: {attempts}; {tokens} tokens",
+  heading: "Evaluation: {name}",
+  footer:
+    "Averages and pass rates count scored questions only; bot and judge errors are listed, never scored as zero.",
+} as const;
+
+export type ReportWord = keyof typeof EN;
+
+const ZH: Record<ReportWord, string> = {
+  summary: "概要",
+  field: "项目",
+  value: "值",
+  evaluation: "评估",
+  status: "状态",
+  bot: "机器人",
+  judges: "评判",
+  questions: "问题",
+  questionCounts: "共 {total} 个，已完成 {completed} 个，已评分 {scored} 个",
+  unfinished: "，未完成 {n} 个",
+  errors: "错误",
+  errorCounts: "机器人 {bot} 个，评判 {judge} 个",
+  fallbacks: "备用模型",
+  fallbackCount: "{n} 个回答在模型出错后由备用模型给出（llm_fallback）",
+  averageScore: "平均得分",
+  passRate: "通过率",
+  latency: "延迟",
+  latencyFigures: "平均 {mean}，p50 {p50}，p95 {p95}",
+  usage: "LLM 用量",
+  usageFigures: "{calls} 次调用（{attempts} 个 HTTP 请求），{tokens} 个词元",
+  judgesTitle: "评判（已评分问题上的平均值）",
+  judge: "评判",
+  counted: "计入",
+  meanScore: "平均得分",
+  meanRaw: "平均原始分",
+  gateTitle: "门控结论（已评分问题）",
+  verdict: "结论",
+  share: "占比",
+  byTypeTitle: "按问题类型",
+  type: "类型",
+  scored: "已评分",
+  errorsTitle: "错误",
+  error: "错误",
+  more: "另有 {n} 个",
+  questionsTitle: "问题",
+  question: "问题",
+  gate: "门控",
+  score: "得分",
+  passed: "通过",
+  grounded: "有据性",
+  note: "备注",
+  checksTitle: "检查",
+  check: "检查",
+  result: "结果",
+  detail: "详情",
+  regressionsTitle: "相对基线的退步",
+  improvementsTitle: "相对基线的进步",
+  change: "变化",
+  line: "行",
+  id: "编号",
+  lines: "行数",
+  judgeErrors: "评判错误",
+  invalid: "无效",
+  judgeFooter: "平均值和通过率不计入评判错误：它们没有得分。",
+  llmCalls:
+    "LLM 调用：{calls} 次（缓存 {cached} 次，失败 {failed} 次）；HTTP 请求：{attempts} 个；{tokens} 个词元",
+  heading: "评估：{name}",
+  footer: "平均得分和通过率只计入已评分的问题；机器人和评判的错误单独列出，从不按零分计。",
+};
+
+const WORDS: Record<MessageLanguage, Record<ReportWord, string>> = { en: EN, zh: ZH };
+
+/** A report's word in a language, `{name}` filled from values. */
+export function reportWord(
+  lang: MessageLanguage,
+  word: ReportWord,
+  values: Record<string, string | number> = {},
+): string {
+  return WORDS[lang][word].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
+}
+
+/** Every word, for tests: both languages hold the same placeholders. */
+export const REPORT_WORDS = Object.keys(EN) as ReportWord[];
+export const reportTemplate = (lang: MessageLanguage, word: ReportWord) => WORDS[lang][word];

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import {
+  asCodedMessage,
+  codedMessage,
+  MESSAGE_CODES,
+  messageTemplate,
+  wordMessage,
+} from "./user-messages.js";
+
+const placeholders = (template: string) =>
+  [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const HAN = /\p{Script=Han}/u;
+
+describe("the message catalogue", () => {
+  it("words every code in English and in Chinese, with the same placeholders", () => {
+    expect(MESSAGE_CODES.length).toBeGreaterThan(20);
+    for (const code of MESSAGE_CODES) {
+      const en = messageTemplate(code, "en");
+      const zh = messageTemplate(code, "zh");
+      expect(en, code).not.toBe("");
+      expect(placeholders(zh), code).toEqual(placeholders(en));
+      if (code !== "plain") {
+        expect(zh, code).toMatch(HAN);
+        expect(en, code).not.toMatch(HAN);
+      }
+    }
+  });
+
+  it("says nothing in internal words: no seed, issue or snake_case field names", () => {
+    for (const code of MESSAGE_CODES) {
+      for (const lang of ["en", "zh"] as const) {
+        const text = messageTemplate(code, lang).replace(/\{\w+\}/g, "");
+        expect(text, `${code} ${lang}`).not.toMatch(/\bseed\b|\bissue\b|\b[a-z]+_[a-z_]+\b/i);
+      }
+    }
+  });
+
+  it("fills the parameters in both languages", () => {
+    const message = codedMessage("calibration.few_labels", { n: 12, min: 30 });
+    expect(message).toEqual({
+      code: "calibration.few_labels",
+      params: { n: 12, min: 30 },
+      message:
+        "Only 12 labelled results: the intervals are wide and a few more labels can change the verdict (label at least 30).",
+    });
+    expect(wordMessage(message, "zh")).toBe(
+      "只有 12 个已标注结果：区间很宽，再多几个标注就可能改变结论（至少标注 30 个）。",
+    );
+  });
+
+  it("words grouped model failures by kind with their counts, the example kept as sent", () => {
+    const message = codedMessage("arena.all_judgments_failed", {
+      n: 24,
+      failures: [
+        { kind: "http", count: 20, example: "HTTP 500 upstream" },
+        { kind: "timeout", count: 4, example: "after 30 s" },
+      ],
+    });
+    expect(message.message).toBe(
+      "All 24 pairwise judgments failed: 20 × the model's server answered with an error (e.g. HTTP 500 upstream); 4 × the model did not answer in time (e.g. after 30 s).",
+    );
+    expect(wordMessage(message, "zh")).toBe(
+      "全部 24 次成对评判都失败了：20 × 模型服务器返回了错误（例如：HTTP 500 upstream）；4 × 模型没有按时回答（例如：after 30 s）。",
+    );
+  });
+
+  it("reads a code it does not know as the English message it came with", () => {
+    const unknown = { code: "future.thing", params: {}, message: "Something new." };
+    expect(wordMessage(unknown, "zh")).toBe("Something new.");
+  });
+
+  it("reads a stored plain string from before codes as itself", () => {
+    const old = asCodedMessage("all 3 pairwise judgments failed");
+    expect(old?.code).toBe("plain");
+    expect(wordMessage(old!, "zh")).toBe("all 3 pairwise judgments failed");
+    expect(asCodedMessage(null)).toBeNull();
+    expect(asCodedMessage(codedMessage("calibration.no_ppi"))?.code).toBe("calibration.no_ppi");
+  });
+});
