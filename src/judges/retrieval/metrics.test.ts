@@ -32,6 +32,10 @@ describe("retrievalMetrics", () => {
     const run = ranking(["d_12", "d_11", "d_25", "d_36", "d_22", "d_35"], relevant);
     const at5 = retrievalMetrics(run, relevant, 5);
     expect(at5.mrr).toBe(0.5);
+    expect(at5.matched).toEqual([
+      { id: "d_11", rank: 2 },
+      { id: "d_22", rank: 5 },
+    ]);
     expect(at5.recall).toBe(1);
     expect(at5.precision).toBeCloseTo(0.4, 12);
     expect(at5.ndcg).toBeCloseTo(0.6240505200038379, 12);
@@ -97,6 +101,7 @@ describe("retrievalMetrics", () => {
       precision: 0,
       mrr: 0,
       ndcg: 0,
+      matched: [],
     });
     expect(() => retrievalMetrics([], ["a"], 0)).toThrow(/k must be/);
     expect(() => retrievalMetrics([], [], 3)).toThrow(/no relevant items/);

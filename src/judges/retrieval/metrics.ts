@@ -36,6 +36,8 @@ export interface RetrievalMetrics {
   precision: number;
   mrr: number;
   ndcg: number;
+  /** Each relevant item found anywhere in the ranking, with the rank that first matched it. */
+  matched: Array<{ id: string; rank: number }>;
 }
 
 /** The five metrics of one ranking against `relevant` items (their ids), cut at `k`. */
@@ -50,6 +52,7 @@ export function retrievalMetrics(
   if (wanted.size === 0) throw new RangeError("no relevant items: the metrics are undefined");
   const entries = distinctByKey(ranking);
   const credited = new Set<string>();
+  const matched: RetrievalMetrics["matched"] = [];
   let foundAtK = 0;
   let hitsAtK = 0;
   let firstHit = 0;
@@ -60,6 +63,7 @@ export function retrievalMetrics(
     for (const id of entry.matches) {
       if (!wanted.has(id) || credited.has(id)) continue;
       credited.add(id);
+      matched.push({ id, rank });
       gain = 1;
     }
     if (gain === 0) return;
@@ -81,6 +85,7 @@ export function retrievalMetrics(
     precision: hitsAtK / k,
     mrr: firstHit > 0 ? 1 / firstHit : 0,
     ndcg: dcg / idealDcg,
+    matched,
   };
 }
 
