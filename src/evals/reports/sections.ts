@@ -62,6 +62,30 @@ function judges(report: EvaluationReport): ReportSection | undefined {
   };
 }
 
+/** The metrics' names as a person reads them, in the summary's order. */
+const RETRIEVAL_LABELS = {
+  hit_rate: "hit rate",
+  recall: "recall",
+  precision: "precision",
+  mrr: "MRR",
+  ndcg: "nDCG",
+} as const;
+
+function retrieval(report: EvaluationReport): ReportSection | undefined {
+  const summary = report.summary.retrieval;
+  if (!summary) return undefined;
+  const at = summary.k === null ? "" : `@${summary.k}`;
+  return {
+    title: `Retrieval against known relevant items (${summary.count} question(s), means)`,
+    headers: ["metric", "mean"],
+    rows: Object.entries(RETRIEVAL_LABELS).map(([name, label]) => [
+      name === "mrr" ? label : `${label}${at}`,
+      scoreCell(summary.means[name as keyof typeof RETRIEVAL_LABELS]),
+    ]),
+    alignRight: [1],
+  };
+}
+
 function gate(report: EvaluationReport): ReportSection | undefined {
   const counts = report.summary.gate;
   const rank = (key: string) => (GATE_ORDER.includes(key) ? GATE_ORDER.indexOf(key) : 99);
@@ -117,8 +141,10 @@ const hasOffline = (results: readonly ReportResult[]) =>
 /** The compact per-question table: one row each, long text cut. */
 export function questionsSection(report: EvaluationReport, questionChars = 60): ReportSection {
   const offline = hasOffline(report.results);
+  const retrieved = report.results.some((r) => r.retrieval !== null);
   const headers = ["#", "type", "question", "status", "gate", "score", "passed"];
   if (offline) headers.push("f1", "grounded");
+  if (retrieved) headers.push("recall", "MRR");
   headers.push("note");
   const rows = report.results.map((r) => {
     const row = [
@@ -136,14 +162,16 @@ export function questionsSection(report: EvaluationReport, questionChars = 60): 
         scoreCell(r.judges.offline?.metrics.groundedness),
       );
     }
+    if (retrieved) row.push(scoreCell(r.retrieval?.recall), scoreCell(r.retrieval?.mrr));
     row.push(oneLine(r.error ?? "", 60) || "-");
     return row;
   });
+  const numeric = new Set(["#", "score", "f1", "grounded", "recall", "MRR"]);
   return {
     title: "Questions",
     headers,
     rows,
-    alignRight: offline ? [0, 5, 7, 8] : [0, 5],
+    alignRight: headers.flatMap((header, col) => (numeric.has(header) ? [col] : [])),
   };
 }
 
@@ -188,6 +216,7 @@ export function summarySections(report: EvaluationReport, errorLimit = 10): Repo
   return [
     overview(report),
     judges(report),
+    retrieval(report),
     gate(report),
     byType(report),
     errors(report, errorLimit),
