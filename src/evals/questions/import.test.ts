@@ -350,10 +350,13 @@ describe("parseQuestionFile: limits", () => {
 describe("examples/questions", () => {
   const examples = new URL("../../../examples/questions/", import.meta.url);
 
-  it.each(["lanting.csv", "lanting.json", "lanting.jsonl"])("%s imports cleanly", (name) => {
-    const bytes = readFileSync(new URL(name, examples));
-    const questions = parseQuestionFile(bytes, questionFormatOf(name));
-    expect(questions.length).toBeGreaterThan(1);
-    for (const q of questions) expect(q.ground_truth).not.toBe("");
-  });
+  it.each(["lanting.csv", "lanting.json", "lanting.jsonl", "lanting-relevant.jsonl"])(
+    "%s imports cleanly",
+    (name) => {
+      const bytes = readFileSync(new URL(name, examples));
+      const questions = parseQuestionFile(bytes, questionFormatOf(name));
+      expect(questions.length).toBeGreaterThan(1);
+      for (const q of questions) expect(q.ground_truth).not.toBe("");
+    },
+  );
 });
