@@ -1224,6 +1224,7 @@ export interface components {
               content: string;
               title?: string;
               source?: string;
+              document_id?: string;
               score?: number;
             }
         )[];
@@ -1231,6 +1232,8 @@ export interface components {
         citations?: string[];
         /** @enum {string} */
         question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        relevant_ids?: string[];
+        reference_contexts?: string[];
       }[];
       /**
        * @default {
@@ -1326,6 +1329,7 @@ export interface components {
                 content: string;
                 title?: string;
                 source?: string;
+                document_id?: string;
                 score?: number;
               }
           )[];
@@ -1333,6 +1337,8 @@ export interface components {
           citations?: string[];
           /** @enum {string} */
           question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+          relevant_ids?: string[];
+          reference_contexts?: string[];
         }[];
         bot?:
           | {
