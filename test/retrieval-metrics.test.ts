@@ -112,6 +112,23 @@ describe("retrieval metrics of a run over the HTTP API [pglite]", () => {
       [null, ["The crossing from the Old Quay takes 35 minutes."]],
       [null, null],
     ]);
+    // An edit replaces a list, and an empty one clears it.
+    const [first] = questions.questions as [Result & { id: string }];
+    const edited = await call<{ relevant_ids: string[] | null }>(
+      "PUT",
+      `/question-sets/questions/${first.id}`,
+      { relevant_ids: [" faq-metro-hours ", "faq-metro-hours", "lanting-transport.md"] },
+    );
+    expect(edited.relevant_ids).toEqual(["faq-metro-hours", "lanting-transport.md"]);
+    const cleared = await call<{ relevant_ids: string[] | null }>(
+      "PUT",
+      `/question-sets/questions/${first.id}`,
+      { relevant_ids: [] },
+    );
+    expect(cleared.relevant_ids).toBeNull();
+    await call("PUT", `/question-sets/questions/${first.id}`, {
+      relevant_ids: ["faq-metro-hours"],
+    });
     // The export carries them back in the same columns.
     const exported = await call<string>("GET", `/question-sets/${set.id}/export?format=jsonl`);
     expect(exported).toContain('"relevant_ids":["faq-ferry-fare","no-such-document"]');
