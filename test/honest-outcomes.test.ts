@@ -73,7 +73,10 @@ const requestsFor = (model: string) => llm.requests.filter((r) => r.body.model =
 
 async function run(
   config: RagjudgeConfig,
-  request: Omit<EvaluationRequest, "question_set_id" | "no_cache" | "retry" | "bot"> &
+  request: Omit<
+    EvaluationRequest,
+    "question_set_id" | "no_cache" | "retry" | "bot" | "retrieval_k"
+  > &
     Partial<Pick<EvaluationRequest, "bot">>,
   roles: readonly ("generator" | "judge")[],
 ): Promise<EvaluationRow> {

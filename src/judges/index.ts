@@ -139,3 +139,17 @@ export {
   summarizeJudgeResults,
 } from "./summary.js";
 export { fillTemplate, type PromptTemplate, renderPrompt } from "./template.js";
+export {
+  judgeRelevance,
+  type RankedEntry,
+  type RelevanceJudgement,
+  type RelevanceKey,
+  RETRIEVAL_METRIC_NAMES,
+  type RetrievalMetricName,
+  type RetrievalMetrics,
+  type RetrievedContext,
+  referenceContextId,
+  retrievalMetrics,
+  textsMatch,
+  WORD_OVERLAP_MATCH,
+} from "./retrieval/index.js";

@@ -21,6 +21,8 @@ export interface RetrievedHit {
   /** Every score it earned on the way: e.g. { bm25, lexical_rank, rrf, rerank }. */
   scores: Record<string, number>;
   document_id: string;
+  /** The user's own id of the document (a JSONL line's `id`, a file's path), when known. */
+  external_id?: string;
   title?: string;
   position: number;
   metadata: Record<string, unknown>;

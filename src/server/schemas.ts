@@ -301,6 +301,15 @@ export const QuestionSetSchema = z.object({
 
 export const QuestionSetListSchema = z.object({ items: z.array(QuestionSetSchema) });
 
+const RelevantIdsSchema = z
+  .array(z.string())
+  .nullable()
+  .describe("ids of the documents (as given at ingest) or chunks that answer the question");
+const ReferenceContextsSchema = z
+  .array(z.string())
+  .nullable()
+  .describe("texts of the passages that answer the question, matched to retrieved chunks");
+
 export const QuestionSchema = z.object({
   id: Id,
   question_set_id: Id,
@@ -309,6 +318,8 @@ export const QuestionSchema = z.object({
   question_text: z.string(),
   ground_truth: z.string(),
   reference_context: z.string().nullable(),
+  relevant_ids: RelevantIdsSchema,
+  reference_contexts: ReferenceContextsSchema,
   gmt_created: Time,
   gmt_updated: Time,
 });
@@ -381,6 +392,41 @@ const JudgeSummarySchema = z.object({
   metrics: z.record(z.string(), z.number().nullable()),
 });
 
+const RetrievalMeansSchema = z.object({
+  hit_rate: z.number(),
+  recall: z.number(),
+  precision: z.number(),
+  mrr: z.number(),
+  ndcg: z.number(),
+});
+
+/** evals/runs/retrieval.ts RetrievalSummary. */
+const RetrievalSummarySchema = z
+  .object({
+    count: z.number().int().describe("results whose questions name relevant items"),
+    k: z.number().int().nullable().describe("the cutoff of the @k metrics"),
+    means: RetrievalMeansSchema,
+  })
+  .nullable()
+  .describe(
+    "mean hit rate@k, recall@k, precision@k, MRR and nDCG@k; null when no question names relevant items",
+  );
+
+/** evals/runs/retrieval.ts ItemRetrieval: one result's metrics. */
+export const ItemRetrievalSchema = RetrievalMeansSchema.extend({
+  by: z
+    .enum(["ids", "contexts"])
+    .describe("relevance known by the question's relevant_ids, or its reference_contexts"),
+  k: z.number().int(),
+  relevant: z.number().int().describe("relevant items the question names"),
+  retrieved: z.number().int().describe("distinct contexts retrieved"),
+  found: z.number().int().describe("relevant items matched in the top k"),
+  matched: z
+    .array(z.object({ id: z.string(), rank: z.number().int() }))
+    .describe("each relevant item found, with the rank that first matched it"),
+  missing: z.array(z.string()).describe("relevant items no retrieved context matched"),
+});
+
 /** evals/runs/summary.ts EvaluationSummary. */
 export const EvaluationSummarySchema = z.object({
   total: z.number().int(),
@@ -412,6 +458,7 @@ export const EvaluationSummarySchema = z.object({
     completion_tokens: z.number(),
     calls: z.number(),
   }),
+  retrieval: RetrievalSummarySchema,
 });
 
 export const BotSourceSchema = z.looseObject({
@@ -420,7 +467,10 @@ export const BotSourceSchema = z.looseObject({
   source: z.string().optional(),
   score: z.number().optional(),
   title: z.string().optional(),
-  document_id: z.string().optional(),
+  document_id: z
+    .string()
+    .optional()
+    .describe("the document's id as given at ingest (a JSONL line's id, a file's path)"),
 });
 
 /** One question's result in a run (an evaluation_results row without owner and job). */
@@ -433,6 +483,8 @@ export const EvaluationResultSchema = z.object({
   question_text: z.string(),
   ground_truth: z.string(),
   reference_context: z.string().nullable(),
+  relevant_ids: RelevantIdsSchema,
+  reference_contexts: ReferenceContextsSchema,
   status: z.enum(RESULT_STATUS_VALUES),
   attempts: z.number().int(),
   latency_ms: z.number().nullable(),
@@ -453,6 +505,9 @@ export const EvaluationResultSchema = z.object({
     .nullable()
     .describe("the gate's verdict, or {error} when the answer could not be gated"),
   judges: z.partialRecord(z.enum(JUDGE_KINDS), JudgeResultSchema).nullable(),
+  retrieval: ItemRetrievalSchema.nullable().describe(
+    "retrieval metrics against the question's relevant items; null when it names none",
+  ),
   llm_judge_score: z.number().int().nullable(),
   llm_judge_reasoning: z.string().nullable(),
   score: z.number().nullable().describe("the primary score on [0, 1]"),
@@ -487,6 +542,7 @@ export const EvaluationResultListItemSchema = EvaluationResultSchema.pick({
   score: true,
   passed: true,
   error: true,
+  retrieval: true,
   gmt_updated: true,
 }).extend({
   answer_excerpt: z

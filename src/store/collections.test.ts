@@ -166,6 +166,8 @@ describeEachStore("collections", (use) => {
         metadata: { start: 0, end: 9 },
         title: "Title d3",
         source: "a.md",
+        // Written without the user's own id: the source stands for it.
+        external_id: "a.md",
         document_metadata: { lang: "en" },
       },
     ]);

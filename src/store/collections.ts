@@ -214,7 +214,7 @@ export type NewChunk = Pick<ChunkRow, "id" | "position" | "content" | "tokens" |
 export type NewDocument = Pick<
   DocumentRow,
   "id" | "source" | "title" | "kind" | "content_hash" | "metadata" | "char_count"
-> & { chunks: NewChunk[] };
+> & { external_id?: string | null; chunks: NewChunk[] };
 
 export interface WriteDocumentsResult {
   documents_added: number;
@@ -276,6 +276,7 @@ export async function writeDocuments(
       user_id: userId,
       collection_id: collectionId,
       source: doc.source,
+      external_id: doc.external_id ?? doc.source,
       title: doc.title,
       kind: doc.kind,
       content_hash: doc.content_hash,
@@ -346,6 +347,7 @@ const DOCUMENT_COLUMNS = {
   user_id: documents.user_id,
   collection_id: documents.collection_id,
   source: documents.source,
+  external_id: documents.external_id,
   title: documents.title,
   kind: documents.kind,
   content_hash: documents.content_hash,
@@ -386,6 +388,8 @@ export interface ChunkWithDocument {
   metadata: Record<string, unknown>;
   title: string;
   source: string;
+  /** The user's id of the document (see documents.external_id). */
+  external_id: string;
   document_metadata: Record<string, unknown>;
 }
 
@@ -401,7 +405,8 @@ export async function getChunksWithDocuments(
   const rows = await queryRows<ChunkWithDocument>(
     db,
     sql`select c.id, c.document_id, c.position, c.content, c.metadata,
-               d.title, d.source, d.metadata as document_metadata
+               d.title, d.source, coalesce(d.external_id, d.source) as external_id,
+               d.metadata as document_metadata
         from chunks c join documents d on d.id = c.document_id
         where c.collection_id = ${idParam(collectionId)} and c.user_id = ${userId}
           and c.id = any(array(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)))`,

@@ -120,6 +120,7 @@ export type ResultListRow = Pick<
   | "score"
   | "passed"
   | "error"
+  | "retrieval"
   | "gmt_updated"
 > & {
   /** The answer's first ANSWER_EXCERPT_CHARS characters; null when there is no answer. */
@@ -163,6 +164,8 @@ export async function queryResultList(
       score: r.score,
       passed: r.passed,
       error: r.error,
+      // A few numbers and ids: the list shows recall and MRR beside the score.
+      retrieval: r.retrieval,
       gmt_updated: r.gmt_updated,
       answer_excerpt: sql<
         string | null

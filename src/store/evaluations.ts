@@ -49,6 +49,8 @@ const QUESTION_COLUMNS = {
   ground_truth: evaluation_results.ground_truth,
   ground_truths: evaluation_results.ground_truths,
   reference_context: evaluation_results.reference_context,
+  relevant_ids: evaluation_results.relevant_ids,
+  reference_contexts: evaluation_results.reference_contexts,
   /** The precomputed answer a run of bot kind `answers` judges. */
   supplied_answer: evaluation_results.supplied_answer,
 } satisfies RecordColumns;
@@ -238,6 +240,7 @@ export type SummaryColumns = Pick<
   | "judges"
   | "latency_ms"
   | "usage"
+  | "retrieval"
 >;
 
 /**
@@ -262,6 +265,7 @@ export async function listSummaryRows(
         judges: evaluation_results.judges,
         latency_ms: evaluation_results.latency_ms,
         usage: evaluation_results.usage,
+        retrieval: evaluation_results.retrieval,
       })
       .from(evaluation_results)
       .where(runRowsAfter(userId, evaluationId, after))
@@ -284,6 +288,7 @@ const REPORT_COLUMNS = {
   rag_answer_sources: evaluation_results.rag_answer_sources,
   gate_status: evaluation_results.gate_status,
   judges: evaluation_results.judges,
+  retrieval: evaluation_results.retrieval,
   score: evaluation_results.score,
   passed: evaluation_results.passed,
   error: evaluation_results.error,
@@ -468,6 +473,7 @@ const WRITE_COLUMNS = {
   gate_status: evaluation_results.gate_status,
   gate: evaluation_results.gate,
   judges: evaluation_results.judges,
+  retrieval: evaluation_results.retrieval,
   llm_judge_score: evaluation_results.llm_judge_score,
   llm_judge_reasoning: evaluation_results.llm_judge_reasoning,
   score: evaluation_results.score,
@@ -478,8 +484,13 @@ const WRITE_COLUMNS = {
 /** Everything a finished item writes: its row's columns, with a final status and a latency. */
 export type ResultWrite = Omit<
   Pick<EvaluationResultRow, keyof typeof WRITE_COLUMNS>,
-  "status" | "latency_ms"
-> & { status: "SCORED" | "BOT_ERROR" | "JUDGE_ERROR"; latency_ms: number };
+  "status" | "latency_ms" | "retrieval"
+> & {
+  status: "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
+  latency_ms: number;
+  /** Absent reads as none: a question without relevant items has no retrieval metrics. */
+  retrieval?: EvaluationResultRow["retrieval"];
+};
 
 /** A result's outputs, all absent: a reset row, or a bot error's write. */
 export const NO_OUTPUTS = {
@@ -491,6 +502,7 @@ export const NO_OUTPUTS = {
   gate_status: null,
   gate: null,
   judges: null,
+  retrieval: null,
   llm_judge_score: null,
   llm_judge_reasoning: null,
   score: null,

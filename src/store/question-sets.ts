@@ -14,7 +14,9 @@ export type NewQuestion = Pick<
   QuestionRow,
   "question_type" | "question_text" | "ground_truth" | "question_key"
 > &
-  Partial<Pick<QuestionRow, "ground_truths" | "reference_context">>;
+  Partial<
+    Pick<QuestionRow, "ground_truths" | "reference_context" | "relevant_ids" | "reference_contexts">
+  >;
 
 export class QuestionSetNotFoundError extends Error {
   override readonly name = "QuestionSetNotFoundError";
@@ -80,6 +82,8 @@ async function insertQuestions(
       ground_truth: item.ground_truth,
       ground_truths: item.ground_truths ?? null,
       reference_context: item.reference_context ?? null,
+      relevant_ids: item.relevant_ids ?? null,
+      reference_contexts: item.reference_contexts ?? null,
       question_key: item.question_key,
     }));
     rows.push(...(await db.insert(questions).values(batch).returning()));

@@ -180,6 +180,11 @@ export const documents = pgTable(
       .references(() => collections.id, { onDelete: "cascade" }),
     /** The file path (relative to the working directory when under it) or `file.jsonl#id`. */
     source: text("source").notNull(),
+    /**
+     * The user's own id of the document, which a question's `relevant_ids` name: a JSONL line's
+     * `id`, else `source`. Null on documents ingested before it was kept (read as `source`).
+     */
+    external_id: text("external_id"),
     title: text("title").notNull().default(""),
     kind: text("kind", { enum: ["markdown", "text", "html", "pdf", "jsonl"] }).notNull(),
     /** sha256 of the extracted title, text and metadata. */
@@ -295,6 +300,10 @@ export const questions = pgTable(
      */
     ground_truths: jsonb("ground_truths").$type<string[]>(),
     reference_context: text("reference_context"),
+    /** Ids of the documents or chunks that answer the question (issue 26 §4); null for none. */
+    relevant_ids: jsonb("relevant_ids").$type<string[]>(),
+    /** Texts of the passages that answer it, matched to retrieved chunks; null for none. */
+    reference_contexts: jsonb("reference_contexts").$type<string[]>(),
     question_key: text("question_key").notNull(),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
@@ -376,6 +385,9 @@ export const evaluation_results = pgTable(
     /** The question's references when it has several (see questions.ground_truths). */
     ground_truths: jsonb("ground_truths").$type<string[]>(),
     reference_context: text("reference_context"),
+    /** The question's relevant ids and reference texts (see questions.relevant_ids). */
+    relevant_ids: jsonb("relevant_ids").$type<string[]>(),
+    reference_contexts: jsonb("reference_contexts").$type<string[]>(),
     /**
      * A precomputed answer ({answer, contexts, citations}) for a run of bot kind `answers`: the run
      * judges it instead of asking a bot. Kept across retries (it is input, not output).
@@ -400,6 +412,11 @@ export const evaluation_results = pgTable(
     gate: jsonb("gate").$type<JsonObject>(),
     /** Every configured judge's output, by judge name. */
     judges: jsonb("judges").$type<JsonObject>(),
+    /**
+     * Hit rate, recall, precision, MRR and nDCG of the retrieved contexts against the question's
+     * relevant ids or reference texts (judges/retrieval), when it has some.
+     */
+    retrieval: jsonb("retrieval").$type<JsonObject>(),
     /** The reference judge's 1-5 score and reasoning (seed 003 section 5.1), when it ran. */
     llm_judge_score: integer("llm_judge_score"),
     llm_judge_reasoning: text("llm_judge_reasoning"),

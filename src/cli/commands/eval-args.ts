@@ -38,6 +38,8 @@ Options:
   --out FILE              write the report to FILE instead of standard output
   --lang en|zh            the words of the table and markdown reports (default: en)
   --concurrency N         questions run at once by the embedded worker (default: 16)
+  --k N                   cutoff of hit rate, recall, precision and nDCG for questions with
+                          relevant_ids or reference_contexts (default: 5)
   --min-score X           fail (exit 1) when the average score is below X (0-1)
   --min-pass-rate X       fail (exit 1) when the share of passed questions is below X (0-1)
   --max-errors N          fail (exit 1) when more than N questions end in a bot or judge error
@@ -71,6 +73,8 @@ export interface EvalArgs {
   lang: MessageLanguage;
   out?: string;
   concurrency: number;
+  /** The cutoff k of the retrieval metrics. */
+  retrievalK: number;
   thresholds: Thresholds;
   baseline?: string;
   tolerance: number;
@@ -116,6 +120,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
       format: { type: "string", default: "table" },
       out: { type: "string" },
       concurrency: { type: "string", default: "16" },
+      k: { type: "string", default: "5" },
       "min-score": { type: "string" },
       "min-pass-rate": { type: "string" },
       "max-errors": { type: "string" },
@@ -140,6 +145,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
     throw new UsageError("--concurrency must be an integer from 1 to 1024");
   }
+  const retrievalK = Number(values.k);
+  if (!Number.isInteger(retrievalK) || retrievalK < 1 || retrievalK > 200) {
+    throw new UsageError("--k must be an integer from 1 to 200");
+  }
   const thresholds = ThresholdsSchema.safeParse({
     min_score: numberFlag("--min-score", values["min-score"]),
     min_pass_rate: numberFlag("--min-pass-rate", values["min-pass-rate"]),
@@ -163,6 +172,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     format: values.format as ReportFormat,
     lang: languageOption(values.lang),
     concurrency,
+    retrievalK,
     thresholds: thresholds.data,
     tolerance,
     noCache: values["no-cache"],

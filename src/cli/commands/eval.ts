@@ -248,6 +248,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
           ...(answers ? { answers: answers.lines } : {}),
           judges: args.judges,
           no_cache: args.noCache,
+          retrieval_k: args.retrievalK,
           ...(args.collection ? { collection_id: args.collection } : {}),
           ...(args.name ? { name: args.name } : {}),
         },

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { QuestionImportError } from "../questions/index.js";
 import { matchAnswersToSet } from "./match.js";
+import { itemRetrieval } from "../runs/retrieval.js";
 import { parseAnswersFile, questionsOfAnswers } from "./parse.js";
+import { type AnswerLine, suppliedAnswerOf } from "./schema.js";
 
 const jsonl = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).join("\n") + "\n";
 
@@ -44,6 +46,40 @@ describe("parseAnswersFile", () => {
         question_text: "澜汀大学成立于哪一年？",
         ground_truth: "1952年",
       },
+    ]);
+  });
+
+  it("reads what retrieval should have found, and keeps each context's document id (issue 26 §4)", () => {
+    const lines = parseAnswersFile(
+      jsonl([
+        {
+          question: "How much is the ferry?",
+          answer: "6 yuan.",
+          relevant_ids: ["faq-ferry-fare"],
+          contexts: [
+            { node_id: "x#0", content: "Trams run all night.", document_id: "faq-trams" },
+            { node_id: "y#0", content: "A crossing costs 6 yuan.", document_id: "faq-ferry-fare" },
+          ],
+        },
+        { question: "When?", answer: "Soon.", reference_contexts: "Line 1 opened in 2009." },
+      ]),
+      "jsonl",
+    );
+    expect(questionsOfAnswers(lines).map((q) => [q.relevant_ids, q.reference_contexts])).toEqual([
+      [["faq-ferry-fare"], undefined],
+      [undefined, ["Line 1 opened in 2009."]],
+    ]);
+    const supplied = suppliedAnswerOf(lines[0] as AnswerLine);
+    expect(supplied.contexts.map((c) => c.document_id)).toEqual(["faq-trams", "faq-ferry-fare"]);
+    expect(itemRetrieval(lines[0] as AnswerLine, supplied.contexts, 5)).toMatchObject({
+      matched: [{ id: "faq-ferry-fare", rank: 2 }],
+      mrr: 0.5,
+    });
+    const bad = importError(() =>
+      parseAnswersFile(jsonl([{ question: "a?", answer: "b", relevant_ids: [true] }]), "jsonl"),
+    );
+    expect(bad.rows).toEqual([
+      { row: 1, field: "relevant_ids", message: "item 1: expected a string" },
     ]);
   });
 

@@ -9,6 +9,7 @@ import {
   referenceListOf,
   type RowError,
   storedReferences,
+  storedRelevance,
 } from "../questions/index.js";
 import { type AnswerLine, AnswerLineSchema } from "./schema.js";
 
@@ -25,7 +26,16 @@ const ANSWER_FIELDS: Record<string, keyof AnswerLine> = {
   contexts: "contexts",
   citations: "citations",
   question_type: "question_type",
+  relevant_ids: "relevant_ids",
+  reference_contexts: "reference_contexts",
 };
+
+/** List fields read as the question importer reads them, with what one item is called. */
+const QUESTION_LISTS = {
+  ground_truths: "reference",
+  relevant_ids: "id",
+  reference_contexts: "passage",
+} as const;
 
 function answerFieldOf(name: string): keyof AnswerLine | undefined {
   const key = name
@@ -61,10 +71,10 @@ function lineOf(value: unknown): AnswerLine | Omit<RowError, "row">[] {
   const named = namedCells(value, answerFieldOf);
   problems.push(...named.problems);
   for (const [field, cell] of named.cells) {
-    if (field === "ground_truths") {
-      const references = referenceListOf(cell);
-      if (typeof references === "string") problems.push({ field, message: references });
-      else input.ground_truths = references;
+    if (Object.hasOwn(QUESTION_LISTS, field)) {
+      const items = referenceListOf(cell, QUESTION_LISTS[field as keyof typeof QUESTION_LISTS]);
+      if (typeof items === "string") problems.push({ field, message: items });
+      else input[field] = items;
     } else if (field === "contexts" || field === "citations") {
       input[field] = listOf(field, cell);
     } else if (field === "question_type" && typeof cell === "string") {
@@ -149,11 +159,14 @@ export function parseAnswersFile(
 export function questionsOfAnswers(lines: readonly AnswerLine[]): QuestionInput[] {
   return lines.map((line) => {
     const { ground_truth, ground_truths } = storedReferences(line);
+    const { relevant_ids, reference_contexts } = storedRelevance(line);
     return {
       question_type: line.question_type ?? "USER_DEFINED",
       question_text: line.question,
       ground_truth,
       ...(ground_truths ? { ground_truths } : {}),
+      ...(relevant_ids ? { relevant_ids } : {}),
+      ...(reference_contexts ? { reference_contexts } : {}),
     };
   });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { QUESTION_LIMITS, QuestionTypeSchema } from "../questions/index.js";
+import { QUESTION_LIMITS, QuestionInputSchema, QuestionTypeSchema } from "../questions/index.js";
 
 export const ANSWER_LIMITS = {
   answerChars: 200_000,
@@ -22,6 +22,8 @@ export const AnswerContextSchema = z.union([
     content: noNul(z.string().max(ANSWER_LIMITS.contextChars)),
     title: z.string().max(1_000).optional(),
     source: z.string().max(256).optional(),
+    /** The id of the passage's document, which a question's relevant_ids may name. */
+    document_id: noNul(z.string().trim().min(1).max(1_000)).optional(),
     score: z.number().optional(),
   }),
 ]);
@@ -54,6 +56,9 @@ export const AnswerLineSchema = z.object({
     .max(ANSWER_LIMITS.citations)
     .default([]),
   question_type: QuestionTypeSchema.optional(),
+  /** What retrieval should have found (issue 26 §4): ids of documents or chunks, or passages. */
+  relevant_ids: QuestionInputSchema.shape.relevant_ids,
+  reference_contexts: QuestionInputSchema.shape.reference_contexts,
 });
 export type AnswerLine = z.infer<typeof AnswerLineSchema>;
 export type AnswerLineInput = z.input<typeof AnswerLineSchema>;
@@ -67,6 +72,7 @@ export const SuppliedAnswerSchema = z.object({
       content: z.string(),
       title: z.string().optional(),
       source: z.string().optional(),
+      document_id: z.string().optional(),
       score: z.number().optional(),
     }),
   ),

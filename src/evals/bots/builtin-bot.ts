@@ -79,7 +79,8 @@ function sourceOfHit(hit: RetrievedHit): BotSource {
     content: hit.content,
     source: hit.source,
     score: hit.score,
-    document_id: hit.document_id,
+    // The user's id of the document, which their questions' relevant_ids name.
+    document_id: hit.external_id ?? hit.document_id,
   };
   if (hit.title !== undefined) source.title = hit.title;
   return source;

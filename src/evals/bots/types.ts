@@ -11,6 +11,7 @@ export interface BotSource {
   source?: string;
   score?: number;
   title?: string;
+  /** The user's id of the source's document (the built-in bot: the id given at ingest). */
   document_id?: string;
 }
 

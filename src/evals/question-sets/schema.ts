@@ -47,9 +47,11 @@ export const UpdateQuestionSchema = z
     ground_truth: z.string().trim().max(QUESTION_LIMITS.groundTruthChars).optional(),
     ground_truths: input.ground_truths,
     reference_context: input.reference_context,
+    relevant_ids: input.relevant_ids,
+    reference_contexts: input.reference_contexts,
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
     error:
-      "at least one of question_type, question_text, ground_truth, ground_truths, reference_context",
+      "at least one of question_type, question_text, ground_truth, ground_truths, reference_context, relevant_ids, reference_contexts",
   });
 export type UpdateQuestion = z.infer<typeof UpdateQuestionSchema>;

@@ -25,7 +25,9 @@ import {
   type QuestionFormat,
   type QuestionInput,
   questionKey,
+  storedList,
   storedReferences,
+  storedRelevance,
 } from "../questions/index.js";
 import { QuestionNotFoundError, QuestionSetRequestError } from "./errors.js";
 import type {
@@ -67,6 +69,7 @@ function newQuestion(question: QuestionInput): NewQuestion {
     question_text: question.question_text,
     ...storedReferences(question),
     reference_context: question.reference_context ?? null,
+    ...storedRelevance(question),
     question_key: questionKey(question.question_text),
   };
 }
@@ -230,7 +233,8 @@ export async function editQuestion(
   id: string,
   patch: UpdateQuestion,
 ): Promise<QuestionRow> {
-  const { question_text, ground_truth, ground_truths, ...rest } = patch;
+  const { question_text, ground_truth, ground_truths, relevant_ids, reference_contexts, ...rest } =
+    patch;
   const fields: Partial<NewQuestion> = Object.fromEntries(
     Object.entries(rest).filter(([, value]) => value !== undefined),
   );
@@ -238,6 +242,9 @@ export async function editQuestion(
   if (ground_truth !== undefined || ground_truths !== undefined) {
     Object.assign(fields, storedReferences({ ground_truth, ground_truths }));
   }
+  // An empty list clears the field.
+  if (relevant_ids !== undefined) fields.relevant_ids = storedList(relevant_ids);
+  if (reference_contexts !== undefined) fields.reference_contexts = storedList(reference_contexts);
   if (question_text !== undefined) {
     fields.question_text = question_text;
     fields.question_key = questionKey(question_text);

@@ -29,13 +29,20 @@ const tricky: QuestionInput[] = [
     ground_truth: "18 September 2009",
     ground_truths: ["18 September 2009", "September 18, 2009", '2009年9月18日, "quoted"'],
   },
+  {
+    question_type: "FACTUAL",
+    question_text: "How much is the ferry?",
+    ground_truth: "6 yuan",
+    relevant_ids: ["faq-ferry-fare", 'docs/ferry, "old".md', "=cmd"],
+    reference_contexts: ["A single crossing costs 6 yuan,\nfor adults."],
+  },
 ];
 
 describe("exportQuestions", () => {
   it("writes CSV with seed 003's columns, CRLF rows and RFC 4180 quoting", () => {
     const csv = exportQuestions(tricky.slice(0, 1), "csv");
     expect(csv.split("\r\n")[0]).toBe(
-      "question_type,question_text,ground_truth,reference_context,ground_truths",
+      "question_type,question_text,ground_truth,reference_context,ground_truths,relevant_ids,reference_contexts",
     );
     expect(csv).toContain('"When was the quay built, and what is ""Old Quay""?"');
     expect(csv.endsWith("\r\n")).toBe(true);
@@ -99,7 +106,7 @@ describe("exportQuestions", () => {
 
   it("writes a header even for an empty set", () => {
     expect(exportQuestions([], "csv")).toBe(
-      "question_type,question_text,ground_truth,reference_context,ground_truths\r\n",
+      "question_type,question_text,ground_truth,reference_context,ground_truths,relevant_ids,reference_contexts\r\n",
     );
     expect(exportQuestions([], "json")).toBe("[]\n");
     expect(exportQuestions([], "jsonl")).toBe("");

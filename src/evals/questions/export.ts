@@ -2,6 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { spreadsheetSafe } from "../../formats/index.js";
 import type { QuestionFormat } from "./import.js";
 import { storedReferences } from "./references.js";
+import { storedRelevance } from "./relevance.js";
 import type { QuestionInput } from "./schema.js";
 
 /** CSV columns, in seed 003's order; reference_context is empty for a question without one. */
@@ -11,11 +12,18 @@ export const QUESTION_CSV_COLUMNS = [
   "ground_truth",
   "reference_context",
   "ground_truths",
+  "relevant_ids",
+  "reference_contexts",
 ] as const;
+
+/** Columns whose cell holds a list as JSON text, which the importer reads back. */
+const LIST_COLUMNS = new Set<string>(["ground_truths", "relevant_ids", "reference_contexts"]);
 
 type ExportedQuestion = Pick<QuestionInput, "question_text"> &
   Partial<Pick<QuestionInput, "question_type" | "ground_truth" | "reference_context">> & {
     ground_truths?: readonly string[] | null;
+    relevant_ids?: readonly string[] | null;
+    reference_contexts?: readonly string[] | null;
   };
 
 /** The fields of a question set's file; extra fields (ids, source chunks) are left out. */
@@ -29,6 +37,9 @@ function exportedRecord(question: ExportedQuestion): QuestionInput {
   if (ground_truths) record.ground_truths = ground_truths;
   // The importer reads a blank reference_context as none, so none is what is written.
   if (question.reference_context?.trim()) record.reference_context = question.reference_context;
+  const { relevant_ids, reference_contexts } = storedRelevance(question);
+  if (relevant_ids) record.relevant_ids = relevant_ids;
+  if (reference_contexts) record.reference_contexts = reference_contexts;
   return record;
 }
 
@@ -48,12 +59,8 @@ export function exportQuestions(
       return stringify(
         records.map((r) =>
           QUESTION_CSV_COLUMNS.map((column) =>
-            // A CSV cell holds the list as JSON, which the importer reads back.
-            column === "ground_truths"
-              ? r.ground_truths
-                ? JSON.stringify(r.ground_truths)
-                : ""
-              : spreadsheetSafe(r[column] ?? ""),
+            // A CSV cell holds a list as JSON, which the importer reads back.
+            LIST_COLUMNS.has(column) ? listCell(r[column]) : spreadsheetSafe(r[column] ?? ""),
           ),
         ),
         { header: true, columns: [...QUESTION_CSV_COLUMNS], record_delimiter: "windows" },
@@ -63,4 +70,8 @@ export function exportQuestions(
     case "jsonl":
       return records.map((r) => `${JSON.stringify(r)}\n`).join("");
   }
+}
+
+function listCell(value: unknown): string {
+  return Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : "";
 }

@@ -283,6 +283,47 @@ describe("parseQuestionFile: JSON and JSONL", () => {
   });
 });
 
+describe("parseQuestionFile: relevant ids and reference contexts (issue 26 §4)", () => {
+  it("reads a list from a JSON list, a CSV cell's JSON text, or a CSV cell holding one id", () => {
+    const csv = [
+      "question,relevant_ids,reference_contexts",
+      "One?,faq-1,",
+      'Two?,"[""docs/a.md"", ""h1#0""]","[""A passage, with a comma.""]"',
+    ].join("\n");
+    expect(
+      parseQuestionFile(csv, "csv").map((q) => [q.relevant_ids, q.reference_contexts]),
+    ).toEqual([
+      [["faq-1"], undefined],
+      [["docs/a.md", "h1#0"], ["A passage, with a comma."]],
+    ]);
+    const jsonl = '{"question":"Three?","relevant_ids":[" faq-3 "],"reference_contexts":["P."]}\n';
+    expect(parseQuestionFile(jsonl, "jsonl")[0]).toMatchObject({
+      relevant_ids: ["faq-3"],
+      reference_contexts: ["P."],
+    });
+  });
+
+  it("names the row and field of a list that is not one of strings, or too long", () => {
+    const json = JSON.stringify([
+      { question: "a?", relevant_ids: [1] },
+      { question: "b?", reference_contexts: "[not json" },
+      { question: "c?", relevant_ids: Array.from({ length: 101 }, (_, i) => `d${i}`) },
+      { question: "d?", relevant_ids: { id: "x" } },
+    ]);
+    const error = importError(() => parseQuestionFile(json, "json"));
+    expect(error.rows).toEqual([
+      { row: 1, field: "relevant_ids", message: "item 1: expected a string" },
+      {
+        row: 2,
+        field: "reference_contexts",
+        message: expect.stringMatching(/^not a JSON list of passages/),
+      },
+      { row: 3, field: "relevant_ids", message: expect.stringMatching(/100/) },
+      { row: 4, field: "relevant_ids", message: "expected a list of id strings" },
+    ]);
+  });
+});
+
 describe("parseQuestionFile: limits", () => {
   it("rejects a file over the byte limit before reading it", () => {
     const big = new Uint8Array(QUESTION_LIMITS.importBytes + 1);
@@ -309,10 +350,13 @@ describe("parseQuestionFile: limits", () => {
 describe("examples/questions", () => {
   const examples = new URL("../../../examples/questions/", import.meta.url);
 
-  it.each(["lanting.csv", "lanting.json", "lanting.jsonl"])("%s imports cleanly", (name) => {
-    const bytes = readFileSync(new URL(name, examples));
-    const questions = parseQuestionFile(bytes, questionFormatOf(name));
-    expect(questions.length).toBeGreaterThan(1);
-    for (const q of questions) expect(q.ground_truth).not.toBe("");
-  });
+  it.each(["lanting.csv", "lanting.json", "lanting.jsonl", "lanting-relevant.jsonl"])(
+    "%s imports cleanly",
+    (name) => {
+      const bytes = readFileSync(new URL(name, examples));
+      const questions = parseQuestionFile(bytes, questionFormatOf(name));
+      expect(questions.length).toBeGreaterThan(1);
+      for (const q of questions) expect(q.ground_truth).not.toBe("");
+    },
+  );
 });

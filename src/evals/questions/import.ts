@@ -33,7 +33,23 @@ export function questionFormatOf(filename: string): QuestionFormat {
 }
 
 type Field =
-  "question_type" | "question_text" | "ground_truth" | "ground_truths" | "reference_context";
+  | "question_type"
+  | "question_text"
+  | "ground_truth"
+  | "ground_truths"
+  | "reference_context"
+  | ListField;
+
+/** Fields holding a list: a JSON list, or in a CSV cell its JSON text (or a single item). */
+type ListField = "ground_truths" | "relevant_ids" | "reference_contexts";
+const LIST_FIELDS: Record<ListField, string> = {
+  ground_truths: "reference",
+  relevant_ids: "id",
+  reference_contexts: "passage",
+};
+function isListField(field: Field): field is ListField {
+  return Object.hasOwn(LIST_FIELDS, field);
+}
 
 /** Header names and JSON keys, normalized (lower-case, spaces and hyphens as "_"). */
 const FIELD_ALIASES: Record<string, Field> = {
@@ -47,6 +63,8 @@ const FIELD_ALIASES: Record<string, Field> = {
   ground_truths: "ground_truths",
   references: "ground_truths",
   reference_context: "reference_context",
+  relevant_ids: "relevant_ids",
+  reference_contexts: "reference_contexts",
 };
 
 function fieldOf(name: string): Field | undefined {
@@ -332,16 +350,15 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
     return [{ field: "(row)", message: "expected an object with a question_text field" }];
   }
   const problems: Omit<RowError, "row">[] = [];
-  const input: Partial<Record<Exclude<Field, "ground_truths">, string>> & {
-    ground_truths?: string[];
-  } = {};
+  const input: Partial<Record<Exclude<Field, ListField>, string>> &
+    Partial<Record<ListField, string[]>> = {};
   const named = namedCells(value, fieldOf);
   problems.push(...named.problems);
   for (const [field, cell] of named.cells) {
-    if (field === "ground_truths") {
-      const references = referenceListOf(cell);
-      if (typeof references === "string") problems.push({ field, message: references });
-      else if (references.length > 0) input.ground_truths = references;
+    if (isListField(field)) {
+      const items = referenceListOf(cell, LIST_FIELDS[field]);
+      if (typeof items === "string") problems.push({ field, message: items });
+      else if (items.length > 0) input[field] = items;
       continue;
     }
     if (typeof cell !== "string") {
@@ -375,9 +392,8 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
   if (result.success) return result.data;
   return result.error.issues.map((issue) => {
     const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
-    const given = field.startsWith("ground_truths")
-      ? input.ground_truths
-      : input[field as Exclude<Field, "ground_truths">];
+    const top = String(issue.path[0] ?? "") as Field;
+    const given = isListField(top) ? input[top] : input[field as Exclude<Field, ListField>];
     if (given === undefined) return { field, message: "missing: expected a non-empty question" };
     if (field === "question_type") {
       return { field, message: `"${writtenType}" is not one of ${QUESTION_TYPES.join(", ")}` };
@@ -421,10 +437,11 @@ export function questionTypeOf(text: string): string | undefined {
 }
 
 /**
- * A `ground_truths` value: a JSON list of strings, or (a CSV cell) its JSON text; any other text
- * is one reference. Returns the problem as a string.
+ * A list field's value (`ground_truths`, `relevant_ids`, `reference_contexts`): a JSON list of
+ * strings, or (a CSV cell) its JSON text; any other text is one item. Returns the problem as a
+ * string, naming what an item is (`noun`).
  */
-export function referenceListOf(cell: unknown): string[] | string {
+export function referenceListOf(cell: unknown, noun = "reference"): string[] | string {
   let value = cell;
   if (typeof value === "string") {
     const text = value.trim();
@@ -433,10 +450,10 @@ export function referenceListOf(cell: unknown): string[] | string {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return `not a JSON list of references: ${messageOf(error)}`;
+      return `not a JSON list of ${noun}s: ${messageOf(error)}`;
     }
   }
-  if (!Array.isArray(value)) return "expected a list of reference strings";
+  if (!Array.isArray(value)) return `expected a list of ${noun} strings`;
   const bad = value.findIndex((item) => typeof item !== "string");
   if (bad >= 0) return `item ${bad + 1}: expected a string`;
   if ((value as string[]).some((item) => item.includes("\u0000"))) {

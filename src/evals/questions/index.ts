@@ -43,6 +43,7 @@ export {
   heuristicQuestions,
 } from "./heuristic.js";
 export { referencesOf, type ReferenceFields, storedReferences } from "./references.js";
+export { type RelevanceFields, storedList, storedRelevance } from "./relevance.js";
 export { parseQuestionFileOffThread, type QuestionImportJob } from "./import-thread.js";
 export {
   parseQuestionFile,

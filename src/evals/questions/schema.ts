@@ -11,6 +11,9 @@ export const QUESTION_LIMITS = {
   referenceContextChars: 20_000,
   /** Acceptable references (ground_truths) of one question. */
   referencesPerQuestion: 50,
+  /** Relevant ids, or reference texts, of one question. */
+  relevantPerQuestion: 100,
+  relevantIdChars: 1_000,
   /** Questions in one set, and rows in one import. */
   questionsPerSet: 10_000,
   /** Bytes of one import file or request body. */
@@ -39,6 +42,24 @@ export const QuestionInputSchema = z.object({
     .optional(),
   /** The chunk a generated question came from (its evidence). */
   reference_context: z.string().max(QUESTION_LIMITS.referenceContextChars).nullish(),
+  /**
+   * Ids of the documents (the `id` given at ingest, or a file's path) or chunks that answer the
+   * question: retrieval metrics are computed against them (issue 26 §4).
+   */
+  relevant_ids: z
+    .array(z.string().trim().min(1, "a non-empty id").max(QUESTION_LIMITS.relevantIdChars))
+    .max(QUESTION_LIMITS.relevantPerQuestion)
+    .optional(),
+  /**
+   * Texts of the passages that answer it, matched to the retrieved chunks when the question has
+   * no relevant_ids (judges/retrieval/relevance.ts says how).
+   */
+  reference_contexts: z
+    .array(
+      z.string().trim().min(1, "a non-empty passage").max(QUESTION_LIMITS.referenceContextChars),
+    )
+    .max(QUESTION_LIMITS.relevantPerQuestion)
+    .optional(),
 });
 export type QuestionInput = z.infer<typeof QuestionInputSchema>;
 

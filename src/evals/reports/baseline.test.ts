@@ -21,6 +21,7 @@ function result(
     sources: [],
     gate: null,
     judges: {},
+    retrieval: null,
     score,
     passed,
     error: null,

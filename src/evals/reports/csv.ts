@@ -2,6 +2,9 @@ import { stringify } from "csv-stringify/sync";
 import { spreadsheetSafe } from "../../formats/index.js";
 import type { EvaluationReport } from "./report.js";
 
+/** Each result's retrieval cutoff and metrics, blank when its question names no relevant items. */
+const RETRIEVAL_COLUMNS = ["k", "hit_rate", "recall", "precision", "mrr", "ndcg"] as const;
+
 /**
  * One row per question: the answer, each judge's raw score and verdict, and people's labels
  * (human_score_1-10, human_score_1-5, human_passed, human_note), for a spreadsheet or a labelling
@@ -21,6 +24,7 @@ export function renderCsvReport(report: EvaluationReport): string {
     "score",
     "passed",
     ...judges.flatMap((judge) => [`${judge}_raw_score`, `${judge}_passed`]),
+    ...RETRIEVAL_COLUMNS.map((name) => `retrieval_${name}`),
     "human_score_1-10",
     "human_score_1-5",
     "human_passed",
@@ -46,6 +50,7 @@ export function renderCsvReport(report: EvaluationReport): string {
         r.judges[judge]?.raw_score ?? "",
         r.judges[judge]?.passed ?? "",
       ]),
+      ...RETRIEVAL_COLUMNS.map((name) => r.retrieval?.[name] ?? ""),
       label(r, "1-10")?.score ?? "",
       label(r, "1-5")?.score ?? "",
       label(r, "pass_fail")?.passed ?? "",

@@ -58,6 +58,10 @@ const EN = {
   judgeErrors: "judge errors",
   invalid: "invalid",
   judgeFooter: "Averages and pass rates exclude judge errors: they have no score.",
+  retrievalTitle: "Retrieval against known relevant items ({n} question(s), means)",
+  metric: "metric",
+  mean: "mean",
+  recall: "recall",
   llmCalls:
     "LLM calls: {calls} ({cached} from cache, {failed} failed); HTTP requests: {attempts}; {tokens} tokens",
   heading: "Evaluation: {name}",
@@ -122,6 +126,10 @@ const ZH: Record<ReportWord, string> = {
   judgeErrors: "评判错误",
   invalid: "无效",
   judgeFooter: "平均值和通过率不计入评判错误：它们没有得分。",
+  retrievalTitle: "对照已知相关内容的检索（{n} 个问题，平均值）",
+  metric: "指标",
+  mean: "平均值",
+  recall: "召回率",
   llmCalls:
     "LLM 调用：{calls} 次（缓存 {cached} 次，失败 {failed} 次）；HTTP 请求：{attempts} 个；{tokens} 个词元",
   heading: "评估：{name}",

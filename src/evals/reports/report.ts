@@ -1,5 +1,5 @@
 import type { EvaluationResultRow, EvaluationRow } from "../../store/index.js";
-import { type EvaluationSummary, summarizeResults } from "../runs/index.js";
+import { type EvaluationSummary, type ItemRetrieval, summarizeResults } from "../runs/index.js";
 import type { BaselineComparison } from "./baseline.js";
 import type { ThresholdCheck } from "./thresholds.js";
 
@@ -52,6 +52,8 @@ export interface ReportResult {
   sources: ReportSource[];
   gate: string | null;
   judges: Record<string, ReportJudge>;
+  /** Retrieval metrics against the question's relevant items; null when it names none. */
+  retrieval: ItemRetrieval | null;
   score: number | null;
   passed: boolean | null;
   error: string | null;
@@ -127,10 +129,11 @@ export type ReportResultRow = Pick<
   | "latency_ms"
   | "attempts"
   | "usage"
-> & {
-  /** Attached by withLabels; the store's result rows have none. */
-  human_labels?: readonly ReportLabelRow[];
-};
+> &
+  Partial<Pick<EvaluationResultRow, "retrieval">> & {
+    /** Attached by withLabels; the store's result rows have none. */
+    human_labels?: readonly ReportLabelRow[];
+  };
 
 /** A label row as the store returns it (only the fields a report shows). */
 export interface ReportLabelRow {
@@ -235,6 +238,7 @@ export function reportResultOf(row: ReportResultRow): ReportResult {
     judges: Object.fromEntries(
       Object.entries(asRecord(row.judges)).map(([kind, stored]) => [kind, judgeOf(stored)]),
     ),
+    retrieval: (row.retrieval ?? null) as ItemRetrieval | null,
     score: row.score,
     passed: row.passed,
     error: row.error,

@@ -166,6 +166,48 @@ describe("table", () => {
   });
 });
 
+describe("retrieval metrics", () => {
+  const retrieval = (recall: number, mrr: number) => ({
+    by: "ids",
+    k: 3,
+    relevant: 2,
+    retrieved: 3,
+    found: recall * 2,
+    hit_rate: recall > 0 ? 1 : 0,
+    recall,
+    precision: (recall * 2) / 3,
+    mrr,
+    ndcg: recall,
+    matched: [],
+    missing: [],
+  });
+  const rows = [
+    row(0, { retrieval: retrieval(1, 1) }),
+    row(1, { retrieval: retrieval(0.5, 0.25) }),
+    row(2, {}),
+  ];
+
+  it("shows the means in the summary, recall and MRR per question, and every metric in the CSV", () => {
+    const withRetrieval = buildReport(EVALUATION, rows);
+    const text = renderTableReport(withRetrieval);
+    expect(text).toMatch(/Retrieval against known relevant items \(2 question\(s\), means\)/);
+    expect(text).toMatch(/hit rate@3\s+1\.000/);
+    expect(text).toMatch(/recall@3\s+0\.750/);
+    expect(text).toMatch(/MRR\s+0\.625/);
+    const questions = text.slice(text.indexOf("Questions\n"));
+    expect(questions).toMatch(/score\s+passed\s+f1\s+grounded\s+recall\s+MRR/);
+    expect(questions).toMatch(/2\s+FACTUAL\s+Question 1\?.*0\.500\s+0\.250/);
+    expect(renderMarkdownReport(withRetrieval)).toContain("| recall@3 | 0.750 |");
+    const [header, first, , third] = parse(renderReport(withRetrieval, "csv")) as string[][];
+    const at = (name: string) => header?.indexOf(name) ?? -1;
+    expect(first?.[at("retrieval_recall")]).toBe("1");
+    expect(first?.[at("retrieval_k")]).toBe("3");
+    expect(third?.[at("retrieval_mrr")]).toBe("");
+    // A run whose questions name no relevant items has no retrieval section or columns.
+    expect(renderTableReport(report())).not.toMatch(/Retrieval|recall/);
+  });
+});
+
 describe("json", () => {
   it("is written a result at a time, as the same text JSON.stringify makes of the whole", () => {
     const full = report();

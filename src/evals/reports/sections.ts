@@ -85,6 +85,30 @@ function judges(report: EvaluationReport, lang: MessageLanguage): ReportSection 
   };
 }
 
+/** The metrics' names as a person reads them, in the summary's order. */
+const RETRIEVAL_LABELS = {
+  hit_rate: "hit rate",
+  recall: "recall",
+  precision: "precision",
+  mrr: "MRR",
+  ndcg: "nDCG",
+} as const;
+
+function retrieval(report: EvaluationReport, lang: MessageLanguage): ReportSection | undefined {
+  const summary = report.summary.retrieval;
+  if (!summary) return undefined;
+  const at = summary.k === null ? "" : `@${summary.k}`;
+  return {
+    title: word(lang, "retrievalTitle", { n: summary.count }),
+    headers: [word(lang, "metric"), word(lang, "mean")],
+    rows: Object.entries(RETRIEVAL_LABELS).map(([name, label]) => [
+      name === "mrr" ? label : `${label}${at}`,
+      scoreCell(summary.means[name as keyof typeof RETRIEVAL_LABELS]),
+    ]),
+    alignRight: [1],
+  };
+}
+
 function gate(report: EvaluationReport, lang: MessageLanguage): ReportSection | undefined {
   const counts = report.summary.gate;
   const rank = (key: string) => (GATE_ORDER.includes(key) ? GATE_ORDER.indexOf(key) : 99);
@@ -159,9 +183,19 @@ export function questionsSection(
   lang: MessageLanguage = "en",
 ): ReportSection {
   const offline = hasOffline(report.results);
+  const retrieved = report.results.some((r) => r.retrieval !== null);
   const columns = ["type", "question", "status", "gate", "score", "passed"] as const;
+  const headers: string[] = ["#", ...columns];
   const named = ["#", ...columns.map((column) => word(lang, column))];
-  if (offline) named.push("f1", word(lang, "grounded"));
+  if (offline) {
+    headers.push("f1", "grounded");
+    named.push("f1", word(lang, "grounded"));
+  }
+  if (retrieved) {
+    headers.push("recall", "MRR");
+    named.push(word(lang, "recall"), "MRR");
+  }
+  headers.push("note");
   named.push(word(lang, "note"));
   const rows = report.results.map((r) => {
     const row = [
@@ -179,14 +213,16 @@ export function questionsSection(
         scoreCell(r.judges.offline?.metrics.groundedness),
       );
     }
+    if (retrieved) row.push(scoreCell(r.retrieval?.recall), scoreCell(r.retrieval?.mrr));
     row.push(oneLine(r.error ?? "", 60) || "-");
     return row;
   });
+  const numeric = new Set(["#", "score", "f1", "grounded", "recall", "MRR"]);
   return {
     title: word(lang, "questionsTitle"),
     headers: named,
     rows,
-    alignRight: offline ? [0, 5, 7, 8] : [0, 5],
+    alignRight: headers.flatMap((header, col) => (numeric.has(header) ? [col] : [])),
   };
 }
 
@@ -240,6 +276,7 @@ export function summarySections(
   return [
     overview(report, lang),
     judges(report, lang),
+    retrieval(report, lang),
     gate(report, lang),
     byType(report, lang),
     errors(report, errorLimit, lang),

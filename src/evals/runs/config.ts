@@ -18,6 +18,7 @@ import { isLlmConfigured } from "../../config/index.js";
 import { AnswerLineSchema } from "../answers/index.js";
 import { BotUrlSchema } from "../bots/index.js";
 import { QUESTION_LIMITS } from "../questions/index.js";
+import { DEFAULT_RETRIEVAL_K } from "./retrieval.js";
 
 export const JudgeKindSchema = z.enum(JUDGE_KINDS);
 
@@ -69,6 +70,8 @@ export const RetryPolicySchema = z.object({
   max_ms: z.number().int().min(0).max(600_000).default(10_000),
 });
 
+const RetrievalKSchema = z.number().int().min(1).max(200);
+
 /** What a user asks for when starting a run (API body, CLI flags). */
 export const EvaluationRequestSchema = z
   .object({
@@ -87,6 +90,8 @@ export const EvaluationRequestSchema = z
     /** Bypass the LLM response cache for this run. */
     no_cache: z.boolean().default(false),
     retry: RetryPolicySchema.default({ attempts: 3, base_ms: 500, max_ms: 10_000 }),
+    /** The cutoff k of hit rate, recall, precision and nDCG against questions' relevant items. */
+    retrieval_k: RetrievalKSchema.default(DEFAULT_RETRIEVAL_K),
   })
   .superRefine((request, ctx) => {
     if (!request.question_set_id && !request.answers) {
@@ -127,6 +132,8 @@ export const EvaluationSnapshotSchema = z.object({
   prompt_versions: z.record(z.string(), z.string()),
   no_cache: z.boolean(),
   retry: RetryPolicySchema,
+  // Snapshots from before the field read as the default.
+  retrieval_k: RetrievalKSchema.default(DEFAULT_RETRIEVAL_K),
 });
 export type EvaluationSnapshot = z.infer<typeof EvaluationSnapshotSchema>;
 
@@ -200,6 +207,7 @@ export function evaluationSnapshot(
     },
     no_cache: request.no_cache,
     retry: request.retry,
+    retrieval_k: request.retrieval_k,
   });
 }
 

@@ -187,6 +187,8 @@ export async function startEvaluation(
       ground_truth: q.ground_truth,
       ground_truths: q.ground_truths ?? null,
       reference_context: q.reference_context,
+      relevant_ids: q.relevant_ids ?? null,
+      reference_contexts: q.reference_contexts ?? null,
       ...(supplied ? { supplied_answer: supplied.get(q.id) ?? null } : {}),
     })),
   });

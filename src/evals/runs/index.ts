@@ -27,6 +27,13 @@ export {
   retryEvaluation,
   startEvaluation,
 } from "./control.js";
+export {
+  DEFAULT_RETRIEVAL_K,
+  type ItemRetrieval,
+  itemRetrieval,
+  type RetrievalSummary,
+  summarizeRetrieval,
+} from "./retrieval.js";
 export { gateInputOf, ItemAbortedError, type ItemQuestion, runItem } from "./run-item.js";
 export {
   type EvaluationSummary,

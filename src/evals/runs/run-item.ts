@@ -25,6 +25,7 @@ import { NO_OUTPUTS, type ResultWrite } from "../../store/index.js";
 import { type Bot, type BotAnswer, BotError, type BotErrorKind } from "../bots/index.js";
 import { referencesOf } from "../questions/index.js";
 import type { EvaluationSnapshot } from "./config.js";
+import { itemRetrieval } from "./retrieval.js";
 
 /** The question copy an item runs on (an evaluation_results row). */
 export interface ItemQuestion {
@@ -34,6 +35,9 @@ export interface ItemQuestion {
   ground_truth: string;
   /** Every reference when the question has several (ground_truth is the first). */
   ground_truths?: string[] | null;
+  /** Ids, or texts, of what the question's retrieval should find (issue 26 §4). */
+  relevant_ids?: string[] | null;
+  reference_contexts?: string[] | null;
 }
 
 export interface RunItemOptions {
@@ -254,6 +258,11 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
   const judgeUsage = usageOfCalls(judged.flatMap((result) => result.calls));
   const botUsage = answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, calls: 0 };
   const score = judgeError ? null : primaryScore(judged);
+  // Answers supplied without their contexts retrieved nothing we know of: no metrics, not zeros.
+  const retrieval =
+    snapshot.bot.kind === "answers" && answer.contexts.length === 0
+      ? null
+      : itemRetrieval(question, answer.contexts, snapshot.retrieval_k);
   const write: ResultWrite = {
     status: judgeError ? "JUDGE_ERROR" : "SCORED",
     latency_ms: elapsed(),
@@ -270,6 +279,7 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
     gate_status: gate?.status ?? null,
     gate: gate ?? { error: gateInput },
     judges: results,
+    retrieval: retrieval as ResultWrite["retrieval"],
     llm_judge_score: referenceVerdict?.score ?? null,
     llm_judge_reasoning: referenceVerdict?.reasoning ?? null,
     score,

@@ -110,6 +110,38 @@ describe("summarizeResults", () => {
   });
 });
 
+describe("summarizeResults: retrieval", () => {
+  const metrics = (k: number, values: number[]) => ({
+    k,
+    hit_rate: values[0],
+    recall: values[1],
+    precision: values[2],
+    mrr: values[3],
+    ndcg: values[4],
+  });
+
+  it("averages the results that carry retrieval metrics, and is null when none does", () => {
+    const summary = summarizeResults([
+      row({ retrieval: metrics(5, [1, 1, 0.4, 1, 0.9]) }),
+      row({ retrieval: metrics(5, [0, 0, 0, 0.25, 0]) }),
+      row({ retrieval: null }),
+      row({ status: "BOT_ERROR" }),
+    ]);
+    expect(summary.retrieval).toEqual({
+      count: 2,
+      k: 5,
+      means: { hit_rate: 0.5, recall: 0.5, precision: 0.2, mrr: 0.625, ndcg: 0.45 },
+    });
+    expect(summarizeResults([row({})]).retrieval).toBeNull();
+    // Results cut at different k (never one run's) have no one k to name.
+    const mixed = summarizeResults([
+      row({ retrieval: metrics(5, [1, 1, 1, 1, 1]) }),
+      row({ retrieval: metrics(3, [1, 1, 1, 1, 1]) }),
+    ]);
+    expect(mixed.retrieval?.k).toBeNull();
+  });
+});
+
 describe("progressOf", () => {
   const started = new Date("2026-01-01T00:00:00Z");
   it("estimates the time left from the rate so far", () => {

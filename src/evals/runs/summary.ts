@@ -1,4 +1,5 @@
 import type { JudgeKind } from "../../judges/index.js";
+import { type RetrievalSummary, summarizeRetrieval } from "./retrieval.js";
 
 /** The fields of a result row the summary reads (an evaluation_results row has them all). */
 export interface SummaryRow {
@@ -10,6 +11,8 @@ export interface SummaryRow {
   judges: unknown;
   latency_ms: number | null;
   usage: unknown;
+  /** The item's retrieval metrics (evals/runs/retrieval.ts), when its question names relevant items. */
+  retrieval?: unknown;
 }
 
 interface StoredJudge {
@@ -55,6 +58,8 @@ export interface EvaluationSummary {
     { total: number; scored: number; average_score: number | null; pass_rate: number | null }
   >;
   latency_ms: { mean: number | null; p50: number | null; p95: number | null };
+  /** Mean retrieval metrics over the results whose questions name relevant items; else null. */
+  retrieval: RetrievalSummary | null;
   /** LLM use of the bot and judges: logical calls, and the HTTP requests (retries) they took. */
   usage: { prompt_tokens: number; completion_tokens: number; calls: number; attempts: number };
 }
@@ -183,6 +188,7 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
     gate,
     judges,
     by_question_type: byType,
+    retrieval: summarizeRetrieval(rows.map((row) => row.retrieval)),
     latency_ms: {
       mean: mean(latencies),
       p50: quantile(latencies, 0.5),

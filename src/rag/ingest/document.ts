@@ -13,6 +13,8 @@ export interface DocumentBlock {
 export interface ParsedDocument {
   /** File path (relative to the working directory when under it) or `file.jsonl#id`. */
   source: string;
+  /** The user's own id of the document (a JSONL line's `id`); the source when absent. */
+  external_id?: string;
   kind: DocumentKind;
   title: string;
   blocks: DocumentBlock[];

@@ -308,6 +308,7 @@ class IngestSession {
     return {
       id,
       source: doc.source,
+      external_id: doc.external_id ?? doc.source,
       title: doc.title,
       kind: doc.kind,
       content_hash: doc.hash,

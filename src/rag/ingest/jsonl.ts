@@ -45,6 +45,7 @@ export async function* parseJsonlDocuments(
       ok: true,
       document: {
         source: `${path}#${key ?? `L${entry.line}`}`,
+        ...(key !== undefined ? { external_id: key } : {}),
         kind: "jsonl",
         title: title?.trim() || key || `${fallbackTitle} line ${entry.line}`,
         blocks: paragraphs(text).map((paragraph) => ({ text: paragraph })),

@@ -371,6 +371,7 @@ function toHit(
     sources: fields.sources,
     scores: fields.scores,
     document_id: row.document_id,
+    external_id: row.external_id,
     title: row.title,
     position: row.position,
     metadata: { ...row.document_metadata, ...row.metadata, document_source: row.source },

@@ -1209,6 +1209,8 @@ export interface components {
         ground_truth?: string;
         ground_truths?: string[];
         reference_context?: string | null;
+        relevant_ids?: string[];
+        reference_contexts?: string[];
       }[];
     };
     ImportQuestionSet: {
@@ -1236,6 +1238,8 @@ export interface components {
         ground_truth?: string;
         ground_truths?: string[];
         reference_context?: string | null;
+        relevant_ids?: string[];
+        reference_contexts?: string[];
       }[];
     };
     UpdateQuestion: {
@@ -1245,6 +1249,8 @@ export interface components {
       ground_truth?: string;
       ground_truths?: string[];
       reference_context?: string | null;
+      relevant_ids?: string[];
+      reference_contexts?: string[];
     };
     GenerateQuestionsRequest: {
       collection_id: string;
@@ -1272,6 +1278,7 @@ export interface components {
               content: string;
               title?: string;
               source?: string;
+              document_id?: string;
               score?: number;
             }
         )[];
@@ -1279,6 +1286,8 @@ export interface components {
         citations?: string[];
         /** @enum {string} */
         question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        relevant_ids?: string[];
+        reference_contexts?: string[];
       }[];
       /**
        * @default {
@@ -1331,6 +1340,8 @@ export interface components {
         /** @default 10000 */
         max_ms?: number;
       };
+      /** @default 5 */
+      retrieval_k?: number;
     };
     RetryRequest: {
       /**
@@ -1372,6 +1383,7 @@ export interface components {
                 content: string;
                 title?: string;
                 source?: string;
+                document_id?: string;
                 score?: number;
               }
           )[];
@@ -1379,6 +1391,8 @@ export interface components {
           citations?: string[];
           /** @enum {string} */
           question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+          relevant_ids?: string[];
+          reference_contexts?: string[];
         }[];
         bot?:
           | {
@@ -2365,6 +2379,10 @@ export interface components {
       question_text: string;
       ground_truth: string;
       reference_context: string | null;
+      /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+      relevant_ids: string[] | null;
+      /** @description texts of the passages that answer the question, matched to retrieved chunks */
+      reference_contexts: string[] | null;
       /** @description an ISO 8601 time */
       gmt_created: string;
       /** @description an ISO 8601 time */
@@ -2522,6 +2540,20 @@ export interface components {
         completion_tokens: number;
         calls: number;
       };
+      /** @description mean hit rate@k, recall@k, precision@k, MRR and nDCG@k; null when no question names relevant items */
+      retrieval: {
+        /** @description results whose questions name relevant items */
+        count: number;
+        /** @description the cutoff of the @k metrics */
+        k: number | null;
+        means: {
+          hit_rate: number;
+          recall: number;
+          precision: number;
+          mrr: number;
+          ndcg: number;
+        };
+      } | null;
     };
     EvaluationResult: {
       /** Format: uuid */
@@ -2534,6 +2566,10 @@ export interface components {
       question_text: string;
       ground_truth: string;
       reference_context: string | null;
+      /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+      relevant_ids: string[] | null;
+      /** @description texts of the passages that answer the question, matched to retrieved chunks */
+      reference_contexts: string[] | null;
       /** @enum {string} */
       status: "PENDING" | "RUNNING" | "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
       attempts: number;
@@ -2550,6 +2586,7 @@ export interface components {
             source?: string;
             score?: number;
             title?: string;
+            /** @description the document's id as given at ingest (a JSONL line's id, a file's path) */
             document_id?: string;
           } & {
             [key: string]: unknown;
@@ -2586,6 +2623,33 @@ export interface components {
       judges: {
         [key: string]: components["schemas"]["JudgeResult"];
       } | null;
+      /** @description retrieval metrics against the question's relevant items; null when it names none */
+      retrieval: {
+        hit_rate: number;
+        recall: number;
+        precision: number;
+        mrr: number;
+        ndcg: number;
+        /**
+         * @description relevance known by the question's relevant_ids, or its reference_contexts
+         * @enum {string}
+         */
+        by: "ids" | "contexts";
+        k: number;
+        /** @description relevant items the question names */
+        relevant: number;
+        /** @description distinct contexts retrieved */
+        retrieved: number;
+        /** @description relevant items matched in the top k */
+        found: number;
+        /** @description each relevant item found, with the rank that first matched it */
+        matched: {
+          id: string;
+          rank: number;
+        }[];
+        /** @description relevant items no retrieved context matched */
+        missing: string[];
+      } | null;
       llm_judge_score: number | null;
       llm_judge_reasoning: string | null;
       /** @description the primary score on [0, 1] */
@@ -2620,6 +2684,33 @@ export interface components {
       score: number | null;
       passed: boolean | null;
       error: string | null;
+      /** @description retrieval metrics against the question's relevant items; null when it names none */
+      retrieval: {
+        hit_rate: number;
+        recall: number;
+        precision: number;
+        mrr: number;
+        ndcg: number;
+        /**
+         * @description relevance known by the question's relevant_ids, or its reference_contexts
+         * @enum {string}
+         */
+        by: "ids" | "contexts";
+        k: number;
+        /** @description relevant items the question names */
+        relevant: number;
+        /** @description distinct contexts retrieved */
+        retrieved: number;
+        /** @description relevant items matched in the top k */
+        found: number;
+        /** @description each relevant item found, with the rank that first matched it */
+        matched: {
+          id: string;
+          rank: number;
+        }[];
+        /** @description relevant items no retrieved context matched */
+        missing: string[];
+      } | null;
       /** @description an ISO 8601 time */
       gmt_updated: string;
       /** @description the answer's first 240 characters; null when there is no answer */
@@ -3164,6 +3255,7 @@ export interface components {
               source?: string;
               score?: number;
               title?: string;
+              /** @description the document's id as given at ingest (a JSONL line's id, a file's path) */
               document_id?: string;
             } & {
               [key: string]: unknown;
@@ -3220,6 +3312,7 @@ export interface components {
               source?: string;
               score?: number;
               title?: string;
+              /** @description the document's id as given at ingest (a JSONL line's id, a file's path) */
               document_id?: string;
             } & {
               [key: string]: unknown;

@@ -6,6 +6,7 @@ import { alertEn, alertZh } from "../pages/alerts/alert-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
 import { nameEn, nameZh } from "./name-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
+import { retrievalEn, retrievalZh } from "./retrieval-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
 
 export const en = {
@@ -15,6 +16,7 @@ export const en = {
   ...alertEn,
   ...outcomeEn,
   ...nameEn,
+  ...retrievalEn,
   ...verdictEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
@@ -385,6 +387,7 @@ export const zh: Record<MessageKey, string> = {
   ...alertZh,
   ...outcomeZh,
   ...nameZh,
+  ...retrievalZh,
   ...verdictZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",

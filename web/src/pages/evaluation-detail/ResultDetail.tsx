@@ -9,6 +9,7 @@ import { useI18n } from "../../i18n/i18n";
 import { MermaidDiagram } from "../collections/MermaidDiagram";
 import { groupJudgeErrors } from "./judge-errors";
 import { failingJudges, ownScale } from "./verdict";
+import { ResultRetrieval } from "./ResultRetrieval";
 
 function textOf(value: unknown): string | undefined {
   if (typeof value === "string" && value.trim() !== "") return value;
@@ -217,6 +218,7 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
         </section>
       </div>
       <JudgeErrors judges={result.judges ?? {}} />
+      <ResultRetrieval result={result} />
       {failing.length > 0 && (
         <div>
           <h3>{t("card.failingChecks")}</h3>

@@ -19,6 +19,8 @@ const questionsOf = (rows: EditorValue["rows"]) =>
     question_text: r.question_text.trim(),
     ground_truth: r.ground_truth.trim(),
     ...(r.reference_context ? { reference_context: r.reference_context } : {}),
+    ...(r.relevant_ids?.length ? { relevant_ids: r.relevant_ids } : {}),
+    ...(r.reference_contexts?.length ? { reference_contexts: r.reference_contexts } : {}),
   }));
 
 /** `/evaluations/question-sets/new`. */
@@ -142,6 +144,8 @@ export function QuestionSetPage() {
             question_text: q.question_text,
             ground_truth: q.ground_truth,
             reference_context: q.reference_context,
+            relevant_ids: q.relevant_ids,
+            reference_contexts: q.reference_contexts,
           })),
         }}
         saving={save.isPending}

@@ -24,6 +24,28 @@ describe("parseQuestionFile", () => {
     });
   });
 
+  it("reads relevant_ids and reference_contexts as the server does: a JSON list, or one CSV item", () => {
+    const csv = [
+      "question,relevant_ids,reference_contexts",
+      "One?,faq-1,",
+      'Two?,"[""docs/a.md"", "" h1#0 ""]","[""A passage, with a comma.""]"',
+    ].join("\n");
+    const parsed = parseQuestionFile(csv, "csv");
+    expect(
+      parsed.ok && parsed.questions.map((q) => [q.relevant_ids, q.reference_contexts]),
+    ).toEqual([
+      [["faq-1"], undefined],
+      [["docs/a.md", "h1#0"], ["A passage, with a comma."]],
+    ]);
+    const bad = parseQuestionFile('{"question":"a?","relevant_ids":[1]}\n', "jsonl");
+    expect(bad).toEqual({
+      ok: false,
+      issues: [
+        { line: 1, unit: "line", field: "relevant_ids", message: "item 1: expected a string" },
+      ],
+    });
+  });
+
   it("reads formula-like cells as ragjudge's CSV export wrote them: its added apostrophe comes off", () => {
     // What the server's question-set export writes for =HYPERLINK(...), -2 and '=x (issue 22 §7).
     const csv = `question_text,ground_truth\r\n"'=HYPERLINK(""http://x"")",'-2\r\n'tis?,''=x\r\n`;

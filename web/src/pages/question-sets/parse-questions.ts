@@ -13,6 +13,9 @@ export const LIMITS = {
   questionChars: 10_000,
   groundTruthChars: 50_000,
   referenceContextChars: 20_000,
+  /** Relevant ids, or reference passages, of one question; the characters of one id. */
+  relevantPerQuestion: 100,
+  relevantIdChars: 1_000,
   rows: 10_000,
   bytes: 10 * 1024 * 1024,
 } as const;
@@ -22,6 +25,10 @@ export interface ParsedQuestion {
   question_text: string;
   ground_truth: string;
   reference_context?: string | null;
+  /** Ids of the documents (as given at ingest) or chunks that answer it. */
+  relevant_ids?: string[];
+  /** Texts of the passages that answer it, matched to retrieved chunks. */
+  reference_contexts?: string[];
 }
 
 /** A bad row: `line` is the file's line (CSV, JSONL) or the array item (JSON), from 1. */
@@ -47,6 +54,8 @@ const ALIASES: Record<string, Field> = {
   answer: "ground_truth",
   expected: "ground_truth",
   reference_context: "reference_context",
+  relevant_ids: "relevant_ids",
+  reference_contexts: "reference_contexts",
 };
 
 function fieldOf(name: string): Field | undefined {
@@ -108,8 +117,77 @@ function questionOf(row: RawRow): ParsedQuestion | RowIssue[] {
       at("reference_context", `longer than ${LIMITS.referenceContextChars} characters`);
     else reference_context = context;
   }
+  const relevant_ids = listOf(
+    row.fields.relevant_ids,
+    "relevant_ids",
+    "id",
+    LIMITS.relevantIdChars,
+    at,
+  );
+  const reference_contexts = listOf(
+    row.fields.reference_contexts,
+    "reference_contexts",
+    "passage",
+    LIMITS.referenceContextChars,
+    at,
+  );
   if (issues.length > 0) return issues;
-  return { question_type, question_text, ground_truth, reference_context };
+  return {
+    question_type,
+    question_text,
+    ground_truth,
+    reference_context,
+    ...(relevant_ids.length > 0 ? { relevant_ids } : {}),
+    ...(reference_contexts.length > 0 ? { reference_contexts } : {}),
+  };
+}
+
+/**
+ * A list field as the server reads it (src/evals/questions/import.ts, referenceListOf): a JSON
+ * list of strings, or in a CSV cell its JSON text or a single item. Items trimmed, blanks and
+ * repeats dropped.
+ */
+function listOf(
+  value: unknown,
+  field: string,
+  noun: string,
+  maxChars: number,
+  at: (field: string, message: string) => void,
+): string[] {
+  let list = value;
+  if (list === undefined || list === null) return [];
+  if (typeof list === "string") {
+    const text = list.trim();
+    if (text === "") return [];
+    if (!text.startsWith("[")) list = [text];
+    else {
+      try {
+        list = JSON.parse(text) as unknown;
+      } catch (error) {
+        at(field, `not a JSON list of ${noun}s: ${(error as Error).message}`);
+        return [];
+      }
+    }
+  }
+  if (!Array.isArray(list)) {
+    at(field, `expected a list of ${noun} strings`);
+    return [];
+  }
+  const bad = list.findIndex((item) => typeof item !== "string");
+  if (bad >= 0) {
+    at(field, `item ${bad + 1}: expected a string`);
+    return [];
+  }
+  const items = [...new Set((list as string[]).map((item) => item.trim()).filter(Boolean))];
+  if (items.length > LIMITS.relevantPerQuestion) {
+    at(field, `more than ${LIMITS.relevantPerQuestion} ${noun}s`);
+    return [];
+  }
+  if (items.some((item) => item.length > maxChars)) {
+    at(field, `an item longer than ${maxChars} characters`);
+    return [];
+  }
+  return items;
 }
 
 function fieldsOfObject(value: unknown): Partial<Record<Field, unknown>> | undefined {

@@ -4,7 +4,10 @@ import type { TableRow } from "./table-state";
 
 /** The calls that turn a saved set's questions into the table's rows. */
 export interface SavePlan {
-  added: Omit<TableRow, "key" | "id">[];
+  added: (Omit<TableRow, "key" | "id" | "relevant_ids" | "reference_contexts"> & {
+    relevant_ids?: string[];
+    reference_contexts?: string[];
+  })[];
   updated: {
     id: string;
     question_type: QuestionType;
@@ -35,6 +38,8 @@ export function savePlan(saved: readonly SavedQuestion[], rows: readonly TableRo
       plan.added.push({
         ...fields,
         ...(row.reference_context ? { reference_context: row.reference_context } : {}),
+        ...(row.relevant_ids?.length ? { relevant_ids: row.relevant_ids } : {}),
+        ...(row.reference_contexts?.length ? { reference_contexts: row.reference_contexts } : {}),
       });
       continue;
     }

@@ -12,6 +12,9 @@ export interface TableRow {
   question_text: string;
   ground_truth: string;
   reference_context?: string | null;
+  /** Kept as imported (not edited in the table): what the question's retrieval should find. */
+  relevant_ids?: string[] | null;
+  reference_contexts?: string[] | null;
 }
 
 export interface TableState {
