@@ -84,6 +84,12 @@ export {
   type NewRejectedTraceRow,
   type RejectedTraceRow,
 } from "./rejected-traces.js";
+export {
+  deletePendingTraces,
+  insertPendingSpans,
+  listPendingSpans,
+  type PendingSpanRow,
+} from "./pending-spans.js";
 export { groupCommit } from "./group-commit.js";
 export { isUuid } from "./ids.js";
 export {
