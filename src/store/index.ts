@@ -116,6 +116,7 @@ export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { isConnectionError } from "./connection-errors.js";
 export { dataErrorOf } from "./data-errors.js";
 export { StoreLockedError } from "./lock.js";
+export { DamagedStoreError } from "./damaged-home.js";
 export { JOBS_SCHEMA, MIGRATIONS_FOLDER } from "./migrate.js";
 export {
   appendObservations,
