@@ -12,6 +12,7 @@ import { benchEvaluationsInChild } from "./evaluations.js";
 import { benchGatePersisted } from "./gate-persisted.js";
 import { benchGatePure } from "./gate-pure.js";
 import { benchGuard } from "./guard.js";
+import { benchIngest } from "./ingest.js";
 import { benchJudges } from "./judges.js";
 import { benchLimiter } from "./limiter.js";
 import { benchCliMemory } from "./cli-memory.js";
@@ -42,8 +43,18 @@ const FAMILIES = [
   "calibration",
   "promptfoo",
   "streams",
+  "ingest",
 ] as const;
-const only = process.argv.slice(2);
+// Options (`--name value`) go to the benchmarks that read them; the rest name families.
+const argv = process.argv.slice(2);
+const flags = new Map<string, string>();
+const only = argv.filter((arg, i) => {
+  if (arg.startsWith("--")) {
+    flags.set(arg.slice(2), argv[i + 1] ?? "");
+    return false;
+  }
+  return !(argv[i - 1]?.startsWith("--") ?? false);
+});
 const unknown = only.filter((name) => !(FAMILIES as readonly string[]).includes(name));
 if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(", ")}; choose from ${FAMILIES.join(", ")}`);
@@ -287,6 +298,43 @@ if (wanted("streams")) {
     "Live progress streams on one running run (embedded store on its thread, server in its own process): API read latency (GET /evaluations/:id, 40 reads over 10 s) and the server's CPU in % of one core",
     streams,
   );
+}
+
+// Not part of a plain `npm run bench`: it takes minutes and the whole machine.
+if (only.includes("ingest")) {
+  const seconds = Number(flags.get("seconds") ?? "300");
+  const stores = (flags.get("store") ?? "embedded,postgres").split(",");
+  const rows = [];
+  for (const store of stores as ("embedded" | "postgres")[]) {
+    const goal = store === "embedded" ? 2_000 : 5_000;
+    const row = await benchIngest({
+      store,
+      seconds,
+      rate: Number(flags.get("rate") ?? goal),
+      clients: Number(flags.get("clients") ?? "2"),
+      workers: 2,
+    });
+    const { cpu_by_process_ms_per_answer, ...summary } = row;
+    rows.push(row);
+    printRows(
+      `Production ingest into ${row.store}: OTel Node SDK + OTLP/protobuf + OpenInference OpenAI instrumentation, ${seconds} s (goal: >= ${goal} answers/s, every answer gated, export p99 <= 100 ms, 0 lost)`,
+      [
+        {
+          ...summary,
+          goal_met:
+            summary.answers_per_s >= goal &&
+            summary.gated === summary.stored &&
+            summary.export_p99_ms <= 100 &&
+            summary.lost === 0,
+        },
+      ],
+    );
+    printRows(
+      "Where the CPU goes, ms per stored answer",
+      Object.entries(cpu_by_process_ms_per_answer).map(([process, ms]) => ({ process, ms })),
+    );
+  }
+  results.ingest = rows;
 }
 
 if (wanted("cli")) {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -11,6 +11,7 @@ import {
   StoreLockedError,
 } from "../src/store/index.js";
 import { sql } from "drizzle-orm";
+import { runCli } from "./support/cli.js";
 import { pgliteTemplate } from "./support/stores.js";
 
 it("keeps rows in its data directory across reopen, and locks it while open", async () => {
@@ -59,3 +60,27 @@ it("runs PostgreSQL with a small buffer pool, since it lives in this process's m
     await store.close();
   }
 });
+
+it("moves a home PGlite cannot start on aside, untouched, and says so instead of starting empty", async () => {
+  const home = mkdtempSync(join(tmpdir(), "ragjudge-damaged-"));
+  const store = await openStore({ home });
+  await ensureLocalUser(store.db, home);
+  await store.close();
+  // A control file a crash mangled: PGlite fails to initialize on it.
+  const damaged = Buffer.alloc(8192, 0x5a);
+  writeFileSync(join(home, "pgdata/global/pg_control"), damaged);
+
+  const run = await runCli(["serve", "--port", "0", "--no-worker"], {
+    env: { RAGJUDGE_HOME: home },
+  });
+  expect(run.code).toBe(3);
+  const movedTo = /moved, untouched, to (\S+pgdata\.damaged-[\dTZ-]+):/.exec(run.stderr)?.[1];
+  expect(movedTo, run.stderr).toBeDefined();
+  expect(run.stderr).toContain(join(home, "pgdata"));
+  expect(run.stderr).toContain("nothing was deleted");
+  expect(run.stderr).toContain("DATABASE_URL");
+  expect(run.stdout).not.toContain("login?code=");
+  // The files are where it said, as they were; nothing was created in their place.
+  expect(readFileSync(join(movedTo as string, "global/pg_control")).equals(damaged)).toBe(true);
+  expect(existsSync(join(home, "pgdata"))).toBe(false);
+}, 120_000);

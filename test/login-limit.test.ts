@@ -61,6 +61,47 @@ function send(
 const tokenLogin = (from: string, token: string) =>
   send(from, "/api/v1/session", { method: "POST", body: { token } });
 
+/** What the login link's page posts: the code (and `next`) as a form, with the page's Origin. */
+const redeem = (
+  from: string,
+  code: string,
+  next?: string,
+  origin: string | null = new URL(server.url).origin,
+) => {
+  const form = new URLSearchParams({ code, ...(next === undefined ? {} : { next }) });
+  return sendForm(from, form.toString(), origin ?? undefined);
+};
+
+function sendForm(from: string, body: string, origin: string | undefined): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      new URL("/login", server.url),
+      {
+        method: "POST",
+        localAddress: from,
+        agent: false,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          ...(origin === undefined ? {} : { origin }),
+        },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+        );
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+const cookieOf = (reply: Reply) =>
+  /ragjudge_session=[^;]*/.exec(String(reply.headers["set-cookie"]))?.[0] ?? "";
+
 beforeAll(async () => {
   store = await openTestStore("pglite");
   const alice = await findOrCreateUser(store.db, "alice");
@@ -78,19 +119,21 @@ it("never counts successful logins", async () => {
   for (let i = 0; i < 6; i++) {
     expect((await tokenLogin("127.0.0.3", aliceToken)).status).toBe(201);
     const code = await createLoginCode(store.db, aliceId);
-    expect((await send("127.0.0.3", `/login?code=${code}`)).status).toBe(303);
+    expect(cookieOf(await redeem("127.0.0.3", code))).toMatch(/^ragjudge_session=rs_/);
   }
 });
 
 it("answers 429 with Retry-After after the failures, to tokens and login links alike", async () => {
   const session = await tokenLogin("127.0.0.1", aliceToken);
   expect(session.status).toBe(201);
-  const cookie = /ragjudge_session=[^;]*/.exec(String(session.headers["set-cookie"]))?.[0] ?? "";
+  const cookie = cookieOf(session);
+  // A session logged in elsewhere, never used from this address.
+  const elsewhere = cookieOf(await tokenLogin("127.0.0.9", aliceToken));
 
   // Three failures of either kind: a wrong token, two wrong codes.
   expect((await tokenLogin("127.0.0.1", "rj_guess")).status).toBe(401);
   for (const guess of ["wrong-1", "wrong-2"]) {
-    const link = await send("127.0.0.1", `/login?code=${guess}`);
+    const link = await redeem("127.0.0.1", guess);
     expect(link.headers.location).toBe("/login?error=invalid_code");
   }
 
@@ -101,18 +144,19 @@ it("answers 429 with Retry-After after the failures, to tokens and login links a
   // Blocked means not looked up: even the right secret is refused, so guessing stops here.
   expect((await tokenLogin("127.0.0.1", aliceToken)).status).toBe(429);
   const code = await createLoginCode(store.db, aliceId);
-  const link = await send("127.0.0.1", `/login?code=${code}`);
+  const link = await redeem("127.0.0.1", code);
   expect(link.status).toBe(429);
   expect(link.headers["retry-after"]).toBeDefined();
+  // A valid session this address never used is a guess as far as the block knows: refused.
+  const unheld = await send("127.0.0.1", "/api/v1/session", { headers: { cookie: elsewhere } });
+  expect(unheld.status).toBe(429);
 
-  // A session already held is not looked up either (telling it from a guess is the lookup), while
-  // another address logs in as before.
+  // The session this address already held keeps working, and another address logs in as before.
   const held = await send("127.0.0.1", "/api/v1/session", { headers: { cookie } });
-  expect(held.status).toBe(429);
-  expect(held.headers["retry-after"]).toBeDefined();
+  expect(held.status).toBe(200);
   expect((await tokenLogin("127.0.0.2", aliceToken)).status).toBe(201);
   const other = await createLoginCode(store.db, aliceId);
-  expect((await send("127.0.0.2", `/login?code=${other}`)).status).toBe(303);
+  expect((await redeem("127.0.0.2", other)).status).toBe(303);
 });
 
 const bearer = (from: string, token: string) =>
@@ -128,21 +172,27 @@ it("counts wrong bearer tokens on any route, and then refuses even the right one
   expect((await bearer("127.0.0.5", aliceToken)).status).toBe(200);
   expect((await bearer("127.0.0.5", "rj_guess_3")).status).toBe(401);
 
-  // Blocked: the right token is refused before it is looked up, on every route and on login.
-  const right = await bearer("127.0.0.5", aliceToken);
+  // Blocked: a right token this address never used is refused before it is looked up, on every
+  // route and on login ...
+  const fresh = await createApiToken(store.db, aliceId);
+  const right = await bearer("127.0.0.5", fresh);
   expect(right.status).toBe(429);
   expect(Number(right.headers["retry-after"])).toBeGreaterThan(800);
   expect(JSON.parse(right.body)).toMatchObject({ error: "too_many_attempts" });
   expect((await tokenLogin("127.0.0.5", aliceToken)).status).toBe(429);
   const code = await createLoginCode(store.db, aliceId);
-  expect((await send("127.0.0.5", `/login?code=${code}`)).status).toBe(429);
+  expect((await redeem("127.0.0.5", code)).status).toBe(429);
+  // ... while the token it already used goes on working, and new guesses stay refused.
+  expect((await bearer("127.0.0.5", aliceToken)).status).toBe(200);
+  expect((await bearer("127.0.0.5", "rj_guess_4")).status).toBe(429);
   // Requests without a secret are served as before: the login page can say how long to wait.
   expect((await send("127.0.0.5", "/api/v1/health")).status).toBe(200);
 });
 
-it("counts unknown session cookies, clears them, and then refuses even a live one", async () => {
+it("counts unknown session cookies, clears them, and keeps the session it logged in", async () => {
   const login = await tokenLogin("127.0.0.6", aliceToken);
-  const cookie = /ragjudge_session=[^;]*/.exec(String(login.headers["set-cookie"]))?.[0] ?? "";
+  const cookie = cookieOf(login);
+  const other = cookieOf(await tokenLogin("127.0.0.10", aliceToken));
   for (const stale of ["rs_ended-1", "rs_ended-2", "rs_ended-3"]) {
     const answer = await send("127.0.0.6", "/api/v1/session", {
       headers: { cookie: `ragjudge_session=${stale}` },
@@ -151,47 +201,64 @@ it("counts unknown session cookies, clears them, and then refuses even a live on
     // The browser is told to drop it, so a page's later requests do not send it again.
     expect(String(answer.headers["set-cookie"])).toMatch(/ragjudge_session=;/);
   }
+  // Its own session, held since its login, is served; another's live session is not looked up.
   const live = await send("127.0.0.6", "/api/v1/session", { headers: { cookie } });
-  expect(live.status).toBe(429);
-  expect(live.headers["retry-after"]).toBeDefined();
+  expect(live.status).toBe(200);
+  const unheld = await send("127.0.0.6", "/api/v1/session", { headers: { cookie: other } });
+  expect(unheld.status).toBe(429);
+  expect(unheld.headers["retry-after"]).toBeDefined();
+  // Logging out ends the held session: sent again, it is refused like any other secret.
+  await send("127.0.0.6", "/api/v1/session", {
+    method: "DELETE",
+    headers: { cookie, origin: new URL(server.url).origin },
+  });
+  expect((await send("127.0.0.6", "/api/v1/session", { headers: { cookie } })).status).toBe(429);
 });
 
-it("neither redeems nor counts a login code sent from another site's page", async () => {
-  // Ten <img src=".../login?code=…"> on any page: more than the limit, and none of them counts.
+it("neither redeems nor counts a login link opened by another site's page, over plain http", async () => {
+  // Ten <img src=".../login?code=…"> on any page, more than the limit. Served over plain http on a
+  // non-loopback address, browsers send no Sec-Fetch-Site: the GET only shows a page, whatever it
+  // carries, and neither looks the code up nor counts it.
   for (let i = 0; i < 10; i++) {
-    const site = i % 2 === 0 ? "cross-site" : "same-site";
-    const img = await send("127.0.0.4", `/login?code=bogus-${i}`, {
-      headers: { "sec-fetch-site": site },
-    });
-    expect(img.status).toBe(303);
-    expect(img.headers.location).toBe("/login?error=link_from_elsewhere");
+    const img = await send("127.0.0.4", `/login?code=bogus-${i}`);
+    expect(img.status).toBe(200);
+    expect(img.headers["set-cookie"]).toBeUndefined();
   }
-  // A right code sent by another site logs no one in and is not spent ...
+  // Another site's form posting codes carries its own Origin (or none): refused unlooked.
+  for (let i = 0; i < 5; i++) {
+    const foreign = await redeem("127.0.0.4", `bogus-post-${i}`, undefined, "http://evil.test");
+    expect(foreign.headers.location).toBe("/login?error=link_from_elsewhere");
+  }
+  const bare = await redeem("127.0.0.4", "bogus-bare", undefined, null);
+  expect(bare.headers.location).toBe("/login?error=link_from_elsewhere");
   const code = await createLoginCode(store.db, aliceId);
-  const foreign = await send("127.0.0.4", `/login?code=${code}`, {
-    headers: { "sec-fetch-site": "cross-site" },
-  });
-  expect(foreign.headers.location).toBe("/login?error=link_from_elsewhere");
-  expect(foreign.headers["set-cookie"]).toBeUndefined();
-  // ... so the same link pasted into the address bar (`none`) still works, at this address too.
-  const pasted = await send("127.0.0.4", `/login?code=${code}&next=%2Fcollections`, {
+  const opened = await send("127.0.0.4", `/login?code=${code}&next=%2Fcollections`);
+  expect(opened.headers["set-cookie"]).toBeUndefined();
+  expect(opened.headers["content-security-policy"]).toContain("form-action 'self'");
+  // The page's form holds the code and `next` (escaped), and auto-submits only when the browser
+  // says a person opened the link (`none`), never for a page of another site.
+  expect(opened.body).toContain(`name="code" value="${code}"`);
+  expect(opened.body).toContain('name="next" value="/collections"');
+  expect(opened.body).not.toContain("<script>");
+  const pasted = await send("127.0.0.4", `/login?code=${code}`, {
     headers: { "sec-fetch-site": "none" },
   });
-  expect(pasted.status).toBe(303);
-  expect(pasted.headers.location).toBe("/collections");
-  expect(String(pasted.headers["set-cookie"])).toMatch(/ragjudge_session=rs_/);
+  expect(pasted.body).toContain("<script>");
+  const escaped = await send("127.0.0.4", `/login?code=${encodeURIComponent('"><script>x')}`);
+  expect(escaped.body).toContain('value="&quot;&gt;&lt;script&gt;x"');
+  // The code is not spent by any of that, and the address is not blocked: its own page's POST logs in.
+  const posted = await redeem("127.0.0.4", code, "/collections");
+  expect(posted.status).toBe(303);
+  expect(posted.headers.location).toBe("/collections");
+  expect(cookieOf(posted)).toMatch(/^ragjudge_session=rs_/);
   expect((await tokenLogin("127.0.0.4", aliceToken)).status).toBe(201);
 });
 
 it("sends a login link's non-Latin-1 `next` percent-encoded, and logs in", async () => {
   const code = await createLoginCode(store.db, aliceId);
-  const next = encodeURIComponent("/evaluations/list?q=票价#结果");
-  const link = await send("127.0.0.7", `/login?code=${code}&next=${next}`, {
-    headers: { "sec-fetch-site": "none" },
-  });
+  const link = await redeem("127.0.0.7", code, "/evaluations/list?q=票价#结果");
   expect(link.status).toBe(303);
   expect(link.headers.location).toBe("/evaluations/list?q=%E7%A5%A8%E4%BB%B7#%E7%BB%93%E6%9E%9C");
-  const cookie = /ragjudge_session=[^;]*/.exec(String(link.headers["set-cookie"]))?.[0] ?? "";
-  const me = await send("127.0.0.7", "/api/v1/session", { headers: { cookie } });
+  const me = await send("127.0.0.7", "/api/v1/session", { headers: { cookie: cookieOf(link) } });
   expect(me.status).toBe(200);
 });

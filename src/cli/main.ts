@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { JudgeInputError } from "../judges/index.js";
 import { errorText, LlmConfigError } from "../llm/index.js";
 import { AskInputError, LoopsConfigError, ModelFailureError } from "../rag/index.js";
-import { CollectionNotFoundError, StoreLockedError } from "../store/index.js";
+import { CollectionNotFoundError, DamagedStoreError, StoreLockedError } from "../store/index.js";
 import { ARENA_HELP, arenaCommand } from "./commands/arena.js";
 import {
   CalibrationNotFoundError,
@@ -115,6 +115,11 @@ export async function main(argv: string[]): Promise<number> {
       CalibrationRequestError,
       LabelImportError,
     ];
+    // Not the user's doing, and nothing else can run: the message says where the data went.
+    if (error instanceof DamagedStoreError) {
+      process.stderr.write(`ragjudge ${name}: ${error.message}\n`);
+      return EXIT.incomplete;
+    }
     const userError = userErrors.some((type) => error instanceof type);
     if (userError || isParseArgsError(error)) {
       process.stderr.write(`ragjudge ${name}: ${errorText(error)}\n`);

@@ -64,7 +64,8 @@ export function clearSessionCookie(c: Context) {
  * Sets the caller on the context, or answers 401; a cookie-authenticated request that changes
  * state from another origin (or with none) answers 403. A bearer token wins over a cookie. A
  * token or cookie that matches nobody counts against the address in `limiter`, as a failed login
- * does, and a blocked address's token or cookie is not looked up at all (429), a right one too.
+ * does. While the address is blocked, only a token or cookie it has already used with success is
+ * looked up (its people stay logged in); any other is refused (429) unlooked, a right one too.
  */
 export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: string) {
   return createMiddleware<Env>(async (c, next) => {
@@ -74,10 +75,11 @@ export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: s
     if (secret) {
       const address = clientAddress(c);
       const wait = limiter.blockedFor(address);
-      if (wait !== undefined) return tooManyAttempts(c, wait);
+      if (wait !== undefined && !limiter.holds(address, secret)) return tooManyAttempts(c, wait);
       if (token) {
         const caller = await findTokenCaller(db, token);
         if (caller) {
+          limiter.hold(address, token);
           if (caller.scope === "ingest" && !isIngestRequest(c)) return ingestKeyOnly(c);
           c.set("user", caller.user);
           c.set("auth", { via: "bearer", scope: caller.scope });
@@ -86,6 +88,7 @@ export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: s
       } else if (cookie) {
         const session = await findUserBySession(db, cookie);
         if (session) {
+          limiter.hold(address, cookie);
           if (!sameOrigin(c, configuredOrigin)) {
             const message = `A request that changes state with the session cookie must come from ${ownOrigin(c, configuredOrigin)} (its Origin header).`;
             return c.json({ error: "forbidden_origin", message }, 403);
@@ -97,6 +100,8 @@ export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: s
         // An expired or ended session: the browser stops sending it.
         clearSessionCookie(c);
       }
+      // A held secret that stopped matching (ended, revoked) during a block: still no guess.
+      if (wait !== undefined) return tooManyAttempts(c, wait);
       limiter.fail(address, secret);
     }
     const message =

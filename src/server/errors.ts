@@ -23,6 +23,7 @@ import {
   CollectionNameTakenError,
   CollectionNotFoundError,
   DuplicateQuestionsError,
+  isConnectionError,
   QuestionSetNotFoundError,
 } from "../store/index.js";
 import { ModelFailureError } from "../rag/index.js";
@@ -173,6 +174,18 @@ export function knownErrorResponse(c: Context, error: unknown): Response | undef
         issues: [{ path: error.field, message: error.message }],
       },
       400,
+    );
+  }
+  // The database went away (a restart, a failover): the request may simply be sent again, and
+  // clients retry a 503 after Retry-After (OpenTelemetry's exporters retry no 500).
+  if (isConnectionError(error)) {
+    return c.json(
+      {
+        error: "database_unavailable",
+        message: "The database cannot be reached just now; retry in a few seconds.",
+      },
+      503,
+      { "retry-after": "2" },
     );
   }
   return undefined;

@@ -62,3 +62,22 @@ describe("createLoginLimiter", () => {
     expect(limiter.blockedFor("10.0.0.2")).toBeUndefined();
   });
 });
+
+describe("held secrets", () => {
+  it("remembers the latest secrets that matched per address, and forgets idle addresses first", () => {
+    const limiter = createLoginLimiter({ maxAddresses: 2, maxHeldPerAddress: 2 });
+    limiter.hold("a", "s1");
+    limiter.hold("a", "s2");
+    limiter.hold("a", "s3"); // s1 is the oldest of a's: it goes
+    expect(["s1", "s2", "s3"].map((s) => limiter.holds("a", s))).toEqual([false, true, true]);
+    expect(limiter.holds("b", "s2")).toBe(false); // held by one address, not by every one
+    limiter.hold("b", "t");
+    limiter.hold("a", "s2"); // a used again: b is now the idlest
+    limiter.hold("c", "u");
+    expect([limiter.holds("a", "s2"), limiter.holds("b", "t"), limiter.holds("c", "u")]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
+});

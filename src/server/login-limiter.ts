@@ -4,13 +4,15 @@ import type { Context } from "hono";
 
 // Failed secret lookups per client address: a one-time login link's code, a token pasted into the
 // login page, and a bearer token or session cookie sent to any API route. After `maxFailures`
-// distinct wrong secrets in a window, every request of the address that carries a secret gets 429
-// with Retry-After until the window ends, before the secret is even looked up, so a blocked client
-// learns nothing more, even from a right guess. The same wrong secret sent again counts once: it
-// is no new guess, and a stale cookie or a revoked token in a script's loop must not lock its
-// owner out. Successes are not counted and reset nothing: a client holding one valid token of its
-// own could otherwise clear its count between guesses. The secrets are 192 random bits, so this is
-// about hammering, not their only defence.
+// distinct wrong secrets in a window, the address is blocked until the window ends: every new
+// secret it sends gets 429 with Retry-After before it is even looked up, so a blocked client
+// learns nothing more, even from a right guess. The secrets the address had already used with
+// success (its held sessions and tokens, `hold`) are still looked up and served: they are no
+// guesses, and a block must not log out the people who share the address. The same wrong secret
+// sent again counts once: it is no new guess, and a stale cookie or a revoked token in a script's
+// loop must not lock its owner out. Successes reset nothing: a client holding one valid token of
+// its own could otherwise clear its count between guesses. The secrets are 192 random bits, so
+// this is about hammering, not their only defence.
 
 export interface LoginLimitOptions {
   /** Distinct wrong secrets an address may send in a window before it is refused; default 10. */
@@ -19,6 +21,8 @@ export interface LoginLimitOptions {
   windowMs?: number;
   /** Addresses tracked at most; beyond it the expired go first, then the oldest. Default 10,000. */
   maxAddresses?: number;
+  /** Secrets remembered as held per address (the latest used); default 16. */
+  maxHeldPerAddress?: number;
   now?: () => number;
 }
 
@@ -26,6 +30,7 @@ export const LOGIN_LIMIT_DEFAULTS = {
   maxFailures: 10,
   windowMs: 15 * 60_000,
   maxAddresses: 10_000,
+  maxHeldPerAddress: 16,
 } as const;
 
 export interface LoginLimiter {
@@ -33,6 +38,10 @@ export interface LoginLimiter {
   blockedFor(address: string): number | undefined;
   /** Counts a failed lookup of `secret` from the address (once per distinct secret and window). */
   fail(address: string, secret: string): void;
+  /** Records that `secret` matched from the address: a session or token it holds. */
+  hold(address: string, secret: string): void;
+  /** True when `secret` matched from the address before: looked up even while it is blocked. */
+  holds(address: string, secret: string): boolean;
   /** Addresses tracked now (bounded by maxAddresses). */
   readonly size: number;
 }
@@ -46,6 +55,10 @@ export function createLoginLimiter(options: LoginLimitOptions = {}): LoginLimite
   // holds short digests of the wrong secrets, at most maxFailures of them (then the address is
   // blocked and nothing more is looked up).
   const windows = new Map<string, { startedAt: number; failed: Set<string> }>();
+  // The digests of secrets that matched, per address, the latest last; the addresses in order of
+  // their latest success, so the one idle longest is forgotten first.
+  const maxHeld = options.maxHeldPerAddress ?? LOGIN_LIMIT_DEFAULTS.maxHeldPerAddress;
+  const held = new Map<string, string[]>();
 
   const live = (address: string, at: number) => {
     const entry = windows.get(address);
@@ -84,6 +97,19 @@ export function createLoginLimiter(options: LoginLimitOptions = {}): LoginLimite
       }
       makeRoom(at);
       windows.set(address, { startedAt: at, failed: new Set([digest]) });
+    },
+    hold(address, secret) {
+      const digest = secretDigest(secret);
+      const digests = held.get(address);
+      if (digests?.at(-1) === digest) return; // the usual case: the same session again
+      held.delete(address);
+      const kept = (digests ?? []).filter((d) => d !== digest);
+      kept.push(digest);
+      held.set(address, kept.slice(-maxHeld));
+      if (held.size > maxAddresses) held.delete(held.keys().next().value as string);
+    },
+    holds(address, secret) {
+      return held.get(address)?.includes(secretDigest(secret)) ?? false;
     },
     get size() {
       return windows.size;

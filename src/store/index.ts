@@ -112,6 +112,12 @@ export {
   type NewRejectedTraceRow,
   type RejectedTraceRow,
 } from "./rejected-traces.js";
+export {
+  deletePendingTraces,
+  insertPendingSpans,
+  listPendingSpans,
+  type PendingSpanRow,
+} from "./pending-spans.js";
 export { groupCommit } from "./group-commit.js";
 export { isUuid } from "./ids.js";
 export {
@@ -138,6 +144,7 @@ export { ensureLocalUser, type LocalUser } from "./local-user.js";
 export { isConnectionError } from "./connection-errors.js";
 export { dataErrorOf } from "./data-errors.js";
 export { StoreLockedError } from "./lock.js";
+export { DamagedStoreError } from "./damaged-home.js";
 export { JOBS_SCHEMA, MIGRATIONS_FOLDER } from "./migrate.js";
 export {
   appendObservations,

@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type pg from "pg";
 import PgBoss from "pg-boss";
+import { PgliteStartError } from "./damaged-home.js";
 
 /** drizzle/ sits at the package root, two levels above both src/store and dist/store. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
@@ -38,11 +39,19 @@ export async function createPglite(options: {
   loadDataDir?: Blob;
   migrate?: boolean;
 }): Promise<PGlite> {
-  const client = await PGlite.create({
-    ...(options.startParams ? { startParams: options.startParams } : {}),
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      ...(options.startParams ? { startParams: options.startParams } : {}),
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+  } catch (error) {
+    // Told apart from a failed migration: only a database that does not start is moved aside.
+    throw new PgliteStartError(error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
+  }
   try {
     if (options.migrate !== false) await migratePgliteDatabase(client);
   } catch (error) {

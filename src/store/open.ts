@@ -12,6 +12,7 @@ import { statementName } from "./raw-query.js";
 import { createDataDir, isNewDataDir } from "./create-home.js";
 import { templateFor } from "./template.js";
 import * as schema from "./schema.js";
+import { DamagedStoreError, moveDamagedDataDir, PgliteStartError } from "./damaged-home.js";
 
 /** The database handle every repository takes; the same type for PGlite and node-postgres. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -99,6 +100,7 @@ const PGLITE_SETTINGS = (
 async function openPglite(options: StoreOptions): Promise<Store> {
   let release = () => {};
   let dataDir: string | undefined;
+  let existing = false;
   if (!options.memory) {
     const home = resolve(options.home ?? join(process.cwd(), ".ragjudge"));
     mkdirSync(home, { recursive: true });
@@ -108,7 +110,8 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   try {
     // A new home is created (the template unpacked, or initdb and migrations in a child process,
     // whose peak memory leaves with it); this process then opens it as an existing home.
-    if (dataDir && isNewDataDir(dataDir)) {
+    existing = dataDir !== undefined && !isNewDataDir(dataDir);
+    if (dataDir && !existing) {
       const template =
         options.template === null ? undefined : templateFor(dataDir, options.template);
       await createDataDir({
@@ -143,8 +146,14 @@ async function openPglite(options: StoreOptions): Promise<Store> {
       },
     };
   } catch (error) {
-    release();
-    throw error;
+    try {
+      if (dataDir && existing && PgliteStartError.isInstance(error)) {
+        throw new DamagedStoreError(dataDir, moveDamagedDataDir(dataDir), error.message);
+      }
+      throw error;
+    } finally {
+      release();
+    }
   }
 }
 

@@ -763,3 +763,22 @@ export const alert_events = pgTable(
     index("alert_events_rule_fired_idx").on(t.rule_id, t.fired_at),
   ],
 );
+
+/**
+ * OpenTelemetry spans whose trace is not complete yet (issue 24 §1.1): an export's 2xx means its
+ * spans are stored, so a restart resumes the traces still waiting. A trace's rows go once it is
+ * stored as an answer or as a rejected trace. The span is kept as decoded (production/otlp).
+ */
+export const pending_spans = pgTable(
+  "pending_spans",
+  {
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trace_id: text("trace_id").notNull(),
+    span_id: text("span_id").notNull(),
+    span: jsonb("span").$type<JsonObject>().notNull(),
+    received_at: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.trace_id, t.span_id] })],
+);

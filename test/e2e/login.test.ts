@@ -208,18 +208,17 @@ describe("login", { timeout: 60_000 }, () => {
       // `load` waits for every image's request to be answered.
       await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
       expect(await page.evaluate("[...document.images].every((img) => img.complete)")).toBe(true);
-      // Followed from that page, the link is not used, and the login page says what to do.
+      // Followed from that page, the link only shows its page: nothing is sent until the person
+      // presses the button (no other site can log the browser in to a session of its choosing).
       await page.getByRole("link", { name: "open ragjudge" }).click();
-      await page.waitForURL(`${server.origin}/login?error=link_from_elsewhere`);
-      await expect
-        .poll(() => page.getByRole("alert").textContent())
-        .toContain("Paste the link into the address bar");
+      await page.waitForURL(/\/login\?code=/);
+      await page.getByRole("button", { name: "Log in" }).waitFor();
+      expect(await browser.context.cookies(server.origin)).toEqual([]);
     } finally {
       foreign.close();
     }
-    // Pasted into the address bar, the same link logs in: neither spent nor blocked.
-    const landed = await page.goto(link);
-    expect(landed?.status()).toBe(200); // not 429
+    // Pressed, it logs in: the twelve wrong codes neither spent the link nor blocked the address.
+    await page.getByRole("button", { name: "Log in" }).click();
     await page.waitForURL(`${server.origin}/evaluations/list`);
     await expect.poll(() => page.getByTestId("evaluation-row").count()).toBe(1);
     await page.close();

@@ -10,6 +10,8 @@ import { openStore } from "../../src/store/index.js";
 /** A throwaway PostgreSQL server in a temp dir on a free loopback port (initdb + pg_ctl). */
 export interface PostgresServer {
   url: string;
+  /** Its data directory (postmaster.pid names the server's process). */
+  dataDir: string;
   /**
    * Restarts the server as an operator would (`pg_ctl restart -m fast`): every connection is
    * terminated (57P01), then the server accepts new ones on the same port. `downMs` keeps it down
@@ -122,7 +124,7 @@ export async function startPostgresServer(cluster?: string): Promise<PostgresSer
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  return { url: `postgres://ragjudge@127.0.0.1:${port}/postgres`, restart, stop };
+  return { url: `postgres://ragjudge@127.0.0.1:${port}/postgres`, dataDir: data, restart, stop };
 }
 
 /**

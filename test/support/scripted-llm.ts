@@ -401,6 +401,8 @@ export interface ScriptedLlmProcessOptions {
 
 export interface ScriptedLlmProcess {
   readonly baseUrl: string;
+  /** The child's process id (a benchmark reads its CPU time). */
+  readonly pid: number;
   /** The fixed latency and the uniform spread above it (default 0), ms. */
   setLatency(ms: number, spreadMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -434,6 +436,7 @@ export async function startScriptedLlmProcess(
     });
   return {
     baseUrl,
+    pid: child.pid as number,
     setLatency: (ms, spreadMs = 0) => request({ type: "latency", ms, spreadMs }),
     close: async () => {
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

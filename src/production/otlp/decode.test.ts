@@ -115,6 +115,36 @@ describe("decodeTraces", () => {
     });
   });
 
+  it("refuses a NUL character in a protobuf string, naming where (no database stores it)", () => {
+    const span = (patch: Record<string, unknown>) =>
+      encodeTraceRequestProto(
+        request({
+          traceId: Buffer.from(TRACE, "hex"),
+          spanId: Buffer.from(SPAN, "hex"),
+          name: "retrieve",
+          attributes: [{ key: "s", value: { stringValue: "text" } }],
+          ...patch,
+        }),
+      );
+    const refusal = (body: Uint8Array) => {
+      try {
+        decodeTraces(body, "protobuf");
+      } catch (error) {
+        return OtlpInputError.isInstance(error) ? error.path : `not OtlpInputError: ${error}`;
+      }
+      return "accepted";
+    };
+    const base = "resourceSpans[0].scopeSpans[0].spans[0]";
+    expect(refusal(span({ attributes: [{ key: "s", value: { stringValue: "a\u0000b" } }] }))).toBe(
+      `${base}.attributes[0].value`,
+    );
+    expect(refusal(span({ attributes: [{ key: "k\u0000", value: { stringValue: "v" } }] }))).toBe(
+      `${base}.attributes[0].key`,
+    );
+    expect(refusal(span({ name: "re\u0000trieve" }))).toBe(`${base}.name`);
+    expect(refusal(span({}))).toBe("accepted");
+  });
+
   it("sets aside a span with a missing or all-zero id and keeps the rest", () => {
     const result = decodeTraces(
       json({

@@ -195,7 +195,8 @@ function readSpan(
     const eventPath = `${path}.events[${e}]`;
     if (!isObj(event)) throw new OtlpInputError(eventPath, "must be an object");
     return {
-      name: typeof event.name === "string" ? event.name.slice(0, 256) : "",
+      name:
+        typeof event.name === "string" ? noNul(event.name, `${eventPath}.name`).slice(0, 256) : "",
       attributes: readAttributes(event.attributes, `${eventPath}.attributes`, limits),
     };
   });
@@ -203,13 +204,23 @@ function readSpan(
     traceId,
     spanId,
     ...(parent ? { parentSpanId: parent } : {}),
-    name: typeof raw.name === "string" ? raw.name.slice(0, 256) : "",
+    name: typeof raw.name === "string" ? noNul(raw.name, `${path}.name`).slice(0, 256) : "",
     startMs: nanosToMs(raw.startTimeUnixNano),
     endMs: nanosToMs(raw.endTimeUnixNano),
     attributes,
     events,
     resource,
   };
+}
+
+/**
+ * The text, unless it holds a NUL character, which PostgreSQL stores in no text or jsonb value:
+ * accepted, it would fail every write of its trace (a 503 the exporter retries in vain). OTLP/JSON
+ * bodies never get here with one (strict-json refuses it); protobuf strings may carry it.
+ */
+function noNul(text: string, path: string): string {
+  if (text.includes("\u0000")) throw new OtlpInputError(path, "contains a NUL character");
+  return text;
 }
 
 /** A trace or span id as lowercase hex, or undefined when absent, malformed or all zero. */
@@ -256,6 +267,7 @@ function readAttributes(raw: unknown, path: string, limits: OtlpLimits, depth = 
     if (item.key.length > 256) {
       throw new OtlpInputError(`${itemPath}.key`, "is longer than 256 characters");
     }
+    noNul(item.key, `${itemPath}.key`);
     out[item.key] = readValue(item.value, `${itemPath}.value`, limits, depth);
   });
   return out;
@@ -279,7 +291,7 @@ function readValue(raw: unknown, path: string, limits: OtlpLimits, depth: number
         "attributeChars",
       );
     }
-    return raw.stringValue;
+    return noNul(raw.stringValue, path);
   }
   if (typeof raw.boolValue === "boolean") return raw.boolValue;
   if (typeof raw.intValue === "string" || typeof raw.intValue === "number") {

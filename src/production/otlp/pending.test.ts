@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openTestStore } from "../../../test/support/stores.js";
 import {
   findOrCreateUser,
   listAnswerRecords,
+  listPendingSpans,
   listRejectedTraces,
+  queryRows,
   type Store,
 } from "../../store/index.js";
 import type { Attributes, OtlpSpan } from "./decode.js";
@@ -41,6 +44,10 @@ describe("trace assembler", () => {
   });
   afterAll(async () => {
     await store?.close();
+  });
+  // Each assembler resumes every stored pending span: each test starts with none.
+  beforeEach(async () => {
+    await queryRows(store.db, sql`delete from pending_spans`);
   });
 
   it("stores a trace as soon as its root, retrieval and LLM spans are in", async () => {
@@ -104,5 +111,28 @@ describe("trace assembler", () => {
     ).rejects.toThrow();
     expect(assembler.counts()).toMatchObject({ pendingTraces: 1, pendingSpans: 3, assembled: 0 });
     assembler.stop();
+  });
+
+  it("stores the spans of an unfinished trace before answering, and a new process resumes them", async () => {
+    const first = createTraceAssembler({ db: store.db, waitMs: 60_000 });
+    const id = trace(6);
+    const done = trace(7);
+    await first.add(userId, [span(id, {}, true), span(id, LLM)]);
+    // A trace complete within its request is never written there.
+    await first.add(userId, [span(done, {}, true), span(done, RETRIEVER), span(done, LLM)]);
+    const waiting = async () => (await listPendingSpans(store.db)).filter((r) => r.traceId === id);
+    expect(await waiting()).toHaveLength(2);
+    expect((await listPendingSpans(store.db)).some((r) => r.traceId === done)).toBe(false);
+    first.stop(); // as a process that died: nothing else is written
+
+    const second = createTraceAssembler({ db: store.db, waitMs: 60_000 });
+    await second.resumed();
+    expect(second.counts()).toMatchObject({ pendingTraces: 1, pendingSpans: 2 });
+    await second.add(userId, [span(id, RETRIEVER)]);
+    expect(second.counts()).toMatchObject({ pendingTraces: 0, assembled: 1 });
+    const rows = await listAnswerRecords(store.db, userId, { limit: 50 });
+    expect(rows.filter((r) => r.trace_id === id)).toHaveLength(1);
+    expect(await waiting()).toEqual([]);
+    second.stop();
   });
 });

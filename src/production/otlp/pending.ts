@@ -1,11 +1,21 @@
 // Spans wait here, per trace, until the trace can be assembled: at once when its root and both a
 // retrieval and an LLM span are in, else `waitMs` after its last span arrived (spans come out of
-// order and in several requests). Pending spans live in this process's memory, bounded by
-// `maxPendingSpans`: past it, exports are refused with 429 so the exporter retries later, and a
-// restart loses the traces still waiting (docs/production.md says so).
+// order and in several requests). Pending spans are worked on in this process's memory, bounded
+// by `maxPendingSpans` (past it, exports are refused with 429 so the exporter retries later), and
+// the spans of traces left unfinished by a request are written to `pending_spans` before it is
+// answered: an export's 2xx means its spans are stored, and a restarted server reads them back and
+// waits for the rest. A trace complete within one request (the usual case: an SDK's batch holds
+// all its spans) never touches that table.
 
 import type { GateConfig } from "../../gate/index.js";
-import { type Db, insertRejectedTraces, type NewRejectedTraceRow } from "../../store/index.js";
+import {
+  type Db,
+  deletePendingTraces,
+  insertPendingSpans,
+  insertRejectedTraces,
+  listPendingSpans,
+  type NewRejectedTraceRow,
+} from "../../store/index.js";
 import { AnswerInputSchema } from "../answer-input.js";
 import { ingestAnswers } from "../ingest.js";
 import { assembleTrace, isComplete } from "./assemble.js";
@@ -65,6 +75,8 @@ export interface TraceAssembler {
   /** Stores every trace whose wait is over. The timer calls it; tests may too. */
   flushDue(): Promise<void>;
   counts(): TraceCounts;
+  /** Resolves once the spans stored by an earlier process are read back (add and flushDue wait for it). */
+  resumed(): Promise<void>;
   stop(): void;
 }
 
@@ -73,6 +85,10 @@ interface PendingTrace {
   traceId: string;
   spans: Map<string, OtlpSpan>;
   lastSeen: number;
+  /** Spans not yet in `pending_spans`. */
+  unsaved: Set<string>;
+  /** Some of its spans are in `pending_spans`: delete them once it is stored. */
+  saved: boolean;
 }
 
 export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssembler {
@@ -98,6 +114,44 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
 
   const keyOf = (userId: string, traceId: string) => `${userId}:${traceId}`;
 
+  // The spans an earlier process stored and did not assemble: read once, before anything else
+  // touches the pending traces; a failed read is tried again by the next request.
+  let resuming: Promise<void> | undefined;
+  function resume(): Promise<void> {
+    resuming ??= listPendingSpans(options.db).then(
+      (rows) => {
+        const now = clock();
+        for (const row of rows) {
+          const key = keyOf(row.userId, row.traceId);
+          if (stored.has(key)) continue;
+          let trace = pending.get(key);
+          if (!trace) {
+            trace = {
+              userId: row.userId,
+              traceId: row.traceId,
+              spans: new Map(),
+              lastSeen: now,
+              unsaved: new Set(),
+              saved: true,
+            };
+            pending.set(key, trace);
+          }
+          trace.saved = true;
+          if (trace.spans.has(row.spanId)) continue;
+          trace.spans.set(row.spanId, row.span as unknown as OtlpSpan);
+          pendingSpans += 1;
+        }
+        startTimer();
+      },
+      (error: unknown) => {
+        resuming = undefined;
+        throw error;
+      },
+    );
+    return resuming;
+  }
+  resume().catch((error: unknown) => options.onError?.(error));
+
   function take(key: string): PendingTrace | undefined {
     const trace = pending.get(key);
     if (trace) {
@@ -117,9 +171,11 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
       const key = keyOf(trace.userId, trace.traceId);
       const current = pending.get(key);
       if (current) {
+        current.saved ||= trace.saved;
         for (const [id, span] of trace.spans) {
           if (!current.spans.has(id)) {
             current.spans.set(id, span);
+            if (trace.unsaved.has(id)) current.unsaved.add(id);
             pendingSpans += 1;
           }
         }
@@ -192,6 +248,10 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
           });
         }
         await insertRejectedTraces(options.db, refused);
+        await deletePendingTraces(
+          options.db,
+          group.filter((trace) => trace.saved),
+        );
       } catch (error) {
         restore(group);
         throw error;
@@ -202,7 +262,26 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
     }
   }
 
+  /** Writes the spans of unfinished traces not stored yet; only then may their request be answered. */
+  async function save(traces: readonly PendingTrace[]) {
+    const rows = traces.flatMap((trace) =>
+      [...trace.unsaved].map((spanId) => ({
+        userId: trace.userId,
+        traceId: trace.traceId,
+        spanId,
+        span: trace.spans.get(spanId) as OtlpSpan,
+      })),
+    );
+    if (rows.length === 0) return;
+    await insertPendingSpans(options.db, rows);
+    for (const trace of traces) {
+      trace.unsaved.clear();
+      trace.saved = true;
+    }
+  }
+
   async function flushDue() {
+    await resume();
     const now = clock();
     const due: PendingTrace[] = [];
     for (const [key, trace] of pending) {
@@ -215,6 +294,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
   }
 
   async function add(userId: string, spans: readonly OtlpSpan[]) {
+    await resume();
     if (pendingSpans + spans.length > maxPending) {
       throw new TraceBacklogError(Math.max(1, Math.ceil(waitMs / 1_000)));
     }
@@ -227,7 +307,14 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
       if (stored.has(key)) continue;
       let trace = pending.get(key);
       if (!trace) {
-        trace = { userId, traceId: span.traceId, spans: new Map(), lastSeen: now };
+        trace = {
+          userId,
+          traceId: span.traceId,
+          spans: new Map(),
+          lastSeen: now,
+          unsaved: new Set(),
+          saved: false,
+        };
         pending.set(key, trace);
       }
       trace.lastSeen = now;
@@ -238,17 +325,22 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
         continue;
       }
       trace.spans.set(span.spanId, span);
+      trace.unsaved.add(span.spanId);
       pendingSpans += 1;
     }
     const ready: PendingTrace[] = [];
+    const waiting: PendingTrace[] = [];
     for (const key of touched) {
       const trace = pending.get(key);
-      if (trace && isComplete([...trace.spans.values()])) {
+      if (!trace) continue;
+      if (isComplete([...trace.spans.values()])) {
         const taken = take(key);
         if (taken) ready.push(taken);
-      }
+      } else waiting.push(trace);
     }
     startTimer();
+    // A failed write leaves its spans unsaved: the exporter's retry writes them.
+    await save(waiting);
     if (ready.length > 0) await store(ready);
     return {
       rejectedSpans: refused,
@@ -263,6 +355,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
     add,
     flushDue,
     counts: () => ({ pendingTraces: pending.size, pendingSpans, assembled, rejected }),
+    resumed: resume,
     stop() {
       if (timer) clearInterval(timer);
       timer = undefined;

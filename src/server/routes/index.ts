@@ -26,7 +26,8 @@ export { labelRoutes } from "./labels.js";
 export { metaApi } from "./meta.js";
 export { questionSetRoutes } from "./question-sets.js";
 export { ragRoutes } from "./rag.js";
-export { loginLinkRoute, sessionLoginRoute, sessionRoutes } from "./session.js";
+export { loginLinkRoute } from "./login-link.js";
+export { sessionLoginRoute, sessionRoutes } from "./session.js";
 export { traceRoutes } from "./traces.js";
 
 /** Every API route the server mounts, as declared: what the OpenAPI document is built from. */

@@ -1,62 +1,10 @@
-import type { Context } from "hono";
 import { z } from "zod";
-import {
-  createWebSession,
-  deleteWebSession,
-  findUserByToken,
-  redeemLoginCode,
-} from "../../store/index.js";
-import { safeLandingPath } from "../../text/index.js";
+import { createWebSession, deleteWebSession, findUserByToken } from "../../store/index.js";
 import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
 import { type App, requireJsonBody, type RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas.js";
-import { PAGE_HEADERS } from "../web-app.js";
-
-function redirect(c: Context, location: string) {
-  return c.body(null, 303, { ...PAGE_HEADERS, location, "cache-control": "no-store" });
-}
-
-/**
- * True when the browser says another site sent it here (`Sec-Fetch-Site: cross-site` or
- * `same-site`: another port of the same host is same-site). A link pasted into the address bar
- * or opened from a terminal comes as `none`; a request from a script or an older browser comes
- * without the header and is taken as it is.
- */
-function sentByAnotherSite(c: Context): boolean {
-  const site = c.req.header("sec-fetch-site");
-  return site === "cross-site" || site === "same-site";
-}
-
-/**
- * `GET /login?code=…[&next=/path]`: the link `ragjudge serve` prints. The code is used up, a
- * session cookie set, and the browser sent on to a URL without the code. `/login` without a
- * code is the web app's own login page (paste a token), served like any other page.
- *
- * A code arriving from another site's page (an `<img>`, a link) is neither looked up nor counted
- * as a failure: any page could otherwise lock everyone at an address out of logging in, or log
- * the browser in to a session of someone else's choosing. It stays valid for a paste.
- */
-export function loginLinkRoute(app: App, deps: RouteDeps, limiter: LoginLimiter) {
-  app.get("/login", async (c, next) => {
-    const code = c.req.query("code");
-    if (code === undefined) return next();
-    if (sentByAnotherSite(c)) return redirect(c, "/login?error=link_from_elsewhere");
-    const address = clientAddress(c);
-    const wait = limiter.blockedFor(address);
-    if (wait !== undefined) return tooManyAttempts(c, wait);
-    // Decided before the code is spent; percent-encoded, so the answer cannot fail on its header.
-    const landing = safeLandingPath(c.req.query("next"), ownOrigin(c, deps.origin));
-    const redeemed = code ? await redeemLoginCode(deps.db, code) : undefined;
-    if (!redeemed) {
-      if (code) limiter.fail(address, code);
-      return redirect(c, "/login?error=invalid_code");
-    }
-    setSessionCookie(c, redeemed.session, deps.origin);
-    return redirect(c, landing);
-  });
-}
 
 export const SessionLoginSchema = z.object({
   token: z.string().trim().min(1).max(1_000).describe("an API token (see `ragjudge token`)"),
@@ -124,6 +72,7 @@ export function sessionLoginRoute(app: App, deps: RouteDeps, limiter: LoginLimit
     }
     const session = await createWebSession(deps.db, user.id);
     setSessionCookie(c, session, deps.origin);
+    limiter.hold(clientAddress(c), session.token);
     return c.json(
       { user: { id: user.id, name: user.name }, expires_at: session.expiresAt.toISOString() },
       201,

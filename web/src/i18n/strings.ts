@@ -53,7 +53,7 @@ export const en = {
   "login.codeFailed":
     "The login link has expired or was already used. Paste a token, or restart `ragjudge serve` for a new link.",
   "login.codeFromElsewhere":
-    "The login link was opened from another website, so it was not used. Paste the link into the address bar instead; it still works.",
+    "The login link was sent from another website, so it was not used. Open the link yourself (paste it into the address bar); it still works.",
   "status.PENDING": "Pending",
   "status.RUNNING": "Running",
   "status.PAUSED": "Paused",
@@ -423,7 +423,7 @@ export const zh: Record<MessageKey, string> = {
   "login.limited": "此地址登录失败次数过多，请在 {minutes} 分钟后重试。",
   "login.codeFailed": "登录链接已过期或已被使用。请粘贴令牌，或重启 `ragjudge serve` 获取新链接。",
   "login.codeFromElsewhere":
-    "登录链接是从其他网站打开的，因此未被使用。请把链接粘贴到地址栏中打开，它仍然有效。",
+    "登录链接是由其他网站提交的，因此未被使用。请自己打开该链接（粘贴到地址栏中），它仍然有效。",
   "status.PENDING": "等待中",
   "status.RUNNING": "运行中",
   "status.PAUSED": "已暂停",
