@@ -1,6 +1,28 @@
 // The judges' public face: LLM judges as plain async functions with one result shape, and the
 // offline (no-LLM) judges of ./offline.
 export {
+  CLAIM_METRIC_GROUPS,
+  CLAIM_VERDICTS,
+  CLAIMS_OFFLINE_MODEL,
+  CLAIMS_PROMPTS,
+  type ClaimChecks,
+  type ClaimMetrics,
+  type ClaimMetricsReport,
+  type ClaimVerdict,
+  type ClaimsDiagnosis,
+  type ClaimsInput,
+  ClaimsInputSchema,
+  type ClaimsResult,
+  type ClaimsVerdict,
+  claimMetrics,
+  claims,
+  OFFLINE_APPROXIMATION,
+  type OfflineClaimsResult,
+  offlineClaims,
+  reportClaimMetrics,
+  sentenceClaims,
+} from "./claims/index.js";
+export {
   DEFAULT_JUDGES_CONFIG,
   type JudgesConfig,
   type JudgesConfigInput,
