@@ -1,7 +1,12 @@
 // The judges' public face: LLM judges as plain async functions with one result shape, and the
 // offline (no-LLM) judges of ./offline.
 export {
+  CLAIM_GROUP_LABELS,
   CLAIM_METRIC_GROUPS,
+  CLAIM_METRIC_LABELS,
+  type ClaimsSummary,
+  claimReportRows,
+  claimsSummary,
   CLAIM_VERDICTS,
   CLAIMS_OFFLINE_MODEL,
   CLAIMS_PROMPTS,

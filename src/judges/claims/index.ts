@@ -32,3 +32,10 @@ export {
   OFFLINE_APPROXIMATION,
   type ResponseClaim,
 } from "./verdict.js";
+export {
+  CLAIM_GROUP_LABELS,
+  CLAIM_METRIC_LABELS,
+  type ClaimsSummary,
+  claimReportRows,
+  claimsSummary,
+} from "./summary.js";
