@@ -55,6 +55,7 @@ export {
   LLM_JUDGES,
   missingForJudges,
   needsLlm,
+  needsReference,
 } from "./judge-line.js";
 export {
   detectLanguage,

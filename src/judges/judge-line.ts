@@ -25,6 +25,11 @@ const REFERENCE_JUDGES: readonly JudgeKind[] = [
   "claims_offline",
 ];
 
+/** Whether a judge needs a ground truth (an evaluation skips it on a question without one). */
+export function needsReference(kind: JudgeKind): boolean {
+  return REFERENCE_JUDGES.includes(kind);
+}
+
 /** Whether a judge calls an LLM (and so needs the judge role configured). */
 export function needsLlm(kind: JudgeKind): boolean {
   return LLM_JUDGES.includes(kind);

@@ -1,3 +1,4 @@
+import { claimReportRows } from "../../judges/index.js";
 import { millisecondsCell, oneLine, passedCell, percentCell, scoreCell } from "./cells.js";
 import { type EvaluationReport, OFFLINE_MEASURES, type ReportResult } from "./report.js";
 
@@ -60,6 +61,28 @@ function judges(report: EvaluationReport): ReportSection | undefined {
     ]),
     alignRight: [1, 2, 3, 4, 5, 6, 7, 8],
   };
+}
+
+/** The claims judges' RAGChecker report: one section per claims judge that ran. */
+function claimMetrics(report: EvaluationReport): ReportSection[] {
+  return (["claims", "claims_offline"] as const).flatMap((kind) => {
+    const block = report.summary.judges[kind];
+    if (!block?.claim_metrics) return [];
+    return [
+      {
+        title:
+          `Claim-level metrics of ${kind}, as RAGChecker computes them (mean % over ${block.count} answers)` +
+          (block.approximate ? `; ${block.approximate}` : ""),
+        headers: ["part", "metric", "%"],
+        rows: claimReportRows(block.claim_metrics).map(([group, metric, value]) => [
+          group,
+          metric,
+          value.toFixed(1),
+        ]),
+        alignRight: [2],
+      },
+    ];
+  });
 }
 
 function gate(report: EvaluationReport): ReportSection | undefined {
@@ -188,6 +211,7 @@ export function summarySections(report: EvaluationReport, errorLimit = 10): Repo
   return [
     overview(report),
     judges(report),
+    ...claimMetrics(report),
     gate(report),
     byType(report),
     errors(report, errorLimit),

@@ -1109,7 +1109,14 @@ export interface components {
        *     ]
        */
       judges?: (
-        "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference"
+        | "review"
+        | "rubric"
+        | "reference"
+        | "offline"
+        | "token_precision"
+        | "contains_reference"
+        | "claims"
+        | "claims_offline"
       )[];
       /** @default false */
       no_cache?: boolean;
@@ -1258,7 +1265,14 @@ export interface components {
        *     ]
        */
       judges?: (
-        "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference"
+        | "review"
+        | "rubric"
+        | "reference"
+        | "offline"
+        | "token_precision"
+        | "contains_reference"
+        | "claims"
+        | "claims_offline"
       )[];
       /** @default false */
       no_cache?: boolean;
@@ -2429,6 +2443,28 @@ export interface components {
           metrics: {
             [key: string]: number | null;
           };
+          /** @description claims and claims_offline only: RAGChecker's metrics over the run, in % */
+          claim_metrics?: {
+            overall: {
+              precision: number;
+              recall: number;
+              f1: number;
+            };
+            retriever: {
+              claim_recall: number;
+              context_precision: number;
+            };
+            generator: {
+              context_utilization: number;
+              noise_sensitivity_in_relevant: number;
+              noise_sensitivity_in_irrelevant: number;
+              hallucination: number;
+              self_knowledge: number;
+              faithfulness: number;
+            };
+          } | null;
+          /** @description claims_offline: how its claims and checks approximate RAGChecker's */
+          approximate?: string | null;
         };
       };
       by_question_type: {
@@ -2664,7 +2700,14 @@ export interface components {
       radar: {
         /** @enum {string} */
         judge:
-          "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference";
+          | "review"
+          | "rubric"
+          | "reference"
+          | "offline"
+          | "token_precision"
+          | "contains_reference"
+          | "claims"
+          | "claims_offline";
         /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
         dimension: string;
         /** @description the mean on the judge's own scale */
@@ -2709,7 +2752,9 @@ export interface components {
             | "reference"
             | "offline"
             | "token_precision"
-            | "contains_reference";
+            | "contains_reference"
+            | "claims"
+            | "claims_offline";
           /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
           dimension: string;
           /** @description the mean on the judge's own scale */
@@ -2731,7 +2776,9 @@ export interface components {
             | "reference"
             | "offline"
             | "token_precision"
-            | "contains_reference";
+            | "contains_reference"
+            | "claims"
+            | "claims_offline";
           /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
           dimension: string;
           /** @description the mean on the judge's own scale */
@@ -2767,6 +2814,8 @@ export interface components {
               | "offline"
               | "token_precision"
               | "contains_reference"
+              | "claims"
+              | "claims_offline"
             )[];
             head: (
               | "review"
@@ -2775,6 +2824,8 @@ export interface components {
               | "offline"
               | "token_precision"
               | "contains_reference"
+              | "claims"
+              | "claims_offline"
             )[];
           }
         | {
@@ -2800,6 +2851,8 @@ export interface components {
               | "offline"
               | "token_precision"
               | "contains_reference"
+              | "claims"
+              | "claims_offline"
             )[];
           }
       )[];
