@@ -1,6 +1,7 @@
 // Every UI string in English and Chinese. The English table names the keys; the Chinese one
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
+import { claimsEn, claimsZh } from "./claims-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
@@ -8,6 +9,7 @@ import { verdictEn, verdictZh } from "./verdict-strings";
 
 export const en = {
   ...arenaEn,
+  ...claimsEn,
   ...compareEn,
   ...productionEn,
   ...outcomeEn,
@@ -376,6 +378,7 @@ export type MessageKey = keyof typeof en;
 
 export const zh: Record<MessageKey, string> = {
   ...arenaZh,
+  ...claimsZh,
   ...compareZh,
   ...productionZh,
   ...outcomeZh,
