@@ -588,7 +588,7 @@ const CompareSideSchema = z.object({
   gate_status: z.string().nullable(),
 });
 
-const JudgeScaleSchema = z.enum(["1-10", "1-5", "pass_fail"]);
+const JudgeScaleSchema = z.enum(["1-10", "1-5", "0-1", "pass_fail"]);
 const IncomparabilitySchema = z.discriminatedUnion("code", [
   z.object({
     code: z.literal("question_set"),

@@ -3,7 +3,7 @@
 // (OFFLINE_APPROXIMATION): a sentence is coarser than RAGChecker's claims, and word support finds
 // a claim's words, not its meaning, so these numbers approximate RAGChecker's, never equal them.
 
-import { splitSentences } from "../../text/index.js";
+import { splitSentences, stripCitationMarkers } from "../../text/index.js";
 import { DEFAULT_JUDGES_CONFIG, type JudgesConfig } from "../config.js";
 import { promptLanguage } from "../language.js";
 import { evidenceWords, supportWords, wordSupport } from "../offline/index.js";
@@ -25,10 +25,17 @@ export type OfflineClaimsResult = JudgeScore<"claims_offline", ClaimsVerdict>;
 
 const QUESTION_END = /[?？]\s*$/u;
 
-/** A text's sentences that state something: no questions, none without a word. */
+/**
+ * A text's sentences that state something: no questions, none without a word, citation markers
+ * ("[doc_1#0]") left out, as word support leaves them out.
+ */
 export function sentenceClaims(text: string): string[] {
   return splitSentences(text)
-    .map((sentence) => sentence.text.trim())
+    .map((sentence) =>
+      stripCitationMarkers(sentence.text)
+        .replace(/\s+([.!?。！？])/gu, "$1")
+        .trim(),
+    )
     .filter((sentence) => !QUESTION_END.test(sentence) && supportWords(sentence).length > 0);
 }
 

@@ -2831,8 +2831,8 @@ export interface components {
         | {
             /** @enum {string} */
             code: "scale";
-            base: ("1-10" | "1-5" | "pass_fail")[];
-            head: ("1-10" | "1-5" | "pass_fail")[];
+            base: ("1-10" | "1-5" | "0-1" | "pass_fail")[];
+            head: ("1-10" | "1-5" | "0-1" | "pass_fail")[];
           }
         | {
             /** @enum {string} */

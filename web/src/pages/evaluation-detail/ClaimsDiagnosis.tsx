@@ -1,12 +1,18 @@
+import type { EvaluationResult } from "../../api/types";
 import { useI18n } from "../../i18n/i18n";
 import type { ClaimsDiagnosisView } from "./claims-verdict";
 
-/** "passage 2 (nile.md)": a chunk by its position in the answer's sources, and its name. */
-function usePassageName() {
+type Sources = NonNullable<EvaluationResult["rag_answer_sources"]>;
+
+/**
+ * "passage 2 (Harbour history)": a chunk by its position among the answer's sources (the order
+ * the judge saw them in), and the title a person knows it by, when the source has one.
+ */
+function usePassageName(sources: Sources) {
   const { t } = useI18n();
-  return (diagnosis: ClaimsDiagnosisView, n: number) => {
-    const label = diagnosis.chunks[n - 1]?.label;
-    return label ? `${t("claims.passage", { n })} (${label})` : t("claims.passage", { n });
+  return (n: number) => {
+    const title = sources[n - 1]?.title;
+    return title ? `${t("claims.passage", { n })} (${title})` : t("claims.passage", { n });
   };
 }
 
@@ -19,12 +25,14 @@ function usePassageName() {
 export function ClaimsDiagnosis({
   judge,
   diagnosis,
+  sources,
 }: {
   judge: string;
   diagnosis: ClaimsDiagnosisView;
+  sources: Sources;
 }) {
   const { t } = useI18n();
-  const passage = usePassageName();
+  const passage = usePassageName(sources);
   return (
     <section data-testid="claims-diagnosis" data-judge={judge}>
       <h3>
@@ -47,7 +55,7 @@ export function ClaimsDiagnosis({
                 —{" "}
                 {entry.chunk === null
                   ? t("claims.missedNowhere")
-                  : t("claims.missedInChunk", { n: passage(diagnosis, entry.chunk) })}
+                  : t("claims.missedInChunk", { passage: passage(entry.chunk) })}
               </span>
             </li>
           ))}
@@ -65,7 +73,7 @@ export function ClaimsDiagnosis({
                 —{" "}
                 {entry.chunk === null
                   ? t("claims.unsupportedNowhere")
-                  : t("claims.unsupportedFromChunk", { n: passage(diagnosis, entry.chunk) })}
+                  : t("claims.unsupportedFromChunk", { passage: passage(entry.chunk) })}
                 {entry.contradicts && <> · {t("claims.contradicts")}</>}
               </span>
             </li>

@@ -221,7 +221,12 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
         </section>
       </div>
       {claimsDiagnoses(result.judges ?? {}).map(([judge, diagnosis]) => (
-        <ClaimsDiagnosis key={judge} judge={judge} diagnosis={diagnosis} />
+        <ClaimsDiagnosis
+          key={judge}
+          judge={judge}
+          diagnosis={diagnosis}
+          sources={result.rag_answer_sources ?? []}
+        />
       ))}
       <JudgeErrors judges={result.judges ?? {}} />
       {failing.length > 0 && (

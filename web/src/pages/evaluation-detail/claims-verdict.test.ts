@@ -30,7 +30,6 @@ describe("claimsDiagnoses", () => {
           approximate: "approximate: sentences as claims, offline entailment",
           missed: [{ claim: "It flows into the sea.", chunk: null }],
           unsupported: [{ claim: "It flows through Uganda.", contradicts: false, chunk: 2 }],
-          chunks: [{ label: null }, { label: "nile.md" }],
         },
       ],
     ]);

@@ -7,8 +7,6 @@ export interface ClaimsDiagnosisView {
   approximate: string | null;
   missed: { claim: string; chunk: number | null }[];
   unsupported: { claim: string; contradicts: boolean; chunk: number | null }[];
-  /** Per chunk (1-based position - 1): the source or id a person knows it by, if any. */
-  chunks: { label: string | null }[];
 }
 
 const CLAIMS_JUDGES = ["claims", "claims_offline"] as const;
@@ -29,7 +27,6 @@ function diagnosisOf(verdict: Record<string, unknown>): ClaimsDiagnosisView | un
         entry !== null &&
         typeof (entry as { claim?: unknown }).claim === "string",
     );
-  const chunks = Array.isArray(verdict.chunks) ? verdict.chunks : [];
   return {
     approximate: typeof verdict.approximate === "string" ? verdict.approximate : null,
     missed: entries(diagnosis.missed).map((entry) => ({
@@ -41,12 +38,6 @@ function diagnosisOf(verdict: Record<string, unknown>): ClaimsDiagnosisView | un
       contradicts: entry.contradicts === true,
       chunk: chunkNumber(entry.chunk),
     })),
-    chunks: chunks.map((chunk: unknown) => {
-      const { source, node_id } = (chunk ?? {}) as { source?: unknown; node_id?: unknown };
-      return {
-        label: typeof source === "string" ? source : typeof node_id === "string" ? node_id : null,
-      };
-    }),
   };
 }
 
