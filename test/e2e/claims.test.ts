@@ -78,6 +78,19 @@ describe("claim-level diagnosis", { timeout: 90_000 }, () => {
     });
     // Words, never the verdict's JSON.
     expect(await diagnosis.textContent()).not.toMatch(/[{}"]|Entailment|Neutral/);
+
+    // The run's metrics in the summary: RAGChecker's report, as the API gives it.
+    const detail = await server.json<{
+      summary: {
+        judges: { claims_offline: { claim_metrics: { generator: { faithfulness: number } } } };
+      };
+    }>(`/api/v1/evaluations/${run}`);
+    const faithfulness = page.locator(
+      '[data-testid="claim-metrics"][data-judge="claims_offline"] tr[data-metric="faithfulness"] td',
+    );
+    expect(await faithfulness.textContent()).toBe(
+      detail.summary.judges.claims_offline.claim_metrics.generator.faithfulness.toFixed(1),
+    );
     expect(browser.errors).toEqual([]);
     await page.close();
   });

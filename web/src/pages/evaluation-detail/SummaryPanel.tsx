@@ -4,6 +4,7 @@ import { ProgressBar } from "../../components/ProgressBar";
 import { everyResultFailed, shownRunStatus } from "../../components/run-outcome";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
+import { ClaimMetricsSummary } from "./ClaimMetricsSummary";
 
 /** The run at a glance. Bot and judge errors are counted apart and never enter the averages. */
 export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
@@ -97,6 +98,7 @@ export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
           </div>
         </div>
       </div>
+      <ClaimMetricsSummary summary={s} />
     </section>
   );
 }
