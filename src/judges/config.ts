@@ -74,7 +74,7 @@ export const JudgesConfigSchema = z
         /** Characters of a chunk shown to the checker. */
         max_chunk_chars: z.number().int().min(1).default(4_000),
         /** Offline: a sentence is entailed by a text when its word support there is at least this. */
-        offline_min_support: z.number().min(0).max(1).default(0.85),
+        offline_min_support: z.number().min(0).max(1).default(0.8),
       })
       .strict()
       .prefault({}),

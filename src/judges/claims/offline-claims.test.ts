@@ -80,6 +80,19 @@ describe("offlineClaims: sentences as claims, word support as entailment", () =>
     expect(result.verdict.chunks).toEqual([{ relevant: true }, { node_id: "n2", relevant: false }]);
   });
 
+  it("does not take a figure for another one: 18 km is not entailed by 42 km", () => {
+    const result = offlineClaims({
+      question: "How long is the tram line?",
+      answer: "It is 42 km long.",
+      ground_truth: "18 km",
+      contexts: ["The tram line runs 18 km."],
+    });
+    expect(result.verdict.ground_truth_claims).toEqual([
+      { text: "18 km", response: "Neutral", chunks: ["Entailment"] },
+    ]);
+    expect(result.verdict.diagnosis.missed).toEqual([{ claim: "18 km", chunk: 1 }]);
+  });
+
   it("refuses an input without a ground truth, naming the field", () => {
     const { ground_truth: _omitted, ...withoutReference } = input;
     expect(() => offlineClaims(withoutReference)).toThrow(JudgeInputError);

@@ -6,7 +6,7 @@
 import { splitSentences, stripCitationMarkers } from "../../text/index.js";
 import { DEFAULT_JUDGES_CONFIG, type JudgesConfig } from "../config.js";
 import { promptLanguage } from "../language.js";
-import { evidenceWords, supportWords, wordSupport } from "../offline/index.js";
+import { attachNumbers, evidenceWords, supportWords, wordSupport } from "../offline/index.js";
 import { referencesOf } from "../references.js";
 import { type JudgeScore, parseJudgeInput, round } from "../result.js";
 import type { ClaimVerdict } from "./metrics.js";
@@ -39,7 +39,11 @@ export function sentenceClaims(text: string): string[] {
     .filter((sentence) => !QUESTION_END.test(sentence) && supportWords(sentence).length > 0);
 }
 
-/** Each sentence's verdict against one text: Entailment when its word support there is enough. */
+/**
+ * Each sentence's verdict against one text: Entailment when its word support there is enough,
+ * figures the text does not state or gives to something else counted against it, as the offline
+ * judge's groundedness counts them.
+ */
 function entailmentIn(
   sentences: readonly string[],
   text: string,
@@ -47,9 +51,13 @@ function entailmentIn(
 ): ClaimVerdict[] {
   if (sentences.length === 0) return [];
   const evidence = evidenceWords([text]);
-  return sentences.map((sentence) =>
-    (wordSupport(sentence, evidence).score ?? 0) >= minSupport ? "Entailment" : "Neutral",
-  );
+  return sentences.map((sentence) => {
+    const misattached = attachNumbers(sentence, [text]).filter(
+      (number) => number.verdict !== "attached",
+    ).length;
+    const support = wordSupport(sentence, evidence, {}, misattached).score ?? 0;
+    return support >= minSupport ? "Entailment" : "Neutral";
+  });
 }
 
 /**
