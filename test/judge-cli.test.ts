@@ -200,6 +200,50 @@ it.concurrent(
 );
 
 it.concurrent(
+  "claims_offline prints RAGChecker's claim-level metrics, labelled as approximate, with no LLM",
+  async () => {
+    const run = async (format: string) => {
+      let stdout = "";
+      const out = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          stdout += chunk.toString();
+          done();
+        },
+      });
+      const code = await judgeCommand(
+        [fixture(LINES), "--judge", "claims_offline", "--format", format],
+        out,
+      );
+      return { code, stdout };
+    };
+    const table = await run("table");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(
+      "Claim-level metrics of claims_offline, as RAGChecker computes them (mean % over 2 answer(s)); " +
+        "approximate: sentences as claims, offline entailment",
+    );
+    // q1 states the reference "1187" (recall 1) in a sentence the reference does not hold
+    // (precision 0); q2 states neither. Both references are in their context: claim recall 100.
+    expect(table.stdout).toMatch(/overall +recall +50\.0\n/);
+    expect(table.stdout).toMatch(/retriever +claim recall +100\.0\n/);
+
+    const json = JSON.parse((await run("json")).stdout) as {
+      summary: {
+        claims_offline: { claim_metrics: { overall: { recall: number } }; approximate: string };
+      };
+      results: { results: { claims_offline: { verdict: { diagnosis: { missed: unknown[] } } } } }[];
+    };
+    expect(json.summary.claims_offline.claim_metrics.overall.recall).toBe(50);
+    expect(json.summary.claims_offline.approximate).toBe(
+      "approximate: sentences as claims, offline entailment",
+    );
+    expect(json.results[1]?.results.claims_offline.verdict.diagnosis.missed).toEqual([
+      { claim: "18 km", chunk: 1 },
+    ]);
+  },
+);
+
+it.concurrent(
   "judges offline with no LLM and no database, saying the scores are heuristic",
   async () => {
     // In process: no LLM, no store; the other tests check the spawned CLI's exit codes and output.

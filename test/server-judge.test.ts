@@ -125,3 +125,40 @@ it("serves the baseline judges by name without any LLM, naming what a line lacks
   expect(refused.status).toBe(400);
   expect(JSON.stringify(await refused.json())).toContain('"path":"contexts"');
 });
+
+it("serves claims_offline without any LLM: RAGChecker's metrics and the diagnosis, labelled approximate", async () => {
+  const response = await post(withoutLlm, { ...LINE, judges: ["claims_offline"] });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as {
+    results: {
+      claims_offline: {
+        verdict: {
+          approximate: string;
+          metrics: Record<string, number>;
+          diagnosis: { missed: unknown[]; unsupported: unknown[] };
+        };
+      };
+    };
+  };
+  const verdict = body.results.claims_offline.verdict;
+  expect(verdict.approximate).toBe("approximate: sentences as claims, offline entailment");
+  expect(Object.keys(verdict.metrics).sort()).toEqual(
+    [
+      "claim_recall",
+      "context_precision",
+      "context_utilization",
+      "f1",
+      "faithfulness",
+      "hallucination",
+      "noise_sensitivity_in_irrelevant",
+      "noise_sensitivity_in_relevant",
+      "precision",
+      "recall",
+      "self_knowledge",
+    ].sort(),
+  );
+  const { ground_truth: _dropped, ...line } = LINE;
+  const refused = await post(withoutLlm, { ...line, judges: ["claims_offline"] });
+  expect(refused.status).toBe(400);
+  expect(JSON.stringify(await refused.json())).toContain('"path":"ground_truth"');
+});

@@ -65,6 +65,19 @@ export const JudgesConfigSchema = z
       })
       .strict()
       .prefault({}),
+    claims: z
+      .object({
+        /** passed when the answer's claim F1 against the ground truth is at least this. */
+        pass_min_f1: z.number().min(0).max(1).default(0.5),
+        /** Chunks each claim is checked against, from the top (one check call per claim set each). */
+        max_chunks: z.number().int().min(1).max(20).default(10),
+        /** Characters of a chunk shown to the checker. */
+        max_chunk_chars: z.number().int().min(1).default(4_000),
+        /** Offline: a sentence is entailed by a text when its word support there is at least this. */
+        offline_min_support: z.number().min(0).max(1).default(0.8),
+      })
+      .strict()
+      .prefault({}),
     /** Runs per judgement; above 1, agreement (pass^N, score std dev) is reported. */
     repeat: z.number().int().min(1).max(20).default(1),
   })

@@ -1,6 +1,33 @@
 // The judges' public face: LLM judges as plain async functions with one result shape, and the
 // offline (no-LLM) judges of ./offline.
 export {
+  CLAIM_GROUP_LABELS,
+  CLAIM_METRIC_GROUPS,
+  CLAIM_METRIC_LABELS,
+  type ClaimsSummary,
+  claimReportRows,
+  claimsSummary,
+  CLAIM_VERDICTS,
+  CLAIMS_OFFLINE_MODEL,
+  CLAIMS_PROMPTS,
+  type ClaimChecks,
+  type ClaimMetrics,
+  type ClaimMetricsReport,
+  type ClaimVerdict,
+  type ClaimsDiagnosis,
+  type ClaimsInput,
+  ClaimsInputSchema,
+  type ClaimsResult,
+  type ClaimsVerdict,
+  claimMetrics,
+  claims,
+  OFFLINE_APPROXIMATION,
+  type OfflineClaimsResult,
+  offlineClaims,
+  reportClaimMetrics,
+  sentenceClaims,
+} from "./claims/index.js";
+export {
   DEFAULT_JUDGES_CONFIG,
   type JudgesConfig,
   type JudgesConfigInput,
@@ -28,6 +55,7 @@ export {
   LLM_JUDGES,
   missingForJudges,
   needsLlm,
+  needsReference,
 } from "./judge-line.js";
 export {
   detectLanguage,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { LlmClient } from "../llm/index.js";
 import type { JudgesConfig } from "./config.js";
+import { claims, offlineClaims } from "./claims/index.js";
 import { ContextItemSchema } from "./context.js";
 import { containsReferenceJudge, offline, tokenPrecisionJudge } from "./offline/index.js";
 import { reference } from "./reference.js";
@@ -13,8 +14,21 @@ import { rubric } from "./rubric.js";
 export { JUDGE_KINDS };
 export type JudgeKind = JudgeName;
 
-/** Judges that call an LLM; `offline` and the baselines never do. */
-export const LLM_JUDGES: readonly JudgeKind[] = ["review", "rubric", "reference"];
+/** Judges that call an LLM; `offline`, `claims_offline` and the baselines never do. */
+export const LLM_JUDGES: readonly JudgeKind[] = ["review", "rubric", "reference", "claims"];
+
+/** Judges that compare the answer with a ground truth, and refuse a line without one. */
+const REFERENCE_JUDGES: readonly JudgeKind[] = [
+  "reference",
+  "contains_reference",
+  "claims",
+  "claims_offline",
+];
+
+/** Whether a judge needs a ground truth (an evaluation skips it on a question without one). */
+export function needsReference(kind: JudgeKind): boolean {
+  return REFERENCE_JUDGES.includes(kind);
+}
 
 /** Whether a judge calls an LLM (and so needs the judge role configured). */
 export function needsLlm(kind: JudgeKind): boolean {
@@ -34,17 +48,15 @@ export const JudgeLineSchema = z.object({
 export type JudgeLine = z.infer<typeof JudgeLineSchema>;
 
 /**
- * What a line lacks for a set of judges: `reference` and `contains_reference` need a ground truth,
- * `token_precision` contexts. The CLI's line schema and the API's request schema both read it.
+ * What a line lacks for a set of judges: `reference`, `contains_reference` and the claims judges
+ * need a ground truth, `token_precision` contexts. The CLI's line schema and the API's request schema both read it.
  */
 export function missingForJudges(
   line: Pick<JudgeLine, "contexts" | "ground_truth" | "ground_truths">,
   kinds: readonly JudgeKind[],
 ): { path: string[]; message: string }[] {
   const issues: { path: string[]; message: string }[] = [];
-  const needsReference = kinds.find(
-    (kind) => kind === "reference" || kind === "contains_reference",
-  );
+  const needsReference = kinds.find((kind) => REFERENCE_JUDGES.includes(kind));
   if (needsReference && referencesOf(line).length === 0) {
     issues.push({ path: ["ground_truth"], message: `required by the ${needsReference} judge` });
   }
@@ -94,6 +106,14 @@ async function runKind(
       { config: options.config },
     );
   }
+  const references = {
+    ...(line.ground_truth !== undefined ? { ground_truth: line.ground_truth } : {}),
+    ...(line.ground_truths !== undefined ? { ground_truths: line.ground_truths } : {}),
+  };
+  if (kind === "claims_offline") {
+    const { question, answer, contexts } = line;
+    return offlineClaims({ question, answer, contexts, ...references }, { config: options.config });
+  }
   if (kind === "token_precision" || kind === "contains_reference") {
     const input = {
       question: line.question,
@@ -116,6 +136,7 @@ async function runKind(
     const { question, answer, contexts } = line;
     if (kind === "review") return review({ ...args, question, answer, contexts });
     if (kind === "rubric") return rubric({ ...args, question, answer, documents: contexts });
+    if (kind === "claims") return claims({ ...args, question, answer, contexts, ...references });
     return reference({
       ...args,
       question,

@@ -21,6 +21,8 @@ export const JUDGE_KINDS = [
   "offline",
   "token_precision",
   "contains_reference",
+  "claims",
+  "claims_offline",
 ] as const;
 export type JudgeName = (typeof JUDGE_KINDS)[number];
 

@@ -383,6 +383,20 @@ export const ProgressSchema = z.object({
   eta_seconds: z.number().nullable(),
 });
 
+/** RAGChecker's metrics over many answers, each a mean × 100 to one decimal (judges/claims). */
+const ClaimMetricsReportSchema = z.object({
+  overall: z.object({ precision: z.number(), recall: z.number(), f1: z.number() }),
+  retriever: z.object({ claim_recall: z.number(), context_precision: z.number() }),
+  generator: z.object({
+    context_utilization: z.number(),
+    noise_sensitivity_in_relevant: z.number(),
+    noise_sensitivity_in_irrelevant: z.number(),
+    hallucination: z.number(),
+    self_knowledge: z.number(),
+    faithfulness: z.number(),
+  }),
+});
+
 const JudgeSummarySchema = z.object({
   count: z.number().int(),
   mean_score: z.number().nullable(),
@@ -390,6 +404,14 @@ const JudgeSummarySchema = z.object({
   pass_rate: z.number().nullable(),
   distribution: z.record(z.string(), z.number()),
   metrics: z.record(z.string(), z.number().nullable()),
+  claim_metrics: ClaimMetricsReportSchema.nullable()
+    .optional()
+    .describe("claims and claims_offline only: RAGChecker's metrics over the run, in %"),
+  approximate: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("claims_offline: how its claims and checks approximate RAGChecker's"),
 });
 
 const RetrievalMeansSchema = z.object({
@@ -643,7 +665,7 @@ const CompareSideSchema = z.object({
   gate_status: z.string().nullable(),
 });
 
-const JudgeScaleSchema = z.enum(["1-10", "1-5", "pass_fail"]);
+const JudgeScaleSchema = z.enum(["1-10", "1-5", "0-1", "pass_fail"]);
 const IncomparabilitySchema = z.discriminatedUnion("code", [
   z.object({
     code: z.literal("question_set"),

@@ -6,6 +6,9 @@ import {
   type JudgeKind,
   type JudgeLine,
   type JudgeOutcome,
+  type ClaimsSummary,
+  claimReportRows,
+  claimsSummary,
   judgeLine,
   judgeLineSchemaFor,
   LLM_JUDGES,
@@ -22,11 +25,13 @@ import { parseJudgeKinds } from "../judge-kinds.js";
 import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../usage-error.js";
 
-export const JUDGE_HELP = `Usage: ragjudge judge FILE.jsonl --judge review|rubric|reference|offline[,...] [options]
+export const JUDGE_HELP = `Usage: ragjudge judge FILE.jsonl --judge review|rubric|reference|offline|claims|...[,...] [options]
 
 Judges each line {question, answer, contexts?, ground_truth?, ground_truths?} (several acceptable
-references: reference judges score against the best match). review, rubric and reference call the
-configured judge LLM (ragjudge.config.json, OPENAI_BASE_URL, RAGJUDGE_JUDGE_*); offline needs none.
+references: reference judges score against the best match). review, rubric, reference and claims
+call the configured judge LLM (ragjudge.config.json, OPENAI_BASE_URL, RAGJUDGE_JUDGE_*); offline,
+claims_offline, token_precision and contains_reference need none. claims and claims_offline print
+RAGChecker's claim-level metrics (claims_offline approximates them: sentences as claims).
 
 Options:
   --judge LIST            judges to run, comma-separated (default: offline)
@@ -148,13 +153,24 @@ export async function judgeCommand(
   }
 
   const judged = lines.filter((line): line is Extract<LineResult, { ok: true }> => line.ok);
+  const resultsOf = (kind: JudgeKind) =>
+    judged.map((line) => line.results[kind]).filter((r) => r !== undefined);
+  // The claims judges' RAGChecker report, beside their ordinary summary.
+  const claimSummaries = new Map<JudgeKind, ClaimsSummary>(
+    kinds
+      .filter((kind) => kind === "claims" || kind === "claims_offline")
+      .map((kind) => [kind, claimsSummary(resultsOf(kind).map((r) => r.verdict))]),
+  );
   const summary = Object.fromEntries(
-    kinds.map((kind) => [
-      kind,
-      summarizeJudgeResults(
-        judged.map((line) => line.results[kind]).filter((r) => r !== undefined),
-      ),
-    ]),
+    kinds.map((kind) => {
+      const claims = claimSummaries.get(kind);
+      const judgeSummary = summarizeJudgeResults(resultsOf(kind));
+      if (!claims) return [kind, judgeSummary];
+      return [
+        kind,
+        { ...judgeSummary, claim_metrics: claims.report, approximate: claims.approximate },
+      ];
+    }),
   );
   const usage = client?.usage();
   if (format === "table") {
@@ -198,6 +214,22 @@ export async function judgeCommand(
       )}\n`,
     );
     out.write(`${word("judgeFooter")}\n`);
+    for (const [kind, claims] of claimSummaries) {
+      if (!claims.report) continue;
+      out.write(
+        `\nClaim-level metrics of ${kind}, as RAGChecker computes them ` +
+          `(mean % over ${claims.count} answer(s))` +
+          `${claims.approximate ? `; ${claims.approximate}` : ""}:\n`,
+      );
+      const rows = claimReportRows(claims.report);
+      out.write(
+        `${renderTable(
+          ["part", "metric", "%"],
+          rows.map(([group, metric, value]) => [group, metric, value.toFixed(1)]),
+          { alignRight: [2] },
+        )}\n`,
+      );
+    }
     if (usage) {
       // A logical call is one the judge made; each may take several HTTP requests (retries).
       const figures = {

@@ -16,6 +16,8 @@ const SCALE_OF: Record<JudgeKind, JudgeScale> = {
   review: "pass_fail",
   token_precision: "0-1",
   contains_reference: "pass_fail",
+  claims: "0-1",
+  claims_offline: "0-1",
 };
 
 /** Why two runs' scores are not comparable, with what each side had. */

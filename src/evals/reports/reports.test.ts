@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
+import { offlineClaims } from "../../judges/index.js";
 import {
   buildReport,
   checkThresholds,
@@ -320,6 +321,33 @@ describe("markdown", () => {
     expect(md).toContain("## Regressions against the baseline");
     expect(md).toContain("| 1 | Question 0? | passed -> not passed |");
     expect(md).toMatch(/\| --baseline \| FAILED \| 1 regression\(s\)/);
+  });
+});
+
+describe("claim-level metrics", () => {
+  it("get a table in the markdown, table and JSON reports, labelled as approximate offline", () => {
+    const claims = offlineClaims({
+      question: "How long is the Nile?",
+      answer: "The Nile is 6,650 km long. It flows through Uganda.",
+      ground_truth: "The Nile is 6,650 km long.",
+      contexts: ["The Nile is 6,650 km long."],
+    });
+    const withClaims = buildReport({ ...EVALUATION, config: { judges: ["claims_offline"] } }, [
+      row(0, { judges: { claims_offline: claims } }),
+    ]);
+    const title =
+      "Claim-level metrics of claims_offline, as RAGChecker computes them (mean % over 1 answers); " +
+      "approximate: sentences as claims, offline entailment";
+    const markdown = renderMarkdownReport(withClaims);
+    expect(markdown).toContain(`## ${title}`);
+    // One sentence of two is the reference's: precision 50%; the reference is stated: recall 100%.
+    expect(markdown).toContain("| overall | precision | 50.0 |");
+    expect(markdown).toContain("| overall | recall | 100.0 |");
+    expect(markdown).toContain("| generator | hallucination | 50.0 |");
+    expect(renderTableReport(withClaims)).toContain(title);
+    const json = JSON.parse(renderJsonReport(withClaims)) as EvaluationReport;
+    expect(json.summary.judges.claims_offline?.claim_metrics?.overall.precision).toBe(50);
+    expect(json.results[0]?.judges.claims_offline?.metrics.hallucination).toBe(0.5);
   });
 });
 

@@ -1,3 +1,4 @@
+import { claimReportRows } from "../../judges/index.js";
 import { millisecondsCell, oneLine, passedCell, percentCell, scoreCell } from "./cells.js";
 import type { MessageLanguage } from "../../text/index.js";
 import { type EvaluationReport, OFFLINE_MEASURES, type ReportResult } from "./report.js";
@@ -107,6 +108,28 @@ function retrieval(report: EvaluationReport, lang: MessageLanguage): ReportSecti
     ]),
     alignRight: [1],
   };
+}
+
+/** The claims judges' RAGChecker report: one section per claims judge that ran. */
+function claimMetrics(report: EvaluationReport): ReportSection[] {
+  return (["claims", "claims_offline"] as const).flatMap((kind) => {
+    const block = report.summary.judges[kind];
+    if (!block?.claim_metrics) return [];
+    return [
+      {
+        title:
+          `Claim-level metrics of ${kind}, as RAGChecker computes them (mean % over ${block.count} answers)` +
+          (block.approximate ? `; ${block.approximate}` : ""),
+        headers: ["part", "metric", "%"],
+        rows: claimReportRows(block.claim_metrics).map(([group, metric, value]) => [
+          group,
+          metric,
+          value.toFixed(1),
+        ]),
+        alignRight: [2],
+      },
+    ];
+  });
 }
 
 function gate(report: EvaluationReport, lang: MessageLanguage): ReportSection | undefined {
@@ -276,6 +299,7 @@ export function summarySections(
   return [
     overview(report, lang),
     judges(report, lang),
+    ...claimMetrics(report),
     retrieval(report, lang),
     gate(report, lang),
     byType(report, lang),

@@ -12,6 +12,7 @@ import {
   judgeErrorDetailOf,
   judgeFailure,
   judgeLine,
+  needsReference,
 } from "../../judges/index.js";
 import {
   backoffDelay,
@@ -150,7 +151,7 @@ async function runJudges(
   const results: Partial<Record<JudgeKind, ItemJudge>> = {};
   await Promise.all(
     kinds.map(async (kind) => {
-      if (kind === "reference" && !line.ground_truth) {
+      if (needsReference(kind) && !line.ground_truth) {
         results[kind] = { outcome: "skipped", reason: "the question has no ground truth" };
         return;
       }

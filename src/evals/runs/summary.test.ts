@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { progressOf, type SummaryRow, summarizeResults } from "./summary.js";
+import { offlineClaims, reportClaimMetrics } from "../../judges/index.js";
 
 const row = (patch: Partial<SummaryRow>): SummaryRow => ({
   status: "SCORED",
@@ -82,6 +83,33 @@ describe("summarizeResults", () => {
     expect(summary.judges.token_precision?.distribution).toEqual({ "0.8": 1, "0.9": 1, "0.2": 1 });
     expect(summary.judges.token_precision?.metrics.token_precision).toBeCloseTo(0.7, 12);
     expect(summary.judges.contains_reference?.distribution).toEqual({ passed: 2, failed: 1 });
+  });
+
+  it("reports the claims judges' RAGChecker metrics over the run, with the approximation's words", () => {
+    const judged = [
+      offlineClaims({
+        question: "How long is the Nile?",
+        answer: "The Nile is 6,650 km long. It flows through Uganda.",
+        ground_truth: "The Nile is 6,650 km long.",
+        contexts: ["The Nile is 6,650 km long."],
+      }),
+      offlineClaims({
+        question: "Where does the Nile end?",
+        answer: "In the Red Sea.",
+        ground_truth: "The Nile flows into the Mediterranean Sea.",
+        contexts: ["The Nile flows into the Mediterranean Sea."],
+      }),
+    ];
+    const summary = summarizeResults(
+      judged.map((result) => row({ judges: { claims_offline: result } })),
+    );
+    const block = summary.judges.claims_offline;
+    expect(block?.claim_metrics).toEqual(
+      reportClaimMetrics(judged.map((result) => result.verdict.metrics)),
+    );
+    // The first answer states the reference (recall 1), the second does not (0): 50%.
+    expect(block?.claim_metrics?.overall.recall).toBe(50);
+    expect(block?.approximate).toBe("approximate: sentences as claims, offline entailment");
   });
 
   it("leaves a defaulted judge result out of its judge's means", () => {

@@ -1,4 +1,4 @@
-import type { JudgeKind } from "../../judges/index.js";
+import { type ClaimMetricsReport, claimsSummary, type JudgeKind } from "../../judges/index.js";
 import { type RetrievalSummary, summarizeRetrieval } from "./retrieval.js";
 
 /** The fields of a result row the summary reads (an evaluation_results row has them all). */
@@ -33,6 +33,10 @@ export interface JudgeSummaryBlock {
   distribution: Record<string, number>;
   /** Means of the judge's own numbers (offline: exact_match, f1, rouge_l, groundedness...). */
   metrics: Record<string, number | null>;
+  /** The claims judges only: RAGChecker's report over the run (means × 100, one decimal). */
+  claim_metrics?: ClaimMetricsReport | null;
+  /** The claims judges only: the approximation's words when judged offline, else null. */
+  approximate?: string | null;
 }
 
 export interface EvaluationSummary {
@@ -78,8 +82,9 @@ function quantile(sorted: readonly number[], q: number): number | null {
 function bucketOf(kind: string, judge: StoredJudge): string {
   const raw = judge.raw_score ?? 0;
   if (kind === "review" || kind === "contains_reference") return judge.passed ? "passed" : "failed";
-  // token_precision's own number is a share: buckets of a tenth ("0.8" holds 0.8 to 0.89).
-  if (kind === "token_precision") return (Math.min(9, Math.floor(raw * 10)) / 10).toFixed(1);
+  // token_precision's and the claims judges' own numbers are shares: buckets of a tenth ("0.8" holds 0.8 to 0.89).
+  if (kind === "token_precision" || kind === "claims" || kind === "claims_offline")
+    return (Math.min(9, Math.floor(raw * 10)) / 10).toFixed(1);
   if (kind === "reference") return String(Math.round(raw));
   return String(Math.max(1, Math.min(10, Math.round(raw))));
 }
@@ -138,6 +143,10 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
       const bucket = bucketOf(kind, judge);
       distribution[bucket] = (distribution[bucket] ?? 0) + 1;
     }
+    const claims =
+      kind === "claims" || kind === "claims_offline"
+        ? claimsSummary(list.map((judge) => judge.verdict))
+        : undefined;
     judges[kind as JudgeKind] = {
       count: list.length,
       mean_score: mean(list.map((j) => j.score ?? 0)),
@@ -145,6 +154,7 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
       pass_rate: mean(list.map((j) => (j.passed ? 1 : 0))),
       distribution,
       metrics: metricsOf(kind, list),
+      ...(claims ? { claim_metrics: claims.report, approximate: claims.approximate } : {}),
     };
   }
   const byType: EvaluationSummary["by_question_type"] = {};

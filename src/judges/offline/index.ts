@@ -18,7 +18,6 @@ import type {
 } from "./reference-match.js";
 import type { RougeL } from "./rouge.js";
 import type { TokenF1 } from "./squad.js";
-import type { WordSupport } from "./word-support.js";
 
 export { type AttachedNumber, type AttachmentVerdict, attachNumbers } from "./number-attachment.js";
 export {
@@ -57,6 +56,14 @@ export {
   type ReferenceMatch,
   type ReferenceVerdictKind,
 } from "./reference-match.js";
+export {
+  evidenceWords,
+  supportWords,
+  type WordEvidence,
+  type WordSupport,
+  wordSupport,
+} from "./word-support.js";
+import type { WordSupport } from "./word-support.js";
 export { lcsLength, type RougeL, rougeL, rougeLOfTokens } from "./rouge.js";
 export {
   exactMatch,

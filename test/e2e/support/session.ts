@@ -16,6 +16,8 @@ export interface E2eSession {
   finishedRun(
     name: string,
     bot?: { kind: "builtin" } | { kind: "http"; url: string },
+    /** Default: the offline judge. */
+    judges?: string[],
   ): Promise<string>;
   close(): Promise<void>;
 }
@@ -42,14 +44,14 @@ export async function startE2eSession(options: { botDelayMs: number }): Promise<
     bot,
     collectionId,
     setId,
-    async finishedRun(name, botConfig) {
+    async finishedRun(name, botConfig, judges = ["offline"]) {
       const { id } = await server.json<{ id: string }>("/api/v1/evaluations", {
         method: "POST",
         json: {
           name,
           question_set_id: setId,
           collection_id: collectionId,
-          judges: ["offline"],
+          judges,
           ...(botConfig ? { bot: botConfig } : {}),
         },
       });

@@ -1163,7 +1163,14 @@ export interface components {
        *     ]
        */
       judges?: (
-        "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference"
+        | "review"
+        | "rubric"
+        | "reference"
+        | "offline"
+        | "token_precision"
+        | "contains_reference"
+        | "claims"
+        | "claims_offline"
       )[];
       /** @default false */
       no_cache?: boolean;
@@ -1321,7 +1328,14 @@ export interface components {
        *     ]
        */
       judges?: (
-        "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference"
+        | "review"
+        | "rubric"
+        | "reference"
+        | "offline"
+        | "token_precision"
+        | "contains_reference"
+        | "claims"
+        | "claims_offline"
       )[];
       /** @default false */
       no_cache?: boolean;
@@ -2520,6 +2534,28 @@ export interface components {
           metrics: {
             [key: string]: number | null;
           };
+          /** @description claims and claims_offline only: RAGChecker's metrics over the run, in % */
+          claim_metrics?: {
+            overall: {
+              precision: number;
+              recall: number;
+              f1: number;
+            };
+            retriever: {
+              claim_recall: number;
+              context_precision: number;
+            };
+            generator: {
+              context_utilization: number;
+              noise_sensitivity_in_relevant: number;
+              noise_sensitivity_in_irrelevant: number;
+              hallucination: number;
+              self_knowledge: number;
+              faithfulness: number;
+            };
+          } | null;
+          /** @description claims_offline: how its claims and checks approximate RAGChecker's */
+          approximate?: string | null;
         };
       };
       by_question_type: {
@@ -2828,7 +2864,14 @@ export interface components {
       radar: {
         /** @enum {string} */
         judge:
-          "review" | "rubric" | "reference" | "offline" | "token_precision" | "contains_reference";
+          | "review"
+          | "rubric"
+          | "reference"
+          | "offline"
+          | "token_precision"
+          | "contains_reference"
+          | "claims"
+          | "claims_offline";
         /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
         dimension: string;
         /** @description the mean on the judge's own scale */
@@ -2873,7 +2916,9 @@ export interface components {
             | "reference"
             | "offline"
             | "token_precision"
-            | "contains_reference";
+            | "contains_reference"
+            | "claims"
+            | "claims_offline";
           /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
           dimension: string;
           /** @description the mean on the judge's own scale */
@@ -2895,7 +2940,9 @@ export interface components {
             | "reference"
             | "offline"
             | "token_precision"
-            | "contains_reference";
+            | "contains_reference"
+            | "claims"
+            | "claims_offline";
           /** @description accuracy, completeness, clarity, exact_match, f1, rouge_l, ... */
           dimension: string;
           /** @description the mean on the judge's own scale */
@@ -2931,6 +2978,8 @@ export interface components {
               | "offline"
               | "token_precision"
               | "contains_reference"
+              | "claims"
+              | "claims_offline"
             )[];
             head: (
               | "review"
@@ -2939,13 +2988,15 @@ export interface components {
               | "offline"
               | "token_precision"
               | "contains_reference"
+              | "claims"
+              | "claims_offline"
             )[];
           }
         | {
             /** @enum {string} */
             code: "scale";
-            base: ("1-10" | "1-5" | "pass_fail")[];
-            head: ("1-10" | "1-5" | "pass_fail")[];
+            base: ("1-10" | "1-5" | "0-1" | "pass_fail")[];
+            head: ("1-10" | "1-5" | "0-1" | "pass_fail")[];
           }
         | {
             /** @enum {string} */
@@ -2964,6 +3015,8 @@ export interface components {
               | "offline"
               | "token_precision"
               | "contains_reference"
+              | "claims"
+              | "claims_offline"
             )[];
           }
       )[];

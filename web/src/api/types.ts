@@ -57,4 +57,6 @@ export const JUDGE_KINDS = everyOf<JudgeKind>()(
   "offline",
   "token_precision",
   "contains_reference",
+  "claims",
+  "claims_offline",
 );

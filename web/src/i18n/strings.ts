@@ -1,6 +1,7 @@
 // Every UI string in English and Chinese. The English table names the keys; the Chinese one
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
+import { claimsEn, claimsZh } from "./claims-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
 import { alertEn, alertZh } from "../pages/alerts/alert-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
@@ -11,6 +12,7 @@ import { verdictEn, verdictZh } from "./verdict-strings";
 
 export const en = {
   ...arenaEn,
+  ...claimsEn,
   ...compareEn,
   ...productionEn,
   ...alertEn,
@@ -382,6 +384,7 @@ export type MessageKey = keyof typeof en;
 
 export const zh: Record<MessageKey, string> = {
   ...arenaZh,
+  ...claimsZh,
   ...compareZh,
   ...productionZh,
   ...alertZh,

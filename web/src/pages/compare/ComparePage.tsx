@@ -11,6 +11,7 @@ import { useQuestionSets } from "../../api/queries";
 import { useEvaluations } from "../evaluation-list/queries";
 import { changedOnly } from "./changed";
 import { CompareRetrieval } from "./CompareRetrieval";
+import { ClaimMetricsCompare } from "./ClaimMetricsCompare";
 import { incomparableText } from "./incomparable";
 
 const CompareCharts = lazy(() =>
@@ -117,6 +118,7 @@ export function ComparePage() {
             <CompareCharts comparison={data} />
           </Suspense>
           <CompareRetrieval base={data.base.summary} head={data.head.summary} />
+          <ClaimMetricsCompare base={data.base.summary} head={data.head.summary} />
           <div className="table-scroll">
             <table data-testid="compare-table">
               <thead>

@@ -24,6 +24,8 @@ export const compareEn = {
   "compare.judge.review": "review",
   "compare.judge.token_precision": "token precision",
   "compare.judge.contains_reference": "contains the reference",
+  "compare.judge.claims": "claims",
+  "compare.judge.claims_offline": "claims (offline)",
   "compare.radarShared": "Only the dimensions both runs have are drawn.",
   "compare.radarOnly": "Only in {run}: {dimensions}.",
 } as const;
@@ -50,6 +52,8 @@ export const compareZh: Record<keyof typeof compareEn, string> = {
   "compare.judge.review": "审查",
   "compare.judge.token_precision": "词元精确率",
   "compare.judge.contains_reference": "包含参考答案",
+  "compare.judge.claims": "断言",
+  "compare.judge.claims_offline": "断言（离线）",
   "compare.radarShared": "雷达图只画两次评估都有的维度。",
   "compare.radarOnly": "仅 {run} 有：{dimensions}。",
 };

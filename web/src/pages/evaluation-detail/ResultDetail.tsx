@@ -7,6 +7,8 @@ import { StatusBadge } from "../../components/StatusBadge";
 import type { MessageKey } from "../../i18n/strings";
 import { useI18n } from "../../i18n/i18n";
 import { MermaidDiagram } from "../collections/MermaidDiagram";
+import { ClaimsDiagnosis } from "./ClaimsDiagnosis";
+import { claimsDiagnoses } from "./claims-verdict";
 import { groupJudgeErrors } from "./judge-errors";
 import { failingJudges, ownScale } from "./verdict";
 import { ResultRetrieval } from "./ResultRetrieval";
@@ -111,6 +113,8 @@ const JUDGE_NAMES: Record<string, MessageKey> = {
   rubric: "verdict.judgeName.rubric",
   reference: "verdict.judgeName.reference",
   offline: "verdict.judgeName.offline",
+  claims: "verdict.judgeName.claims",
+  claims_offline: "verdict.judgeName.claims_offline",
 };
 
 /**
@@ -217,6 +221,14 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
           })}
         </section>
       </div>
+      {claimsDiagnoses(result.judges ?? {}).map(([judge, diagnosis]) => (
+        <ClaimsDiagnosis
+          key={judge}
+          judge={judge}
+          diagnosis={diagnosis}
+          sources={result.rag_answer_sources ?? []}
+        />
+      ))}
       <JudgeErrors judges={result.judges ?? {}} />
       <ResultRetrieval result={result} />
       {failing.length > 0 && (

@@ -5,6 +5,7 @@ import { everyResultFailed, shownRunStatus } from "../../components/run-outcome"
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 import { RetrievalSummary } from "./RetrievalSummary";
+import { ClaimMetricsSummary } from "./ClaimMetricsSummary";
 
 /** The run at a glance. Bot and judge errors are counted apart and never enter the averages. */
 export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
@@ -99,6 +100,7 @@ export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
         </div>
       </div>
       <RetrievalSummary summary={s} />
+      <ClaimMetricsSummary summary={s} />
     </section>
   );
 }
