@@ -558,6 +558,9 @@ export const EvaluationChartsSchema = z.object({
 });
 
 const CompareSideSchema = z.object({
+  result_id: z
+    .string()
+    .describe("The run's result, in full at /evaluations/{id}/results/{result_id}"),
   question_id: z.string(),
   position: z.number().int(),
   status: z.enum(RESULT_STATUS_VALUES),

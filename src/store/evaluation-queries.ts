@@ -189,6 +189,7 @@ export async function queryResultList(
 /** The columns two runs are compared on: no answers, sources or judges. */
 export type CompareColumns = Pick<
   EvaluationResultRow,
+  | "id"
   | "question_id"
   | "position"
   | "question_type"
@@ -207,6 +208,7 @@ export async function listCompareRows(
   const r = evaluation_results;
   return db
     .select({
+      id: r.id,
       question_id: r.question_id,
       position: r.position,
       question_type: r.question_type,

@@ -2819,6 +2819,8 @@ export interface components {
         question_text: string;
         question_type: string;
         base: {
+          /** @description The run's result, in full at /evaluations/{id}/results/{result_id} */
+          result_id: string;
           question_id: string;
           position: number;
           /** @enum {string} */
@@ -2828,6 +2830,8 @@ export interface components {
           gate_status: string | null;
         };
         head: {
+          /** @description The run's result, in full at /evaluations/{id}/results/{result_id} */
+          result_id: string;
           question_id: string;
           position: number;
           /** @enum {string} */
