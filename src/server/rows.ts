@@ -50,7 +50,13 @@ export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow)
   };
 }
 
-/** The arena's config is a snapshot of contestants as evaluation ids: no key, no answers. */
-export function publicArena({ user_id: _u, ...arena }: ArenaRow) {
-  return arena;
+/**
+ * The arena's config is a snapshot of contestants as evaluation ids: no key, no answers. The
+ * pairwise judge's per-question verdicts stay out (one per pair and question, with reasoning):
+ * `GET /arenas/{id}/questions` pages them.
+ */
+export function publicArena({ user_id: _u, results, ...arena }: ArenaRow) {
+  if (!results) return { ...arena, results };
+  const { verdicts: _v, ...rest } = results as Record<string, unknown>;
+  return { ...arena, results: rest as typeof results };
 }

@@ -233,6 +233,7 @@ export {
   type ArenaRow,
   type ArenaStatus,
   createArena,
+  deleteArena,
   finishArena,
   getArena,
   getArenaForWorker,

@@ -70,9 +70,10 @@ export const arenaEn = {
   "arena.losses": "L",
   "arena.meanLength": "Mean length",
   "arena.scored": "Compared on",
-  "arena.notDistinguishable": "Not distinguishable on this set (95% intervals overlap): {pairs}",
+  "arena.notDistinguishable":
+    "Not distinguishable on this set (the 95% interval of their paired difference contains 0): {pairs}",
   "arena.allDistinguishable":
-    "Every pair is distinguishable on this set (no two 95% intervals overlap).",
+    "Every pair is distinguishable on this set (no pair's 95% paired-difference interval contains 0).",
   "arena.length":
     "Length coefficient {coefficient} [{low}, {high}] log-odds for the longer answer at the largest length difference ({comparisons} comparisons).",
   "arena.lengthLonger": "The judge favours longer answers: read the length-controlled ratings.",
@@ -89,6 +90,9 @@ export const arenaEn = {
   "arena.bWins": "B wins",
   "arena.missing": "Not compared",
   "arena.meanDifference": "Mean A − B",
+  "arena.netWins": "Net wins of A per question",
+  "arena.distinguishableRule":
+    "A pair is distinguishable when the 95% interval of its difference, as printed, leaves out 0. The difference is A's score minus B's per question for a score judge; for the pairwise judge, A's result per question (win 1, tie 0, loss −1).",
   "arena.distinguishable": "Distinguishable",
   "arena.flipRate": "Position flips per judge model",
   "arena.flipNote":
@@ -174,8 +178,8 @@ export const arenaZh: Record<keyof typeof arenaEn, string> = {
   "arena.losses": "负",
   "arena.meanLength": "平均长度",
   "arena.scored": "参与比较",
-  "arena.notDistinguishable": "在此问题集上无法区分（95% 区间重叠）：{pairs}",
-  "arena.allDistinguishable": "在此问题集上每一对都可区分（95% 区间互不重叠）。",
+  "arena.notDistinguishable": "在此问题集上无法区分（两者逐题差值的 95% 区间包含 0）：{pairs}",
+  "arena.allDistinguishable": "在此问题集上每一对都可区分（每一对逐题差值的 95% 区间都不包含 0）。",
   "arena.length":
     "长度系数 {coefficient} [{low}, {high}]：长度差最大时较长答案获得的对数几率（{comparisons} 次比较）。",
   "arena.lengthLonger": "评委偏好较长的答案：请参考长度控制评分。",
@@ -191,6 +195,9 @@ export const arenaZh: Record<keyof typeof arenaEn, string> = {
   "arena.bWins": "B 胜",
   "arena.missing": "未比较",
   "arena.meanDifference": "平均 A − B",
+  "arena.netWins": "A 每题净胜",
+  "arena.distinguishableRule":
+    "当一对的差值的 95% 区间（如表所示）不包含 0 时，这一对可区分。评分类评委的差值是每题 A 的分数减 B 的分数；成对评委的差值是 A 每题的结果（胜 1、平 0、负 −1）。",
   "arena.distinguishable": "可区分",
   "arena.flipRate": "各评委模型的位置翻转",
   "arena.flipNote":
