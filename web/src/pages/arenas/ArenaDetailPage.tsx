@@ -2,6 +2,7 @@ import { Link, useParams } from "@tanstack/react-router";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
+import { ArenaQuestions } from "./ArenaQuestions";
 import { ArenaStatus } from "./ArenaStatus";
 import { ArenaRadar, RatingsChart, WinMatrix } from "./ArenaCharts";
 import { type ArenaResults, useArena } from "./queries";
@@ -60,6 +61,7 @@ export function ArenaDetailPage() {
             </p>
           )}
           {a.results && <ArenaResultsView results={a.results} />}
+          {a.status === "COMPLETED" && <ArenaQuestions arenaId={a.id} />}
         </>
       )}
     </section>
