@@ -18,6 +18,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/llm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Which LLM roles (generator, judge, rewriter, embedder) the server has, and their models */
+    get: operations["getLlm"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/openapi.json": {
     parameters: {
       query?: never;
@@ -3352,6 +3369,67 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Ok"];
+        };
+      };
+    };
+  };
+  getLlm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each role's status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            roles: {
+              generator: {
+                configured: boolean;
+                /** @description the model the role asks for; null when not configured */
+                model: string | null;
+              };
+              judge: {
+                configured: boolean;
+                /** @description the model the role asks for; null when not configured */
+                model: string | null;
+              };
+              rewriter: {
+                configured: boolean;
+                /** @description the model the role asks for; null when not configured */
+                model: string | null;
+              };
+              embedder: {
+                configured: boolean;
+                /** @description the model the role asks for; null when not configured */
+                model: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };

@@ -173,11 +173,29 @@ export function QuestionGenerationModal({
                 {w}
               </p>
             ))}
-            <ol style={{ maxHeight: 180, overflow: "auto" }}>
-              {(done.questions ?? []).map((q, i) => (
-                <li key={i}>{q.question_text}</li>
-              ))}
-            </ol>
+            {/* What "Add" puts into the table: each question with its type and ground truth. */}
+            <div className="table-scroll" style={{ maxHeight: 260, overflowY: "auto" }}>
+              <table data-testid="generation-preview-table">
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    <th scope="col">{t("card.question")}</th>
+                    <th scope="col">{t("gen.previewType")}</th>
+                    <th scope="col">{t("card.groundTruth")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(done.questions ?? []).map((q, i) => (
+                    <tr key={i} data-testid="generation-preview-row">
+                      <td>{i + 1}</td>
+                      <td>{q.question_text}</td>
+                      <td>{q.question_type}</td>
+                      <td>{q.ground_truth || "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </div>
         )}
         <div className="row">
