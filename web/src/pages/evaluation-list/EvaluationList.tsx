@@ -1,7 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { Fragment, useState } from "react";
-import { api, must } from "../../api/client";
 import { EVALUATION_STATUSES, type EvaluationListItem } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent, formatScore } from "../../components/format";
@@ -14,7 +12,7 @@ import { useQuestionSets } from "../../api/queries";
 import { comparePair } from "./compare-pair";
 import { useEvaluations, useRunAction } from "./queries";
 import { actionsFor, type RunAction } from "./run-actions";
-import { type BotLabel, botLabelOf } from "./bot-label";
+import { BotName } from "../../components/BotName";
 import { groupRuns } from "./run-groups";
 
 const ACTION_LABEL: Record<RunAction, MessageKey> = {
@@ -32,34 +30,6 @@ function judgesOf(config: Record<string, unknown>): string[] {
   return Array.isArray(judges) ? judges.filter((j): j is string => typeof j === "string") : [];
 }
 
-/** The user's registered bots by id, to name a run's bot (a run keeps only its id). */
-function useBotNames() {
-  return useQuery({
-    queryKey: ["bots"],
-    queryFn: async () => (await must(api.GET("/api/v1/bots"))).items,
-    select: (items) => new Map(items.map((b) => [b.id, b.name])),
-    staleTime: 60_000,
-  });
-}
-
-function BotCell({ label }: { label: BotLabel }) {
-  const { t } = useI18n();
-  switch (label.kind) {
-    case "builtin":
-      return label.model
-        ? t("list.bot.builtinModel", { model: label.model })
-        : t("list.bot.builtinExtractive");
-    case "registered":
-      return label.name;
-    case "http":
-      return <span style={{ wordBreak: "break-all" }}>{label.url}</span>;
-    case "answers":
-      return t("list.bot.answers");
-    default:
-      return label.id;
-  }
-}
-
 export function EvaluationList() {
   const { t, language } = useI18n();
   const search = useSearch({ from: "/evaluations/list" });
@@ -69,7 +39,6 @@ export function EvaluationList() {
   const action = useRunAction();
   const [selected, setSelected] = useState<string[]>([]);
   const setName = new Map((sets.data ?? []).map((s) => [s.id, s.name]));
-  const botNames = useBotNames();
   const visible = (runs.data ?? []).filter((r) => !search.status || r.status === search.status);
   const groups = groupRuns(visible);
   const pair = comparePair(selected.flatMap((id) => (runs.data ?? []).filter((r) => r.id === id)));
@@ -126,7 +95,7 @@ export function EvaluationList() {
         )}
       </td>
       <td data-testid="run-bot">
-        <BotCell label={botLabelOf(e, botNames.data ?? new Map())} />
+        <BotName run={e} />
       </td>
       <td>
         {judgesOf(e.config).join(", ")} <span className="muted">({e.judge_llm_model_id})</span>
