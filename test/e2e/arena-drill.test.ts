@@ -258,7 +258,29 @@ describe("the lists", { timeout: 120_000 }, () => {
     })()`)) as { heading: number; run: number; own: number };
     expect(order.own).toBeLessThan(order.heading);
     expect(order.heading).toBeLessThan(order.run);
+    // The run's own page names its bot too.
+    await page.goto(`${server.origin}/evaluations/${builtinRun}`);
+    await expect
+      .poll(() => page.getByTestId("run-bot").textContent())
+      .toBe("Bot: built-in, extractive");
     expect(desktop.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("offers the LLM judges in the new-run form when the server has a judge model", async () => {
+    const page = await desktop.newPage();
+    await page.goto(`${server.origin}/evaluations/new`);
+    const rubric = page.locator("input[name=judges][value=rubric]");
+    await expect.poll(() => rubric.count()).toBe(1);
+    await expect
+      .poll(() =>
+        page.evaluate(
+          "fetch('/api/v1/llm').then((r) => r.json()).then((s) => s.roles.judge.model)",
+        ),
+      )
+      .toBe("judge-model");
+    expect(await rubric.isDisabled()).toBe(false);
+    expect(await page.locator("#judges-need-llm").count()).toBe(0);
     await page.close();
   });
 
