@@ -52,6 +52,17 @@ describe("forms without an LLM", { timeout: 90_000 }, () => {
     expect(await page.locator("#judges-need-llm").textContent()).toContain(
       "this server has none: set the judge model",
     );
+
+    // The new arena's form too: only the offline judge can be chosen.
+    await page.goto(`${server.origin}/arenas/new`);
+    const judge = (value: string) => page.locator(`input[name=judge][value=${value}]`);
+    await expect.poll(() => judge("pairwise").isDisabled()).toBe(true);
+    for (const value of ["rubric", "reference"]) expect(await judge(value).isDisabled()).toBe(true);
+    expect(await judge("offline").isDisabled()).toBe(false);
+    expect(await judge("offline").isChecked()).toBe(true);
+    expect(await page.locator("#arena-judges-need-llm").textContent()).toContain(
+      "The offline judge needs none.",
+    );
     expect(browser.errors).toEqual([]);
     await page.close();
   });

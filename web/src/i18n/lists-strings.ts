@@ -18,6 +18,8 @@ export const listsEn = {
   "new.needsLlm":
     "The review, rubric and reference judges ask a language model, and this server has none: set the judge model (RAGJUDGE_JUDGE_MODEL, or llm.judge in ragjudge.config.json) and restart it. The other judges need none.",
   "gen.previewType": "Type",
+  "arena.needsLlm":
+    "The rubric, reference and pairwise judges ask a language model, and this server has none: set the judge model (RAGJUDGE_JUDGE_MODEL, or llm.judge in ragjudge.config.json) and restart it. The offline judge needs none.",
 } as const;
 
 export const listsZh: Record<keyof typeof listsEn, string> = {
@@ -31,6 +33,8 @@ export const listsZh: Record<keyof typeof listsEn, string> = {
   "new.needsLlm":
     "审查、评分细则和参考答案评委需要调用大语言模型，而此服务器没有配置：请设置评委模型（RAGJUDGE_JUDGE_MODEL，或 ragjudge.config.json 中的 llm.judge）后重启。其他评委不需要。",
   "gen.previewType": "类型",
+  "arena.needsLlm":
+    "评分细则、参考答案和成对评委需要调用大语言模型，而此服务器没有配置：请设置评委模型（RAGJUDGE_JUDGE_MODEL，或 ragjudge.config.json 中的 llm.judge）后重启。离线评委不需要。",
   "qs.actions": "操作",
   "qs.exportAs": "{format}",
   "qs.exportNamed": "下载 {name}（{format}）",
