@@ -183,9 +183,14 @@ describe("the compare drill-down", { timeout: 120_000 }, () => {
     const sides = drill.getByTestId("compare-side");
     const [a, b] = [await sides.nth(0).boundingBox(), await sides.nth(1).boundingBox()];
     expect(b!.y).toBeGreaterThanOrEqual(a!.y + a!.height);
-    for (const box of [a!, b!]) {
-      expect(box.x).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    // Inside the table's scrolling box, so nothing of it is clipped (the verdict's box included).
+    const frame = (await page
+      .locator(".table-scroll", { has: page.getByTestId("compare-table") })
+      .boundingBox())!;
+    const verdict = (await sides.nth(0).getByTestId("verdict-headline").boundingBox())!;
+    for (const box of [a!, b!, verdict]) {
+      expect(box.x).toBeGreaterThanOrEqual(frame.x);
+      expect(box.x + box.width).toBeLessThanOrEqual(Math.min(PHONE.width, frame.x + frame.width));
     }
     const widths = (await page.evaluate(
       "({ inner: innerWidth, page: document.scrollingElement.scrollWidth })",
