@@ -63,6 +63,28 @@ interface Arena {
   } | null;
 }
 
+interface Questions {
+  total: number;
+  items: {
+    position: number;
+    question_text: string;
+    answers: {
+      contestant: string;
+      answer: string | null;
+      score: number | null;
+      reasoning: string | null;
+    }[];
+    pairs: {
+      a: string;
+      b: string;
+      outcome: string;
+      flipped: boolean | null;
+      reasoning: string[];
+      error: string | null;
+    }[];
+  }[];
+}
+
 describeEachStore("arenas over the API", (use) => {
   let server: Awaited<ReturnType<typeof listen>>;
   let jobs: Jobs;
@@ -222,6 +244,89 @@ describeEachStore("arenas over the API", (use) => {
     expect(foreignRun.status).toBe(404);
   });
 
+  it("reads an arena question by question, marks the runs it started, and deletes it with them", async () => {
+    const ivy = await tokenOf("ivy");
+    const setId = await questionSet(ivy);
+    const reused = await call<{ id: string }>(ivy, "POST", "/evaluations", {
+      name: "ivy's own run",
+      question_set_id: setId,
+      answers: half,
+    });
+    const started = await call<Arena>(ivy, "POST", "/arenas", {
+      name: "ivy's arena",
+      question_set_id: setId,
+      rounds: 200,
+      contestants: [
+        { name: "exact", answers: exact },
+        { name: "wrong", answers: wrong },
+        { name: "half", evaluation_id: reused.body.id },
+      ],
+    });
+    const arena = await finished(ivy, started.body.id);
+    expect(arena.status).toBe("COMPLETED");
+    const [exactRun, wrongRun] = arena.config.contestants.map((c) => c.evaluation_id);
+
+    // Who won each question, by the offline judge's stored scores and its reasoning.
+    const page = await call<Questions>(
+      ivy,
+      "GET",
+      `/arenas/${arena.id}/questions?limit=2&offset=1`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.total).toBe(QUESTIONS.length);
+    expect(page.body.items.map((i) => [i.position, i.question_text])).toEqual([
+      [1, QUESTIONS[1][0]],
+      [2, QUESTIONS[2][0]],
+    ]);
+    const item = page.body.items[0]!;
+    expect(item.answers.map((a) => [a.contestant, a.answer])).toEqual([
+      ["exact", exact[1]!.answer],
+      ["wrong", wrong[1]!.answer],
+      ["half", half[1]!.answer],
+    ]);
+    expect(item.answers[0]!.score).toBeGreaterThan(item.answers[1]!.score!);
+    expect(item.answers.every((a) => typeof a.reasoning === "string" && a.reasoning !== "")).toBe(
+      true,
+    );
+    expect(item.pairs.find((p) => p.a === "exact" && p.b === "wrong")).toMatchObject({
+      outcome: "a",
+      flipped: null,
+    });
+    const tooMany = await call(ivy, "GET", `/arenas/${arena.id}/questions?limit=501`);
+    expect(tooMany.status).toBe(400);
+
+    // The run list marks the runs the arena started as its own, not the reused one.
+    const runs = await call<{
+      items: { id: string; arena: { id: string; contestant: string } | null }[];
+    }>(ivy, "GET", "/evaluations");
+    const arenaOf = (id: string) => runs.body.items.find((r) => r.id === id)?.arena ?? null;
+    expect(arenaOf(exactRun!)).toMatchObject({
+      id: arena.id,
+      name: "ivy's arena",
+      contestant: "exact",
+    });
+    expect(arenaOf(wrongRun!)).toMatchObject({ id: arena.id, contestant: "wrong" });
+    expect(arenaOf(reused.body.id)).toBeNull();
+
+    // Another user can neither read nor delete it.
+    const bob = await tokenOf("bob");
+    expect((await call(bob, "GET", `/arenas/${arena.id}/questions`)).status).toBe(404);
+    expect((await call(bob, "DELETE", `/arenas/${arena.id}`)).status).toBe(404);
+    expect((await call(ivy, "GET", `/arenas/${arena.id}`)).status).toBe(200);
+
+    // Its owner deletes it: the arena and the runs it started go, the reused run stays.
+    const deleted = await fetch(`${server.url}/api/v1/arenas/${arena.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${ivy}` },
+    });
+    expect(deleted.status).toBe(204);
+    expect((await call(ivy, "GET", `/arenas/${arena.id}`)).status).toBe(404);
+    expect((await call(ivy, "DELETE", `/arenas/${arena.id}`)).status).toBe(404);
+    expect((await call(ivy, "GET", `/evaluations/${exactRun}`)).status).toBe(404);
+    expect((await call(ivy, "GET", `/evaluations/${wrongRun}`)).status).toBe(404);
+    expect((await call(ivy, "GET", `/evaluations/${reused.body.id}`)).status).toBe(200);
+  });
+
   it("runs a built-in contestant under its own loop settings, and refuses them for others", async () => {
     const erin = await tokenOf("erin");
     const setId = await questionSet(erin);
@@ -326,6 +431,29 @@ describeEachStore("arenas over the API", (use) => {
     expect(exactFirst.length).toBeGreaterThan(0);
     expect(wrongFirst.length).toBeGreaterThan(0);
     expect(JSON.stringify(arena)).not.toContain("sk-arena-secret");
+
+    // Question by question (issue 23 §3): every judged pair a tie from a position flip, with the
+    // judge's reasoning in both orders; the garbled question a judge error, not a tie.
+    const byQuestion = await call<Questions>(dave, "GET", `/arenas/${arena.id}/questions`);
+    expect(byQuestion.status).toBe(200);
+    expect(byQuestion.body.total).toBe(QUESTIONS.length);
+    for (const item of byQuestion.body.items) {
+      expect(item.answers.map((a) => a.contestant)).toEqual(["exact", "wrong", "half"]);
+      for (const pair of item.pairs) {
+        if (item.question_text === GARBLED) {
+          expect(pair).toMatchObject({ outcome: "judge_error", flipped: null });
+          expect(pair.error).not.toBeNull();
+        } else {
+          expect(pair).toMatchObject({
+            outcome: "tie",
+            flipped: true,
+            reasoning: ["A reads better.", "A reads better."],
+          });
+        }
+      }
+    }
+    // The per-question verdicts are paged there, not carried by every read of the arena.
+    expect(JSON.stringify(arena.results)).not.toContain('"verdicts"');
   });
 
   it("stores FAILED with the reason when the worker cannot compare (no judge LLM on its side)", async () => {

@@ -262,6 +262,8 @@ describeEachStore("evaluation pages API", (use) => {
       "position,question_id,question_type,question_text,ground_truth,status,score,passed,gate_status,rubric_score,answer,citations,latency_ms,error",
     );
     expect(lines.slice(1).map((line) => line.split(",")[1])).toEqual(["q1", "q2"]);
+    // Positions count from 1, as the web app numbers the questions (issue 23 §5).
+    expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(["1", "2"]);
 
     const file = await request(
       alice.token,

@@ -35,6 +35,7 @@ import {
   ingestKeyRoutes,
   judgeRoutes,
   labelRoutes,
+  llmStatusOf,
   loginLinkRoute,
   metaApi,
   questionSetRoutes,
@@ -160,6 +161,7 @@ export function createApp(options: AppOptions) {
   // Every endpoint takes JSON: another media type is refused before any route reads it.
   app.use("/api/v1/*", requireJsonBody);
 
+  mountRoute(app, deps, metaApi.llm, (c) => c.json(llmStatusOf(deps.llm)));
   sessionRoutes(app, deps);
   gateRoutes(app, deps);
   answerRoutes(app, deps);

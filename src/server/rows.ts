@@ -52,8 +52,15 @@ export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow)
   };
 }
 
-/** The arena's config is a snapshot of contestants as evaluation ids: no key, no answers. */
-export function publicArena({ user_id: _u, ...arena }: ArenaRow) {
+/**
+ * The arena's config is a snapshot of contestants as evaluation ids: no key, no answers. The
+ * pairwise judge's per-question verdicts stay out (one per pair and question, with reasoning):
+ * `GET /arenas/{id}/questions` pages them.
+ */
+export function publicArena({ user_id: _u, results, ...arena }: ArenaRow) {
   // An arena that failed before codes were kept says why in its English words.
-  return { ...arena, status_message: arena.status_message ?? asCodedMessage(arena.status_reason) };
+  const status_message = arena.status_message ?? asCodedMessage(arena.status_reason);
+  if (!results) return { ...arena, status_message, results };
+  const { verdicts: _v, ...rest } = results as Record<string, unknown>;
+  return { ...arena, status_message, results: rest as typeof results };
 }

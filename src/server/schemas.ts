@@ -581,6 +581,12 @@ export const EvaluationResultListItemSchema = EvaluationResultSchema.pick({
 export const EvaluationListItemSchema = EvaluationSchema.extend({
   progress: ProgressSchema,
   pass_rate: z.number().nullable().describe("share of SCORED results that passed"),
+  arena: z
+    .object({ id: z.string(), name: z.string(), contestant: z.string() })
+    .nullable()
+    .describe(
+      "the arena that started this run for one of its contestants (answers, a bot run for it); null for a run of its own",
+    ),
 });
 
 export const EvaluationListSchema = z.object({ items: z.array(EvaluationListItemSchema) });
@@ -657,6 +663,9 @@ export const EvaluationChartsSchema = z.object({
 });
 
 const CompareSideSchema = z.object({
+  result_id: z
+    .string()
+    .describe("The run's result, in full at /evaluations/{id}/results/{result_id}"),
   question_id: z.string(),
   position: z.number().int(),
   status: z.enum(RESULT_STATUS_VALUES),
@@ -792,9 +801,13 @@ export const ArenaResultsSchema = z.looseObject({
       ties: z.number(),
       losses: z.number(),
       missing: z.number(),
+      /** Absent on arenas compared before issue 23 (score-based judges had it then only). */
+      difference_of: z.enum(["score", "outcome"]).optional(),
       mean_difference: z.number().nullable().optional(),
       difference_ci: Interval.nullable().optional(),
-      distinguishable: z.boolean(),
+      distinguishable: z
+        .boolean()
+        .describe("True when difference_ci, as printed, excludes 0 (the one rule)"),
     }),
   ),
   not_distinguishable: z.array(z.tuple([z.string(), z.string()])),
@@ -878,3 +891,48 @@ export const ArenaSchema = z.object({
 });
 
 export const ArenaListSchema = z.object({ items: z.array(ArenaSchema) });
+
+const QUESTION_OUTCOMES = ["a", "b", "tie", "not_compared", "judge_error", "not_stored"] as const;
+
+/** An arena question by question: who won each pair, the answers, the judge's stored reasoning. */
+export const ArenaQuestionsSchema = z.object({
+  judge: z.string(),
+  contestants: z.array(
+    z.object({ name: z.string(), source: z.enum(["evaluation", "answers", "builtin", "http"]) }),
+  ),
+  total: z.number().int().describe("questions in the set"),
+  items: z.array(
+    z.object({
+      question_id: z.string(),
+      position: z.number().int().describe("the question's place in the set, from 0"),
+      question_text: z.string(),
+      answers: z.array(
+        z.object({
+          contestant: z.string(),
+          answer: z.string().nullable(),
+          score: z.number().nullable().describe("the score judge's 0-1 score; null for pairwise"),
+          reasoning: z.string().nullable().describe("the score judge's stored reasoning"),
+        }),
+      ),
+      pairs: z.array(
+        z.object({
+          a: z.string(),
+          b: z.string(),
+          outcome: z
+            .enum(QUESTION_OUTCOMES)
+            .describe(
+              "who won: a, b or a tie; not compared (an answer or score missing); the judge failed; or not stored (a pairwise arena compared before per-question verdicts were kept)",
+            ),
+          flipped: z
+            .boolean()
+            .nullable()
+            .describe("pairwise: the two orders disagreed (counted as a tie)"),
+          reasoning: z
+            .array(z.string())
+            .describe("pairwise: the judge's reasoning with a's answer first, then b's"),
+          error: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+});

@@ -44,6 +44,19 @@ export async function listArenas(
     .offset(options.offset ?? 0);
 }
 
+/** Deletes the user's arena; returns the deleted row (another user's id deletes nothing). */
+export async function deleteArena(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<ArenaRow | undefined> {
+  const [row] = await db
+    .delete(arenas)
+    .where(and(eq(arenas.id, idParam(id)), eq(arenas.user_id, userId)))
+    .returning();
+  return row;
+}
+
 /** An arena by id alone, for the worker (which acts for the arena's owner). */
 export async function getArenaForWorker(db: Db, id: string): Promise<ArenaRow | undefined> {
   const [row] = await db

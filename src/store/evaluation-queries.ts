@@ -192,6 +192,7 @@ export async function queryResultList(
 /** The columns two runs are compared on: no answers, sources or judges. */
 export type CompareColumns = Pick<
   EvaluationResultRow,
+  | "id"
   | "question_id"
   | "position"
   | "question_type"
@@ -210,6 +211,7 @@ export async function listCompareRows(
   const r = evaluation_results;
   return db
     .select({
+      id: r.id,
       question_id: r.question_id,
       position: r.position,
       question_type: r.question_type,

@@ -268,6 +268,7 @@ export {
   type ArenaRow,
   type ArenaStatus,
   createArena,
+  deleteArena,
   finishArena,
   getArena,
   getArenaForWorker,

@@ -13,8 +13,11 @@ export interface BootstrapInput {
   count: number;
   questions: number;
   pairs: readonly PairOutcomes[];
-  /** Per contestant, per question (NaN = missing): paired score differences are resampled too. */
-  scores?: readonly Float64Array[];
+  /**
+   * Per pair (aligned with `pairs`), per question: the paired difference a - b (NaN = not
+   * compared), whose mean is resampled too.
+   */
+  differences?: readonly Float64Array[];
   /** The length-controlled fit's rows and full-data parameters: refitted on every round's draw. */
   length?: { rows: LengthRows; theta: Float64Array };
   rounds: number;
@@ -24,7 +27,7 @@ export interface BootstrapInput {
 export interface BootstrapDraws {
   /** Per contestant: its rating in every round. */
   ratings: Float64Array[];
-  /** Per pair (aligned with `pairs`): the mean paired score difference a - b in every round. */
+  /** Per pair (aligned with `pairs`): the mean paired difference a - b in every round. */
   differences?: Float64Array[];
   /** Per contestant: its length-controlled rating in every round; then the length coefficient's. */
   lengthRatings?: Float64Array[];
@@ -38,11 +41,11 @@ export function drawWeights(questions: number, random: () => number, into: Uint3
 }
 
 export function bootstrapRatings(input: BootstrapInput): BootstrapDraws {
-  const { count, questions, pairs, scores, rounds, length } = input;
+  const { count, questions, pairs, rounds, length } = input;
   const random = seededRandom(input.seed);
   const weights = new Uint32Array(questions);
   const ratings = Array.from({ length: count }, () => new Float64Array(rounds));
-  const differences = scores ? pairs.map(() => new Float64Array(rounds)) : undefined;
+  const differences = input.differences ? pairs.map(() => new Float64Array(rounds)) : undefined;
   const lengthRatings = length
     ? Array.from({ length: count }, () => new Float64Array(rounds))
     : undefined;
@@ -50,12 +53,12 @@ export function bootstrapRatings(input: BootstrapInput): BootstrapDraws {
   // Outcomes as slots LOSS, TIE, WIN, MISSING -> 0..3, and paired differences with a presence
   // mask: the round's sums are then branch-free adds (random outcomes defeat branch prediction).
   const slots = pairs.map(({ outcomes }) => Uint8Array.from(outcomes, (o) => o + 1));
-  const paired = scores
-    ? pairs.map(({ a, b }) => {
+  const paired = input.differences
+    ? input.differences.map((values) => {
         const d = new Float64Array(questions);
         const present = new Float64Array(questions);
         for (let q = 0; q < questions; q++) {
-          const value = scores[a]![q]! - scores[b]![q]!;
+          const value = values[q]!;
           if (!Number.isNaN(value)) {
             d[q] = value;
             present[q] = 1;
@@ -108,25 +111,6 @@ export function bootstrapRatings(input: BootstrapInput): BootstrapDraws {
     ...(differences ? { differences } : {}),
     ...(lengthRatings && lengthCoefficients ? { lengthRatings, lengthCoefficients } : {}),
   };
-}
-
-/** Mean of a - b over questions where both are present, each counted `weights[q]` times. */
-export function weightedMeanDifference(
-  a: Float64Array,
-  b: Float64Array,
-  weights?: Uint32Array,
-): number {
-  let sum = 0;
-  let n = 0;
-  for (let q = 0; q < a.length; q++) {
-    const w = weights ? weights[q]! : 1;
-    if (w === 0) continue;
-    const d = a[q]! - b[q]!;
-    if (Number.isNaN(d)) continue;
-    sum += w * d;
-    n += w;
-  }
-  return n === 0 ? Number.NaN : sum / n;
 }
 
 /** The p-quantile of the values (linear interpolation between order statistics). */

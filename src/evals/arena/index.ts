@@ -54,10 +54,12 @@ export {
 export {
   ArenaContestantError,
   ArenaNotFoundError,
+  arenaOwnRuns,
   type ArenaResults,
   type ArenaStartOptions,
   type CompleteArenaOptions,
   completeArena,
+  deleteArenaWithRuns,
   getArenaRow,
   listArenaRows,
   startArena,
@@ -66,3 +68,10 @@ export { type ArenaJob, type ArenaWorker, startArenaWorker } from "./worker.js";
 export { computeStandings, type Standings } from "./standings.js";
 export { combineSwapped, type PairVerdict } from "./swap-rule.js";
 export { renderArena } from "./render.js";
+export {
+  type ArenaQuestionItem,
+  type ArenaQuestionPair,
+  type ArenaQuestions,
+  arenaQuestions,
+  type QuestionOutcome,
+} from "./questions.js";

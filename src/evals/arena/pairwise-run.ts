@@ -27,6 +27,21 @@ export interface PairwiseRun {
   errors: PairwiseJudgeError[];
   /** A few reasoned verdicts per pair, to read why the judge decided. */
   examples: { a: string; b: string; question_id: string; verdict: string; reasoning: string }[];
+  /** Every judged pair on every question, for the arena's question-by-question view. */
+  verdicts: PairwiseVerdict[];
+}
+
+/** One pair judged on one question, both orders. */
+export interface PairwiseVerdict {
+  a: string;
+  b: string;
+  question_id: string;
+  /** From a's side: 1 a won, -1 b won, 0 a tie (also when the two orders disagreed). */
+  outcome: 1 | 0 | -1;
+  /** The two orders disagreed (position bias): counted as a tie. */
+  flipped: boolean;
+  /** The judge's reasoning with a's answer shown first, then with b's first. */
+  reasoning: [string, string];
 }
 
 export interface PairwiseRunOptions {
@@ -78,6 +93,7 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
   const flips = { judged: 0, flipped: 0 };
   const errors: PairwiseJudgeError[] = [];
   const examples: PairwiseRun["examples"] = [];
+  const verdicts: PairwiseVerdict[] = [];
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -105,6 +121,17 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
         errors.push({ a, b, question_id: question.id, message: judged.error, kind: judged.kind });
       } else {
         pair.outcomes[q] = judged.outcome;
+        verdicts.push({
+          a,
+          b,
+          question_id: question.id,
+          outcome: judged.outcome === 1 ? 1 : judged.outcome === -1 ? -1 : 0,
+          flipped: judged.flipped,
+          reasoning: [
+            judged.first.ok ? judged.first.reasoning : "",
+            judged.second.ok ? judged.second.reasoning : "",
+          ],
+        });
         flips.judged++;
         if (judged.flipped) flips.flipped++;
         if (examples.filter((e) => e.a === a && e.b === b).length < 3 && judged.first.ok) {
@@ -134,5 +161,6 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
     },
     errors,
     examples,
+    verdicts,
   };
 }

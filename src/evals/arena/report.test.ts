@@ -44,7 +44,7 @@ describe("arena reports", () => {
     const text = renderArenaTable(report());
     expect(text).toMatch(/1\s+ours\s+\d+\.\d\s+\[[\d.]+, [\d.]+\]\s+75\.0%\s+4\s+1\s+1/);
     expect(text).toContain(
-      "Not distinguishable on this set (95% intervals overlap): ours ~ theirs <b>",
+      "Not distinguishable on this set (the 95% interval of their paired difference contains 0): ours ~ theirs <b>",
     );
     expect(text).toMatch(/ours\s+·\s+4-1-1/);
     expect(text).toMatch(/judge-model\s+6\s+1\s+16\.7%/);

@@ -67,8 +67,8 @@ export function arenaSections(report: ArenaReport): Section[] {
     alignRight: [0, 2, 4, 5, 6, 7, 9],
     notes: [
       r.not_distinguishable.length > 0
-        ? `Not distinguishable on this set (95% intervals overlap): ${r.not_distinguishable.map(([a, b]) => `${a} ~ ${b}`).join(", ")}`
-        : "Every pair is distinguishable on this set (no two 95% intervals overlap).",
+        ? `Not distinguishable on this set (the 95% interval of their paired difference contains 0): ${r.not_distinguishable.map(([a, b]) => `${a} ~ ${b}`).join(", ")}`
+        : "Every pair is distinguishable on this set (no pair's 95% paired-difference interval contains 0).",
       `Length: coefficient ${signed(r.length_control.coefficient)} ${interval(r.length_control.ci, 3)} log-odds for the longer answer at the largest length difference (over ${r.length_control.comparisons} comparisons)${
         r.length_control.ci[0] > 0
           ? ": the judge favours longer answers; read the length-controlled ratings."
@@ -86,7 +86,7 @@ export function arenaSections(report: ArenaReport): Section[] {
   sections.push({
     title: scoreBased
       ? `Pairs (${r.judge} judge scores; a tie within ${r.tolerance ?? 0}; mean paired difference with its bootstrap CI)`
-      : "Pairs (pairwise judge, both orders; a win only when both orders agree)",
+      : "Pairs (pairwise judge, both orders; a win only when both orders agree; net wins of a per question, win 1, tie 0, loss -1, with its bootstrap CI)",
     headers: [
       "a",
       "b",
@@ -94,7 +94,8 @@ export function arenaSections(report: ArenaReport): Section[] {
       "ties",
       "b wins",
       "not compared",
-      ...(scoreBased ? ["mean a - b", "95% CI"] : []),
+      scoreBased ? "mean a - b" : "net wins of a",
+      "95% CI",
       "distinguishable",
     ],
     rows: r.pairs.map((p) => [
@@ -104,12 +105,8 @@ export function arenaSections(report: ArenaReport): Section[] {
       String(p.ties),
       String(p.losses),
       String(p.missing),
-      ...(scoreBased
-        ? [
-            p.mean_difference == null ? "-" : signed(p.mean_difference),
-            interval(p.difference_ci, 3),
-          ]
-        : []),
+      p.mean_difference == null ? "-" : signed(p.mean_difference),
+      interval(p.difference_ci, 3),
       p.distinguishable ? "yes" : "no",
     ]),
     alignRight: [2, 3, 4, 5],

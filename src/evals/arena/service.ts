@@ -3,6 +3,8 @@ import { type LlmClient, resolveModelConfig } from "../../llm/index.js";
 import {
   type ArenaRow,
   createArena,
+  deleteArena,
+  deleteEvaluation,
   finishArena,
   getArena,
   getEvaluation,
@@ -237,6 +239,8 @@ export interface ArenaResults extends Omit<Standings, "contestants"> {
   flip_rate?: PairwiseRun["flip_rate"];
   judge_errors?: PairwiseRun["errors"];
   examples?: PairwiseRun["examples"];
+  /** Pairwise judge only (arenas compared since issue 23): every pair's verdict per question. */
+  verdicts?: PairwiseRun["verdicts"];
 }
 
 /**
@@ -372,6 +376,7 @@ async function compareRuns(
           flip_rate: pairwise.flip_rate,
           judge_errors: pairwise.errors,
           examples: pairwise.examples,
+          verdicts: pairwise.verdicts,
         }
       : {}),
   };
@@ -391,6 +396,42 @@ export function listArenaRows(
   options: { limit?: number; offset?: number } = {},
 ) {
   return listArenas(db, userId, options);
+}
+
+/**
+ * Deletes the user's arena and the runs it started for its contestants (answers files, bots run
+ * for it: they exist only for this arena); a reused run stays. Another user's id is not found.
+ */
+export async function deleteArenaWithRuns(
+  db: ControlDeps["db"],
+  userId: string,
+  id: string,
+): Promise<void> {
+  const row = await deleteArena(db, userId, id);
+  if (!row) throw new ArenaNotFoundError(id);
+  const snapshot = ArenaSnapshotSchema.safeParse(row.config).data;
+  for (const c of snapshot?.contestants ?? []) {
+    if (c.source !== "evaluation") await deleteEvaluation(db, userId, c.evaluation_id);
+  }
+}
+
+/**
+ * Which of these runs an arena started for one of its contestants, and that arena: the run list
+ * groups them under it. Read from the user's arenas' snapshots (a person has a handful).
+ */
+export async function arenaOwnRuns(
+  db: ControlDeps["db"],
+  userId: string,
+): Promise<Map<string, { id: string; name: string; contestant: string }>> {
+  const owners = new Map<string, { id: string; name: string; contestant: string }>();
+  for (const row of await listArenas(db, userId, { limit: 1000 })) {
+    const snapshot = ArenaSnapshotSchema.safeParse(row.config).data;
+    for (const c of snapshot?.contestants ?? []) {
+      if (c.source !== "evaluation")
+        owners.set(c.evaluation_id, { id: row.id, name: row.name, contestant: c.name });
+    }
+  }
+  return owners;
 }
 
 export { RADAR_DIMENSIONS };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_DEFAULTS } from "./bootstrap.js";
-import { LOSS, MISSING, type PairOutcomes, TIE, WIN } from "./outcomes.js";
+import { LOSS, MISSING, type PairOutcomes, scoreOutcomes, TIE, WIN } from "./outcomes.js";
 import { seededRandom } from "./prng.js";
-import { computeStandings } from "./standings.js";
+import { computeStandings, excludesZero } from "./standings.js";
 
 /** Three contestants on n questions with the given per-pair outcome generator. */
 function synthetic(n: number, seed: number) {
@@ -81,6 +81,52 @@ describe("computeStandings", () => {
     expect(pair.mean_difference).toBeCloseTo(0.125, 10);
     expect(pair.difference_ci![0]).toBeGreaterThanOrEqual(0);
     expect(pair.difference_ci![1]).toBeLessThanOrEqual(0.4);
+  });
+
+  it("decides distinguishable by one rule: the printed paired-difference interval excludes 0", () => {
+    // The case: b scores a little higher than a on every question, within the tie
+    // tolerance, so every outcome is a tie and the rating intervals overlap; the paired
+    // difference is clearly below 0. Overlapping ratings used to print "no" beside it.
+    const random = seededRandom(3);
+    const n = 40;
+    const b = Float64Array.from({ length: n }, () => 0.4 + random() * 0.4);
+    const a = b.map((x) => x - 0.01 - random() * 0.16);
+    const standings = computeStandings({
+      names: ["a", "b"],
+      pairs: [{ a: 0, b: 1, outcomes: scoreOutcomes(a, b, 0.2) }],
+      lengths: [a.map(() => 10), b.map(() => 10)],
+      scores: [a, b],
+      rounds: 500,
+    });
+    const [x, y] = standings.contestants;
+    expect(x!.ci[0] <= y!.ci[1] && y!.ci[0] <= x!.ci[1]).toBe(true);
+    const pair = standings.pairs[0]!;
+    expect(pair.difference_of).toBe("score");
+    expect(pair.difference_ci![1]).toBeLessThan(0);
+    expect(pair.distinguishable).toBe(true);
+    expect(standings.not_distinguishable).toEqual([]);
+  });
+
+  it("gives the pairwise judge's pairs the same rule over outcomes (win 1, tie 0, loss -1)", () => {
+    const input = synthetic(300, 7);
+    const standings = computeStandings({ ...input, rounds: 300 });
+    for (const pair of standings.pairs) {
+      expect(pair.difference_of).toBe("outcome");
+      expect(pair.distinguishable).toBe(excludesZero(pair.difference_ci));
+      expect(pair.difference_ci![0]).toBeLessThanOrEqual(pair.mean_difference!);
+      expect(pair.difference_ci![1]).toBeGreaterThanOrEqual(pair.mean_difference!);
+    }
+    const strongWeak = standings.pairs.find((p) => p.a === "strong" && p.b === "weak")!;
+    // (wins - losses) / compared, from the strong side.
+    expect(strongWeak.mean_difference).toBeCloseTo(
+      (strongWeak.wins - strongWeak.losses) /
+        (strongWeak.wins + strongWeak.ties + strongWeak.losses),
+      4,
+    );
+    expect(strongWeak.distinguishable).toBe(true);
+    expect(standings.not_distinguishable).toEqual(
+      standings.pairs.filter((p) => !p.distinguishable).map((p) => [p.a, p.b]),
+    );
   });
 
   it("refuses fewer than 200 bootstrap rounds", () => {

@@ -1,16 +1,20 @@
-import {
-  BOOTSTRAP_DEFAULTS,
-  bootstrapRatings,
-  percentileInterval,
-  weightedMeanDifference,
-} from "./bootstrap.js";
+import { BOOTSTRAP_DEFAULTS, bootstrapRatings, percentileInterval } from "./bootstrap.js";
 import { fitBradleyTerry } from "./bradley-terry.js";
 import { fitLengthRows, lengthControlledRatings, lengthRows } from "./length-control.js";
-import { halfTieWins, type PairOutcomes, type Tally, tallyOutcomes, winRate } from "./outcomes.js";
+import {
+  halfTieWins,
+  LOSS,
+  type PairOutcomes,
+  type Tally,
+  tallyOutcomes,
+  TIE,
+  WIN,
+  winRate,
+} from "./outcomes.js";
 
 // The arena's numbers from per-question outcomes (issue 14 §2): the win/tie/loss matrix, win
-// rates, Bradley-Terry ratings with bootstrap intervals, which pairs the set cannot tell apart,
-// the paired score differences (score-based comparisons) and the length-controlled fit.
+// rates, Bradley-Terry ratings with bootstrap intervals, each pair's paired difference with its
+// interval (which decides whether the set tells the pair apart) and the length-controlled fit.
 
 export interface StandingsInput {
   names: readonly string[];
@@ -44,10 +48,21 @@ export interface PairStanding {
   losses: number;
   /** Questions neither side could be compared on (an error or missing answer). */
   missing: number;
-  /** Score-based only: mean of a's score minus b's, with its paired bootstrap interval. */
-  mean_difference?: number | null;
-  difference_ci?: [number, number] | null;
-  /** False when the two rating intervals overlap: "not distinguishable on this set". */
+  /**
+   * What `mean_difference` averages per question: the judge's scores a - b (score-based judges),
+   * or the outcome from a's side, a win 1, a tie 0, a loss -1 (the pairwise judge).
+   */
+  difference_of: "score" | "outcome";
+  /** The mean paired difference over the questions both were compared on; null with none. */
+  mean_difference: number | null;
+  /** Its 95% paired bootstrap interval (over questions), as printed. */
+  difference_ci: [number, number] | null;
+  /**
+   * The one rule: the pair is distinguishable on this set when `difference_ci`, as printed,
+   * excludes 0. (Overlapping rating intervals decided it before, and could say "no" beside a
+   * difference interval of [-0.173, -0.009]: two 95% intervals may overlap while the difference
+   * between them is clear.)
+   */
   distinguishable: boolean;
 }
 
@@ -65,6 +80,18 @@ export interface Standings {
   };
   bradley_terry: { regularized: boolean; iterations: number };
   bootstrap: { rounds: number; seed: number };
+}
+
+/** Per question, a's side of a pair's outcome as a number: win 1, tie 0, loss -1, else NaN. */
+export function outcomeDifferences(outcomes: Int8Array): Float64Array {
+  return Float64Array.from(outcomes, (o) =>
+    o === WIN ? 1 : o === TIE ? 0 : o === LOSS ? -1 : Number.NaN,
+  );
+}
+
+/** Whether an interval, as printed, leaves out 0 (the pair's difference is not noise). */
+export function excludesZero(ci: readonly [number, number] | null): boolean {
+  return ci !== null && (ci[0] > 0 || ci[1] < 0);
 }
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -96,6 +123,10 @@ export function computeStandings(input: StandingsInput): Standings {
   const rows = lengthRows(count, pairs, lengths);
   const lengthFit = fitLengthRows(rows);
   const lengthRatings = lengthControlledRatings(lengthFit.theta, count);
+  // Each pair's per-question difference: scores when the judge gives them, else the outcome.
+  const paired = pairs.map(({ a, b, outcomes }) =>
+    scores ? scores[a]!.map((x, q) => x - scores[b]![q]!) : outcomeDifferences(outcomes),
+  );
   const draws = bootstrapRatings({
     count,
     questions,
@@ -103,7 +134,7 @@ export function computeStandings(input: StandingsInput): Standings {
     rounds,
     seed,
     length: { rows, theta: lengthFit.theta },
-    ...(scores ? { scores } : {}),
+    differences: paired,
   });
   const cis = draws.ratings.map((r) => percentileInterval(r));
   const lengthCis = draws.lengthRatings!.map((r) => percentileInterval(r));
@@ -130,11 +161,6 @@ export function computeStandings(input: StandingsInput): Standings {
       { wins: 0, ties: 0, losses: 0 },
     ),
   );
-  const overlap = (i: number, j: number) => {
-    const [li, hi] = cis[i]!;
-    const [lj, hj] = cis[j]!;
-    return li <= hj && lj <= hi;
-  };
   const order = names.map((_, i) => i).sort((i, j) => fit.ratings[j]! - fit.ratings[i]!);
   const contestants = order.map((i, position): ContestantStanding => ({
     name: names[i]!,
@@ -150,20 +176,21 @@ export function computeStandings(input: StandingsInput): Standings {
     mean_length: mean(lengths[i]!) === null ? null : round(mean(lengths[i]!)!),
   }));
   const pairStandings = tallies.map(({ a, b, tally }, p): PairStanding => {
-    const standing: PairStanding = {
+    const difference = mean(paired[p]!);
+    const ci = percentileInterval(draws.differences![p]!);
+    const printed: [number, number] | null = Number.isNaN(ci[0])
+      ? null
+      : [round(ci[0], 4), round(ci[1], 4)];
+    return {
       a: names[a]!,
       b: names[b]!,
       ...tally,
       missing: questions - tally.wins - tally.ties - tally.losses,
-      distinguishable: !overlap(a, b),
+      difference_of: scores ? "score" : "outcome",
+      mean_difference: difference === null ? null : round(difference, 4),
+      difference_ci: printed,
+      distinguishable: excludesZero(printed),
     };
-    if (scores) {
-      const difference = weightedMeanDifference(scores[a]!, scores[b]!);
-      const ci = percentileInterval(draws.differences![p]!);
-      standing.mean_difference = Number.isNaN(difference) ? null : round(difference, 4);
-      standing.difference_ci = Number.isNaN(ci[0]) ? null : [round(ci[0], 4), round(ci[1], 4)];
-    }
-    return standing;
   });
   return {
     contestants,

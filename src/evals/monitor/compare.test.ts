@@ -3,6 +3,7 @@ import type { CompareColumns } from "../../store/index.js";
 import { type CompareSide, changeOf, compareRows, questionKey } from "./compare.js";
 
 const side = (over: Partial<CompareSide>): CompareSide => ({
+  result_id: "r",
   question_id: "q",
   position: 0,
   status: "SCORED",
@@ -13,6 +14,7 @@ const side = (over: Partial<CompareSide>): CompareSide => ({
 });
 
 const row = (over: Partial<CompareColumns>): CompareColumns => ({
+  id: `r-${over.question_id ?? "q"}`,
   question_id: "q",
   position: 0,
   question_type: "FACTUAL",
@@ -66,11 +68,13 @@ describe("compareRows", () => {
 
   it("matches by text across sets, whatever the case and spacing", () => {
     expect(questionKey("  When did  LINE 1 open?\n")).toBe(questionKey("when did line 1 open?"));
-    const { counts } = compareRows(
-      [row({ question_id: "1", question_text: "When did Line 1 open?" })],
-      [row({ question_id: "x", question_text: " when did line 1  open? " })],
+    const { items, counts } = compareRows(
+      [row({ id: "base-row", question_id: "1", question_text: "When did Line 1 open?" })],
+      [row({ id: "head-row", question_id: "x", question_text: " when did line 1  open? " })],
       "question_text",
     );
     expect(counts.shared).toBe(1);
+    // Each side names its own result row, so the page can open both answers in full.
+    expect([items[0]!.base.result_id, items[0]!.head.result_id]).toEqual(["base-row", "head-row"]);
   });
 });

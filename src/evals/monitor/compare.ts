@@ -7,6 +7,8 @@ import type { CompareColumns } from "../../store/index.js";
 export type Change = "regression" | "improvement" | "unchanged";
 
 export interface CompareSide {
+  /** The run's result row, to open it in full (`GET /evaluations/{id}/results/{result_id}`). */
+  result_id: string;
   question_id: string;
   position: number;
   status: CompareColumns["status"];
@@ -63,6 +65,7 @@ export function changeOf(base: CompareSide, head: CompareSide, delta: number | n
 }
 
 const side = (row: CompareColumns): CompareSide => ({
+  result_id: row.id,
   question_id: row.question_id,
   position: row.position,
   status: row.status,

@@ -5,7 +5,8 @@ import type { EvaluationResultRow } from "../../store/index.js";
 
 // A run's results as a spreadsheet: one row per question, the judges' scores in columns, for
 // people who read results outside ragjudge. (The JSON export is the API's own result shape.)
-// Answers and questions come from bots and users: formula-like cells are defused.
+// Answers and questions come from bots and users: formula-like cells are defused. `position`
+// counts from 1, as the web app and the CLI's CSV number questions (the JSON keeps the API's 0).
 
 const scoreOf = (judges: unknown, kind: string): number | "" => {
   const judge = (judges as Record<string, { score?: unknown; outcome?: string }> | null)?.[kind];
@@ -33,7 +34,7 @@ export function resultsCsv(rows: readonly EvaluationResultRow[]): string {
     "error",
   ];
   const records = rows.map((row) => [
-    row.position,
+    row.position + 1,
     row.question_id,
     row.question_type,
     row.question_text,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import {
   ArenaRequestSchema,
+  arenaQuestions,
+  deleteArenaWithRuns,
   getArenaRow,
   listArenaRows,
   renderArena,
@@ -9,7 +11,13 @@ import {
 import type { App, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { publicArena } from "../rows.js";
-import { ArenaListSchema, ArenaSchema, ErrorSchema, FileDownloadSchema } from "../schemas.js";
+import {
+  ArenaListSchema,
+  ArenaQuestionsSchema,
+  ArenaSchema,
+  ErrorSchema,
+  FileDownloadSchema,
+} from "../schemas.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
 
 // Seed 002 section 3.2's Auto-Arena over HTTP. Thin: parse, call one evals/arena function, answer;
@@ -19,6 +27,11 @@ const BASE = "/api/v1/arenas";
 const error = (description: string) => ({ description, schema: ErrorSchema });
 
 export const ListArenasQuerySchema = z.object({
+  limit: pageLimit({ default: 100, max: 500 }),
+  offset: pageOffset(1_000_000),
+});
+
+export const ArenaQuestionsQuerySchema = z.object({
   limit: pageLimit({ default: 100, max: 500 }),
   offset: pageOffset(1_000_000),
 });
@@ -68,6 +81,33 @@ export const arenaApi = {
       404: error("No such arena for this user (another user's id too)"),
     },
   }),
+  questions: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/questions`,
+    tags: ["arenas"],
+    summary:
+      "The arena question by question: each contestant's answer, who won each pair, the judge's stored reasoning and position flips",
+    params: IdParams,
+    query: ArenaQuestionsQuerySchema,
+    resource: "arena",
+    responses: {
+      200: { description: "A page of the set's questions, in order", schema: ArenaQuestionsSchema },
+      400: error("A query parameter out of range"),
+      404: error("No such arena for this user (another user's id too)"),
+    },
+  }),
+  delete: defineRoute({
+    method: "delete",
+    path: `${BASE}/:id`,
+    tags: ["arenas"],
+    summary: "Delete an arena and the runs it started for its contestants (reused runs stay)",
+    params: IdParams,
+    resource: "arena",
+    responses: {
+      204: { description: "Deleted" },
+      404: error("No such arena for this user (another user's id too)"),
+    },
+  }),
   report: defineRoute({
     method: "get",
     path: `${BASE}/:id/report.html`,
@@ -106,6 +146,20 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, arenaApi.get, async (c, { params }) => {
     return c.json(publicArena(await getArenaRow(db, c.get("user").id, params.id)));
+  });
+
+  mountRoute(app, deps, arenaApi.questions, async (c, { params, query }) => {
+    return c.json(
+      await arenaQuestions({ db }, c.get("user").id, params.id, {
+        offset: query.offset ?? 0,
+        limit: query.limit ?? 100,
+      }),
+    );
+  });
+
+  mountRoute(app, deps, arenaApi.delete, async (c, { params }) => {
+    await deleteArenaWithRuns(db, c.get("user").id, params.id);
+    return c.body(null, 204);
   });
 
   mountRoute(app, deps, arenaApi.report, async (c, { params }) => {

@@ -14,6 +14,7 @@ import {
   type WatchEvent,
   watchEvaluation,
 } from "../../evals/monitor/index.js";
+import { arenaOwnRuns } from "../../evals/arena/index.js";
 import {
   cancelEvaluation,
   EvaluationNotFoundError,
@@ -388,16 +389,20 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.list, async (c, { query }) => {
-    const items = await listEvaluationsWithProgress(db, c.get("user").id, {
-      limit: query.limit ?? PAGE_LIMITS.evaluations.default,
-      ...(query.offset !== undefined ? { offset: query.offset } : {}),
-      ...(query.status ? { statuses: query.status } : {}),
-    });
+    const [items, arenaRuns] = await Promise.all([
+      listEvaluationsWithProgress(db, c.get("user").id, {
+        limit: query.limit ?? PAGE_LIMITS.evaluations.default,
+        ...(query.offset !== undefined ? { offset: query.offset } : {}),
+        ...(query.status ? { statuses: query.status } : {}),
+      }),
+      arenaOwnRuns(db, c.get("user").id),
+    ]);
     return c.json({
       items: items.map(({ evaluation, progress, pass_rate }) => ({
         ...publicEvaluation(evaluation),
         progress,
         pass_rate,
+        arena: arenaRuns.get(evaluation.id) ?? null,
       })),
     });
   });

@@ -23,7 +23,7 @@ export { gateRoutes } from "./gate.js";
 export { ingestKeyRoutes } from "./ingest-keys.js";
 export { judgeRoutes } from "./judge.js";
 export { labelRoutes } from "./labels.js";
-export { metaApi } from "./meta.js";
+export { llmStatusOf, metaApi } from "./meta.js";
 export { questionSetRoutes } from "./question-sets.js";
 export { ragRoutes } from "./rag.js";
 export { loginLinkRoute } from "./login-link.js";

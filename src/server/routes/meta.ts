@@ -1,6 +1,40 @@
 import { z } from "zod";
+import { isLlmConfigured } from "../../config/index.js";
+import { LLM_ROLES, type LlmConfig, resolveModelConfig } from "../../llm/index.js";
 import { defineRoute } from "../route.js";
 import { OkSchema } from "../schemas.js";
+
+const LlmRoleStatusSchema = z.object({
+  configured: z.boolean(),
+  model: z.string().nullable().describe("the model the role asks for; null when not configured"),
+});
+
+export const LlmStatusSchema = z.object({
+  roles: z.object(
+    Object.fromEntries(LLM_ROLES.map((role) => [role, LlmRoleStatusSchema])) as {
+      [K in (typeof LLM_ROLES)[number]]: typeof LlmRoleStatusSchema;
+    },
+  ),
+});
+
+/**
+ * Which LLM roles the server has, for forms that offer LLM judges or generation (issue 23 §5):
+ * the model names only, never a key or an address.
+ */
+export function llmStatusOf(llm: LlmConfig): z.infer<typeof LlmStatusSchema> {
+  const status = (role: (typeof LLM_ROLES)[number]) => {
+    const configured = isLlmConfigured(llm, role);
+    return { configured, model: configured ? resolveModelConfig(llm, role).model : null };
+  };
+  return {
+    roles: {
+      generator: status("generator"),
+      judge: status("judge"),
+      rewriter: status("rewriter"),
+      embedder: status("embedder"),
+    },
+  };
+}
 
 export const metaApi = {
   health: defineRoute({
@@ -10,6 +44,14 @@ export const metaApi = {
     summary: "Liveness: answers without a login",
     public: true,
     responses: { 200: { description: "Up", schema: OkSchema } },
+  }),
+  llm: defineRoute({
+    method: "get",
+    path: "/api/v1/llm",
+    tags: ["meta"],
+    summary:
+      "Which LLM roles (generator, judge, rewriter, embedder) the server has, and their models",
+    responses: { 200: { description: "Each role's status", schema: LlmStatusSchema } },
   }),
   openapi: defineRoute({
     method: "get",

@@ -23,3 +23,12 @@ export function useCollections() {
     },
   });
 }
+
+/** Which LLM roles the server has (model names only): forms disable what needs a missing one. */
+export function useLlmStatus() {
+  return useQuery({
+    queryKey: ["llm"],
+    queryFn: () => must(api.GET("/api/v1/llm")),
+    staleTime: 5 * 60_000,
+  });
+}

@@ -18,6 +18,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/llm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Which LLM roles (generator, judge, rewriter, embedder) the server has, and their models */
+    get: operations["getLlm"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/openapi.json": {
     parameters: {
       query?: never;
@@ -932,6 +949,24 @@ export interface paths {
     };
     /** An arena as stored: its results (ratings, intervals, matrix) once COMPLETED; reading never computes */
     get: operations["getArenasById"];
+    put?: never;
+    post?: never;
+    /** Delete an arena and the runs it started for its contestants (reused runs stay) */
+    delete: operations["deleteArenasById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/arenas/{id}/questions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The arena question by question: each contestant's answer, who won each pair, the judge's stored reasoning and position flips */
+    get: operations["getArenasByIdQuestions"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2790,6 +2825,12 @@ export interface components {
       gmt_updated: string;
       /** @description share of SCORED results that passed */
       pass_rate: number | null;
+      /** @description the arena that started this run for one of its contestants (answers, a bot run for it); null for a run of its own */
+      arena: {
+        id: string;
+        name: string;
+        contestant: string;
+      } | null;
     };
     EvaluationList: {
       items: components["schemas"]["EvaluationListItem"][];
@@ -3036,6 +3077,8 @@ export interface components {
         question_text: string;
         question_type: string;
         base: {
+          /** @description The run's result, in full at /evaluations/{id}/results/{result_id} */
+          result_id: string;
           question_id: string;
           position: number;
           /** @enum {string} */
@@ -3045,6 +3088,8 @@ export interface components {
           gate_status: string | null;
         };
         head: {
+          /** @description The run's result, in full at /evaluations/{id}/results/{result_id} */
+          result_id: string;
           question_id: string;
           position: number;
           /** @enum {string} */
@@ -3163,8 +3208,11 @@ export interface components {
               ties: number;
               losses: number;
               missing: number;
+              /** @enum {string} */
+              difference_of?: "score" | "outcome";
               mean_difference?: number | null;
               difference_ci?: number[] | null;
+              /** @description True when difference_ci, as printed, excludes 0 (the one rule) */
               distinguishable: boolean;
             } & {
               [key: string]: unknown;
@@ -3542,6 +3590,67 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Ok"];
+        };
+      };
+    };
+  };
+  getLlm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each role's status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            roles: {
+              generator: {
+                configured: boolean;
+                /** @description the model the role asks for; null when not configured */
+                model: string | null;
+              };
+              judge: {
+                configured: boolean;
+                /** @description the model the role asks for; null when not configured */
+                model: string | null;
+              };
+              rewriter: {
+                configured: boolean;
+                /** @description the model the role asks for; null when not configured */
+                model: string | null;
+              };
+              embedder: {
+                configured: boolean;
+                /** @description the model the role asks for; null when not configured */
+                model: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
@@ -7883,6 +7992,153 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Arena"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such arena for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteArenasById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such arena for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getArenasByIdQuestions: {
+    parameters: {
+      query?: {
+        /** @description page size, 1-500 (default 100) */
+        limit?: number;
+        /** @description rows to skip (default 0) */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the set's questions, in order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            judge: string;
+            contestants: {
+              name: string;
+              /** @enum {string} */
+              source: "evaluation" | "answers" | "builtin" | "http";
+            }[];
+            /** @description questions in the set */
+            total: number;
+            items: {
+              question_id: string;
+              /** @description the question's place in the set, from 0 */
+              position: number;
+              question_text: string;
+              answers: {
+                contestant: string;
+                answer: string | null;
+                /** @description the score judge's 0-1 score; null for pairwise */
+                score: number | null;
+                /** @description the score judge's stored reasoning */
+                reasoning: string | null;
+              }[];
+              pairs: {
+                a: string;
+                b: string;
+                /**
+                 * @description who won: a, b or a tie; not compared (an answer or score missing); the judge failed; or not stored (a pairwise arena compared before per-question verdicts were kept)
+                 * @enum {string}
+                 */
+                outcome: "a" | "b" | "tie" | "not_compared" | "judge_error" | "not_stored";
+                /** @description pairwise: the two orders disagreed (counted as a tie) */
+                flipped: boolean | null;
+                /** @description pairwise: the judge's reasoning with a's answer first, then b's */
+                reasoning: string[];
+                error: string | null;
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description A query parameter out of range */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Not logged in: no known token or session cookie */

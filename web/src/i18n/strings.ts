@@ -6,6 +6,7 @@ import { compareEn, compareZh } from "../pages/compare/compare-strings";
 import { alertEn, alertZh } from "../pages/alerts/alert-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
 import { nameEn, nameZh } from "./name-strings";
+import { listsEn, listsZh } from "./lists-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 import { retrievalEn, retrievalZh } from "./retrieval-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
@@ -19,6 +20,7 @@ export const en = {
   ...outcomeEn,
   ...nameEn,
   ...retrievalEn,
+  ...listsEn,
   ...verdictEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
@@ -391,6 +393,7 @@ export const zh: Record<MessageKey, string> = {
   ...outcomeZh,
   ...nameZh,
   ...retrievalZh,
+  ...listsZh,
   ...verdictZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",

@@ -3,6 +3,7 @@ import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 import { judgeKindName } from "../../i18n/name-strings";
+import { ArenaQuestions } from "./ArenaQuestions";
 import { ArenaStatus } from "./ArenaStatus";
 import { ArenaRadar, RatingsChart, WinMatrix } from "./ArenaCharts";
 import { type ArenaResults, useArena } from "./queries";
@@ -61,6 +62,7 @@ export function ArenaDetailPage() {
             </p>
           )}
           {a.results && <ArenaResultsView results={a.results} />}
+          {a.status === "COMPLETED" && <ArenaQuestions arenaId={a.id} />}
         </>
       )}
     </section>
@@ -148,6 +150,7 @@ function ArenaResultsView({ results: r }: { results: ArenaResults }) {
         <ArenaRadar results={r} />
       </div>
       <h2>{t("arena.pairs")}</h2>
+      <p className="muted">{t("arena.distinguishableRule")}</p>
       <div className="table-scroll">
         <table data-testid="pairs-table">
           <thead>
@@ -158,24 +161,22 @@ function ArenaResultsView({ results: r }: { results: ArenaResults }) {
               <th scope="col">{t("arena.ties")}</th>
               <th scope="col">{t("arena.bWins")}</th>
               <th scope="col">{t("arena.missing")}</th>
-              {scoreBased && <th scope="col">{t("arena.meanDifference")}</th>}
-              {scoreBased && <th scope="col">{t("arena.ci")}</th>}
+              <th scope="col">{t(scoreBased ? "arena.meanDifference" : "arena.netWins")}</th>
+              <th scope="col">{t("arena.ci")}</th>
               <th scope="col">{t("arena.distinguishable")}</th>
             </tr>
           </thead>
           <tbody>
             {r.pairs.map((p) => (
-              <tr key={`${p.a}|${p.b}`}>
+              <tr key={`${p.a}|${p.b}`} data-testid="pair-row">
                 <td>{p.a}</td>
                 <td>{p.b}</td>
                 <td>{p.wins}</td>
                 <td>{p.ties}</td>
                 <td>{p.losses}</td>
                 <td>{p.missing}</td>
-                {scoreBased && (
-                  <td>{p.mean_difference == null ? "—" : signed(p.mean_difference)}</td>
-                )}
-                {scoreBased && <td>{interval(p.difference_ci, 3)}</td>}
+                <td>{p.mean_difference == null ? "—" : signed(p.mean_difference)}</td>
+                <td>{interval(p.difference_ci, 3)}</td>
                 <td>{p.distinguishable ? t("common.yes") : t("common.no")}</td>
               </tr>
             ))}

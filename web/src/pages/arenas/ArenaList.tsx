@@ -1,10 +1,13 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { api, must } from "../../api/client";
 import { useQuestionSets } from "../../api/queries";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 import { ArenaStatus } from "./ArenaStatus";
-import { useArenas } from "./queries";
+import { type Arena, arenasKey, useArenas } from "./queries";
+import { winnerOf } from "./winner";
 
 /** `/arenas`: every arena with its set, contestants, judge, time and status. */
 export function ArenaList() {
@@ -13,6 +16,20 @@ export function ArenaList() {
   const sets = useQuestionSets();
   const setName = new Map((sets.data ?? []).map((s) => [s.id, s.name]));
   const rows = arenas.data ?? [];
+  const client = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (id: string) =>
+      must(api.DELETE("/api/v1/arenas/{id}", { params: { path: { id } } })),
+    // The runs it started go with it, so the run list changes too.
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: arenasKey }),
+        client.invalidateQueries({ queryKey: ["evaluations"] }),
+      ]),
+  });
+  const confirmDelete = (arena: Arena) => {
+    if (window.confirm(t("arena.confirmDelete", { name: arena.name }))) remove.mutate(arena.id);
+  };
 
   return (
     <section aria-labelledby="arenas-title">
@@ -23,6 +40,7 @@ export function ArenaList() {
         </Link>
       </div>
       <ErrorNote error={arenas.error} />
+      <ErrorNote error={remove.error} />
       {arenas.isPending && <p>{t("common.loading")}</p>}
       {arenas.data && rows.length === 0 && <p className="muted">{t("arena.empty")}</p>}
       {rows.length > 0 && (
@@ -36,6 +54,10 @@ export function ArenaList() {
                 <th scope="col">{t("arena.judge")}</th>
                 <th scope="col">{t("arena.created")}</th>
                 <th scope="col">{t("arena.status")}</th>
+                <th scope="col">{t("arena.winner")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("arena.actions")}</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -69,6 +91,33 @@ export function ArenaList() {
                   <td>{formatDate(a.gmt_created, language)}</td>
                   <td>
                     <ArenaStatus status={a.status} />
+                  </td>
+                  <td data-testid="arena-winner">
+                    {(() => {
+                      const winner = winnerOf(a);
+                      if (!winner) return "—";
+                      return (
+                        <>
+                          <strong>{winner.name}</strong>
+                          {winner.level && (
+                            <div className="muted" style={{ fontSize: "0.85rem" }}>
+                              {t("arena.level", { name: winner.level })}
+                            </div>
+                          )}
+                        </>
+                      );
+                    })()}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={t("arena.deleteNamed", { name: a.name })}
+                      disabled={remove.isPending && remove.variables === a.id}
+                      onClick={() => confirmDelete(a)}
+                    >
+                      {t("list.delete")}
+                    </button>
                   </td>
                 </tr>
               ))}

@@ -5,7 +5,7 @@ import { api, must } from "../../api/client";
 import { CollectionOptions } from "../../components/CollectionOptions";
 import { useLoneChoice } from "../../components/lone-choice";
 import { QuestionSetOptions } from "../../components/QuestionSetOptions";
-import { useQuestionSets } from "../../api/queries";
+import { useLlmStatus, useQuestionSets } from "../../api/queries";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
 import { answersFormatOf, parseAnswersFile } from "./answers-file";
@@ -38,6 +38,7 @@ function judgesOf(config: Record<string, unknown>): string[] {
 /** `/arenas/new`: a question set, two or more contestants, the judge; errors beside their field. */
 export function NewArenaPage() {
   const { t } = useI18n();
+  const judgeLlm = useLlmStatus().data?.roles.judge.configured;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const runs = useFinishedRuns();
@@ -307,21 +308,33 @@ export function NewArenaPage() {
         </div>
         <fieldset {...described("err-arena-judge", errors.judge)}>
           <legend>{t("arena.judge")}</legend>
-          {ARENA_JUDGES.map((judge) => (
-            <label key={judge} className="inline">
-              <input
-                type="radio"
-                name="judge"
-                value={judge}
-                checked={form.judge === judge}
-                onChange={() => {
-                  setForm({ ...form, judge });
-                  clear("judge");
-                }}
-              />
-              {t(`arena.judge.${judge}` as MessageKey)}
-            </label>
-          ))}
+          {ARENA_JUDGES.map((judge) => {
+            // Every arena judge but the offline one asks the judge model.
+            const unavailable = judgeLlm === false && judge !== "offline";
+            return (
+              <label key={judge} className="inline">
+                <input
+                  type="radio"
+                  name="judge"
+                  value={judge}
+                  disabled={unavailable}
+                  aria-describedby={unavailable ? "arena-judges-need-llm" : undefined}
+                  checked={form.judge === judge}
+                  onChange={() => {
+                    setForm({ ...form, judge });
+                    clear("judge");
+                  }}
+                />
+                {t(`arena.judge.${judge}` as MessageKey)}
+                {unavailable && <span className="muted"> {t("new.needsLlmShort")}</span>}
+              </label>
+            );
+          })}
+          {judgeLlm === false && (
+            <p id="arena-judges-need-llm" className="muted" style={{ margin: "0.25rem 0 0" }}>
+              {t("arena.needsLlm")}
+            </p>
+          )}
           <FieldError id="err-arena-judge" message={errors.judge} />
           <p className="muted" style={{ margin: "0.25rem 0 0" }}>
             {t("arena.judgeHelp")}

@@ -70,9 +70,10 @@ export const arenaEn = {
   "arena.losses": "L",
   "arena.meanLength": "Mean length",
   "arena.scored": "Compared on",
-  "arena.notDistinguishable": "Not distinguishable on this set (95% intervals overlap): {pairs}",
+  "arena.notDistinguishable":
+    "Not distinguishable on this set (the 95% interval of their paired difference contains 0): {pairs}",
   "arena.allDistinguishable":
-    "Every pair is distinguishable on this set (no two 95% intervals overlap).",
+    "Every pair is distinguishable on this set (no pair's 95% paired-difference interval contains 0).",
   "arena.length":
     "Length coefficient {coefficient} [{low}, {high}] log-odds for the longer answer at the largest length difference ({comparisons} comparisons).",
   "arena.lengthLonger": "The judge favours longer answers: read the length-controlled ratings.",
@@ -89,6 +90,9 @@ export const arenaEn = {
   "arena.bWins": "B wins",
   "arena.missing": "Not compared",
   "arena.meanDifference": "Mean A − B",
+  "arena.netWins": "Net wins of A per question",
+  "arena.distinguishableRule":
+    "A pair is distinguishable when the 95% interval of its difference, as printed, leaves out 0. The difference is A's score minus B's per question for a score judge; for the pairwise judge, A's result per question (win 1, tie 0, loss −1).",
   "arena.distinguishable": "Distinguishable",
   "arena.flipRate": "Position flips per judge model",
   "arena.flipNote":
@@ -104,6 +108,27 @@ export const arenaEn = {
   "arena.radarNote": "Means of the rubric dimensions (accuracy, completeness, clarity), 1-10.",
   "arena.dimension": "Dimension",
   "arena.ratingsChartTable": "Ratings with their intervals",
+  "arena.q.title": "Question by question",
+  "arena.q.winner": "Winner",
+  "arena.q.open": "Open question {n}: every answer and the judge's reasoning",
+  "arena.q.close": "Close question {n}",
+  "arena.q.outcome.tie": "Tie",
+  "arena.q.outcome.not_compared": "Not compared",
+  "arena.q.outcome.judge_error": "The judge failed",
+  "arena.q.outcome.not_stored": "Not kept (compared before per-question verdicts were stored)",
+  "arena.q.flipped": "orders disagreed",
+  "arena.q.flipTitle":
+    "The judge picked a different answer when the two were shown the other way round, so this counts as a tie.",
+  "arena.q.noAnswer": "No answer.",
+  "arena.q.score": "Score {score} (0–1)",
+  "arena.q.firstShown": "With {name}'s answer shown first",
+  "arena.q.firstOf": "The first {n} of {total} questions.",
+  "arena.winner": "Winner",
+  "arena.level": "not told apart from {name} on this set",
+  "arena.actions": "Actions",
+  "arena.deleteNamed": "Delete the arena {name}",
+  "arena.confirmDelete":
+    "Delete the arena “{name}”? The runs it made for its contestants go with it; runs it reused stay.",
 } as const;
 
 export const arenaZh: Record<keyof typeof arenaEn, string> = {
@@ -174,8 +199,8 @@ export const arenaZh: Record<keyof typeof arenaEn, string> = {
   "arena.losses": "负",
   "arena.meanLength": "平均长度",
   "arena.scored": "参与比较",
-  "arena.notDistinguishable": "在此问题集上无法区分（95% 区间重叠）：{pairs}",
-  "arena.allDistinguishable": "在此问题集上每一对都可区分（95% 区间互不重叠）。",
+  "arena.notDistinguishable": "在此问题集上无法区分（两者逐题差值的 95% 区间包含 0）：{pairs}",
+  "arena.allDistinguishable": "在此问题集上每一对都可区分（每一对逐题差值的 95% 区间都不包含 0）。",
   "arena.length":
     "长度系数 {coefficient} [{low}, {high}]：长度差最大时较长答案获得的对数几率（{comparisons} 次比较）。",
   "arena.lengthLonger": "评委偏好较长的答案：请参考长度控制评分。",
@@ -191,6 +216,9 @@ export const arenaZh: Record<keyof typeof arenaEn, string> = {
   "arena.bWins": "B 胜",
   "arena.missing": "未比较",
   "arena.meanDifference": "平均 A − B",
+  "arena.netWins": "A 每题净胜",
+  "arena.distinguishableRule":
+    "当一对的差值的 95% 区间（如表所示）不包含 0 时，这一对可区分。评分类评委的差值是每题 A 的分数减 B 的分数；成对评委的差值是 A 每题的结果（胜 1、平 0、负 −1）。",
   "arena.distinguishable": "可区分",
   "arena.flipRate": "各评委模型的位置翻转",
   "arena.flipNote":
@@ -206,4 +234,23 @@ export const arenaZh: Record<keyof typeof arenaEn, string> = {
   "arena.radarNote": "评分细则各维度（准确性、完整性、清晰度）的平均值，1-10。",
   "arena.dimension": "维度",
   "arena.ratingsChartTable": "评分及其区间",
+  "arena.q.title": "逐题查看",
+  "arena.q.winner": "胜者",
+  "arena.q.open": "展开第 {n} 题：所有回答和评委的理由",
+  "arena.q.close": "收起第 {n} 题",
+  "arena.q.outcome.tie": "平局",
+  "arena.q.outcome.not_compared": "未比较",
+  "arena.q.outcome.judge_error": "评委出错",
+  "arena.q.outcome.not_stored": "未保存（比较时尚未保存逐题结果）",
+  "arena.q.flipped": "两种顺序结论不同",
+  "arena.q.flipTitle": "两个回答交换顺序后，评委选了另一个，因此记为平局。",
+  "arena.q.noAnswer": "没有回答。",
+  "arena.q.score": "分数 {score}（0–1）",
+  "arena.q.firstShown": "{name} 的回答在前时",
+  "arena.q.firstOf": "共 {total} 题中的前 {n} 题。",
+  "arena.winner": "胜者",
+  "arena.level": "在此问题集上与 {name} 无法区分",
+  "arena.actions": "操作",
+  "arena.deleteNamed": "删除竞技场 {name}",
+  "arena.confirmDelete": "删除竞技场“{name}”？它为参赛者创建的评估任务一并删除；复用的任务保留。",
 };

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { lazy, Suspense } from "react";
+import { Fragment, lazy, Suspense, useEffect, useRef, useState } from "react";
 import { api, must } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDelta, formatScore } from "../../components/format";
@@ -12,6 +12,8 @@ import { useEvaluations } from "../evaluation-list/queries";
 import { changedOnly } from "./changed";
 import { CompareRetrieval } from "./CompareRetrieval";
 import { ClaimMetricsCompare } from "./ClaimMetricsCompare";
+import { CompareDrill } from "./CompareDrill";
+import { rowAfterKey } from "./row-keys";
 import { incomparableText } from "./incomparable";
 
 const CompareCharts = lazy(() =>
@@ -41,6 +43,40 @@ export function ComparePage() {
   });
   const data = comparison.data;
   const shown = data ? (search.changed ? changedOnly(data.items) : data.items) : [];
+  const keyOf = (d: (typeof shown)[number]) => `${d.base.result_id}:${d.head.result_id}`;
+  // The row j/k is on, and the opened row; both by key, so a filter change keeps them if shown.
+  const [current, setCurrent] = useState<string>();
+  const [opened, setOpened] = useState<string>();
+  const toggles = useRef(new Map<string, HTMLButtonElement>());
+  const moveRef = useRef<(event: KeyboardEvent) => void>(() => {});
+  moveRef.current = (event) => {
+    const index = shown.findIndex((d) => keyOf(d) === current);
+    const next = rowAfterKey(
+      {
+        key: event.key,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        altKey: event.altKey,
+        target: event.target instanceof HTMLElement ? event.target : null,
+      },
+      index,
+      shown.length,
+    );
+    if (next === null) return;
+    event.preventDefault();
+    const key = keyOf(shown[next]!);
+    setCurrent(key);
+    // A question opened follows the keys, so a person reads the changes one after another.
+    if (opened !== undefined) setOpened(key);
+    const button = toggles.current.get(key);
+    button?.focus();
+    button?.scrollIntoView({ block: "nearest" });
+  };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => moveRef.current(event);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   const pick = (which: "base" | "head", id: string) =>
     void navigate({ search: (s) => ({ ...s, [which]: id || undefined }) });
@@ -119,6 +155,7 @@ export function ComparePage() {
           </Suspense>
           <CompareRetrieval base={data.base.summary} head={data.head.summary} />
           <ClaimMetricsCompare base={data.base.summary} head={data.head.summary} />
+          <p className="muted">{t("compare.drill.keys")}</p>
           <div className="table-scroll">
             <table data-testid="compare-table">
               <thead>
@@ -135,52 +172,95 @@ export function ComparePage() {
                 </tr>
               </thead>
               <tbody>
-                {shown.map((d) => (
-                  <tr
-                    key={`${d.base.question_id}:${d.head.question_id}`}
-                    data-testid="compare-row"
-                    data-kind={d.change}
-                  >
-                    <td>{d.base.position + 1}</td>
-                    <td>{d.question_text}</td>
-                    <td>
-                      {d.base.status === "SCORED" ? (
-                        formatScore(d.base.score)
-                      ) : (
-                        <StatusBadge status={d.base.status} />
-                      )}
-                    </td>
-                    <td>
-                      {d.head.status === "SCORED" ? (
-                        formatScore(d.head.score)
-                      ) : (
-                        <StatusBadge status={d.head.status} />
-                      )}
-                    </td>
-                    <td
-                      className={
-                        d.score_delta !== null && d.score_delta < 0
-                          ? "delta-neg"
-                          : d.score_delta !== null && d.score_delta > 0
-                            ? "delta-pos"
-                            : undefined
-                      }
-                    >
-                      {formatDelta(d.score_delta)}
-                    </td>
-                    <td>
-                      {d.base.passed === null ? "—" : d.base.passed ? "✓" : "✗"} →{" "}
-                      {d.head.passed === null ? "—" : d.head.passed ? "✓" : "✗"}
-                    </td>
-                    <td>
-                      <span
-                        className={`badge ${d.change === "regression" ? "bad" : d.change === "improvement" ? "ok" : ""}`}
+                {shown.map((d) => {
+                  const key = keyOf(d);
+                  const isOpen = opened === key;
+                  const n = d.head.position + 1;
+                  return (
+                    <Fragment key={key}>
+                      <tr
+                        data-testid="compare-row"
+                        data-kind={d.change}
+                        data-current={current === key || undefined}
+                        className={current === key ? "current-row" : undefined}
                       >
-                        {t(`compare.kind.${d.change}` as MessageKey)}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
+                        <td>
+                          <button
+                            type="button"
+                            className="row-toggle"
+                            aria-expanded={isOpen}
+                            aria-label={t(isOpen ? "compare.drill.close" : "compare.drill.open", {
+                              n,
+                            })}
+                            ref={(el) => {
+                              if (el) toggles.current.set(key, el);
+                              else toggles.current.delete(key);
+                            }}
+                            onFocus={() => setCurrent(key)}
+                            onClick={() => setOpened(isOpen ? undefined : key)}
+                          >
+                            {isOpen ? "▾" : "▸"} {n}
+                          </button>
+                        </td>
+                        <td>{d.question_text}</td>
+                        <td>
+                          {d.base.status === "SCORED" ? (
+                            formatScore(d.base.score)
+                          ) : (
+                            <StatusBadge status={d.base.status} />
+                          )}
+                        </td>
+                        <td>
+                          {d.head.status === "SCORED" ? (
+                            formatScore(d.head.score)
+                          ) : (
+                            <StatusBadge status={d.head.status} />
+                          )}
+                        </td>
+                        <td
+                          className={
+                            d.score_delta !== null && d.score_delta < 0
+                              ? "delta-neg"
+                              : d.score_delta !== null && d.score_delta > 0
+                                ? "delta-pos"
+                                : undefined
+                          }
+                        >
+                          {formatDelta(d.score_delta)}
+                        </td>
+                        <td>
+                          {d.base.passed === null ? "—" : d.base.passed ? "✓" : "✗"} →{" "}
+                          {d.head.passed === null ? "—" : d.head.passed ? "✓" : "✗"}
+                        </td>
+                        <td>
+                          <span
+                            className={`badge ${d.change === "regression" ? "bad" : d.change === "improvement" ? "ok" : ""}`}
+                          >
+                            {t(`compare.kind.${d.change}` as MessageKey)}
+                          </span>
+                        </td>
+                      </tr>
+                      {isOpen && data && (
+                        <tr data-testid="compare-drill-row">
+                          <td colSpan={7}>
+                            <CompareDrill
+                              base={{
+                                evaluationId: data.base.evaluation.id,
+                                resultId: d.base.result_id,
+                                runName: data.base.evaluation.name,
+                              }}
+                              head={{
+                                evaluationId: data.head.evaluation.id,
+                                resultId: d.head.result_id,
+                                runName: data.head.evaluation.name,
+                              }}
+                            />
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
+                  );
+                })}
               </tbody>
             </table>
           </div>

@@ -1,5 +1,5 @@
 // The compare page's strings added by issue 23 §1.3 (which run is the base, and when two runs'
-// scores are not comparable), English and Chinese; merged into i18n/strings.ts.
+// scores are not comparable) and §3 (a question opened: both answers, their diff, the keys), English and Chinese; merged into i18n/strings.ts.
 export const compareEn = {
   "compare.swap": "Swap A and B",
   "compare.baseIsNewer":
@@ -28,6 +28,15 @@ export const compareEn = {
   "compare.judge.claims_offline": "claims (offline)",
   "compare.radarShared": "Only the dimensions both runs have are drawn.",
   "compare.radarOnly": "Only in {run}: {dimensions}.",
+  "compare.drill.open": "Open question {n}: both answers",
+  "compare.drill.close": "Close question {n}",
+  "compare.drill.citations": "Cited passages",
+  "compare.drill.noCitations": "No citations.",
+  "compare.drill.diff": "What changed in the answer, A → B",
+  "compare.drill.sameAnswer": "The two answers are the same.",
+  "compare.drill.onlyA": "only in A's answer",
+  "compare.drill.onlyB": "only in B's answer",
+  "compare.drill.keys": "Keys: j next question, k previous; Enter opens or closes it.",
 } as const;
 
 export const compareZh: Record<keyof typeof compareEn, string> = {
@@ -56,4 +65,13 @@ export const compareZh: Record<keyof typeof compareEn, string> = {
   "compare.judge.claims_offline": "断言（离线）",
   "compare.radarShared": "雷达图只画两次评估都有的维度。",
   "compare.radarOnly": "仅 {run} 有：{dimensions}。",
+  "compare.drill.open": "展开第 {n} 题：两个回答",
+  "compare.drill.close": "收起第 {n} 题",
+  "compare.drill.citations": "引用的段落",
+  "compare.drill.noCitations": "没有引用。",
+  "compare.drill.diff": "回答的变化，A → B",
+  "compare.drill.sameAnswer": "两个回答相同。",
+  "compare.drill.onlyA": "仅在 A 的回答中",
+  "compare.drill.onlyB": "仅在 B 的回答中",
+  "compare.drill.keys": "按键：j 下一题，k 上一题；Enter 展开或收起。",
 };

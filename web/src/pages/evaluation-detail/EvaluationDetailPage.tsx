@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
 import { exportResults } from "./export";
+import { BotName } from "../../components/BotName";
 import { EmptyResults } from "./EmptyResults";
 import {
   filterErrorsOf,
@@ -111,6 +112,11 @@ export function EvaluationDetailPage() {
           </Link>
         </div>
       </div>
+      {evaluation && (
+        <p className="muted" data-testid="run-bot" style={{ margin: "0 0 0.5rem" }}>
+          {t("detail.bot")}: <BotName run={evaluation} />
+        </p>
+      )}
       {live === "polling" && <p className="notice">{t("detail.polling")}</p>}
       {/* The results do not wait for the summary: the first cards show as soon as they come. */}
       {summaryPanel}

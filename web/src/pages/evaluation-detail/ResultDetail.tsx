@@ -121,7 +121,7 @@ const JUDGE_NAMES: Record<string, MessageKey> = {
  * The result's verdict in words: who decided it, how its score is formed, what the gate's verdict
  * beside it means (the rule of src/evals/runs/run-item.ts, worded as in docs/judges.md).
  */
-function VerdictHeadline({ result }: { result: EvaluationResult }) {
+export function VerdictHeadline({ result }: { result: EvaluationResult }) {
   const { t, language } = useI18n();
   const judgeName = (name: string) =>
     name in JUDGE_NAMES ? t(JUDGE_NAMES[name] as MessageKey) : name;
@@ -147,6 +147,52 @@ function VerdictHeadline({ result }: { result: EvaluationResult }) {
   );
 }
 
+/** Every judge on its own scale, with its verdict, reasoning and suggestions. */
+export function JudgeVerdicts({ judges }: { judges: Record<string, JudgeResult> }) {
+  const { t } = useI18n();
+  const entries = Object.entries(judges);
+  return (
+    <>
+      {entries.length === 0 && <p className="muted">—</p>}
+      {entries.map(([name, judge]) => {
+        const words = judgeWords(judge);
+        return (
+          <div key={name} style={{ marginBottom: "0.5rem" }}>
+            <div>
+              <strong>{name}</strong>{" "}
+              {judge.outcome === "ok" ? (
+                <>
+                  {ownScale(name, judge) && (
+                    <span data-testid="judge-own-score">{ownScale(name, judge)} </span>
+                  )}
+                  <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
+                    {judge.passed ? t("card.passed") : t("card.failed")}
+                  </span>
+                </>
+              ) : (
+                <span className="badge bad">{t("status.JUDGE_ERROR")}</span>
+              )}
+              {judge.model && <span className="muted"> · {judge.model}</span>}
+            </div>
+            {words.reasoning && (
+              <div>
+                <span className="muted">{t("card.reasoning")}: </span>
+                {words.reasoning}
+              </div>
+            )}
+            {words.suggestions && (
+              <div>
+                <span className="muted">{t("card.suggestions")}: </span>
+                {words.suggestions}
+              </div>
+            )}
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
 /**
  * An opened ResultComparisonCard's body, from the result in full: the ground truth, the bot's
  * answer (its citations open the cited passage from the result's own sources), every judge, the
@@ -157,7 +203,6 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
   const failing = (result.gate?.checks ?? []).filter(
     (c) => c.status !== "pass" && c.status !== "skipped",
   );
-  const judges = Object.entries(result.judges ?? {});
 
   return (
     <div data-testid="result-detail">
@@ -183,42 +228,7 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
         </section>
         <section>
           <h3>{t("card.judges")}</h3>
-          {judges.length === 0 && <p className="muted">—</p>}
-          {judges.map(([name, judge]) => {
-            const words = judgeWords(judge);
-            return (
-              <div key={name} style={{ marginBottom: "0.5rem" }}>
-                <div>
-                  <strong>{name}</strong>{" "}
-                  {judge.outcome === "ok" ? (
-                    <>
-                      {ownScale(name, judge) && (
-                        <span data-testid="judge-own-score">{ownScale(name, judge)} </span>
-                      )}
-                      <span className={`badge ${judge.passed ? "ok" : "bad"}`}>
-                        {judge.passed ? t("card.passed") : t("card.failed")}
-                      </span>
-                    </>
-                  ) : (
-                    <span className="badge bad">{t("status.JUDGE_ERROR")}</span>
-                  )}
-                  {judge.model && <span className="muted"> · {judge.model}</span>}
-                </div>
-                {words.reasoning && (
-                  <div>
-                    <span className="muted">{t("card.reasoning")}: </span>
-                    {words.reasoning}
-                  </div>
-                )}
-                {words.suggestions && (
-                  <div>
-                    <span className="muted">{t("card.suggestions")}: </span>
-                    {words.suggestions}
-                  </div>
-                )}
-              </div>
-            );
-          })}
+          <JudgeVerdicts judges={result.judges ?? {}} />
         </section>
       </div>
       {claimsDiagnoses(result.judges ?? {}).map(([judge, diagnosis]) => (

@@ -1,5 +1,5 @@
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { EVALUATION_STATUSES, type EvaluationListItem } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent, formatScore } from "../../components/format";
@@ -12,6 +12,8 @@ import { useQuestionSets } from "../../api/queries";
 import { comparePair } from "./compare-pair";
 import { useEvaluations, useRunAction } from "./queries";
 import { actionsFor, type RunAction } from "./run-actions";
+import { BotName } from "../../components/BotName";
+import { groupRuns } from "./run-groups";
 
 const ACTION_LABEL: Record<RunAction, MessageKey> = {
   pause: "list.pause",
@@ -38,6 +40,7 @@ export function EvaluationList() {
   const [selected, setSelected] = useState<string[]>([]);
   const setName = new Map((sets.data ?? []).map((s) => [s.id, s.name]));
   const visible = (runs.data ?? []).filter((r) => !search.status || r.status === search.status);
+  const groups = groupRuns(visible);
   const pair = comparePair(selected.flatMap((id) => (runs.data ?? []).filter((r) => r.id === id)));
 
   const run = (evaluation: EvaluationListItem, what: RunAction) => {
@@ -47,6 +50,78 @@ export function EvaluationList() {
   };
   const toggle = (id: string) =>
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id].slice(-2)));
+
+  const row = (e: EvaluationListItem) => (
+    <tr key={e.id} data-testid="evaluation-row" data-status={e.status}>
+      <td>
+        <input
+          type="checkbox"
+          checked={selected.includes(e.id)}
+          onChange={() => toggle(e.id)}
+          aria-label={t("list.select", { name: e.name })}
+        />
+      </td>
+      <td>
+        <Link to="/evaluations/$evalId" params={{ evalId: e.id }}>
+          {e.name}
+        </Link>
+        {e.arena && (
+          <div className="muted" style={{ fontSize: "0.85rem" }} data-testid="arena-run">
+            {t("list.arenaContestant", { name: e.arena.contestant })}
+          </div>
+        )}
+        {e.status_reason && (
+          <div className="error-text" style={{ fontSize: "0.85rem" }}>
+            {e.status_reason}
+          </div>
+        )}
+      </td>
+      <td>
+        <StatusBadge status={shownRunStatus(e)} />
+      </td>
+      <td>
+        <ProgressBar percent={e.progress.percent} label={`${e.name}: ${t("list.progress")}`} />
+        <span className="muted" style={{ fontSize: "0.8rem" }}>
+          {e.progress.completed}/{e.progress.total}
+        </span>
+      </td>
+      <td>
+        {e.question_set_id ? (
+          <Link to="/evaluations/question-sets/$qsId" params={{ qsId: e.question_set_id }}>
+            {setName.get(e.question_set_id) ?? e.question_set_id.slice(0, 8)}
+          </Link>
+        ) : (
+          "—"
+        )}
+      </td>
+      <td data-testid="run-bot">
+        <BotName run={e} />
+      </td>
+      <td>
+        {judgesOf(e.config).join(", ")} <span className="muted">({e.judge_llm_model_id})</span>
+      </td>
+      <td>{formatScore(e.average_score)}</td>
+      <td>{formatPercent(e.pass_rate)}</td>
+      <td>{t("list.errorsCell", { bot: e.bot_error_count, judge: e.judge_error_count })}</td>
+      <td>{formatDate(e.gmt_created, language)}</td>
+      <td>
+        <div className="row" style={{ gap: "0.25rem" }}>
+          {actionsFor(e.status, e.bot_error_count + e.judge_error_count).map((a) => (
+            <button
+              key={a}
+              type="button"
+              className={a === "delete" ? "danger" : undefined}
+              disabled={action.isPending}
+              onClick={() => run(e, a)}
+              aria-label={`${t(ACTION_LABEL[a])}: ${e.name}`}
+            >
+              {t(ACTION_LABEL[a])}
+            </button>
+          ))}
+        </div>
+      </td>
+    </tr>
+  );
 
   return (
     <section aria-labelledby="list-title">
@@ -113,78 +188,19 @@ export function EvaluationList() {
               </tr>
             </thead>
             <tbody>
-              {visible.map((e) => (
-                <tr key={e.id} data-testid="evaluation-row" data-status={e.status}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      checked={selected.includes(e.id)}
-                      onChange={() => toggle(e.id)}
-                      aria-label={t("list.select", { name: e.name })}
-                    />
-                  </td>
-                  <td>
-                    <Link to="/evaluations/$evalId" params={{ evalId: e.id }}>
-                      {e.name}
-                    </Link>
-                    {e.status_reason && (
-                      <div className="error-text" style={{ fontSize: "0.85rem" }}>
-                        {e.status_reason}
-                      </div>
-                    )}
-                  </td>
-                  <td>
-                    <StatusBadge status={shownRunStatus(e)} />
-                  </td>
-                  <td>
-                    <ProgressBar
-                      percent={e.progress.percent}
-                      label={`${e.name}: ${t("list.progress")}`}
-                    />
-                    <span className="muted" style={{ fontSize: "0.8rem" }}>
-                      {e.progress.completed}/{e.progress.total}
-                    </span>
-                  </td>
-                  <td>
-                    {e.question_set_id ? (
-                      <Link
-                        to="/evaluations/question-sets/$qsId"
-                        params={{ qsId: e.question_set_id }}
-                      >
-                        {setName.get(e.question_set_id) ?? e.question_set_id.slice(0, 8)}
+              {groups.own.map((e) => row(e))}
+              {groups.arenas.map((group) => (
+                <Fragment key={group.id}>
+                  <tr className="group-row" data-testid="arena-run-group">
+                    <th scope="rowgroup" colSpan={12}>
+                      {t("list.arenaGroup")}{" "}
+                      <Link to="/arenas/$arenaId" params={{ arenaId: group.id }}>
+                        {group.name}
                       </Link>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  <td>{e.bot_id}</td>
-                  <td>
-                    {judgesOf(e.config).join(", ")}{" "}
-                    <span className="muted">({e.judge_llm_model_id})</span>
-                  </td>
-                  <td>{formatScore(e.average_score)}</td>
-                  <td>{formatPercent(e.pass_rate)}</td>
-                  <td>
-                    {t("list.errorsCell", { bot: e.bot_error_count, judge: e.judge_error_count })}
-                  </td>
-                  <td>{formatDate(e.gmt_created, language)}</td>
-                  <td>
-                    <div className="row" style={{ gap: "0.25rem" }}>
-                      {actionsFor(e.status, e.bot_error_count + e.judge_error_count).map((a) => (
-                        <button
-                          key={a}
-                          type="button"
-                          className={a === "delete" ? "danger" : undefined}
-                          disabled={action.isPending}
-                          onClick={() => run(e, a)}
-                          aria-label={`${t(ACTION_LABEL[a])}: ${e.name}`}
-                        >
-                          {t(ACTION_LABEL[a])}
-                        </button>
-                      ))}
-                    </div>
-                  </td>
-                </tr>
+                    </th>
+                  </tr>
+                  {group.runs.map((e) => row(e))}
+                </Fragment>
               ))}
             </tbody>
           </table>

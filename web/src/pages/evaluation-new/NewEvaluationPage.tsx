@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { api, must } from "../../api/client";
-import { useCollections, useQuestionSets } from "../../api/queries";
+import { useCollections, useLlmStatus, useQuestionSets } from "../../api/queries";
 import { JUDGE_KINDS } from "../../api/types";
 import { CollectionOptions } from "../../components/CollectionOptions";
 import { useLoneChoice } from "../../components/lone-choice";
@@ -16,6 +16,7 @@ import {
   validateForm,
 } from "./field-errors";
 import { FieldError } from "../../components/FieldError";
+import { judgeUnavailable } from "./llm-judges";
 
 /** `/evaluations/new`: collection, question set, bot, judges; errors beside their fields. */
 export function NewEvaluationPage() {
@@ -24,6 +25,7 @@ export function NewEvaluationPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const sets = useQuestionSets();
+  const judgeLlm = useLlmStatus().data?.roles.judge.configured;
   const [form, setForm] = useState<EvaluationForm>({
     name: "",
     question_set_id: search.question_set ?? "",
@@ -165,25 +167,36 @@ export function NewEvaluationPage() {
         </label>
         <fieldset {...described("judges")}>
           <legend>{t("new.judges")}</legend>
-          {JUDGE_KINDS.map((judge) => (
-            <label key={judge} className="inline">
-              <input
-                type="checkbox"
-                name="judges"
-                value={judge}
-                checked={form.judges.includes(judge)}
-                onChange={() =>
-                  set(
-                    "judges",
-                    form.judges.includes(judge)
-                      ? form.judges.filter((j) => j !== judge)
-                      : [...form.judges, judge],
-                  )
-                }
-              />
-              {judge}
-            </label>
-          ))}
+          {JUDGE_KINDS.map((judge) => {
+            const unavailable = judgeUnavailable(judge, judgeLlm);
+            return (
+              <label key={judge} className="inline">
+                <input
+                  type="checkbox"
+                  name="judges"
+                  value={judge}
+                  disabled={unavailable}
+                  aria-describedby={unavailable ? "judges-need-llm" : undefined}
+                  checked={form.judges.includes(judge) && !unavailable}
+                  onChange={() =>
+                    set(
+                      "judges",
+                      form.judges.includes(judge)
+                        ? form.judges.filter((j) => j !== judge)
+                        : [...form.judges, judge],
+                    )
+                  }
+                />
+                {judge}
+                {unavailable && <span className="muted"> {t("new.needsLlmShort")}</span>}
+              </label>
+            );
+          })}
+          {judgeLlm === false && (
+            <p id="judges-need-llm" className="muted" style={{ margin: "0.25rem 0 0" }}>
+              {t("new.needsLlm")}
+            </p>
+          )}
           <FieldError id="err-judges" message={errors.judges} />
           <p className="muted" style={{ margin: "0.25rem 0 0" }}>
             {t("new.judgeModel")}

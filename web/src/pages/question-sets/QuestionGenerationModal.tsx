@@ -8,6 +8,7 @@ import { ErrorNote } from "../../components/ErrorNote";
 import { Modal } from "../../components/Modal";
 import { ProgressBar } from "../../components/ProgressBar";
 import { useI18n } from "../../i18n/i18n";
+import { questionTypeName } from "../../i18n/name-strings";
 import type { ParsedQuestion } from "./parse-questions";
 
 const GENERATED_TYPES = ["FACTUAL", "INFERENTIAL"] as const;
@@ -178,11 +179,29 @@ export function QuestionGenerationModal({
                   {say(w)}
                 </p>
               ))}
-            <ol style={{ maxHeight: 180, overflow: "auto" }}>
-              {(done.questions ?? []).map((q, i) => (
-                <li key={i}>{q.question_text}</li>
-              ))}
-            </ol>
+            {/* What "Add" puts into the table: each question with its type and ground truth. */}
+            <div className="table-scroll" style={{ maxHeight: 260, overflowY: "auto" }}>
+              <table data-testid="generation-preview-table">
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    <th scope="col">{t("card.question")}</th>
+                    <th scope="col">{t("gen.previewType")}</th>
+                    <th scope="col">{t("card.groundTruth")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(done.questions ?? []).map((q, i) => (
+                    <tr key={i} data-testid="generation-preview-row">
+                      <td>{i + 1}</td>
+                      <td>{q.question_text}</td>
+                      <td>{questionTypeName(q.question_type, t)}</td>
+                      <td>{q.ground_truth || "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </div>
         )}
         <div className="row">

@@ -1,5 +1,7 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useQuestionSets } from "../../api/queries";
+import { api, must } from "../../api/client";
+import { questionSetsKey, useQuestionSets } from "../../api/queries";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
@@ -8,6 +10,15 @@ import { useI18n } from "../../i18n/i18n";
 export function QuestionSetList() {
   const { t, language } = useI18n();
   const sets = useQuestionSets();
+  const client = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (id: string) =>
+      must(api.DELETE("/api/v1/question-sets/{id}", { params: { path: { id } } })),
+    onSettled: () => client.invalidateQueries({ queryKey: questionSetsKey }),
+  });
+  const confirmDelete = (set: { id: string; name: string }) => {
+    if (window.confirm(t("qs.confirmDelete", { name: set.name }))) remove.mutate(set.id);
+  };
   return (
     <section aria-labelledby="qs-title">
       <div className="row" style={{ justifyContent: "space-between" }}>
@@ -17,6 +28,7 @@ export function QuestionSetList() {
         </Link>
       </div>
       <ErrorNote error={sets.error} />
+      <ErrorNote error={remove.error} />
       {sets.isPending && <p>{t("common.loading")}</p>}
       {sets.data?.length === 0 && <p className="muted">{t("qs.empty")}</p>}
       {sets.data && sets.data.length > 0 && (
@@ -29,7 +41,7 @@ export function QuestionSetList() {
                 <th scope="col">{t("qs.questions")}</th>
                 <th scope="col">{t("qs.updated")}</th>
                 <th scope="col">
-                  <span className="visually-hidden">{t("qs.evaluate")}</span>
+                  <span className="visually-hidden">{t("qs.actions")}</span>
                 </th>
               </tr>
             </thead>
@@ -45,13 +57,38 @@ export function QuestionSetList() {
                   <td>{set.question_count ?? "—"}</td>
                   <td>{formatDate(set.gmt_updated, language)}</td>
                   <td>
-                    <Link
-                      to="/evaluations/new"
-                      search={{ question_set: set.id }}
-                      aria-label={`${t("qs.evaluate")}: ${set.name}`}
-                    >
-                      {t("qs.evaluate")}
-                    </Link>
+                    <div className="row" style={{ gap: "0.5rem" }}>
+                      <Link
+                        to="/evaluations/new"
+                        search={{ question_set: set.id }}
+                        aria-label={`${t("qs.evaluate")}: ${set.name}`}
+                      >
+                        {t("qs.evaluate")}
+                      </Link>
+                      {/* The server's export, a file the import reads back unchanged. */}
+                      {(["csv", "jsonl"] as const).map((format) => (
+                        <a
+                          key={format}
+                          href={`/api/v1/question-sets/${set.id}/export?format=${format}`}
+                          download
+                          aria-label={t("qs.exportNamed", {
+                            name: set.name,
+                            format: format.toUpperCase(),
+                          })}
+                        >
+                          {t("qs.exportAs", { format: format.toUpperCase() })}
+                        </a>
+                      ))}
+                      <button
+                        type="button"
+                        className="danger"
+                        aria-label={t("qs.deleteNamed", { name: set.name })}
+                        disabled={remove.isPending && remove.variables === set.id}
+                        onClick={() => confirmDelete(set)}
+                      >
+                        {t("list.delete")}
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}
