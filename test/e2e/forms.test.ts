@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nameEn } from "../../web/src/i18n/name-strings.js";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
 import { e2eDatabase } from "./support/database.js";
@@ -84,7 +85,10 @@ describe("forms without an LLM", { timeout: 90_000 }, () => {
     expect(await rows.count()).toBe(generated.questions.length);
     const cells = await rows.nth(0).locator("td").allTextContents();
     const first = generated.questions[0]!;
-    expect(cells).toEqual(["1", first.question_text, first.question_type, first.ground_truth]);
+    // The type in words, as the question table names it ("FACTUAL" reads "factual").
+    const typeName = nameEn[`qtype.${first.question_type}` as keyof typeof nameEn];
+    expect(typeName).toBeDefined();
+    expect(cells).toEqual(["1", first.question_text, typeName, first.ground_truth]);
     expect(first.ground_truth).not.toBe("");
     // Nothing is in the table until "Add".
     expect(await page.getByLabel("Question 1").count()).toBe(0);

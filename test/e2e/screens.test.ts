@@ -434,7 +434,7 @@ describe("forms", { timeout: 120_000 }, () => {
       .getByLabel("Collection the built-in bot answers from")
       .selectOption(session.collectionId);
     // No judge: the error goes under the row of judges, not beside the last one.
-    await page.getByRole("checkbox", { name: "offline" }).uncheck();
+    await page.getByRole("checkbox", { name: "offline", exact: true }).uncheck();
     await page.getByRole("button", { name: "Start the evaluation" }).click();
     const error = page.locator("#err-judges");
     await expect.poll(() => error.textContent()).toBe("Choose at least one judge");
