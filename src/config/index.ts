@@ -4,6 +4,7 @@ export {
   isLlmConfigured,
   type LoadConfigOptions,
   loadConfig,
+  type ProductionConfig,
   type RagjudgeConfig,
 } from "./load.js";
 export {

@@ -38,3 +38,37 @@ export {
   type TraceCounts,
   TraceBacklogError,
 } from "./otlp/pending.js";
+export {
+  callsPerAnswer,
+  MONITOR_JUDGES,
+  type MonitorFilter,
+  MonitorFilterSchema,
+  type MonitorInput,
+  type MonitorInputIn,
+  MonitorInputSchema,
+} from "./monitors/definition.js";
+export { matchesFilter, sampledIn } from "./monitors/filter.js";
+export {
+  type MonitorDispatch,
+  type StoredForMonitors,
+  takeUpNewAnswers,
+  takeUpOnFeedback,
+  type TakeUpResult,
+} from "./monitors/take-up.js";
+export { judgeAnswer, type StoredJudgeResult } from "./monitors/judge-answer.js";
+export {
+  type MonitorJob,
+  type MonitorWorker,
+  type MonitorWorkerOptions,
+  sendMonitorJobs,
+  startMonitorWorker,
+} from "./monitors/worker.js";
+export {
+  type BucketName,
+  BUCKETS,
+  MAX_BUCKETS,
+  type MonitorSeries,
+  readMonitorSeries,
+  seriesRange,
+  type SeriesRequest,
+} from "./series.js";

@@ -1,8 +1,15 @@
 import { Hono } from "hono";
-import { BotNetworkConfigSchema, type RagjudgeConfig, userClients } from "../config/index.js";
+import {
+  BotNetworkConfigSchema,
+  type ProductionConfig,
+  type RagjudgeConfig,
+  userClients,
+} from "../config/index.js";
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import {
   createTraceAssembler,
+  type MonitorDispatch,
+  sendMonitorJobs,
   TRACE_DEFAULTS,
   type TraceAssemblerOptions,
 } from "../production/index.js";
@@ -31,6 +38,7 @@ import {
   labelRoutes,
   loginLinkRoute,
   metaApi,
+  monitorRoutes,
   questionSetRoutes,
   ragRoutes,
   sessionLoginRoute,
@@ -44,7 +52,9 @@ export interface AppOptions {
   /** LLM roles; a role that is not configured works offline (offline judge, extractive bot). */
   llm?: LlmConfig;
   /** The gate, judges and RAG sections of the configuration; defaults when absent. */
-  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots" | "production">>;
+  config?: Partial<Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">> & {
+    production?: Partial<ProductionConfig>;
+  };
   /** Largest accepted request body, in bytes (default 5 MiB). */
   maxBodyBytes?: number;
   /**
@@ -85,6 +95,14 @@ export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** The HTTP API: thin routes that parse, call one service function, and answer JSON. */
 export function createApp(options: AppOptions) {
   const { db } = options;
+  const jobs = options.jobs;
+  // Answers the user's monitors take up are queued in the database, and a job is sent for each
+  // when this process has the queue (else the workers' sweep finds them).
+  const monitors: MonitorDispatch = {
+    db,
+    repeat: options.config?.judges?.repeat ?? DEFAULT_JUDGES_CONFIG.repeat,
+    ...(jobs ? { send: (ids: string[]) => sendMonitorJobs(jobs, ids) } : {}),
+  };
   const deps: RouteDeps = {
     db,
     config: {
@@ -96,6 +114,10 @@ export function createApp(options: AppOptions) {
         loops: DEFAULT_LOOPS_CONFIG,
         retrieval: RetrievalConfigSchema.parse({}),
       },
+    },
+    production: {
+      breakdownKeys: options.config?.production?.breakdown_keys ?? [],
+      monitors,
     },
     clients: userClients(db, options.llm),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -120,6 +142,8 @@ export function createApp(options: AppOptions) {
     gate: deps.config.gate,
     waitMs: options.config?.production?.trace_wait_ms ?? TRACE_DEFAULTS.waitMs,
     ...options.traces,
+    breakdownKeys: deps.production.breakdownKeys,
+    monitors,
     onError: (error) =>
       console.error(`[ragjudge] storing assembled traces failed: ${errorLogSummary(error)}`),
   });
@@ -155,6 +179,7 @@ export function createApp(options: AppOptions) {
   sessionRoutes(app, deps);
   gateRoutes(app, deps);
   answerRoutes(app, deps);
+  monitorRoutes(app, deps);
   traceRoutes(app, deps, traces);
   ingestKeyRoutes(app, deps);
   judgeRoutes(app, deps);

@@ -78,6 +78,38 @@ export {
   summarizeAnswerFeedback,
 } from "./answer-feedback.js";
 export {
+  type AnswerRollupSum,
+  type JudgeRollupSum,
+  LATENCY_BOUNDS_MS,
+  listRollupScopes,
+  readAnswerRollups,
+  readJudgeRollups,
+  type RollupGroup,
+  type RollupRead,
+  type RollupScope,
+} from "./answer-rollups.js";
+export {
+  claimJudgment,
+  type ClaimedJudgment,
+  deleteMonitor,
+  finishJudgment,
+  getMonitor,
+  insertMonitor,
+  type JudgeScore,
+  listAnswerJudgments,
+  listEnabledMonitors,
+  listMonitors,
+  monitorCounts,
+  type MonitorCounts,
+  type MonitorIntake,
+  type MonitorJudgmentRow,
+  type MonitorRow,
+  type NewMonitor,
+  strandedJudgments,
+  takeUpAnswers,
+  updateMonitor,
+} from "./monitors.js";
+export {
   countRejectedTraces,
   insertRejectedTraces,
   listRejectedTraces,

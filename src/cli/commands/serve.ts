@@ -4,7 +4,7 @@ import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
 import { startArenaWorker } from "../../evals/arena/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
-import { startAnswerRetention } from "../../production/index.js";
+import { startAnswerRetention, startMonitorWorker } from "../../production/index.js";
 import { createApp, errorLogSummary, listen } from "../../server/index.js";
 import { safeLandingPath } from "../../text/index.js";
 import { createLoginCode, sealStoredSecrets } from "../../store/index.js";
@@ -77,6 +77,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
         }),
         startQuestionGenerationWorker({ jobs, clientsFor, onError }),
         startArenaWorker({ jobs, clientsFor, onError }),
+        startMonitorWorker({
+          jobs,
+          clientsFor,
+          judges: config.judges,
+          breakdownKeys: config.production.breakdown_keys,
+          onError,
+        }),
       ];
   const app = createApp({
     db: session.store.db,
@@ -101,7 +108,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `Token for user "${session.user.name}": ${session.tokenPath}\n` +
       (sealed > 0 ? `Encrypted ${sealed} stored bot secret(s) with RAGJUDGE_SECRET_KEY.\n` : "") +
       (workers.length > 0
-        ? "Evaluations, arenas and question generation run in this process.\n"
+        ? "Evaluations, arenas, question generation and monitors run in this process.\n"
         : "No worker here (--no-worker): run `ragjudge worker` against the same database.\n") +
       `Try: curl -H "Authorization: Bearer $(cat ${session.tokenPath})" ${server.url}/api/v1/evaluation-records\n`,
   );

@@ -8,6 +8,7 @@ import type { GateConfig } from "../../gate/index.js";
 import { type Db, insertRejectedTraces, type NewRejectedTraceRow } from "../../store/index.js";
 import { AnswerInputSchema } from "../answer-input.js";
 import { ingestAnswers } from "../ingest.js";
+import type { MonitorDispatch } from "../monitors/take-up.js";
 import { assembleTrace, isComplete } from "./assemble.js";
 import type { OtlpSpan } from "./decode.js";
 
@@ -41,6 +42,10 @@ export interface TraceAssemblerOptions {
   clock?: () => number;
   /** A trace whose store failed in the background; it stays pending and is tried again. */
   onError?: (error: unknown) => void;
+  /** Metadata keys the rollups break down by (config production.breakdown_keys). */
+  breakdownKeys?: readonly string[];
+  /** The user's monitors take up the new answers through this. */
+  monitors?: MonitorDispatch;
 }
 
 export interface TraceCounts {
@@ -189,6 +194,10 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
             userId,
             source: "otlp",
             ...(options.gate ? { gate: options.gate } : {}),
+            ...(options.breakdownKeys ? { breakdownKeys: options.breakdownKeys } : {}),
+            ...(options.monitors
+              ? { monitors: options.monitors, onMonitorError: options.onError }
+              : {}),
           });
         }
         await insertRejectedTraces(options.db, refused);

@@ -8,6 +8,7 @@ import { ingestKeyApi } from "./ingest-keys.js";
 import { judgeApi } from "./judge.js";
 import { labelApi } from "./labels.js";
 import { metaApi } from "./meta.js";
+import { monitorApi } from "./monitors.js";
 import { questionSetApi } from "./question-sets.js";
 import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
@@ -22,6 +23,7 @@ export { ingestKeyRoutes } from "./ingest-keys.js";
 export { judgeRoutes } from "./judge.js";
 export { labelRoutes } from "./labels.js";
 export { metaApi } from "./meta.js";
+export { monitorRoutes } from "./monitors.js";
 export { questionSetRoutes } from "./question-sets.js";
 export { ragRoutes } from "./rag.js";
 export { loginLinkRoute, sessionLoginRoute, sessionRoutes } from "./session.js";
@@ -35,6 +37,7 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(answerApi),
   ...Object.values(traceApi),
   ...Object.values(ingestKeyApi),
+  ...Object.values(monitorApi),
   ...Object.values(judgeApi),
   ...Object.values(ragApi),
   ...Object.values(questionSetApi),
