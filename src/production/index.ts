@@ -72,3 +72,11 @@ export {
   seriesRange,
   type SeriesRequest,
 } from "./series.js";
+export { addAnswerFeedback, type FeedbackDeps, type FeedbackInput } from "./feedback.js";
+export {
+  EVALUATION_EVENT,
+  feedbackOfEvent,
+  type TraceFeedback,
+  traceFeedback,
+} from "./otlp/evaluation-events.js";
+export { type SpanSummary, summarizeSpans } from "./otlp/span-summary.js";

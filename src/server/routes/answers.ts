@@ -6,14 +6,13 @@ import {
   AnswerInputSchema,
   ingestAnswers,
   MAX_ANSWERS_PER_BATCH,
-  takeUpOnFeedback,
+  addAnswerFeedback,
 } from "../../production/index.js";
 import {
   type AnswerFeedbackRow,
   type AnswerRecordRow,
   findAnswerRecordByKey,
   getAnswerRecord,
-  insertAnswerFeedback,
   isUuid,
   listAnswerFeedback,
   listAnswerJudgments,
@@ -309,41 +308,25 @@ function judgmentJson(row: MonitorJudgmentRow & { monitor_name: string }) {
   };
 }
 
-/**
- * Stores a feedback (and adds it to the rollups), then lets the monitors that wait for feedback
- * take the answer up.
- */
-export async function storeAnswerFeedback(
+/** Stores a feedback, then lets the monitors that wait for feedback take the answer up. */
+function storeAnswerFeedback(
   deps: Pick<RouteDeps, "db" | "production">,
   userId: string,
   answer: AnswerRecordRow,
-  body: {
-    thumb?: "up" | "down" | undefined;
-    score?: number | undefined;
-    comment?: string | undefined;
-  },
+  body: z.infer<typeof FeedbackInputSchema>,
 ): Promise<AnswerFeedbackRow> {
-  const row = await insertAnswerFeedback(
-    deps.db,
+  return addAnswerFeedback(
     {
-      user_id: userId,
-      answer_id: answer.id,
-      answer_received_at: answer.received_at,
-      thumb: body.thumb ?? null,
-      score: body.score ?? null,
-      comment: body.comment ?? null,
+      db: deps.db,
+      breakdownKeys: deps.production.breakdownKeys,
+      monitors: deps.production.monitors,
+      onMonitorError: (error) =>
+        console.error(`[ragjudge] monitors could not take up an answer: ${errorLogSummary(error)}`),
     },
-    { breakdownKeys: deps.production.breakdownKeys },
-  );
-  await takeUpOnFeedback(
-    deps.production.monitors,
     userId,
     { ...answer, metadata: answer.metadata as Record<string, unknown> },
-    row.thumb,
-  ).catch((error: unknown) =>
-    console.error(`[ragjudge] monitors could not take up an answer: ${errorLogSummary(error)}`),
+    body,
   );
-  return row;
 }
 
 type ItemError = z.infer<typeof ItemErrorSchema>;

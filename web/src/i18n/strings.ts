@@ -2,6 +2,7 @@
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
+import { monitorEn, monitorZh } from "../pages/monitor/monitor-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
@@ -10,6 +11,7 @@ export const en = {
   ...arenaEn,
   ...compareEn,
   ...productionEn,
+  ...monitorEn,
   ...outcomeEn,
   ...verdictEn,
   "app.title": "ragjudge",
@@ -378,6 +380,7 @@ export const zh: Record<MessageKey, string> = {
   ...arenaZh,
   ...compareZh,
   ...productionZh,
+  ...monitorZh,
   ...outcomeZh,
   ...verdictZh,
   "app.title": "ragjudge",
