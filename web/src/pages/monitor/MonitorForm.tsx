@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { ApiError } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
 import type { MessageKey } from "../../i18n/strings";
 import { useI18n } from "../../i18n/i18n";
@@ -12,6 +13,23 @@ import {
   type MonitorDraft,
 } from "./monitor-form";
 import { useSaveMonitor } from "./queries";
+
+/** The form's label for each field the server may name in a refusal. */
+const FIELD_LABELS: Record<string, MessageKey> = {
+  name: "mon.form.name",
+  filter: "mon.form.filter",
+  sample_rate: "mon.form.sample",
+  judges: "mon.form.judges",
+  max_calls_per_minute: "mon.form.perMinute",
+  max_calls_per_day: "mon.form.perDay",
+};
+
+/** The fields a 400 named (issues[].path). */
+function issuesOf(error: unknown): { path: string; message: string }[] {
+  if (!ApiError.isInstance(error)) return [];
+  const issues = (error.body as { issues?: unknown } | undefined)?.issues;
+  return Array.isArray(issues) ? (issues as { path: string; message: string }[]) : [];
+}
 
 /** The monitor form: a new monitor, or changes to one (`id`). Owns only the draft. */
 export function MonitorForm({
@@ -128,8 +146,6 @@ export function MonitorForm({
         {t("mon.form.sample")}
         <input
           type="number"
-          min={0}
-          max={100}
           step="any"
           value={draft.samplePercent}
           onChange={(e) => set("samplePercent", e.target.value)}
@@ -173,7 +189,17 @@ export function MonitorForm({
         </label>
       </div>
       <p className="muted">{t("mon.form.budgetNote")}</p>
-      <ErrorNote error={save.error} />
+      {issuesOf(save.error).length > 0 ? (
+        <ul className="notice bad" role="alert" data-testid="monitor-form-issues">
+          {issuesOf(save.error).map((issue) => (
+            <li key={issue.path}>
+              {t(FIELD_LABELS[issue.path.split(".")[0] ?? ""] ?? "mon.form.name")}: {issue.message}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ErrorNote error={save.error} />
+      )}
       <div className="row" style={{ gap: "0.5rem" }}>
         <button type="submit" className="primary" disabled={save.isPending}>
           {t("mon.form.save")}
