@@ -1,5 +1,6 @@
 CREATE TABLE "answer_rollups" (
 	"user_id" uuid NOT NULL,
+	"grain" integer NOT NULL,
 	"minute" timestamp with time zone NOT NULL,
 	"service" text NOT NULL,
 	"collection" text NOT NULL,
@@ -19,11 +20,12 @@ CREATE TABLE "answer_rollups" (
 	"feedback_down" integer DEFAULT 0 NOT NULL,
 	"feedback_scores" integer DEFAULT 0 NOT NULL,
 	"feedback_score_sum" double precision DEFAULT 0 NOT NULL,
-	CONSTRAINT "answer_rollups_user_id_minute_service_collection_model_meta_key_meta_value_pk" PRIMARY KEY("user_id","minute","service","collection","model","meta_key","meta_value")
+	CONSTRAINT "answer_rollups_user_id_grain_minute_service_collection_model_meta_key_meta_value_pk" PRIMARY KEY("user_id","grain","minute","service","collection","model","meta_key","meta_value")
 );
 --> statement-breakpoint
 CREATE TABLE "judge_rollups" (
 	"user_id" uuid NOT NULL,
+	"grain" integer NOT NULL,
 	"minute" timestamp with time zone NOT NULL,
 	"service" text NOT NULL,
 	"collection" text NOT NULL,
@@ -34,7 +36,7 @@ CREATE TABLE "judge_rollups" (
 	"count" integer DEFAULT 0 NOT NULL,
 	"score_sum" double precision DEFAULT 0 NOT NULL,
 	"passed" integer DEFAULT 0 NOT NULL,
-	CONSTRAINT "judge_rollups_user_id_minute_service_collection_model_meta_key_meta_value_judge_pk" PRIMARY KEY("user_id","minute","service","collection","model","meta_key","meta_value","judge")
+	CONSTRAINT "judge_rollups_user_id_grain_minute_service_collection_model_meta_key_meta_value_judge_pk" PRIMARY KEY("user_id","grain","minute","service","collection","model","meta_key","meta_value","judge")
 );
 --> statement-breakpoint
 CREATE TABLE "monitor_judgments" (

@@ -130,7 +130,7 @@ it("a worker killed with SIGKILL mid-judgment: another finishes, and each answer
       store.db,
       sql`select (select count(*)::int from monitor_judgments) as judgments,
                  (select count(distinct answer_id)::int from monitor_judgments) as answers,
-                 (select coalesce(sum(count), 0)::int from judge_rollups where meta_key = '') as rolled`,
+                 (select coalesce(sum(count), 0)::int from judge_rollups where meta_key = '' and grain = 60) as rolled`,
     );
     expect(rows).toEqual({ judgments: ANSWERS, answers: ANSWERS, rolled: ANSWERS });
     // The killed worker's judgments in flight were asked again (their replies were never

@@ -18,9 +18,12 @@ import {
   startMonitorWorker,
 } from "../src/production/index.js";
 import { createApp } from "../src/server/index.js";
+import { calibrateMonitor } from "../src/evals/calibration/index.js";
 import {
+  claimJudgment,
   createApiToken,
   dropAnswerDaysBefore,
+  finishJudgment,
   findOrCreateUser,
   queryRows,
 } from "../src/store/index.js";
@@ -309,9 +312,58 @@ describeEachStore("monitors", (use) => {
     ]);
     const [rollup] = await queryRows<{ count: number }>(
       db,
-      sql`select sum(count)::int as count from judge_rollups where judge = 'review' and meta_key = ''`,
+      sql`select sum(count)::int as count from judge_rollups where judge = 'review' and meta_key = '' and grain = 60`,
     );
     expect(rollup?.count).toBe(3);
+  });
+
+  it("calibrates a monitor's judge against people's thumbs on the same answers", async () => {
+    const { db } = use();
+    const id = await createMonitor({ ...MONITOR, judges: ["offline"] });
+    const stored = await ingest(
+      Array.from({ length: 5 }, (_, i) => answer(`cal-${i}`)),
+      T0,
+    );
+    // The judge passes answers 0-2 and fails 3-4 (written as a worker would, under a claim).
+    const rows = await queryRows<{ id: string; answer_id: string }>(
+      db,
+      sql`select id, answer_id from monitor_judgments where monitor_id = ${id}`,
+    );
+    for (const row of rows) {
+      const index = stored.findIndex((s) => s.id === row.answer_id);
+      const passed = index < 3;
+      expect(await claimJudgment(db, row.id, "job-cal")).toBeDefined();
+      expect(
+        await finishJudgment(db, {
+          judgmentId: row.id,
+          jobId: "job-cal",
+          status: "done",
+          results: { offline: { outcome: "ok", score: passed ? 0.9 : 0.2, passed } },
+          scores: [{ judge: "offline", score: passed ? 0.9 : 0.2, passed }],
+        }),
+      ).toBe(true);
+    }
+    // People: up, up, down on the judge's passes; down on a fail; nothing on the last. The
+    // latest thumb counts (answer 2 was first thumbed up).
+    const thumb = (i: number, value: string) =>
+      call("POST", `/api/v1/answers/${stored[i]?.id}/feedback`, alice, { thumb: value });
+    for (const [i, value] of [
+      [0, "up"],
+      [1, "up"],
+      [2, "up"],
+      [2, "down"],
+      [3, "down"],
+    ] as const) {
+      expect((await thumb(i, value)).status).toBe(201);
+    }
+    const report = await calibrateMonitor(db, aliceId, id);
+    expect(report.judge).toBe("offline");
+    expect(report.items).toMatchObject({ judged: 5, labelled_pass: 4 });
+    expect(report.pass_fail).toMatchObject({ n: 4, tp: 2, fp: 1, tn: 1, fn: 0 });
+    expect(report.disagreements.map((d) => d.result_id)).toEqual([stored[2]?.id]);
+    await expect(calibrateMonitor(db, aliceId, id, { judge: "review" })).rejects.toThrow(/judge/);
+    const bobId = (await findOrCreateUser(db, "monitor-bob")).id;
+    await expect(calibrateMonitor(db, bobId, id)).rejects.toThrow(/not found/);
   });
 
   it("keeps per-minute rollups of answers and feedback that retention leaves, read by the series API beside the previous period", async () => {

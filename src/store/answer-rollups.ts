@@ -14,8 +14,8 @@ const META_VALUE_CHARS = 200;
 
 /**
  * The dimensions of each row of CTE `source` (columns user_id, received_at, service, collection,
- * model, metadata, plus `extra`): one row for all answers (meta_key '') and one per breakdown key
- * the answer's metadata holds.
+ * model, metadata, plus `extra`), at both grains (its minute and its hour): one row for all
+ * answers (meta_key '') and one per breakdown key the answer's metadata holds.
  */
 export function rollupDimensions(
   source: string,
@@ -26,21 +26,26 @@ export function rollupDimensions(
     .map((c) => `s.${c}`)
     .join(", ");
   const base = sql.raw(
-    `select ${cols}, date_trunc('minute', s.received_at) as minute, coalesce(s.service, '') as d_service,
+    `select ${cols}, g.grain,
+       to_timestamp(floor(extract(epoch from s.received_at) / g.grain) * g.grain) as minute,
+       coalesce(s.service, '') as d_service,
        coalesce(s.collection, '') as d_collection, coalesce(s.model, '') as d_model`,
   );
-  const all = sql`${base}, '' as meta_key, '' as meta_value from ${sql.raw(source)} s`;
+  const from = sql.raw(`${source} s cross join (values (60), (3600)) g(grain)`);
+  const all = sql`${base}, '' as meta_key, '' as meta_value from ${from}`;
   if (keys.length === 0) return all;
   return sql`${all} union all
     ${base}, m.key as meta_key, left(m.value, ${sql.raw(String(META_VALUE_CHARS))}) as meta_value
-    from ${sql.raw(source)} s cross join lateral jsonb_each_text(s.metadata) m
+    from ${from} cross join lateral jsonb_each_text(s.metadata) m
     where m.key = any(${`{${keys.map((k) => JSON.stringify(k)).join(",")}}`}::text[])`;
 }
 
-const DIMENSION_COLUMNS = "user_id, minute, service, collection, model, meta_key, meta_value";
-const DIMENSION_FIELDS = "user_id, minute, d_service, d_collection, d_model, meta_key, meta_value";
+const DIMENSION_COLUMNS =
+  "user_id, grain, minute, service, collection, model, meta_key, meta_value";
+const DIMENSION_FIELDS =
+  "user_id, grain, minute, d_service, d_collection, d_model, meta_key, meta_value";
 const DIMENSIONS_OF_D =
-  "d.user_id, d.minute, d.d_service, d.d_collection, d.d_model, d.meta_key, d.meta_value";
+  "d.user_id, d.grain, d.minute, d.d_service, d.d_collection, d.d_model, d.meta_key, d.meta_value";
 const EMPTY_BUCKETS = `array_fill(0, array[${LATENCY_BOUNDS_MS.length + 1}])`;
 
 function latencyBucketsOf(column: string): string {
@@ -178,9 +183,19 @@ function groupColumn(group: RollupGroup | undefined): string | undefined {
   return typeof group === "string" ? group : "meta_value";
 }
 
+const HOUR_MS = 3_600_000;
+
+/** Hours when the read's bounds and buckets are whole hours (60 times fewer rows), else minutes. */
+export function grainOf(read: Pick<RollupRead, "from" | "to" | "bucketSeconds">): 60 | 3600 {
+  const whole = (ms: number) => ms % HOUR_MS === 0;
+  const bucketOk = read.bucketSeconds === undefined || (read.bucketSeconds * 1000) % HOUR_MS === 0;
+  return whole(read.from.getTime()) && whole(read.to.getTime()) && bucketOk ? 3600 : 60;
+}
+
 function readConditions(userId: string, read: RollupRead): SQL {
   const parts = [
     sql`user_id = ${userId}`,
+    sql`grain = ${grainOf(read)}`,
     sql`minute >= ${read.from.toISOString()}::timestamptz`,
     sql`minute < ${read.to.toISOString()}::timestamptz`,
     typeof read.group === "object" ? sql`meta_key = ${read.group.meta}` : sql`meta_key = ''`,
@@ -278,7 +293,8 @@ export async function listRollupScopes(
   const rows = await queryRows<{ service: string; collection: string }>(
     db,
     sql`select distinct service, collection from answer_rollups
-        where user_id = ${userId} and meta_key = '' and minute >= ${since.toISOString()}::timestamptz`,
+        where user_id = ${userId} and grain = 3600 and meta_key = ''
+          and minute >= ${since.toISOString()}::timestamptz`,
   );
   const services = new Set<string>();
   const collections = new Set<string>();

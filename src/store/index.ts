@@ -99,6 +99,7 @@ export {
   listAnswerJudgments,
   listEnabledMonitors,
   listMonitors,
+  monitorCalibrationRows,
   monitorCounts,
   type MonitorCounts,
   type MonitorIntake,

@@ -395,3 +395,62 @@ export async function monitorCounts(
   }
   return counts;
 }
+
+/**
+ * A monitor's judged answers as calibration rows (issue 24 §2): the judge's score and verdict
+ * beside people's latest thumb on the same answer (a thumbs up is a pass), so the judge is
+ * calibrated against live traffic. Answers without a thumb come too (for PPI++'s unlabelled part).
+ */
+export async function monitorCalibrationRows(
+  db: Db,
+  userId: string,
+  monitorId: string,
+  judge: string,
+): Promise<CalibrationRowLike[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select j.answer_id as result_id, j.results -> ${judge} ->> 'outcome' as outcome,
+          (j.results -> ${judge} ->> 'score')::float8 as raw_score,
+          (j.results -> ${judge} ->> 'passed')::boolean as judge_passed,
+          f.thumb, f.comment
+        from ${monitor_judgments} j
+        left join lateral (
+          select thumb, comment from answer_feedback f
+          where f.user_id = j.user_id and f.answer_id = j.answer_id and f.thumb is not null
+          order by f.created_at desc, f.id desc limit 1
+        ) f on true
+        where j.user_id = ${userId} and j.monitor_id = ${monitorId}
+          and j.status in ('done', 'failed') and j.results ? ${judge}
+        order by j.answer_received_at, j.answer_id`,
+  );
+  return rows.map((row, i) => ({
+    result_id: String(row.result_id),
+    position: i + 1,
+    question_text: "",
+    answer: null,
+    outcome: (row.outcome as string | null) ?? null,
+    defaulted: false,
+    raw_score: row.raw_score === null ? null : Number(row.raw_score),
+    judge_passed: (row.judge_passed as boolean | null) ?? null,
+    human_score: null,
+    human_passed: row.thumb === null || row.thumb === undefined ? null : row.thumb === "up",
+    note: (row.comment as string | null) ?? null,
+    pass_note: null,
+  }));
+}
+
+/** The fields of a calibration row (human-labels.ts CalibrationRow), from production feedback. */
+export interface CalibrationRowLike {
+  result_id: string;
+  position: number;
+  question_text: string;
+  answer: string | null;
+  outcome: string | null;
+  defaulted: boolean | null;
+  raw_score: number | null;
+  judge_passed: boolean | null;
+  human_score: number | null;
+  human_passed: boolean | null;
+  note: string | null;
+  pass_note: string | null;
+}

@@ -745,8 +745,9 @@ export const monitor_minutes = pgTable(
 );
 
 /**
- * Production answers summed per minute of arrival (issue 24 §3), kept as answers, feedback and
- * judgments arrive, so the monitor's charts read buckets, not rows. Not partitioned: retention
+ * Production answers summed per minute and per hour of arrival (issue 24 §3), kept as answers,
+ * feedback and judgments arrive, so the monitor's charts read buckets, not rows (a week of hours
+ * is 168 buckets where it would be 10,080 minutes). Not partitioned: retention
  * leaves them. `meta_key` '' is the row of all answers; a breakdown key's rows repeat the counts per
  * value. Empty strings stand for a missing service, collection or model.
  */
@@ -756,6 +757,8 @@ export const answer_rollups = pgTable(
     user_id: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The bucket's width in seconds: 60 (a minute) or 3600 (an hour, for reads of hours and days). */
+    grain: integer("grain").notNull(),
     minute: timestamp("minute", { withTimezone: true }).notNull(),
     service: text("service").notNull(),
     collection: text("collection").notNull(),
@@ -779,7 +782,16 @@ export const answer_rollups = pgTable(
   },
   (t) => [
     primaryKey({
-      columns: [t.user_id, t.minute, t.service, t.collection, t.model, t.meta_key, t.meta_value],
+      columns: [
+        t.user_id,
+        t.grain,
+        t.minute,
+        t.service,
+        t.collection,
+        t.model,
+        t.meta_key,
+        t.meta_value,
+      ],
     }),
   ],
 );
@@ -791,6 +803,8 @@ export const judge_rollups = pgTable(
     user_id: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The bucket's width in seconds: 60 (a minute) or 3600 (an hour, for reads of hours and days). */
+    grain: integer("grain").notNull(),
     minute: timestamp("minute", { withTimezone: true }).notNull(),
     service: text("service").notNull(),
     collection: text("collection").notNull(),
@@ -806,6 +820,7 @@ export const judge_rollups = pgTable(
     primaryKey({
       columns: [
         t.user_id,
+        t.grain,
         t.minute,
         t.service,
         t.collection,
