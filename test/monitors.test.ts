@@ -22,6 +22,7 @@ import { calibrateMonitor } from "../src/evals/calibration/index.js";
 import {
   claimJudgment,
   createApiToken,
+  createIngestKey,
   dropAnswerDaysBefore,
   finishJudgment,
   findOrCreateUser,
@@ -158,6 +159,11 @@ describeEachStore("monitors", (use) => {
     expect(bad.status).toBe(400);
     const paths = ((await bad.json()) as { issues: { path: string }[] }).issues.map((i) => i.path);
     expect(paths).toEqual(expect.arrayContaining(["sample_rate", "judges.0"]));
+    // A write-only ingest key reaches no monitor route.
+    const key = (await createIngestKey(use().db, aliceId, "app")).key;
+    expect((await call("GET", "/api/v1/monitors", key)).status).toBe(403);
+    expect((await call("POST", "/api/v1/monitors", key, MONITOR)).status).toBe(403);
+    expect((await call("GET", "/api/v1/production/series", key)).status).toBe(403);
     expect((await call("DELETE", `/api/v1/monitors/${id}`, alice)).status).toBe(200);
     expect((await call("GET", `/api/v1/monitors/${id}`, alice)).status).toBe(404);
   });

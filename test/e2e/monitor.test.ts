@@ -210,3 +210,80 @@ it("shows a service's monitor from rollups beside the period before, with its ch
   await expect.poll(() => page.getByTestId("answer-row").count()).toBe(5);
   await page.close();
 });
+
+/** An OTLP/JSON trace: a root, a retriever and an LLM span, 40 ms and 300 ms into a 500 ms request. */
+function otlpTrace(traceId: string) {
+  const start = BigInt(Date.now()) * 1_000_000n;
+  const at = (ms: number) => String(start + BigInt(ms) * 1_000_000n);
+  const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+  const span = (
+    spanId: string,
+    parent: string | undefined,
+    name: string,
+    from: number,
+    to: number,
+    attributes: object[],
+  ) => ({
+    traceId,
+    spanId,
+    ...(parent ? { parentSpanId: parent } : {}),
+    name,
+    startTimeUnixNano: at(from),
+    endTimeUnixNano: at(to),
+    attributes,
+  });
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [attr("service.name", "shop-spans")] },
+        scopeSpans: [
+          {
+            spans: [
+              span("a".repeat(16), undefined, "rag.request", 0, 500, [
+                attr("openinference.span.kind", "CHAIN"),
+                attr("input.value", "When was the bridge built?"),
+              ]),
+              span("b".repeat(16), "a".repeat(16), "retrieve", 10, 40, [
+                attr("openinference.span.kind", "RETRIEVER"),
+                attr("retrieval.documents.0.document.id", "kb-1"),
+                attr("retrieval.documents.0.document.content", HIT),
+              ]),
+              span("c".repeat(16), "a".repeat(16), "chat gpt-4o-mini", 60, 480, [
+                attr("gen_ai.operation.name", "chat"),
+                attr("llm.output_messages.0.message.content", "It was built in 1870 [kb-1]."),
+              ]),
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+it("shows an OpenTelemetry answer's spans as a tree with their timings", async () => {
+  const traceId = "d".repeat(32);
+  const sent = await server.api("/v1/traces", { method: "POST", json: otlpTrace(traceId) });
+  expect(sent.status).toBe(200);
+  const list = await server.json<{ items: { id: string; trace_id: string }[] }>(
+    "/api/v1/answers?service=shop-spans",
+  );
+  const id = list.items.find((item) => item.trace_id === traceId)?.id;
+  expect(id).toBeDefined();
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/production/answers/${id}`);
+  await expect.poll(() => page.getByTestId("span").count()).toBe(3);
+  const root = page.locator('[data-testid="span"][data-name="rag.request"]');
+  // The retriever and the LLM span are nested under the root, in start order.
+  expect(
+    await root
+      .locator('[data-testid="span"]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-name"))),
+  ).toEqual(["retrieve", "chat gpt-4o-mini"]);
+  expect(await root.locator(":scope > div.muted").textContent()).toContain(
+    "starts at 0 ms · takes 500 ms",
+  );
+  expect(
+    await page.locator('[data-testid="span"][data-name="chat gpt-4o-mini"]').textContent(),
+  ).toContain("starts at 60 ms · takes 420 ms");
+  await page.close();
+});
