@@ -34,7 +34,8 @@ const MAY_IMPORT = {
   config: ["rag", "judges", "gate", "llm", "store", "formats", "text"],
   evals: ["config", "jobs", "rag", "judges", "gate", "llm", "store", "formats", "text"],
   // Live answers of production systems: ingest, gate, store (issue 24).
-  production: ["gate", "judges", "store", "formats", "text"],
+  // Monitors run as jobs (jobs/) with the judge role's client (llm/).
+  production: ["jobs", "gate", "judges", "llm", "store", "formats", "text"],
   // ragjudge/client: fetch only; it may name production/'s types, never load its code.
   client: ["production"],
   // Framework adapters (ragjudge/ai-sdk, ragjudge/langgraph, ...): thin, over the gate, the

@@ -1,4 +1,4 @@
-// `npm run bench [gate|guard|judges|offline|judges-public|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams ...]`:
+// `npm run bench [gate|guard|judges|offline|judges-public|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams|monitor ...]`:
 // runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
@@ -15,6 +15,7 @@ import { benchGuard } from "./guard.js";
 import { benchIngest } from "./ingest.js";
 import { benchJudges } from "./judges.js";
 import { benchLimiter } from "./limiter.js";
+import { benchMonitor } from "./monitor.js";
 import { benchCliMemory } from "./cli-memory.js";
 import { benchOfflineJudges } from "./offline-judges.js";
 import { benchJudgesPublic } from "./judges-public.js";
@@ -44,6 +45,7 @@ const FAMILIES = [
   "promptfoo",
   "streams",
   "ingest",
+  "monitor",
 ] as const;
 // Options (`--name value`) go to the benchmarks that read them; the rest name families.
 const argv = process.argv.slice(2);
@@ -243,6 +245,15 @@ if (wanted("pglite")) {
   printRows(
     "PGlite on its own thread vs on the calling thread: `ragjudge start`'s process (store on disk, worker, API) running built-in bot + rubric + reference against the scripted LLM at 300-800 ms; API and SSE probed from another process",
     rows,
+  );
+}
+
+if (wanted("monitor")) {
+  const monitor = await benchMonitor();
+  results.monitor = monitor;
+  printRows(
+    `Monitor page over ${monitor.answers.toLocaleString("en")} answers' per-minute rollups (${monitor.rollup_rows.toLocaleString("en")} rows, ${monitor.judge_rollup_rows.toLocaleString("en")} judge rows, loaded in ${monitor.load_seconds} s): the series API (median of 5) and the page in headless Chromium from navigation to totals and charts drawn, one service, broken down by tenant (goal: < 1 s)`,
+    monitor.views,
   );
 }
 

@@ -34,6 +34,7 @@ const GOOD =
 const WAIT_MS = 300;
 
 interface AnswerJson {
+  id: string;
   source: string;
   trace_id: string | null;
   conversation_id: string;
@@ -107,7 +108,13 @@ describe("OTLP traces through the OpenTelemetry SDK", () => {
   /** A RAG request: a root span, an OpenInference retriever span, a GenAI LLM span. */
   function emitRag(
     tracer: Tracer,
-    options: { retrieval?: boolean; answer?: string; session?: string } = {},
+    options: {
+      retrieval?: boolean;
+      answer?: string;
+      session?: string;
+      /** gen_ai.evaluation.result events on the root span (feedback inside the trace). */
+      evaluations?: Record<string, string | number>[];
+    } = {},
   ): string {
     const root = tracer.startSpan("rag.request", {
       attributes: {
@@ -155,6 +162,9 @@ describe("OTLP traces through the OpenTelemetry SDK", () => {
       inRoot,
     );
     llm.end();
+    for (const attributes of options.evaluations ?? []) {
+      root.addEvent("gen_ai.evaluation.result", attributes);
+    }
     root.end();
     return root.spanContext().traceId;
   }
@@ -270,6 +280,45 @@ describe("OTLP traces through the OpenTelemetry SDK", () => {
   });
   const send = (exporter: SpanExporter, spans: ReadableSpan[]) =>
     new Promise<number>((resolve) => exporter.export(spans, (result) => resolve(result.code)));
+
+  it("keeps the trace's spans in short, and takes gen_ai.evaluation.result events as feedback on its answer", async () => {
+    const exporter = new ProtoExporter({
+      url: `${server.url}/v1/traces`,
+      headers: { authorization: `Bearer ${ingestKey}` },
+    });
+    const { provider, tracer } = tracerWith(exporter);
+    const traceId = emitRag(tracer, {
+      evaluations: [
+        {
+          "gen_ai.evaluation.name": "user_feedback",
+          "gen_ai.evaluation.score.label": "thumbs_down",
+          "gen_ai.evaluation.explanation": "The year is wrong.",
+        },
+        { "gen_ai.evaluation.name": "helpfulness", "gen_ai.evaluation.score.value": 0.75 },
+        // Says nothing ragjudge can keep: no thumb, a score off [0, 1], no explanation.
+        { "gen_ai.evaluation.name": "stars", "gen_ai.evaluation.score.value": 4 },
+      ],
+    });
+    await provider.forceFlush();
+    await provider.shutdown();
+    const [record] = await answerFor(traceId);
+    const detail = await api<{
+      feedback: { thumb: string | null; score: number | null; comment: string | null }[];
+      spans: { span_id: string; name: string; parent_span_id: string | null; kind: string }[];
+    }>(`/api/v1/answers/${record?.id}`);
+    expect(detail.feedback.map((f) => [f.thumb, f.score, f.comment])).toEqual([
+      ["down", null, "user_feedback: The year is wrong."],
+      [null, 0.75, null],
+    ]);
+    // The root first; its children (which may start in the same millisecond) under it.
+    const [root, ...children] = detail.spans;
+    expect(root).toMatchObject({ name: "rag.request", kind: "CHAIN", parent_span_id: null });
+    expect(children.map((span) => [span.name, span.kind]).sort()).toEqual([
+      ["chat gpt-4o-mini", "chat"],
+      ["retrieve", "RETRIEVER"],
+    ]);
+    expect(children.every((span) => span.parent_span_id === root?.span_id)).toBe(true);
+  });
 
   it("assembles spans that arrive out of order in two requests, and stores a re-sent export once", async () => {
     const { traceId, byName } = await recorded((tracer) => emitRag(tracer));

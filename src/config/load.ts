@@ -60,6 +60,12 @@ export const ProductionConfigSchema = z
     trace_wait_ms: z.number().int().min(50).max(600_000).default(10_000),
     /** How often `serve` evaluates the alert rules, in milliseconds (docs/production.md). */
     alert_interval_ms: z.number().int().min(100).max(3_600_000).default(30_000),
+    /**
+     * Metadata keys the monitor's charts break down by: each answer is also summed per value of
+     * these keys (docs/production.md). Keys with few values only (tenant, region, prompt
+     * version), never one per user or request.
+     */
+    breakdown_keys: z.array(z.string().min(1).max(128)).max(16).default([]),
   })
   .strict();
 export type ProductionConfig = z.infer<typeof ProductionConfigSchema>;

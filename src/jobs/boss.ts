@@ -12,6 +12,8 @@ export const QUEUES = {
   questionGeneration: "question-generation",
   /** Compares an arena's contestants once their runs have finished, and stores the results. */
   arenaCompare: "arena-compare",
+  /** One production answer a monitor took up: run the monitor's judges, store the result. */
+  monitorJudge: "monitor-judge",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -39,3 +39,45 @@ export {
   TraceBacklogError,
 } from "./otlp/pending.js";
 export * from "./alerts/index.js";
+export {
+  callsPerAnswer,
+  MONITOR_JUDGES,
+  type MonitorFilter,
+  MonitorFilterSchema,
+  type MonitorInput,
+  type MonitorInputIn,
+  MonitorInputSchema,
+} from "./monitors/definition.js";
+export { matchesFilter, sampledIn } from "./monitors/filter.js";
+export {
+  type MonitorDispatch,
+  type StoredForMonitors,
+  takeUpNewAnswers,
+  takeUpOnFeedback,
+  type TakeUpResult,
+} from "./monitors/take-up.js";
+export { judgeAnswer, type StoredJudgeResult } from "./monitors/judge-answer.js";
+export {
+  type MonitorJob,
+  type MonitorWorker,
+  type MonitorWorkerOptions,
+  sendMonitorJobs,
+  startMonitorWorker,
+} from "./monitors/worker.js";
+export {
+  type BucketName,
+  BUCKETS,
+  MAX_BUCKETS,
+  type MonitorSeries,
+  readMonitorSeries,
+  seriesRange,
+  type SeriesRequest,
+} from "./series.js";
+export { addAnswerFeedback, type FeedbackDeps, type FeedbackInput } from "./feedback.js";
+export {
+  EVALUATION_EVENT,
+  feedbackOfEvent,
+  type TraceFeedback,
+  traceFeedback,
+} from "./otlp/evaluation-events.js";
+export { type SpanSummary, summarizeSpans } from "./otlp/span-summary.js";

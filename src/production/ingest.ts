@@ -4,6 +4,7 @@
 import { evaluateGate, type GateConfig } from "../gate/index.js";
 import { type Db, insertAnswerRecords, type NewAnswerRecordRow } from "../store/index.js";
 import type { AnswerInput } from "./answer-input.js";
+import { type MonitorDispatch, takeUpNewAnswers } from "./monitors/take-up.js";
 
 export type AnswerSource = NewAnswerRecordRow["source"];
 
@@ -22,6 +23,17 @@ export interface IngestOptions {
   gate?: GateConfig;
   /** When the answers were received; the server's clock. */
   now?: Date;
+  /** Metadata keys the rollups break down by (config production.breakdown_keys). */
+  breakdownKeys?: readonly string[];
+  /** The user's monitors take up the new answers through this. */
+  monitors?: MonitorDispatch;
+  /**
+   * Taking answers up for monitors failed: they are stored and gated, but no monitor judges them.
+   * Reported here rather than failing the request, whose retry would find them stored.
+   */
+  onMonitorError?(error: unknown): void;
+  /** Each answer's spans in short, by position (OpenTelemetry traces only). */
+  spans?: readonly (unknown[] | undefined)[];
 }
 
 function rowOf(answer: AnswerInput, options: IngestOptions, receivedAt: Date): NewAnswerRecordRow {
@@ -69,8 +81,36 @@ export async function ingestAnswers(
   options: IngestOptions,
 ): Promise<IngestedAnswer[]> {
   const receivedAt = options.now ?? new Date();
-  const rows = answers.map((answer) => rowOf(answer, options, receivedAt));
-  const stored = await insertAnswerRecords(options.db, rows);
+  const rows = answers.map((answer, i) => ({
+    ...rowOf(answer, options, receivedAt),
+    spans: options.spans?.[i] ?? null,
+  }));
+  const stored = await insertAnswerRecords(
+    options.db,
+    rows,
+    options.breakdownKeys ? { breakdownKeys: options.breakdownKeys } : {},
+  );
+  if (options.monitors) {
+    const fresh = stored.flatMap((result, i) => {
+      const row = rows[i];
+      return !result.duplicate && row
+        ? [
+            {
+              id: result.id,
+              received_at: row.received_at,
+              service: row.service ?? null,
+              collection: row.collection ?? null,
+              model: row.model ?? null,
+              metadata: row.metadata as Record<string, unknown>,
+              gate_status: row.gate_status,
+            },
+          ]
+        : [];
+    });
+    await takeUpNewAnswers(options.monitors, options.userId, fresh).catch((error: unknown) =>
+      options.onMonitorError?.(error),
+    );
+  }
   return stored.map((result, i) => ({
     ...result,
     gate: { status: rows[i]?.gate_status ?? "skipped", action: rows[i]?.gate_action ?? "show" },

@@ -8,6 +8,8 @@ import {
 import { DEFAULT_GATE_CONFIG } from "../gate/index.js";
 import {
   createTraceAssembler,
+  type MonitorDispatch,
+  sendMonitorJobs,
   TRACE_DEFAULTS,
   type TraceAssemblerOptions,
 } from "../production/index.js";
@@ -38,6 +40,7 @@ import {
   llmStatusOf,
   loginLinkRoute,
   metaApi,
+  monitorRoutes,
   questionSetRoutes,
   ragRoutes,
   sessionLoginRoute,
@@ -94,6 +97,14 @@ export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** The HTTP API: thin routes that parse, call one service function, and answer JSON. */
 export function createApp(options: AppOptions) {
   const { db } = options;
+  const jobs = options.jobs;
+  // Answers the user's monitors take up are queued in the database, and a job is sent for each
+  // when this process has the queue (else the workers' sweep finds them).
+  const monitors: MonitorDispatch = {
+    db,
+    repeat: options.config?.judges?.repeat ?? DEFAULT_JUDGES_CONFIG.repeat,
+    ...(jobs ? { send: (ids: string[]) => sendMonitorJobs(jobs, ids) } : {}),
+  };
   const deps: RouteDeps = {
     db,
     config: {
@@ -105,6 +116,10 @@ export function createApp(options: AppOptions) {
         loops: DEFAULT_LOOPS_CONFIG,
         retrieval: RetrievalConfigSchema.parse({}),
       },
+    },
+    production: {
+      breakdownKeys: options.config?.production?.breakdown_keys ?? [],
+      monitors,
     },
     clients: userClients(db, options.llm),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -129,6 +144,8 @@ export function createApp(options: AppOptions) {
     gate: deps.config.gate,
     waitMs: options.config?.production?.trace_wait_ms ?? TRACE_DEFAULTS.waitMs,
     ...options.traces,
+    breakdownKeys: deps.production.breakdownKeys,
+    monitors,
     onError: (error) =>
       console.error(`[ragjudge] storing assembled traces failed: ${errorLogSummary(error)}`),
   });
@@ -165,6 +182,7 @@ export function createApp(options: AppOptions) {
   sessionRoutes(app, deps);
   gateRoutes(app, deps);
   answerRoutes(app, deps);
+  monitorRoutes(app, deps);
   traceRoutes(app, deps, traces);
   ingestKeyRoutes(app, deps);
   alertRoutes(app, deps);

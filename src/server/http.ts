@@ -10,6 +10,7 @@ import type { LlmConfig } from "../llm/index.js";
 import type { Db, SecretKey, User } from "../store/index.js";
 import type { UserClients } from "../config/index.js";
 import type { RunFeeds } from "../evals/monitor/index.js";
+import type { MonitorDispatch } from "../production/index.js";
 import type { StreamCap } from "./stream-cap.js";
 
 /** How the caller authenticated: a bearer token, or the web app's session cookie. */
@@ -31,6 +32,8 @@ export type App = Hono<Env>;
 export interface RouteDeps {
   db: Db;
   config: Pick<RagjudgeConfig, "gate" | "judges" | "rag" | "bots">;
+  /** Production answers: the rollups' breakdown keys, and the monitors that take answers up. */
+  production: { breakdownKeys: readonly string[]; monitors: MonitorDispatch };
   clients: UserClients;
   maxBodyBytes: number;
   /** The LLM roles as configured (evaluation snapshots record their models, never keys). */

@@ -4,7 +4,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
-import { answer_feedback } from "./schema.js";
+import { rollupFeedbackCte } from "./answer-rollups.js";
+import { queryRows } from "./raw-query.js";
+import { answer_feedback, answer_records } from "./schema.js";
 
 export type AnswerFeedbackRow = typeof answer_feedback.$inferSelect;
 export type NewAnswerFeedback = Pick<
@@ -19,13 +21,43 @@ export interface FeedbackSummary {
   down: number;
 }
 
+/**
+ * Stores one feedback and adds it to the rollups of its answer's minute, in one statement (the
+ * answer is read from its day partition; feedback on an answer retention dropped adds nothing).
+ */
 export async function insertAnswerFeedback(
   db: Db,
   feedback: NewAnswerFeedback,
+  options: { breakdownKeys?: readonly string[] } = {},
 ): Promise<AnswerFeedbackRow> {
-  const [row] = await db.insert(answer_feedback).values(feedback).returning();
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`with fb as (
+        insert into ${answer_feedback} (user_id, answer_id, answer_received_at, thumb, score, comment)
+        values (${feedback.user_id}, ${feedback.answer_id}, ${feedback.answer_received_at.toISOString()}::timestamptz,
+          ${feedback.thumb ?? null}, ${feedback.score ?? null}::float8, ${feedback.comment ?? null})
+        returning *
+      ),
+      answer as (
+        select user_id, received_at, service, collection, model, metadata from ${answer_records}
+        where user_id = ${feedback.user_id} and id = ${feedback.answer_id}
+          and received_at = ${feedback.answer_received_at.toISOString()}::timestamptz
+      ),
+      ${rollupFeedbackCte("answer", "fb", options.breakdownKeys ?? [])}
+      select * from fb`,
+  );
+  const row = rows[0];
   if (!row) throw new Error("insert into answer_feedback returned no row");
-  return row;
+  return {
+    id: String(row.id),
+    user_id: String(row.user_id),
+    answer_id: String(row.answer_id),
+    answer_received_at: new Date(row.answer_received_at as string),
+    thumb: (row.thumb as AnswerFeedbackRow["thumb"]) ?? null,
+    score: row.score === null ? null : Number(row.score),
+    comment: (row.comment as string | null) ?? null,
+    created_at: new Date(row.created_at as string),
+  };
 }
 
 /** An answer's feedback, oldest first. */

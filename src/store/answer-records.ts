@@ -8,8 +8,15 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { queryRows } from "./raw-query.js";
+import { rollupAnswersCte } from "./answer-rollups.js";
 import { columnNames, recordFields, recordset } from "./recordset.js";
-import { answer_feedback, answer_keys, answer_records, rejected_traces } from "./schema.js";
+import {
+  answer_feedback,
+  answer_keys,
+  answer_records,
+  monitor_judgments,
+  rejected_traces,
+} from "./schema.js";
 
 export type AnswerRecordRow = typeof answer_records.$inferSelect;
 export type NewAnswerRecordRow = Omit<typeof answer_records.$inferInsert, "id" | "received_at"> & {
@@ -89,6 +96,7 @@ const COLUMNS = {
   rule_version: answer_records.rule_version,
   checks: answer_records.checks,
   scores: answer_records.scores,
+  spans: answer_records.spans,
 } satisfies Partial<Record<keyof AnswerRecordRow, PgColumn>>;
 
 /**
@@ -99,6 +107,7 @@ const COLUMNS = {
 export async function insertAnswerRecords(
   db: Db,
   rows: readonly NewAnswerRecordRow[],
+  options: { breakdownKeys?: readonly string[] } = {},
 ): Promise<StoredAnswer[]> {
   if (rows.length === 0) return [];
   await ensureDayPartitions(db, new Set(rows.map((row) => utcDay(row.received_at))));
@@ -111,11 +120,16 @@ export async function insertAnswerRecords(
         select user_id, conversation_id, message_id, id, received_at from input
         on conflict do nothing
         returning answer_id
-      )
-      insert into ${answer_records} (${columnNames(COLUMNS)})
-      select ${recordFields("input", COLUMNS)} from input
-      where input.id in (select answer_id from new_keys)
-      returning id`,
+      ),
+      stored as (
+        insert into ${answer_records} (${columnNames(COLUMNS)})
+        select ${recordFields("input", COLUMNS)} from input
+        where input.id in (select answer_id from new_keys)
+        returning id, user_id, received_at, service, collection, model, metadata, gate_status,
+          latency_ms, prompt_tokens, completion_tokens
+      ),
+      ${rollupAnswersCte("stored", options.breakdownKeys ?? [])}
+      select id from stored`,
   );
   const stored = new Set(written.map((row) => row.id));
   const duplicates = withIds.filter((row) => !stored.has(row.id));
@@ -246,7 +260,8 @@ export async function listAnswerRecords(
 
 /**
  * Retention: drops every day partition that ends at or before `cutoff`'s day, and the keys of
- * the answers in them and their feedback. Returns the days dropped.
+ * the answers in them, their feedback and their monitors' judgments; the rollups stay. Returns
+ * the days dropped.
  */
 export async function dropAnswerDaysBefore(db: Db, cutoff: Date): Promise<string[]> {
   const cutoffDay = utcDay(cutoff);
@@ -271,5 +286,6 @@ export async function dropAnswerDaysBefore(db: Db, cutoff: Date): Promise<string
   await db.delete(answer_keys).where(lt(answer_keys.received_at, dayStart));
   await db.delete(answer_feedback).where(lt(answer_feedback.answer_received_at, dayStart));
   await db.delete(rejected_traces).where(lt(rejected_traces.received_at, dayStart));
+  await db.delete(monitor_judgments).where(lt(monitor_judgments.answer_received_at, dayStart));
   return dropped.sort();
 }

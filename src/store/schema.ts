@@ -599,6 +599,11 @@ export const answer_records = pgTable(
     rule_version: text("rule_version").notNull(),
     checks: jsonb("checks").$type<unknown[]>().notNull(),
     scores: jsonb("scores").$type<JsonObject>().notNull(),
+    /**
+     * A trace's spans in short (name, kind, parent, start offset, duration), for the answer's span
+     * tree; only answers that came in as OpenTelemetry traces have them.
+     */
+    spans: jsonb("spans").$type<unknown[]>(),
   },
   (t) => [
     primaryKey({ columns: [t.id, t.received_at] }),
@@ -781,4 +786,177 @@ export const pending_spans = pgTable(
     received_at: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.user_id, t.trace_id, t.span_id] })],
+);
+
+/**
+ * A monitor (issue 24 §2): which production answers to judge after the gate (a filter and a
+ * sample rate), with which judges, under a budget of LLM calls per minute and per day.
+ */
+export const monitors = pgTable(
+  "monitors",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Which answers: collection, model, service, metadata, gate verdicts, feedback. */
+    filter: jsonb("filter").$type<JsonObject>().notNull(),
+    /** The share of matching answers judged, 0 to 1. */
+    sample_rate: doublePrecision("sample_rate").notNull(),
+    judges: jsonb("judges").$type<string[]>().notNull(),
+    max_calls_per_minute: integer("max_calls_per_minute").notNull(),
+    max_calls_per_day: integer("max_calls_per_day").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("monitors_user_idx").on(t.user_id)],
+);
+
+/**
+ * One answer a monitor took up: judged (queued, running, done, failed) or skipped because its
+ * budget was spent when the answer arrived. Unique per (monitor, answer), so no answer is judged
+ * twice by one monitor; `job_id` is the claim of the job judging it.
+ */
+export const monitor_judgments = pgTable(
+  "monitor_judgments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    monitor_id: uuid("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
+    answer_id: uuid("answer_id").notNull(),
+    answer_received_at: timestamp("answer_received_at", { withTimezone: true }).notNull(),
+    status: text("status", {
+      enum: ["queued", "running", "done", "failed", "skipped"],
+    }).notNull(),
+    /** Why a skipped answer was not judged, in words. */
+    skip_reason: text("skip_reason"),
+    /** LLM calls reserved from the budget for it. */
+    llm_calls: integer("llm_calls").notNull(),
+    job_id: text("job_id"),
+    /** Each judge's outcome: score, verdict, reasoning, or its error. */
+    results: jsonb("results").$type<JsonObject>(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    judged_at: timestamp("judged_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("monitor_judgments_monitor_answer_idx").on(t.monitor_id, t.answer_id),
+    index("monitor_judgments_answer_idx").on(t.user_id, t.answer_id),
+    index("monitor_judgments_status_idx").on(t.status, t.created_at),
+    index("monitor_judgments_received_idx").on(t.answer_received_at),
+  ],
+);
+
+/**
+ * A monitor's counts per minute of arrival: answers that matched, were sampled out, queued,
+ * skipped for budget, and the LLM calls reserved. The budget reads these.
+ */
+export const monitor_minutes = pgTable(
+  "monitor_minutes",
+  {
+    monitor_id: uuid("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    matched: integer("matched").notNull().default(0),
+    sampled_out: integer("sampled_out").notNull().default(0),
+    queued: integer("queued").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    llm_calls: integer("llm_calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.monitor_id, t.minute] })],
+);
+
+/**
+ * Production answers summed per minute and per hour of arrival (issue 24 §3), kept as answers,
+ * feedback and judgments arrive, so the monitor's charts read buckets, not rows (a week of hours
+ * is 168 buckets where it would be 10,080 minutes). Not partitioned: retention
+ * leaves them. `meta_key` '' is the row of all answers; a breakdown key's rows repeat the counts per
+ * value. Empty strings stand for a missing service, collection or model.
+ */
+export const answer_rollups = pgTable(
+  "answer_rollups",
+  {
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The bucket's width in seconds: 60 (a minute) or 3600 (an hour, for reads of hours and days). */
+    grain: integer("grain").notNull(),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    service: text("service").notNull(),
+    collection: text("collection").notNull(),
+    model: text("model").notNull(),
+    meta_key: text("meta_key").notNull(),
+    meta_value: text("meta_value").notNull(),
+    count: integer("count").notNull().default(0),
+    gate_pass: integer("gate_pass").notNull().default(0),
+    gate_partial: integer("gate_partial").notNull().default(0),
+    gate_fail: integer("gate_fail").notNull().default(0),
+    latency_count: integer("latency_count").notNull().default(0),
+    latency_sum: doublePrecision("latency_sum").notNull().default(0),
+    /** Answers per latency bucket (answer-rollups.ts LATENCY_BOUNDS_MS, and one past the last). */
+    latency_buckets: integer("latency_buckets").array().notNull(),
+    prompt_tokens: doublePrecision("prompt_tokens").notNull().default(0),
+    completion_tokens: doublePrecision("completion_tokens").notNull().default(0),
+    feedback_up: integer("feedback_up").notNull().default(0),
+    feedback_down: integer("feedback_down").notNull().default(0),
+    feedback_scores: integer("feedback_scores").notNull().default(0),
+    feedback_score_sum: doublePrecision("feedback_score_sum").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({
+      columns: [
+        t.user_id,
+        t.grain,
+        t.minute,
+        t.service,
+        t.collection,
+        t.model,
+        t.meta_key,
+        t.meta_value,
+      ],
+    }),
+  ],
+);
+
+/** Monitors' judge scores summed per minute of the answers' arrival, like answer_rollups. */
+export const judge_rollups = pgTable(
+  "judge_rollups",
+  {
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The bucket's width in seconds: 60 (a minute) or 3600 (an hour, for reads of hours and days). */
+    grain: integer("grain").notNull(),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    service: text("service").notNull(),
+    collection: text("collection").notNull(),
+    model: text("model").notNull(),
+    meta_key: text("meta_key").notNull(),
+    meta_value: text("meta_value").notNull(),
+    judge: text("judge").notNull(),
+    count: integer("count").notNull().default(0),
+    score_sum: doublePrecision("score_sum").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({
+      columns: [
+        t.user_id,
+        t.grain,
+        t.minute,
+        t.service,
+        t.collection,
+        t.model,
+        t.meta_key,
+        t.meta_value,
+        t.judge,
+      ],
+    }),
+  ],
 );

@@ -11,6 +11,7 @@ import { EvaluationsLayout } from "./pages/evaluations/EvaluationsLayout";
 import { filtersFromSearch, searchFromFilters } from "./pages/evaluation-detail/filters";
 import { EVALUATION_STATUSES, type EvaluationStatus } from "./api/types";
 import { filtersFromSearch as answerFiltersFromSearch } from "./pages/production/filters";
+import { monitorSearchFrom } from "./pages/monitor/monitor-search";
 import { parseSearch, stringifySearch } from "./search-params";
 
 // Seed 003 section 6.1's routes. Search values are validated here so every page reads typed
@@ -217,6 +218,19 @@ export const answerRoute = createRoute({
   component: lazyRouteComponent(() => import("./pages/production/AnswerPage"), "AnswerPage"),
 });
 
+export const monitorRoute = createRoute({
+  getParentRoute: () => productionRoute,
+  path: "/monitor",
+  validateSearch: (search: Record<string, unknown>) => monitorSearchFrom(search),
+  component: lazyRouteComponent(() => import("./pages/monitor/MonitorPage"), "MonitorPage"),
+});
+
+export const monitorsRoute = createRoute({
+  getParentRoute: () => productionRoute,
+  path: "/monitors",
+  component: lazyRouteComponent(() => import("./pages/monitor/MonitorsPage"), "MonitorsPage"),
+});
+
 export const ingestKeysRoute = createRoute({
   getParentRoute: () => productionRoute,
   path: "/ingest-keys",
@@ -258,6 +272,8 @@ const routeTree = rootRoute.addChildren([
     productionIndexRoute,
     answerListRoute,
     answerRoute,
+    monitorRoute,
+    monitorsRoute,
     ingestKeysRoute,
     alertRulesRoute,
     alertRuleRoute,

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { writeConfigSetting } from "../../config/index.js";
 import {
   calibrateEvaluation,
+  calibrateMonitor,
   renderCalibrationTable,
   suggestFewshot,
 } from "../../evals/calibration/index.js";
@@ -11,6 +12,7 @@ import { openStoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
 
 export const CALIBRATE_HELP = `Usage: ragjudge calibrate --evaluation ID [options]
+       ragjudge calibrate --monitor ID [--judge NAME] [--format table|json]
 
 Compares a judge's scores with people's labels on the same results (see ragjudge label import):
 n, MAE, share within ±1 (target 90%), quadratic-weighted κ, Krippendorff's α (ordinal),
@@ -21,8 +23,13 @@ prediction-powered (PPI++) pass rates; and the largest disagreements. Formulas: 
 The golden-set verdict passes only when the ±1 share meets --target, κ meets --kappa, and the
 judge's MAE beats the constant baseline's.
 
+With --monitor, a production monitor's judge is compared with people's thumbs on the same live
+answers (a thumbs up is a pass, a thumbs down a fail; docs/production.md): pass/fail statistics
+and the PPI++ pass rate over the answers nobody rated.
+
 Options:
-  --evaluation ID       the run (required)
+  --evaluation ID       the run
+  --monitor ID          a production monitor, instead of a run
   --judge NAME          the judge to calibrate (default: the run's first judge with labels)
   --format table|json   output (default: table)
   --target X            the ±1 share to reach (default 0.9)
@@ -69,6 +76,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       evaluation: { type: "string" },
+      monitor: { type: "string" },
       judge: { type: "string" },
       format: { type: "string", default: "table" },
       target: { type: "string" },
@@ -87,7 +95,12 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  if (!values.evaluation) throw new UsageError("--evaluation ID is required");
+  if (!values.evaluation && !values.monitor) {
+    throw new UsageError("--evaluation ID or --monitor ID is required");
+  }
+  if (values.evaluation && values.monitor) {
+    throw new UsageError("give --evaluation or --monitor, not both");
+  }
   const format = values.format;
   if (format !== "table" && format !== "json") {
     throw new UsageError(`--format: expected table or json, got "${format}"`);
@@ -105,8 +118,21 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     const db = session.store.db;
     const userId = session.user.id;
     const judge = values.judge ? { judge: values.judge } : {};
+    if (values.monitor) {
+      if (values["suggest-fewshot"]) {
+        throw new UsageError("--suggest-fewshot needs a run's 1-10 labels: use --evaluation");
+      }
+      const report = await calibrateMonitor(db, userId, values.monitor, { ...options, ...judge });
+      process.stdout.write(
+        format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderCalibrationTable(report),
+      );
+      if (report.verdict.passed) return 0;
+      for (const failure of report.verdict.failed) process.stderr.write(`FAILED: ${failure}\n`);
+      return 1;
+    }
+    const evaluationId = values.evaluation ?? "";
     if (values["suggest-fewshot"]) {
-      const suggestion = await suggestFewshot(db, userId, values.evaluation, {
+      const suggestion = await suggestFewshot(db, userId, evaluationId, {
         count: examples,
         ...judge,
       });
@@ -136,7 +162,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    const report = await calibrateEvaluation(db, userId, values.evaluation, {
+    const report = await calibrateEvaluation(db, userId, evaluationId, {
       ...options,
       ...judge,
     });

@@ -5,7 +5,11 @@ import { startArenaWorker } from "../../evals/arena/index.js";
 import { startEvaluationWorker } from "../../evals/runs/index.js";
 import { startJobs } from "../../jobs/index.js";
 import { createPolicyFetch, restrictedBotNetwork } from "../../evals/bots/index.js";
-import { startAlertEvaluation, startAnswerRetention } from "../../production/index.js";
+import {
+  startAlertEvaluation,
+  startAnswerRetention,
+  startMonitorWorker,
+} from "../../production/index.js";
 import { createApp, errorLogSummary, listen } from "../../server/index.js";
 import { safeLandingPath } from "../../text/index.js";
 import { createLoginCode, sealStoredAlertSecrets, sealStoredSecrets } from "../../store/index.js";
@@ -81,6 +85,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
         }),
         startQuestionGenerationWorker({ jobs, clientsFor, onError }),
         startArenaWorker({ jobs, clientsFor, onError }),
+        startMonitorWorker({
+          jobs,
+          clientsFor,
+          judges: config.judges,
+          breakdownKeys: config.production.breakdown_keys,
+          onError,
+        }),
       ];
   const app = createApp({
     db: session.store.db,
@@ -117,7 +128,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
         ? `Encrypted ${sealedAlerts} stored webhook signing secret(s) with RAGJUDGE_SECRET_KEY.\n`
         : "") +
       (workers.length > 0
-        ? "Evaluations, arenas and question generation run in this process.\n"
+        ? "Evaluations, arenas, question generation and monitors run in this process.\n"
         : "No worker here (--no-worker): run `ragjudge worker` against the same database.\n") +
       `Try: curl -H "Authorization: Bearer $(cat ${session.tokenPath})" ${server.url}/api/v1/evaluation-records\n`,
   );

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig, type RagjudgeConfig, workerClients } from "../../config/index.js";
 import { startQuestionGenerationWorker } from "../../evals/generation/index.js";
+import { startMonitorWorker } from "../../production/index.js";
 import {
   type EvaluationActivity,
   evaluationsUpdatedSince,
@@ -99,6 +100,13 @@ export async function workerCommand(argv: string[]): Promise<number> {
     clientsFor: workerClients(session.store.db, config.llm),
     onError,
   });
+  const monitors = startMonitorWorker({
+    jobs: runtime.jobs,
+    clientsFor: workerClients(session.store.db, config.llm),
+    judges: config.judges,
+    breakdownKeys: config.production.breakdown_keys,
+    onError,
+  });
   log(
     `${new Date().toISOString()}  worker started  store ${session.store.location}  concurrency ${concurrency}`,
   );
@@ -123,6 +131,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   clearInterval(watch);
   log(`${new Date().toISOString()}  ${signal}: stopping; unfinished items go back to the queue`);
   await generation.stop();
+  await monitors.stop();
   await runtime.stop();
   await session.close();
   log(`${new Date().toISOString()}  worker stopped`);

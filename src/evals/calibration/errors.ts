@@ -4,7 +4,7 @@ import type { LabelFileIssue } from "./label-file.js";
 export class CalibrationNotFoundError extends Error {
   override readonly name = "CalibrationNotFoundError";
   constructor(
-    readonly what: "evaluation" | "result" | "label",
+    readonly what: "evaluation" | "result" | "label" | "monitor",
     readonly id: string,
   ) {
     super(`${what} ${id} not found`);

@@ -48,7 +48,12 @@ export {
   type CalibrationReport,
   type Disagreement,
 } from "./report.js";
-export { type CalibrateRequest, calibrateEvaluation, suggestFewshot } from "./service.js";
+export {
+  type CalibrateRequest,
+  calibrateEvaluation,
+  calibrateMonitor,
+  suggestFewshot,
+} from "./service.js";
 export {
   type LabelInput,
   LabelInputSchema,

@@ -7,10 +7,13 @@ import {
   calibrationDetails,
   calibrationRows,
   type Db,
+  getAnswerRecord,
   getEvaluationResult,
+  getMonitor,
   labelCounts,
+  monitorCalibrationRows,
 } from "../../store/index.js";
-import { CalibrationRequestError } from "./errors.js";
+import { CalibrationNotFoundError, CalibrationRequestError } from "./errors.js";
 import { type FewshotRole, pickFewshot } from "./fewshot.js";
 import { ownEvaluation } from "./labels.js";
 import {
@@ -57,6 +60,45 @@ export async function calibrateEvaluation(
     disagreement.question = detail?.question_text ?? disagreement.question;
     disagreement.answer = detail?.answer ?? null;
     disagreement.note = detail?.note ?? null;
+  }
+  return report;
+}
+
+/**
+ * A monitor's judge against people's thumbs on the same live answers (issue 24 §2): a thumbs up
+ * is a pass, a thumbs down a fail; the judge's verdict is compared with them, pass/fail only.
+ */
+export async function calibrateMonitor(
+  db: Db,
+  userId: string,
+  monitorId: string,
+  request: CalibrateRequest = {},
+): Promise<CalibrationReport> {
+  const monitor = await getMonitor(db, userId, monitorId);
+  if (!monitor) throw new CalibrationNotFoundError("monitor", monitorId);
+  const judges = monitor.judges;
+  const judge = request.judge ?? judges[0] ?? "offline";
+  if (!judges.includes(judge)) {
+    throw new CalibrationRequestError(
+      "judge",
+      `the monitor runs ${judges.join(", ")}, not ${judge}`,
+    );
+  }
+  const rows = await monitorCalibrationRows(db, userId, monitor.id, judge);
+  const { judge: _judge, ...options } = request;
+  const report = buildCalibrationReport({
+    evaluation: { id: monitor.id, name: monitor.name },
+    judge,
+    scale: null,
+    passThreshold: null,
+    rows,
+    options,
+  });
+  for (const disagreement of report.disagreements) {
+    const answer = await getAnswerRecord(db, userId, disagreement.result_id);
+    if (!answer) continue;
+    disagreement.question = answer.query ?? disagreement.question;
+    disagreement.answer = answer.answer;
   }
   return report;
 }

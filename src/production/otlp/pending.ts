@@ -17,7 +17,11 @@ import {
   type NewRejectedTraceRow,
 } from "../../store/index.js";
 import { AnswerInputSchema } from "../answer-input.js";
-import { ingestAnswers } from "../ingest.js";
+import { addAnswerFeedback } from "../feedback.js";
+import { type IngestedAnswer, ingestAnswers } from "../ingest.js";
+import { type TraceFeedback, traceFeedback } from "./evaluation-events.js";
+import { type SpanSummary, summarizeSpans } from "./span-summary.js";
+import type { MonitorDispatch } from "../monitors/take-up.js";
 import { assembleTrace, isComplete } from "./assemble.js";
 import type { OtlpSpan } from "./decode.js";
 
@@ -51,6 +55,10 @@ export interface TraceAssemblerOptions {
   clock?: () => number;
   /** A trace whose store failed in the background; it stays pending and is tried again. */
   onError?: (error: unknown) => void;
+  /** Metadata keys the rollups break down by (config production.breakdown_keys). */
+  breakdownKeys?: readonly string[];
+  /** The user's monitors take up the new answers through this. */
+  monitors?: MonitorDispatch;
 }
 
 export interface TraceCounts {
@@ -212,6 +220,8 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
       byUser.set(trace.userId, [...(byUser.get(trace.userId) ?? []), trace]);
     for (const [userId, group] of byUser) {
       const answers = [];
+      const spanSummaries: SpanSummary[][] = [];
+      const feedbacks: TraceFeedback[][] = [];
       const refused: NewRejectedTraceRow[] = [];
       for (const trace of group) {
         const spans = [...trace.spans.values()];
@@ -229,8 +239,11 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
           continue;
         }
         const parsed = AnswerInputSchema.safeParse(result.answer);
-        if (parsed.success) answers.push(parsed.data);
-        else {
+        if (parsed.success) {
+          answers.push(parsed.data);
+          spanSummaries.push(summarizeSpans(spans));
+          feedbacks.push(traceFeedback(spans));
+        } else {
           const issue = parsed.error.issues[0];
           reject(
             `The answer it describes is not valid: ${issue?.path.join(".") || "(record)"}: ${issue?.message ?? "invalid"}.`,
@@ -238,13 +251,21 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
           );
         }
       }
+      const receivedAt = new Date();
+      let stored: IngestedAnswer[] = [];
       try {
         if (answers.length > 0) {
-          await ingestAnswers(answers, {
+          stored = await ingestAnswers(answers, {
             db: options.db,
             userId,
             source: "otlp",
+            now: receivedAt,
+            spans: spanSummaries,
             ...(options.gate ? { gate: options.gate } : {}),
+            ...(options.breakdownKeys ? { breakdownKeys: options.breakdownKeys } : {}),
+            ...(options.monitors
+              ? { monitors: options.monitors, onMonitorError: options.onError }
+              : {}),
           });
         }
         await insertRejectedTraces(options.db, refused);
@@ -255,6 +276,33 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
       } catch (error) {
         restore(group);
         throw error;
+      }
+      // Feedback sent inside the traces (gen_ai.evaluation.result events), on answers new here: a
+      // re-sent trace's feedback was stored with its first copy.
+      for (const [i, result] of stored.entries()) {
+        const answer = answers[i];
+        if (result.duplicate || !answer) continue;
+        for (const feedback of feedbacks[i] ?? []) {
+          await addAnswerFeedback(
+            {
+              db: options.db,
+              ...(options.breakdownKeys ? { breakdownKeys: options.breakdownKeys } : {}),
+              ...(options.monitors ? { monitors: options.monitors } : {}),
+              ...(options.onError ? { onMonitorError: options.onError } : {}),
+            },
+            userId,
+            {
+              id: result.id,
+              received_at: receivedAt,
+              service: answer.service ?? null,
+              collection: answer.collection ?? null,
+              model: answer.generation_record.model ?? null,
+              metadata: answer.metadata ?? {},
+              gate_status: result.gate.status,
+            },
+            feedback,
+          ).catch((error: unknown) => options.onError?.(error));
+        }
       }
       assembled += answers.length;
       rejected += refused.length;

@@ -6,18 +6,21 @@ import {
   AnswerInputSchema,
   ingestAnswers,
   MAX_ANSWERS_PER_BATCH,
+  addAnswerFeedback,
 } from "../../production/index.js";
 import {
   type AnswerFeedbackRow,
   type AnswerRecordRow,
   findAnswerRecordByKey,
   getAnswerRecord,
-  insertAnswerFeedback,
   isUuid,
   listAnswerFeedback,
+  listAnswerJudgments,
   listAnswerRecords,
+  type MonitorJudgmentRow,
   summarizeAnswerFeedback,
 } from "../../store/index.js";
+import { errorLogSummary } from "../error-log.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema } from "../schemas.js";
@@ -143,8 +146,40 @@ export const FeedbackSummarySchema = z.object({
   down: z.number().int(),
 });
 
+export const JudgeResultSchema = z.object({
+  outcome: z.enum(["ok", "judge_error"]),
+  score: z.number().nullable(),
+  passed: z.boolean().nullable(),
+  model: z.string(),
+  verdict: z.unknown().describe("the judge's own output, with its reasoning"),
+  error: z.string().nullable(),
+});
+
+export const JudgmentSchema = z.object({
+  monitor_id: z.uuid(),
+  monitor_name: z.string(),
+  status: z.enum(["queued", "running", "done", "failed", "skipped"]),
+  skip_reason: z.string().nullable().describe("why it was not judged, in words"),
+  judged_at: z.string().nullable(),
+  results: z.record(z.string(), JudgeResultSchema).describe("each judge's result, by judge"),
+});
+
+export const SpanSummarySchema = z.object({
+  span_id: z.string(),
+  parent_span_id: z.string().nullable(),
+  name: z.string(),
+  kind: z.string().describe("OpenInference span kind or GenAI operation, else the OTLP kind"),
+  start_ms: z.number().describe("milliseconds after the trace's first span started"),
+  duration_ms: z.number(),
+});
+
 export const AnswerWithFeedbackSchema = AnswerRecordSchema.extend({
   feedback: z.array(FeedbackSchema).describe("what people said about it, oldest first"),
+  judgments: z.array(JudgmentSchema).describe("what each monitor's judges made of it"),
+  spans: z
+    .array(SpanSummarySchema)
+    .nullable()
+    .describe("the trace's spans in short (OpenTelemetry answers only)"),
 });
 
 export const AnswerRecordListSchema = z.object({
@@ -262,6 +297,38 @@ function feedbackJson(row: AnswerFeedbackRow) {
   };
 }
 
+function judgmentJson(row: MonitorJudgmentRow & { monitor_name: string }) {
+  return {
+    monitor_id: row.monitor_id,
+    monitor_name: row.monitor_name,
+    status: row.status,
+    skip_reason: row.skip_reason,
+    judged_at: row.judged_at?.toISOString() ?? null,
+    results: (row.results ?? {}) as Record<string, z.infer<typeof JudgeResultSchema>>,
+  };
+}
+
+/** Stores a feedback, then lets the monitors that wait for feedback take the answer up. */
+function storeAnswerFeedback(
+  deps: Pick<RouteDeps, "db" | "production">,
+  userId: string,
+  answer: AnswerRecordRow,
+  body: z.infer<typeof FeedbackInputSchema>,
+): Promise<AnswerFeedbackRow> {
+  return addAnswerFeedback(
+    {
+      db: deps.db,
+      breakdownKeys: deps.production.breakdownKeys,
+      monitors: deps.production.monitors,
+      onMonitorError: (error) =>
+        console.error(`[ragjudge] monitors could not take up an answer: ${errorLogSummary(error)}`),
+    },
+    userId,
+    { ...answer, metadata: answer.metadata as Record<string, unknown> },
+    body,
+  );
+}
+
 type ItemError = z.infer<typeof ItemErrorSchema>;
 
 async function* textSource(text: string): AsyncGenerator<string> {
@@ -363,6 +430,10 @@ export function answerRoutes(app: App, deps: RouteDeps) {
         userId: c.get("user").id,
         source: "api",
         ...(config.gate ? { gate: config.gate } : {}),
+        breakdownKeys: deps.production.breakdownKeys,
+        monitors: deps.production.monitors,
+        onMonitorError: (error) =>
+          console.error(`[ragjudge] monitors could not take up answers: ${errorLogSummary(error)}`),
       },
     );
     const answers = stored.map((result, i) => ({ item: valid[i]?.item ?? 0, ...result }));
@@ -411,23 +482,23 @@ export function answerRoutes(app: App, deps: RouteDeps) {
     const userId = c.get("user").id;
     const row = await getAnswerRecord(db, userId, params.id);
     if (!row) return errorJson(c, 404, "not_found", "No such answer.");
-    const feedback = await listAnswerFeedback(db, userId, row.id);
-    return c.json({ ...answerJson(row), feedback: feedback.map(feedbackJson) });
+    const [feedback, judgments] = await Promise.all([
+      listAnswerFeedback(db, userId, row.id),
+      listAnswerJudgments(db, userId, row.id),
+    ]);
+    return c.json({
+      ...answerJson(row),
+      feedback: feedback.map(feedbackJson),
+      judgments: judgments.map(judgmentJson),
+      spans: (row.spans as z.infer<typeof SpanSummarySchema>[] | null) ?? null,
+    });
   });
 
   const storeFeedback = (
     userId: string,
     answer: AnswerRecordRow,
     body: z.infer<typeof FeedbackInputSchema>,
-  ) =>
-    insertAnswerFeedback(db, {
-      user_id: userId,
-      answer_id: answer.id,
-      answer_received_at: answer.received_at,
-      thumb: body.thumb ?? null,
-      score: body.score ?? null,
-      comment: body.comment ?? null,
-    });
+  ) => storeAnswerFeedback(deps, userId, answer, body);
 
   mountRoute(app, deps, answerApi.feedbackByKey, async (c, { body }) => {
     const userId = c.get("user").id;

@@ -9,6 +9,7 @@ import { ingestKeyApi } from "./ingest-keys.js";
 import { judgeApi } from "./judge.js";
 import { labelApi } from "./labels.js";
 import { metaApi } from "./meta.js";
+import { monitorApi } from "./monitors.js";
 import { questionSetApi } from "./question-sets.js";
 import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
@@ -24,6 +25,7 @@ export { ingestKeyRoutes } from "./ingest-keys.js";
 export { judgeRoutes } from "./judge.js";
 export { labelRoutes } from "./labels.js";
 export { llmStatusOf, metaApi } from "./meta.js";
+export { monitorRoutes } from "./monitors.js";
 export { questionSetRoutes } from "./question-sets.js";
 export { ragRoutes } from "./rag.js";
 export { loginLinkRoute } from "./login-link.js";
@@ -39,6 +41,7 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(traceApi),
   ...Object.values(ingestKeyApi),
   ...Object.values(alertApi),
+  ...Object.values(monitorApi),
   ...Object.values(judgeApi),
   ...Object.values(ragApi),
   ...Object.values(questionSetApi),

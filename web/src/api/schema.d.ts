@@ -314,6 +314,77 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/monitors": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your monitors, with what each did in the last 24 hours */
+    get: operations["getMonitors"];
+    put?: never;
+    /** Create a monitor: a filter, a sample rate, judges and a budget of LLM calls */
+    post: operations["postMonitors"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/monitors/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One monitor */
+    get: operations["getMonitorsById"];
+    /** Change a monitor; answers it took up before stay as they were */
+    put: operations["putMonitorsById"];
+    post?: never;
+    /** Delete a monitor and its judgments */
+    delete: operations["deleteMonitorsById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/production/series": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A service's or collection's answers over time, each bucket beside the period before, from per-minute rollups */
+    get: operations["getProductionSeries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/production/scopes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The services and collections your answers of the last 30 days came from */
+    get: operations["getProductionScopes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/judge": {
     parameters: {
       query?: never;
@@ -4244,6 +4315,43 @@ export interface operations {
               comment: string | null;
               created_at: string;
             }[];
+            /** @description what each monitor's judges made of it */
+            judgments: {
+              /** Format: uuid */
+              monitor_id: string;
+              monitor_name: string;
+              /** @enum {string} */
+              status: "queued" | "running" | "done" | "failed" | "skipped";
+              /** @description why it was not judged, in words */
+              skip_reason: string | null;
+              judged_at: string | null;
+              /** @description each judge's result, by judge */
+              results: {
+                [key: string]: {
+                  /** @enum {string} */
+                  outcome: "ok" | "judge_error";
+                  score: number | null;
+                  passed: boolean | null;
+                  model: string;
+                  /** @description the judge's own output, with its reasoning */
+                  verdict: unknown;
+                  error: string | null;
+                };
+              };
+            }[];
+            /** @description the trace's spans in short (OpenTelemetry answers only) */
+            spans:
+              | {
+                  span_id: string;
+                  parent_span_id: string | null;
+                  name: string;
+                  /** @description OpenInference span kind or GenAI operation, else the OTLP kind */
+                  kind: string;
+                  /** @description milliseconds after the trace's first span started */
+                  start_ms: number;
+                  duration_ms: number;
+                }[]
+              | null;
           };
         };
       };
@@ -5171,6 +5279,705 @@ export interface operations {
       };
       /** @description No such alert rule for this user (another user's id too) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getMonitors: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The monitors */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              enabled: boolean;
+              filter: {
+                /** @description only answers from this collection */
+                collection?: string;
+                /** @description only answers from this model */
+                model?: string;
+                /** @description only answers from this service (OpenTelemetry service.name) */
+                service?: string;
+                /** @description only answers whose metadata has each of these values (compared as text) */
+                metadata?: {
+                  [key: string]: string;
+                };
+                /** @description only answers with one of these gate verdicts */
+                gate?: ("pass" | "partial" | "fail" | "skipped")[];
+                /**
+                 * @description only answers people gave feedback on (any), a thumbs up, or a thumbs down; judged when the feedback arrives
+                 * @enum {string}
+                 */
+                feedback?: "any" | "up" | "down";
+              };
+              sample_rate: number;
+              judges: ("offline" | "token_precision" | "review" | "rubric")[];
+              max_calls_per_minute: number;
+              max_calls_per_day: number;
+              created_at: string;
+              updated_at: string;
+              /** @description what it did with the answers of the last 24 hours */
+              last_24h: {
+                /** @description answers that matched the filter */
+                matched: number;
+                /** @description matched answers the sample left out */
+                sampled_out: number;
+                /** @description sampled answers skipped because the budget was spent */
+                skipped: number;
+                /** @description LLM calls reserved for the answers taken up */
+                llm_calls: number;
+                queued: number;
+                running: number;
+                done: number;
+                /** @description answers no judge could score */
+                failed: number;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postMonitors: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /** @default true */
+          enabled?: boolean;
+          /** @default {} */
+          filter?: {
+            /** @description only answers from this collection */
+            collection?: string;
+            /** @description only answers from this model */
+            model?: string;
+            /** @description only answers from this service (OpenTelemetry service.name) */
+            service?: string;
+            /** @description only answers whose metadata has each of these values (compared as text) */
+            metadata?: {
+              [key: string]: string;
+            };
+            /** @description only answers with one of these gate verdicts */
+            gate?: ("pass" | "partial" | "fail" | "skipped")[];
+            /**
+             * @description only answers people gave feedback on (any), a thumbs up, or a thumbs down; judged when the feedback arrives
+             * @enum {string}
+             */
+            feedback?: "any" | "up" | "down";
+          };
+          /** @description the share of matching answers judged, 0 to 1 */
+          sample_rate: number;
+          judges: ("offline" | "token_precision" | "review" | "rubric")[];
+          /** @description the most LLM calls a minute; answers past it are skipped */
+          max_calls_per_minute: number;
+          /** @description the most LLM calls a UTC day; answers past it are skipped */
+          max_calls_per_day: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The monitor */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            enabled: boolean;
+            filter: {
+              /** @description only answers from this collection */
+              collection?: string;
+              /** @description only answers from this model */
+              model?: string;
+              /** @description only answers from this service (OpenTelemetry service.name) */
+              service?: string;
+              /** @description only answers whose metadata has each of these values (compared as text) */
+              metadata?: {
+                [key: string]: string;
+              };
+              /** @description only answers with one of these gate verdicts */
+              gate?: ("pass" | "partial" | "fail" | "skipped")[];
+              /**
+               * @description only answers people gave feedback on (any), a thumbs up, or a thumbs down; judged when the feedback arrives
+               * @enum {string}
+               */
+              feedback?: "any" | "up" | "down";
+            };
+            sample_rate: number;
+            judges: ("offline" | "token_precision" | "review" | "rubric")[];
+            max_calls_per_minute: number;
+            max_calls_per_day: number;
+            created_at: string;
+            updated_at: string;
+            /** @description what it did with the answers of the last 24 hours */
+            last_24h: {
+              /** @description answers that matched the filter */
+              matched: number;
+              /** @description matched answers the sample left out */
+              sampled_out: number;
+              /** @description sampled answers skipped because the budget was spent */
+              skipped: number;
+              /** @description LLM calls reserved for the answers taken up */
+              llm_calls: number;
+              queued: number;
+              running: number;
+              done: number;
+              /** @description answers no judge could score */
+              failed: number;
+            };
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getMonitorsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The monitor */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            enabled: boolean;
+            filter: {
+              /** @description only answers from this collection */
+              collection?: string;
+              /** @description only answers from this model */
+              model?: string;
+              /** @description only answers from this service (OpenTelemetry service.name) */
+              service?: string;
+              /** @description only answers whose metadata has each of these values (compared as text) */
+              metadata?: {
+                [key: string]: string;
+              };
+              /** @description only answers with one of these gate verdicts */
+              gate?: ("pass" | "partial" | "fail" | "skipped")[];
+              /**
+               * @description only answers people gave feedback on (any), a thumbs up, or a thumbs down; judged when the feedback arrives
+               * @enum {string}
+               */
+              feedback?: "any" | "up" | "down";
+            };
+            sample_rate: number;
+            judges: ("offline" | "token_precision" | "review" | "rubric")[];
+            max_calls_per_minute: number;
+            max_calls_per_day: number;
+            created_at: string;
+            updated_at: string;
+            /** @description what it did with the answers of the last 24 hours */
+            last_24h: {
+              /** @description answers that matched the filter */
+              matched: number;
+              /** @description matched answers the sample left out */
+              sampled_out: number;
+              /** @description sampled answers skipped because the budget was spent */
+              skipped: number;
+              /** @description LLM calls reserved for the answers taken up */
+              llm_calls: number;
+              queued: number;
+              running: number;
+              done: number;
+              /** @description answers no judge could score */
+              failed: number;
+            };
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such monitor for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putMonitorsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /** @default true */
+          enabled?: boolean;
+          /** @default {} */
+          filter?: {
+            /** @description only answers from this collection */
+            collection?: string;
+            /** @description only answers from this model */
+            model?: string;
+            /** @description only answers from this service (OpenTelemetry service.name) */
+            service?: string;
+            /** @description only answers whose metadata has each of these values (compared as text) */
+            metadata?: {
+              [key: string]: string;
+            };
+            /** @description only answers with one of these gate verdicts */
+            gate?: ("pass" | "partial" | "fail" | "skipped")[];
+            /**
+             * @description only answers people gave feedback on (any), a thumbs up, or a thumbs down; judged when the feedback arrives
+             * @enum {string}
+             */
+            feedback?: "any" | "up" | "down";
+          };
+          /** @description the share of matching answers judged, 0 to 1 */
+          sample_rate: number;
+          judges: ("offline" | "token_precision" | "review" | "rubric")[];
+          /** @description the most LLM calls a minute; answers past it are skipped */
+          max_calls_per_minute: number;
+          /** @description the most LLM calls a UTC day; answers past it are skipped */
+          max_calls_per_day: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The monitor */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            enabled: boolean;
+            filter: {
+              /** @description only answers from this collection */
+              collection?: string;
+              /** @description only answers from this model */
+              model?: string;
+              /** @description only answers from this service (OpenTelemetry service.name) */
+              service?: string;
+              /** @description only answers whose metadata has each of these values (compared as text) */
+              metadata?: {
+                [key: string]: string;
+              };
+              /** @description only answers with one of these gate verdicts */
+              gate?: ("pass" | "partial" | "fail" | "skipped")[];
+              /**
+               * @description only answers people gave feedback on (any), a thumbs up, or a thumbs down; judged when the feedback arrives
+               * @enum {string}
+               */
+              feedback?: "any" | "up" | "down";
+            };
+            sample_rate: number;
+            judges: ("offline" | "token_precision" | "review" | "rubric")[];
+            max_calls_per_minute: number;
+            max_calls_per_day: number;
+            created_at: string;
+            updated_at: string;
+            /** @description what it did with the answers of the last 24 hours */
+            last_24h: {
+              /** @description answers that matched the filter */
+              matched: number;
+              /** @description matched answers the sample left out */
+              sampled_out: number;
+              /** @description sampled answers skipped because the budget was spent */
+              skipped: number;
+              /** @description LLM calls reserved for the answers taken up */
+              llm_calls: number;
+              queued: number;
+              running: number;
+              done: number;
+              /** @description answers no judge could score */
+              failed: number;
+            };
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such monitor for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteMonitorsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such monitor for this user */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getProductionSeries: {
+    parameters: {
+      query?: {
+        /** @description only this service */
+        service?: string;
+        /** @description only this collection */
+        collection?: string;
+        bucket?: "minute" | "hour" | "day";
+        /** @description start (ISO time); default a day of hours, an hour of minutes or 30 days */
+        from?: string;
+        /** @description end (ISO time, exclusive); default now */
+        to?: string;
+        /** @description what the breakdown table groups by: model, collection, service or metadata.KEY */
+        breakdown?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The series */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            bucket: "minute" | "hour" | "day";
+            from: string;
+            to: string;
+            /** @description the previous period runs from here to `from` */
+            previous_from: string;
+            current: {
+              count: number;
+              gate_pass_rate: number | null;
+              feedback_up: number;
+              feedback_down: number;
+              feedback_score: number | null;
+              latency_mean_ms: number | null;
+              latency_p95_ms: number | null;
+              prompt_tokens: number;
+              completion_tokens: number;
+              start: string;
+            }[];
+            /** @description the same buckets one period earlier */
+            previous: {
+              count: number;
+              gate_pass_rate: number | null;
+              feedback_up: number;
+              feedback_down: number;
+              feedback_score: number | null;
+              latency_mean_ms: number | null;
+              latency_p95_ms: number | null;
+              prompt_tokens: number;
+              completion_tokens: number;
+              start: string;
+            }[];
+            totals: {
+              current: {
+                count: number;
+                gate_pass_rate: number | null;
+                feedback_up: number;
+                feedback_down: number;
+                feedback_score: number | null;
+                latency_mean_ms: number | null;
+                latency_p95_ms: number | null;
+                prompt_tokens: number;
+                completion_tokens: number;
+              };
+              previous: {
+                count: number;
+                gate_pass_rate: number | null;
+                feedback_up: number;
+                feedback_down: number;
+                feedback_score: number | null;
+                latency_mean_ms: number | null;
+                latency_p95_ms: number | null;
+                prompt_tokens: number;
+                completion_tokens: number;
+              };
+            };
+            judges: {
+              judge: string;
+              current: (number | null)[];
+              previous: (number | null)[];
+              mean: {
+                current: number | null;
+                previous: number | null;
+              };
+              judged: {
+                current: number;
+                previous: number;
+              };
+            }[];
+            breakdown: {
+              by: string;
+              rows: {
+                value: string;
+                current: {
+                  count: number;
+                  gate_pass_rate: number | null;
+                  feedback_up: number;
+                  feedback_down: number;
+                  feedback_score: number | null;
+                  latency_mean_ms: number | null;
+                  latency_p95_ms: number | null;
+                  prompt_tokens: number;
+                  completion_tokens: number;
+                };
+                previous: {
+                  count: number;
+                  gate_pass_rate: number | null;
+                  feedback_up: number;
+                  feedback_down: number;
+                  feedback_score: number | null;
+                  latency_mean_ms: number | null;
+                  latency_p95_ms: number | null;
+                  prompt_tokens: number;
+                  completion_tokens: number;
+                };
+              }[];
+            };
+          };
+        };
+      };
+      /** @description A query parameter out of range */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getProductionScopes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The choices */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            services: string[];
+            collections: string[];
+            /** @description metadata keys the charts can break down by */
+            breakdown_keys: string[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
         headers: {
           [name: string]: unknown;
         };

@@ -4,6 +4,7 @@ import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
 import { claimsEn, claimsZh } from "./claims-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
 import { alertEn, alertZh } from "../pages/alerts/alert-strings";
+import { monitorEn, monitorZh } from "../pages/monitor/monitor-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
 import { nameEn, nameZh } from "./name-strings";
 import { listsEn, listsZh } from "./lists-strings";
@@ -17,6 +18,7 @@ export const en = {
   ...compareEn,
   ...productionEn,
   ...alertEn,
+  ...monitorEn,
   ...outcomeEn,
   ...nameEn,
   ...retrievalEn,
@@ -390,6 +392,7 @@ export const zh: Record<MessageKey, string> = {
   ...compareZh,
   ...productionZh,
   ...alertZh,
+  ...monitorZh,
   ...outcomeZh,
   ...nameZh,
   ...retrievalZh,

@@ -8,6 +8,8 @@ import { AddToQuestionSet } from "./AddToQuestionSet";
 import { citedIds, hitAnchor, hitsOf } from "./answer-parts";
 import { FeedbackPanel } from "./FeedbackPanel";
 import { GateChecks } from "./GateChecks";
+import { JudgmentsPanel } from "./JudgmentsPanel";
+import { SpanTree } from "./SpanTree";
 import { LinkedAnswer } from "./LinkedAnswer";
 import { useAnswer } from "./queries";
 import { VerdictBadge } from "./VerdictBadge";
@@ -78,7 +80,9 @@ export function AnswerPage() {
                     .join(" · ")}
             </Detail>
           </dl>
+          <JudgmentsPanel judgments={answer.judgments} />
           <FeedbackPanel answer={answer} />
+          {answer.spans && answer.spans.length > 0 && <SpanTree spans={answer.spans} />}
           <section aria-labelledby="add-to-set-title">
             <h2 id="add-to-set-title">{t("prod.addToSet")}</h2>
             <AddToQuestionSet answer={answer} />

@@ -1,7 +1,7 @@
 import { Link, Outlet } from "@tanstack/react-router";
 import { useI18n } from "../../i18n/i18n";
 
-/** `/production` with its secondary navigation: the answers, the ingest keys and the alerts. */
+/** `/production` with its secondary navigation: answers, the monitor, monitors, ingest keys, alerts. */
 export function ProductionLayout() {
   const { t } = useI18n();
   return (
@@ -13,6 +13,12 @@ export function ProductionLayout() {
           activeOptions={{ exact: false, includeSearch: false }}
         >
           {t("prod.answers")}
+        </Link>
+        <Link to="/production/monitor" activeProps={{ className: "active" }}>
+          {t("mon.nav.charts")}
+        </Link>
+        <Link to="/production/monitors" activeProps={{ className: "active" }}>
+          {t("mon.nav.monitors")}
         </Link>
         <Link to="/production/ingest-keys" activeProps={{ className: "active" }}>
           {t("prod.keys")}
