@@ -242,3 +242,9 @@ export {
   touchPendingArena,
 } from "./arenas.js";
 export { keepWasmOnLiftoff } from "./wasm-tiers.js";
+export {
+  ITEM_COST_MARGIN,
+  type Reservation,
+  reserveItemCost,
+  settleItemCost,
+} from "./evaluation-budget.js";

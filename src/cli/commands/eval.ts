@@ -246,6 +246,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
           ...(answers ? { answers: answers.lines } : {}),
           judges: args.judges,
           no_cache: args.noCache,
+          ...(args.maxCost !== undefined ? { max_cost_usd: args.maxCost } : {}),
           ...(args.collection ? { collection_id: args.collection } : {}),
           ...(args.name ? { name: args.name } : {}),
         },
@@ -275,8 +276,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
       }
     }
     if (row.status === "PAUSED") {
+      // A worker that paused the run says why (a reached cost limit).
+      const paused = row.status_reason ? `paused: ${row.status_reason},` : "was paused";
       process.stderr.write(
-        `Evaluation ${row.id} was paused at ${row.completed_questions}/${row.total_questions}; ` +
+        `Evaluation ${row.id} ${paused} at ${row.completed_questions}/${row.total_questions}; ` +
           `resume with: ragjudge eval --resume ${row.id}\n`,
       );
     }

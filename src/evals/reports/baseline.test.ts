@@ -26,6 +26,7 @@ function result(
     error: null,
     latency_ms: null,
     attempts: 1,
+    cost: null,
     human_labels: [],
   };
 }

@@ -1,5 +1,6 @@
 import type { EvaluationResultRow, EvaluationRow } from "../../store/index.js";
-import { type EvaluationSummary, summarizeResults } from "../runs/index.js";
+import { type CostTotal, costTotalOf } from "../../llm/index.js";
+import { type EvaluationSummary, storedUsageLines, summarizeResults } from "../runs/index.js";
 import type { BaselineComparison } from "./baseline.js";
 import type { ThresholdCheck } from "./thresholds.js";
 
@@ -57,6 +58,8 @@ export interface ReportResult {
   error: string | null;
   latency_ms: number | null;
   attempts: number;
+  /** What the question's LLM calls (bot and judges) cost; null when it made none or ran before costs were kept. */
+  cost: CostTotal | null;
   /** People's labels of this result, one per scale; empty when nobody labelled it. */
   human_labels: ReportLabel[];
 }
@@ -220,6 +223,11 @@ function sourceOf(stored: unknown): ReportSource {
   };
 }
 
+function costOfRow(usage: unknown): CostTotal | null {
+  const lines = storedUsageLines(usage);
+  return lines.length === 0 ? null : costTotalOf(lines);
+}
+
 export function reportResultOf(row: ReportResultRow): ReportResult {
   return {
     position: row.position,
@@ -240,6 +248,7 @@ export function reportResultOf(row: ReportResultRow): ReportResult {
     error: row.error,
     latency_ms: row.latency_ms,
     attempts: row.attempts,
+    cost: costOfRow(row.usage),
     human_labels: (row.human_labels ?? []).map((label) => ({
       scale: label.scale,
       score: label.score,

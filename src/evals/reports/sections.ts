@@ -1,3 +1,4 @@
+import { formatCost, formatUsd } from "../../llm/index.js";
 import { millisecondsCell, oneLine, passedCell, percentCell, scoreCell } from "./cells.js";
 import { type EvaluationReport, OFFLINE_MEASURES, type ReportResult } from "./report.js";
 
@@ -41,7 +42,39 @@ function overview(report: EvaluationReport): ReportSection {
       `${s.usage.calls} calls (${s.usage.attempts} HTTP requests), ${s.usage.prompt_tokens + s.usage.completion_tokens} tokens`,
     ]);
   }
+  const total = s.cost.total;
+  if (total.prompt_tokens + total.completion_tokens > 0) {
+    const perQuestion = s.cost.per_question;
+    rows.push([
+      "cost",
+      formatCost(total) +
+        (perQuestion.mean_usd !== null && total.cost_usd > 0
+          ? ` (per question: mean ${formatUsd(perQuestion.mean_usd)}, max ${formatUsd(perQuestion.max_usd ?? 0)})`
+          : ""),
+    ]);
+  }
   return { title: "Summary", headers: ["field", "value"], rows, alignRight: [] };
+}
+
+/** Tokens and cost by part (the bot, each judge), role and model. */
+function cost(report: EvaluationReport): ReportSection | undefined {
+  const lines = report.summary.cost.by_model;
+  if (lines.length === 0) return undefined;
+  return {
+    title: "Cost (USD; prices from the run's price table, docs/cost.md)",
+    headers: ["part", "role", "model", "calls", "prompt", "cached", "completion", "cost"],
+    rows: lines.map((line) => [
+      line.part === "bot" ? "bot" : `judge ${line.judge ?? ""}`.trim(),
+      line.role,
+      line.model,
+      String(line.calls),
+      String(line.prompt_tokens),
+      String(line.cached_tokens),
+      String(line.completion_tokens),
+      line.cost_usd === null ? "price unknown" : formatUsd(line.cost_usd),
+    ]),
+    alignRight: [3, 4, 5, 6, 7],
+  };
 }
 
 function judges(report: EvaluationReport): ReportSection | undefined {
@@ -117,8 +150,10 @@ const hasOffline = (results: readonly ReportResult[]) =>
 /** The compact per-question table: one row each, long text cut. */
 export function questionsSection(report: EvaluationReport, questionChars = 60): ReportSection {
   const offline = hasOffline(report.results);
+  const costed = report.results.some((r) => r.cost !== null);
   const headers = ["#", "type", "question", "status", "gate", "score", "passed"];
   if (offline) headers.push("f1", "grounded");
+  if (costed) headers.push("cost");
   headers.push("note");
   const rows = report.results.map((r) => {
     const row = [
@@ -136,15 +171,13 @@ export function questionsSection(report: EvaluationReport, questionChars = 60): 
         scoreCell(r.judges.offline?.metrics.groundedness),
       );
     }
+    if (costed) row.push(r.cost ? formatCost(r.cost) : "-");
     row.push(oneLine(r.error ?? "", 60) || "-");
     return row;
   });
-  return {
-    title: "Questions",
-    headers,
-    rows,
-    alignRight: offline ? [0, 5, 7, 8] : [0, 5],
-  };
+  const alignRight = offline ? [0, 5, 7, 8] : [0, 5];
+  if (costed) alignRight.push(offline ? 9 : 7);
+  return { title: "Questions", headers, rows, alignRight };
 }
 
 function checks(report: EvaluationReport): ReportSection | undefined {
@@ -188,6 +221,7 @@ export function summarySections(report: EvaluationReport, errorLimit = 10): Repo
   return [
     overview(report),
     judges(report),
+    cost(report),
     gate(report),
     byType(report),
     errors(report, errorLimit),

@@ -261,7 +261,8 @@ async function move(
   from: readonly EvaluationStatus[],
   to: EvaluationStatus,
 ): Promise<EvaluationRow> {
-  const moved = await transitionEvaluation(deps.db, id, from, to, { userId });
+  // A person's pause or resume replaces whatever reason a worker gave (a reached cost limit).
+  const moved = await transitionEvaluation(deps.db, id, from, to, { userId, status_reason: null });
   if (moved) return moved;
   const row = await mustGet(deps.db, userId, id);
   throw new EvaluationStateError(operation, row.status);
