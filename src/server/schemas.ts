@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { GenerateQuestionsRequestSchema } from "../evals/generation/index.js";
+import { ItemUsageLineSchema } from "../evals/runs/index.js";
 import {
   EvaluationCheckSchema,
   GateActionSchema,
@@ -8,7 +9,7 @@ import {
 } from "../gate/index.js";
 import { JUDGE_KINDS, JudgeLineSchema, missingForJudges } from "../judges/index.js";
 import { QUESTION_TYPES } from "../evals/questions/index.js";
-import { CallUsageSchema, FAILURE_KINDS } from "../llm/index.js";
+import { CallUsageSchema, CostTotalSchema, FAILURE_KINDS } from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
@@ -338,6 +339,13 @@ export const EvaluationSchema = z.object({
   bot_error_count: z.number().int(),
   judge_error_count: z.number().int(),
   average_score: z.number().nullable().describe("mean primary score on [0, 1], SCORED only"),
+  max_cost_usd: z
+    .number()
+    .nullable()
+    .describe("the run's cost limit in USD (eval --max-cost), or null for none"),
+  cost_limit_reached: z
+    .boolean()
+    .describe("the run is paused because its next question could pass max_cost_usd"),
   started_at: Time.nullable(),
   finished_at: Time.nullable(),
   gmt_created: Time,
@@ -358,6 +366,23 @@ const JudgeSummarySchema = z.object({
   pass_rate: z.number().nullable(),
   distribution: z.record(z.string(), z.number()),
   metrics: z.record(z.string(), z.number().nullable()),
+});
+
+/** evals/runs/summary.ts RunCost: what the run's LLM calls cost (docs/cost.md). */
+export const RunCostSchema = z.object({
+  total: CostTotalSchema.describe(
+    "USD of the priced tokens; unpriced_models names the models whose tokens have no price",
+  ),
+  bot: CostTotalSchema.describe(
+    "the bot's own LLM calls (the built-in bot's, or what an HTTP bot reports)",
+  ),
+  judges: z.record(z.string(), CostTotalSchema).describe("each judge's calls"),
+  by_model: z
+    .array(ItemUsageLineSchema)
+    .describe(
+      "tokens and cost per part (bot or judge), role and model; cost_usd null: price unknown",
+    ),
+  per_question: z.object({ mean_usd: z.number().nullable(), max_usd: z.number().nullable() }),
 });
 
 /** evals/runs/summary.ts EvaluationSummary. */
@@ -391,6 +416,7 @@ export const EvaluationSummarySchema = z.object({
     completion_tokens: z.number(),
     calls: z.number(),
   }),
+  cost: RunCostSchema,
 });
 
 export const BotSourceSchema = z.looseObject({
@@ -416,6 +442,9 @@ export const EvaluationResultSchema = z.object({
   attempts: z.number().int(),
   latency_ms: z.number().nullable(),
   usage: z.record(z.string(), z.unknown()).nullable(),
+  cost: CostTotalSchema.nullable().describe(
+    "what the question's LLM calls (bot and judges) cost; null when none were recorded",
+  ),
   rag_answer: z.string().nullable(),
   rag_answer_sources: z.array(BotSourceSchema).nullable().describe("the sources the bot used"),
   rag_citations: z.array(z.string()).nullable().describe("node_ids the answer cites"),
@@ -477,6 +506,11 @@ export const EvaluationResultListItemSchema = EvaluationResultSchema.pick({
     .int()
     .nullable()
     .describe("the answer's length in characters; null when there is no answer"),
+  cost_usd: z
+    .number()
+    .nullable()
+    .describe("USD of the question's priced LLM calls; null when none were recorded"),
+  cost_price_unknown: z.boolean().describe("some of the question's tokens have no price"),
 });
 
 export const EvaluationListItemSchema = EvaluationSchema.extend({

@@ -1277,6 +1277,7 @@ export interface components {
         /** @default 10000 */
         max_ms?: number;
       };
+      max_cost_usd?: number;
     };
     RetryRequest: {
       /**
@@ -2355,6 +2356,8 @@ export interface components {
         attempts: number;
         prompt_tokens: number;
         completion_tokens: number;
+        /** @default 0 */
+        cached_tokens: number;
         latency_ms: number;
       } | null;
       error: string | null;
@@ -2387,6 +2390,10 @@ export interface components {
       judge_error_count: number;
       /** @description mean primary score on [0, 1], SCORED only */
       average_score: number | null;
+      /** @description the run's cost limit in USD (eval --max-cost), or null for none */
+      max_cost_usd: number | null;
+      /** @description the run is paused because its next question could pass max_cost_usd */
+      cost_limit_reached: boolean;
       /** @description an ISO 8601 time */
       started_at: string | null;
       /** @description an ISO 8601 time */
@@ -2449,6 +2456,51 @@ export interface components {
         completion_tokens: number;
         calls: number;
       };
+      cost: {
+        /** @description USD of the priced tokens; unpriced_models names the models whose tokens have no price */
+        total: {
+          cost_usd: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          unpriced_models: string[];
+        };
+        /** @description the bot's own LLM calls (the built-in bot's, or what an HTTP bot reports) */
+        bot: {
+          cost_usd: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          unpriced_models: string[];
+        };
+        /** @description each judge's calls */
+        judges: {
+          [key: string]: {
+            cost_usd: number;
+            prompt_tokens: number;
+            cached_tokens: number;
+            completion_tokens: number;
+            unpriced_models: string[];
+          };
+        };
+        /** @description tokens and cost per part (bot or judge), role and model; cost_usd null: price unknown */
+        by_model: {
+          role: string;
+          model: string;
+          calls: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          cost_usd: number | null;
+          /** @enum {string} */
+          part: "bot" | "judge";
+          judge?: string;
+        }[];
+        per_question: {
+          mean_usd: number | null;
+          max_usd: number | null;
+        };
+      };
     };
     EvaluationResult: {
       /** Format: uuid */
@@ -2467,6 +2519,14 @@ export interface components {
       latency_ms: number | null;
       usage: {
         [key: string]: unknown;
+      } | null;
+      /** @description what the question's LLM calls (bot and judges) cost; null when none were recorded */
+      cost: {
+        cost_usd: number;
+        prompt_tokens: number;
+        cached_tokens: number;
+        completion_tokens: number;
+        unpriced_models: string[];
       } | null;
       rag_answer: string | null;
       /** @description the sources the bot used */
@@ -2553,6 +2613,10 @@ export interface components {
       answer_excerpt: string | null;
       /** @description the answer's length in characters; null when there is no answer */
       answer_length: number | null;
+      /** @description USD of the question's priced LLM calls; null when none were recorded */
+      cost_usd: number | null;
+      /** @description some of the question's tokens have no price */
+      cost_price_unknown: boolean;
     };
     EvaluationListItem: {
       /** Format: uuid */
@@ -2580,6 +2644,10 @@ export interface components {
       judge_error_count: number;
       /** @description mean primary score on [0, 1], SCORED only */
       average_score: number | null;
+      /** @description the run's cost limit in USD (eval --max-cost), or null for none */
+      max_cost_usd: number | null;
+      /** @description the run is paused because its next question could pass max_cost_usd */
+      cost_limit_reached: boolean;
       /** @description an ISO 8601 time */
       started_at: string | null;
       /** @description an ISO 8601 time */
@@ -2620,6 +2688,10 @@ export interface components {
       judge_error_count: number;
       /** @description mean primary score on [0, 1], SCORED only */
       average_score: number | null;
+      /** @description the run's cost limit in USD (eval --max-cost), or null for none */
+      max_cost_usd: number | null;
+      /** @description the run is paused because its next question could pass max_cost_usd */
+      cost_limit_reached: boolean;
       /** @description an ISO 8601 time */
       started_at: string | null;
       /** @description an ISO 8601 time */

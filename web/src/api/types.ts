@@ -58,3 +58,5 @@ export const JUDGE_KINDS = everyOf<JudgeKind>()(
   "token_precision",
   "contains_reference",
 );
+export type RunCost = EvaluationSummary["cost"];
+export type CostTotal = RunCost["total"];

@@ -3,6 +3,7 @@
 import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
 import { compareEn, compareZh } from "../pages/compare/compare-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
+import { costEn, costZh } from "./cost-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
 
@@ -11,6 +12,7 @@ export const en = {
   ...compareEn,
   ...productionEn,
   ...outcomeEn,
+  ...costEn,
   ...verdictEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
@@ -379,6 +381,7 @@ export const zh: Record<MessageKey, string> = {
   ...compareZh,
   ...productionZh,
   ...outcomeZh,
+  ...costZh,
   ...verdictZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",

@@ -10,6 +10,7 @@ import type { MessageKey } from "../../i18n/strings";
 import { useQuestionSets } from "../../api/queries";
 import { useEvaluations } from "../evaluation-list/queries";
 import { changedOnly } from "./changed";
+import { CompareCost } from "./CompareCost";
 import { incomparableText } from "./incomparable";
 
 const CompareCharts = lazy(() =>
@@ -115,6 +116,7 @@ export function ComparePage() {
           <Suspense fallback={<p>{t("common.loading")}</p>}>
             <CompareCharts comparison={data} />
           </Suspense>
+          <CompareCost base={data.base} head={data.head} />
           <div className="table-scroll">
             <table data-testid="compare-table">
               <thead>

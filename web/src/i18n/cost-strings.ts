@@ -1,0 +1,48 @@
+// Words for what a run costs (issue 26 §5), English and Chinese; merged into strings.ts.
+export const costEn = {
+  "cost.title": "Cost",
+  "cost.total": "Total",
+  "cost.bot": "Bot",
+  "cost.judge": "Judge: {judge}",
+  "cost.perQuestion": "Per question: mean {mean}, highest {max}",
+  "cost.priceUnknown": "price unknown for {models}",
+  "cost.part": "Part",
+  "cost.model": "Model",
+  "cost.role": "Role",
+  "cost.calls": "Calls",
+  "cost.prompt": "Prompt tokens",
+  "cost.cached": "of which cached",
+  "cost.completion": "Completion tokens",
+  "cost.usd": "Cost (USD)",
+  "cost.none": "No LLM calls were recorded for this run.",
+  "cost.limit": "Cost limit: {limit}",
+  "cost.limitReached":
+    "Paused: cost limit {limit} reached. Resuming runs the next question only if it fits.",
+  "cost.compareTitle": "Cost",
+  "cost.compareRun": "Run",
+  "cost.meanPerQuestion": "Mean per question",
+} as const;
+
+export const costZh: Record<keyof typeof costEn, string> = {
+  "cost.title": "费用",
+  "cost.total": "合计",
+  "cost.bot": "机器人",
+  "cost.judge": "评判：{judge}",
+  "cost.perQuestion": "每个问题：平均 {mean}，最高 {max}",
+  "cost.priceUnknown": "{models} 的价格未知",
+  "cost.part": "部分",
+  "cost.model": "模型",
+  "cost.role": "角色",
+  "cost.calls": "调用次数",
+  "cost.prompt": "提示令牌",
+  "cost.cached": "其中缓存",
+  "cost.completion": "生成令牌",
+  "cost.usd": "费用（美元）",
+  "cost.none": "此评估没有记录任何大模型调用。",
+  "cost.limit": "费用上限：{limit}",
+  "cost.limitReached":
+    "已暂停：已达到费用上限 {limit}。继续时，只有下一个问题的费用不超过上限才会运行。",
+  "cost.compareTitle": "费用",
+  "cost.compareRun": "评估",
+  "cost.meanPerQuestion": "每个问题平均",
+};
