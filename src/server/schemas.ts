@@ -9,7 +9,12 @@ import {
 } from "../gate/index.js";
 import { JUDGE_KINDS, JudgeLineSchema, missingForJudges } from "../judges/index.js";
 import { QUESTION_TYPES } from "../evals/questions/index.js";
-import { CallUsageSchema, CostTotalSchema, FAILURE_KINDS } from "../llm/index.js";
+import {
+  CallUsageSchema,
+  CostTotalSchema,
+  FAILURE_KINDS,
+  PricedUsageSchema,
+} from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
@@ -83,10 +88,19 @@ export const QuestionGenerationSchema = z.object({
   /** Only when COMPLETED: true when no generator LLM was configured. */
   heuristic: z.boolean().optional(),
   warnings: z.array(z.string()),
-  usage: CallUsageSchema.nullable().describe(
-    "The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; " +
-      "null before, after a failure, and for the heuristic generator (no LLM)",
-  ),
+  usage: CallUsageSchema.extend({
+    models: z
+      .array(PricedUsageSchema)
+      .optional()
+      .describe("the generator's tokens by model with their cost; cost_usd null: price unknown"),
+    cost_usd: z.number().optional().describe("USD of the priced tokens"),
+    unpriced_models: z.array(z.string()).optional(),
+  })
+    .nullable()
+    .describe(
+      "The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; " +
+        "null before, after a failure, and for the heuristic generator (no LLM)",
+    ),
   error: z.string().nullable(),
   gmt_created: z.string(),
   gmt_updated: z.string(),
@@ -716,8 +730,15 @@ export const ArenaResultsSchema = z.looseObject({
       answered: z.number().int(),
       scored: z.number().int(),
       radar: z.record(z.string(), z.number().nullable()),
+      cost: CostTotalSchema.optional().describe(
+        "what the contestant's own run cost (absent in arenas stored before it was kept)",
+      ),
     }),
   ),
+  judge_cost: z
+    .object({ by_model: z.array(PricedUsageSchema), total: CostTotalSchema })
+    .optional()
+    .describe("the pairwise judge's calls, priced (pairwise judge only)"),
   matrix: z.object({ names: z.array(z.string()), cells: z.array(z.array(TallySchema.nullable())) }),
   pairs: z.array(
     z.looseObject({

@@ -1,5 +1,11 @@
 import type { ContextItem, LanguageSetting } from "../../judges/index.js";
-import type { FailureKind, LlmClient } from "../../llm/index.js";
+import {
+  type CallRecord,
+  type FailureKind,
+  type LlmClient,
+  type ModelUsage,
+  usageByModel,
+} from "../../llm/index.js";
 import type { ContestantData } from "./collect.js";
 import { MISSING, type PairOutcomes } from "./outcomes.js";
 import { judgeSwapped } from "./pairwise.js";
@@ -27,6 +33,8 @@ export interface PairwiseRun {
   errors: PairwiseJudgeError[];
   /** A few reasoned verdicts per pair, to read why the judge decided. */
   examples: { a: string; b: string; question_id: string; verdict: string; reasoning: string }[];
+  /** The judge's tokens by model, both orders of every pair, failed ones included. */
+  usage: ModelUsage[];
 }
 
 export interface PairwiseRunOptions {
@@ -78,6 +86,7 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
   const flips = { judged: 0, flipped: 0 };
   const errors: PairwiseJudgeError[] = [];
   const examples: PairwiseRun["examples"] = [];
+  const calls: CallRecord[] = [];
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -100,6 +109,7 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
           ...(options.signal ? { signal: options.signal } : {}),
         },
       );
+      calls.push(...judged.first.calls, ...judged.second.calls);
       const [a, b] = [names[pair.a]!, names[pair.b]!];
       if (!judged.ok) {
         errors.push({ a, b, question_id: question.id, message: judged.error, kind: judged.kind });
@@ -134,5 +144,6 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
     },
     errors,
     examples,
+    usage: usageByModel(calls),
   };
 }

@@ -2359,6 +2359,19 @@ export interface components {
         /** @default 0 */
         cached_tokens: number;
         latency_ms: number;
+        /** @description the generator's tokens by model with their cost; cost_usd null: price unknown */
+        models?: {
+          role: string;
+          model: string;
+          calls: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          cost_usd: number | null;
+        }[];
+        /** @description USD of the priced tokens */
+        cost_usd?: number;
+        unpriced_models?: string[];
       } | null;
       error: string | null;
       gmt_created: string;
@@ -2998,9 +3011,36 @@ export interface components {
               radar: {
                 [key: string]: number | null;
               };
+              /** @description what the contestant's own run cost (absent in arenas stored before it was kept) */
+              cost?: {
+                cost_usd: number;
+                prompt_tokens: number;
+                cached_tokens: number;
+                completion_tokens: number;
+                unpriced_models: string[];
+              };
             } & {
               [key: string]: unknown;
             })[];
+            /** @description the pairwise judge's calls, priced (pairwise judge only) */
+            judge_cost?: {
+              by_model: {
+                role: string;
+                model: string;
+                calls: number;
+                prompt_tokens: number;
+                cached_tokens: number;
+                completion_tokens: number;
+                cost_usd: number | null;
+              }[];
+              total: {
+                cost_usd: number;
+                prompt_tokens: number;
+                cached_tokens: number;
+                completion_tokens: number;
+                unpriced_models: string[];
+              };
+            };
             matrix: {
               names: string[];
               cells: ({
