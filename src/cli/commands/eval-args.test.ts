@@ -23,6 +23,12 @@ describe("parseEvalArgs", () => {
       /--concurrency must be an integer from 1 to 1024/,
     ],
     [["--resume", "not-an-id"], /--resume takes an evaluation id/],
+    [
+      ["--answers", "a.jsonl", "--max-cost", "0"],
+      /--max-cost takes a number of US dollars above 0/,
+    ],
+    [["--answers", "a.jsonl", "--max-cost", "cheap"], /--max-cost takes a number/],
+    [["--resume", "00000000-0000-4000-8000-000000000000", "--max-cost", "1"], /drop --max-cost/],
     [["--resume", "00000000-0000-4000-8000-000000000000", "--questions", "x"], /drop --questions/],
   ];
   for (const [argv, message] of usageErrors) {
@@ -46,5 +52,8 @@ describe("parseEvalArgs", () => {
       questions: "q.jsonl",
     });
     expect(parseEvalArgs(["--help"])).toBe("help");
+    expect(parseEvalArgs(["--answers", "a.jsonl", "--max-cost", "2.5"])).toMatchObject({
+      maxCost: 2.5,
+    });
   });
 });
