@@ -101,6 +101,10 @@ it("shows the run's cost in total, per judge and by model", async () => {
     String(answers.length * 100),
     dollars,
   ]);
+  // Each question's card says what its judging cost.
+  await expect
+    .poll(() => page.getByTestId("card-cost").first().textContent())
+    .toBe(`cost $${perCall.toFixed(5)}`);
   await page.close();
 });
 

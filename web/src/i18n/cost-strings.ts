@@ -21,6 +21,8 @@ export const costEn = {
   "cost.compareTitle": "Cost",
   "cost.compareRun": "Run",
   "cost.meanPerQuestion": "Mean per question",
+  "cost.card": "cost {cost}",
+  "cost.priceUnknownShort": "price unknown",
 } as const;
 
 export const costZh: Record<keyof typeof costEn, string> = {
@@ -45,4 +47,6 @@ export const costZh: Record<keyof typeof costEn, string> = {
   "cost.compareTitle": "费用",
   "cost.compareRun": "评估",
   "cost.meanPerQuestion": "每个问题平均",
+  "cost.card": "费用 {cost}",
+  "cost.priceUnknownShort": "价格未知",
 };
