@@ -24,6 +24,7 @@ import {
 } from "../src/store/index.js";
 import { isChat, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { describeEachStore } from "./support/stores.js";
+import { startTestBot, type TestBot } from "./support/test-bot.js";
 
 const corpusDir = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
 
@@ -53,6 +54,7 @@ const JUDGE_REPLY = {
 
 describeEachStore("what a run costs", (use, kind) => {
   let llm: ScriptedLlm;
+  let bot: TestBot;
   let jobs: Jobs;
   let worker: EvaluationWorker | undefined;
   let config: RagjudgeConfig;
@@ -81,10 +83,19 @@ describeEachStore("what a run costs", (use, kind) => {
     });
     config = { ...loaded, llm: { ...loaded.llm, backoff_ms: 0, max_backoff_ms: 0 } };
     jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
+    // An HTTP bot that reports its own model's tokens, one named model and one it leaves unnamed.
+    bot = await startTestBot({
+      delayMs: 0,
+      usage: [
+        { model: "gpt-4o", prompt_tokens: 2000, completion_tokens: 200, cached_tokens: 1000 },
+        { prompt_tokens: 50, completion_tokens: 5 },
+      ],
+    });
   });
   afterAll(async () => {
     await jobs.stop();
     await llm.close();
+    await bot.close();
   });
   afterEach(async () => {
     await worker?.stop();
@@ -119,7 +130,9 @@ describeEachStore("what a run costs", (use, kind) => {
     });
   });
 
-  async function run(extra: { max_cost_usd?: number } = {}): Promise<EvaluationRow> {
+  async function run(
+    extra: { max_cost_usd?: number; bot?: { kind: "http"; url: string } } = {},
+  ): Promise<EvaluationRow> {
     const started = await startEvaluation(
       { db: use().db, jobs },
       userId,
@@ -183,6 +196,18 @@ describeEachStore("what a run costs", (use, kind) => {
       12,
     );
     expect(cost.per_question.mean_usd).toBeCloseTo(cost.total.cost_usd / QUESTIONS.length, 12);
+  });
+
+  it(`prices the tokens an HTTP bot reports as the bot's, and names a model it left unnamed [${kind}]`, async () => {
+    const row = await run({ bot: { kind: "http", url: bot.url } });
+    expect(row.status).toBe("COMPLETED");
+    const cost = summarizeResults(await listEvaluationResults(use().db, userId, row.id)).cost;
+    // gpt-4o: 1,000 fresh prompt tokens at $2.50, 1,000 cached at $1.25, 200 out at $10 a million.
+    const perAnswer = (1000 * 2.5 + 1000 * 1.25 + 200 * 10) / 1e6;
+    expect(cost.bot.cost_usd).toBeCloseTo(QUESTIONS.length * perAnswer, 12);
+    expect(cost.bot.unpriced_models).toEqual(["(bot's model, not named)"]);
+    expect(cost.bot.prompt_tokens).toBe(QUESTIONS.length * 2050);
+    expect(cost.judges.reference?.cost_usd).toBeCloseTo(QUESTIONS.length * callCost(JUDGE), 12);
   });
 
   it(`pauses a run with --max-cost before its cost passes the limit, saying so [${kind}]`, async () => {
