@@ -254,6 +254,17 @@ describe("ragjudge eval", { concurrent: true }, () => {
           /judge reference\s+judge\s+gpt-4o-mini\s+1\s+1000\s+400\s+100\s+\$0\.00018/,
         );
         expect(llm.requests.length).toBe(1);
+        expect(result.stderr).toMatch(/Evaluation [0-9a-f-]{36} paused: cost limit/);
+        // Resumed under a higher limit, it answers the rest.
+        const id = /Evaluation ([0-9a-f-]{36}) paused/.exec(result.stderr)?.[1] ?? "(none)";
+        const resumed = await run(["eval", "--resume", id, "--max-cost", "1"], {
+          OPENAI_BASE_URL: llm.baseUrl,
+          OPENAI_API_KEY: "test-key",
+        });
+        expect(resumed.code).toBe(0);
+        expect(resumed.stdout).toMatch(/status\s+COMPLETED/);
+        expect(resumed.stdout).toMatch(/cost\s+\$0\.00054 /);
+        expect(llm.requests.length).toBe(3);
       } finally {
         await llm.close();
       }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
 import { evaluations } from "./schema.js";
@@ -110,4 +110,33 @@ export async function settleItemCost(
           }),
     })
     .where(eq(e.id, idParam(evaluationId)));
+}
+
+/**
+ * Sets a paused run's cost limit (in its snapshot, where workers read it), e.g. to raise it before
+ * resuming a run paused at its limit. False when the run is not the user's or not PAUSED.
+ */
+export async function setEvaluationCostLimit(
+  db: Db,
+  userId: string,
+  evaluationId: string,
+  limitUsd: number,
+): Promise<boolean> {
+  const e = evaluations;
+  const rows = await db
+    .update(e)
+    .set({
+      config: sql`jsonb_set(${e.config}, '{max_cost_usd}', to_jsonb(${limitUsd}::float8))`,
+      gmt_updated: new Date(),
+    })
+    .where(
+      and(
+        eq(e.id, idParam(evaluationId)),
+        eq(e.user_id, userId),
+        eq(e.status, "PAUSED"),
+        isNull(e.gmt_deleted),
+      ),
+    )
+    .returning({ id: e.id });
+  return rows.length > 0;
 }

@@ -246,5 +246,6 @@ export {
   ITEM_COST_MARGIN,
   type Reservation,
   reserveItemCost,
+  setEvaluationCostLimit,
   settleItemCost,
 } from "./evaluation-budget.js";

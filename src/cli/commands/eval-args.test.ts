@@ -28,7 +28,6 @@ describe("parseEvalArgs", () => {
       /--max-cost takes a number of US dollars above 0/,
     ],
     [["--answers", "a.jsonl", "--max-cost", "cheap"], /--max-cost takes a number/],
-    [["--resume", "00000000-0000-4000-8000-000000000000", "--max-cost", "1"], /drop --max-cost/],
     [["--resume", "00000000-0000-4000-8000-000000000000", "--questions", "x"], /drop --questions/],
   ];
   for (const [argv, message] of usageErrors) {
@@ -55,5 +54,9 @@ describe("parseEvalArgs", () => {
     expect(parseEvalArgs(["--answers", "a.jsonl", "--max-cost", "2.5"])).toMatchObject({
       maxCost: 2.5,
     });
+    // With --resume, a paused run's new limit.
+    expect(
+      parseEvalArgs(["--resume", "00000000-0000-4000-8000-000000000000", "--max-cost", "5"]),
+    ).toMatchObject({ resume: "00000000-0000-4000-8000-000000000000", maxCost: 5 });
   });
 });

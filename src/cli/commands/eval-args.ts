@@ -38,7 +38,8 @@ Options:
   --min-score X           fail (exit 1) when the average score is below X (0-1)
   --min-pass-rate X       fail (exit 1) when the share of passed questions is below X (0-1)
   --max-errors N          fail (exit 1) when more than N questions end in a bot or judge error
-  --max-cost USD          pause the run before its LLM cost passes USD dollars (docs/cost.md)
+  --max-cost USD          pause the run before its LLM cost passes USD dollars (docs/cost.md);
+                          with --resume, the paused run's new limit
   --baseline ID           fail (exit 1) on questions that regressed against an earlier evaluation
   --tolerance X           score drop that counts as a regression (default: 0.05)
   --resume ID             re-attach to an evaluation: resume it if paused, wait, report
@@ -183,11 +184,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     if (!isUuid(values.resume)) {
       throw new UsageError(`--resume takes an evaluation id (got "${values.resume}")`);
     }
-    const conflicting = ["questions", "answers", "collection", "docs", "name", "max-cost"].filter(
-      (key) =>
-        key === "docs"
-          ? values.docs.length > 0
-          : values[key as "questions" | "max-cost"] !== undefined,
+    const conflicting = ["questions", "answers", "collection", "docs", "name"].filter((key) =>
+      key === "docs"
+        ? values.docs.length > 0
+        : values[key as "questions" | "max-cost"] !== undefined,
     );
     if (conflicting.length > 0) {
       throw new UsageError(

@@ -263,7 +263,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
         worker: args.worker,
         concurrency: args.concurrency,
       });
-      if (args.resume) row = await reattach(runtime.deps, session, row);
+      if (args.resume) row = await reattach(runtime.deps, session, row, args.maxCost);
       const outcome = await followEvaluation(runtime, userId, row.id);
       row = outcome.row;
       if (runtime.worker) reportSettledLimits();
@@ -310,13 +310,15 @@ async function reattach(
   deps: Parameters<typeof resumeEvaluation>[0],
   session: StoreSession,
   row: EvaluationRow,
+  maxCostUsd: number | undefined,
 ): Promise<EvaluationRow> {
+  const options = maxCostUsd !== undefined ? { maxCostUsd } : {};
   const userId = session.user.id;
   if (row.status === "RUNNING" && session.store.kind === "pglite") {
     await pauseEvaluation(deps, userId, row.id);
-    return resumeEvaluation(deps, userId, row.id);
+    return resumeEvaluation(deps, userId, row.id, options);
   }
-  if (row.status === "PAUSED") return resumeEvaluation(deps, userId, row.id);
+  if (row.status === "PAUSED") return resumeEvaluation(deps, userId, row.id, options);
   return row;
 }
 

@@ -277,6 +277,8 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       if (limit !== null) {
         const reserved = await reserveWithin(row.id, limit, controller.signal);
         if (reserved === null) {
+          // The run left RUNNING: a resume may bring a new limit, so its snapshot is read again.
+          contexts.delete(row.id);
           await releaseResult(db, job.evaluation_id, job.question_id, jobId);
           return;
         }
