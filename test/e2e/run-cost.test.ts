@@ -20,6 +20,7 @@ let llm: ScriptedLlm;
 let server: AppServer;
 let browser: Browser;
 let setId = "";
+const runIds: Record<string, string> = {};
 
 interface Run {
   id: string;
@@ -79,6 +80,7 @@ afterAll(async () => {
 it("shows the run's cost in total, per judge and by model", async () => {
   const run = await startRun("priced");
   expect(run.status).toBe("COMPLETED");
+  runIds.priced = run.id;
   // gpt-4o-mini at the default prices: 600 fresh prompt tokens at $0.15, 400 cached at $0.075
   // and 100 out at $0.60 per million, once per answer.
   const perCall = (600 * 0.15 + 400 * 0.075 + 100 * 0.6) / 1e6;
@@ -112,6 +114,7 @@ it("says a run was paused by its cost limit", async () => {
   // Room for one answer's judging, not for one more with the 1.5x margin.
   const run = await startRun("capped", { max_cost_usd: 0.0002 });
   expect(run.status).toBe("PAUSED");
+  runIds.capped = run.id;
   const page = await browser.newPage();
   await page.goto(`${server.origin}/evaluations/${run.id}`);
   await expect
@@ -120,5 +123,25 @@ it("says a run was paused by its cost limit", async () => {
   expect(await page.getByTestId("cost-per-question").textContent()).toContain(
     "Cost limit: $0.00020",
   );
+  await page.close();
+});
+
+it("sets the two runs' costs side by side in compare", async () => {
+  const page = await browser.newPage();
+  await page.goto(
+    `${server.origin}/evaluations/compare?base=${runIds.priced}&head=${runIds.capped}`,
+  );
+  const rows = page.getByTestId("compare-cost").locator("tbody tr");
+  await expect.poll(() => rows.count()).toBe(2);
+  const perCall = (600 * 0.15 + 400 * 0.075 + 100 * 0.6) / 1e6;
+  expect(await rows.nth(0).locator("th").textContent()).toBe("A: priced");
+  expect((await rows.nth(0).locator("td").allTextContents()).slice(0, 1)).toEqual([
+    `$${(answers.length * perCall).toFixed(4)}`,
+  ]);
+  // The capped run judged one answer before its limit.
+  expect(await rows.nth(1).locator("th").textContent()).toBe("B: capped");
+  expect((await rows.nth(1).locator("td").allTextContents()).slice(0, 1)).toEqual([
+    `$${perCall.toFixed(5)}`,
+  ]);
   await page.close();
 });
