@@ -420,6 +420,27 @@ describeEachStore("arenas over the API", (use) => {
     expect(results.contestants.every((c) => c.ties === 10 && c.wins === 0 && c.losses === 0)).toBe(
       true,
     );
+    // The judge's every call is accounted, by model; a model without a price is named as such
+    // and never priced by a guess. Each contestant carries its own run's cost (offline: none).
+    const judgeCost = (
+      results as {
+        judge_cost?: {
+          by_model: { model: string; calls: number; cost_usd: number | null }[];
+          total: { cost_usd: number; prompt_tokens: number; unpriced_models: string[] };
+        };
+      }
+    ).judge_cost;
+    // Every request the server got is counted; answers from ragjudge's own response cache count
+    // too, with their original tokens (docs/cost.md), so a re-run reports the same cost.
+    expect(judgeCost?.by_model).toEqual([
+      expect.objectContaining({ role: "judge", model: "first-position-judge", cost_usd: null }),
+    ]);
+    expect(judgeCost?.by_model[0]?.calls).toBeGreaterThanOrEqual(
+      llm.requests.filter(isChat).length,
+    );
+    expect(judgeCost?.total.prompt_tokens).toBeGreaterThan(0);
+    expect(judgeCost?.total.unpriced_models).toEqual(["first-position-judge"]);
+    expect(judgeCost?.total.cost_usd).toBe(0);
     // Both orders were asked: the first answer's text appears first in one and second in the other.
     const prompts = llm.requests.filter(isChat).map(promptText);
     const exactFirst = prompts.filter(

@@ -226,6 +226,53 @@ describe("ragjudge eval", { concurrent: true }, () => {
   );
 
   it.sequential(
+    "prints what the run cost, and pauses with --max-cost before the run passes it",
+    async () => {
+      // Every judge call: 1,000 prompt tokens (400 cached) and 100 out, on gpt-4o-mini by default:
+      // $0.00018 a call. The limit leaves room for one answer's judging, not a second.
+      const llm = await startScriptedLlm({
+        usage: { prompt_tokens: 1000, completion_tokens: 100, cached_tokens: 400 },
+        rules: [{ reply: { auto: { score: 4, reasoning: "Matches." } } }],
+      });
+      const answers = jsonl(
+        "priced-answers.jsonl",
+        QUESTIONS.map((q) => ({ ...q, answer: q.ground_truth })),
+      );
+      try {
+        const result = await run(
+          ["eval", "--answers", answers, "--judge", "reference", "--max-cost", "0.0002"],
+          { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "test-key" },
+        );
+        expect(result.stderr).toMatch(
+          /Evaluation [0-9a-f-]{36} paused: cost limit \$0\.00020 reached: the next question could pass it, at 1\/3/,
+        );
+        expect(result.stdout).toMatch(/status\s+PAUSED: cost limit \$0\.00020 reached/);
+        expect(result.stdout).toMatch(
+          /cost\s+\$0\.00018 \(per question: mean \$0\.00018, max \$0\.00018\)/,
+        );
+        expect(result.stdout).toMatch(
+          /judge reference\s+judge\s+gpt-4o-mini\s+1\s+1000\s+400\s+100\s+\$0\.00018/,
+        );
+        expect(llm.requests.length).toBe(1);
+        expect(result.stderr).toMatch(/Evaluation [0-9a-f-]{36} paused: cost limit/);
+        // Resumed under a higher limit, it answers the rest.
+        const id = /Evaluation ([0-9a-f-]{36}) paused/.exec(result.stderr)?.[1] ?? "(none)";
+        const resumed = await run(["eval", "--resume", id, "--max-cost", "1"], {
+          OPENAI_BASE_URL: llm.baseUrl,
+          OPENAI_API_KEY: "test-key",
+        });
+        expect(resumed.code).toBe(0);
+        expect(resumed.stdout).toMatch(/status\s+COMPLETED/);
+        expect(resumed.stdout).toMatch(/cost\s+\$0\.00054 /);
+        expect(llm.requests.length).toBe(3);
+      } finally {
+        await llm.close();
+      }
+    },
+    120_000,
+  );
+
+  it.sequential(
     "exits 3, not 0, when an LLM outage leaves no question scored",
     async () => {
       const llm = await startScriptedLlm();

@@ -9,7 +9,9 @@ import { HEURISTIC_WARNING, parseQuestionFile } from "../src/evals/questions/ind
 import type { CodedMessage } from "../src/text/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import {
+  costOfUsage,
   createLlmClient,
+  DEFAULT_PRICES,
   type LlmClient,
   parseLlmConfig,
   ProviderLimiters,
@@ -528,6 +530,23 @@ describeEachStore("HTTP API: question sets", (use) => {
     expect(generation.usage?.prompt_tokens).toBeGreaterThan(0);
     expect(generation.usage?.completion_tokens).toBeGreaterThan(0);
     expect(generation.usage?.latency_ms).toBeGreaterThan(0);
+    // The same tokens by model, priced at the default table's price for the generator's model.
+    const usage = generation.usage as unknown as {
+      prompt_tokens: number;
+      completion_tokens: number;
+      models: { role: string; model: string; calls: number; cost_usd: number | null }[];
+      cost_usd: number;
+    };
+    expect(usage.models).toEqual([
+      expect.objectContaining({ role: "generator", model: "gpt-4o-mini", calls: chats.length }),
+    ]);
+    const expected = costOfUsage(
+      { model: "gpt-4o-mini", cached_tokens: 0, ...usage },
+      DEFAULT_PRICES,
+    ) as number;
+    expect(expected).toBeGreaterThan(0);
+    expect(usage.models[0]?.cost_usd).toBeCloseTo(expected, 12);
+    expect(usage.cost_usd).toBeCloseTo(expected, 12);
     // The OpenAPI document shows the same shape.
     const doc = await json<{
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };

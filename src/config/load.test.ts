@@ -127,6 +127,25 @@ describe("loadConfig: other sections", () => {
     );
   });
 
+  it("prices models from the dated defaults, with the prices section over them", async () => {
+    const defaults = await loadConfig({ cwd: dir, env: {} });
+    expect(defaults.prices["gpt-4o-mini"]).toEqual({
+      input: 0.15,
+      cached_input: 0.075,
+      output: 0.6,
+    });
+    expect(defaults.prices["llama3:8b"]).toBeUndefined();
+    await writeConfig({
+      prices: { "gpt-4o-mini": { input: 0.1, output: 0.5 }, "llama3:8b": { input: 0, output: 0 } },
+    });
+    const config = await loadConfig({ cwd: dir, env: {} });
+    expect(config.prices["gpt-4o-mini"]).toEqual({ input: 0.1, output: 0.5 });
+    expect(config.prices["llama3:8b"]).toEqual({ input: 0, output: 0 });
+    expect(config.prices["gpt-4o"]).toEqual(defaults.prices["gpt-4o"]);
+    await writeConfig({ prices: { "gpt-4o": { input: "cheap", output: 1 } } });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/prices\.gpt-4o\.input/);
+  });
+
   it("applies the gate section over the defaults", async () => {
     await writeConfig({ gate: { checks: { min_answer_length: { min_chars: 40 } } } });
     const config = await loadConfig({ cwd: dir, env: {} });

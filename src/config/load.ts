@@ -18,6 +18,9 @@ import {
   LlmConfigError,
   type LlmRole,
   parseLlmConfig,
+  type PriceTable,
+  PriceTableSchema,
+  priceTableWith,
   registerSecrets,
   resolveModelConfig,
 } from "../llm/index.js";
@@ -45,6 +48,11 @@ export interface RagjudgeConfig {
   secret_key: SecretKey | undefined;
   /** Production answers (POST /api/v1/answers, ragjudge/client): how long they are kept. */
   production: ProductionConfig;
+  /**
+   * USD per million tokens by model: the dated defaults (llm/prices.ts) with the file's `prices`
+   * over them (docs/cost.md). A model in neither has no price.
+   */
+  prices: PriceTable;
   /** The file read, if any. */
   source: string | undefined;
 }
@@ -76,6 +84,7 @@ const FileSchema = z.looseObject({
   gate: z.unknown().optional(),
   bots: z.unknown().optional(),
   production: z.unknown().optional(),
+  prices: z.unknown().optional(),
   rag: z
     .object({ loops: z.unknown().optional(), retrieval: z.unknown().optional() })
     .strict()
@@ -131,6 +140,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
   if (!bots.success) throw sectionError(source, "bots", bots.error);
   const production = ProductionConfigSchema.safeParse(file.production ?? {});
   if (!production.success) throw sectionError(source, "production", production.error);
+  const prices = PriceTableSchema.safeParse(file.prices ?? {});
+  if (!prices.success) throw sectionError(source, "prices", prices.error);
   const secretKey = secretKeyOf(env);
   const llm = parseLlmConfig(applyLlmEnv(file.llm, env), source);
   // Every role's key is redacted from error texts from now on, whichever layer makes them.
@@ -142,6 +153,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Ragju
     bots: bots.data,
     secret_key: secretKey,
     production: production.data,
+    prices: priceTableWith(prices.data),
     gate: resolveGateConfig(GateConfigSchema.parse({}), gate.data),
     source: path,
   };

@@ -33,4 +33,30 @@ describe("chatModelClient", () => {
     await expect(call).rejects.toThrow();
     expect(client.usage()).toMatchObject({ calls: 1, failed_calls: 1 });
   });
+
+  it("keeps the tokens a model reports, the prompt it read from its provider's cache included", async () => {
+    // The reply shape @langchain/openai gives: usage_metadata with input_token_details.
+    const model = {
+      model: "gpt-4o-mini",
+      invoke: () =>
+        Promise.resolve({
+          content: "ok",
+          usage_metadata: {
+            input_tokens: 120,
+            output_tokens: 8,
+            total_tokens: 128,
+            input_token_details: { cache_read: 64 },
+          },
+        }),
+    };
+    const client = chatModelClient(model);
+    const result = await client.chat({ messages: [{ role: "user", content: "q" }] });
+    expect(result.usage).toEqual({
+      prompt_tokens: 120,
+      completion_tokens: 8,
+      total_tokens: 128,
+      cached_tokens: 64,
+    });
+    expect(client.usage()).toMatchObject({ calls: 1, prompt_tokens: 120, cached_tokens: 64 });
+  });
 });

@@ -4,13 +4,15 @@
 
 import type { BaseMessageLike } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type {
-  CallRecord,
-  ChatRequest,
-  ChatResult,
-  LlmClient,
-  TokenUsage,
-  UsageTotals,
+import {
+  type CallRecord,
+  type ChatRequest,
+  type ChatResult,
+  countCall,
+  emptyUsageTotals,
+  type LlmClient,
+  roundedTotals,
+  type TokenUsage,
 } from "../llm/index.js";
 
 /** What ragjudge needs of a chat model: `invoke(messages, config)` answering with a message. */
@@ -22,7 +24,13 @@ interface ChatModelReply {
   content: unknown;
   /** @langchain/core 1.x: the text of string or block content. */
   readonly text?: string;
-  usage_metadata?: { input_tokens?: number; output_tokens?: number; total_tokens?: number };
+  usage_metadata?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    total_tokens?: number;
+    /** @langchain/core's breakdown: `cache_read` is the prompt served from the provider's cache. */
+    input_token_details?: { cache_read?: number };
+  };
   response_metadata?: Record<string, unknown>;
 }
 
@@ -65,16 +73,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
  */
 export function chatModelClient(model: ChatModelLike, runConfig: RunnableConfig = {}): LlmClient {
   const name = chatModelName(model);
-  const totals: UsageTotals = {
-    calls: 0,
-    cached_calls: 0,
-    failed_calls: 0,
-    attempts: 0,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    total_tokens: 0,
-    latency_ms: 0,
-  };
+  const totals = emptyUsageTotals();
   return {
     role: undefined,
     model: name,
@@ -91,12 +90,10 @@ export function chatModelClient(model: ChatModelLike, runConfig: RunnableConfig 
         cached: false,
         attempts: 1,
         latency_ms: 0,
-        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0 },
         response_format: "none",
         outcome: "ok",
       };
-      totals.calls += 1;
-      totals.attempts += 1;
       try {
         const reply = await untilAborted(
           model.invoke(
@@ -105,17 +102,19 @@ export function chatModelClient(model: ChatModelLike, runConfig: RunnableConfig 
           ),
           signal,
         );
+        const prompt = reply.usage_metadata?.input_tokens ?? 0;
         const usage: TokenUsage = {
-          prompt_tokens: reply.usage_metadata?.input_tokens ?? 0,
+          prompt_tokens: prompt,
           completion_tokens: reply.usage_metadata?.output_tokens ?? 0,
           total_tokens: reply.usage_metadata?.total_tokens ?? 0,
+          cached_tokens: Math.min(
+            prompt,
+            reply.usage_metadata?.input_token_details?.cache_read ?? 0,
+          ),
         };
         record.usage = usage;
         record.latency_ms = performance.now() - started;
-        totals.prompt_tokens += usage.prompt_tokens;
-        totals.completion_tokens += usage.completion_tokens;
-        totals.total_tokens += usage.total_tokens;
-        totals.latency_ms += record.latency_ms;
+        countCall(totals, record);
         const finish = reply.response_metadata?.finish_reason;
         return {
           content: textOf(reply),
@@ -124,7 +123,9 @@ export function chatModelClient(model: ChatModelLike, runConfig: RunnableConfig 
           call: record,
         };
       } catch (error) {
-        totals.failed_calls += 1;
+        record.latency_ms = performance.now() - started;
+        record.outcome = "error";
+        countCall(totals, record);
         throw error;
       }
     },
@@ -135,6 +136,6 @@ export function chatModelClient(model: ChatModelLike, runConfig: RunnableConfig 
         ),
       );
     },
-    usage: () => ({ ...totals }),
+    usage: () => roundedTotals(totals),
   };
 }

@@ -6,6 +6,12 @@ export const TokenUsageSchema = z.object({
   prompt_tokens: z.number().int().min(0),
   completion_tokens: z.number().int().min(0),
   total_tokens: z.number().int().min(0),
+  /**
+   * Prompt tokens the provider served from its prompt cache (OpenAI's
+   * `usage.prompt_tokens_details.cached_tokens`), billed at the cached-input price; part of
+   * `prompt_tokens`, not added to it. Responses cached before the field read as 0.
+   */
+  cached_tokens: z.number().int().min(0).default(0),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 

@@ -76,6 +76,25 @@ describe("chat", () => {
     expect(llm.usage().total_tokens).toBe(result.usage.total_tokens);
   });
 
+  it("records the prompt tokens the provider served from its cache, in the call and the totals", async () => {
+    server.on({
+      reply: {
+        content: "hi",
+        usage: { prompt_tokens: 1200, completion_tokens: 30, cached_tokens: 1024 },
+      },
+    });
+    const llm = client();
+    const result = await llm.chat({ messages: hello });
+    expect(result.usage).toEqual({
+      prompt_tokens: 1200,
+      completion_tokens: 30,
+      total_tokens: 1230,
+      cached_tokens: 1024,
+    });
+    expect(result.call.usage.cached_tokens).toBe(1024);
+    expect(llm.usage()).toMatchObject({ prompt_tokens: 1200, cached_tokens: 1024 });
+  });
+
   it("lets a call override temperature, seed and max_tokens", async () => {
     server.on({ reply: { content: "x" } });
     await client().chat({ messages: hello, temperature: 0.7, seed: 7, maxTokens: 50 });

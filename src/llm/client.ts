@@ -27,6 +27,7 @@ import {
 } from "./errors.js";
 import { type AdaptiveLimiter, defaultProviderLimiters, type ProviderLimiters } from "./limiter.js";
 import { withRetries } from "./retry.js";
+import { countCall, emptyUsageTotals, roundedTotals, type UsageTotals } from "./usage.js";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -97,17 +98,6 @@ export interface EmbedResult {
   call: CallRecord;
 }
 
-export interface UsageTotals {
-  calls: number;
-  cached_calls: number;
-  failed_calls: number;
-  attempts: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  latency_ms: number;
-}
-
 /** What judges and the RAG bot depend on; createLlmClient returns one. */
 export interface LlmClient {
   readonly role: LlmRole | undefined;
@@ -132,7 +122,12 @@ export interface LlmClientDeps {
   random?: () => number;
 }
 
-const ZERO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+const ZERO_USAGE: TokenUsage = {
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  total_tokens: 0,
+  cached_tokens: 0,
+};
 
 /** The record of each failed call, by the error it threw: a failure costs requests too. */
 const failedCalls = new WeakMap<object, CallRecord>();
@@ -151,6 +146,7 @@ const UsageWireSchema = z
     prompt_tokens: z.number().int().min(0).optional(),
     completion_tokens: z.number().int().min(0).optional(),
     total_tokens: z.number().int().min(0).optional(),
+    prompt_tokens_details: z.object({ cached_tokens: z.number().int().min(0).nullish() }).nullish(),
   })
   .nullish();
 
@@ -180,6 +176,8 @@ function usageFrom(wire: z.infer<typeof UsageWireSchema>): TokenUsage {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: wire?.total_tokens ?? prompt + completion,
+    // Never more than the prompt: a server that says otherwise is not believed past it.
+    cached_tokens: Math.min(prompt, wire?.prompt_tokens_details?.cached_tokens ?? 0),
   };
 }
 
@@ -246,16 +244,7 @@ class OpenAICompatibleClient implements LlmClient {
   readonly #random: () => number;
   /** Set once the server has rejected a response_format with 400 and the downgrade worked. */
   #formatCeiling: "json_schema" | "json_object" | "none" = "json_schema";
-  readonly #totals: UsageTotals = {
-    calls: 0,
-    cached_calls: 0,
-    failed_calls: 0,
-    attempts: 0,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    total_tokens: 0,
-    latency_ms: 0,
-  };
+  readonly #totals: UsageTotals = emptyUsageTotals();
 
   constructor(config: ModelConfig, deps: LlmClientDeps) {
     this.#config = config;
@@ -282,7 +271,7 @@ class OpenAICompatibleClient implements LlmClient {
   }
 
   usage(): UsageTotals {
-    return { ...this.#totals, latency_ms: Math.round(this.#totals.latency_ms * 100) / 100 };
+    return roundedTotals(this.#totals);
   }
 
   async chat(request: ChatRequest): Promise<ChatResult> {
@@ -598,15 +587,7 @@ class OpenAICompatibleClient implements LlmClient {
       record.cache_error =
         input.cacheError instanceof Error ? input.cacheError.message : String(input.cacheError);
     }
-    const totals = this.#totals;
-    totals.calls++;
-    if (record.cached) totals.cached_calls++;
-    if (record.outcome === "error") totals.failed_calls++;
-    totals.attempts += record.attempts;
-    totals.prompt_tokens += record.usage.prompt_tokens;
-    totals.completion_tokens += record.usage.completion_tokens;
-    totals.total_tokens += record.usage.total_tokens;
-    totals.latency_ms += record.latency_ms;
+    countCall(this.#totals, record);
     this.#onCall?.(record);
     return record;
   }

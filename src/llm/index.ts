@@ -24,7 +24,6 @@ export {
   type LlmClientDeps,
   type LlmClients,
   type ResponseFormat,
-  type UsageTotals,
 } from "./client.js";
 export {
   applyLlmEnv,
@@ -83,4 +82,36 @@ export {
 } from "./structured.js";
 export { errorText, REDACTED, redactSecrets, registerSecrets } from "./redact.js";
 export { isRetryable, type RetryHint, type RetryOptions, withRetries } from "./retry.js";
-export { type CallUsage, CallUsageSchema, usageOfCalls } from "./usage.js";
+export {
+  addToCostTotal,
+  costOfUsage,
+  type CostTotal,
+  CostTotalSchema,
+  costTotalOf,
+  DEFAULT_PRICES,
+  emptyCostTotal,
+  formatCost,
+  formatUsd,
+  type ModelPrice,
+  ModelPriceSchema,
+  type PricedUsage,
+  PricedUsageSchema,
+  pricedUsage,
+  PRICES_AS_OF,
+  priceOf,
+  type PriceTable,
+  PriceTableSchema,
+  priceTableWith,
+} from "./prices.js";
+export {
+  type CallUsage,
+  CallUsageSchema,
+  countCall,
+  emptyUsageTotals,
+  type ModelUsage,
+  ModelUsageSchema,
+  roundedTotals,
+  usageByModel,
+  usageOfCalls,
+  type UsageTotals,
+} from "./usage.js";

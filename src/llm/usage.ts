@@ -9,6 +9,8 @@ export const CallUsageSchema = z.object({
   attempts: z.number().int().min(0),
   prompt_tokens: z.number().int().min(0),
   completion_tokens: z.number().int().min(0),
+  /** Of prompt_tokens, those the provider served from its prompt cache (0 before it was kept). */
+  cached_tokens: z.number().int().min(0).default(0),
   /** Summed wall time of the calls, to 0.1 ms; calls run in parallel, so more than elapsed time. */
   latency_ms: z.number().min(0),
 });
@@ -21,12 +23,14 @@ export type CallUsage = z.infer<typeof CallUsageSchema>;
 export function usageOfCalls(calls: readonly CallRecord[]): CallUsage {
   let prompt_tokens = 0;
   let completion_tokens = 0;
+  let cached_tokens = 0;
   let latency_ms = 0;
   let attempts = 0;
   for (const call of calls) {
     attempts += call.attempts;
     prompt_tokens += call.usage.prompt_tokens;
     completion_tokens += call.usage.completion_tokens;
+    cached_tokens += call.usage.cached_tokens;
     latency_ms += call.latency_ms;
   }
   return {
@@ -34,6 +38,92 @@ export function usageOfCalls(calls: readonly CallRecord[]): CallUsage {
     attempts,
     prompt_tokens,
     completion_tokens,
+    cached_tokens,
     latency_ms: Math.round(latency_ms * 10) / 10,
   };
+}
+
+/**
+ * Tokens of one model in one role: the unit a price applies to. `role` is the LLM role that made
+ * the calls (generator, rewriter, embedder, judge) or, for usage a bot reports itself, `bot`.
+ */
+export const ModelUsageSchema = z.object({
+  role: z.string().min(1).max(64),
+  model: z.string().min(1).max(256),
+  calls: z.number().int().min(0),
+  prompt_tokens: z.number().int().min(0),
+  cached_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0),
+});
+export type ModelUsage = z.infer<typeof ModelUsageSchema>;
+
+/** The calls' tokens per (role, model), in the order each pair first appears. */
+export function usageByModel(calls: readonly CallRecord[]): ModelUsage[] {
+  const byKey = new Map<string, ModelUsage>();
+  for (const call of calls) {
+    const role = call.role ?? "unnamed";
+    const key = `${role}\u0000${call.model}`;
+    let line = byKey.get(key);
+    if (!line) {
+      line = {
+        role,
+        model: call.model,
+        calls: 0,
+        prompt_tokens: 0,
+        cached_tokens: 0,
+        completion_tokens: 0,
+      };
+      byKey.set(key, line);
+    }
+    line.calls += 1;
+    line.prompt_tokens += call.usage.prompt_tokens;
+    line.cached_tokens += call.usage.cached_tokens;
+    line.completion_tokens += call.usage.completion_tokens;
+  }
+  return [...byKey.values()];
+}
+
+/** A client's running totals since it was created (`LlmClient.usage()`). */
+export interface UsageTotals {
+  calls: number;
+  cached_calls: number;
+  failed_calls: number;
+  attempts: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  total_tokens: number;
+  latency_ms: number;
+}
+
+export function emptyUsageTotals(): UsageTotals {
+  return {
+    calls: 0,
+    cached_calls: 0,
+    failed_calls: 0,
+    attempts: 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cached_tokens: 0,
+    total_tokens: 0,
+    latency_ms: 0,
+  };
+}
+
+/** Adds one call's record to running totals (every LlmClient keeps its totals this way). */
+export function countCall(totals: UsageTotals, record: CallRecord): void {
+  totals.calls++;
+  if (record.cached) totals.cached_calls++;
+  if (record.outcome === "error") totals.failed_calls++;
+  totals.attempts += record.attempts;
+  totals.prompt_tokens += record.usage.prompt_tokens;
+  totals.completion_tokens += record.usage.completion_tokens;
+  totals.cached_tokens += record.usage.cached_tokens;
+  totals.total_tokens += record.usage.total_tokens;
+  totals.latency_ms += record.latency_ms;
+}
+
+/** A copy of the totals with latency to 0.01 ms. */
+export function roundedTotals(totals: UsageTotals): UsageTotals {
+  return { ...totals, latency_ms: Math.round(totals.latency_ms * 100) / 100 };
 }

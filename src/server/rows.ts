@@ -1,12 +1,14 @@
-import { publicSnapshot } from "../evals/runs/index.js";
+import { publicSnapshot, storedUsageLines } from "../evals/runs/index.js";
+import { costTotalOf } from "../llm/index.js";
 import { asCodedMessage } from "../text/index.js";
-import type {
-  ArenaRow,
-  EvaluationResultRow,
-  EvaluationRow,
-  QuestionGenerationRow,
-  QuestionRow,
-  QuestionSetRow,
+import {
+  type ArenaRow,
+  type EvaluationResultRow,
+  type EvaluationRow,
+  ITEM_COST_MARGIN,
+  type QuestionGenerationRow,
+  type QuestionRow,
+  type QuestionSetRow,
 } from "../store/index.js";
 
 // Rows as the API shows them: without the owner (the caller) and internal columns.
@@ -25,12 +27,31 @@ export function publicQuestion({
 }
 
 /** The stored config is a snapshot that never holds a key or a server path (evals/runs/config.ts). */
-export function publicEvaluation({ user_id: _u, gmt_deleted: _d, ...evaluation }: EvaluationRow) {
-  return { ...evaluation, config: publicSnapshot(evaluation.config) };
+export function publicEvaluation({
+  user_id: _u,
+  gmt_deleted: _d,
+  // The cost limit's bookkeeping (store/evaluation-budget.ts); the summary has the run's cost.
+  cost_spent_usd: _spent,
+  cost_reserved_usd: _reserved,
+  cost_item_max_usd: _itemMax,
+  ...evaluation
+}: EvaluationRow) {
+  const configured = (evaluation.config as { max_cost_usd?: unknown } | null)?.max_cost_usd;
+  const limit = typeof configured === "number" ? configured : null;
+  // The worker's own rule (store/evaluation-budget.ts), read from the numbers, not the reason's words.
+  const nextItem = _itemMax === null ? 0 : _itemMax * ITEM_COST_MARGIN;
+  return {
+    ...evaluation,
+    config: publicSnapshot(evaluation.config),
+    max_cost_usd: limit,
+    cost_limit_reached:
+      evaluation.status === "PAUSED" && limit !== null && _spent + nextItem > limit,
+  };
 }
 
 export function publicResult({ user_id: _u, job_id: _j, ...result }: EvaluationResultRow) {
-  return result;
+  const lines = storedUsageLines(result.usage);
+  return { ...result, cost: lines.length === 0 ? null : costTotalOf(lines) };
 }
 
 /** The shape is QuestionGenerationSchema (server/schemas.ts), which the OpenAPI document shows. */

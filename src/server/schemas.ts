@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { GenerateQuestionsRequestSchema } from "../evals/generation/index.js";
+import { ItemUsageLineSchema } from "../evals/runs/index.js";
 import {
   EvaluationCheckSchema,
   GateActionSchema,
@@ -8,7 +9,12 @@ import {
 } from "../gate/index.js";
 import { JUDGE_KINDS, JudgeLineSchema, missingForJudges } from "../judges/index.js";
 import { QUESTION_TYPES } from "../evals/questions/index.js";
-import { CallUsageSchema, FAILURE_KINDS } from "../llm/index.js";
+import {
+  CallUsageSchema,
+  CostTotalSchema,
+  FAILURE_KINDS,
+  PricedUsageSchema,
+} from "../llm/index.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
@@ -98,10 +104,19 @@ export const QuestionGenerationSchema = z.object({
   /** Only when COMPLETED: true when no generator LLM was configured. */
   heuristic: z.boolean().optional(),
   warnings: z.array(CodedMessageSchema),
-  usage: CallUsageSchema.nullable().describe(
-    "The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; " +
-      "null before, after a failure, and for the heuristic generator (no LLM)",
-  ),
+  usage: CallUsageSchema.extend({
+    models: z
+      .array(PricedUsageSchema)
+      .optional()
+      .describe("the generator's tokens by model with their cost; cost_usd null: price unknown"),
+    cost_usd: z.number().optional().describe("USD of the priced tokens"),
+    unpriced_models: z.array(z.string()).optional(),
+  })
+    .nullable()
+    .describe(
+      "The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; " +
+        "null before, after a failure, and for the heuristic generator (no LLM)",
+    ),
   error: z.string().nullable(),
   error_message: CodedMessageSchema.nullable().describe("why it FAILED, as a coded message"),
   gmt_created: z.string(),
@@ -370,6 +385,13 @@ export const EvaluationSchema = z.object({
   bot_error_count: z.number().int(),
   judge_error_count: z.number().int(),
   average_score: z.number().nullable().describe("mean primary score on [0, 1], SCORED only"),
+  max_cost_usd: z
+    .number()
+    .nullable()
+    .describe("the run's cost limit in USD (eval --max-cost), or null for none"),
+  cost_limit_reached: z
+    .boolean()
+    .describe("the run is paused because its next question could pass max_cost_usd"),
   started_at: Time.nullable(),
   finished_at: Time.nullable(),
   gmt_created: Time,
@@ -449,6 +471,23 @@ export const ItemRetrievalSchema = RetrievalMeansSchema.extend({
   missing: z.array(z.string()).describe("relevant items no retrieved context matched"),
 });
 
+/** evals/runs/summary.ts RunCost: what the run's LLM calls cost (docs/cost.md). */
+export const RunCostSchema = z.object({
+  total: CostTotalSchema.describe(
+    "USD of the priced tokens; unpriced_models names the models whose tokens have no price",
+  ),
+  bot: CostTotalSchema.describe(
+    "the bot's own LLM calls (the built-in bot's, or what an HTTP bot reports)",
+  ),
+  judges: z.record(z.string(), CostTotalSchema).describe("each judge's calls"),
+  by_model: z
+    .array(ItemUsageLineSchema)
+    .describe(
+      "tokens and cost per part (bot or judge), role and model; cost_usd null: price unknown",
+    ),
+  per_question: z.object({ mean_usd: z.number().nullable(), max_usd: z.number().nullable() }),
+});
+
 /** evals/runs/summary.ts EvaluationSummary. */
 export const EvaluationSummarySchema = z.object({
   total: z.number().int(),
@@ -481,6 +520,7 @@ export const EvaluationSummarySchema = z.object({
     calls: z.number(),
   }),
   retrieval: RetrievalSummarySchema,
+  cost: RunCostSchema,
 });
 
 export const BotSourceSchema = z.looseObject({
@@ -511,6 +551,9 @@ export const EvaluationResultSchema = z.object({
   attempts: z.number().int(),
   latency_ms: z.number().nullable(),
   usage: z.record(z.string(), z.unknown()).nullable(),
+  cost: CostTotalSchema.nullable().describe(
+    "what the question's LLM calls (bot and judges) cost; null when none were recorded",
+  ),
   rag_answer: z.string().nullable(),
   rag_answer_sources: z.array(BotSourceSchema).nullable().describe("the sources the bot used"),
   rag_citations: z.array(z.string()).nullable().describe("node_ids the answer cites"),
@@ -576,6 +619,11 @@ export const EvaluationResultListItemSchema = EvaluationResultSchema.pick({
     .int()
     .nullable()
     .describe("the answer's length in characters; null when there is no answer"),
+  cost_usd: z
+    .number()
+    .nullable()
+    .describe("USD of the question's priced LLM calls; null when none were recorded"),
+  cost_price_unknown: z.boolean().describe("some of the question's tokens have no price"),
 });
 
 export const EvaluationListItemSchema = EvaluationSchema.extend({
@@ -790,8 +838,15 @@ export const ArenaResultsSchema = z.looseObject({
       answered: z.number().int(),
       scored: z.number().int(),
       radar: z.record(z.string(), z.number().nullable()),
+      cost: CostTotalSchema.optional().describe(
+        "what the contestant's own run cost (absent in arenas stored before it was kept)",
+      ),
     }),
   ),
+  judge_cost: z
+    .object({ by_model: z.array(PricedUsageSchema), total: CostTotalSchema })
+    .optional()
+    .describe("the pairwise judge's calls, priced (pairwise judge only)"),
   matrix: z.object({ names: z.array(z.string()), cells: z.array(z.array(TallySchema.nullable())) }),
   pairs: z.array(
     z.looseObject({

@@ -127,6 +127,10 @@ export type ResultListRow = Pick<
   answer_excerpt: string | null;
   /** The answer's length in characters; null when there is no answer. */
   answer_length: number | null;
+  /** USD the question's priced LLM calls cost (evals/runs/item-cost.ts); null when none were kept. */
+  cost_usd: number | null;
+  /** Some of the question's tokens are of a model without a price. */
+  cost_price_unknown: boolean;
 };
 
 /**
@@ -171,6 +175,8 @@ export async function queryResultList(
         string | null
       >`left(${r.rag_answer}, ${sql.raw(String(ANSWER_EXCERPT_CHARS))})`,
       answer_length: sql<number | null>`char_length(${r.rag_answer})`,
+      cost_usd: sql<number | null>`(${r.usage}->>'cost_usd')::float8`,
+      cost_price_unknown: sql<boolean>`coalesce(jsonb_array_length(${r.usage}->'unpriced_models') > 0, false)`,
       total,
     })
     .from(r)

@@ -770,7 +770,14 @@ export async function transitionEvaluation(
       status: to,
       gmt_updated: now,
       ...(extra.status_reason !== undefined ? { status_reason: extra.status_reason } : {}),
-      ...(to === "RUNNING" ? { started_at: sql`coalesce(${evaluations.started_at}, now())` } : {}),
+      ...(to === "RUNNING"
+        ? {
+            started_at: sql`coalesce(${evaluations.started_at}, now())`,
+            // Items in flight were aborted when the run left RUNNING; a crashed worker's
+            // reservation must not hold a resumed run's budget for ever.
+            cost_reserved_usd: 0,
+          }
+        : {}),
       ...(to === "COMPLETED" || to === "FAILED" || to === "CANCELLED" ? { finished_at: now } : {}),
       ...(to === "RUNNING" || to === "PENDING" ? { finished_at: null } : {}),
     })

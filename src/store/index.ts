@@ -311,3 +311,10 @@ export {
   touchPendingArena,
 } from "./arenas.js";
 export { keepWasmOnLiftoff } from "./wasm-tiers.js";
+export {
+  ITEM_COST_MARGIN,
+  type Reservation,
+  reserveItemCost,
+  setEvaluationCostLimit,
+  settleItemCost,
+} from "./evaluation-budget.js";

@@ -351,6 +351,14 @@ export const evaluations = pgTable(
     judge_error_count: integer("judge_error_count").notNull().default(0),
     /** Mean primary score (0-1) over SCORED results only. */
     average_score: doublePrecision("average_score"),
+    /**
+     * A run with a cost limit (eval --max-cost) keeps its budget here (store/evaluation-budget.ts):
+     * USD its finished items cost (retried ones included), USD reserved by items in flight, and
+     * the dearest finished item. Runs without a limit leave them at 0 and null.
+     */
+    cost_spent_usd: doublePrecision("cost_spent_usd").notNull().default(0),
+    cost_reserved_usd: doublePrecision("cost_reserved_usd").notNull().default(0),
+    cost_item_max_usd: doublePrecision("cost_item_max_usd"),
     started_at: timestamp("started_at", { withTimezone: true }),
     finished_at: timestamp("finished_at", { withTimezone: true }),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),

@@ -35,15 +35,25 @@ export interface RecordedBody {
   [key: string]: unknown;
 }
 
+/**
+ * Usage a chat answer reports instead of the approximate count; `cached_tokens` goes in
+ * `prompt_tokens_details` as OpenAI reports its prompt cache.
+ */
+export interface ScriptedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens?: number;
+}
+
 export type ScriptedReply =
   /** The content is exactly JSON.stringify(json), as a json_object / json_schema server answers. */
-  | { json: unknown; latencyMs?: number }
+  | { json: unknown; latencyMs?: number; usage?: ScriptedUsage }
   /** Prose, then the JSON in a ```json fence, then more prose: a chatty model in prompt mode. */
   | { chatty: unknown; latencyMs?: number }
   /** `json` when the request carries a response_format, `chatty` when it does not. */
-  | { auto: unknown; latencyMs?: number }
+  | { auto: unknown; latencyMs?: number; usage?: ScriptedUsage }
   /** Any content, e.g. malformed JSON. */
-  | { content: string; finishReason?: string; latencyMs?: number }
+  | { content: string; finishReason?: string; latencyMs?: number; usage?: ScriptedUsage }
   /** An assistant message that calls tools (`arguments` as an object), as an agent's model does. */
   | { toolCalls: { name: string; arguments: Record<string, unknown> }[]; latencyMs?: number }
   /** An error status; 429s may carry Retry-After (seconds or a date) or retry-after-ms. */
@@ -79,6 +89,8 @@ export interface ScriptedLlmOptions {
   latencySpreadMs?: number;
   /** response_format types answered with a 400, like a server without structured outputs. */
   unsupportedFormats?: ("json_schema" | "json_object")[];
+  /** Usage every chat answer reports (unless its reply sets its own); default an approximate count. */
+  usage?: ScriptedUsage;
   /** Keep every request in `requests`; default true. Benchmarks turn it off. */
   record?: boolean;
   rules?: ScriptedRule[];
@@ -91,6 +103,8 @@ export interface ScriptedLlm {
   latencyMs: number;
   latencySpreadMs: number;
   unsupportedFormats: Set<string>;
+  /** Usage every chat answer reports; undefined: about 4 characters a token of the request. */
+  usage: ScriptedUsage | undefined;
   /** Requests being answered right now, and the most seen at once since the last reset. */
   readonly inFlight: number;
   readonly maxInFlight: number;
@@ -152,11 +166,12 @@ function chatBody(
   request: RecordedRequest,
   content: string,
   finishReason = "stop",
+  scriptedUsage?: ScriptedUsage,
   toolCalls?: { name: string; arguments: Record<string, unknown> }[],
 ): string {
   // Usage is approximate (4 characters a token, over the raw request), and read without parsing.
-  const completion = tokens(content);
-  const promptTokens = tokens(request.text);
+  const completion = scriptedUsage?.completion_tokens ?? tokens(content);
+  const promptTokens = scriptedUsage?.prompt_tokens ?? tokens(request.text);
   return JSON.stringify({
     id: completionId(),
     object: "chat.completion",
@@ -183,6 +198,9 @@ function chatBody(
       prompt_tokens: promptTokens,
       completion_tokens: completion,
       total_tokens: promptTokens + completion,
+      ...(scriptedUsage?.cached_tokens !== undefined
+        ? { prompt_tokens_details: { cached_tokens: scriptedUsage.cached_tokens } }
+        : {}),
     },
   });
 }
@@ -279,6 +297,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     latencyMs: options.latencyMs ?? 0,
     latencySpreadMs: options.latencySpreadMs ?? 0,
     unsupportedFormats: new Set(options.unsupportedFormats ?? []),
+    usage: options.usage,
     get inFlight() {
       return inFlight;
     },
@@ -342,7 +361,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
           },
         });
       } else if ("toolCalls" in reply) {
-        payload = chatBody(request, "", undefined, reply.toolCalls);
+        payload = chatBody(request, "", undefined, undefined, reply.toolCalls);
       } else if ("rawBody" in reply) {
         payload = reply.rawBody;
       } else if ("embeddings" in reply) {
@@ -370,7 +389,8 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
           streamChat(request, content, finishReason, res);
           return;
         }
-        payload = chatBody(request, content, finishReason);
+        const usage = ("usage" in reply ? reply.usage : undefined) ?? scripted.usage;
+        payload = chatBody(request, content, finishReason, usage);
       }
       headers["content-length"] = String(Buffer.byteLength(payload));
       res.writeHead(status, headers);
@@ -395,6 +415,8 @@ export interface ScriptedLlmProcessOptions {
   latencyMs?: number;
   latencySpreadMs?: number;
   unsupportedFormats?: ("json_schema" | "json_object")[];
+  /** Usage every chat answer reports (see ScriptedLlmOptions). */
+  usage?: ScriptedUsage;
   /** Static replies, answered in order like rules without `when`. */
   replies?: { reply: Exclude<ScriptedReply, { hang: true }>; times?: number }[];
 }
@@ -457,6 +479,7 @@ if (childOptions !== undefined && process.send) {
     latencyMs: options.latencyMs ?? 0,
     latencySpreadMs: options.latencySpreadMs ?? 0,
     unsupportedFormats: options.unsupportedFormats ?? [],
+    ...(options.usage ? { usage: options.usage } : {}),
     rules: (options.replies ?? []).map((entry) => ({ reply: entry.reply, times: entry.times })),
   }).then((server) => {
     process.on("message", async (message: ControlMessage) => {

@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
 export interface TestBotOptions {
   /** Added before every answer; default 150 ms. */
   delayMs?: number;
+  /** Token usage every answer reports (the contract's `usage`); default none. */
+  usage?: unknown;
 }
 
 export interface TestBot {
@@ -62,6 +64,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
               { node_id: "doc1#1", content: `The record says: ${question}`, score: 0.9 },
               { node_id: "doc2#2", content: "It is confirmed by a second source.", score: 0.7 },
             ],
+            ...(options.usage !== undefined ? { usage: options.usage } : {}),
           }),
         );
       }, bot.delayMs);

@@ -25,6 +25,11 @@ describe("parseEvalArgs", () => {
     ],
     [["--resume", "not-an-id"], /--resume takes an evaluation id/],
     [["--collection", "lanting", "--questions", "x", "--lang", "fr"], /--lang: expected en or zh/],
+    [
+      ["--answers", "a.jsonl", "--max-cost", "0"],
+      /--max-cost takes a number of US dollars above 0/,
+    ],
+    [["--answers", "a.jsonl", "--max-cost", "cheap"], /--max-cost takes a number/],
     [["--resume", "00000000-0000-4000-8000-000000000000", "--questions", "x"], /drop --questions/],
   ];
   for (const [argv, message] of usageErrors) {
@@ -48,6 +53,13 @@ describe("parseEvalArgs", () => {
       questions: "q.jsonl",
     });
     expect(parseEvalArgs(["--help"])).toBe("help");
+    expect(parseEvalArgs(["--answers", "a.jsonl", "--max-cost", "2.5"])).toMatchObject({
+      maxCost: 2.5,
+    });
+    // With --resume, a paused run's new limit.
+    expect(
+      parseEvalArgs(["--resume", "00000000-0000-4000-8000-000000000000", "--max-cost", "5"]),
+    ).toMatchObject({ resume: "00000000-0000-4000-8000-000000000000", maxCost: 5 });
   });
 });
 

@@ -43,6 +43,8 @@ Options:
   --min-score X           fail (exit 1) when the average score is below X (0-1)
   --min-pass-rate X       fail (exit 1) when the share of passed questions is below X (0-1)
   --max-errors N          fail (exit 1) when more than N questions end in a bot or judge error
+  --max-cost USD          pause the run before its LLM cost passes USD dollars (docs/cost.md);
+                          with --resume, the paused run's new limit
   --baseline ID           fail (exit 1) on questions that regressed against an earlier evaluation
   --tolerance X           score drop that counts as a regression (default: 0.05)
   --resume ID             re-attach to an evaluation: resume it if paused, wait, report
@@ -79,6 +81,8 @@ export interface EvalArgs {
   baseline?: string;
   tolerance: number;
   resume?: string;
+  /** Pause before the run's LLM cost passes this many US dollars. */
+  maxCost?: number;
   noCache: boolean;
   worker: boolean;
   config?: string;
@@ -124,6 +128,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
       "min-score": { type: "string" },
       "min-pass-rate": { type: "string" },
       "max-errors": { type: "string" },
+      "max-cost": { type: "string" },
       baseline: { type: "string" },
       tolerance: { type: "string", default: "0.05" },
       resume: { type: "string" },
@@ -165,6 +170,12 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
   if (values.baseline !== undefined && !isUuid(values.baseline)) {
     throw new UsageError(`--baseline takes an evaluation id (got "${values.baseline}")`);
   }
+  const maxCost = numberFlag("--max-cost", values["max-cost"]);
+  if (maxCost !== undefined && !(maxCost > 0 && maxCost <= 1_000_000)) {
+    throw new UsageError(
+      `--max-cost takes a number of US dollars above 0 (got "${values["max-cost"]}")`,
+    );
+  }
   const args: EvalArgs = {
     bot: values.answers !== undefined ? { kind: "answers" } : parseBot(values.bot ?? "builtin"),
     judges: parseJudgeKinds(values.judge),
@@ -184,13 +195,16 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
     ...(values.config !== undefined ? { config: values.config } : {}),
+    ...(maxCost !== undefined ? { maxCost } : {}),
   };
   if (values.resume !== undefined) {
     if (!isUuid(values.resume)) {
       throw new UsageError(`--resume takes an evaluation id (got "${values.resume}")`);
     }
     const conflicting = ["questions", "answers", "collection", "docs", "name"].filter((key) =>
-      key === "docs" ? values.docs.length > 0 : values[key as "questions"] !== undefined,
+      key === "docs"
+        ? values.docs.length > 0
+        : values[key as "questions" | "max-cost"] !== undefined,
     );
     if (conflicting.length > 0) {
       throw new UsageError(

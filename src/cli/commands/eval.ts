@@ -249,6 +249,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
           judges: args.judges,
           no_cache: args.noCache,
           retrieval_k: args.retrievalK,
+          ...(args.maxCost !== undefined ? { max_cost_usd: args.maxCost } : {}),
           ...(args.collection ? { collection_id: args.collection } : {}),
           ...(args.name ? { name: args.name } : {}),
         },
@@ -265,7 +266,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
         worker: args.worker,
         concurrency: args.concurrency,
       });
-      if (args.resume) row = await reattach(runtime.deps, session, row);
+      if (args.resume) row = await reattach(runtime.deps, session, row, args.maxCost);
       const outcome = await followEvaluation(runtime, userId, row.id);
       row = outcome.row;
       if (runtime.worker) reportSettledLimits();
@@ -278,8 +279,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
       }
     }
     if (row.status === "PAUSED") {
+      // A worker that paused the run says why (a reached cost limit).
+      const paused = row.status_reason ? `paused: ${row.status_reason},` : "was paused";
       process.stderr.write(
-        `Evaluation ${row.id} was paused at ${row.completed_questions}/${row.total_questions}; ` +
+        `Evaluation ${row.id} ${paused} at ${row.completed_questions}/${row.total_questions}; ` +
           `resume with: ragjudge eval --resume ${row.id}\n`,
       );
     }
@@ -310,13 +313,15 @@ async function reattach(
   deps: Parameters<typeof resumeEvaluation>[0],
   session: StoreSession,
   row: EvaluationRow,
+  maxCostUsd: number | undefined,
 ): Promise<EvaluationRow> {
+  const options = maxCostUsd !== undefined ? { maxCostUsd } : {};
   const userId = session.user.id;
   if (row.status === "RUNNING" && session.store.kind === "pglite") {
     await pauseEvaluation(deps, userId, row.id);
-    return resumeEvaluation(deps, userId, row.id);
+    return resumeEvaluation(deps, userId, row.id, options);
   }
-  if (row.status === "PAUSED") return resumeEvaluation(deps, userId, row.id);
+  if (row.status === "PAUSED") return resumeEvaluation(deps, userId, row.id, options);
   return row;
 }
 

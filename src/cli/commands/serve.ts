@@ -83,7 +83,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
           botNetwork: config.bots,
           ...(config.secret_key ? { secretKey: config.secret_key } : {}),
         }),
-        startQuestionGenerationWorker({ jobs, clientsFor, onError }),
+        startQuestionGenerationWorker({ jobs, clientsFor, onError, prices: config.prices }),
         startArenaWorker({ jobs, clientsFor, onError }),
         startMonitorWorker({
           jobs,

@@ -98,6 +98,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const generation = startQuestionGenerationWorker({
     jobs: runtime.jobs,
     clientsFor: workerClients(session.store.db, config.llm),
+    prices: config.prices,
     onError,
   });
   const monitors = startMonitorWorker({

@@ -1,5 +1,11 @@
 import type { ContextItem, LanguageSetting } from "../../judges/index.js";
-import type { FailureKind, LlmClient } from "../../llm/index.js";
+import {
+  type CallRecord,
+  type FailureKind,
+  type LlmClient,
+  type ModelUsage,
+  usageByModel,
+} from "../../llm/index.js";
 import type { ContestantData } from "./collect.js";
 import { MISSING, type PairOutcomes } from "./outcomes.js";
 import { judgeSwapped } from "./pairwise.js";
@@ -27,6 +33,8 @@ export interface PairwiseRun {
   errors: PairwiseJudgeError[];
   /** A few reasoned verdicts per pair, to read why the judge decided. */
   examples: { a: string; b: string; question_id: string; verdict: string; reasoning: string }[];
+  /** The judge's tokens by model, both orders of every pair, failed ones included. */
+  usage: ModelUsage[];
   /** Every judged pair on every question, for the arena's question-by-question view. */
   verdicts: PairwiseVerdict[];
 }
@@ -94,6 +102,7 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
   const errors: PairwiseJudgeError[] = [];
   const examples: PairwiseRun["examples"] = [];
   const verdicts: PairwiseVerdict[] = [];
+  const calls: CallRecord[] = [];
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -116,6 +125,7 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
           ...(options.signal ? { signal: options.signal } : {}),
         },
       );
+      calls.push(...judged.first.calls, ...judged.second.calls);
       const [a, b] = [names[pair.a]!, names[pair.b]!];
       if (!judged.ok) {
         errors.push({ a, b, question_id: question.id, message: judged.error, kind: judged.kind });
@@ -162,5 +172,6 @@ export async function runPairwise(options: PairwiseRunOptions): Promise<Pairwise
     errors,
     examples,
     verdicts,
+    usage: usageByModel(calls),
   };
 }

@@ -1,4 +1,5 @@
 import { renderTable } from "../../formats/index.js";
+import { formatCost } from "../../llm/index.js";
 import type { ArenaResults } from "./service.js";
 
 // The arena as a person reads it (table, Markdown) or a program does (JSON). The sections are
@@ -162,6 +163,33 @@ export function arenaSections(report: ArenaReport): Section[] {
             : ""
         }`,
       ],
+    });
+  }
+  const costed = r.contestants.filter((c) => c.cost !== undefined);
+  if (costed.length > 0 || r.judge_cost) {
+    sections.push({
+      title: "Cost (USD; docs/cost.md)",
+      headers: ["who", "prompt tokens", "completion tokens", "cost"],
+      rows: [
+        ...costed.map((c) => [
+          `${c.name} (its run: bot and judges)`,
+          String(c.cost?.prompt_tokens ?? 0),
+          String(c.cost?.completion_tokens ?? 0),
+          c.cost ? formatCost(c.cost) : "-",
+        ]),
+        ...(r.judge_cost
+          ? [
+              [
+                "pairwise judge",
+                String(r.judge_cost.total.prompt_tokens),
+                String(r.judge_cost.total.completion_tokens),
+                formatCost(r.judge_cost.total),
+              ],
+            ]
+          : []),
+      ],
+      alignRight: [1, 2],
+      notes: [],
     });
   }
   return sections;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_PRICES, PriceTableSchema } from "../../llm/index.js";
 import { LoopsConfigSchema } from "../../rag/index.js";
 import { AnswerLineSchema } from "../answers/index.js";
 import { QUESTION_LIMITS } from "../questions/index.js";
@@ -105,5 +106,7 @@ export const ArenaSnapshotSchema = z.object({
   no_cache: z.boolean(),
   /** Who compares the finished runs: a worker's `arena-compare` job, or the CLI in-process. */
   compute: z.enum(["job", "caller"]).default("caller"),
+  /** USD per million tokens the pairwise judge's calls are priced at (llm/prices.ts). */
+  prices: PriceTableSchema.default(DEFAULT_PRICES),
 });
 export type ArenaSnapshot = z.infer<typeof ArenaSnapshotSchema>;

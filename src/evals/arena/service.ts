@@ -1,5 +1,13 @@
 import { isLlmConfigured, type RagjudgeConfig } from "../../config/index.js";
-import { type LlmClient, resolveModelConfig } from "../../llm/index.js";
+import {
+  type CostTotal,
+  costTotalOf,
+  DEFAULT_PRICES,
+  type LlmClient,
+  type PricedUsage,
+  pricedUsage,
+  resolveModelConfig,
+} from "../../llm/index.js";
 import {
   type ArenaRow,
   createArena,
@@ -22,6 +30,7 @@ import {
   EvaluationNotFoundError,
   EvaluationRequestError,
   EvaluationSnapshotSchema,
+  runCostOf,
   type StartOptions,
   startEvaluation,
 } from "../runs/index.js";
@@ -44,7 +53,7 @@ import { codedMessage } from "../../text/index.js";
 // the arena compares their stored results once every run has finished.
 
 type RunConfig = Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag"> &
-  Partial<Pick<RagjudgeConfig, "bots">>;
+  Partial<Pick<RagjudgeConfig, "bots" | "prices">>;
 
 export class ArenaNotFoundError extends Error {
   override readonly name = "ArenaNotFoundError";
@@ -166,6 +175,7 @@ export async function startArena(
     language: request.language,
     no_cache: request.no_cache,
     compute,
+    prices: config.prices ?? DEFAULT_PRICES,
   };
   const row = await createArena(deps.db, userId, {
     name,
@@ -234,7 +244,11 @@ export interface ArenaResults extends Omit<Standings, "contestants"> {
     answered: number;
     scored: number;
     radar: ContestantData["radar"];
+    /** What the contestant's own run cost (its bot and its judges; evals/runs summary.cost.total). */
+    cost?: CostTotal;
   })[];
+  /** The pairwise judge's calls, priced (pairwise judge only). */
+  judge_cost?: { by_model: PricedUsage[]; total: CostTotal };
   /** Pairwise judge only. */
   flip_rate?: PairwiseRun["flip_rate"];
   judge_errors?: PairwiseRun["errors"];
@@ -305,14 +319,13 @@ async function compareRuns(
   const ids = questions.map((q) => q.id);
   const names = snapshot.contestants.map((c) => c.name);
   const scoreJudge = snapshot.judge === "pairwise" ? null : snapshot.judge;
+  const costs: CostTotal[] = [];
   const data = await Promise.all(
-    snapshot.contestants.map(async (c) =>
-      collectContestant(
-        ids,
-        await listEvaluationResults(deps.db, userId, c.evaluation_id),
-        scoreJudge,
-      ),
-    ),
+    snapshot.contestants.map(async (c, i) => {
+      const rows = await listEvaluationResults(deps.db, userId, c.evaluation_id);
+      costs[i] = runCostOf(rows.map((row) => row.usage)).total;
+      return collectContestant(ids, rows, scoreJudge);
+    }),
   );
   let pairs: PairOutcomes[];
   let pairwise: PairwiseRun | undefined;
@@ -369,6 +382,7 @@ async function compareRuns(
         answered: d.answered,
         scored: scoreJudge ? d.scored : d.answered,
         radar: d.radar,
+        cost: costs[i]!,
       };
     }),
     ...(pairwise
@@ -377,9 +391,15 @@ async function compareRuns(
           judge_errors: pairwise.errors,
           examples: pairwise.examples,
           verdicts: pairwise.verdicts,
+          judge_cost: pricedJudge(pairwise, snapshot.prices),
         }
       : {}),
   };
+}
+
+function pricedJudge(pairwise: PairwiseRun, prices: ArenaSnapshot["prices"]) {
+  const byModel = pairwise.usage.map((usage) => pricedUsage(usage, prices));
+  return { by_model: byModel, total: costTotalOf(byModel) };
 }
 
 async function mustGetArena(db: ControlDeps["db"], userId: string, id: string): Promise<ArenaRow> {

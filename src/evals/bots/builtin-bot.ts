@@ -1,6 +1,6 @@
 // The built-in RAG bot (rag/bot.ts) as a Bot: one collection, AskResult adapted to BotAnswer.
 
-import { type CallRecord, usageOfCalls } from "../../llm/index.js";
+import { type CallRecord, usageByModel, usageOfCalls } from "../../llm/index.js";
 import {
   type AskResult,
   type BuiltinBot,
@@ -59,8 +59,12 @@ export function botAnswerFromAsk(result: AskResult): BotAnswer {
       answer_exit: result.answer_exit,
     },
   };
-  const usage = usageOf(llmCallsOf(result));
-  if (usage) answer.usage = usage;
+  const calls = llmCallsOf(result);
+  const usage = usageOf(calls);
+  if (usage) {
+    answer.usage = usage;
+    answer.usage_by_model = usageByModel(calls);
+  }
   const fallbacks = [
     ...result.answer.generations.flatMap((g) =>
       g.fallback_from ? [`generator ${g.fallback_from}: ${g.fallback_reason ?? "failed"}`] : [],

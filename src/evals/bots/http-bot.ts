@@ -190,8 +190,22 @@ export function createHttpBot({
     const reply = parseHttpBotReply(body);
     // A 2xx with the wrong shape is the bot's answer, not a hiccup: retrying would only hide it.
     if (!reply.ok) throw fail("invalid_response", reply.problem);
-    const { answer, citations, contexts, trace } = reply;
-    return { answer, citations, contexts, trace };
+    const { answer, citations, contexts, trace, usage } = reply;
+    if (usage.length === 0) return { answer, citations, contexts, trace };
+    const sum = (key: "prompt_tokens" | "completion_tokens" | "calls") =>
+      usage.reduce((total, u) => total + u[key], 0);
+    return {
+      answer,
+      citations,
+      contexts,
+      trace,
+      usage: {
+        prompt_tokens: sum("prompt_tokens"),
+        completion_tokens: sum("completion_tokens"),
+        calls: sum("calls"),
+      },
+      usage_by_model: usage,
+    };
   }
 
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseHttpBotReply } from "./http-contract.js";
+import { parseHttpBotReply, UNNAMED_BOT_MODEL } from "./http-contract.js";
 
 const problem = (reply: unknown) => {
   const parsed = parseHttpBotReply(typeof reply === "string" ? reply : JSON.stringify(reply));
@@ -31,6 +31,48 @@ describe("parseHttpBotReply", () => {
   it("says when the body is not JSON, without quoting it", () => {
     expect(problem("")).toBe("reply is not JSON (empty body)");
     expect(problem(`Internal error ${"x".repeat(300)}`)).toBe("reply is not JSON (315 characters)");
+  });
+
+  it("reads the tokens a bot reports, by model, so they can be priced", () => {
+    const one = parseHttpBotReply(
+      JSON.stringify({
+        answer: "a",
+        usage: {
+          model: "gpt-4o-mini",
+          prompt_tokens: 900,
+          completion_tokens: 40,
+          cached_tokens: 512,
+        },
+      }),
+    );
+    expect(one.ok && one.usage).toEqual([
+      {
+        role: "bot",
+        model: "gpt-4o-mini",
+        calls: 1,
+        prompt_tokens: 900,
+        cached_tokens: 512,
+        completion_tokens: 40,
+      },
+    ]);
+    const several = parseHttpBotReply(
+      JSON.stringify({
+        answer: "a",
+        usage: [
+          { model: "text-embedding-3-small", prompt_tokens: 12, completion_tokens: 0 },
+          { prompt_tokens: 100, completion_tokens: 10, calls: 2 },
+        ],
+      }),
+    );
+    expect(several.ok && several.usage.map((u) => [u.model, u.calls])).toEqual([
+      ["text-embedding-3-small", 1],
+      [UNNAMED_BOT_MODEL, 2],
+    ]);
+    expect(problem({ answer: "a", usage: { prompt_tokens: -1, completion_tokens: 0 } })).toMatch(
+      /^reply field usage/,
+    );
+    const none = parseHttpBotReply(JSON.stringify({ answer: "a" }));
+    expect(none.ok && none.usage).toEqual([]);
   });
 
   it("accepts numeric ids as strings", () => {

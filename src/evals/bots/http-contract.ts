@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { parseStrictJson } from "../../text/index.js";
+import type { ModelUsage } from "../../llm/index.js";
 import type { BotSource } from "./types.js";
 
 export interface HttpBotRequest {
@@ -31,6 +32,19 @@ const ContextObjectSchema = z
     message: "expected a `content` or `text` string",
   });
 
+const Tokens = z.number().int().min(0).max(1e12);
+
+/** Tokens the bot's own LLM used for this answer, so the run can price them (docs/cost.md). */
+const UsageObjectSchema = z.object({
+  /** The model's name as the provider spells it; without it the tokens have no price. */
+  model: optional(z.string().min(1).max(256)),
+  prompt_tokens: Tokens,
+  completion_tokens: Tokens,
+  /** Of prompt_tokens, those served from the provider's prompt cache. */
+  cached_tokens: optional(Tokens),
+  calls: optional(z.number().int().min(0).max(1e6)),
+});
+
 export const HttpBotReplySchema = z.object({
   answer: z.string({
     error: (issue) => (issue.input === undefined ? "required string" : "expected a string"),
@@ -38,12 +52,25 @@ export const HttpBotReplySchema = z.object({
   citations: optional(z.array(z.union([NodeIdSchema, z.object({ node_id: NodeIdSchema })]))),
   contexts: optional(z.array(z.union([z.string(), ContextObjectSchema]))),
   tool_calls: optional(z.array(z.unknown())),
+  /** One object, or one per model the bot used. */
+  usage: optional(z.union([UsageObjectSchema, z.array(UsageObjectSchema).max(50)])),
 });
 export type HttpBotReply = z.infer<typeof HttpBotReplySchema>;
 
 export type ParsedReply =
-  | { ok: true; answer: string; citations: string[]; contexts: BotSource[]; trace: unknown[] }
+  | {
+      ok: true;
+      answer: string;
+      citations: string[];
+      contexts: BotSource[];
+      trace: unknown[];
+      /** The tokens the bot reported, by model (role `bot`); empty when it reported none. */
+      usage: ModelUsage[];
+    }
   | { ok: false; problem: string };
+
+/** A model the bot did not name: its tokens are counted, never priced. */
+export const UNNAMED_BOT_MODEL = "(bot's model, not named)";
 
 /**
  * Parses a reply body into the parts of a BotAnswer, or says what is wrong with it, naming the
@@ -80,7 +107,20 @@ export function parseHttpBotReply(body: string): ParsedReply {
     citations: (reply.citations ?? []).map((c) => (typeof c === "string" ? c : c.node_id)),
     contexts: (reply.contexts ?? []).map(sourceOf),
     trace: reply.tool_calls ?? [],
+    usage: usageOf(reply.usage),
   };
+}
+
+function usageOf(usage: HttpBotReply["usage"]): ModelUsage[] {
+  if (usage === undefined) return [];
+  return (Array.isArray(usage) ? usage : [usage]).map((u) => ({
+    role: "bot",
+    model: u.model ?? UNNAMED_BOT_MODEL,
+    calls: u.calls ?? 1,
+    prompt_tokens: u.prompt_tokens,
+    cached_tokens: Math.min(u.cached_tokens ?? 0, u.prompt_tokens),
+    completion_tokens: u.completion_tokens,
+  }));
 }
 
 /** String contexts, and objects without an id, get `ctx-1..n` by position. */

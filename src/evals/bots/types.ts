@@ -1,4 +1,4 @@
-import { redactSecrets } from "../../llm/index.js";
+import { type ModelUsage, redactSecrets } from "../../llm/index.js";
 import type { GateAction, GateVerdict } from "../../gate/index.js";
 import type { AnswerExitReason, QualityExitReason } from "../../rag/index.js";
 import type { TraceStep } from "../../rag/index.js";
@@ -26,6 +26,8 @@ export interface BotAnswer {
   trace: TraceStep[] | unknown[];
   latency_ms: number;
   usage?: { prompt_tokens: number; completion_tokens: number; calls: number };
+  /** The same tokens by role and model, so they can be priced (docs/cost.md). */
+  usage_by_model?: ModelUsage[];
   /** HTTP attempts it took (an external bot only; 1 when the first succeeded). */
   attempts?: number;
   /** The built-in bot's own verdict on its answer; the runner re-runs the gate itself anyway. */

@@ -1,5 +1,15 @@
 import { type Jobs, QUEUES, startWorkLoop } from "../../jobs/index.js";
-import { errorText, groupFailures, type LlmClients, usageOfCalls } from "../../llm/index.js";
+import {
+  costTotalOf,
+  DEFAULT_PRICES,
+  errorText,
+  groupFailures,
+  type LlmClients,
+  type PriceTable,
+  pricedUsage,
+  usageByModel,
+  usageOfCalls,
+} from "../../llm/index.js";
 import { type CodedMessage, codedMessage } from "../../text/index.js";
 import {
   claimQuestionGeneration,
@@ -27,11 +37,25 @@ export interface QuestionGenerationWorkerOptions {
   clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
   /** Generations this process runs at once (default 2). */
   concurrency?: number;
+  /** USD per million tokens the generator's calls are priced at (default: llm/prices.ts's). */
+  prices?: PriceTable;
   onError?(error: unknown): void;
 }
 
 export interface QuestionGenerationWorker {
   stop(): Promise<void>;
+}
+
+/** The generator's calls, tokens and latency, with its tokens by model priced (docs/cost.md). */
+function generationUsage(result: GenerateQuestionsResult, prices: PriceTable) {
+  const models = usageByModel(result.calls).map((usage) => pricedUsage(usage, prices));
+  const cost = costTotalOf(models);
+  return {
+    ...usageOfCalls(result.calls),
+    models,
+    cost_usd: cost.cost_usd,
+    unpriced_models: cost.unpriced_models,
+  };
 }
 
 /** Why a generation that produced no question failed, grouped by kind with a count. */
@@ -125,7 +149,7 @@ export function startQuestionGenerationWorker(
         heuristic: result.heuristic,
         warnings: result.warnings,
         // Null, not zeros, for the heuristic generator: no LLM is not the same as a free one.
-        usage: result.heuristic ? null : usageOfCalls(result.calls),
+        usage: result.heuristic ? null : generationUsage(result, options.prices ?? DEFAULT_PRICES),
       });
     } catch (error) {
       await progress;

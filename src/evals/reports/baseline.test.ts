@@ -27,6 +27,7 @@ function result(
     error: null,
     latency_ms: null,
     attempts: 1,
+    cost: null,
     human_labels: [],
   };
 }

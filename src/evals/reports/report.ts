@@ -1,5 +1,11 @@
 import type { EvaluationResultRow, EvaluationRow } from "../../store/index.js";
-import { type EvaluationSummary, type ItemRetrieval, summarizeResults } from "../runs/index.js";
+import { type CostTotal, costTotalOf } from "../../llm/index.js";
+import {
+  type EvaluationSummary,
+  type ItemRetrieval,
+  storedUsageLines,
+  summarizeResults,
+} from "../runs/index.js";
 import type { BaselineComparison } from "./baseline.js";
 import type { ThresholdCheck } from "./thresholds.js";
 
@@ -59,6 +65,8 @@ export interface ReportResult {
   error: string | null;
   latency_ms: number | null;
   attempts: number;
+  /** What the question's LLM calls (bot and judges) cost; null when it made none or ran before costs were kept. */
+  cost: CostTotal | null;
   /** People's labels of this result, one per scale; empty when nobody labelled it. */
   human_labels: ReportLabel[];
 }
@@ -223,6 +231,11 @@ function sourceOf(stored: unknown): ReportSource {
   };
 }
 
+function costOfRow(usage: unknown): CostTotal | null {
+  const lines = storedUsageLines(usage);
+  return lines.length === 0 ? null : costTotalOf(lines);
+}
+
 export function reportResultOf(row: ReportResultRow): ReportResult {
   return {
     position: row.position,
@@ -244,6 +257,7 @@ export function reportResultOf(row: ReportResultRow): ReportResult {
     error: row.error,
     latency_ms: row.latency_ms,
     attempts: row.attempts,
+    cost: costOfRow(row.usage),
     human_labels: (row.human_labels ?? []).map((label) => ({
       scale: label.scale,
       score: label.score,

@@ -1,4 +1,5 @@
 import { claimReportRows } from "../../judges/index.js";
+import { formatCost, formatUsd } from "../../llm/index.js";
 import { millisecondsCell, oneLine, passedCell, percentCell, scoreCell } from "./cells.js";
 import type { MessageLanguage } from "../../text/index.js";
 import { type EvaluationReport, OFFLINE_MEASURES, type ReportResult } from "./report.js";
@@ -53,11 +54,43 @@ function overview(report: EvaluationReport, lang: MessageLanguage): ReportSectio
       }),
     ]);
   }
+  const total = s.cost.total;
+  if (total.prompt_tokens + total.completion_tokens > 0) {
+    const perQuestion = s.cost.per_question;
+    rows.push([
+      "cost",
+      formatCost(total) +
+        (perQuestion.mean_usd !== null && total.cost_usd > 0
+          ? ` (per question: mean ${formatUsd(perQuestion.mean_usd)}, max ${formatUsd(perQuestion.max_usd ?? 0)})`
+          : ""),
+    ]);
+  }
   return {
     title: word(lang, "summary"),
     headers: [word(lang, "field"), word(lang, "value")],
     rows,
     alignRight: [],
+  };
+}
+
+/** Tokens and cost by part (the bot, each judge), role and model. */
+function cost(report: EvaluationReport): ReportSection | undefined {
+  const lines = report.summary.cost.by_model;
+  if (lines.length === 0) return undefined;
+  return {
+    title: "Cost (USD; prices from the run's price table, docs/cost.md)",
+    headers: ["part", "role", "model", "calls", "prompt", "cached", "completion", "cost"],
+    rows: lines.map((line) => [
+      line.part === "bot" ? "bot" : `judge ${line.judge ?? ""}`.trim(),
+      line.role,
+      line.model,
+      String(line.calls),
+      String(line.prompt_tokens),
+      String(line.cached_tokens),
+      String(line.completion_tokens),
+      line.cost_usd === null ? "price unknown" : formatUsd(line.cost_usd),
+    ]),
+    alignRight: [3, 4, 5, 6, 7],
   };
 }
 
@@ -218,6 +251,11 @@ export function questionsSection(
     headers.push("recall", "MRR");
     named.push(word(lang, "recall"), "MRR");
   }
+  const costed = report.results.some((r) => r.cost !== null);
+  if (costed) {
+    headers.push("cost");
+    named.push("cost");
+  }
   headers.push("note");
   named.push(word(lang, "note"));
   const rows = report.results.map((r) => {
@@ -237,10 +275,11 @@ export function questionsSection(
       );
     }
     if (retrieved) row.push(scoreCell(r.retrieval?.recall), scoreCell(r.retrieval?.mrr));
+    if (costed) row.push(r.cost ? formatCost(r.cost) : "-");
     row.push(oneLine(r.error ?? "", 60) || "-");
     return row;
   });
-  const numeric = new Set(["#", "score", "f1", "grounded", "recall", "MRR"]);
+  const numeric = new Set(["#", "score", "f1", "grounded", "recall", "MRR", "cost"]);
   return {
     title: word(lang, "questionsTitle"),
     headers: named,
@@ -299,6 +338,7 @@ export function summarySections(
   return [
     overview(report, lang),
     judges(report, lang),
+    cost(report),
     ...claimMetrics(report),
     retrieval(report, lang),
     gate(report, lang),

@@ -12,7 +12,13 @@ import {
   RUBRIC_FEWSHOT_LABELS,
   RUBRIC_PROMPTS,
 } from "../../judges/index.js";
-import { LLM_ROLES, type LlmConfig, resolveModelConfig } from "../../llm/index.js";
+import {
+  DEFAULT_PRICES,
+  LLM_ROLES,
+  type LlmConfig,
+  PriceTableSchema,
+  resolveModelConfig,
+} from "../../llm/index.js";
 import { LoopsConfigSchema, RetrievalConfigSchema } from "../../rag/index.js";
 import { isLlmConfigured } from "../../config/index.js";
 import { AnswerLineSchema } from "../answers/index.js";
@@ -92,6 +98,12 @@ export const EvaluationRequestSchema = z
     retry: RetryPolicySchema.default({ attempts: 3, base_ms: 500, max_ms: 10_000 }),
     /** The cutoff k of hit rate, recall, precision and nDCG against questions' relevant items. */
     retrieval_k: RetrievalKSchema.default(DEFAULT_RETRIEVAL_K),
+    /**
+     * Pause the run before its LLM cost passes this many US dollars (docs/cost.md). Each item
+     * starts only when what is spent, what items in flight may spend and a conservative estimate
+     * of its own cost stay within it.
+     */
+    max_cost_usd: z.number().positive().max(1_000_000).optional(),
   })
   .superRefine((request, ctx) => {
     if (!request.question_set_id && !request.answers) {
@@ -134,6 +146,10 @@ export const EvaluationSnapshotSchema = z.object({
   retry: RetryPolicySchema,
   // Snapshots from before the field read as the default.
   retrieval_k: RetrievalKSchema.default(DEFAULT_RETRIEVAL_K),
+  /** USD per million tokens the run's costs are priced at (defaults and config; llm/prices.ts). */
+  prices: PriceTableSchema.default(DEFAULT_PRICES),
+  /** The run's cost limit in USD, or null for none. */
+  max_cost_usd: z.number().positive().nullable().default(null),
 });
 export type EvaluationSnapshot = z.infer<typeof EvaluationSnapshotSchema>;
 
@@ -174,7 +190,8 @@ function modelsOf(llm: LlmConfig): EvaluationSnapshot["models"] {
  */
 export function evaluationSnapshot(
   request: EvaluationRequest,
-  config: Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag">,
+  config: Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag"> &
+    Partial<Pick<RagjudgeConfig, "prices">>,
   collectionId: string | null,
   resolved: { bot?: SnapshotBot; submittedVia?: SubmittedVia } = {},
 ): EvaluationSnapshot {
@@ -208,6 +225,8 @@ export function evaluationSnapshot(
     no_cache: request.no_cache,
     retry: request.retry,
     retrieval_k: request.retrieval_k,
+    prices: config.prices ?? DEFAULT_PRICES,
+    max_cost_usd: request.max_cost_usd ?? null,
   });
 }
 

@@ -22,6 +22,7 @@ import {
   type QuestionSetRow,
   recountEvaluation,
   resetResults,
+  setEvaluationCostLimit,
   transitionEvaluation,
 } from "../../store/index.js";
 import {
@@ -263,7 +264,8 @@ async function move(
   from: readonly EvaluationStatus[],
   to: EvaluationStatus,
 ): Promise<EvaluationRow> {
-  const moved = await transitionEvaluation(deps.db, id, from, to, { userId });
+  // A person's pause or resume replaces whatever reason a worker gave (a reached cost limit).
+  const moved = await transitionEvaluation(deps.db, id, from, to, { userId, status_reason: null });
   if (moved) return moved;
   const row = await mustGet(deps.db, userId, id);
   throw new EvaluationStateError(operation, row.status);
@@ -279,12 +281,17 @@ export function cancelEvaluation(deps: ControlDeps, userId: string, id: string) 
   return move(deps, userId, id, "cancel", ["PENDING", "RUNNING", "PAUSED"], "CANCELLED");
 }
 
-/** Re-enqueues only the unfinished items. */
+/** Re-enqueues only the unfinished items; `maxCostUsd` replaces the run's cost limit. */
 export async function resumeEvaluation(
   deps: ControlDeps,
   userId: string,
   id: string,
+  options: { maxCostUsd?: number } = {},
 ): Promise<EvaluationRow> {
+  // A new cost limit first (a run paused at its limit goes on only under a higher one).
+  if (options.maxCostUsd !== undefined) {
+    await setEvaluationCostLimit(deps.db, userId, id, options.maxCostUsd);
+  }
   await move(deps, userId, id, "resume", ["PAUSED"], "RUNNING");
   // Items a crashed or aborted worker left RUNNING are taken again.
   await resetResults(deps.db, id, ["RUNNING"]);

@@ -36,10 +36,19 @@ export {
 } from "./retrieval.js";
 export { gateInputOf, ItemAbortedError, type ItemQuestion, runItem } from "./run-item.js";
 export {
+  type ItemCost,
+  itemCostOf,
+  type ItemUsageLine,
+  ItemUsageLineSchema,
+  storedUsageLines,
+} from "./item-cost.js";
+export {
   type EvaluationSummary,
   type JudgeSummaryBlock,
   type Progress,
   progressOf,
+  type RunCost,
+  runCostOf,
   type SummaryRow,
   summarizeResults,
 } from "./summary.js";

@@ -12,6 +12,7 @@ import { EvaluationRequestSchema, evaluationSnapshot } from "./config.js";
 import { type ItemQuestion, runItem } from "./run-item.js";
 
 const server = useScriptedLlm();
+const USAGE = { prompt_tokens: 1000, completion_tokens: 10 };
 
 const QUESTION: ItemQuestion = {
   evaluation_id: "e1",
@@ -80,6 +81,37 @@ describe("runItem: judges", () => {
       rubric: { outcome: "judge_error", error: { cause: "LlmHttpError", retryable: false } },
       reference: { outcome: "judge_error", error: { cause: "LlmHttpError", retryable: false } },
     });
+  });
+
+  it("prices every ask of a judge asked again for an unusable reply, not just the last", async () => {
+    // The first reply is not JSON (re-asked once by the client, then once more by the item).
+    server.on({ times: 2, reply: { content: "no verdict here", usage: USAGE } });
+    server.on({ reply: { content: '{"score": 4, "reasoning": "Matches."}', usage: USAGE } });
+    const snapshot = await snapshotFor(["reference"]);
+    const { write, cost } = await runItem({
+      question: QUESTION,
+      bot: suppliedAnswerBot(ANSWER),
+      snapshot: { ...snapshot, prices: { "judge-model": { input: 1, output: 10 } } },
+      judgeClient: judgeClient(0),
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(write.status).toBe("SCORED");
+    const asked = requestsOf("reference");
+    expect(asked).toBeGreaterThan(1);
+    expect((write.usage as { models: unknown[] }).models).toEqual([
+      {
+        part: "judge",
+        judge: "reference",
+        role: "judge",
+        model: "judge-model",
+        calls: asked,
+        prompt_tokens: 1000 * asked,
+        cached_tokens: 0,
+        completion_tokens: 10 * asked,
+        cost_usd: ((1000 + 100) * asked) / 1e6,
+      },
+    ]);
+    expect(cost?.cost_usd).toBeCloseTo((1100 * asked) / 1e6, 12);
   });
 
   it("asks each judge 1 + max_retries times on a 500: the item's 3 attempts do not multiply it", async () => {

@@ -16,6 +16,8 @@ import {
 } from "../../judges/index.js";
 import {
   backoffDelay,
+  type CallRecord,
+  type CostTotal,
   errorText,
   type LlmClient,
   sleep,
@@ -27,6 +29,7 @@ import { type Bot, type BotAnswer, BotError, type BotErrorKind } from "../bots/i
 import { referencesOf } from "../questions/index.js";
 import type { EvaluationSnapshot } from "./config.js";
 import { itemRetrieval } from "./retrieval.js";
+import { type ItemCost, itemCostOf } from "./item-cost.js";
 
 /** The question copy an item runs on (an evaluation_results row). */
 export interface ItemQuestion {
@@ -123,6 +126,12 @@ export interface SkippedJudge {
 
 export type ItemJudge = JudgeOutcome | SkippedJudge;
 
+/** Each judge's outcome, and every call each made (a re-asked judge's earlier asks too). */
+interface JudgedItem {
+  results: Partial<Record<JudgeKind, ItemJudge>>;
+  calls: Partial<Record<JudgeKind, CallRecord[]>>;
+}
+
 /**
  * Runs each judge once. A judge_error from an unusable reply is asked again (a fresh sample,
  * bypassing the cache) under the run's retry policy; one from a failed LLM call is final, since
@@ -132,7 +141,7 @@ async function runJudges(
   kinds: readonly JudgeKind[],
   options: RunItemOptions,
   answer: BotAnswer,
-): Promise<Partial<Record<JudgeKind, ItemJudge>>> {
+): Promise<JudgedItem> {
   const { question, snapshot, signal } = options;
   const references = referencesOf(question);
   // Judges that take one reference read ground_truth (the first); ground_truths carries them all
@@ -149,6 +158,7 @@ async function runJudges(
     ...(references.length > 1 ? { ground_truths: references } : {}),
   };
   const results: Partial<Record<JudgeKind, ItemJudge>> = {};
+  const calls: Partial<Record<JudgeKind, CallRecord[]>> = {};
   await Promise.all(
     kinds.map(async (kind) => {
       if (needsReference(kind) && !line.ground_truth) {
@@ -179,6 +189,7 @@ async function runJudges(
         }
         if (!judged) throw new Error(`${kind}: judgeLine returned no result`);
         results[kind] = judged;
+        (calls[kind] ??= []).push(...judged.calls);
         // Only an unusable reply is sampled again here: a failed call's error (retryable or not)
         // was the client's to retry, and it has.
         const again =
@@ -191,7 +202,7 @@ async function runJudges(
       }
     }),
   );
-  return results;
+  return { results, calls };
 }
 
 /** Mean of the judges' [0, 1] scores. */
@@ -206,6 +217,8 @@ export interface ItemOutcome {
   write: ResultWrite;
   /** `error` when the bot threw something other than a BotError. */
   botError?: BotErrorKind | "error";
+  /** What the item's LLM calls cost (none for a bot error: no answer, no judge). */
+  cost?: CostTotal;
 }
 
 /**
@@ -245,7 +258,7 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
       : gateInputOf(question, answer);
   const gate: GateVerdict | null =
     typeof gateInput === "string" ? null : evaluateGate(gateInput, snapshot.gate);
-  const results = await runJudges(snapshot.judges, options, answer);
+  const { results, calls } = await runJudges(snapshot.judges, options, answer);
   throwIfAborted(signal);
   const judged = Object.values(results).filter(
     (r): r is JudgeOutcome => r !== undefined && r.outcome !== "skipped",
@@ -258,6 +271,7 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
   const referenceVerdict = reference?.verdict as { score?: number; reasoning?: string } | undefined;
   const judgeUsage = usageOfCalls(judged.flatMap((result) => result.calls));
   const botUsage = answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, calls: 0 };
+  const cost = itemCostOf(answer.usage_by_model ?? [], calls, snapshot.prices);
   const score = judgeError ? null : primaryScore(judged);
   // Answers supplied without their contexts retrieved nothing we know of: no metrics, not zeros.
   const retrieval =
@@ -272,6 +286,7 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
       judges: judgeUsage,
       bot_latency_ms: answer.latency_ms,
       ...(answer.fallbacks ? { fallbacks: answer.fallbacks } : {}),
+      ...costFields(cost),
     },
     rag_answer: answer.answer,
     rag_answer_sources: answer.contexts,
@@ -289,5 +304,14 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
       : (gate?.status ?? "pass") !== "fail" && judged.every((r) => r.passed),
     error: judgeError ? failures.join("; ") : null,
   };
-  return { write };
+  return { write, cost: cost.cost };
+}
+
+/** The item's priced lines and their sum, as the row's usage keeps them. */
+function costFields(cost: ItemCost) {
+  return {
+    models: cost.models,
+    cost_usd: cost.cost.cost_usd,
+    unpriced_models: cost.cost.unpriced_models,
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { progressOf, type SummaryRow, summarizeResults } from "./summary.js";
+import { progressOf, runCostOf, type SummaryRow, summarizeResults } from "./summary.js";
 import { offlineClaims, reportClaimMetrics } from "../../judges/index.js";
 
 const row = (patch: Partial<SummaryRow>): SummaryRow => ({
@@ -187,5 +187,86 @@ describe("progressOf", () => {
     expect(
       progressOf({ ...base, completed_questions: 5, status: "PAUSED" }).eta_seconds,
     ).toBeNull();
+  });
+});
+
+describe("runCostOf", () => {
+  const line = (
+    part: "bot" | "judge",
+    model: string,
+    cost: number | null,
+    extra: { judge?: string; role?: string } = {},
+  ) => ({
+    part,
+    role: extra.role ?? (part === "bot" ? "generator" : "judge"),
+    ...(extra.judge ? { judge: extra.judge } : {}),
+    model,
+    calls: 1,
+    prompt_tokens: 100,
+    cached_tokens: 10,
+    completion_tokens: 20,
+    cost_usd: cost,
+  });
+
+  it("sums the run, the bot, each judge and per question; unpriced models are named, not priced", () => {
+    const cost = runCostOf([
+      {
+        models: [
+          line("bot", "gpt-4o", 0.002),
+          line("judge", "gpt-4o-mini", 0.001, { judge: "reference" }),
+        ],
+      },
+      {
+        models: [
+          line("bot", "house-llm", null),
+          line("judge", "gpt-4o-mini", 0.003, { judge: "reference" }),
+        ],
+      },
+      // A row from before costs were kept, and one with no answer: counted as nothing.
+      { bot: { prompt_tokens: 5, completion_tokens: 5, calls: 1 } },
+      null,
+    ]);
+    expect(cost.total.cost_usd).toBeCloseTo(0.006, 12);
+    expect(cost.total.prompt_tokens).toBe(400);
+    expect(cost.total.cached_tokens).toBe(40);
+    expect(cost.total.unpriced_models).toEqual(["house-llm"]);
+    expect(cost.bot).toMatchObject({ cost_usd: 0.002, unpriced_models: ["house-llm"] });
+    expect(Object.keys(cost.judges)).toEqual(["reference"]);
+    expect(cost.judges.reference?.cost_usd).toBeCloseTo(0.004, 12);
+    expect(cost.per_question.mean_usd).toBeCloseTo(0.003, 12);
+    expect(cost.per_question.max_usd).toBeCloseTo(0.003, 12);
+    expect(cost.by_model).toEqual([
+      expect.objectContaining({ part: "bot", model: "gpt-4o", calls: 1, cost_usd: 0.002 }),
+      expect.objectContaining({
+        part: "judge",
+        judge: "reference",
+        model: "gpt-4o-mini",
+        calls: 2,
+      }),
+      expect.objectContaining({ part: "bot", model: "house-llm", cost_usd: null }),
+    ]);
+    expect(cost.by_model[1]?.cost_usd).toBeCloseTo(0.004, 12);
+  });
+
+  it("is zero with no price unknown when no LLM was called", () => {
+    expect(runCostOf([null, {}])).toEqual({
+      total: {
+        cost_usd: 0,
+        prompt_tokens: 0,
+        cached_tokens: 0,
+        completion_tokens: 0,
+        unpriced_models: [],
+      },
+      bot: {
+        cost_usd: 0,
+        prompt_tokens: 0,
+        cached_tokens: 0,
+        completion_tokens: 0,
+        unpriced_models: [],
+      },
+      judges: {},
+      by_model: [],
+      per_question: { mean_usd: null, max_usd: null },
+    });
   });
 });

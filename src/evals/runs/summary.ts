@@ -1,5 +1,7 @@
 import { type ClaimMetricsReport, claimsSummary, type JudgeKind } from "../../judges/index.js";
 import { type RetrievalSummary, summarizeRetrieval } from "./retrieval.js";
+import { addToCostTotal, type CostTotal, emptyCostTotal } from "../../llm/index.js";
+import { type ItemUsageLine, storedUsageLines } from "./item-cost.js";
 
 /** The fields of a result row the summary reads (an evaluation_results row has them all). */
 export interface SummaryRow {
@@ -66,6 +68,60 @@ export interface EvaluationSummary {
   retrieval: RetrievalSummary | null;
   /** LLM use of the bot and judges: logical calls, and the HTTP requests (retries) they took. */
   usage: { prompt_tokens: number; completion_tokens: number; calls: number; attempts: number };
+  /** What the run's LLM calls cost, in total, the bot's, each judge's and per model. */
+  cost: RunCost;
+}
+
+/** A run's cost (docs/cost.md): every total says which models' tokens have no price. */
+export interface RunCost {
+  total: CostTotal;
+  bot: CostTotal;
+  judges: Record<string, CostTotal>;
+  /** Tokens and cost per part (bot or judge), role and model. */
+  by_model: ItemUsageLine[];
+  /** Over finished items with usage: the mean and the dearest item's cost, USD. */
+  per_question: { mean_usd: number | null; max_usd: number | null };
+}
+
+/** Sums the priced lines of the rows' usage. */
+export function runCostOf(usages: readonly unknown[]): RunCost {
+  const total = emptyCostTotal();
+  const bot = emptyCostTotal();
+  const judges: Record<string, CostTotal> = {};
+  const byModel = new Map<string, ItemUsageLine>();
+  const perItem: number[] = [];
+  for (const usage of usages) {
+    const lines = storedUsageLines(usage);
+    if (lines.length === 0) continue;
+    addToCostTotal(total, lines);
+    perItem.push(lines.reduce((sum, line) => sum + (line.cost_usd ?? 0), 0));
+    for (const line of lines) {
+      if (line.part === "bot") addToCostTotal(bot, [line]);
+      else addToCostTotal((judges[line.judge ?? "judge"] ??= emptyCostTotal()), [line]);
+      const key = [line.part, line.judge ?? "", line.role, line.model].join("\u0000");
+      const sum = byModel.get(key);
+      if (!sum) {
+        byModel.set(key, { ...line });
+        continue;
+      }
+      sum.calls += line.calls;
+      sum.prompt_tokens += line.prompt_tokens;
+      sum.cached_tokens += line.cached_tokens;
+      sum.completion_tokens += line.completion_tokens;
+      sum.cost_usd =
+        sum.cost_usd === null || line.cost_usd === null ? null : sum.cost_usd + line.cost_usd;
+    }
+  }
+  return {
+    total,
+    bot,
+    judges,
+    by_model: [...byModel.values()],
+    per_question: {
+      mean_usd: mean(perItem),
+      max_usd: perItem.length === 0 ? null : perItem.reduce((a, b) => Math.max(a, b)),
+    },
+  };
 }
 
 const OFFLINE_METRICS = ["exact_match", "f1", "rouge_l", "groundedness"] as const;
@@ -205,6 +261,7 @@ export function summarizeResults(rows: readonly SummaryRow[]): EvaluationSummary
       p95: quantile(latencies, 0.95),
     },
     usage,
+    cost: runCostOf(rows.map((row) => row.usage)),
   };
 }
 

@@ -14,7 +14,9 @@ import {
   groupCommit,
   recountEvaluation,
   releaseResult,
+  reserveItemCost,
   type ResultClaim,
+  settleItemCost,
   type ResultFinish,
   botCredential,
   type SecretKey,
@@ -35,7 +37,7 @@ import {
 } from "../bots/index.js";
 import { type EvaluationSnapshot, EvaluationSnapshotSchema } from "./config.js";
 import { ItemAbortedError, runItem } from "./run-item.js";
-import { errorText } from "../../llm/index.js";
+import { errorText, formatUsd, sleep } from "../../llm/index.js";
 
 export interface ItemJob {
   evaluation_id: string;
@@ -268,8 +270,21 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     let set = inFlight.get(row.id);
     if (!set) inFlight.set(row.id, (set = new Set()));
     set.add(controller);
+    const limit = context.snapshot.max_cost_usd;
+    let reservedUsd = 0;
+    let settled = false;
     try {
-      const { write, botError } = await runItem({
+      if (limit !== null) {
+        const reserved = await reserveWithin(row.id, limit, controller.signal);
+        if (reserved === null) {
+          // The run left RUNNING: a resume may bring a new limit, so its snapshot is read again.
+          contexts.delete(row.id);
+          await releaseResult(db, job.evaluation_id, job.question_id, jobId);
+          return;
+        }
+        reservedUsd = reserved;
+      }
+      const { write, botError, cost } = await runItem({
         question: claimed,
         bot:
           context.snapshot.bot.kind === "answers"
@@ -283,6 +298,16 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       // written (group-committed with others'), which keeps the write off the items' critical path.
       release();
       const outcome = await finish({ ...item, write });
+      if (limit !== null) {
+        settled = true;
+        await settleItemCost(db, row.id, reservedUsd, outcome.written ? (cost?.cost_usd ?? 0) : 0);
+        if (outcome.written && cost && cost.unpriced_models.length > 0) {
+          // Tokens without a price cannot be held to a limit: say so rather than run on blind.
+          await transitionEvaluation(db, row.id, ["RUNNING"], "PAUSED", {
+            status_reason: `cost limit ${formatUsd(limit)} cannot be kept: no price for ${cost.unpriced_models.join(", ")} (add it under "prices" in the config)`,
+          });
+        }
+      }
       const counts = outcome.evaluation;
       if (
         counts &&
@@ -297,6 +322,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
       }
       if (counts && counts.status !== "RUNNING") contexts.delete(row.id);
     } catch (error) {
+      if (limit !== null && !settled) await settleItemCost(db, row.id, reservedUsd, null);
       await releaseResult(db, job.evaluation_id, job.question_id, jobId);
       // Aborted by pause or cancel: the item waits, PENDING, for resume. Aborted because this
       // worker stops: fail the job so pg-boss hands it to another worker.
@@ -305,6 +331,27 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     } finally {
       set.delete(controller);
       if (set.size === 0) inFlight.delete(row.id);
+    }
+  }
+
+  /**
+   * Holds a conservative estimate of the item's cost against the run's limit before it starts
+   * (store/evaluation-budget.ts). While items in flight hold the budget this one waits for them;
+   * when nothing is in flight and the estimate still passes the limit, the run is paused, saying
+   * so. Returns the USD reserved, or null when the item must not start.
+   */
+  async function reserveWithin(
+    evaluationId: string,
+    limitUsd: number,
+    signal: AbortSignal,
+  ): Promise<number | null> {
+    const reason = `cost limit ${formatUsd(limitUsd)} reached: the next question could pass it`;
+    for (;;) {
+      if (signal.aborted) throw new ItemAbortedError("the run was paused or cancelled");
+      const reservation = await reserveItemCost(db, evaluationId, limitUsd, reason);
+      if (reservation.admitted) return reservation.reservedUsd;
+      if (reservation.outcome !== "wait") return null;
+      await sleep(options.watchMs ?? 250, signal).catch(() => {});
     }
   }
 

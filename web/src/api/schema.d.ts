@@ -1462,6 +1462,7 @@ export interface components {
       };
       /** @default 5 */
       retrieval_k?: number;
+      max_cost_usd?: number;
     };
     RetryRequest: {
       /**
@@ -2564,7 +2565,22 @@ export interface components {
         attempts: number;
         prompt_tokens: number;
         completion_tokens: number;
+        /** @default 0 */
+        cached_tokens: number;
         latency_ms: number;
+        /** @description the generator's tokens by model with their cost; cost_usd null: price unknown */
+        models?: {
+          role: string;
+          model: string;
+          calls: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          cost_usd: number | null;
+        }[];
+        /** @description USD of the priced tokens */
+        cost_usd?: number;
+        unpriced_models?: string[];
       } | null;
       error: string | null;
       /** @description why it FAILED, as a coded message */
@@ -2598,6 +2614,10 @@ export interface components {
       judge_error_count: number;
       /** @description mean primary score on [0, 1], SCORED only */
       average_score: number | null;
+      /** @description the run's cost limit in USD (eval --max-cost), or null for none */
+      max_cost_usd: number | null;
+      /** @description the run is paused because its next question could pass max_cost_usd */
+      cost_limit_reached: boolean;
       /** @description an ISO 8601 time */
       started_at: string | null;
       /** @description an ISO 8601 time */
@@ -2696,6 +2716,51 @@ export interface components {
           ndcg: number;
         };
       } | null;
+      cost: {
+        /** @description USD of the priced tokens; unpriced_models names the models whose tokens have no price */
+        total: {
+          cost_usd: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          unpriced_models: string[];
+        };
+        /** @description the bot's own LLM calls (the built-in bot's, or what an HTTP bot reports) */
+        bot: {
+          cost_usd: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          unpriced_models: string[];
+        };
+        /** @description each judge's calls */
+        judges: {
+          [key: string]: {
+            cost_usd: number;
+            prompt_tokens: number;
+            cached_tokens: number;
+            completion_tokens: number;
+            unpriced_models: string[];
+          };
+        };
+        /** @description tokens and cost per part (bot or judge), role and model; cost_usd null: price unknown */
+        by_model: {
+          role: string;
+          model: string;
+          calls: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          cost_usd: number | null;
+          /** @enum {string} */
+          part: "bot" | "judge";
+          judge?: string;
+        }[];
+        per_question: {
+          mean_usd: number | null;
+          max_usd: number | null;
+        };
+      };
     };
     EvaluationResult: {
       /** Format: uuid */
@@ -2718,6 +2783,14 @@ export interface components {
       latency_ms: number | null;
       usage: {
         [key: string]: unknown;
+      } | null;
+      /** @description what the question's LLM calls (bot and judges) cost; null when none were recorded */
+      cost: {
+        cost_usd: number;
+        prompt_tokens: number;
+        cached_tokens: number;
+        completion_tokens: number;
+        unpriced_models: string[];
       } | null;
       rag_answer: string | null;
       /** @description the sources the bot used */
@@ -2859,6 +2932,10 @@ export interface components {
       answer_excerpt: string | null;
       /** @description the answer's length in characters; null when there is no answer */
       answer_length: number | null;
+      /** @description USD of the question's priced LLM calls; null when none were recorded */
+      cost_usd: number | null;
+      /** @description some of the question's tokens have no price */
+      cost_price_unknown: boolean;
     };
     EvaluationListItem: {
       /** Format: uuid */
@@ -2886,6 +2963,10 @@ export interface components {
       judge_error_count: number;
       /** @description mean primary score on [0, 1], SCORED only */
       average_score: number | null;
+      /** @description the run's cost limit in USD (eval --max-cost), or null for none */
+      max_cost_usd: number | null;
+      /** @description the run is paused because its next question could pass max_cost_usd */
+      cost_limit_reached: boolean;
       /** @description an ISO 8601 time */
       started_at: string | null;
       /** @description an ISO 8601 time */
@@ -2932,6 +3013,10 @@ export interface components {
       judge_error_count: number;
       /** @description mean primary score on [0, 1], SCORED only */
       average_score: number | null;
+      /** @description the run's cost limit in USD (eval --max-cost), or null for none */
+      max_cost_usd: number | null;
+      /** @description the run is paused because its next question could pass max_cost_usd */
+      cost_limit_reached: boolean;
       /** @description an ISO 8601 time */
       started_at: string | null;
       /** @description an ISO 8601 time */
@@ -3261,9 +3346,36 @@ export interface components {
               radar: {
                 [key: string]: number | null;
               };
+              /** @description what the contestant's own run cost (absent in arenas stored before it was kept) */
+              cost?: {
+                cost_usd: number;
+                prompt_tokens: number;
+                cached_tokens: number;
+                completion_tokens: number;
+                unpriced_models: string[];
+              };
             } & {
               [key: string]: unknown;
             })[];
+            /** @description the pairwise judge's calls, priced (pairwise judge only) */
+            judge_cost?: {
+              by_model: {
+                role: string;
+                model: string;
+                calls: number;
+                prompt_tokens: number;
+                cached_tokens: number;
+                completion_tokens: number;
+                cost_usd: number | null;
+              }[];
+              total: {
+                cost_usd: number;
+                prompt_tokens: number;
+                cached_tokens: number;
+                completion_tokens: number;
+                unpriced_models: string[];
+              };
+            };
             matrix: {
               names: string[];
               cells: ({

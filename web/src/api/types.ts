@@ -60,3 +60,5 @@ export const JUDGE_KINDS = everyOf<JudgeKind>()(
   "claims",
   "claims_offline",
 );
+export type RunCost = EvaluationSummary["cost"];
+export type CostTotal = RunCost["total"];

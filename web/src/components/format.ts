@@ -25,3 +25,11 @@ export function formatDelta(delta: number | null): string {
   const sign = delta > 0 ? "+" : delta < 0 ? "−" : "±";
   return `${sign}${Math.abs(delta).toFixed(2)}`;
 }
+
+/** US dollars: cents from a cent up, two significant digits below (a cheap run is not $0.00). */
+export function formatUsd(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return "—";
+  if (usd === 0) return "$0.00";
+  if (usd >= 0.01) return `$${usd.toFixed(2)}`;
+  return `$${usd.toFixed(Math.min(8, 1 - Math.floor(Math.log10(usd))))}`;
+}

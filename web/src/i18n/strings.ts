@@ -8,6 +8,7 @@ import { monitorEn, monitorZh } from "../pages/monitor/monitor-strings";
 import { productionEn, productionZh } from "../pages/production/production-strings";
 import { nameEn, nameZh } from "./name-strings";
 import { listsEn, listsZh } from "./lists-strings";
+import { costEn, costZh } from "./cost-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 import { retrievalEn, retrievalZh } from "./retrieval-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
@@ -23,6 +24,7 @@ export const en = {
   ...nameEn,
   ...retrievalEn,
   ...listsEn,
+  ...costEn,
   ...verdictEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
@@ -397,6 +399,7 @@ export const zh: Record<MessageKey, string> = {
   ...nameZh,
   ...retrievalZh,
   ...listsZh,
+  ...costZh,
   ...verdictZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",

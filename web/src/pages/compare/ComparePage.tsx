@@ -14,6 +14,7 @@ import { CompareRetrieval } from "./CompareRetrieval";
 import { ClaimMetricsCompare } from "./ClaimMetricsCompare";
 import { CompareDrill } from "./CompareDrill";
 import { rowAfterKey } from "./row-keys";
+import { CompareCost } from "./CompareCost";
 import { incomparableText } from "./incomparable";
 
 const CompareCharts = lazy(() =>
@@ -156,6 +157,7 @@ export function ComparePage() {
           <CompareRetrieval base={data.base.summary} head={data.head.summary} />
           <ClaimMetricsCompare base={data.base.summary} head={data.head.summary} />
           <p className="muted">{t("compare.drill.keys")}</p>
+          <CompareCost base={data.base} head={data.head} />
           <div className="table-scroll">
             <table data-testid="compare-table">
               <thead>

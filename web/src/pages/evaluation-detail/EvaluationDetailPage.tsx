@@ -16,6 +16,7 @@ import { FiltersBar } from "./FiltersBar";
 import { useLiveEvaluation } from "./live";
 import { resultsQueryOptions, useEvaluationDetail, useResults } from "./queries";
 import { ResultsList } from "./ResultsList";
+import { CostPanel } from "./CostPanel";
 import { SummaryPanel } from "./SummaryPanel";
 
 const DetailCharts = lazy(() =>
@@ -72,7 +73,13 @@ export function EvaluationDetailPage() {
   // The same elements while only the list changes (a page fetched as it scrolls): React skips
   // the summary and the charts instead of rendering them again.
   const summaryPanel = useMemo(
-    () => detail.data && <SummaryPanel evaluation={detail.data} />,
+    () =>
+      detail.data && (
+        <>
+          <SummaryPanel evaluation={detail.data} />
+          <CostPanel cost={detail.data.summary.cost} limit={detail.data.max_cost_usd} />
+        </>
+      ),
     [detail.data],
   );
   const charts = useMemo(

@@ -1,7 +1,7 @@
 import { memo } from "react";
 import type { EvaluationResultListItem } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
-import { formatMs, formatScore } from "../../components/format";
+import { formatMs, formatScore, formatUsd } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
 import { useResult } from "./queries";
@@ -58,6 +58,15 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
           )}
           {item.latency_ms !== null && (
             <span className="muted">{t("card.latency", { ms: formatMs(item.latency_ms) })}</span>
+          )}
+          {item.cost_usd !== null && (
+            <span className="muted" data-testid="card-cost">
+              {t("cost.card", {
+                cost: item.cost_price_unknown
+                  ? `${formatUsd(item.cost_usd)} + ${t("cost.priceUnknownShort")}`
+                  : formatUsd(item.cost_usd),
+              })}
+            </span>
           )}
           <button
             type="button"

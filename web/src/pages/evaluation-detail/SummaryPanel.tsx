@@ -1,5 +1,5 @@
 import type { EvaluationDetail } from "../../api/types";
-import { formatMs, formatPercent, formatScore } from "../../components/format";
+import { formatMs, formatPercent, formatScore, formatUsd } from "../../components/format";
 import { ProgressBar } from "../../components/ProgressBar";
 import { everyResultFailed, shownRunStatus } from "../../components/run-outcome";
 import { StatusBadge } from "../../components/StatusBadge";
@@ -21,10 +21,16 @@ export function SummaryPanel({ evaluation }: { evaluation: EvaluationDetail }) {
         <span className="muted" data-testid="progress-count">
           {evaluation.progress.completed}/{evaluation.progress.total}
         </span>
-        {evaluation.status_reason && (
-          <span className="error-text">
-            {t("detail.reason", { reason: evaluation.status_reason })}
+        {evaluation.cost_limit_reached && evaluation.max_cost_usd !== null ? (
+          <span className="error-text" role="status" data-testid="cost-limit-reached">
+            {t("cost.limitReached", { limit: formatUsd(evaluation.max_cost_usd) })}
           </span>
+        ) : (
+          evaluation.status_reason && (
+            <span className="error-text">
+              {t("detail.reason", { reason: evaluation.status_reason })}
+            </span>
+          )
         )}
       </div>
       {everyResultFailed(evaluation) && (

@@ -1,0 +1,229 @@
+// What a run costs (issue 26 §5): every LLM call's tokens are stored by part, role and model,
+// priced from the run's price table, summed per judge, per bot and per question; and a run with
+// a cost limit pauses before it passes it, saying so, on either store.
+
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { configuredClients, loadConfig, type RagjudgeConfig } from "../src/config/index.js";
+import {
+  type EvaluationWorker,
+  startEvaluation,
+  startEvaluationWorker,
+  storedUsageLines,
+  summarizeResults,
+} from "../src/evals/runs/index.js";
+import { type Jobs, startJobs } from "../src/jobs/index.js";
+import { costOfUsage, DEFAULT_PRICES } from "../src/llm/index.js";
+import { createBuiltinBot } from "../src/rag/index.js";
+import {
+  createQuestionSet,
+  type EvaluationRow,
+  findOrCreateUser,
+  getEvaluation,
+  listEvaluationResults,
+} from "../src/store/index.js";
+import { isChat, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
+import { describeEachStore } from "./support/stores.js";
+import { startTestBot, type TestBot } from "./support/test-bot.js";
+
+const corpusDir = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
+
+const QUESTIONS = [
+  ["When did the Lanting Metro open Line 1?", "Line 1 opened in 2009."],
+  ["How many lines does the Lanting Metro have?", "The metro has four lines."],
+  ["Why was the flood of 2016 so damaging?", "Heavy rain and a high river."],
+  ["What festival is held in spring?", "The lantern festival."],
+  ["Where does Line 2 of the Lanting Metro run?", "Line 2 runs east to west."],
+  ["Who built the Lanting Metro?", "The city built it."],
+] as const;
+
+const GENERATOR = "gpt-4.1-mini";
+const JUDGE = "gpt-4o-mini";
+/** Every chat answer reports these tokens, 400 of the prompt from the provider's cache. */
+const USAGE = { prompt_tokens: 1000, completion_tokens: 100, cached_tokens: 400 };
+/** What one call of each model costs at the default prices: 440 and 180 micro-dollars. */
+const callCost = (model: string) => costOfUsage({ model, ...USAGE }, DEFAULT_PRICES) as number;
+
+/** One reply serves both the bot's review and the reference judge: each reads its own fields. */
+const JUDGE_REPLY = {
+  score: 4,
+  reasoning: "Matches the reference.",
+  reasonableness: { passed: true, problems: [] },
+  evidence: { passed: true, problems: [] },
+};
+
+describeEachStore("what a run costs", (use, kind) => {
+  let llm: ScriptedLlm;
+  let bot: TestBot;
+  let jobs: Jobs;
+  let worker: EvaluationWorker | undefined;
+  let config: RagjudgeConfig;
+  let userId: string;
+  let collectionId: string;
+  let questionSetId: string;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({
+      usage: USAGE,
+      rules: [
+        {
+          when: (r) => isChat(r) && r.body.model === GENERATOR,
+          reply: { content: "Line 1 of the Lanting Metro opened in 2009 [1]." },
+        },
+        { when: isChat, reply: { auto: JUDGE_REPLY } },
+      ],
+    });
+    const loaded = await loadConfig({
+      cwd: "/nonexistent",
+      env: {
+        OPENAI_BASE_URL: llm.baseUrl,
+        RAGJUDGE_GENERATOR_MODEL: GENERATOR,
+        RAGJUDGE_JUDGE_MODEL: JUDGE,
+      },
+    });
+    config = { ...loaded, llm: { ...loaded.llm, backoff_ms: 0, max_backoff_ms: 0 } };
+    jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
+    // An HTTP bot that reports its own model's tokens, one named model and one it leaves unnamed.
+    bot = await startTestBot({
+      delayMs: 0,
+      usage: [
+        { model: "gpt-4o", prompt_tokens: 2000, completion_tokens: 200, cached_tokens: 1000 },
+        { prompt_tokens: 50, completion_tokens: 5 },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await jobs.stop();
+    await llm.close();
+    await bot.close();
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+
+  beforeEach(async () => {
+    llm.requests.length = 0;
+    const db = use().db;
+    userId = (await findOrCreateUser(db, "alice")).id;
+    const bot = createBuiltinBot({ db, userId });
+    await bot.ingestPaths([corpusDir], "lanting");
+    collectionId = await bot.resolveCollection("lanting");
+    const set = await createQuestionSet(
+      db,
+      userId,
+      { name: "lanting", collection_id: collectionId },
+      QUESTIONS.map(([question_text, ground_truth]) => ({
+        question_type: "FACTUAL",
+        question_text,
+        ground_truth,
+        question_key: question_text,
+      })),
+    );
+    questionSetId = set.id;
+    const clients = configuredClients(config.llm);
+    worker = startEvaluationWorker({
+      jobs,
+      // The bot answers with the generator and reviews with the judge; the run judges with it too.
+      clientsFor: () => ({ generator: clients.generator, judge: clients.judge }),
+      watchMs: 50,
+    });
+  });
+
+  async function run(
+    extra: { max_cost_usd?: number; bot?: { kind: "http"; url: string } } = {},
+  ): Promise<EvaluationRow> {
+    const started = await startEvaluation(
+      { db: use().db, jobs },
+      userId,
+      {
+        question_set_id: questionSetId,
+        collection_id: collectionId,
+        judges: ["reference"],
+        no_cache: true,
+        ...extra,
+      },
+      config,
+      { via: "cli" },
+    );
+    let row: EvaluationRow | undefined;
+    await expect
+      .poll(
+        async () => {
+          row = await getEvaluation(use().db, userId, started.id);
+          return row?.status;
+        },
+        { timeout: 60_000, interval: 50 },
+      )
+      .toMatch(/COMPLETED|PAUSED|FAILED/);
+    return row as EvaluationRow;
+  }
+
+  /** What the scripted server was actually asked, priced: every request, finished or not. */
+  const billed = () =>
+    llm.requests.filter(isChat).reduce((sum, r) => sum + callCost(String(r.body.model)), 0);
+
+  it(`stores every item's tokens by part, role and model, and sums them [${kind}]`, async () => {
+    const row = await run();
+    expect(row.status).toBe("COMPLETED");
+    const rows = await listEvaluationResults(use().db, userId, row.id);
+    expect(rows.every((r) => r.status === "SCORED")).toBe(true);
+
+    const lines = rows.flatMap((r) => storedUsageLines(r.usage));
+    const calls = (where: (l: (typeof lines)[number]) => boolean) =>
+      lines.filter(where).reduce((sum, l) => sum + l.calls, 0);
+    const requests = (model: string) =>
+      llm.requests.filter((r) => isChat(r) && r.body.model === model).length;
+    // Every request the server answered is in exactly one stored line.
+    expect(calls((l) => l.model === GENERATOR)).toBe(requests(GENERATOR));
+    expect(calls((l) => l.model === JUDGE)).toBe(requests(JUDGE));
+    // The run's reference judge asked once per question; the bot's review is the bot's cost.
+    expect(calls((l) => l.part === "judge" && l.judge === "reference")).toBe(QUESTIONS.length);
+    expect(calls((l) => l.part === "bot" && l.role === "generator")).toBeGreaterThanOrEqual(
+      QUESTIONS.length,
+    );
+    for (const line of lines) {
+      expect(line.cached_tokens).toBe(USAGE.cached_tokens * line.calls);
+      expect(line.cost_usd).toBeCloseTo(callCost(line.model) * line.calls, 12);
+    }
+
+    const cost = summarizeResults(rows).cost;
+    expect(cost.total.unpriced_models).toEqual([]);
+    expect(cost.total.cost_usd).toBeCloseTo(billed(), 12);
+    expect(cost.judges.reference?.cost_usd).toBeCloseTo(QUESTIONS.length * callCost(JUDGE), 12);
+    expect(cost.bot.cost_usd + (cost.judges.reference?.cost_usd ?? 0)).toBeCloseTo(
+      cost.total.cost_usd,
+      12,
+    );
+    expect(cost.per_question.mean_usd).toBeCloseTo(cost.total.cost_usd / QUESTIONS.length, 12);
+  });
+
+  it(`prices the tokens an HTTP bot reports as the bot's, and names a model it left unnamed [${kind}]`, async () => {
+    const row = await run({ bot: { kind: "http", url: bot.url } });
+    expect(row.status).toBe("COMPLETED");
+    const cost = summarizeResults(await listEvaluationResults(use().db, userId, row.id)).cost;
+    // gpt-4o: 1,000 fresh prompt tokens at $2.50, 1,000 cached at $1.25, 200 out at $10 a million.
+    const perAnswer = (1000 * 2.5 + 1000 * 1.25 + 200 * 10) / 1e6;
+    expect(cost.bot.cost_usd).toBeCloseTo(QUESTIONS.length * perAnswer, 12);
+    expect(cost.bot.unpriced_models).toEqual(["(bot's model, not named)"]);
+    expect(cost.bot.prompt_tokens).toBe(QUESTIONS.length * 2050);
+    expect(cost.judges.reference?.cost_usd).toBeCloseTo(QUESTIONS.length * callCost(JUDGE), 12);
+  });
+
+  it(`pauses a run with --max-cost before its cost passes the limit, saying so [${kind}]`, async () => {
+    // About three items' worth: the first runs alone and prices the rest, then items start only
+    // while spent + in flight + 1.5 x the dearest item stay within the limit.
+    const limit = 0.0025;
+    const row = await run({ max_cost_usd: limit });
+    expect(row.status).toBe("PAUSED");
+    expect(row.status_reason).toMatch(/^cost limit \$0\.0025 reached/);
+    expect(row.completed_questions).toBeGreaterThan(0);
+    expect(row.completed_questions).toBeLessThan(QUESTIONS.length);
+    // Nothing is in flight once paused; what was asked of the server, in-flight calls included,
+    // stays within the limit, and the stored cost is what was asked.
+    await expect.poll(() => llm.inFlight, { timeout: 10_000 }).toBe(0);
+    expect(billed()).toBeLessThanOrEqual(limit);
+    const rows = await listEvaluationResults(use().db, userId, row.id);
+    expect(summarizeResults(rows).cost.total.cost_usd).toBeCloseTo(billed(), 12);
+  });
+});
