@@ -160,6 +160,8 @@ describeEachStore("batched claims and result writes", (use, kind) => {
       judges: { offline: { score: 0.25 } },
       latency_ms: 2,
       usage: { bot: { calls: 1 } },
+      // No relevant ids on the question: no retrieval metrics.
+      retrieval: null,
     });
     expect(await listSummaryRows(store.db, other.id, id, 3)).toEqual([]);
   });
@@ -195,6 +197,7 @@ describeEachStore("batched claims and result writes", (use, kind) => {
       latency_ms: 2,
       attempts: whole[4]?.attempts,
       usage: { bot: { calls: 1 } },
+      retrieval: null,
     });
     expect(rows[4]).not.toHaveProperty("gate");
     expect(await listReportRows(store.db, other.id, id, 3)).toEqual([]);

@@ -17,7 +17,7 @@ const withIds = API_ROUTES.filter((route) => /:(id|\w+Id)\b/.test(route.path));
 it("finds the routes with ids in the route table", () => {
   const families = new Set(withIds.map((route) => route.path.split("/")[3]));
   // Evaluations (with labels), question sets (and generations, questions), collections, gate
-  // records, bots, arenas, production answers, ingest keys, alert rules.
+  // records, bots, arenas, production answers, ingest keys, alert rules, monitors.
   expect([...families].sort()).toEqual(
     [
       "alert-rules",
@@ -27,6 +27,7 @@ it("finds the routes with ids in the route table", () => {
       "collections",
       "evaluation-records",
       "ingest-keys",
+      "monitors",
       "evaluations",
       "question-sets",
     ].sort(),

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { spawnCli, type SpawnedCli } from "./support/cli.js";
 import { pdfBomb } from "./support/pdf-bomb.js";
+import { redeemLoginLink } from "./support/login-link.js";
 
 const MIB = 1024 * 1024;
 /** Every upload here is answered within this (the parse thread's own limit per file is 30 s). */
@@ -41,8 +42,7 @@ beforeAll(async () => {
     void serve.exited.then((code) => reject(new Error(`serve exited ${code}: ${serve.err()}`)));
   });
   origin = new URL(login).origin;
-  const opened = await fetch(login, { redirect: "manual" });
-  const cookie = /ragjudge_session=[^;]+/.exec(opened.headers.get("set-cookie") ?? "")?.[0] ?? "";
+  const cookie = await redeemLoginLink(login);
   headers = { cookie, origin, "content-type": "application/json" };
   const created = await fetch(`${origin}/api/v1/collections`, {
     method: "POST",

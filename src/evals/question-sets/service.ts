@@ -63,14 +63,14 @@ async function resolveOptionalCollection(
   return ref ? resolveCollectionId(db, userId, ref) : null;
 }
 
-function newQuestion(question: QuestionInput): NewQuestion {
+function newQuestion(question: QuestionInput & { question_key?: string }): NewQuestion {
   return {
     question_type: question.question_type,
     question_text: question.question_text,
     ...storedReferences(question),
     reference_context: question.reference_context ?? null,
     ...storedRelevance(question),
-    question_key: questionKey(question.question_text),
+    question_key: question.question_key ?? questionKey(question.question_text),
   };
 }
 

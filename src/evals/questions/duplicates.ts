@@ -30,10 +30,12 @@ export interface DuplicateRow {
   existing: boolean;
 }
 
-type QuestionLike = string | { question_text: string };
+/** A question, or its text; a question read on the parse thread carries its key already. */
+type QuestionLike = string | { question_text: string; question_key?: string };
 
-function textOf(question: QuestionLike): string {
-  return typeof question === "string" ? question : question.question_text;
+function keyOf(question: QuestionLike): string {
+  if (typeof question === "string") return questionKey(question);
+  return question.question_key ?? questionKey(question.question_text);
 }
 
 /**
@@ -50,7 +52,7 @@ export function findDuplicates(
   const firstRow = new Map<string, number>();
   const duplicates: DuplicateRow[] = [];
   questions.forEach((question, index) => {
-    const key = questionKey(textOf(question));
+    const key = keyOf(question);
     // A question of punctuation only has no key; validation rejects or keeps it on its own terms.
     if (key === "") return;
     const row = index + 1;

@@ -18,16 +18,22 @@ export interface QuestionImportJob {
 }
 
 // Beside this module: compiled in dist/evals/questions/, or bundled in dist/cli/.
-const importThread = parseThread<QuestionImportJob, QuestionInput[]>(
+const importThread = parseThread<QuestionImportJob, KeyedQuestion[]>(
   threadModuleUrl(import.meta.url, "question-import-host"),
 );
+
+/**
+ * A question read on the parse thread, with its duplicate key (questionKey) computed there too:
+ * 5,000 long questions' keys cost ~100 ms, which the thread answering requests no longer pays.
+ */
+export type KeyedQuestion = QuestionInput & { question_key: string };
 
 /** parseQuestionFile, on the parse thread within `limits`; every refusal a QuestionImportError. */
 export async function parseQuestionFileOffThread(
   content: string | Uint8Array,
   format: QuestionFormat,
   limits: ParseLimits = PARSE_LIMITS,
-): Promise<QuestionInput[]> {
+): Promise<KeyedQuestion[]> {
   try {
     return await importThread({ content, format }, limits);
   } catch (error) {

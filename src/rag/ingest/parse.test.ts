@@ -123,6 +123,8 @@ describe("parseJsonlDocuments", () => {
       ok: true,
       document: {
         source: "data/faq.jsonl#a",
+        // The line's own id, kept so questions can name it in relevant_ids.
+        external_id: "a",
         kind: "jsonl",
         title: "Alpha",
         blocks: [{ text: "First." }, { text: "Second." }],

@@ -8,6 +8,7 @@ describe("judgeUnavailable", () => {
       "review",
       "rubric",
       "reference",
+      "claims",
     ]);
     expect(JUDGE_KINDS.filter((j) => judgeUnavailable(j, true))).toEqual([]);
     // Before the server has said, nothing is disabled (the server still refuses what it cannot run).
