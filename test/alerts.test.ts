@@ -6,14 +6,19 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { createPolicyFetch, restrictedBotNetwork } from "../src/evals/bots/index.js";
+import { type Jobs, startJobs } from "../src/jobs/index.js";
+import { DEFAULT_JUDGES_CONFIG } from "../src/judges/index.js";
 import {
   type AlertEvaluatorOptions,
   evaluateAlertRule,
   evaluateAlerts,
   ingestAnswers,
+  type MonitorWorker,
   type RuleEvaluation,
+  sendMonitorJobs,
+  startMonitorWorker,
 } from "../src/production/index.js";
 import { createApp } from "../src/server/index.js";
 import {
@@ -106,6 +111,14 @@ describeEachStore("alerts", (use) => {
   afterAll(async () => {
     await receiver.close();
   });
+  let jobs: Jobs | undefined;
+  let worker: MonitorWorker | undefined;
+  afterEach(async () => {
+    await worker?.stop();
+    await jobs?.stop();
+    worker = undefined;
+    jobs = undefined;
+  });
   beforeEach(async () => {
     receiver.received.length = 0;
     receiver.statuses.length = 0;
@@ -139,10 +152,22 @@ describeEachStore("alerts", (use) => {
     return created.body as { id: string; secret: string };
   };
 
-  const ingest = async (count: number, good: boolean, now: Date, extra = {}) => {
+  const ingest = async (
+    count: number,
+    good: boolean,
+    now: Date,
+    extra = {},
+    send?: (ids: string[]) => Promise<void>,
+  ) => {
     const stored = await ingestAnswers(
       Array.from({ length: count }, () => answer(good, extra)),
-      { db: use().db, userId, source: "api", now },
+      {
+        db: use().db,
+        userId,
+        source: "api",
+        now,
+        ...(send ? { monitors: { db: use().db, send } } : {}),
+      },
     );
     for (const row of stored) expect(row.gate.status).toBe(good ? "pass" : "fail");
     return stored;
@@ -430,6 +455,78 @@ describeEachStore("alerts", (use) => {
     );
   });
 
+  it("fires on the offline judge's mean as a monitor judges answers, then resolves, the text naming the judge", async () => {
+    const { db } = use();
+    jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
+    const running = jobs;
+    worker = startMonitorWorker({
+      jobs: running,
+      clientsFor: () => ({}),
+      judges: DEFAULT_JUDGES_CONFIG,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    const monitor = await call("POST", "/api/v1/monitors", {
+      name: "offline on the shop",
+      sample_rate: 1,
+      judges: ["offline"],
+      max_calls_per_minute: 0,
+      max_calls_per_day: 0,
+    });
+    expect(monitor.status, monitor.text).toBe(201);
+    const send = (ids: string[]) => sendMonitorJobs(running, ids);
+    const doneCount = async () =>
+      (
+        await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from monitor_judgments where status = 'done'`,
+        )
+      )[0]?.n;
+    const rule = await createRule({
+      name: "offline mean",
+      metric: "judge_mean",
+      judge: "offline",
+      comparison: "below",
+      threshold: 0.7,
+      min_count: 4,
+      filter: { service: "shop" },
+    });
+
+    // Unsupported answers (the year is not the hit's): the offline judge scores them low.
+    await ingest(4, false, at(0), { service: "shop" }, send);
+    // Another service's answers, judged too, are outside the rule's filter.
+    await ingest(3, true, at(0), { service: "other" }, send);
+    await expect.poll(doneCount, { timeout: 30_000 }).toBe(7);
+    const fired = await evaluateAt(at(1));
+    expect(fired.decision).toEqual({ kind: "fire" });
+    expect(fired.count).toBe(4);
+    expect(fired.value).toBeLessThan(0.7);
+    const [firing] = payloads();
+    expect(firing?.text).toContain(
+      'Alert "offline mean" is firing: the mean score of the offline judge is',
+    );
+    expect(firing?.text).toContain("over the last 1 hour (service shop), 4 judged answers");
+    expect(JSON.parse(receiver.received[0]?.body ?? "{}").rule).toMatchObject({
+      metric: "judge_mean",
+      judge: "offline",
+    });
+
+    // Supported answers lift the mean over the threshold: the episode resolves.
+    await ingest(40, true, at(2), { service: "shop" }, send);
+    await expect.poll(doneCount, { timeout: 30_000 }).toBe(47);
+    const resolved = await evaluateAt(at(3));
+    expect(resolved.decision).toEqual({ kind: "resolve" });
+    expect(resolved.count).toBe(44);
+    expect(resolved.value).toBeGreaterThan(0.7);
+    expect(payloads().map((p) => p.state)).toEqual(["firing", "resolved"]);
+    expect((await call("GET", `/api/v1/alert-rules/${rule.id}`)).body).toMatchObject({
+      metric: "judge_mean",
+      judge: "offline",
+      last_count: 44,
+    });
+  });
+
   it("measures each metric through an index, not by scanning the answers or the feedback", async () => {
     await ingest(3, true, at(0), { service: "shop" });
     const { db } = use();
@@ -442,9 +539,19 @@ describeEachStore("alerts", (use) => {
         filter: { service: "shop" },
         index: /answer_feedback_user_created_idx/,
       },
+      {
+        metric: "judge_mean",
+        filter: { service: "shop", model: "m" },
+        index: /Index (Only )?Scan using judge_rollups_user_id_grain_minute_/,
+      },
     ] as const;
     for (const { metric, filter, index } of cases) {
-      const query = alertMetricQuery(db, { user_id: userId, metric, filter }, at(-15), at(1));
+      const query = alertMetricQuery(
+        db,
+        { user_id: userId, metric, judge: "offline", filter },
+        at(-15),
+        at(1),
+      );
       // With sequential scans priced out, a plan still scanning means no index fits the query.
       const plan = await db.transaction(async (tx) => {
         await tx.execute(sql`set local enable_seqscan = off`);
@@ -520,7 +627,35 @@ describeEachStore("alerts", (use) => {
       { path: "threshold", message: "the gate pass rate is between 0 and 1" },
     ]);
 
+    const noJudge = await call("POST", "/api/v1/alert-rules", {
+      name: "j",
+      metric: "judge_mean",
+      comparison: "below",
+      threshold: 0.5,
+      webhook_url: receiver.url,
+    });
+    expect(noJudge.status).toBe(400);
+    expect(noJudge.body.issues).toEqual([
+      {
+        path: "judge",
+        message: "a judge's mean names its judge: one of offline, token_precision, review, rubric",
+      },
+    ]);
+
     const rule = await createRule();
+    const toJudge = await call("PATCH", `/api/v1/alert-rules/${rule.id}`, { metric: "judge_mean" });
+    expect(toJudge.status).toBe(400);
+    expect(toJudge.body.issues[0].path).toBe("judge");
+    const judgedRule = await call("PATCH", `/api/v1/alert-rules/${rule.id}`, {
+      metric: "judge_mean",
+      judge: "review",
+    });
+    expect(judgedRule.body).toMatchObject({ metric: "judge_mean", judge: "review" });
+    // Back to the pass rate, the rule forgets its judge.
+    const back = await call("PATCH", `/api/v1/alert-rules/${rule.id}`, {
+      metric: "gate_pass_rate",
+    });
+    expect(back.body).toMatchObject({ metric: "gate_pass_rate", judge: null });
     const patched = await call("PATCH", `/api/v1/alert-rules/${rule.id}`, { threshold: 0.5 });
     expect(patched.body).toMatchObject({ threshold: 0.5, name: "pass rate" });
     const badPatch = await call("PATCH", `/api/v1/alert-rules/${rule.id}`, {

@@ -12,6 +12,7 @@ import {
   alert_rules,
   answer_feedback,
   answer_records,
+  judge_rollups,
   users,
 } from "./schema.js";
 import {
@@ -36,6 +37,7 @@ export type AlertRuleFields = Pick<
   StoredRule,
   | "name"
   | "metric"
+  | "judge"
   | "comparison"
   | "threshold"
   | "window_minutes"
@@ -71,6 +73,7 @@ const publicColumns = {
   user_id: alert_rules.user_id,
   name: alert_rules.name,
   metric: alert_rules.metric,
+  judge: alert_rules.judge,
   comparison: alert_rules.comparison,
   threshold: alert_rules.threshold,
   window_minutes: alert_rules.window_minutes,
@@ -248,6 +251,11 @@ export interface AlertMeasure {
   count: number;
 }
 
+/** What measuring reads of a rule; `judge` only for judge_mean. */
+export type MeasuredRule = Pick<AlertRuleRow, "user_id" | "metric" | "filter"> & {
+  judge?: string | null;
+};
+
 function answerFilter(filter: AlertFilter): SQL[] {
   const conditions: SQL[] = [];
   if (filter.service !== undefined) conditions.push(eq(answer_records.service, filter.service));
@@ -262,14 +270,10 @@ function answerFilter(filter: AlertFilter): SQL[] {
  * Answers' metrics read answer_records by its (user_id, received_at) index, one or two day
  * partitions; thumbs read the feedback given in the window by answer_feedback's (user_id,
  * created_at) index, joined to their answers only when the rule filters by service, collection
- * or model. Returned unrun so a test can EXPLAIN it.
+ * or model. A judge's mean reads the minute rollups of judge scores (judge_rollups' primary key:
+ * user, grain 60, minutes), never the judgments. Returned unrun so a test can EXPLAIN it.
  */
-export function alertMetricQuery(
-  db: Db,
-  rule: Pick<AlertRuleRow, "user_id" | "metric" | "filter">,
-  from: Date,
-  to: Date,
-) {
+export function alertMetricQuery(db: Db, rule: MeasuredRule, from: Date, to: Date) {
   const inWindow = [
     eq(answer_records.user_id, rule.user_id),
     gte(answer_records.received_at, from),
@@ -277,6 +281,8 @@ export function alertMetricQuery(
     ...answerFilter(rule.filter),
   ];
   switch (rule.metric) {
+    case "judge_mean":
+      return judgeMeanQuery(db, rule, from, to);
     case "gate_pass_rate":
       return db
         .select({
@@ -333,10 +339,47 @@ export function alertMetricQuery(
   }
 }
 
+const MINUTE_MS = 60_000;
+
+/**
+ * A judge's mean score (0-1) over the judged answers that arrived in [from, to), and how many.
+ * Rollups are kept per minute of the answer's arrival, so the window is read in whole minutes:
+ * every minute it touches (at most one minute more than the window). The row of all answers
+ * (meta_key '') holds each answer once; the filter's service, collection and model are columns
+ * of the key ('' standing for none, which a filter never names).
+ */
+function judgeMeanQuery(db: Db, rule: MeasuredRule, from: Date, to: Date) {
+  const firstMinute = new Date(Math.floor(from.getTime() / MINUTE_MS) * MINUTE_MS);
+  const { service, collection, model } = rule.filter;
+  return db
+    .select({
+      count: sql<number>`coalesce(sum(${judge_rollups.count}), 0)::int`,
+      value: sql<
+        number | null
+      >`sum(${judge_rollups.score_sum})::float8 / nullif(sum(${judge_rollups.count}), 0)`,
+    })
+    .from(judge_rollups)
+    .where(
+      and(
+        eq(judge_rollups.user_id, rule.user_id),
+        eq(judge_rollups.grain, 60),
+        gte(judge_rollups.minute, firstMinute),
+        lt(judge_rollups.minute, to),
+        eq(judge_rollups.meta_key, ""),
+        eq(judge_rollups.meta_value, ""),
+        // A rule without a judge is refused when made; matching nothing keeps it harmless.
+        eq(judge_rollups.judge, rule.judge ?? ""),
+        ...(service !== undefined ? [eq(judge_rollups.service, service)] : []),
+        ...(collection !== undefined ? [eq(judge_rollups.collection, collection)] : []),
+        ...(model !== undefined ? [eq(judge_rollups.model, model)] : []),
+      ),
+    );
+}
+
 /** Measures a rule's metric over [from, to) (alertMetricQuery). */
 export async function measureAlertMetric(
   db: Db,
-  rule: Pick<AlertRuleRow, "user_id" | "metric" | "filter">,
+  rule: MeasuredRule,
   from: Date,
   to: Date,
 ): Promise<AlertMeasure> {

@@ -694,7 +694,12 @@ export const rejected_traces = pgTable(
 );
 
 /** What an alert rule watches (production/alerts/metrics.ts says how each is measured). */
-export const ALERT_METRICS = ["gate_pass_rate", "thumbs_down_share", "latency_p95_ms"] as const;
+export const ALERT_METRICS = [
+  "gate_pass_rate",
+  "thumbs_down_share",
+  "latency_p95_ms",
+  "judge_mean",
+] as const;
 
 /**
  * A user's alert rule (issue 24 §4): a metric over a window of production answers, compared with
@@ -710,6 +715,8 @@ export const alert_rules = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     metric: text("metric", { enum: ALERT_METRICS }).notNull(),
+    /** The judge whose mean score `judge_mean` watches (a monitor's judge); null for the others. */
+    judge: text("judge"),
     comparison: text("comparison", { enum: ["below", "above"] }).notNull(),
     threshold: doublePrecision("threshold").notNull(),
     window_minutes: integer("window_minutes").notNull(),

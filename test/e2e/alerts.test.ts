@@ -2,7 +2,7 @@
 // 200 ms): a rule made in the web app fires from ingested answers, its webhook receiver on
 // 127.0.0.1 (allowed by the bot network policy) gets a signed firing and then a resolution, and
 // the rule's history shows the episode firing, then resolved. A refused webhook address is named
-// beside its field.
+// beside its field. Choosing a judge's mean shows the judge field, and the rule reads with its judge.
 
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -155,4 +155,36 @@ it("the alert pages fit a 390×844 phone without sideways scrolling", async () =
   } finally {
     await phone.close();
   }
+}, 120_000);
+
+it("a judge's mean shows a judge field in the form, and the rule reads with its judge", async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/production/alerts`);
+  await expect.poll(() => page.getByLabel("Watch").isVisible()).toBe(true);
+  // A select's name is its label and its chosen option: "Judge offline".
+  const judge = page.getByRole("combobox", { name: /^Judge/ });
+  expect(await judge.count()).toBe(0);
+
+  await page.getByLabel("Watch").selectOption({ label: "A judge's mean score" });
+  await expect.poll(() => judge.isVisible()).toBe(true);
+  expect(await judge.inputValue()).toBe("offline");
+  await judge.selectOption({ label: "review" });
+  expect(await page.getByLabel("Threshold (%)").inputValue()).toBe("60");
+  await page.getByLabel("Name", { exact: true }).fill("Review mean");
+  await page.getByLabel("Webhook URL").fill(hookUrl);
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await expect.poll(() => page.getByTestId("new-rule-secret").isVisible()).toBe(true);
+  await expect
+    .poll(async () => (await page.getByTestId("alert-rule-row").allTextContents()).join("\n"))
+    .toContain(
+      "Mean score of the review judge below 60% over the last 15 minutes, with at least 50 judged answers",
+    );
+  const rules = await server.json<{ items: { name: string; metric: string; judge: string }[] }>(
+    "/api/v1/alert-rules",
+  );
+  expect(rules.items.find((r) => r.name === "Review mean")).toMatchObject({
+    metric: "judge_mean",
+    judge: "review",
+  });
+  await page.close();
 }, 120_000);

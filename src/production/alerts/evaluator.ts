@@ -62,6 +62,7 @@ function noticeOf(
       id: rule.id,
       name: rule.name,
       metric: rule.metric,
+      judge: rule.judge,
       comparison: rule.comparison,
       threshold: rule.threshold,
       window_minutes: rule.window_minutes,

@@ -9,7 +9,7 @@ export {
   type RuleEvaluation,
   startAlertEvaluation,
 } from "./evaluator.js";
-export { ALERT_METRIC_INFO, ALERT_METRICS, type AlertMetric } from "./metrics.js";
+export { ALERT_METRIC_INFO, ALERT_METRICS, type AlertMetric, ruleMetricWords } from "./metrics.js";
 export {
   ALERT_RULE_LIMITS,
   AlertFilterSchema,
@@ -17,6 +17,7 @@ export {
   AlertRuleInputSchema,
   type AlertRulePatch,
   AlertRulePatchSchema,
+  judgeProblem,
 } from "./rule-input.js";
 export { AlertRuleError, type AlertRuleDeps, changeRule, createRule } from "./rules.js";
 export {

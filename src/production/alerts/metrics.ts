@@ -1,6 +1,7 @@
 // What an alert rule can watch, in words, with the range a threshold may take. The store measures
 // each (store/alerts.ts, measureAlertMetric); this list is what people and webhooks read. A
-// judge's mean joins it once monitors store judge results: a metric with a `judge` parameter.
+// judge's mean is the one metric with a parameter: the rule's `judge` (a monitor's judge), read
+// from the monitors' per-minute judge rollups.
 
 import { ALERT_METRICS, type AlertMetric } from "../../store/index.js";
 
@@ -42,4 +43,18 @@ export const ALERT_METRIC_INFO: Record<AlertMetric, AlertMetricInfo> = {
     max: 3_600_000,
     format: (value) => `${Math.round(value)} ms`,
   },
+  judge_mean: {
+    words: "judge's mean score",
+    counted: "judged answers",
+    min: 0,
+    max: 1,
+    // Judges' scores are stored on [0, 1] (judges/result.ts); shown as a percentage like shares.
+    format: share,
+  },
 };
+
+/** The metric a rule watches in words, naming its judge: "mean score of the offline judge". */
+export function ruleMetricWords(rule: { metric: AlertMetric; judge?: string | null }): string {
+  if (rule.metric === "judge_mean" && rule.judge) return `mean score of the ${rule.judge} judge`;
+  return ALERT_METRIC_INFO[rule.metric].words;
+}

@@ -1,6 +1,7 @@
 // An alert rule as a person sends it: every field bounded, each refusal naming its field.
 
 import { z } from "zod";
+import { MONITOR_JUDGES } from "../monitors/definition.js";
 import { ALERT_METRIC_INFO, ALERT_METRICS, type AlertMetric } from "./metrics.js";
 
 export const ALERT_RULE_LIMITS = {
@@ -30,8 +31,14 @@ export const AlertFilterSchema = z
 const fields = {
   name: z.string().trim().min(1).max(100),
   metric: z.enum(ALERT_METRICS).describe(`what to watch: ${ALERT_METRICS.join(", ")}`),
+  judge: z
+    .enum(MONITOR_JUDGES)
+    .describe("judge_mean only: the judge whose mean score is watched (a monitor's judge)"),
   comparison: z.enum(["below", "above"]).describe("fire when the value is below or above"),
-  threshold: z.number().finite().describe("0-1 for rates and shares, milliseconds for latency"),
+  threshold: z
+    .number()
+    .finite()
+    .describe("0-1 for rates, shares and judges' scores, milliseconds for latency"),
   window_minutes: z
     .number()
     .int()
@@ -63,15 +70,35 @@ export function thresholdProblem(metric: AlertMetric, threshold: number): string
     : undefined;
 }
 
+/** Why a rule's judge does not fit its metric (judge_mean needs one, the others take none). */
+export function judgeProblem(
+  metric: AlertMetric,
+  judge: string | null | undefined,
+): string | undefined {
+  if (metric === "judge_mean") {
+    return judge
+      ? undefined
+      : `a judge's mean names its judge: one of ${MONITOR_JUDGES.join(", ")}`;
+  }
+  return judge ? "only a judge's mean (metric judge_mean) names a judge" : undefined;
+}
+
 function thresholdFits(rule: { metric?: AlertMetric; threshold?: number }, ctx: z.RefinementCtx) {
   if (rule.metric === undefined || rule.threshold === undefined) return;
   const problem = thresholdProblem(rule.metric, rule.threshold);
   if (problem) ctx.addIssue({ code: "custom", path: ["threshold"], message: problem });
 }
 
+function judgeFits(rule: { metric?: AlertMetric; judge?: string }, ctx: z.RefinementCtx) {
+  if (rule.metric === undefined) return;
+  const problem = judgeProblem(rule.metric, rule.judge);
+  if (problem) ctx.addIssue({ code: "custom", path: ["judge"], message: problem });
+}
+
 export const AlertRuleInputSchema = z
   .object({
     ...fields,
+    judge: fields.judge.optional(),
     window_minutes: fields.window_minutes.default(15),
     min_count: fields.min_count.default(50),
     filter: fields.filter.default({}),
@@ -79,9 +106,15 @@ export const AlertRuleInputSchema = z
     enabled: fields.enabled.default(true),
   })
   .strict()
-  .superRefine(thresholdFits);
+  .superRefine((rule, ctx) => {
+    thresholdFits(rule, ctx);
+    judgeFits(rule, ctx);
+  });
 export type AlertRuleInput = z.infer<typeof AlertRuleInputSchema>;
 
-/** A change to a rule: any of its fields. The threshold is checked against the merged rule. */
+/**
+ * A change to a rule: any of its fields. The threshold and the judge are checked against the
+ * merged rule (production/alerts/rules.ts).
+ */
 export const AlertRulePatchSchema = z.object(fields).partial().strict().superRefine(thresholdFits);
 export type AlertRulePatch = z.infer<typeof AlertRulePatchSchema>;

@@ -10,7 +10,7 @@ import {
   updateAlertRule,
 } from "../../store/index.js";
 import type { AlertRuleInput, AlertRulePatch } from "./rule-input.js";
-import { thresholdProblem } from "./rule-input.js";
+import { judgeProblem, thresholdProblem } from "./rule-input.js";
 
 /** A rule refused for one field; the API answers 400 naming it. */
 export class AlertRuleError extends Error {
@@ -45,7 +45,7 @@ export async function createRule(
   deps: AlertRuleDeps,
 ): Promise<{ rule: AlertRuleRow; secret: string }> {
   await checkUrl(deps, input.webhook_url);
-  return createAlertRule(db, userId, input, deps.secretKey);
+  return createAlertRule(db, userId, { ...input, judge: input.judge ?? null }, deps.secretKey);
 }
 
 /** Changes a rule; undefined when it is not the caller's. */
@@ -63,6 +63,11 @@ export async function changeRule(
     patch.threshold ?? current.threshold,
   );
   if (problem) throw new AlertRuleError("threshold", problem);
+  // A rule moved off judge_mean forgets its judge; one moved onto it must name one.
+  const metric = patch.metric ?? current.metric;
+  const judge = metric === "judge_mean" ? (patch.judge ?? current.judge) : patch.judge;
+  const judgeRefused = judgeProblem(metric, judge);
+  if (judgeRefused) throw new AlertRuleError("judge", judgeRefused);
   if (patch.webhook_url !== undefined) await checkUrl(deps, patch.webhook_url);
-  return updateAlertRule(db, userId, id, patch);
+  return updateAlertRule(db, userId, id, { ...patch, judge: judge ?? null });
 }

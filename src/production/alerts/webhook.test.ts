@@ -8,6 +8,7 @@ const notice: AlertNotice = {
     id: "4f7a2c1e-0000-4000-8000-000000000001",
     name: "Support pass rate",
     metric: "gate_pass_rate",
+    judge: null,
     comparison: "below",
     threshold: 0.9,
     window_minutes: 15,
@@ -45,6 +46,21 @@ describe("alertText", () => {
       }),
     ).toBe(
       'Alert "Support pass rate" is resolved: the 95th percentile latency is 1234 ms (threshold: above 2000 ms), over the last 2 hours, 80 answers with a latency.',
+    );
+  });
+
+  it("names the judge whose mean a judge_mean rule watches", () => {
+    expect(
+      alertText({
+        ...notice,
+        rule: { ...notice.rule, metric: "judge_mean", judge: "offline", threshold: 0.6 },
+        value: 0.4,
+        count: 12,
+        link: null,
+      }),
+    ).toBe(
+      'Alert "Support pass rate" is firing: the mean score of the offline judge is 40%, below the threshold of 60%, ' +
+        "over the last 15 minutes (service support-bot), 12 judged answers.",
     );
   });
 

@@ -5,7 +5,7 @@
 
 import { createHmac } from "node:crypto";
 import type { AlertDelivery, AlertFilter, AlertMetric } from "../../store/index.js";
-import { ALERT_METRIC_INFO } from "./metrics.js";
+import { ALERT_METRIC_INFO, ruleMetricWords } from "./metrics.js";
 
 export const SIGNATURE_HEADER = "x-ragjudge-signature";
 export const TIMESTAMP_HEADER = "x-ragjudge-timestamp";
@@ -19,6 +19,8 @@ export interface AlertNotice {
     id: string;
     name: string;
     metric: AlertMetric;
+    /** The judge a judge_mean rule watches; null for the other metrics. */
+    judge: string | null;
     comparison: "below" | "above";
     threshold: number;
     window_minutes: number;
@@ -52,12 +54,13 @@ function filterWords(filter: AlertFilter): string {
 export function alertText(notice: AlertNotice): string {
   const { rule } = notice;
   const info = ALERT_METRIC_INFO[rule.metric];
+  const words = ruleMetricWords(rule);
   const value = notice.value === null ? "not measured" : info.format(notice.value);
   const over = `over the last ${windowWords(rule.window_minutes)}${filterWords(rule.filter)}, ${notice.count} ${info.counted}`;
   const head =
     notice.state === "firing"
-      ? `Alert "${rule.name}" is firing: the ${info.words} is ${value}, ${rule.comparison} the threshold of ${info.format(rule.threshold)}, ${over}.`
-      : `Alert "${rule.name}" is resolved: the ${info.words} is ${value} (threshold: ${rule.comparison} ${info.format(rule.threshold)}), ${over}.`;
+      ? `Alert "${rule.name}" is firing: the ${words} is ${value}, ${rule.comparison} the threshold of ${info.format(rule.threshold)}, ${over}.`
+      : `Alert "${rule.name}" is resolved: the ${words} is ${value} (threshold: ${rule.comparison} ${info.format(rule.threshold)}), ${over}.`;
   return notice.link ? `${head} ${notice.link}` : head;
 }
 

@@ -4871,7 +4871,9 @@ export interface operations {
               id: string;
               name: string;
               /** @enum {string} */
-              metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+              metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms" | "judge_mean";
+              /** @description the judge a judge_mean rule watches; null otherwise */
+              judge: string | null;
               /** @enum {string} */
               comparison: "below" | "above";
               threshold: number;
@@ -4935,16 +4937,21 @@ export interface operations {
         "application/json": {
           name: string;
           /**
-           * @description what to watch: gate_pass_rate, thumbs_down_share, latency_p95_ms
+           * @description what to watch: gate_pass_rate, thumbs_down_share, latency_p95_ms, judge_mean
            * @enum {string}
            */
-          metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+          metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms" | "judge_mean";
+          /**
+           * @description judge_mean only: the judge whose mean score is watched (a monitor's judge)
+           * @enum {string}
+           */
+          judge?: "offline" | "token_precision" | "review" | "rubric";
           /**
            * @description fire when the value is below or above
            * @enum {string}
            */
           comparison: "below" | "above";
-          /** @description 0-1 for rates and shares, milliseconds for latency */
+          /** @description 0-1 for rates, shares and judges' scores, milliseconds for latency */
           threshold: number;
           /**
            * @description the window measured, ending now
@@ -4989,7 +4996,9 @@ export interface operations {
             id: string;
             name: string;
             /** @enum {string} */
-            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms" | "judge_mean";
+            /** @description the judge a judge_mean rule watches; null otherwise */
+            judge: string | null;
             /** @enum {string} */
             comparison: "below" | "above";
             threshold: number;
@@ -5082,7 +5091,9 @@ export interface operations {
             id: string;
             name: string;
             /** @enum {string} */
-            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms" | "judge_mean";
+            /** @description the judge a judge_mean rule watches; null otherwise */
+            judge: string | null;
             /** @enum {string} */
             comparison: "below" | "above";
             threshold: number;
@@ -5203,16 +5214,21 @@ export interface operations {
         "application/json": {
           name?: string;
           /**
-           * @description what to watch: gate_pass_rate, thumbs_down_share, latency_p95_ms
+           * @description what to watch: gate_pass_rate, thumbs_down_share, latency_p95_ms, judge_mean
            * @enum {string}
            */
-          metric?: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+          metric?: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms" | "judge_mean";
+          /**
+           * @description judge_mean only: the judge whose mean score is watched (a monitor's judge)
+           * @enum {string}
+           */
+          judge?: "offline" | "token_precision" | "review" | "rubric";
           /**
            * @description fire when the value is below or above
            * @enum {string}
            */
           comparison?: "below" | "above";
-          /** @description 0-1 for rates and shares, milliseconds for latency */
+          /** @description 0-1 for rates, shares and judges' scores, milliseconds for latency */
           threshold?: number;
           /** @description the window measured, ending now */
           window_minutes?: number;
@@ -5246,7 +5262,9 @@ export interface operations {
             id: string;
             name: string;
             /** @enum {string} */
-            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+            metric: "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms" | "judge_mean";
+            /** @description the judge a judge_mean rule watches; null otherwise */
+            judge: string | null;
             /** @enum {string} */
             comparison: "below" | "above";
             threshold: number;

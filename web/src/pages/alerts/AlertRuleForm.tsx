@@ -3,7 +3,15 @@ import { ApiError } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
 import { FieldError } from "../../components/FieldError";
 import { useI18n } from "../../i18n/i18n";
-import { ALERT_METRICS, type AlertMetric, fieldErrors, isShare } from "./alert-words";
+import { judgeKindName } from "../../i18n/name-strings";
+import {
+  ALERT_JUDGES,
+  ALERT_METRICS,
+  type AlertJudge,
+  type AlertMetric,
+  fieldErrors,
+  isShare,
+} from "./alert-words";
 import { useCreateAlertRule } from "./queries";
 import { type Draft, draftForMetric, EMPTY_DRAFT, ruleOf } from "./rule-draft";
 import { SecretShownOnce } from "./SecretShownOnce";
@@ -64,6 +72,20 @@ export function AlertRuleForm() {
             ))}
           </select>
         ))}
+        {draft.metric === "judge_mean" &&
+          field("judge", t("alerts.field.judge"), (p) => (
+            <select
+              {...p}
+              value={draft.judge}
+              onChange={(e) => set({ judge: e.target.value as AlertJudge })}
+            >
+              {ALERT_JUDGES.map((judge) => (
+                <option key={judge} value={judge}>
+                  {judgeKindName(judge, t)}
+                </option>
+              ))}
+            </select>
+          ))}
         {field("comparison", t("alerts.field.comparison"), (p) => (
           <select
             {...p}

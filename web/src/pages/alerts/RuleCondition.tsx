@@ -1,4 +1,5 @@
 import { useI18n } from "../../i18n/i18n";
+import { judgeKindName } from "../../i18n/name-strings";
 import { formatAlertValue } from "./alert-words";
 import type { AlertRule } from "./queries";
 
@@ -9,7 +10,10 @@ export function RuleCondition({ rule }: { rule: AlertRule }) {
   return (
     <>
       {t("alerts.condition", {
-        metric: t(`alerts.metric.${rule.metric}`),
+        metric:
+          rule.metric === "judge_mean" && rule.judge
+            ? t("alerts.metric.judgeNamed", { judge: judgeKindName(rule.judge, t) })
+            : t(`alerts.metric.${rule.metric}`),
         comparison: t(`alerts.comparison.${rule.comparison}`),
         threshold: formatAlertValue(rule.metric, rule.threshold),
         window: rule.window_minutes,

@@ -1,11 +1,24 @@
-// How a rule's numbers read and are typed: shares as percentages, latency in milliseconds.
+// How a rule's numbers read and are typed: shares and judges' mean scores (0-1) as
+// percentages, latency in milliseconds.
 
-export type AlertMetric = "gate_pass_rate" | "thumbs_down_share" | "latency_p95_ms";
+import type { NewAlertRule } from "./queries";
+
+export type AlertMetric = NewAlertRule["metric"];
+export type AlertJudge = NonNullable<NewAlertRule["judge"]>;
 
 export const ALERT_METRICS: readonly AlertMetric[] = [
   "gate_pass_rate",
   "thumbs_down_share",
   "latency_p95_ms",
+  "judge_mean",
+];
+
+/** The judges a judge_mean rule may watch: those monitors run. */
+export const ALERT_JUDGES: readonly AlertJudge[] = [
+  "offline",
+  "token_precision",
+  "review",
+  "rubric",
 ];
 
 export function isShare(metric: AlertMetric): boolean {
@@ -25,9 +38,9 @@ export function thresholdFromInput(metric: AlertMetric, typed: string): number {
   return isShare(metric) ? value / 100 : value;
 }
 
-/** The comparison that usually makes sense for a metric: a pass rate falls, the others rise. */
+/** The comparison that usually makes sense: a pass rate or a judge's score falls, the others rise. */
 export function defaultComparison(metric: AlertMetric): "below" | "above" {
-  return metric === "gate_pass_rate" ? "below" : "above";
+  return metric === "gate_pass_rate" || metric === "judge_mean" ? "below" : "above";
 }
 
 /** Field errors from a 400's issues, by the field's first path segment. */

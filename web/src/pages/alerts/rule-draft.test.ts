@@ -26,4 +26,15 @@ describe("ruleOf", () => {
     });
     expect(ruleOf({ ...EMPTY_DRAFT, ...draftForMetric("thumbs_down_share") }).threshold).toBe(0.2);
   });
+
+  it("sends the chosen judge with a judge's mean only, its score typed as a percentage", () => {
+    const judged = ruleOf({ ...EMPTY_DRAFT, ...draftForMetric("judge_mean"), judge: "review" });
+    expect(judged).toMatchObject({
+      metric: "judge_mean",
+      judge: "review",
+      comparison: "below",
+      threshold: 0.6,
+    });
+    expect(ruleOf({ ...EMPTY_DRAFT, judge: "review" })).not.toHaveProperty("judge");
+  });
 });

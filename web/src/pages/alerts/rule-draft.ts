@@ -1,11 +1,18 @@
 // The new-rule form's draft (text as typed) and the rule the API takes from it.
 
-import { type AlertMetric, defaultComparison, isShare, thresholdFromInput } from "./alert-words";
+import {
+  type AlertJudge,
+  type AlertMetric,
+  defaultComparison,
+  thresholdFromInput,
+} from "./alert-words";
 import type { NewAlertRule } from "./queries";
 
 export interface Draft {
   name: string;
   metric: AlertMetric;
+  /** Sent only with judge_mean. */
+  judge: AlertJudge;
   comparison: "below" | "above";
   threshold: string;
   window: string;
@@ -20,6 +27,7 @@ export interface Draft {
 export const EMPTY_DRAFT: Draft = {
   name: "",
   metric: "gate_pass_rate",
+  judge: "offline",
   comparison: "below",
   threshold: "90",
   window: "15",
@@ -39,6 +47,7 @@ export function ruleOf(draft: Draft): NewAlertRule {
   return {
     name: draft.name,
     metric: draft.metric,
+    ...(draft.metric === "judge_mean" ? { judge: draft.judge } : {}),
     comparison: draft.comparison,
     threshold: thresholdFromInput(draft.metric, draft.threshold),
     window_minutes: Number(draft.window),
@@ -53,6 +62,12 @@ export function ruleOf(draft: Draft): NewAlertRule {
 export function draftForMetric(
   metric: AlertMetric,
 ): Pick<Draft, "metric" | "comparison" | "threshold"> {
-  const threshold = !isShare(metric) ? "2000" : metric === "gate_pass_rate" ? "90" : "20";
+  const usual: Record<AlertMetric, string> = {
+    gate_pass_rate: "90",
+    thumbs_down_share: "20",
+    latency_p95_ms: "2000",
+    judge_mean: "60",
+  };
+  const threshold = usual[metric];
   return { metric, comparison: defaultComparison(metric), threshold };
 }
