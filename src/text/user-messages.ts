@@ -201,6 +201,26 @@ const EN = {
   "offline.tip.answer_or_decline":
     "Answer the question, or say that the sources do not give the answer.",
   "offline.tip.none": "None from the lexical checks.",
+  // The built-in bot's loop steps on a result card (rag/loops: each machine's explain).
+  "trace.sources": "Searches {sources}, {priority} first.",
+  "trace.retrieved": "Found {hits} passages for “{query}” ({counts}).",
+  "trace.graded_high": "Graded the passages good (score {score}).",
+  "trace.graded_medium": "Graded the passages fair (score {score}, {issues} problems).",
+  "trace.graded_low": "Graded the passages poor (score {score}, {issues} problems).",
+  "trace.rewrote": "Rewrote the question (attempt {attempt}): “{query}”.",
+  "trace.first_answer": "Wrote an answer of {chars} characters with {citations} citations.",
+  "trace.revised_answer":
+    "Revised the answer (round {epoch}): {chars} characters, {citations} citations.",
+  "trace.answer_fallback":
+    "The model failed, so the built-in extractive generator wrote an answer of {chars} characters with {citations} citations.",
+  "trace.check_passed": "The answer check passed the answer.",
+  "trace.check_failed": "The answer check failed the answer, with {suggestions} suggestions.",
+  "trace.check_error": "The answer check could not judge the answer.",
+  "trace.gate_show": "The evidence gate shows the answer.",
+  "trace.gate_warn": "The evidence gate shows the answer with a warning.",
+  "trace.gate_refuse": "The evidence gate refuses the answer.",
+  "trace.not_run": "Not run: the time budget of {ms} ms ran out.",
+  "trace.aborted": "Stopped: the time budget of {ms} ms ran out.",
 } as const;
 
 export type MessageCode = keyof typeof EN;
@@ -286,6 +306,24 @@ const ZH: Record<MessageCode, string> = {
   "offline.tip.answer_question": "请回答所提出的问题。",
   "offline.tip.answer_or_decline": "请回答问题，或说明资料中没有给出答案。",
   "offline.tip.none": "词汇检查没有提出建议。",
+  "trace.sources": "检索 {sources}，优先 {priority}。",
+  "trace.retrieved": "为“{query}”找到 {hits} 个段落（{counts}）。",
+  "trace.graded_high": "段落评级为好（得分 {score}）。",
+  "trace.graded_medium": "段落评级为一般（得分 {score}，{issues} 个问题）。",
+  "trace.graded_low": "段落评级为差（得分 {score}，{issues} 个问题）。",
+  "trace.rewrote": "改写了问题（第 {attempt} 次）：“{query}”。",
+  "trace.first_answer": "写出了一个 {chars} 个字符的回答，含 {citations} 处引用。",
+  "trace.revised_answer": "修改了回答（第 {epoch} 轮）：{chars} 个字符，{citations} 处引用。",
+  "trace.answer_fallback":
+    "模型调用失败，因此由内置抽取式生成器写出了一个 {chars} 个字符的回答，含 {citations} 处引用。",
+  "trace.check_passed": "回答检查通过了该回答。",
+  "trace.check_failed": "回答检查未通过该回答，给出 {suggestions} 条建议。",
+  "trace.check_error": "回答检查无法评判该回答。",
+  "trace.gate_show": "门控显示该回答。",
+  "trace.gate_warn": "门控显示该回答，但附带警告。",
+  "trace.gate_refuse": "门控拒绝了该回答。",
+  "trace.not_run": "未运行：{ms} 毫秒的时间预算已用完。",
+  "trace.aborted": "已中止：{ms} 毫秒的时间预算已用完。",
 };
 
 const TEMPLATES: Record<MessageLanguage, Record<MessageCode, string>> = { en: EN, zh: ZH };

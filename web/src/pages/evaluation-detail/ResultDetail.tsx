@@ -182,7 +182,7 @@ export function JudgeVerdicts({ judges }: { judges: Record<string, JudgeResult> 
  * gate's failing checks and the built-in bot's loop trace.
  */
 export function ResultDetail({ result }: { result: EvaluationResult }) {
-  const { t, language } = useI18n();
+  const { t, language, say } = useI18n();
   const failing = (result.gate?.checks ?? []).filter(
     (c) => c.status !== "pass" && c.status !== "skipped",
   );
@@ -247,7 +247,11 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
                   <code>
                     {step.machine}.{step.node}
                   </code>{" "}
-                  → <code>{step.next}</code> <span className="muted">{step.summary}</span>
+                  → <code>{step.next}</code>{" "}
+                  <span className="muted" data-testid="trace-summary">
+                    {/* Traces stored before the coded summary show the developer's line. */}
+                    {step.summary_message ? say(step.summary_message) : step.summary}
+                  </span>
                 </li>
               ) : (
                 <li key={i}>
