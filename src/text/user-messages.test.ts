@@ -97,6 +97,11 @@ describe("the message catalogue", () => {
     expect(wordMessage(tips, "zh")).toBe("请说出参考答案中的内容：1869、brick。请删除重复的句子。");
   });
 
+  it("names a judge once in Chinese: its words already say 评判", () => {
+    const message = codedMessage("calibration.skipped_judge_errors", { n: 2, judge: "offline" });
+    expect(wordMessage(message, "zh")).toBe("2 个已标注结果被跳过，因为离线评判没能评判它们。");
+  });
+
   it("reads a code it does not know as the English message it came with", () => {
     const unknown = { code: "future.thing", params: {}, message: "Something new." };
     expect(wordMessage(unknown, "zh")).toBe("Something new.");

@@ -230,7 +230,7 @@ const ZH: Record<MessageCode, string> = {
   "chart.histogram_binned": "每个已评分结果的 0–1 得分，分为 {bins} 个区间，每个宽 {width}。",
   "calibration.few_labels":
     "只有 {n} 个已标注结果：区间很宽，再多几个标注就可能改变结论（至少标注 {min} 个）。",
-  "calibration.skipped_judge_errors": "{n} 个已标注结果被跳过，因为{judge}评判没能评判它们。",
+  "calibration.skipped_judge_errors": "{n} 个已标注结果被跳过，因为{judge}没能评判它们。",
   "calibration.no_ppi": "无法给出预测增强的通过率：至少需要 2 个已标注和 1 个未标注的已评判结果。",
   "fewshot.no_candidates": "没有同时带人工评分和回答、可供学习的结果。",
   "fewshot.no_low_example":
