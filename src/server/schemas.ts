@@ -27,10 +27,13 @@ export const CodedMessageSchema = z.object({
       z.union([
         z.string(),
         z.number(),
+        z.array(z.string()),
         z.array(z.object({ kind: z.string(), count: z.number().int(), example: z.string() })),
       ]),
     )
-    .describe("what fills the sentence; model failures as groups by kind with a count"),
+    .describe(
+      "what fills the sentence; a list of names; model failures as groups by kind with a count",
+    ),
   message: z.string().describe("the sentence in English"),
 });
 
@@ -227,7 +230,10 @@ const TraceStepSchema = z.looseObject({
   node: z.string(),
   started_ms: z.number(),
   duration_ms: z.number(),
-  summary: z.string(),
+  summary: z.string().describe("what changed, for developers"),
+  summary_message: CodedMessageSchema.optional().describe(
+    "what the step did in plain words, as a code; absent in traces stored before it existed",
+  ),
   next: z.string(),
   router: z.string().optional(),
 });

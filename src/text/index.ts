@@ -62,6 +62,8 @@ export {
   MESSAGE_CODES,
   type MessageCode,
   type MessageLanguage,
+  type MessagePart,
+  messagePart,
   type MessageParams,
   messageTemplate,
   wordMessage,

@@ -3,6 +3,7 @@ import {
   asCodedMessage,
   codedMessage,
   MESSAGE_CODES,
+  messagePart,
   messageTemplate,
   wordMessage,
 } from "./user-messages.js";
@@ -19,7 +20,8 @@ describe("the message catalogue", () => {
       const zh = messageTemplate(code, "zh");
       expect(en, code).not.toBe("");
       expect(placeholders(zh), code).toEqual(placeholders(en));
-      if (code !== "plain") {
+      // plain and sentences are only their placeholder: the words are what fills them.
+      if (code !== "plain" && code !== "sentences") {
         expect(zh, code).toMatch(HAN);
         expect(en, code).not.toMatch(HAN);
       }
@@ -62,6 +64,42 @@ describe("the message catalogue", () => {
     expect(wordMessage(message, "zh")).toBe(
       "全部 24 次成对评判都失败了：20 × 模型服务器返回了错误（例如：HTTP 500 upstream）；4 × 模型没有按时回答（例如：after 30 s）。",
     );
+  });
+
+  it("words clauses coded inside a message, and lists, with each language's separators", () => {
+    const message = codedMessage("offline.reason", {
+      notes: [
+        messagePart("offline.note.contradicts", {
+          which: "",
+          contradictions: [
+            messagePart("offline.conflict.other_value", { answer: "1875", reference: "1870" }),
+            messagePart("offline.conflict.denies_value", { what: "1869" }),
+          ],
+        }),
+        messagePart("offline.note.very_long"),
+      ],
+    });
+    expect(message.message).toBe(
+      "Heuristic (no LLM): contradicts the reference: 1875 where the reference says 1870; denies 1869; very long.",
+    );
+    expect(wordMessage(message, "zh")).toBe(
+      "启发式评判（未用 LLM）：与参考答案矛盾：回答说 1875，而参考答案说 1870；否认了 1869；非常长。",
+    );
+    const tips = codedMessage("sentences", {
+      sentences: [
+        messagePart("offline.tip.state_reference", { missing: ["1869", "brick"] }),
+        messagePart("offline.tip.remove_repeats"),
+      ],
+    });
+    expect(tips.message).toBe(
+      "State what the reference says: 1869, brick. Remove repeated sentences.",
+    );
+    expect(wordMessage(tips, "zh")).toBe("请说出参考答案中的内容：1869、brick。请删除重复的句子。");
+  });
+
+  it("names a judge once in Chinese: its words already say 评判", () => {
+    const message = codedMessage("calibration.skipped_judge_errors", { n: 2, judge: "offline" });
+    expect(wordMessage(message, "zh")).toBe("2 个已标注结果被跳过，因为离线评判没能评判它们。");
   });
 
   it("reads a code it does not know as the English message it came with", () => {

@@ -13,8 +13,27 @@ export interface FailureGroupParam {
   example: string;
 }
 
-export type MessageParam = string | number | readonly FailureGroupParam[];
-export type MessageParams = Readonly<Record<string, MessageParam>>;
+/**
+ * A clause or sentence worded by its own code, inside another message (the offline judge's reason
+ * is its notes, each a code). Parts in a list are joined as clauses ("; "), or as sentences when
+ * the placeholder is named `sentences`.
+ */
+export interface MessagePart {
+  code: string;
+  params: MessageParams;
+}
+
+export type MessageParam =
+  | string
+  | number
+  | readonly string[]
+  | readonly FailureGroupParam[]
+  | MessagePart
+  | readonly MessagePart[];
+// An interface, not a type alias: MessagePart refers back to it.
+export interface MessageParams {
+  readonly [name: string]: MessageParam;
+}
 
 /** A sentence for a person, as a code with what fills it; `message` is the English words. */
 export interface CodedMessage {
@@ -126,6 +145,82 @@ const EN = {
   "arena.contestant_cancelled": "Contestant “{name}”: its evaluation run was cancelled.",
   "arena.contestant_deleted": "Contestant “{name}”: its evaluation run was deleted.",
   "arena.error": "The arena stopped with an error: {error}",
+  // Sentences joined into one text (the offline judge's suggestions).
+  sentences: "{sentences}",
+  // The offline judge (judges/offline/heuristic-rubric.ts): its reason is its notes, joined.
+  "offline.reason": "Heuristic (no LLM): {notes}.",
+  "offline.note.empty": "the answer is empty",
+  "offline.note.declines_as_reference": "declines to answer, as the ground truth does",
+  "offline.note.declines_answer_retrieved":
+    "declines although the contexts hold {share}% of the ground truth",
+  "offline.note.declines_no_contexts": "honestly declines; no contexts were retrieved",
+  "offline.note.declines_answer_missing":
+    "honestly declines; the contexts hold only {share}% of the ground truth",
+  "offline.note.declines_unchecked":
+    "declines to answer; without a ground truth it cannot be checked that the contexts lack the answer",
+  "offline.note.states_reference": "states the reference{which} ({how})",
+  "offline.note.guesses": "names the reference{which} only as one of several guesses",
+  "offline.note.less_precise": "states the reference{which} less precisely",
+  "offline.note.states_part": "states part of the reference{which} ({share}% of its facts)",
+  "offline.note.contradicts": "contradicts the reference{which}: {contradictions}",
+  "offline.note.misses_reference": "does not state the reference{which}",
+  "offline.note.exact": "matches the ground truth exactly",
+  "offline.note.declines_like_reference": "declines as the ground truth does",
+  "offline.note.answers_unknown": "answers although the ground truth says the answer is not known",
+  "offline.note.nothing_checkable": "adds nothing checkable to the question",
+  "offline.note.unverified":
+    "no contexts and no ground truth to check it against, so its claims are unverified",
+  "offline.note.partly_declines": "partly declines",
+  "offline.note.repeats": "repeats itself ({share}% of its phrases)",
+  "offline.note.off_question": "shares no word with the question",
+  "offline.note.very_long": "very long",
+  "offline.note.support_references": "the references and contexts support {what}",
+  "offline.note.support_contexts": "the contexts support {what}",
+  "offline.which_reference": " (reference {index} of {total})",
+  "offline.how.in_order": "its words, in order",
+  "offline.how.last_name": "by the last word of the name",
+  "offline.how.less_precisely": "its facts, less precisely",
+  "offline.how.facts": "{share}% of its facts",
+  "offline.support.words": "{words}% of its added words",
+  "offline.support.numbers": "{numbers}% of its numbers",
+  "offline.support.words_and_numbers": "{words}% of its added words and {numbers}% of its numbers",
+  "offline.conflict.other_value": "{answer} where the reference says {reference}",
+  "offline.conflict.denies_value": "denies {what}",
+  "offline.conflict.denies_reference": 'denies "{what}"',
+  "offline.tip.answer_from_contexts":
+    "The contexts contain the answer: answer from them instead of declining.",
+  "offline.tip.improve_retrieval": "Improve retrieval: the contexts do not contain the answer.",
+  "offline.tip.state_reference": "State what the reference says: {missing}.",
+  "offline.tip.correct": "Correct the answer: it contradicts the reference.",
+  "offline.tip.remove_unsupported":
+    "Remove or source what the evidence does not support: {unsupported}.",
+  "offline.tip.say_unknown": "Say that the sources do not give the answer instead of answering.",
+  "offline.tip.give_evidence": "Give the judge the retrieved contexts or a ground truth.",
+  "offline.tip.remove_repeats": "Remove repeated sentences.",
+  "offline.tip.answer_question": "Answer the question that was asked.",
+  "offline.tip.answer_or_decline":
+    "Answer the question, or say that the sources do not give the answer.",
+  "offline.tip.none": "None from the lexical checks.",
+  // The built-in bot's loop steps on a result card (rag/loops: each machine's explain).
+  "trace.sources": "Searches {sources}, {priority} first.",
+  "trace.retrieved": "Found {hits} passages for “{query}” ({counts}).",
+  "trace.graded_high": "Graded the passages good (score {score}).",
+  "trace.graded_medium": "Graded the passages fair (score {score}, {issues} problems).",
+  "trace.graded_low": "Graded the passages poor (score {score}, {issues} problems).",
+  "trace.rewrote": "Rewrote the question (attempt {attempt}): “{query}”.",
+  "trace.first_answer": "Wrote an answer of {chars} characters with {citations} citations.",
+  "trace.revised_answer":
+    "Revised the answer (round {epoch}): {chars} characters, {citations} citations.",
+  "trace.answer_fallback":
+    "The model failed, so the built-in extractive generator wrote an answer of {chars} characters with {citations} citations.",
+  "trace.check_passed": "The answer check passed the answer.",
+  "trace.check_failed": "The answer check failed the answer, with {suggestions} suggestions.",
+  "trace.check_error": "The answer check could not judge the answer.",
+  "trace.gate_show": "The evidence gate shows the answer.",
+  "trace.gate_warn": "The evidence gate shows the answer with a warning.",
+  "trace.gate_refuse": "The evidence gate refuses the answer.",
+  "trace.not_run": "Not run: the time budget of {ms} ms ran out.",
+  "trace.aborted": "Stopped: the time budget of {ms} ms ran out.",
 } as const;
 
 export type MessageCode = keyof typeof EN;
@@ -135,7 +230,7 @@ const ZH: Record<MessageCode, string> = {
   "chart.histogram_binned": "每个已评分结果的 0–1 得分，分为 {bins} 个区间，每个宽 {width}。",
   "calibration.few_labels":
     "只有 {n} 个已标注结果：区间很宽，再多几个标注就可能改变结论（至少标注 {min} 个）。",
-  "calibration.skipped_judge_errors": "{n} 个已标注结果被跳过，因为{judge}评判没能评判它们。",
+  "calibration.skipped_judge_errors": "{n} 个已标注结果被跳过，因为{judge}没能评判它们。",
   "calibration.no_ppi": "无法给出预测增强的通过率：至少需要 2 个已标注和 1 个未标注的已评判结果。",
   "fewshot.no_candidates": "没有同时带人工评分和回答、可供学习的结果。",
   "fewshot.no_low_example":
@@ -164,6 +259,71 @@ const ZH: Record<MessageCode, string> = {
   "arena.contestant_cancelled": "参赛者“{name}”：其评估已取消。",
   "arena.contestant_deleted": "参赛者“{name}”：其评估已被删除。",
   "arena.error": "竞技场因错误而停止：{error}",
+  sentences: "{sentences}",
+  "offline.reason": "启发式评判（未用 LLM）：{notes}。",
+  "offline.note.empty": "回答为空",
+  "offline.note.declines_as_reference": "拒绝回答，与参考答案一致",
+  "offline.note.declines_answer_retrieved": "拒绝回答，但上下文包含参考答案的 {share}%",
+  "offline.note.declines_no_contexts": "如实拒绝回答；没有检索到上下文",
+  "offline.note.declines_answer_missing": "如实拒绝回答；上下文只包含参考答案的 {share}%",
+  "offline.note.declines_unchecked": "拒绝回答；没有参考答案，无法核实上下文中确实没有答案",
+  "offline.note.states_reference": "说出了参考答案{which}（{how}）",
+  "offline.note.guesses": "只把参考答案{which}作为几个猜测之一说出",
+  "offline.note.less_precise": "说出了参考答案{which}，但不够精确",
+  "offline.note.states_part": "说出了参考答案{which}的一部分（其事实的 {share}%）",
+  "offline.note.contradicts": "与参考答案{which}矛盾：{contradictions}",
+  "offline.note.misses_reference": "没有说出参考答案{which}",
+  "offline.note.exact": "与参考答案完全一致",
+  "offline.note.declines_like_reference": "像参考答案一样拒绝回答",
+  "offline.note.answers_unknown": "参考答案说答案未知，但仍然作了回答",
+  "offline.note.nothing_checkable": "除了问题本身，没有可核实的内容",
+  "offline.note.unverified": "没有上下文也没有参考答案可供核对，因此其陈述未经核实",
+  "offline.note.partly_declines": "部分拒绝回答",
+  "offline.note.repeats": "内容重复（其短语的 {share}%）",
+  "offline.note.off_question": "与问题没有任何共同的词",
+  "offline.note.very_long": "非常长",
+  "offline.note.support_references": "参考答案和上下文支持{what}",
+  "offline.note.support_contexts": "上下文支持{what}",
+  "offline.which_reference": "（共 {total} 个参考答案中的第 {index} 个）",
+  "offline.how.in_order": "其词语，按原顺序",
+  "offline.how.last_name": "凭名称的最后一个词",
+  "offline.how.less_precisely": "其事实，但不够精确",
+  "offline.how.facts": "其事实的 {share}%",
+  "offline.support.words": "其新增词语的 {words}%",
+  "offline.support.numbers": "其数字的 {numbers}%",
+  "offline.support.words_and_numbers": "其新增词语的 {words}% 和其数字的 {numbers}%",
+  "offline.conflict.other_value": "回答说 {answer}，而参考答案说 {reference}",
+  "offline.conflict.denies_value": "否认了 {what}",
+  "offline.conflict.denies_reference": "否认了“{what}”",
+  "offline.tip.answer_from_contexts": "上下文中有答案：请根据上下文回答，而不是拒绝回答。",
+  "offline.tip.improve_retrieval": "请改进检索：上下文中没有答案。",
+  "offline.tip.state_reference": "请说出参考答案中的内容：{missing}。",
+  "offline.tip.correct": "请更正回答：它与参考答案矛盾。",
+  "offline.tip.remove_unsupported": "请删除证据不支持的内容，或注明其来源：{unsupported}。",
+  "offline.tip.say_unknown": "请说明资料中没有给出答案，而不是作答。",
+  "offline.tip.give_evidence": "请向评判提供检索到的上下文或参考答案。",
+  "offline.tip.remove_repeats": "请删除重复的句子。",
+  "offline.tip.answer_question": "请回答所提出的问题。",
+  "offline.tip.answer_or_decline": "请回答问题，或说明资料中没有给出答案。",
+  "offline.tip.none": "词汇检查没有提出建议。",
+  "trace.sources": "检索 {sources}，优先 {priority}。",
+  "trace.retrieved": "为“{query}”找到 {hits} 个段落（{counts}）。",
+  "trace.graded_high": "段落评级为好（得分 {score}）。",
+  "trace.graded_medium": "段落评级为一般（得分 {score}，{issues} 个问题）。",
+  "trace.graded_low": "段落评级为差（得分 {score}，{issues} 个问题）。",
+  "trace.rewrote": "改写了问题（第 {attempt} 次）：“{query}”。",
+  "trace.first_answer": "写出了一个 {chars} 个字符的回答，含 {citations} 处引用。",
+  "trace.revised_answer": "修改了回答（第 {epoch} 轮）：{chars} 个字符，{citations} 处引用。",
+  "trace.answer_fallback":
+    "模型调用失败，因此由内置抽取式生成器写出了一个 {chars} 个字符的回答，含 {citations} 处引用。",
+  "trace.check_passed": "回答检查通过了该回答。",
+  "trace.check_failed": "回答检查未通过该回答，给出 {suggestions} 条建议。",
+  "trace.check_error": "回答检查无法评判该回答。",
+  "trace.gate_show": "门控显示该回答。",
+  "trace.gate_warn": "门控显示该回答，但附带警告。",
+  "trace.gate_refuse": "门控拒绝了该回答。",
+  "trace.not_run": "未运行：{ms} 毫秒的时间预算已用完。",
+  "trace.aborted": "已中止：{ms} 毫秒的时间预算已用完。",
 };
 
 const TEMPLATES: Record<MessageLanguage, Record<MessageCode, string>> = { en: EN, zh: ZH };
@@ -180,15 +340,47 @@ function isMessageCode(code: string): code is MessageCode {
   return Object.hasOwn(EN, code);
 }
 
+/** How the items of a list placeholder are joined, by what they are. */
+const SEPARATORS: Record<"clauses" | "sentences" | "words", Record<MessageLanguage, string>> = {
+  clauses: { en: "; ", zh: "；" },
+  sentences: { en: " ", zh: "" },
+  words: { en: ", ", zh: "、" },
+};
+
+function isPart(value: unknown): value is MessagePart {
+  return (
+    value !== null && typeof value === "object" && typeof (value as MessagePart).code === "string"
+  );
+}
+
+function isFailureGroup(value: unknown): value is FailureGroupParam {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as FailureGroupParam).kind === "string"
+  );
+}
+
+function fillParam(name: string, value: MessageParam, lang: MessageLanguage): string {
+  if (isPart(value)) return wordMessage(value, lang);
+  if (Array.isArray(value)) {
+    const items = value as readonly unknown[];
+    if (items.every(isFailureGroup)) return failureList(items as FailureGroupParam[], lang);
+    if (items.every(isPart)) {
+      const separator = SEPARATORS[name === "sentences" ? "sentences" : "clauses"][lang];
+      return items.map((part) => wordMessage(part, lang)).join(separator);
+    }
+    return items.map(String).join(SEPARATORS.words[lang]);
+  }
+  // A judge's kind is a name in the CLI, not in a sentence.
+  if (name === "judge") return JUDGE_WORDS[lang][String(value)] ?? String(value);
+  return String(value);
+}
+
 function fill(template: string, params: MessageParams, lang: MessageLanguage): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    if (!Object.hasOwn(params, name)) return whole;
-    const value = params[name]!;
-    if (typeof value === "object") return failureList(value, lang);
-    // A judge's kind is a name in the CLI, not in a sentence.
-    if (name === "judge") return JUDGE_WORDS[lang][String(value)] ?? String(value);
-    return String(value);
-  });
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? fillParam(name, params[name]!, lang) : whole,
+  );
 }
 
 /**
@@ -206,6 +398,11 @@ export function wordMessage(
 /** A message for a person: its code, what fills it, and its English words. */
 export function codedMessage(code: MessageCode, params: MessageParams = {}): CodedMessage {
   return { code, params, message: wordMessage({ code, params }, "en") };
+}
+
+/** A clause of a longer message (the offline judge's notes): a code and what fills it. */
+export function messagePart(code: MessageCode, params: MessageParams = {}): MessagePart {
+  return { code, params };
 }
 
 /** A stored value that may predate codes (a plain string) as a coded message. */

@@ -10,7 +10,8 @@ import { e2eDatabase } from "./support/database.js";
 import { lantingCollection, lantingQuestionSet, waitForRun } from "./support/fixtures.js";
 
 // Issue 23 §4: with the interface in Chinese, what the server writes (chart notes, axis names,
-// calibration warnings, why an arena or a generation failed) reads in Chinese too, and no page
+// calibration warnings, why an arena or a generation failed, the offline judge's reason and
+// suggestion) reads in Chinese too, and no page
 // shows internal words ("seed 002") or a command's Markdown backticks.
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
@@ -24,13 +25,14 @@ const answersOf = (file: string) =>
  * The fixed words of every English sentence the server can send as a code: the longest run of a
  * template between its placeholders. A page in Chinese shows none of them.
  */
-const ENGLISH_SERVER_WORDS = MESSAGE_CODES.filter((code) => code !== "plain").map(
+const ENGLISH_SERVER_WORDS = MESSAGE_CODES.map(
   (code) =>
     messageTemplate(code, "en")
       .split(/\{\w+\}/)
       .map((part) => part.trim())
       .sort((a, b) => b.length - a.length)[0]!,
-);
+  // A code that is only its placeholder ("plain", "sentences") has no words of its own.
+).filter((words) => words.length >= 4);
 
 let llm: ScriptedLlm;
 let server: AppServer;
@@ -121,6 +123,29 @@ describe("the web app in Chinese", { timeout: 120_000 }, () => {
     expect(table).toContain("完整性");
     expect(table).not.toMatch(/accuracy|completeness|exact_match|rouge_l/);
     await expectNoEnglishFromServer(page);
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("words the offline judge's reason and suggestion on a result card in Chinese", async () => {
+    const page = await chinesePage(`/evaluations/${runs.terse}`);
+    const card = page.getByTestId("result-card").first();
+    await card.getByRole("button", { name: "详情" }).click();
+    const reasoning = card.getByTestId("judge-reasoning");
+    await expect.poll(() => reasoning.textContent()).toContain("启发式评判（未用 LLM）：");
+    expect(await reasoning.textContent()).not.toContain("Heuristic");
+    const suggestion = await card.getByTestId("judge-suggestions").textContent();
+    expect(suggestion).toMatch(/请|词汇检查没有提出建议/);
+    await expectNoEnglishFromServer(page);
+    // The API keeps the English words beside the code, for API users and older readers.
+    const results = await server.json<{ items: Array<{ id: string }> }>(
+      `/api/v1/evaluations/${runs.terse}/results?limit=1`,
+    );
+    const result = await server.json<{
+      judges: { offline: { verdict: { reason: string; reason_message: { message: string } } } };
+    }>(`/api/v1/evaluations/${runs.terse}/results/${results.items[0]!.id}`);
+    const verdict = result.judges.offline.verdict;
+    expect(verdict.reason_message.message).toBe(verdict.reason);
     expect(browser.errors).toEqual([]);
     await page.close();
   });

@@ -160,6 +160,24 @@ describe("verdicts that explain themselves", { timeout: 90_000 }, () => {
     await opened.page.close();
   });
 
+  it("words the built-in bot's loop steps in Chinese, not as the developer's key=value lines", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/evaluations/list`);
+    await page.evaluate('localStorage.setItem("ragjudge.language", "zh")');
+    await page.close();
+    const { page: opened, card } = await openFirstCard(builtinRun, "");
+    await card.getByTestId("result-detail").getByText("循环轨迹").click();
+    const steps = card.getByTestId("trace-summary");
+    await expect.poll(() => steps.count()).toBeGreaterThanOrEqual(5);
+    const words = await steps.allTextContents();
+    expect(words[0]).toMatch(/^检索 .+，优先 /);
+    expect(words.at(-1)).toMatch(/^门控/);
+    for (const line of words) expect(line).not.toMatch(/\w=|[A-Z][a-z]+ the /);
+    await opened.evaluate('localStorage.removeItem("ragjudge.language")');
+    expect(browser.errors).toEqual([]);
+    await opened.close();
+  });
+
   it("words judge errors as sentences grouped by kind, the raw replies behind details", async () => {
     const base = { language: "en" as const, model: "m", calls: [] };
     const dump = '[{"code":"invalid_type","path":["score"],"message":"Required"}]';

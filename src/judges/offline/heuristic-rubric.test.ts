@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { wordMessage } from "../../text/index.js";
 import type { Groundedness } from "./groundedness.js";
 import { heuristicBasis, heuristicRubric, supportRamp } from "./heuristic-rubric.js";
 import type { OfflineMeasures } from "./measures.js";
@@ -60,6 +61,7 @@ function match(verdict: ReferenceMatch["verdict"], overrides: Partial<ReferenceM
     coarser: false,
     hedged: false,
     contradictions: [],
+    conflicts: [],
     missing: [],
     ...overrides,
   } satisfies ReferenceMatch;
@@ -164,6 +166,7 @@ describe("heuristicRubric against a ground truth", () => {
     expect(score(match("incorrect"))).toEqual([3, 1, false]);
     const contradicted = match("contradicted", {
       contradictions: ["1870 where the reference says 1869"],
+      conflicts: [{ kind: "other_value", answer: "1870", reference: "1869" }],
     });
     expect(score(contradicted)).toEqual([1.5, 1, false]);
     expect(heuristicRubric(measures({ ...withTruth, reference: contradicted })).reason).toContain(
@@ -180,6 +183,31 @@ describe("heuristicRubric against a ground truth", () => {
       }),
     );
     expect(rubric.reason).toContain("reference 2 of 3");
+  });
+
+  it("words its reason and suggestion from the same codes in English and Chinese", () => {
+    const rubric = heuristicRubric(
+      measures({
+        ...withTruth,
+        references: 2,
+        repetition: 0.25,
+        reference: match("partial", { coverage: 0.5, missing: ["1869", "grey brick"] }),
+      }),
+    );
+    expect(rubric.reason).toBe(
+      "Heuristic (no LLM): states part of the reference (reference 1 of 2) (50% of its facts); repeats itself (25% of its phrases).",
+    );
+    expect(rubric.reason_message.message).toBe(rubric.reason);
+    expect(wordMessage(rubric.reason_message, "zh")).toBe(
+      "启发式评判（未用 LLM）：说出了参考答案（共 2 个参考答案中的第 1 个）的一部分（其事实的 50%）；内容重复（其短语的 25%）。",
+    );
+    expect(rubric.suggestion).toBe(
+      "State what the reference says: 1869, grey brick. Remove repeated sentences.",
+    );
+    expect(rubric.suggestion_message.message).toBe(rubric.suggestion);
+    expect(wordMessage(rubric.suggestion_message, "zh")).toBe(
+      "请说出参考答案中的内容：1869、grey brick。请删除重复的句子。",
+    );
   });
 
   it("gives 10 to an exact match", () => {
@@ -240,6 +268,7 @@ describe("heuristicRubric without evidence", () => {
     const rubric = heuristicRubric(measures({ empty: true }));
     expect(rubric.metrics).toEqual({ accuracy: 1, completeness: 1, clarity: 1, weighted_score: 1 });
     expect(rubric.reason).toBe("Heuristic (no LLM): the answer is empty.");
+    expect(wordMessage(rubric.reason_message, "zh")).toBe("启发式评判（未用 LLM）：回答为空。");
   });
 });
 

@@ -3,12 +3,18 @@
 // scores are a deterministic mapping of lexical measures (measures.ts), documented in
 // docs/judges.md "Offline judges"; the result says it is heuristic.
 
+import {
+  type CodedMessage,
+  codedMessage,
+  type MessagePart,
+  messagePart,
+} from "../../text/index.js";
 import { DEFAULT_JUDGES_CONFIG } from "../config.js";
 import { round } from "../result.js";
 import { type EvaluationMetrics, type RubricWeights, weightedScore } from "../rubric.js";
 import { type Groundedness, supportedUnits } from "./groundedness.js";
 import type { OfflineMeasures } from "./measures.js";
-import type { ReferenceMatch } from "./reference-match.js";
+import type { ReferenceConflict, ReferenceMatch } from "./reference-match.js";
 
 /** What accuracy was judged against: the ground truth (with the contexts), the contexts, nothing. */
 export type HeuristicBasis = "ground_truth" | "contexts" | "none";
@@ -21,6 +27,10 @@ export interface HeuristicRubric {
   /** Starts "Heuristic (no LLM): ". */
   reason: string;
   suggestion: string;
+  /** `reason` as a code with parameters, worded in the reader's language (text/user-messages.ts). */
+  reason_message: CodedMessage;
+  /** `suggestion` as a code with parameters. */
+  suggestion_message: CodedMessage;
   is_passing: boolean;
   heuristic: true;
   basis: HeuristicBasis;
@@ -54,8 +64,9 @@ export function supportRamp(share: number): number {
   return clamp((share - SUPPORT_NONE) / (SUPPORT_FULL - SUPPORT_NONE), 0, 1);
 }
 
-function percent(share: number): string {
-  return `${Math.round(share * 100)}%`;
+/** A share as a whole percentage, the number a message's "{share}%" shows. */
+function percent(share: number): number {
+  return Math.round(share * 100);
 }
 
 /** How far the answer's additions are supported: ramp(token share) × (number share)². */
@@ -85,18 +96,42 @@ function claimSupport(support: Groundedness): ClaimSupport {
   };
 }
 
-function describeSupport(claims: ClaimSupport, against: string): string {
-  const parts: string[] = [];
-  if (claims.tokens !== null) parts.push(`${percent(claims.tokens)} of its added words`);
-  if (claims.numbers !== null) parts.push(`${percent(claims.numbers)} of its numbers`);
-  return `${against} support ${parts.join(" and ")}`;
+function describeSupport(
+  claims: ClaimSupport,
+  against: "offline.note.support_references" | "offline.note.support_contexts",
+): MessagePart {
+  const words = claims.tokens === null ? null : percent(claims.tokens);
+  const numbers = claims.numbers === null ? null : percent(claims.numbers);
+  const what =
+    words !== null && numbers !== null
+      ? messagePart("offline.support.words_and_numbers", { words, numbers })
+      : words !== null
+        ? messagePart("offline.support.words", { words })
+        : messagePart("offline.support.numbers", { numbers: numbers ?? 0 });
+  return messagePart(against, { what });
 }
 
+/** A contradiction as a clause of the reason. */
+function conflictPart(conflict: ReferenceConflict): MessagePart {
+  switch (conflict.kind) {
+    case "other_value":
+      return messagePart("offline.conflict.other_value", {
+        answer: conflict.answer,
+        reference: conflict.reference,
+      });
+    case "denies_value":
+      return messagePart("offline.conflict.denies_value", { what: conflict.what });
+    case "denies_reference":
+      return messagePart("offline.conflict.denies_reference", { what: conflict.what });
+  }
+}
+
+/** Notes are the reason's clauses, suggestions its advice: each a code with its parameters. */
 interface Scored {
   accuracy: number;
   completeness: number;
-  notes: string[];
-  suggestions: string[];
+  notes: MessagePart[];
+  suggestions: MessagePart[];
 }
 
 /** Scores of an answer that only declines (abstention "full"). */
@@ -105,7 +140,7 @@ function scoreAbstention(m: OfflineMeasures): Scored {
     return {
       accuracy: 10,
       completeness: 8,
-      notes: ["declines to answer, as the ground truth does"],
+      notes: [messagePart("offline.note.declines_as_reference")],
       suggestions: [],
     };
   }
@@ -115,8 +150,8 @@ function scoreAbstention(m: OfflineMeasures): Scored {
       return {
         accuracy: 4,
         completeness: 1,
-        notes: [`declines although the contexts hold ${percent(found)} of the ground truth`],
-        suggestions: ["The contexts contain the answer: answer from them instead of declining."],
+        notes: [messagePart("offline.note.declines_answer_retrieved", { share: percent(found) })],
+        suggestions: [messagePart("offline.tip.answer_from_contexts")],
       };
     }
     return {
@@ -124,18 +159,16 @@ function scoreAbstention(m: OfflineMeasures): Scored {
       completeness: 3,
       notes: [
         found === null
-          ? "honestly declines; no contexts were retrieved"
-          : `honestly declines; the contexts hold only ${percent(found)} of the ground truth`,
+          ? messagePart("offline.note.declines_no_contexts")
+          : messagePart("offline.note.declines_answer_missing", { share: percent(found) }),
       ],
-      suggestions: ["Improve retrieval: the contexts do not contain the answer."],
+      suggestions: [messagePart("offline.tip.improve_retrieval")],
     };
   }
   return {
     accuracy: 9,
     completeness: 5,
-    notes: [
-      "declines to answer; without a ground truth it cannot be checked that the contexts lack the answer",
-    ],
+    notes: [messagePart("offline.note.declines_unchecked")],
     suggestions: [],
   };
 }
@@ -154,31 +187,39 @@ function scoreAgainstReference(
   match: ReferenceMatch,
   claims: ClaimSupport | null,
 ): Scored {
-  const notes: string[] = [];
-  const suggestions: string[] = [];
+  const notes: MessagePart[] = [];
+  const suggestions: MessagePart[] = [];
   const completeness = 1 + 9 * match.coverage;
-  const of = m.references > 1 ? ` (reference ${match.reference_index + 1} of ${m.references})` : "";
+  const which =
+    m.references > 1
+      ? messagePart("offline.which_reference", {
+          index: match.reference_index + 1,
+          total: m.references,
+        })
+      : "";
   if (match.missing.length > 0 && match.verdict !== "correct") {
-    suggestions.push(`State what the reference says: ${match.missing.join(", ")}.`);
+    suggestions.push(messagePart("offline.tip.state_reference", { missing: match.missing }));
   }
   switch (match.verdict) {
     case "correct": {
       let accuracy = match.coarser ? 9 : 10;
       // Extra claims are checked only against contexts: a reference alone cannot refute them.
       if (claims !== null && m.groundedness !== null) accuracy -= 3 * (1 - claims.factor);
-      notes.push(`states the reference${of} (${describeMatch(match)})`);
+      notes.push(
+        messagePart("offline.note.states_reference", { which, how: describeMatch(match) }),
+      );
       if (claims?.adds && m.groundedness !== null) {
-        notes.push(describeSupport(claims, "the references and contexts"));
+        notes.push(describeSupport(claims, "offline.note.support_references"));
       }
       return { accuracy, completeness: Math.max(completeness, 7), notes, suggestions };
     }
     case "partial":
       notes.push(
         match.hedged
-          ? `names the reference${of} only as one of several guesses`
+          ? messagePart("offline.note.guesses", { which })
           : match.coarser
-            ? `states the reference${of} less precisely`
-            : `states part of the reference${of} (${percent(match.coverage)} of its facts)`,
+            ? messagePart("offline.note.less_precise", { which })
+            : messagePart("offline.note.states_part", { which, share: percent(match.coverage) }),
       );
       return {
         accuracy: match.hedged ? 5 : match.coarser ? 6 : 8,
@@ -187,30 +228,35 @@ function scoreAgainstReference(
         suggestions,
       };
     case "contradicted":
-      notes.push(`contradicts the reference${of}: ${match.contradictions.join("; ")}`);
-      suggestions.unshift("Correct the answer: it contradicts the reference.");
+      notes.push(
+        messagePart("offline.note.contradicts", {
+          which,
+          contradictions: match.conflicts.map(conflictPart),
+        }),
+      );
+      suggestions.unshift(messagePart("offline.tip.correct"));
       return { accuracy: 1.5, completeness: Math.min(completeness, 4), notes, suggestions };
     default:
-      notes.push(`does not state the reference${of}`);
+      notes.push(messagePart("offline.note.misses_reference", { which }));
       return { accuracy: 3, completeness: Math.min(completeness, 4), notes, suggestions };
   }
 }
 
-function describeMatch(match: ReferenceMatch): string {
-  if (match.matched_by === "contains") return "its words, in order";
-  if (match.matched_by === "name") return "by the last word of the name";
-  if (match.coarser) return "its facts, less precisely";
-  return `${percent(match.coverage)} of its facts`;
+function describeMatch(match: ReferenceMatch): MessagePart {
+  if (match.matched_by === "contains") return messagePart("offline.how.in_order");
+  if (match.matched_by === "name") return messagePart("offline.how.last_name");
+  if (match.coarser) return messagePart("offline.how.less_precisely");
+  return messagePart("offline.how.facts", { share: percent(match.coverage) });
 }
 
 /** Scores of an answer that makes claims (abstention "none" or "partial"). */
 function scoreClaims(m: OfflineMeasures, basis: HeuristicBasis): Scored {
-  const notes: string[] = [];
-  const suggestions: string[] = [];
+  const notes: MessagePart[] = [];
+  const suggestions: MessagePart[] = [];
   const claims = m.support === null ? null : claimSupport(m.support);
   if (claims !== null && claims.unsupported.length > 0) {
     suggestions.push(
-      `Remove or source what the evidence does not support: ${claims.unsupported.join(", ")}.`,
+      messagePart("offline.tip.remove_unsupported", { unsupported: claims.unsupported }),
     );
   }
   let accuracy: number;
@@ -218,19 +264,19 @@ function scoreClaims(m: OfflineMeasures, basis: HeuristicBasis): Scored {
   if (m.exact_match === 1) {
     accuracy = 10;
     completeness = 10;
-    notes.push("matches the ground truth exactly");
+    notes.push(messagePart("offline.note.exact"));
   } else if (basis === "ground_truth" && m.ground_truth_abstains === true) {
     if (m.abstention === "partial") {
       // Declines as the ground truth does, and says what the sources do hold (seed 002's 9).
       accuracy = claims === null ? 5 : 1 + 9 * claims.factor;
       completeness = 8;
-      notes.push("declines as the ground truth does");
-      if (claims !== null) notes.push(describeSupport(claims, "the contexts"));
+      notes.push(messagePart("offline.note.declines_like_reference"));
+      if (claims !== null) notes.push(describeSupport(claims, "offline.note.support_contexts"));
     } else {
       accuracy = claims === null ? 2 : 1 + 2 * claims.factor;
       completeness = 2;
-      notes.push("answers although the ground truth says the answer is not known");
-      suggestions.unshift("Say that the sources do not give the answer instead of answering.");
+      notes.push(messagePart("offline.note.answers_unknown"));
+      suggestions.unshift(messagePart("offline.tip.say_unknown"));
     }
   } else if (basis === "ground_truth" && m.reference !== null) {
     const scored = scoreAgainstReference(m, m.reference, claims);
@@ -241,50 +287,50 @@ function scoreClaims(m: OfflineMeasures, basis: HeuristicBasis): Scored {
   } else if (basis === "contexts" && claims !== null) {
     if (claims.adds) {
       accuracy = 1 + 9 * claims.factor;
-      notes.push(describeSupport(claims, "the contexts"));
+      notes.push(describeSupport(claims, "offline.note.support_contexts"));
     } else {
       accuracy = 5;
-      notes.push("adds nothing checkable to the question");
+      notes.push(messagePart("offline.note.nothing_checkable"));
     }
     const units = m.support === null ? 0 : supportedUnits(m.support);
     completeness = 1 + 9 * Math.min(1, units / (UNITS_PER_SUB_QUESTION * m.sub_questions));
   } else {
     accuracy = 3;
     completeness = 1 + 9 * Math.min(1, m.added_units / (UNITS_PER_SUB_QUESTION * m.sub_questions));
-    notes.push("no contexts and no ground truth to check it against, so its claims are unverified");
-    suggestions.push("Give the judge the retrieved contexts or a ground truth.");
+    notes.push(messagePart("offline.note.unverified"));
+    suggestions.push(messagePart("offline.tip.give_evidence"));
   }
   if (m.abstention === "partial") {
     completeness = Math.min(completeness, 7);
-    notes.push("partly declines");
+    notes.push(messagePart("offline.note.partly_declines"));
   }
   return { accuracy, completeness, notes, suggestions };
 }
 
 function scoreClarity(m: OfflineMeasures): {
   clarity: number;
-  notes: string[];
-  suggestions: string[];
+  notes: MessagePart[];
+  suggestions: MessagePart[];
 } {
-  const notes: string[] = [];
-  const suggestions: string[] = [];
+  const notes: MessagePart[] = [];
+  const suggestions: MessagePart[] = [];
   let clarity = CLARITY_CEILING;
   if (m.repetition > 0) {
     const penalty = Math.min(5, 12 * m.repetition);
     if (penalty >= 0.5) {
       clarity -= penalty;
-      notes.push(`repeats itself (${percent(m.repetition)} of its phrases)`);
-      suggestions.push("Remove repeated sentences.");
+      notes.push(messagePart("offline.note.repeats", { share: percent(m.repetition) }));
+      suggestions.push(messagePart("offline.tip.remove_repeats"));
     }
   }
   if (m.answer_tokens >= 12 && m.question_overlap === 0) {
     clarity -= 3;
-    notes.push("shares no word with the question");
-    suggestions.push("Answer the question that was asked.");
+    notes.push(messagePart("offline.note.off_question"));
+    suggestions.push(messagePart("offline.tip.answer_question"));
   }
   if (m.answer_tokens > 200) {
     clarity -= 1;
-    notes.push("very long");
+    notes.push(messagePart("offline.note.very_long"));
   }
   return { clarity: clamp(clarity, 1, 10), notes, suggestions };
 }
@@ -315,6 +361,27 @@ function analysisOf(m: OfflineMeasures): string {
   return parts.join("; ");
 }
 
+/**
+ * The reason and suggestion as codes, and their English words in the fields seed 002 names (kept
+ * for API users and stored rows), worded from the same codes so the two cannot disagree.
+ */
+function reasonAndSuggestion(
+  notes: MessagePart[],
+  suggestions: MessagePart[],
+): Pick<HeuristicRubric, "reason" | "suggestion" | "reason_message" | "suggestion_message"> {
+  const reason = codedMessage("offline.reason", { notes });
+  const suggestion =
+    suggestions.length > 0
+      ? codedMessage("sentences", { sentences: suggestions })
+      : codedMessage("offline.tip.none");
+  return {
+    reason: reason.message,
+    suggestion: suggestion.message,
+    reason_message: reason,
+    suggestion_message: suggestion,
+  };
+}
+
 /** Seed 002's three scores from the offline measures; deterministic, no LLM. */
 export function heuristicRubric(
   m: OfflineMeasures,
@@ -329,8 +396,10 @@ export function heuristicRubric(
     return {
       metrics,
       analysis,
-      reason: "Heuristic (no LLM): the answer is empty.",
-      suggestion: "Answer the question, or say that the sources do not give the answer.",
+      ...reasonAndSuggestion(
+        [messagePart("offline.note.empty")],
+        [messagePart("offline.tip.answer_or_decline")],
+      ),
       is_passing: 1 >= passMin,
       heuristic: true,
       basis,
@@ -344,13 +413,13 @@ export function heuristicRubric(
     clarity: round(clear.clarity, 1),
   };
   const metrics = { ...scores, weighted_score: weightedScore(scores, weights) };
-  const notes = [...scored.notes, ...clear.notes];
-  const suggestions = [...scored.suggestions, ...clear.suggestions];
   return {
     metrics,
     analysis,
-    reason: `Heuristic (no LLM): ${notes.join("; ")}.`,
-    suggestion: suggestions.join(" ") || "None from the lexical checks.",
+    ...reasonAndSuggestion(
+      [...scored.notes, ...clear.notes],
+      [...scored.suggestions, ...clear.suggestions],
+    ),
     // With a reference, passing also needs the answer to state it: accuracy alone would pass an
     // answer that says nothing false and never answers (a partial answer, a vague one).
     is_passing:

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { JudgesConfigSchema } from "../config.js";
 import { JudgeInputError } from "../errors.js";
 import { summarizeJudgeResults } from "../summary.js";
+import { wordMessage } from "../../text/index.js";
 import { OFFLINE_MODEL, offline, offlineJudge, REFERENCE_LIMIT } from "./index.js";
 
 const examples = join(import.meta.dirname, "..", "..", "..", "examples");
@@ -265,5 +266,45 @@ describe("offline limits", () => {
     expect(judged.verdict.limits).toEqual([REFERENCE_LIMIT]);
     expect(REFERENCE_LIMIT).toContain("contains_reference");
     expect(offline({ question: "Who?", answer: "A", contexts: ["A"] }).verdict.limits).toEqual([]);
+  });
+});
+
+describe("the offline judge's reason in the reader's language", () => {
+  it("sends its reason and suggestion as codes beside the English words", () => {
+    const { verdict } = offline({
+      question: "In what year was the fire?",
+      answer: "The Great Fire happened in 1870.",
+      ground_truth: "1869",
+    });
+    expect(verdict.reason).toBe(
+      "Heuristic (no LLM): contradicts the reference: 1870 where the reference says 1869.",
+    );
+    expect(verdict.reason_message).toEqual({
+      code: "offline.reason",
+      params: {
+        notes: [
+          {
+            code: "offline.note.contradicts",
+            params: {
+              which: "",
+              contradictions: [
+                {
+                  code: "offline.conflict.other_value",
+                  params: { answer: "1870", reference: "1869" },
+                },
+              ],
+            },
+          },
+        ],
+      },
+      message: verdict.reason,
+    });
+    expect(wordMessage(verdict.reason_message, "zh")).toBe(
+      "启发式评判（未用 LLM）：与参考答案矛盾：回答说 1870，而参考答案说 1869。",
+    );
+    expect(verdict.suggestion_message.message).toBe(verdict.suggestion);
+    expect(wordMessage(verdict.suggestion_message, "zh")).toBe(
+      "请删除证据不支持的内容，或注明其来源：great、happened、1870。请更正回答：它与参考答案矛盾。请说出参考答案中的内容：1869。",
+    );
   });
 });

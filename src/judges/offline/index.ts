@@ -50,8 +50,10 @@ export {
   type OfflineMeasures,
 } from "./measures.js";
 export {
+  conflictWords,
   type MatchInput,
   matchReferences,
+  type ReferenceConflict,
   type ReferenceComponents,
   type ReferenceMatch,
   type ReferenceVerdictKind,

@@ -43,8 +43,31 @@ export interface ReferenceMatch {
   hedged: boolean;
   /** What contradicts it: "1870 where the reference says 1869", "denies Denver Broncos". */
   contradictions: string[];
+  /** The same contradictions as data, so they can be worded in another language. */
+  conflicts: ReferenceConflict[];
   /** Reference facts the answer does not state, at most 8. */
   missing: string[];
+}
+
+/**
+ * One contradiction: another value where the reference states one, a value of the reference
+ * denied ("not 1784"), or the reference itself denied.
+ */
+export type ReferenceConflict =
+  | { kind: "other_value"; answer: string; reference: string }
+  | { kind: "denies_value"; what: string }
+  | { kind: "denies_reference"; what: string };
+
+/** A contradiction in English words (the `contradictions` field). */
+export function conflictWords(conflict: ReferenceConflict): string {
+  switch (conflict.kind) {
+    case "other_value":
+      return `${conflict.answer} where the reference says ${conflict.reference}`;
+    case "denies_value":
+      return `denies ${conflict.what}`;
+    case "denies_reference":
+      return `denies "${conflict.what}"`;
+  }
 }
 
 const VERDICT_RANK: Record<ReferenceVerdictKind, number> = {
@@ -455,6 +478,7 @@ function matchOne(
     coarser: false,
     hedged: false,
     contradictions: [] as string[],
+    conflicts: [] as ReferenceConflict[],
     missing: [] as string[],
   };
   // A yes/no question's reference is often "True" or "False": an answer opening with "Yes" or
@@ -477,7 +501,7 @@ function matchOne(
       return sibling ? { ...quantity, units: sibling.units } : quantity;
     });
   const answered = answerQuantities.filter((quantity) => !asked(quantity));
-  const contradictions: string[] = [];
+  const conflicts: ReferenceConflict[] = [];
   const missing: string[] = [];
   let statedNumbers = 0;
   let coarser = false;
@@ -497,10 +521,10 @@ function matchOne(
     }
     if (state.stated === "year") yearOnly = true;
     if (state.conflict) {
-      contradictions.push(
+      conflicts.push(
         state.conflict.denied
-          ? `denies ${quantity.raw}`
-          : `${state.conflict.raw} where the reference says ${quantity.raw}`,
+          ? { kind: "denies_value", what: quantity.raw }
+          : { kind: "other_value", answer: state.conflict.raw, reference: quantity.raw },
       );
     }
     missing.push(quantity.raw);
@@ -522,19 +546,20 @@ function matchOne(
   const coverage =
     units === 0 ? (contained.found ? 1 : 0) : (2 * statedNumbers + statedWords.length) / units;
 
-  if (contained.found && contradictions.length === 0) {
+  if (contained.found && conflicts.length === 0) {
     return { ...base, verdict: "correct", matched_by: "contains", coverage: 1, missing: [] };
   }
   if (contained.denied && !contained.found) {
-    contradictions.push(`denies "${reference}"`);
+    conflicts.push({ kind: "denies_reference", what: reference });
   }
-  if (contradictions.length > 0) {
+  if (conflicts.length > 0) {
     return {
       ...base,
       verdict: "contradicted",
       matched_by: "none",
       coverage,
-      contradictions,
+      contradictions: conflicts.map(conflictWords),
+      conflicts,
       missing,
     };
   }
@@ -613,6 +638,7 @@ export function matchReferences(
         coarser: false,
         hedged: false,
         contradictions: [],
+        conflicts: [],
         missing: [],
       };
     } else if (input.abstained) {
@@ -624,6 +650,7 @@ export function matchReferences(
         coarser: false,
         hedged: false,
         contradictions: [],
+        conflicts: [],
         missing: [],
       };
     } else {

@@ -15,6 +15,7 @@ import {
   type ReviewVerdict,
 } from "../../judges/index.js";
 import type { CallRecord, ChatMessage, LlmClient } from "../../llm/index.js";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 import type { RetrievedHit } from "../types.js";
 import {
   GENERATION_SYSTEM,
@@ -226,6 +227,27 @@ function describe(
   }`;
 }
 
+/** The step in plain words for a person (describe's line is for developers). */
+function explain(
+  node: AnswerNode,
+  _update: Partial<AnswerState>,
+  state: Readonly<AnswerState>,
+): CodedMessage {
+  if (node === "generate_answer") {
+    const g = state.generations.at(-1);
+    const size = { chars: state.last_answer.length, citations: state.citations.length };
+    if (g?.fallback_reason) return codedMessage("trace.answer_fallback", size);
+    return g?.revision
+      ? codedMessage("trace.revised_answer", { epoch: state.epoch, ...size })
+      : codedMessage("trace.first_answer", size);
+  }
+  const e = state.evaluations.at(-1);
+  if (e?.outcome === "judge_error") return codedMessage("trace.check_error");
+  return e?.passed
+    ? codedMessage("trace.check_passed")
+    : codedMessage("trace.check_failed", { suggestions: e?.suggestions.length ?? 0 });
+}
+
 const machines = new WeakMap<
   AnswerConfig,
   MachineSpec<AnswerState, AnswerLoopContext, AnswerNode, End>
@@ -254,6 +276,7 @@ export function answerMachine(
       exits: [END],
       timeoutExit: END,
       describe,
+      explain,
       maxSteps: 2 * config.gener_epoch + 1,
     };
     machines.set(config, spec);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isChat, type RecordedRequest } from "../../../test/support/scripted-llm.js";
 import { scriptedClient, useScriptedLlm } from "../../../test/support/use-scripted-llm.js";
 import { type LlmRole, ProviderLimiters } from "../../llm/index.js";
+import { wordMessage } from "../../text/index.js";
 import type { RetrievalSource, RetrievedHit, RetrieveRequest } from "../types.js";
 import { AskInputError, ask } from "./ask.js";
 import { parseLoopsConfig } from "./config.js";
@@ -104,6 +105,23 @@ describe("ask", () => {
         result.trace[i - 1]?.started_ms ?? 0,
       );
     }
+    // Each step in plain words, as a code a person reads in English or Chinese.
+    expect(result.trace.map((s) => s.summary_message?.code)).toEqual([
+      "trace.sources",
+      "trace.retrieved",
+      "trace.graded_high",
+      "trace.first_answer",
+      "trace.check_passed",
+      "trace.gate_show",
+    ]);
+    const answered = result.trace[3]!.summary_message!;
+    expect(answered.message).toBe(
+      `Wrote an answer of ${result.final_answer.length} characters with ${result.citations.length} citations.`,
+    );
+    expect(wordMessage(answered, "zh")).toBe(
+      `写出了一个 ${result.final_answer.length} 个字符的回答，含 ${result.citations.length} 处引用。`,
+    );
+    expect(wordMessage(result.trace[5]!.summary_message!, "zh")).toBe("门控显示该回答。");
     expect(rows[0]?.map((r) => r.node_id)).toEqual(result.citations);
     const line = JSON.parse(readFileSync(join(dir, "offline.jsonl"), "utf8").trim());
     expect(line).toMatchObject({

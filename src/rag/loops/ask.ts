@@ -26,6 +26,14 @@ import {
   runQualityLoop,
 } from "./quality-loop.js";
 import type { TraceStep } from "./state-machine.js";
+import { codedMessage } from "../../text/index.js";
+
+/** The evidence gate's step in plain words, by what it does with the answer. */
+const GATE_STEP = {
+  show: "trace.gate_show",
+  show_with_warning: "trace.gate_warn",
+  refuse: "trace.gate_refuse",
+} as const satisfies Record<GateAction, string>;
 
 export const AskInputSchema = z.object({
   question: z.string().trim().min(1, "a non-empty question").max(10_000),
@@ -204,6 +212,7 @@ export async function ask(input: AskInput, ctx: AskContext): Promise<AskResult> 
       started_ms: gateStart - started,
       duration_ms: gateEnd - gateStart,
       summary: `status=${gate.status} action=${gate.action}`,
+      summary_message: codedMessage(GATE_STEP[gate.action]),
       next: "__end__",
     },
   ];

@@ -22,6 +22,7 @@ import {
   resolvePrioritySource,
 } from "./quality-checker.js";
 import { QueryRewriter, type Rewrite } from "./query-rewriter.js";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 import { type MachineRun, type MachineSpec, type RouterEdge, runMachine } from "./state-machine.js";
 
 /** rag/retrieval's questionRouter(query, available): the sources worth asking for this query. */
@@ -232,6 +233,39 @@ function describe(
   }
 }
 
+/** The step in plain words for a person (describe's line is for developers). */
+function explain(
+  node: QualityNode,
+  _update: Partial<QualityState>,
+  state: Readonly<QualityState>,
+): CodedMessage {
+  switch (node) {
+    case "question_router":
+      return codedMessage("trace.sources", {
+        sources: state.sources,
+        priority: state.priority_source,
+      });
+    case "retrieve":
+      return codedMessage("trace.retrieved", {
+        hits: state.fused_results.length,
+        query: clip(state.query),
+        counts: Object.entries(state.per_source).map(
+          ([source, hits]) => `${source} ${hits?.length ?? 0}`,
+        ),
+      });
+    case "grade_documents":
+      return codedMessage(`trace.graded_${state.quality_grade ?? "low"}`, {
+        score: state.quality_score.toFixed(2),
+        issues: state.quality_issues.length,
+      });
+    case "rewrite_query":
+      return codedMessage("trace.rewrote", {
+        attempt: state.retry_count,
+        query: clip(state.query),
+      });
+  }
+}
+
 const machines = new WeakMap<
   QualityConfig,
   MachineSpec<QualityState, QualityLoopContext, QualityNode, "generate">
@@ -269,6 +303,7 @@ export function qualityMachine(
       exits: ["generate"],
       timeoutExit: "generate",
       describe,
+      explain,
       maxSteps: 4 * (config.max_rewrites + 1) + 1,
     };
     machines.set(config, spec);

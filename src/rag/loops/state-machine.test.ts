@@ -88,6 +88,10 @@ describe("runMachine", () => {
     expect(run.trace).toHaveLength(1);
     expect(run.trace[0]).toMatchObject({ node: "slow", next: END, timed_out: true });
     expect(run.trace[0]?.summary).toMatch(/^aborted: budget of 50 ms exhausted/);
+    expect(run.trace[0]?.summary_message).toMatchObject({
+      code: "trace.aborted",
+      message: "Stopped: the time budget of 50 ms ran out.",
+    });
   });
 
   it("does not start a node once the budget is spent", async () => {

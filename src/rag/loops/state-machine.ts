@@ -2,6 +2,8 @@
 // are fixed or chosen by a router. No graph runtime: a step costs a function call, an object
 // spread and two clock reads (bench/rag-loops.ts measures it).
 
+import { type CodedMessage, codedMessage } from "../../text/index.js";
+
 /** The terminal every machine can route to, as LangGraph's END. */
 export const END = "__end__";
 export type End = typeof END;
@@ -36,6 +38,8 @@ export interface MachineSpec<S, C, N extends string, X extends string> {
   timeoutExit: X;
   /** One line saying what a step changed; runs on every step, so keep it cheap. */
   describe(node: N, update: Partial<S>, state: Readonly<S>): string;
+  /** The same step in plain words for a person, as a code worded in their language. */
+  explain?(node: N, update: Partial<S>, state: Readonly<S>): CodedMessage;
   /** A guard against a routing bug: more steps than this throws. */
   maxSteps?: number;
 }
@@ -48,6 +52,8 @@ export interface TraceStep {
   duration_ms: number;
   /** What changed, e.g. "grade=low score=0.3120 issues=3". */
   summary: string;
+  /** What the step did in plain words, as a code (text/user-messages.ts); absent in old traces. */
+  summary_message?: CodedMessage;
   /** The node, exit or END the run went to next. */
   next: string;
   /** The router that chose `next`, when the edge is conditional. */
@@ -190,6 +196,7 @@ async function runSteps<S extends object, C extends object, N extends string, X 
         started_ms: stepStart - started,
         duration_ms: 0,
         summary: `not run: budget of ${budgetMs} ms exhausted`,
+        summary_message: codedMessage("trace.not_run", { ms: budgetMs ?? 0 }),
         next: spec.timeoutExit,
         timed_out: true,
       });
@@ -209,6 +216,7 @@ async function runSteps<S extends object, C extends object, N extends string, X 
           started_ms: stepStart - started,
           duration_ms: end - stepStart,
           summary: `aborted: budget of ${budgetMs} ms exhausted (${errorName(error)})`,
+          summary_message: codedMessage("trace.aborted", { ms: budgetMs ?? 0 }),
           next: spec.timeoutExit,
           timed_out: true,
         });
@@ -235,6 +243,7 @@ async function runSteps<S extends object, C extends object, N extends string, X 
       summary: spec.describe(node, update, state),
       next,
     };
+    if (spec.explain) step.summary_message = spec.explain(node, update, state);
     if (router !== undefined) step.router = router;
     trace.push(step);
     current = next;

@@ -1687,11 +1687,12 @@ export interface components {
     CodedMessage: {
       /** @description what happened, e.g. "calibration.few_labels" */
       code: string;
-      /** @description what fills the sentence; model failures as groups by kind with a count */
+      /** @description what fills the sentence; a list of names; model failures as groups by kind with a count */
       params: {
         [key: string]:
           | string
           | number
+          | string[]
           | {
               kind: string;
               count: number;
@@ -2461,7 +2462,10 @@ export interface components {
         node: string;
         started_ms: number;
         duration_ms: number;
+        /** @description what changed, for developers */
         summary: string;
+        /** @description what the step did in plain words, as a code; absent in traces stored before it existed */
+        summary_message?: components["schemas"]["CodedMessage"];
         next: string;
         router?: string;
       } & {

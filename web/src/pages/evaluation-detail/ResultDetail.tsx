@@ -10,26 +10,9 @@ import { MermaidDiagram } from "../collections/MermaidDiagram";
 import { ClaimsDiagnosis } from "./ClaimsDiagnosis";
 import { claimsDiagnoses } from "./claims-verdict";
 import { groupJudgeErrors } from "./judge-errors";
+import { judgeWords } from "./judge-words";
 import { failingJudges, ownScale } from "./verdict";
 import { ResultRetrieval } from "./ResultRetrieval";
-
-function textOf(value: unknown): string | undefined {
-  if (typeof value === "string" && value.trim() !== "") return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === "string") && value.length > 0)
-    return value.join("\n");
-  return undefined;
-}
-
-/** What a judge said, whatever its kind: reasoning and suggestions under their usual names. */
-function judgeWords(judge: JudgeResult): { reasoning?: string; suggestions?: string } {
-  // A failed judge said nothing to show: its reason is its error.
-  const v: Record<string, unknown> = judge.outcome === "ok" ? judge.verdict : {};
-  return {
-    reasoning:
-      textOf(v.reasoning) ?? textOf(v.reason) ?? textOf(v.analysis) ?? textOf(v.explanation),
-    suggestions: textOf(v.suggestions) ?? textOf(v.suggestion),
-  };
-}
 
 /** The built-in bot's trace steps; an HTTP bot's tool calls are its own shape, shown as JSON. */
 function isTraceStep(call: unknown): call is TraceStep {
@@ -149,13 +132,13 @@ export function VerdictHeadline({ result }: { result: EvaluationResult }) {
 
 /** Every judge on its own scale, with its verdict, reasoning and suggestions. */
 export function JudgeVerdicts({ judges }: { judges: Record<string, JudgeResult> }) {
-  const { t } = useI18n();
+  const { t, say } = useI18n();
   const entries = Object.entries(judges);
   return (
     <>
       {entries.length === 0 && <p className="muted">—</p>}
       {entries.map(([name, judge]) => {
-        const words = judgeWords(judge);
+        const words = judgeWords(judge, say);
         return (
           <div key={name} style={{ marginBottom: "0.5rem" }}>
             <div>
@@ -175,13 +158,13 @@ export function JudgeVerdicts({ judges }: { judges: Record<string, JudgeResult> 
               {judge.model && <span className="muted"> · {judge.model}</span>}
             </div>
             {words.reasoning && (
-              <div>
+              <div data-testid="judge-reasoning">
                 <span className="muted">{t("card.reasoning")}: </span>
                 {words.reasoning}
               </div>
             )}
             {words.suggestions && (
-              <div>
+              <div data-testid="judge-suggestions">
                 <span className="muted">{t("card.suggestions")}: </span>
                 {words.suggestions}
               </div>
@@ -199,7 +182,7 @@ export function JudgeVerdicts({ judges }: { judges: Record<string, JudgeResult> 
  * gate's failing checks and the built-in bot's loop trace.
  */
 export function ResultDetail({ result }: { result: EvaluationResult }) {
-  const { t, language } = useI18n();
+  const { t, language, say } = useI18n();
   const failing = (result.gate?.checks ?? []).filter(
     (c) => c.status !== "pass" && c.status !== "skipped",
   );
@@ -264,7 +247,11 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
                   <code>
                     {step.machine}.{step.node}
                   </code>{" "}
-                  → <code>{step.next}</code> <span className="muted">{step.summary}</span>
+                  → <code>{step.next}</code>{" "}
+                  <span className="muted" data-testid="trace-summary">
+                    {/* Traces stored before the coded summary show the developer's line. */}
+                    {step.summary_message ? say(step.summary_message) : step.summary}
+                  </span>
                 </li>
               ) : (
                 <li key={i}>

@@ -1,3 +1,4 @@
+import { asCodedMessage, type CodedMessage } from "../../../../src/text/user-messages";
 import { useI18n } from "../../i18n/i18n";
 import type { LabelItem } from "./queries";
 
@@ -9,7 +10,7 @@ export function JudgesBeside({
   item: LabelItem;
   mine: { score: number | null; passed: boolean | null; note: string } | null;
 }) {
-  const { t } = useI18n();
+  const { t, say } = useI18n();
   const yours =
     item.scale === "pass_fail"
       ? mine?.passed === null || mine?.passed === undefined
@@ -30,7 +31,7 @@ export function JudgesBeside({
             </td>
           </tr>
           {(item.judges ?? []).map(({ name, scale, result }) => {
-            const reasoning = reasoningOf(result.verdict);
+            const reasoning = reasoningOf(result.verdict, say);
             return (
               <tr key={name}>
                 <th scope="row">{name}</th>
@@ -64,9 +65,12 @@ export function JudgesBeside({
   );
 }
 
-function reasoningOf(verdict: unknown): string | undefined {
+/** A judge's reasoning; the offline judge's coded reason in the reader's language when it has one. */
+function reasoningOf(verdict: unknown, say: (message: CodedMessage) => string): string | undefined {
   if (!verdict || typeof verdict !== "object") return undefined;
   const v = verdict as Record<string, unknown>;
+  const coded = typeof v.reason_message === "object" ? asCodedMessage(v.reason_message) : null;
+  if (coded && typeof v.reasoning !== "string") return say(coded);
   for (const key of ["reasoning", "reason", "analysis", "explanation"]) {
     const value = v[key];
     if (typeof value === "string" && value.trim() !== "") return value;
