@@ -1,11 +1,11 @@
 // Every UI string in English and Chinese. The English table names the keys; the Chinese one
 // must hold the same keys (the type checks it). `{name}` marks a value filled in by `t`.
-import { arenaEn, arenaZh } from "../pages/arenas/arena-strings";
+import { arenaEn, arenaZh } from "./arena-strings";
 import { claimsEn, claimsZh } from "./claims-strings";
-import { compareEn, compareZh } from "../pages/compare/compare-strings";
-import { alertEn, alertZh } from "../pages/alerts/alert-strings";
-import { monitorEn, monitorZh } from "../pages/monitor/monitor-strings";
-import { productionEn, productionZh } from "../pages/production/production-strings";
+import { compareEn, compareZh } from "./compare-strings";
+import { alertEn, alertZh } from "./alert-strings";
+import { monitorEn, monitorZh } from "./monitor-strings";
+import { productionEn, productionZh } from "./production-strings";
 import { nameEn, nameZh } from "./name-strings";
 import { listsEn, listsZh } from "./lists-strings";
 import { costEn, costZh } from "./cost-strings";
