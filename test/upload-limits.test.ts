@@ -141,7 +141,8 @@ async function postWatched(path: string, payload: unknown): Promise<Watched> {
 /**
  * The issue's bound is 100 ms. On a machine loaded beyond its cores an idle /health is itself slow
  * at times, so the bounds grow with what /health gave just before the upload: 90% of the answers
- * under max(100 ms, twice the idle 90th percentile), none over max(500 ms, 4 times the idle
+ * under max(100 ms, twice the idle 90th percentile) (one answer may be slower when there are fewer
+ * than 20), none over max(500 ms, 4 times the idle
  * maximum). The code this replaced held /health for the whole parse: seconds to minutes.
  */
 function expectHealthKeptAnswering({ healthMs, baselineMs }: Watched) {
@@ -151,8 +152,10 @@ function expectHealthKeptAnswering({ healthMs, baselineMs }: Watched) {
   const fastMs = Math.max(100, 2 * idleP90);
   const slowMs = Math.max(500, 4 * (idle.at(-1) ?? 0));
   const seen = `health answered in ${healthMs.map(Math.round).join(", ")} ms (idle: ${idle.map(Math.round).join(", ")} ms)`;
-  const fast = healthMs.filter((ms) => ms < fastMs).length;
-  expect(fast / healthMs.length, seen).toBeGreaterThanOrEqual(0.9);
+  // 10% of the answers may be slower, and at least one: a parse that ends in 150 ms gives only a
+  // handful of answers, where one scheduler hiccup on a shared machine is already 15%.
+  const slow = healthMs.filter((ms) => ms >= fastMs).length;
+  expect(slow, seen).toBeLessThanOrEqual(Math.max(1, Math.floor(healthMs.length * 0.1)));
   expect(Math.max(...healthMs), seen).toBeLessThan(slowMs);
 }
 
