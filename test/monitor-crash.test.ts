@@ -47,14 +47,22 @@ function spawnWorker(env: Record<string, string>) {
 
 it("a worker killed with SIGKILL mid-judgment: another finishes, and each answer is judged once", async () => {
   const llm = await startScriptedLlm({ record: true });
-  // Slow enough that judgments are in flight when the worker dies.
-  llm.latencyMs = 400;
+  llm.latencyMs = 100;
+  // The model answers two calls, then holds every call open until the first worker is dead:
+  // the judgments it is running are certainly in flight when it is killed (a merely slow model
+  // let them finish first on a fast run).
+  let answered = 0;
+  let holding = true;
   llm.on({
-    reply: {
-      json: {
-        reasonableness: { passed: true, problems: [] },
-        evidence: { passed: true, problems: [] },
-      },
+    reply: () => {
+      if (holding && answered >= 2) return { hang: true };
+      answered++;
+      return {
+        json: {
+          reasonableness: { passed: true, problems: [] },
+          evidence: { passed: true, problems: [] },
+        },
+      };
     },
   });
   const databaseUrl = await createDatabase(inject("postgresUrl"), "monitor_crash");
@@ -119,6 +127,7 @@ it("a worker killed with SIGKILL mid-judgment: another finishes, and each answer
     expect(await first.exited).toBe("SIGKILL");
     const interrupted = (await statuses()).running ?? 0;
     expect(interrupted).toBeGreaterThan(0);
+    holding = false;
 
     const second = spawnWorker(env);
     await second.ready;
