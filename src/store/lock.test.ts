@@ -60,6 +60,55 @@ it("takes over a lock left by a dead process, and releases it", () => {
   expect(existsSync(join(dir, "lock"))).toBe(false);
 });
 
+/** Starts `n` processes that each try the lock at the same instant; resolves to what each said. */
+async function raceForLock(dir: string, n: number): Promise<string[]> {
+  const at = Date.now() + 4_000;
+  const script = `
+    import { acquireDirLock } from ${JSON.stringify(new URL("./lock.ts", import.meta.url).href)};
+    while (Date.now() < ${at}) {}
+    try { acquireDirLock(${JSON.stringify(dir)}); process.stdout.write("took\\n"); }
+    catch (error) { process.stdout.write(error.name === "StoreLockedError" ? "refused\\n" : String(error) + "\\n"); }
+    setInterval(() => {}, 1000);`;
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const child = spawn(process.execPath, [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        script,
+      ]);
+      children.push(child);
+      let out = "";
+      await new Promise<void>((resolve, reject) => {
+        child.stdout?.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("\n")) resolve();
+        });
+        child.once("exit", (code) => reject(new Error(`racer exited with ${code}`)));
+      });
+      return out.trim();
+    }),
+  );
+}
+
+it("eight processes starting at once on a new home, and on a dead holder's lock: exactly one takes it", async () => {
+  const fresh = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const outcomes = await raceForLock(fresh, 8);
+  expect(outcomes.filter((o) => o === "took")).toHaveLength(1);
+  expect(outcomes.filter((o) => o === "refused")).toHaveLength(7);
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+
+  const stale = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+    encoding: "utf8",
+  });
+  writeFileSync(join(stale, "lock"), `${dead.stdout}\n`);
+  const again = await raceForLock(stale, 8);
+  expect(again.filter((o) => o === "took")).toHaveLength(1);
+  expect(again.filter((o) => o === "refused")).toHaveLength(7);
+}, 60_000);
+
 const ownBoot = procFacts.bootId();
 const hasProc = procFacts.startTimeOf(process.pid) !== undefined;
 

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** Raised when another live process holds the embedded database. */
@@ -116,6 +117,10 @@ const heldHere = new Set<string>();
  * opening one silently lose rows). A lock left by a dead process, or by an earlier process that had
  * the same pid, is taken over. Returns the release function; the lock is also released when the
  * process exits.
+ *
+ * The lock file appears whole: it is written under a name of its own and hard-linked into place,
+ * which fails if a lock exists. (Created empty and then written, a second process starting in
+ * that instant read an empty file, took it for a crashed writer's, and both opened the database.)
  */
 export function acquireDirLock(dir: string, facts: ProcessFacts = procFacts): () => void {
   const path = resolve(join(dir, "lock"));
@@ -124,39 +129,65 @@ export function acquireDirLock(dir: string, facts: ProcessFacts = procFacts): ()
   const bootId = facts.bootId();
   if (startTime !== undefined) self.startTime = startTime;
   if (bootId !== undefined) self.bootId = bootId;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(path, "wx", 0o600);
-      writeSync(fd, formatLockHolder(self));
-      closeSync(fd);
-      heldHere.add(path);
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        heldHere.delete(path);
-        process.off("exit", release);
-        const text = readText(path);
-        if (text !== undefined && parseLockHolder(text)?.pid === process.pid) unlinkSync(path);
-      };
-      process.on("exit", release);
-      return release;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const text = readText(path);
-      const holder = text === undefined ? undefined : parseLockHolder(text);
-      if (holder !== undefined) {
-        // Our own pid is live by definition: it is ours only if this process took it.
-        const live = holder.pid === process.pid ? heldHere.has(path) : holderIsLive(holder, facts);
-        if (live) throw new StoreLockedError(dir, holder.pid);
-      }
-      // Stale (holder gone, pid reused, or the file half-written): remove it and try again.
+  const mine = `${path}.${process.pid}-${randomBytes(6).toString("hex")}`;
+  writeFileSync(mine, formatLockHolder(self), { mode: 0o600 });
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        unlinkSync(path);
-      } catch {
-        // Another process removed it first; the next attempt decides.
+        linkSync(mine, path);
+        return holdLock(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        const text = readText(path);
+        if (text === undefined) continue; // released in between: try again
+        const holder = parseLockHolder(text);
+        if (holder !== undefined) {
+          // Our own pid is live by definition: it is ours only if this process took it.
+          const live =
+            holder.pid === process.pid ? heldHere.has(path) : holderIsLive(holder, facts);
+          if (live) throw new StoreLockedError(dir, holder.pid);
+        }
+        removeStaleLock(path, text);
       }
     }
+  } finally {
+    unlinkSync(mine);
   }
   throw new Error(`Could not take the lock file ${path}`);
+}
+
+function holdLock(path: string): () => void {
+  heldHere.add(path);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    heldHere.delete(path);
+    process.off("exit", release);
+    const text = readText(path);
+    if (text !== undefined && parseLockHolder(text)?.pid === process.pid) unlinkSync(path);
+  };
+  process.on("exit", release);
+  return release;
+}
+
+/**
+ * Removes a stale lock (holder gone, pid reused, or an unreadable file an old version left). It is
+ * first renamed away, which only one of several processes can do; if what moved is no longer the
+ * stale text (a live process took the lock in between), it is linked back.
+ */
+function removeStaleLock(path: string, staleText: string): void {
+  const aside = `${path}.stale-${process.pid}-${randomBytes(6).toString("hex")}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // another process moved it first; the next attempt decides
+  }
+  try {
+    if (readText(aside) !== staleText) linkSync(aside, path);
+  } catch {
+    // A third process linked a lock in between: it holds the lock.
+  } finally {
+    unlinkSync(aside);
+  }
 }
