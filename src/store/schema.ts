@@ -32,6 +32,82 @@ export const users = pgTable("users", {
   created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * A workspace (issue 28): every row of work belongs to one, and people share it by their role. Each
+ * user has a personal workspace whose id is the user's own id, so the rows every user had before
+ * workspaces existed were already in it when the migration made it.
+ */
+export const workspaces = pgTable("workspaces", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  /** The user's own workspace, made with the account; it cannot be left or deleted. */
+  personal: boolean("personal").notNull().default(false),
+  created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const WORKSPACE_ROLES = ["owner", "editor", "annotator", "viewer"] as const;
+
+/** Who may work in a workspace, and as what. */
+export const workspace_members = pgTable(
+  "workspace_members",
+  {
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: WORKSPACE_ROLES }).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspace_id, t.user_id] }),
+    index("workspace_members_user_idx").on(t.user_id),
+  ],
+);
+
+/** One-time invitation links, like login codes: the code is stored hashed, expires, works once. */
+export const workspace_invitations = pgTable(
+  "workspace_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    code_hash: text("code_hash").notNull().unique(),
+    role: text("role", { enum: WORKSPACE_ROLES }).notNull(),
+    invited_by: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    used_at: timestamp("used_at", { withTimezone: true }),
+    used_by: uuid("used_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [index("workspace_invitations_workspace_idx").on(t.workspace_id, t.created_at)],
+);
+
+/** Who did what to which thing in a workspace: started, paused, deleted, relabelled (issue 28). */
+export const audit_events = pgTable(
+  "audit_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    user_id: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** What was done, e.g. `evaluation.start`, `label.change`. */
+    action: text("action").notNull(),
+    /** The kind of thing it was done to (`evaluation`, `question_set`, ...) and its id. */
+    subject_type: text("subject_type").notNull(),
+    subject_id: text("subject_id").notNull(),
+    detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("audit_events_subject_idx").on(t.workspace_id, t.subject_type, t.subject_id),
+    index("audit_events_created_idx").on(t.workspace_id, t.created_at),
+  ],
+);
+
 /** API tokens are stored as sha256 hashes; the plaintext is shown once, at creation. */
 export const api_tokens = pgTable(
   "api_tokens",
@@ -40,6 +116,9 @@ export const api_tokens = pgTable(
     user_id: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     token_hash: text("token_hash").notNull().unique(),
     label: text("label").notNull().default(""),
     /**
@@ -52,7 +131,10 @@ export const api_tokens = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revoked_at: timestamp("revoked_at", { withTimezone: true }),
   },
-  (t) => [index("api_tokens_user_idx").on(t.user_id)],
+  (t) => [
+    index("api_tokens_user_idx").on(t.user_id),
+    index("api_tokens_workspace_idx").on(t.workspace_id),
+  ],
 );
 
 /**
@@ -91,9 +173,9 @@ export const evaluation_records = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     conversation_id: text("conversation_id").notNull(),
     message_id: text("message_id").notNull(),
     retrieval_record_id: text("retrieval_record_id").notNull(),
@@ -110,10 +192,10 @@ export const evaluation_records = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("evaluation_records_user_created_idx").on(t.user_id, t.created_at),
-    index("evaluation_records_message_idx").on(t.user_id, t.conversation_id, t.message_id),
+    index("evaluation_records_workspace_created_idx").on(t.workspace_id, t.created_at),
+    index("evaluation_records_message_idx").on(t.workspace_id, t.conversation_id, t.message_id),
     index("evaluation_records_status_idx")
-      .on(t.user_id, t.status)
+      .on(t.workspace_id, t.status)
       .where(sql`${t.status} <> 'pass'`),
   ],
 );
@@ -125,15 +207,15 @@ export const evaluation_records = pgTable(
 export const llm_cache = pgTable(
   "llm_cache",
   {
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     model: text("model").notNull(),
     response: jsonb("response").notNull(),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.user_id, t.key] })],
+  (t) => [primaryKey({ columns: [t.workspace_id, t.key] })],
 );
 
 /**
@@ -145,9 +227,9 @@ export const collections = pgTable(
   "collections",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** Chunking settings, fixed at creation (see rag/ingest/config.ts). */
     config: jsonb("config").$type<JsonObject>().notNull().default({}),
@@ -158,8 +240,8 @@ export const collections = pgTable(
   },
   (t) => [
     // A deleted collection's name may be used again.
-    uniqueIndex("collections_user_name_idx")
-      .on(t.user_id, t.name)
+    uniqueIndex("collections_workspace_name_idx")
+      .on(t.workspace_id, t.name)
       .where(sql`${t.deleted_at} is null`),
   ],
 );
@@ -172,9 +254,9 @@ export const documents = pgTable(
   "documents",
   {
     id: text("id").primaryKey(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     collection_id: uuid("collection_id")
       .notNull()
       .references(() => collections.id, { onDelete: "cascade" }),
@@ -205,9 +287,9 @@ export const chunks = pgTable(
   "chunks",
   {
     id: text("id").primaryKey(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     collection_id: uuid("collection_id")
       .notNull()
       .references(() => collections.id, { onDelete: "cascade" }),
@@ -237,9 +319,9 @@ export const observational_data = pgTable(
   "observational_data",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     collection_id: uuid("collection_id")
       .notNull()
       .references(() => collections.id, { onDelete: "cascade" }),
@@ -253,16 +335,20 @@ export const observational_data = pgTable(
 );
 
 // Evaluation runs (seed 003 section 2). Column names are the seed's (gmt_*, question_text,
-// rag_answer, llm_judge_score...); user_id on every row scopes it, gmt_deleted soft-deletes.
+// rag_answer, llm_judge_score...); workspace_id on every row scopes it (user_id says who made it), gmt_deleted soft-deletes.
 
 /** Seed 003 question_sets. */
 export const question_sets = pgTable(
   "question_sets",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Who made it (seed 003's user_id); the workspace it belongs to scopes it. */
     user_id: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     collection_id: uuid("collection_id"),
     name: text("name").notNull(),
     description: text("description"),
@@ -273,6 +359,7 @@ export const question_sets = pgTable(
   },
   (t) => [
     index("idx_question_sets_user_id").on(t.user_id, t.gmt_created),
+    index("idx_question_sets_workspace_id").on(t.workspace_id, t.gmt_created),
     index("idx_question_sets_collection_id").on(t.collection_id),
   ],
 );
@@ -282,9 +369,9 @@ export const questions = pgTable(
   "questions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     question_set_id: uuid("question_set_id")
       .notNull()
       .references(() => question_sets.id, { onDelete: "cascade" }),
@@ -325,9 +412,13 @@ export const evaluations = pgTable(
   "evaluations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Who made it (seed 003's user_id); the workspace it belongs to scopes it. */
     user_id: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     collection_id: uuid("collection_id"),
     question_set_id: uuid("question_set_id"),
@@ -367,6 +458,7 @@ export const evaluations = pgTable(
   },
   (t) => [
     index("idx_evaluations_user_id").on(t.user_id, t.gmt_created),
+    index("idx_evaluations_workspace_id").on(t.workspace_id, t.gmt_created),
     index("idx_evaluations_status").on(t.status),
   ],
 );
@@ -379,9 +471,9 @@ export const evaluation_results = pgTable(
   "evaluation_results",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     evaluation_id: uuid("evaluation_id")
       .notNull()
       .references(() => evaluations.id, { onDelete: "cascade" }),
@@ -442,7 +534,7 @@ export const evaluation_results = pgTable(
     index("idx_evaluation_results_evaluation_id").on(
       t.evaluation_id,
       t.position,
-      t.user_id,
+      t.workspace_id,
       t.status,
       t.passed,
       t.gate_status,
@@ -457,9 +549,9 @@ export const question_generations = pgTable(
   "question_generations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     collection_id: uuid("collection_id").notNull(),
     config: jsonb("config").$type<JsonObject>().notNull(),
     status: text("status", { enum: ["PENDING", "RUNNING", "COMPLETED", "FAILED"] })
@@ -478,7 +570,7 @@ export const question_generations = pgTable(
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("question_generations_user_idx").on(t.user_id, t.gmt_created)],
+  (t) => [index("question_generations_workspace_idx").on(t.workspace_id, t.gmt_created)],
 );
 
 /**
@@ -492,9 +584,9 @@ export const bots = pgTable(
   "bots",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     url: text("url").notNull(),
     /** The header the secret goes in; `authorization` sends `Bearer <secret>`. */
@@ -502,7 +594,7 @@ export const bots = pgTable(
     secret: text("secret"),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("bots_user_name_idx").on(t.user_id, t.name)],
+  (t) => [uniqueIndex("bots_workspace_name_idx").on(t.workspace_id, t.name)],
 );
 
 /**
@@ -515,9 +607,9 @@ export const arenas = pgTable(
   "arenas",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     question_set_id: uuid("question_set_id").notNull(),
     status: text("status", { enum: ["PENDING", "RUNNING", "COMPLETED", "FAILED"] })
@@ -531,7 +623,7 @@ export const arenas = pgTable(
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("idx_arenas_user_id").on(t.user_id, t.gmt_created)],
+  (t) => [index("idx_arenas_workspace_id").on(t.workspace_id, t.gmt_created)],
 );
 
 /**
@@ -544,9 +636,9 @@ export const human_labels = pgTable(
   "human_labels",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     evaluation_id: uuid("evaluation_id")
       .notNull()
       .references(() => evaluations.id, { onDelete: "cascade" }),
@@ -582,9 +674,9 @@ export const answer_records = pgTable(
   {
     id: uuid("id").notNull().defaultRandom(),
     received_at: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** Which door it came in by. */
     source: text("source", { enum: ["api", "client", "otlp", "guard"] }).notNull(),
     conversation_id: text("conversation_id").notNull(),
@@ -615,7 +707,7 @@ export const answer_records = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.id, t.received_at] }),
-    index("answer_records_user_received_idx").on(t.user_id, t.received_at),
+    index("answer_records_workspace_received_idx").on(t.workspace_id, t.received_at),
   ],
 );
 
@@ -627,16 +719,16 @@ export const answer_records = pgTable(
 export const answer_keys = pgTable(
   "answer_keys",
   {
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     conversation_id: text("conversation_id").notNull(),
     message_id: text("message_id").notNull(),
     answer_id: uuid("answer_id").notNull(),
     received_at: timestamp("received_at", { withTimezone: true }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.user_id, t.conversation_id, t.message_id] }),
+    primaryKey({ columns: [t.workspace_id, t.conversation_id, t.message_id] }),
     index("answer_keys_received_idx").on(t.received_at),
   ],
 );
@@ -651,9 +743,9 @@ export const answer_feedback = pgTable(
   "answer_feedback",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     answer_id: uuid("answer_id").notNull(),
     answer_received_at: timestamp("answer_received_at", { withTimezone: true }).notNull(),
     thumb: text("thumb", { enum: ["up", "down"] }),
@@ -662,10 +754,10 @@ export const answer_feedback = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("answer_feedback_answer_idx").on(t.user_id, t.answer_id),
+    index("answer_feedback_answer_idx").on(t.workspace_id, t.answer_id),
     index("answer_feedback_received_idx").on(t.answer_received_at),
     // Alerts read the feedback given in a window (production/alerts).
-    index("answer_feedback_user_created_idx").on(t.user_id, t.created_at),
+    index("answer_feedback_workspace_created_idx").on(t.workspace_id, t.created_at),
   ],
 );
 
@@ -678,9 +770,9 @@ export const rejected_traces = pgTable(
   "rejected_traces",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     trace_id: text("trace_id").notNull(),
     service: text("service"),
     reason: text("reason").notNull(),
@@ -688,8 +780,8 @@ export const rejected_traces = pgTable(
     received_at: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("rejected_traces_user_trace_idx").on(t.user_id, t.trace_id),
-    index("rejected_traces_user_received_idx").on(t.user_id, t.received_at),
+    uniqueIndex("rejected_traces_workspace_trace_idx").on(t.workspace_id, t.trace_id),
+    index("rejected_traces_workspace_received_idx").on(t.workspace_id, t.received_at),
   ],
 );
 
@@ -710,9 +802,9 @@ export const alert_rules = pgTable(
   "alert_rules",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     metric: text("metric", { enum: ALERT_METRICS }).notNull(),
     /** The judge whose mean score `judge_mean` watches (a monitor's judge); null for the others. */
@@ -737,7 +829,7 @@ export const alert_rules = pgTable(
     last_count: integer("last_count"),
   },
   (t) => [
-    uniqueIndex("alert_rules_user_name_idx").on(t.user_id, t.name),
+    uniqueIndex("alert_rules_workspace_name_idx").on(t.workspace_id, t.name),
     index("alert_rules_enabled_idx").on(t.enabled),
   ],
 );
@@ -761,9 +853,9 @@ export const alert_events = pgTable(
   "alert_events",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     rule_id: uuid("rule_id")
       .notNull()
       .references(() => alert_rules.id, { onDelete: "cascade" }),
@@ -792,15 +884,15 @@ export const alert_events = pgTable(
 export const pending_spans = pgTable(
   "pending_spans",
   {
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     trace_id: text("trace_id").notNull(),
     span_id: text("span_id").notNull(),
     span: jsonb("span").$type<JsonObject>().notNull(),
     received_at: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.user_id, t.trace_id, t.span_id] })],
+  (t) => [primaryKey({ columns: [t.workspace_id, t.trace_id, t.span_id] })],
 );
 
 /**
@@ -811,9 +903,9 @@ export const monitors = pgTable(
   "monitors",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     /** Which answers: collection, model, service, metadata, gate verdicts, feedback. */
@@ -826,7 +918,7 @@ export const monitors = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("monitors_user_idx").on(t.user_id)],
+  (t) => [index("monitors_workspace_idx").on(t.workspace_id)],
 );
 
 /**
@@ -838,9 +930,9 @@ export const monitor_judgments = pgTable(
   "monitor_judgments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     monitor_id: uuid("monitor_id")
       .notNull()
       .references(() => monitors.id, { onDelete: "cascade" }),
@@ -861,7 +953,7 @@ export const monitor_judgments = pgTable(
   },
   (t) => [
     uniqueIndex("monitor_judgments_monitor_answer_idx").on(t.monitor_id, t.answer_id),
-    index("monitor_judgments_answer_idx").on(t.user_id, t.answer_id),
+    index("monitor_judgments_answer_idx").on(t.workspace_id, t.answer_id),
     index("monitor_judgments_status_idx").on(t.status, t.created_at),
     index("monitor_judgments_received_idx").on(t.answer_received_at),
   ],
@@ -897,9 +989,9 @@ export const monitor_minutes = pgTable(
 export const answer_rollups = pgTable(
   "answer_rollups",
   {
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** The bucket's width in seconds: 60 (a minute) or 3600 (an hour, for reads of hours and days). */
     grain: integer("grain").notNull(),
     minute: timestamp("minute", { withTimezone: true }).notNull(),
@@ -926,7 +1018,7 @@ export const answer_rollups = pgTable(
   (t) => [
     primaryKey({
       columns: [
-        t.user_id,
+        t.workspace_id,
         t.grain,
         t.minute,
         t.service,
@@ -943,9 +1035,9 @@ export const answer_rollups = pgTable(
 export const judge_rollups = pgTable(
   "judge_rollups",
   {
-    user_id: uuid("user_id")
+    workspace_id: uuid("workspace_id")
       .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** The bucket's width in seconds: 60 (a minute) or 3600 (an hour, for reads of hours and days). */
     grain: integer("grain").notNull(),
     minute: timestamp("minute", { withTimezone: true }).notNull(),
@@ -962,7 +1054,7 @@ export const judge_rollups = pgTable(
   (t) => [
     primaryKey({
       columns: [
-        t.user_id,
+        t.workspace_id,
         t.grain,
         t.minute,
         t.service,
