@@ -65,12 +65,12 @@ export class AlertSecretKeyRequiredError extends Error {
   }
 }
 
-const secretContext = (userId: string, ruleId: string) => `alert_rules.secret:${userId}:${ruleId}`;
+const secretContext = (workspaceId: string, ruleId: string) => `alert_rules.secret:${workspaceId}:${ruleId}`;
 
 const openEpisode = alert_events;
 const publicColumns = {
   id: alert_rules.id,
-  user_id: alert_rules.user_id,
+  workspace_id: alert_rules.workspace_id,
   name: alert_rules.name,
   metric: alert_rules.metric,
   judge: alert_rules.judge,
@@ -113,42 +113,42 @@ function isUniqueViolation(error: unknown): boolean {
  */
 export async function createAlertRule(
   db: Db,
-  userId: string,
+  workspaceId: string,
   fields: AlertRuleFields,
   secretKey: SecretKey | undefined,
 ): Promise<{ rule: AlertRuleRow; secret: string }> {
   const id = randomUUID();
   const secret = `rjw_${randomBytes(32).toString("base64url")}`;
   let stored = secret;
-  if (secretKey) stored = sealSecret(secretKey, secret, secretContext(userId, id));
+  if (secretKey) stored = sealSecret(secretKey, secret, secretContext(workspaceId, id));
   else {
     const [row] = await db.select({ users: count() }).from(users);
     if ((row?.users ?? 0) > 1) throw new AlertSecretKeyRequiredError();
   }
   try {
-    await db.insert(alert_rules).values({ id, user_id: userId, ...fields, secret: stored });
+    await db.insert(alert_rules).values({ id, workspace_id: workspaceId, ...fields, secret: stored });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AlertRuleNameTakenError(fields.name);
     throw error;
   }
-  const rule = await getAlertRule(db, userId, id);
+  const rule = await getAlertRule(db, workspaceId, id);
   if (!rule) throw new Error("the alert rule just created was not found");
   return { rule, secret };
 }
 
-export async function listAlertRules(db: Db, userId: string): Promise<AlertRuleRow[]> {
-  return selectRules(db, eq(alert_rules.user_id, userId));
+export async function listAlertRules(db: Db, workspaceId: string): Promise<AlertRuleRow[]> {
+  return selectRules(db, eq(alert_rules.workspace_id, workspaceId));
 }
 
 /** Another user's rule, or a malformed id, is undefined (a 404). */
 export async function getAlertRule(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<AlertRuleRow | undefined> {
   const [row] = await selectRules(
     db,
-    and(eq(alert_rules.id, idParam(id)), eq(alert_rules.user_id, userId)),
+    and(eq(alert_rules.id, idParam(id)), eq(alert_rules.workspace_id, workspaceId)),
   );
   return row;
 }
@@ -156,7 +156,7 @@ export async function getAlertRule(
 /** Changes what a person set; the secret, the state and the history stay. */
 export async function updateAlertRule(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   fields: Partial<AlertRuleFields>,
 ): Promise<AlertRuleRow | undefined> {
@@ -165,7 +165,7 @@ export async function updateAlertRule(
       const updated = await db
         .update(alert_rules)
         .set(fields)
-        .where(and(eq(alert_rules.id, idParam(id)), eq(alert_rules.user_id, userId)))
+        .where(and(eq(alert_rules.id, idParam(id)), eq(alert_rules.workspace_id, workspaceId)))
         .returning({ id: alert_rules.id });
       if (updated.length === 0) return undefined;
     } catch (error) {
@@ -173,14 +173,14 @@ export async function updateAlertRule(
       throw error;
     }
   }
-  return getAlertRule(db, userId, id);
+  return getAlertRule(db, workspaceId, id);
 }
 
 /** Deletes a rule and its history. */
-export async function deleteAlertRule(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteAlertRule(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const deleted = await db
     .delete(alert_rules)
-    .where(and(eq(alert_rules.id, idParam(id)), eq(alert_rules.user_id, userId)))
+    .where(and(eq(alert_rules.id, idParam(id)), eq(alert_rules.workspace_id, workspaceId)))
     .returning({ id: alert_rules.id });
   return deleted.length > 0;
 }
@@ -188,14 +188,14 @@ export async function deleteAlertRule(db: Db, userId: string, id: string): Promi
 /** A rule's episodes, newest first. */
 export async function listAlertEvents(
   db: Db,
-  userId: string,
+  workspaceId: string,
   ruleId: string,
   limit: number,
 ): Promise<AlertEventRow[]> {
   return db
     .select()
     .from(alert_events)
-    .where(and(eq(alert_events.rule_id, idParam(ruleId)), eq(alert_events.user_id, userId)))
+    .where(and(eq(alert_events.rule_id, idParam(ruleId)), eq(alert_events.workspace_id, workspaceId)))
     .orderBy(desc(alert_events.fired_at), desc(alert_events.id))
     .limit(limit);
 }
@@ -208,16 +208,16 @@ export async function listEnabledAlertRules(db: Db): Promise<AlertRuleRow[]> {
 /** The rule's signing secret as it was shown, for the evaluator's delivery only. */
 export async function alertRuleSecret(
   db: Db,
-  rule: Pick<AlertRuleRow, "id" | "user_id">,
+  rule: Pick<AlertRuleRow, "id" | "workspace_id">,
   secretKey: SecretKey | undefined,
 ): Promise<string | undefined> {
   const [row] = await db
     .select({ secret: alert_rules.secret })
     .from(alert_rules)
-    .where(and(eq(alert_rules.id, rule.id), eq(alert_rules.user_id, rule.user_id)));
+    .where(and(eq(alert_rules.id, rule.id), eq(alert_rules.workspace_id, rule.workspace_id)));
   return (
     row &&
-    openSecret(row.secret, secretKey, secretContext(rule.user_id, rule.id), {
+    openSecret(row.secret, secretKey, secretContext(rule.workspace_id, rule.id), {
       what: "the webhook's signing secret",
       redo: "make the alert rule again for a new secret",
     })
@@ -230,14 +230,14 @@ export async function alertRuleSecret(
  */
 export async function sealStoredAlertSecrets(db: Db, secretKey: SecretKey): Promise<number> {
   const rows = await db
-    .select({ id: alert_rules.id, user_id: alert_rules.user_id, secret: alert_rules.secret })
+    .select({ id: alert_rules.id, workspace_id: alert_rules.workspace_id, secret: alert_rules.secret })
     .from(alert_rules);
   let sealed = 0;
   for (const row of rows) {
     if (isSealedSecret(row.secret)) continue;
     const updated = await db
       .update(alert_rules)
-      .set({ secret: sealSecret(secretKey, row.secret, secretContext(row.user_id, row.id)) })
+      .set({ secret: sealSecret(secretKey, row.secret, secretContext(row.workspace_id, row.id)) })
       .where(and(eq(alert_rules.id, row.id), eq(alert_rules.secret, row.secret)))
       .returning({ id: alert_rules.id });
     sealed += updated.length;
@@ -252,7 +252,7 @@ export interface AlertMeasure {
 }
 
 /** What measuring reads of a rule; `judge` only for judge_mean. */
-export type MeasuredRule = Pick<AlertRuleRow, "user_id" | "metric" | "filter"> & {
+export type MeasuredRule = Pick<AlertRuleRow, "workspace_id" | "metric" | "filter"> & {
   judge?: string | null;
 };
 
@@ -267,15 +267,15 @@ function answerFilter(filter: AlertFilter): SQL[] {
 
 /**
  * The statement measuring a rule's metric over [from, to), one row of `count` and `value`.
- * Answers' metrics read answer_records by its (user_id, received_at) index, one or two day
- * partitions; thumbs read the feedback given in the window by answer_feedback's (user_id,
+ * Answers' metrics read answer_records by its (workspace_id, received_at) index, one or two day
+ * partitions; thumbs read the feedback given in the window by answer_feedback's (workspace_id,
  * created_at) index, joined to their answers only when the rule filters by service, collection
  * or model. A judge's mean reads the minute rollups of judge scores (judge_rollups' primary key:
  * user, grain 60, minutes), never the judgments. Returned unrun so a test can EXPLAIN it.
  */
 export function alertMetricQuery(db: Db, rule: MeasuredRule, from: Date, to: Date) {
   const inWindow = [
-    eq(answer_records.user_id, rule.user_id),
+    eq(answer_records.workspace_id, rule.workspace_id),
     gte(answer_records.received_at, from),
     lt(answer_records.received_at, to),
     ...answerFilter(rule.filter),
@@ -305,7 +305,7 @@ export function alertMetricQuery(db: Db, rule: MeasuredRule, from: Date, to: Dat
         .where(and(...inWindow, sql`${answer_records.latency_ms} is not null`));
     case "thumbs_down_share": {
       const given = [
-        eq(answer_feedback.user_id, rule.user_id),
+        eq(answer_feedback.workspace_id, rule.workspace_id),
         gte(answer_feedback.created_at, from),
         lt(answer_feedback.created_at, to),
         sql`${answer_feedback.thumb} is not null`,
@@ -329,7 +329,7 @@ export function alertMetricQuery(db: Db, rule: MeasuredRule, from: Date, to: Dat
         .innerJoin(
           answer_records,
           and(
-            eq(answer_records.user_id, answer_feedback.user_id),
+            eq(answer_records.workspace_id, answer_feedback.workspace_id),
             eq(answer_records.id, answer_feedback.answer_id),
             eq(answer_records.received_at, answer_feedback.answer_received_at),
           ),
@@ -361,7 +361,7 @@ function judgeMeanQuery(db: Db, rule: MeasuredRule, from: Date, to: Date) {
     .from(judge_rollups)
     .where(
       and(
-        eq(judge_rollups.user_id, rule.user_id),
+        eq(judge_rollups.workspace_id, rule.workspace_id),
         eq(judge_rollups.grain, 60),
         gte(judge_rollups.minute, firstMinute),
         lt(judge_rollups.minute, to),
@@ -424,13 +424,13 @@ export async function lastAlertFiredAt(db: Db, ruleId: string): Promise<Date | u
  */
 export async function openAlertEvent(
   db: Db,
-  rule: Pick<AlertRuleRow, "id" | "user_id">,
+  rule: Pick<AlertRuleRow, "id" | "workspace_id">,
   at: Date,
   measure: { value: number; count: number },
 ): Promise<AlertEventRow | undefined> {
   const [row] = await db
     .insert(alert_events)
-    .values({ user_id: rule.user_id, rule_id: rule.id, fired_at: at, ...measure })
+    .values({ workspace_id: rule.workspace_id, rule_id: rule.id, fired_at: at, ...measure })
     .onConflictDoNothing({
       target: alert_events.rule_id,
       where: sql`${alert_events.resolved_at} is null`,

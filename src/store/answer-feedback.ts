@@ -11,7 +11,7 @@ import { answer_feedback, answer_records } from "./schema.js";
 export type AnswerFeedbackRow = typeof answer_feedback.$inferSelect;
 export type NewAnswerFeedback = Pick<
   typeof answer_feedback.$inferInsert,
-  "user_id" | "answer_id" | "answer_received_at" | "thumb" | "score" | "comment"
+  "workspace_id" | "answer_id" | "answer_received_at" | "thumb" | "score" | "comment"
 >;
 
 /** How an answer's feedback adds up, for lists. */
@@ -33,14 +33,14 @@ export async function insertAnswerFeedback(
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`with fb as (
-        insert into ${answer_feedback} (user_id, answer_id, answer_received_at, thumb, score, comment)
-        values (${feedback.user_id}, ${feedback.answer_id}, ${feedback.answer_received_at.toISOString()}::timestamptz,
+        insert into ${answer_feedback} (workspace_id, answer_id, answer_received_at, thumb, score, comment)
+        values (${feedback.workspace_id}, ${feedback.answer_id}, ${feedback.answer_received_at.toISOString()}::timestamptz,
           ${feedback.thumb ?? null}, ${feedback.score ?? null}::float8, ${feedback.comment ?? null})
         returning *
       ),
       answer as (
-        select user_id, received_at, service, collection, model, metadata from ${answer_records}
-        where user_id = ${feedback.user_id} and id = ${feedback.answer_id}
+        select workspace_id, received_at, service, collection, model, metadata from ${answer_records}
+        where workspace_id = ${feedback.workspace_id} and id = ${feedback.answer_id}
           and received_at = ${feedback.answer_received_at.toISOString()}::timestamptz
       ),
       ${rollupFeedbackCte("answer", "fb", options.breakdownKeys ?? [])}
@@ -50,7 +50,7 @@ export async function insertAnswerFeedback(
   if (!row) throw new Error("insert into answer_feedback returned no row");
   return {
     id: String(row.id),
-    user_id: String(row.user_id),
+    workspace_id: String(row.workspace_id),
     answer_id: String(row.answer_id),
     answer_received_at: new Date(row.answer_received_at as string),
     thumb: (row.thumb as AnswerFeedbackRow["thumb"]) ?? null,
@@ -63,14 +63,14 @@ export async function insertAnswerFeedback(
 /** An answer's feedback, oldest first. */
 export async function listAnswerFeedback(
   db: Db,
-  userId: string,
+  workspaceId: string,
   answerId: string,
 ): Promise<AnswerFeedbackRow[]> {
   return db
     .select()
     .from(answer_feedback)
     .where(
-      and(eq(answer_feedback.user_id, userId), eq(answer_feedback.answer_id, idParam(answerId))),
+      and(eq(answer_feedback.workspace_id, workspaceId), eq(answer_feedback.answer_id, idParam(answerId))),
     )
     .orderBy(asc(answer_feedback.created_at), asc(answer_feedback.id));
 }
@@ -78,7 +78,7 @@ export async function listAnswerFeedback(
 /** Feedback counts per answer, for a page of answers. */
 export async function summarizeAnswerFeedback(
   db: Db,
-  userId: string,
+  workspaceId: string,
   answerIds: readonly string[],
 ): Promise<Map<string, FeedbackSummary>> {
   const summaries = new Map<string, FeedbackSummary>();
@@ -92,7 +92,7 @@ export async function summarizeAnswerFeedback(
     })
     .from(answer_feedback)
     .where(
-      and(eq(answer_feedback.user_id, userId), inArray(answer_feedback.answer_id, [...answerIds])),
+      and(eq(answer_feedback.workspace_id, workspaceId), inArray(answer_feedback.answer_id, [...answerIds])),
     )
     .groupBy(answer_feedback.answer_id);
   for (const row of rows) {

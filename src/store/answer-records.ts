@@ -75,7 +75,7 @@ async function ensureDayPartitions(db: Db, days: Iterable<string>): Promise<void
 const COLUMNS = {
   id: answer_records.id,
   received_at: answer_records.received_at,
-  user_id: answer_records.user_id,
+  workspace_id: answer_records.workspace_id,
   source: answer_records.source,
   conversation_id: answer_records.conversation_id,
   message_id: answer_records.message_id,
@@ -116,8 +116,8 @@ export async function insertAnswerRecords(
     db,
     sql`with input as (select * from ${recordset("r", COLUMNS, withIds)}),
       new_keys as (
-        insert into ${answer_keys} (user_id, conversation_id, message_id, answer_id, received_at)
-        select user_id, conversation_id, message_id, id, received_at from input
+        insert into ${answer_keys} (workspace_id, conversation_id, message_id, answer_id, received_at)
+        select workspace_id, conversation_id, message_id, id, received_at from input
         on conflict do nothing
         returning answer_id
       ),
@@ -125,7 +125,7 @@ export async function insertAnswerRecords(
         insert into ${answer_records} (${columnNames(COLUMNS)})
         select ${recordFields("input", COLUMNS)} from input
         where input.id in (select answer_id from new_keys)
-        returning id, user_id, received_at, service, collection, model, metadata, gate_status,
+        returning id, workspace_id, received_at, service, collection, model, metadata, gate_status,
           latency_ms, prompt_tokens, completion_tokens
       ),
       ${rollupAnswersCte("stored", options.breakdownKeys ?? [])}
@@ -142,7 +142,7 @@ export async function insertAnswerRecords(
         or(
           ...duplicates.map((row) =>
             and(
-              eq(answer_keys.user_id, row.user_id),
+              eq(answer_keys.workspace_id, row.workspace_id),
               eq(answer_keys.conversation_id, row.conversation_id),
               eq(answer_keys.message_id, row.message_id),
             ),
@@ -165,20 +165,20 @@ export async function insertAnswerRecords(
 /** Another user's answer is indistinguishable from a missing one. */
 export async function getAnswerRecord(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<AnswerRecordRow | undefined> {
   const [row] = await db
     .select()
     .from(answer_records)
-    .where(and(eq(answer_records.id, idParam(id)), eq(answer_records.user_id, userId)));
+    .where(and(eq(answer_records.id, idParam(id)), eq(answer_records.workspace_id, workspaceId)));
   return row;
 }
 
 /** A user's answer by the caller's own (conversation_id, message_id). */
 export async function findAnswerRecordByKey(
   db: Db,
-  userId: string,
+  workspaceId: string,
   conversationId: string,
   messageId: string,
 ): Promise<AnswerRecordRow | undefined> {
@@ -187,12 +187,12 @@ export async function findAnswerRecordByKey(
     .from(answer_keys)
     .where(
       and(
-        eq(answer_keys.user_id, userId),
+        eq(answer_keys.workspace_id, workspaceId),
         eq(answer_keys.conversation_id, conversationId),
         eq(answer_keys.message_id, messageId),
       ),
     );
-  return key ? getAnswerRecord(db, userId, key.answer_id) : undefined;
+  return key ? getAnswerRecord(db, workspaceId, key.answer_id) : undefined;
 }
 
 export interface AnswerListOptions {
@@ -213,10 +213,10 @@ export interface AnswerListOptions {
 /** A user's answers, newest first. */
 export async function listAnswerRecords(
   db: Db,
-  userId: string,
+  workspaceId: string,
   options: AnswerListOptions,
 ): Promise<AnswerRecordRow[]> {
-  const conditions = [eq(answer_records.user_id, userId)];
+  const conditions = [eq(answer_records.workspace_id, workspaceId)];
   if (options.before) {
     const { received_at, id } = options.before;
     conditions.push(
@@ -243,7 +243,7 @@ export async function listAnswerRecords(
         .from(answer_feedback)
         .where(
           and(
-            eq(answer_feedback.user_id, answer_records.user_id),
+            eq(answer_feedback.workspace_id, answer_records.workspace_id),
             eq(answer_feedback.answer_id, answer_records.id),
           ),
         ),

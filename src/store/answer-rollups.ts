@@ -13,7 +13,7 @@ export const LATENCY_BOUNDS_MS = [100, 250, 500, 1_000, 2_500, 5_000, 10_000] as
 const META_VALUE_CHARS = 200;
 
 /**
- * The dimensions of each row of CTE `source` (columns user_id, received_at, service, collection,
+ * The dimensions of each row of CTE `source` (columns workspace_id, received_at, service, collection,
  * model, metadata, plus `extra`), at both grains (its minute and its hour): one row for all
  * answers (meta_key '') and one per breakdown key the answer's metadata holds.
  */
@@ -22,7 +22,7 @@ export function rollupDimensions(
   extra: readonly string[],
   keys: readonly string[],
 ): SQL {
-  const cols = ["user_id", "received_at", "service", "collection", "model", ...extra]
+  const cols = ["workspace_id", "received_at", "service", "collection", "model", ...extra]
     .map((c) => `s.${c}`)
     .join(", ");
   const base = sql.raw(
@@ -41,11 +41,11 @@ export function rollupDimensions(
 }
 
 const DIMENSION_COLUMNS =
-  "user_id, grain, minute, service, collection, model, meta_key, meta_value";
+  "workspace_id, grain, minute, service, collection, model, meta_key, meta_value";
 const DIMENSION_FIELDS =
-  "user_id, grain, minute, d_service, d_collection, d_model, meta_key, meta_value";
+  "workspace_id, grain, minute, d_service, d_collection, d_model, meta_key, meta_value";
 const DIMENSIONS_OF_D =
-  "d.user_id, d.grain, d.minute, d.d_service, d.d_collection, d.d_model, d.meta_key, d.meta_value";
+  "d.workspace_id, d.grain, d.minute, d.d_service, d.d_collection, d.d_model, d.meta_key, d.meta_value";
 const EMPTY_BUCKETS = `array_fill(0, array[${LATENCY_BOUNDS_MS.length + 1}])`;
 
 function latencyBucketsOf(column: string): string {
@@ -192,9 +192,9 @@ export function grainOf(read: Pick<RollupRead, "from" | "to" | "bucketSeconds">)
   return whole(read.from.getTime()) && whole(read.to.getTime()) && bucketOk ? 3600 : 60;
 }
 
-function readConditions(userId: string, read: RollupRead): SQL {
+function readConditions(workspaceId: string, read: RollupRead): SQL {
   const parts = [
-    sql`user_id = ${userId}`,
+    sql`workspace_id = ${workspaceId}`,
     sql`grain = ${grainOf(read)}`,
     sql`minute >= ${read.from.toISOString()}::timestamptz`,
     sql`minute < ${read.to.toISOString()}::timestamptz`,
@@ -222,7 +222,7 @@ function selectKeys(read: RollupRead): { select: SQL; groupBy: SQL } {
 /** Sums of answer rollups per bucket and/or group over [from, to). */
 export async function readAnswerRollups(
   db: Db,
-  userId: string,
+  workspaceId: string,
   read: RollupRead,
 ): Promise<AnswerRollupSum[]> {
   const { select, groupBy } = selectKeys(read);
@@ -238,7 +238,7 @@ export async function readAnswerRollups(
           sum(feedback_up)::float8 as feedback_up, sum(feedback_down)::float8 as feedback_down,
           sum(feedback_scores)::float8 as feedback_scores,
           sum(feedback_score_sum)::float8 as feedback_score_sum
-        from answer_rollups where ${readConditions(userId, read)}
+        from answer_rollups where ${readConditions(workspaceId, read)}
         group by ${groupBy} order by ${groupBy}`,
   );
   return rows.map((row) => ({
@@ -263,7 +263,7 @@ export async function readAnswerRollups(
 /** Sums of judge rollups per judge, and per bucket and/or group, over [from, to). */
 export async function readJudgeRollups(
   db: Db,
-  userId: string,
+  workspaceId: string,
   read: RollupRead,
 ): Promise<JudgeRollupSum[]> {
   const { select, groupBy } = selectKeys(read);
@@ -271,7 +271,7 @@ export async function readJudgeRollups(
     db,
     sql`select ${select}, judge, sum(count)::float8 as count, sum(score_sum)::float8 as score_sum,
           sum(passed)::float8 as passed
-        from judge_rollups where ${readConditions(userId, read)}
+        from judge_rollups where ${readConditions(workspaceId, read)}
         group by ${groupBy}, judge order by ${groupBy}, judge`,
   );
   return rows.map((row) => ({
@@ -287,13 +287,13 @@ export async function readJudgeRollups(
 /** The services and collections a user's rollups name, for the monitor's choice of page. */
 export async function listRollupScopes(
   db: Db,
-  userId: string,
+  workspaceId: string,
   since: Date,
 ): Promise<{ services: string[]; collections: string[] }> {
   const rows = await queryRows<{ service: string; collection: string }>(
     db,
     sql`select distinct service, collection from answer_rollups
-        where user_id = ${userId} and grain = 3600 and meta_key = ''
+        where workspace_id = ${workspaceId} and grain = 3600 and meta_key = ''
           and minute >= ${since.toISOString()}::timestamptz`,
   );
   const services = new Set<string>();

@@ -10,35 +10,35 @@ export type ArenaStatus = ArenaRow["status"];
 
 export async function createArena(
   db: Db,
-  userId: string,
+  workspaceId: string,
   input: Pick<NewArena, "name" | "question_set_id" | "config">,
 ): Promise<ArenaRow> {
   const [row] = await db
     .insert(arenas)
-    .values({ user_id: userId, ...input, status: "PENDING" })
+    .values({ workspace_id: workspaceId, ...input, status: "PENDING" })
     .returning();
   if (!row) throw new Error("insert into arenas returned no row");
   return row;
 }
 
 /** The user's arena; another user's id reads as missing. */
-export async function getArena(db: Db, userId: string, id: string): Promise<ArenaRow | undefined> {
+export async function getArena(db: Db, workspaceId: string, id: string): Promise<ArenaRow | undefined> {
   const [row] = await db
     .select()
     .from(arenas)
-    .where(and(eq(arenas.id, idParam(id)), eq(arenas.user_id, userId)));
+    .where(and(eq(arenas.id, idParam(id)), eq(arenas.workspace_id, workspaceId)));
   return row;
 }
 
 export async function listArenas(
   db: Db,
-  userId: string,
+  workspaceId: string,
   options: { limit?: number; offset?: number } = {},
 ): Promise<ArenaRow[]> {
   return db
     .select()
     .from(arenas)
-    .where(eq(arenas.user_id, userId))
+    .where(eq(arenas.workspace_id, workspaceId))
     .orderBy(desc(arenas.gmt_created))
     .limit(options.limit ?? 100)
     .offset(options.offset ?? 0);
@@ -47,12 +47,12 @@ export async function listArenas(
 /** Deletes the user's arena; returns the deleted row (another user's id deletes nothing). */
 export async function deleteArena(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<ArenaRow | undefined> {
   const [row] = await db
     .delete(arenas)
-    .where(and(eq(arenas.id, idParam(id)), eq(arenas.user_id, userId)))
+    .where(and(eq(arenas.id, idParam(id)), eq(arenas.workspace_id, workspaceId)))
     .returning();
   return row;
 }

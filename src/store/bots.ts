@@ -50,7 +50,7 @@ export class SecretKeyRequiredError extends Error {
 }
 
 /** What a sealed secret is bound to: its owner and its bot, so it opens in that row only. */
-const secretContext = (userId: string, botId: string) => `bots.secret:${userId}:${botId}`;
+const secretContext = (workspaceId: string, botId: string) => `bots.secret:${workspaceId}:${botId}`;
 
 /**
  * Registers a bot. With the operator's key its secret is stored encrypted (AES-256-GCM); without
@@ -59,46 +59,46 @@ const secretContext = (userId: string, botId: string) => `bots.secret:${userId}:
  */
 export async function createBot(
   db: Db,
-  userId: string,
+  workspaceId: string,
   input: { name: string; url: string; secret_header: string; secret: string | null },
   secretKey: SecretKey | undefined,
 ): Promise<BotRow> {
   const id = randomUUID();
   let secret = input.secret;
   if (secret !== null) {
-    if (secretKey) secret = sealSecret(secretKey, secret, secretContext(userId, id));
+    if (secretKey) secret = sealSecret(secretKey, secret, secretContext(workspaceId, id));
     else if ((await userCount(db)) > 1) throw new SecretKeyRequiredError();
   }
   const [row] = await db
     .insert(bots)
-    .values({ id, user_id: userId, ...input, secret })
-    .onConflictDoNothing({ target: [bots.user_id, bots.name] })
+    .values({ id, workspace_id: workspaceId, ...input, secret })
+    .onConflictDoNothing({ target: [bots.workspace_id, bots.name] })
     .returning(publicColumns);
   if (!row) throw new BotNameTakenError(input.name);
   return row;
 }
 
-export async function listBots(db: Db, userId: string): Promise<BotRow[]> {
+export async function listBots(db: Db, workspaceId: string): Promise<BotRow[]> {
   return db
     .select(publicColumns)
     .from(bots)
-    .where(eq(bots.user_id, userId))
+    .where(eq(bots.workspace_id, workspaceId))
     .orderBy(asc(bots.name));
 }
 
 /** The user's bot; another user's id, or a malformed one, is undefined (a 404). */
-export async function getBot(db: Db, userId: string, id: string): Promise<BotRow | undefined> {
+export async function getBot(db: Db, workspaceId: string, id: string): Promise<BotRow | undefined> {
   const [row] = await db
     .select(publicColumns)
     .from(bots)
-    .where(and(eq(bots.id, idParam(id)), eq(bots.user_id, userId)));
+    .where(and(eq(bots.id, idParam(id)), eq(bots.workspace_id, workspaceId)));
   return row;
 }
 
-export async function deleteBot(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteBot(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const deleted = await db
     .delete(bots)
-    .where(and(eq(bots.id, idParam(id)), eq(bots.user_id, userId)))
+    .where(and(eq(bots.id, idParam(id)), eq(bots.workspace_id, workspaceId)))
     .returning({ id: bots.id });
   return deleted.length > 0;
 }
@@ -115,20 +115,20 @@ async function userCount(db: Db): Promise<number> {
  */
 export async function botCredential(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   secretKey: SecretKey | undefined,
 ): Promise<BotCredential | undefined> {
   const [row] = await db
     .select({ id: bots.id, url: bots.url, secret_header: bots.secret_header, secret: bots.secret })
     .from(bots)
-    .where(and(eq(bots.id, idParam(id)), eq(bots.user_id, userId)));
+    .where(and(eq(bots.id, idParam(id)), eq(bots.workspace_id, workspaceId)));
   if (!row) return undefined;
   const { url, secret_header, secret } = row;
   return {
     url,
     secret_header,
-    secret: secret === null ? null : openSecret(secret, secretKey, secretContext(userId, row.id)),
+    secret: secret === null ? null : openSecret(secret, secretKey, secretContext(workspaceId, row.id)),
   };
 }
 
@@ -139,7 +139,7 @@ export async function botCredential(
  */
 export async function sealStoredSecrets(db: Db, secretKey: SecretKey): Promise<number> {
   const rows = await db
-    .select({ id: bots.id, user_id: bots.user_id, secret: bots.secret })
+    .select({ id: bots.id, workspace_id: bots.workspace_id, secret: bots.secret })
     .from(bots)
     .where(isNotNull(bots.secret));
   let sealed = 0;
@@ -147,7 +147,7 @@ export async function sealStoredSecrets(db: Db, secretKey: SecretKey): Promise<n
     if (row.secret === null || isSealedSecret(row.secret)) continue;
     const updated = await db
       .update(bots)
-      .set({ secret: sealSecret(secretKey, row.secret, secretContext(row.user_id, row.id)) })
+      .set({ secret: sealSecret(secretKey, row.secret, secretContext(row.workspace_id, row.id)) })
       .where(and(eq(bots.id, row.id), eq(bots.secret, row.secret)))
       .returning({ id: bots.id });
     sealed += updated.length;

@@ -80,7 +80,7 @@ describeEachStore("collections", (use) => {
     const bob = await findOrCreateUser(db, "bob");
     const col = await createCollection(db, alice.id, { name: "private" });
     await writeDocuments(db, {
-      userId: alice.id,
+      workspaceId: alice.id,
       collectionId: col.id,
       documents: [doc("d1", "a.md", "h1")],
     });
@@ -97,7 +97,7 @@ describeEachStore("collections", (use) => {
     expect(await deleteCollection(db, bob.id, col.id)).toBe(false);
     await expect(
       writeDocuments(db, {
-        userId: bob.id,
+        workspaceId: bob.id,
         collectionId: col.id,
         documents: [doc("d2", "b", "h2")],
       }),
@@ -112,7 +112,7 @@ describeEachStore("collections", (use) => {
     const alice = await findOrCreateUser(db, "alice");
     const col = await createCollection(db, alice.id, { name: "c" });
     const first = await writeDocuments(db, {
-      userId: alice.id,
+      workspaceId: alice.id,
       collectionId: col.id,
       documents: [doc("d1", "a.md", "h1", 3), doc("d2", "b.md", "h2", 1)],
     });
@@ -126,7 +126,7 @@ describeEachStore("collections", (use) => {
 
     // Same content hash again: nothing is added.
     const again = await writeDocuments(db, {
-      userId: alice.id,
+      workspaceId: alice.id,
       collectionId: col.id,
       documents: [doc("d1", "a.md", "h1", 3)],
     });
@@ -140,7 +140,7 @@ describeEachStore("collections", (use) => {
     expect(found.map((row) => row.id).sort()).toEqual(["d1", "d2"]);
 
     const replaced = await writeDocuments(db, {
-      userId: alice.id,
+      workspaceId: alice.id,
       collectionId: col.id,
       documents: [doc("d3", "a.md", "h3", 1)],
       removeIds: ["d1"],
@@ -183,7 +183,7 @@ describeEachStore("collections", (use) => {
     const alice = await findOrCreateUser(db, "alice");
     const col = await createCollection(db, alice.id, { name: "c" });
     await writeDocuments(db, {
-      userId: alice.id,
+      workspaceId: alice.id,
       collectionId: col.id,
       documents: [doc("d1", "a", "h1", 5)],
     });
@@ -197,7 +197,7 @@ describeEachStore("collections", (use) => {
     expect(missing.map((row) => row.id)).toEqual(["d1#0", "d1#1", "d1#2"]);
     const before = (await getCollectionVersion(db, alice.id, col.id))?.version ?? 0;
     const updated = await setChunkEmbeddings(db, {
-      userId: alice.id,
+      workspaceId: alice.id,
       collectionId: col.id,
       model: "m1",
       rows: missing.map((row, i) => ({ id: row.id, embedding: [i, 0.5, -0.25] })),
@@ -221,7 +221,7 @@ describeEachStore("observational data", (use) => {
     const { db } = use();
     const alice = await findOrCreateUser(db, "alice");
     const col = await createCollection(db, alice.id, { name: "c" });
-    const row = { user_id: alice.id, collection_id: col.id, query: "q", answer: "a", score: 0.9 };
+    const row = { workspace_id: alice.id, collection_id: col.id, query: "q", answer: "a", score: 0.9 };
     expect(
       await appendObservations(db, [
         { ...row, node_id: "d1#0" },
@@ -247,8 +247,8 @@ describeEachStore("observational data", (use) => {
     const theirs = await createCollection(db, bob.id, { name: "c" });
     const base = { query: "q", answer: "a", node_id: "x#0", score: 1 };
     const attempt = appendObservations(db, [
-      { ...base, user_id: alice.id, collection_id: mine.id },
-      { ...base, user_id: alice.id, collection_id: theirs.id },
+      { ...base, workspace_id: alice.id, collection_id: mine.id },
+      { ...base, workspace_id: alice.id, collection_id: theirs.id },
     ]);
     await expect(attempt).rejects.toMatchObject({
       name: "CollectionNotFoundError",
@@ -257,7 +257,7 @@ describeEachStore("observational data", (use) => {
     expect(await listObservations(db, alice.id, mine.id)).toEqual([]);
     expect((await getCollectionVersion(db, alice.id, mine.id))?.observation_count).toBe(0);
     await expect(
-      appendObservations(db, [{ ...base, user_id: alice.id, collection_id: "nope" }]),
+      appendObservations(db, [{ ...base, workspace_id: alice.id, collection_id: "nope" }]),
     ).rejects.toBeInstanceOf(CollectionNotFoundError);
   });
 

@@ -29,20 +29,20 @@ export class CollectionNameTakenError extends Error {
 // jsonb_array_elements_text(...)))`: the array is computed once and the index is used, where
 // `in (select jsonb_array_elements_text(...))` planned a semi-join over the whole collection.
 
-function live(userId: string) {
-  return and(eq(collections.user_id, userId), isNull(collections.deleted_at));
+function live(workspaceId: string) {
+  return and(eq(collections.workspace_id, workspaceId), isNull(collections.deleted_at));
 }
 
 export async function createCollection(
   db: Db,
-  userId: string,
+  workspaceId: string,
   input: { name: string; config?: Record<string, unknown> },
 ): Promise<CollectionRow> {
   const [row] = await db
     .insert(collections)
-    .values({ user_id: userId, name: input.name, config: input.config ?? {} })
+    .values({ workspace_id: workspaceId, name: input.name, config: input.config ?? {} })
     .onConflictDoNothing({
-      target: [collections.user_id, collections.name],
+      target: [collections.workspace_id, collections.name],
       where: sql`${collections.deleted_at} is null`,
     })
     .returning();
@@ -53,17 +53,17 @@ export async function createCollection(
 /** The user's live collection of that name, created (with `config`) when there is none. */
 export async function ensureCollection(
   db: Db,
-  userId: string,
+  workspaceId: string,
   input: { name: string; config?: Record<string, unknown> },
 ): Promise<{ collection: CollectionRow; created: boolean }> {
-  const existing = await findCollectionByName(db, userId, input.name);
+  const existing = await findCollectionByName(db, workspaceId, input.name);
   if (existing) return { collection: existing, created: false };
   try {
-    return { collection: await createCollection(db, userId, input), created: true };
+    return { collection: await createCollection(db, workspaceId, input), created: true };
   } catch (error) {
     // Someone else created it in between.
     if (!(error instanceof CollectionNameTakenError)) throw error;
-    const raced = await findCollectionByName(db, userId, input.name);
+    const raced = await findCollectionByName(db, workspaceId, input.name);
     if (!raced) throw error;
     return { collection: raced, created: false };
   }
@@ -71,25 +71,25 @@ export async function ensureCollection(
 
 export async function getCollection(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<CollectionRow | undefined> {
   const [row] = await db
     .select()
     .from(collections)
-    .where(and(eq(collections.id, idParam(id)), live(userId)));
+    .where(and(eq(collections.id, idParam(id)), live(workspaceId)));
   return row;
 }
 
 export async function findCollectionByName(
   db: Db,
-  userId: string,
+  workspaceId: string,
   name: string,
 ): Promise<CollectionRow | undefined> {
   const [row] = await db
     .select()
     .from(collections)
-    .where(and(eq(collections.name, name), live(userId)));
+    .where(and(eq(collections.name, name), live(workspaceId)));
   return row;
 }
 
@@ -98,7 +98,7 @@ export interface CollectionSummary extends CollectionRow {
   chunk_count: number;
 }
 
-export async function listCollections(db: Db, userId: string): Promise<CollectionSummary[]> {
+export async function listCollections(db: Db, workspaceId: string): Promise<CollectionSummary[]> {
   const rows = await db
     .select({
       collection: collections,
@@ -107,7 +107,7 @@ export async function listCollections(db: Db, userId: string): Promise<Collectio
     })
     .from(collections)
     .leftJoin(documents, eq(documents.collection_id, collections.id))
-    .where(live(userId))
+    .where(live(workspaceId))
     .groupBy(collections.id)
     .orderBy(asc(collections.name));
   return rows.map((row) => ({
@@ -121,12 +121,12 @@ export async function listCollections(db: Db, userId: string): Promise<Collectio
  * Marks the collection deleted (its name becomes free) and removes its documents, chunks and
  * observations in the same transaction. False when there was no such live collection.
  */
-export async function deleteCollection(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteCollection(db: Db, workspaceId: string, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(collections)
       .set({ deleted_at: new Date(), version: sql`${collections.version} + 1` })
-      .where(and(eq(collections.id, idParam(id)), live(userId)))
+      .where(and(eq(collections.id, idParam(id)), live(workspaceId)))
       .returning({ id: collections.id });
     if (!row) return false;
     await tx.execute(sql`delete from documents where collection_id = ${id}`);
@@ -138,13 +138,13 @@ export async function deleteCollection(db: Db, userId: string, id: string): Prom
 /** What the retrieval indexes compare per query; undefined when the collection is not the user's. */
 export async function getCollectionVersion(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<{ version: number; observation_count: number } | undefined> {
   const [row] = await db
     .select({ version: collections.version, observation_count: collections.observation_count })
     .from(collections)
-    .where(and(eq(collections.id, idParam(id)), live(userId)));
+    .where(and(eq(collections.id, idParam(id)), live(workspaceId)));
   return row;
 }
 
@@ -153,7 +153,7 @@ export async function getCollectionVersion(
 /** The collection's documents whose content hash or source is among the given ones. */
 export async function findDocumentsByHashOrSource(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   keys: { hashes: readonly string[]; sources: readonly string[] },
 ): Promise<Array<Pick<DocumentRow, "id" | "source" | "content_hash" | "chunk_count">>> {
@@ -161,7 +161,7 @@ export async function findDocumentsByHashOrSource(
   return queryRows(
     db,
     sql`select id, source, content_hash, chunk_count from documents
-        where collection_id = ${idParam(collectionId)} and user_id = ${userId}
+        where collection_id = ${idParam(collectionId)} and workspace_id = ${workspaceId}
           and (content_hash = any(array(select jsonb_array_elements_text(${JSON.stringify(keys.hashes)}::jsonb)))
                or source = any(array(select jsonb_array_elements_text(${JSON.stringify(keys.sources)}::jsonb))))`,
   );
@@ -169,34 +169,34 @@ export async function findDocumentsByHashOrSource(
 
 export async function listDocuments(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
 ): Promise<DocumentRow[]> {
   return db
     .select()
     .from(documents)
-    .where(and(eq(documents.collection_id, idParam(collectionId)), eq(documents.user_id, userId)))
+    .where(and(eq(documents.collection_id, idParam(collectionId)), eq(documents.workspace_id, workspaceId)))
     .orderBy(asc(documents.source), asc(documents.id));
 }
 
 export async function getDocument(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<DocumentRow | undefined> {
   const [row] = await db
     .select()
     .from(documents)
-    .where(and(eq(documents.id, id), eq(documents.user_id, userId)));
+    .where(and(eq(documents.id, id), eq(documents.workspace_id, workspaceId)));
   return row;
 }
 
 /** Removes a document and its chunks; bumps the collection's version. False when not found. */
-export async function deleteDocument(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteDocument(db: Db, workspaceId: string, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .delete(documents)
-      .where(and(eq(documents.id, id), eq(documents.user_id, userId)))
+      .where(and(eq(documents.id, id), eq(documents.workspace_id, workspaceId)))
       .returning({ collection_id: documents.collection_id });
     if (!row) return false;
     await tx
@@ -235,13 +235,13 @@ const CHUNK_INSERT_ROWS = 1_000;
 export async function writeDocuments(
   db: Db,
   input: {
-    userId: string;
+    workspaceId: string;
     collectionId: string;
     documents: readonly NewDocument[];
     removeIds?: readonly string[];
   },
 ): Promise<WriteDocumentsResult> {
-  const { userId, collectionId } = input;
+  const { workspaceId, collectionId } = input;
   const removeIds = [...(input.removeIds ?? [])];
   if (input.documents.length === 0 && removeIds.length === 0) {
     return { documents_added: 0, documents_removed: 0, chunks_added: 0, chunks_removed: 0 };
@@ -250,7 +250,7 @@ export async function writeDocuments(
     const [owned] = await tx
       .update(collections)
       .set({ version: sql`${collections.version} + 1` })
-      .where(and(eq(collections.id, idParam(collectionId)), live(userId)))
+      .where(and(eq(collections.id, idParam(collectionId)), live(workspaceId)))
       .returning({ id: collections.id });
     if (!owned) throw new CollectionNotFoundError(collectionId);
 
@@ -262,7 +262,7 @@ export async function writeDocuments(
         .where(
           and(
             eq(documents.collection_id, idParam(collectionId)),
-            eq(documents.user_id, userId),
+            eq(documents.workspace_id, workspaceId),
             inArray(documents.id, removeIds),
           ),
         )
@@ -273,7 +273,7 @@ export async function writeDocuments(
 
     const documentRows = input.documents.map((doc) => ({
       id: doc.id,
-      user_id: userId,
+      workspace_id: workspaceId,
       collection_id: collectionId,
       source: doc.source,
       external_id: doc.external_id ?? doc.source,
@@ -319,7 +319,7 @@ export async function writeDocuments(
       for (const chunk of doc.chunks) {
         pending.push({
           id: chunk.id,
-          user_id: userId,
+          workspace_id: workspaceId,
           collection_id: collectionId,
           document_id: doc.id,
           position: chunk.position,
@@ -344,7 +344,7 @@ export async function writeDocuments(
 
 const DOCUMENT_COLUMNS = {
   id: documents.id,
-  user_id: documents.user_id,
+  workspace_id: documents.workspace_id,
   collection_id: documents.collection_id,
   source: documents.source,
   external_id: documents.external_id,
@@ -358,7 +358,7 @@ const DOCUMENT_COLUMNS = {
 
 const CHUNK_COLUMNS = {
   id: chunks.id,
-  user_id: chunks.user_id,
+  workspace_id: chunks.workspace_id,
   collection_id: chunks.collection_id,
   document_id: chunks.document_id,
   position: chunks.position,
@@ -371,11 +371,11 @@ const CHUNK_COLUMNS = {
 
 // Chunks ------------------------------------------------------------------------------------------
 
-export async function listChunks(db: Db, userId: string, documentId: string): Promise<ChunkRow[]> {
+export async function listChunks(db: Db, workspaceId: string, documentId: string): Promise<ChunkRow[]> {
   return db
     .select()
     .from(chunks)
-    .where(and(eq(chunks.document_id, documentId), eq(chunks.user_id, userId)))
+    .where(and(eq(chunks.document_id, documentId), eq(chunks.workspace_id, workspaceId)))
     .orderBy(asc(chunks.position));
 }
 
@@ -396,7 +396,7 @@ export interface ChunkWithDocument {
 /** The chunks of a collection among `ids` (missing or foreign ones are left out), in no order. */
 export async function getChunksWithDocuments(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   ids: readonly string[],
 ): Promise<ChunkWithDocument[]> {
@@ -408,7 +408,7 @@ export async function getChunksWithDocuments(
                d.title, d.source, coalesce(d.external_id, d.source) as external_id,
                d.metadata as document_metadata
         from chunks c join documents d on d.id = c.document_id
-        where c.collection_id = ${idParam(collectionId)} and c.user_id = ${userId}
+        where c.collection_id = ${idParam(collectionId)} and c.workspace_id = ${workspaceId}
           and c.id = any(array(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)))`,
   );
   return rows.map((row) => ({
@@ -432,7 +432,7 @@ function asRecord(value: unknown): Record<string, unknown> {
  */
 export async function* chunkTokenPages(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   pageSize = 20_000,
 ): AsyncGenerator<Array<{ id: string; document_id: string; tokens: string }>> {
@@ -441,7 +441,7 @@ export async function* chunkTokenPages(
     const page = await queryRows<{ id: string; document_id: string; tokens: string }>(
       db,
       sql`select id, document_id, tokens from chunks
-          where collection_id = ${idParam(collectionId)} and user_id = ${userId} and id > ${after}
+          where collection_id = ${idParam(collectionId)} and workspace_id = ${workspaceId} and id > ${after}
           order by id limit ${pageSize}`,
     );
     if (page.length === 0) return;
@@ -456,12 +456,12 @@ export async function* chunkTokenPages(
  * Every document id of a collection: what an index compares to see what changed. Chunks change
  * only with their document, and the documents table is a tenth of the chunks' size.
  */
-export async function documentIds(db: Db, userId: string, collectionId: string): Promise<string[]> {
+export async function documentIds(db: Db, workspaceId: string, collectionId: string): Promise<string[]> {
   const rows = await queryRows<{ ids: string | null }>(
     db,
     // One string rather than one row per document: ids never contain a newline.
     sql`select string_agg(id, E'\n' order by id) as ids from documents
-        where collection_id = ${idParam(collectionId)} and user_id = ${userId}`,
+        where collection_id = ${idParam(collectionId)} and workspace_id = ${workspaceId}`,
   );
   const joined = rows[0]?.ids;
   return joined ? joined.split("\n") : [];
@@ -470,7 +470,7 @@ export async function documentIds(db: Db, userId: string, collectionId: string):
 /** The tokens of the chunks of the given documents of a collection, in chunk id order. */
 export async function chunkTokensOfDocuments(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   documentIdList: readonly string[],
 ): Promise<Array<{ id: string; document_id: string; tokens: string }>> {
@@ -478,7 +478,7 @@ export async function chunkTokensOfDocuments(
   return queryRows(
     db,
     sql`select id, document_id, tokens from chunks
-        where collection_id = ${idParam(collectionId)} and user_id = ${userId}
+        where collection_id = ${idParam(collectionId)} and workspace_id = ${workspaceId}
           and document_id = any(array(select jsonb_array_elements_text(${JSON.stringify(documentIdList)}::jsonb)))
         order by id`,
   );
@@ -487,7 +487,7 @@ export async function chunkTokensOfDocuments(
 /** Pages through the chunks embedded by `model`, in id order. */
 export async function* chunkEmbeddingPages(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   model: string,
   pageSize = 2_000,
@@ -500,7 +500,7 @@ export async function* chunkEmbeddingPages(
       .where(
         and(
           eq(chunks.collection_id, idParam(collectionId)),
-          eq(chunks.user_id, userId),
+          eq(chunks.workspace_id, workspaceId),
           eq(chunks.embedding_model, model),
           gt(chunks.id, after),
         ),
@@ -518,7 +518,7 @@ export async function* chunkEmbeddingPages(
 /** Chunks with no embedding from `model` (none, or another model's), at most `limit`. */
 export async function chunksMissingEmbedding(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   model: string,
   limit: number,
@@ -526,7 +526,7 @@ export async function chunksMissingEmbedding(
   return queryRows(
     db,
     sql`select id, content from chunks
-        where collection_id = ${idParam(collectionId)} and user_id = ${userId}
+        where collection_id = ${idParam(collectionId)} and workspace_id = ${workspaceId}
           and embedding_model is distinct from ${model}
         order by id limit ${limit}`,
   );
@@ -536,7 +536,7 @@ export async function chunksMissingEmbedding(
 export async function setChunkEmbeddings(
   db: Db,
   input: {
-    userId: string;
+    workspaceId: string;
     collectionId: string;
     model: string;
     rows: ReadonlyArray<{ id: string; embedding: readonly number[] }>;
@@ -549,14 +549,14 @@ export async function setChunkEmbeddings(
       sql`with upd as (
             update chunks c set embedding = r.embedding, embedding_model = ${input.model}
             from ${recordset("r", { id: chunks.id, embedding: chunks.embedding }, input.rows)}
-            where c.id = r.id and c.collection_id = ${input.collectionId} and c.user_id = ${input.userId}
+            where c.id = r.id and c.collection_id = ${input.collectionId} and c.workspace_id = ${input.workspaceId}
             returning 1)
           select count(*)::int as n from upd`,
     );
     await tx
       .update(collections)
       .set({ version: sql`${collections.version} + 1` })
-      .where(and(eq(collections.id, input.collectionId), eq(collections.user_id, input.userId)));
+      .where(and(eq(collections.id, input.collectionId), eq(collections.workspace_id, input.workspaceId)));
     return Number(updated[0]?.n ?? 0);
   });
 }

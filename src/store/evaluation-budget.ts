@@ -118,7 +118,7 @@ export async function settleItemCost(
  */
 export async function setEvaluationCostLimit(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   limitUsd: number,
 ): Promise<boolean> {
@@ -132,7 +132,7 @@ export async function setEvaluationCostLimit(
     .where(
       and(
         eq(e.id, idParam(evaluationId)),
-        eq(e.user_id, userId),
+        eq(e.workspace_id, workspaceId),
         eq(e.status, "PAUSED"),
         isNull(e.gmt_deleted),
       ),

@@ -39,9 +39,9 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function resultConditions(userId: string, evaluationId: string, filter: ResultFilter): SQL[] {
+function resultConditions(workspaceId: string, evaluationId: string, filter: ResultFilter): SQL[] {
   const r = evaluation_results;
-  const conditions: SQL[] = [eq(r.evaluation_id, idParam(evaluationId)), eq(r.user_id, userId)];
+  const conditions: SQL[] = [eq(r.evaluation_id, idParam(evaluationId)), eq(r.workspace_id, workspaceId)];
   if (filter.statuses?.length) conditions.push(inArray(r.status, filter.statuses));
   if (filter.passed !== undefined) conditions.push(eq(r.passed, filter.passed));
   if (filter.gate?.length) {
@@ -74,12 +74,12 @@ function resultConditions(userId: string, evaluationId: string, filter: ResultFi
  */
 export async function queryEvaluationResults(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   filter: ResultFilter,
   page: { offset?: number; limit?: number } = {},
 ): Promise<{ rows: EvaluationResultRow[]; total: number }> {
-  const where = and(...resultConditions(userId, evaluationId, filter));
+  const where = and(...resultConditions(workspaceId, evaluationId, filter));
   const select = db
     .select()
     .from(evaluation_results)
@@ -140,16 +140,16 @@ export type ResultListRow = Pick<
  */
 export async function queryResultList(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   filter: ResultFilter,
   page: { offset?: number; limit: number },
 ): Promise<{ rows: ResultListRow[]; total: number } | undefined> {
   const r = evaluation_results;
-  const where = and(...resultConditions(userId, evaluationId, filter));
+  const where = and(...resultConditions(workspaceId, evaluationId, filter));
   const live = sql`exists (select 1 from ${evaluations} where ${and(
     eq(evaluations.id, idParam(evaluationId)),
-    eq(evaluations.user_id, userId),
+    eq(evaluations.workspace_id, workspaceId),
     isNull(evaluations.gmt_deleted),
   )})`;
   const total = sql<number>`(select count(*)::int from ${r} where ${where})`;
@@ -211,7 +211,7 @@ export type CompareColumns = Pick<
 
 export async function listCompareRows(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
 ): Promise<CompareColumns[]> {
   const r = evaluation_results;
@@ -228,14 +228,14 @@ export async function listCompareRows(
       gate_status: r.gate_status,
     })
     .from(r)
-    .where(and(eq(r.evaluation_id, idParam(evaluationId)), eq(r.user_id, userId)))
+    .where(and(eq(r.evaluation_id, idParam(evaluationId)), eq(r.workspace_id, workspaceId)))
     .orderBy(asc(r.position));
 }
 
 /** SCORED and passed results per run, for pass rates (a run with none is absent). */
 export async function evaluationPassCounts(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationIds: readonly string[],
 ): Promise<Map<string, { scored: number; passed: number }>> {
   if (evaluationIds.length === 0) return new Map();
@@ -247,7 +247,7 @@ export async function evaluationPassCounts(
       passed: sql<number>`(count(*) filter (where ${r.status} = 'SCORED' and ${r.passed}))::int`,
     })
     .from(r)
-    .where(and(eq(r.user_id, userId), inArray(r.evaluation_id, [...evaluationIds])))
+    .where(and(eq(r.workspace_id, workspaceId), inArray(r.evaluation_id, [...evaluationIds])))
     .groupBy(r.evaluation_id);
   return new Map(rows.map(({ evaluation_id, ...counts }) => [evaluation_id, counts]));
 }
@@ -255,7 +255,7 @@ export async function evaluationPassCounts(
 /** Every live run made on a question set, oldest first. */
 export async function listEvaluationsOfQuestionSet(
   db: Db,
-  userId: string,
+  workspaceId: string,
   questionSetId: string,
 ): Promise<EvaluationRow[]> {
   return db
@@ -263,7 +263,7 @@ export async function listEvaluationsOfQuestionSet(
     .from(evaluations)
     .where(
       and(
-        eq(evaluations.user_id, userId),
+        eq(evaluations.workspace_id, workspaceId),
         eq(evaluations.question_set_id, idParam(questionSetId)),
         isNull(evaluations.gmt_deleted),
       ),

@@ -8,9 +8,9 @@ import {
 } from "./evaluation-records.js";
 import { findOrCreateUser } from "./users.js";
 
-function row(userId: string, messageId: string): NewEvaluationRecordRow {
+function row(workspaceId: string, messageId: string): NewEvaluationRecordRow {
   return {
-    user_id: userId,
+    workspace_id: workspaceId,
     conversation_id: "c1",
     message_id: messageId,
     retrieval_record_id: "r1",
@@ -56,7 +56,7 @@ describeEachStore("evaluation records", (use) => {
   it("writes nothing of a batch with one invalid row", async () => {
     const { db } = use();
     const alice = await findOrCreateUser(db, "alice");
-    const bad = { ...row(alice.id, "m2"), user_id: "00000000-0000-0000-0000-000000000000" };
+    const bad = { ...row(alice.id, "m2"), workspace_id: "00000000-0000-0000-0000-000000000000" };
     await expect(insertEvaluationRecords(db, [row(alice.id, "m1"), bad])).rejects.toThrow();
     expect(await listEvaluationRecords(db, alice.id)).toEqual([]);
   });

@@ -37,7 +37,7 @@ export async function insertEvaluationRecords(
 
 const RECORD_COLUMNS = {
   id: evaluation_records.id,
-  user_id: evaluation_records.user_id,
+  workspace_id: evaluation_records.workspace_id,
   conversation_id: evaluation_records.conversation_id,
   message_id: evaluation_records.message_id,
   retrieval_record_id: evaluation_records.retrieval_record_id,
@@ -56,22 +56,22 @@ const RECORD_COLUMNS = {
 /** Another user's record is indistinguishable from a missing one. */
 export async function getEvaluationRecord(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<EvaluationRecordRow | undefined> {
   const [row] = await db
     .select()
     .from(evaluation_records)
-    .where(and(eq(evaluation_records.id, idParam(id)), eq(evaluation_records.user_id, userId)));
+    .where(and(eq(evaluation_records.id, idParam(id)), eq(evaluation_records.workspace_id, workspaceId)));
   return row;
 }
 
 export async function listEvaluationRecords(
   db: Db,
-  userId: string,
+  workspaceId: string,
   options: { limit?: number; beforeSeq?: number } = {},
 ): Promise<EvaluationRecordRow[]> {
-  const conditions = [eq(evaluation_records.user_id, userId)];
+  const conditions = [eq(evaluation_records.workspace_id, workspaceId)];
   if (options.beforeSeq !== undefined)
     conditions.push(lt(evaluation_records.seq, options.beforeSeq));
   return db

@@ -55,7 +55,7 @@ const QUESTION_COLUMNS = {
   supplied_answer: evaluation_results.supplied_answer,
 } satisfies RecordColumns;
 const RUN_COLUMNS = {
-  user_id: evaluation_results.user_id,
+  workspace_id: evaluation_results.workspace_id,
   evaluation_id: evaluation_results.evaluation_id,
 } satisfies RecordColumns;
 /** A result's unique key: a run holds each question once. */
@@ -72,7 +72,13 @@ export type EvaluationQuestion = Pick<
 
 export type NewEvaluation = Pick<
   NewEvaluationRow,
-  "name" | "collection_id" | "question_set_id" | "bot_id" | "judge_llm_model_id" | "config"
+  | "user_id"
+  | "name"
+  | "collection_id"
+  | "question_set_id"
+  | "bot_id"
+  | "judge_llm_model_id"
+  | "config"
 > & { questions: EvaluationQuestion[] };
 
 /**
@@ -82,14 +88,15 @@ export type NewEvaluation = Pick<
  */
 export async function createEvaluation(
   db: Db,
-  userId: string,
+  workspaceId: string,
   input: NewEvaluation,
 ): Promise<EvaluationRow> {
   const created = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(evaluations)
       .values({
-        user_id: userId,
+        workspace_id: workspaceId,
+        user_id: input.user_id,
         name: input.name,
         collection_id: input.collection_id ?? null,
         question_set_id: input.question_set_id ?? null,
@@ -104,7 +111,7 @@ export async function createEvaluation(
       tx as unknown as Db,
       sql`with w as (
             insert into ${evaluation_results} (${columnNames(RUN_COLUMNS)}, ${columnNames(QUESTION_COLUMNS)})
-            select ${userId}::uuid, ${row.id}::uuid, ${recordFields("r", QUESTION_COLUMNS)}
+            select ${workspaceId}::uuid, ${row.id}::uuid, ${recordFields("r", QUESTION_COLUMNS)}
             from ${recordset("r", QUESTION_COLUMNS, rows)}
             on conflict (${columnNames(RESULT_KEY)}) do nothing
             returning 1)
@@ -127,7 +134,7 @@ export async function createEvaluation(
 
 export async function getEvaluation(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<EvaluationRow | undefined> {
   const [row] = await db
@@ -136,7 +143,7 @@ export async function getEvaluation(
     .where(
       and(
         eq(evaluations.id, idParam(id)),
-        eq(evaluations.user_id, userId),
+        eq(evaluations.workspace_id, workspaceId),
         isNull(evaluations.gmt_deleted),
       ),
     );
@@ -157,7 +164,7 @@ export async function getEvaluationForWorker(
 
 export async function listEvaluations(
   db: Db,
-  userId: string,
+  workspaceId: string,
   options: { limit?: number; offset?: number; statuses?: EvaluationStatus[] } = {},
 ): Promise<EvaluationRow[]> {
   return db
@@ -165,7 +172,7 @@ export async function listEvaluations(
     .from(evaluations)
     .where(
       and(
-        eq(evaluations.user_id, userId),
+        eq(evaluations.workspace_id, workspaceId),
         isNull(evaluations.gmt_deleted),
         options.statuses?.length ? inArray(evaluations.status, options.statuses) : undefined,
       ),
@@ -176,7 +183,7 @@ export async function listEvaluations(
 }
 
 /** Soft delete; the results stay for audit until the row is purged. */
-export async function deleteEvaluation(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteEvaluation(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const rows = await db
     .update(evaluations)
     .set({
@@ -187,7 +194,7 @@ export async function deleteEvaluation(db: Db, userId: string, id: string): Prom
     .where(
       and(
         eq(evaluations.id, idParam(id)),
-        eq(evaluations.user_id, userId),
+        eq(evaluations.workspace_id, workspaceId),
         isNull(evaluations.gmt_deleted),
       ),
     )
@@ -205,13 +212,13 @@ export interface ResultQuery {
 
 export async function listEvaluationResults(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   query: ResultQuery = {},
 ): Promise<EvaluationResultRow[]> {
   const conditions = [
     eq(evaluation_results.evaluation_id, idParam(evaluationId)),
-    eq(evaluation_results.user_id, userId),
+    eq(evaluation_results.workspace_id, workspaceId),
   ];
   if (query.statuses && query.statuses.length > 0) {
     conditions.push(inArray(evaluation_results.status, query.statuses));
@@ -249,7 +256,7 @@ export type SummaryColumns = Pick<
  */
 export async function listSummaryRows(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   pageSize = 5_000,
 ): Promise<SummaryColumns[]> {
@@ -268,7 +275,7 @@ export async function listSummaryRows(
         retrieval: evaluation_results.retrieval,
       })
       .from(evaluation_results)
-      .where(runRowsAfter(userId, evaluationId, after))
+      .where(runRowsAfter(workspaceId, evaluationId, after))
       .orderBy(asc(evaluation_results.position))
       .limit(pageSize),
   );
@@ -306,7 +313,7 @@ export type ReportColumns = Pick<EvaluationResultRow, keyof typeof REPORT_COLUMN
  */
 export async function listReportRows(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   pageSize = 200,
 ): Promise<ReportColumns[]> {
@@ -314,17 +321,17 @@ export async function listReportRows(
     db
       .select(REPORT_COLUMNS)
       .from(evaluation_results)
-      .where(runRowsAfter(userId, evaluationId, after))
+      .where(runRowsAfter(workspaceId, evaluationId, after))
       .orderBy(asc(evaluation_results.position))
       .limit(pageSize),
   );
 }
 
 /** A run's rows past `after` in question order: the condition of each page of `readRunInPages`. */
-function runRowsAfter(userId: string, evaluationId: string, after: number) {
+function runRowsAfter(workspaceId: string, evaluationId: string, after: number) {
   return and(
     eq(evaluation_results.evaluation_id, idParam(evaluationId)),
-    eq(evaluation_results.user_id, userId),
+    eq(evaluation_results.workspace_id, workspaceId),
     gt(evaluation_results.position, after),
   );
 }
@@ -755,7 +762,7 @@ export async function transitionEvaluation(
   evaluationId: string,
   from: readonly EvaluationStatus[],
   to: EvaluationStatus,
-  extra: { status_reason?: string | null; userId?: string } = {},
+  extra: { status_reason?: string | null; workspaceId?: string } = {},
 ): Promise<EvaluationRow | undefined> {
   const now = new Date();
   const conditions = [
@@ -763,7 +770,7 @@ export async function transitionEvaluation(
     inArray(evaluations.status, [...from]),
     isNull(evaluations.gmt_deleted),
   ];
-  if (extra.userId) conditions.push(eq(evaluations.user_id, extra.userId));
+  if (extra.workspaceId) conditions.push(eq(evaluations.workspace_id, extra.workspaceId));
   const [row] = await db
     .update(evaluations)
     .set({

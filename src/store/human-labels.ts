@@ -27,7 +27,7 @@ export type NewHumanLabel = Pick<HumanLabelRow, keyof typeof LABEL_COLUMNS>;
  */
 export async function upsertHumanLabels(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   labels: readonly NewHumanLabel[],
 ): Promise<HumanLabelRow[]> {
@@ -35,12 +35,12 @@ export async function upsertHumanLabels(
   return queryRows<HumanLabelRow>(
     db,
     sql`insert into human_labels
-          (user_id, evaluation_id, evaluation_result_id, scale, score, passed, note, labelled_by)
-        select ${userId}::uuid, ${idParam(evaluationId)}, r.id, i.scale, i.score, i.passed, i.note,
+          (workspace_id, evaluation_id, evaluation_result_id, scale, score, passed, note, labelled_by)
+        select ${workspaceId}::uuid, ${idParam(evaluationId)}, r.id, i.scale, i.score, i.passed, i.note,
                i.labelled_by
         from ${recordset("i", LABEL_COLUMNS, labels)}
           join evaluation_results r on r.id = i.evaluation_result_id
-            and r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
+            and r.evaluation_id = ${idParam(evaluationId)} and r.workspace_id = ${workspaceId}::uuid
           join evaluations e on e.id = r.evaluation_id and e.gmt_deleted is null
         on conflict (evaluation_result_id, scale) do update set
           score = excluded.score, passed = excluded.passed, note = excluded.note,
@@ -52,13 +52,13 @@ export async function upsertHumanLabels(
 /** Every label of a run (optionally one scale), in question order. */
 export async function listHumanLabels(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   scale?: LabelScale,
 ): Promise<(HumanLabelRow & { position: number; question_id: string })[]> {
   const conditions = [
     eq(human_labels.evaluation_id, idParam(evaluationId)),
-    eq(human_labels.user_id, userId),
+    eq(human_labels.workspace_id, workspaceId),
   ];
   if (scale) conditions.push(eq(human_labels.scale, scale));
   const rows = await db
@@ -81,7 +81,7 @@ export async function listHumanLabels(
 /** The labels of one result of one of the user's evaluations. */
 export async function listResultLabels(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   resultId: string,
 ): Promise<HumanLabelRow[]> {
@@ -92,7 +92,7 @@ export async function listResultLabels(
       and(
         eq(human_labels.evaluation_result_id, idParam(resultId)),
         eq(human_labels.evaluation_id, idParam(evaluationId)),
-        eq(human_labels.user_id, userId),
+        eq(human_labels.workspace_id, workspaceId),
       ),
     )
     .orderBy(asc(human_labels.scale));
@@ -100,7 +100,7 @@ export async function listResultLabels(
 
 export async function deleteHumanLabel(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   resultId: string,
   scale: LabelScale,
@@ -111,7 +111,7 @@ export async function deleteHumanLabel(
       and(
         eq(human_labels.evaluation_result_id, idParam(resultId)),
         eq(human_labels.evaluation_id, idParam(evaluationId)),
-        eq(human_labels.user_id, userId),
+        eq(human_labels.workspace_id, workspaceId),
         eq(human_labels.scale, scale),
       ),
     )
@@ -129,7 +129,7 @@ export interface LabelTarget {
 
 export async function labelTargets(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
 ): Promise<LabelTarget[]> {
   return db
@@ -143,7 +143,7 @@ export async function labelTargets(
     .where(
       and(
         eq(evaluation_results.evaluation_id, idParam(evaluationId)),
-        eq(evaluation_results.user_id, userId),
+        eq(evaluation_results.workspace_id, workspaceId),
       ),
     )
     .orderBy(asc(evaluation_results.position));
@@ -155,7 +155,7 @@ export async function labelTargets(
  */
 export async function nextUnlabelledResult(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   scale: LabelScale,
   afterPosition = -1,
@@ -167,7 +167,7 @@ export async function nextUnlabelledResult(
               select 1 from human_labels l
               where l.evaluation_result_id = r.id and l.scale = ${scale}) as labelled
           from evaluation_results r
-          where r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
+          where r.evaluation_id = ${idParam(evaluationId)} and r.workspace_id = ${workspaceId}::uuid
             and r.status = 'SCORED')
         select
           (select id from r where not labelled and position > ${afterPosition}
@@ -190,7 +190,7 @@ export async function nextUnlabelledResult(
  */
 export async function labelNeighbours(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   position: number,
   scale: LabelScale,
@@ -214,7 +214,7 @@ export async function labelNeighbours(
               select 1 from human_labels l
               where l.evaluation_result_id = r.id and l.scale = ${scale}) as labelled
           from evaluation_results r
-          where r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
+          where r.evaluation_id = ${idParam(evaluationId)} and r.workspace_id = ${workspaceId}::uuid
             and r.status = 'SCORED')
         select
           (select id from r where position < ${position} order by position desc limit 1)::text
@@ -237,7 +237,7 @@ export async function labelNeighbours(
 /** One result of one of the user's (not deleted) evaluations. */
 export async function getEvaluationResult(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   resultId: string,
 ): Promise<typeof evaluation_results.$inferSelect | undefined> {
@@ -249,7 +249,7 @@ export async function getEvaluationResult(
       and(
         eq(evaluation_results.id, idParam(resultId)),
         eq(evaluation_results.evaluation_id, idParam(evaluationId)),
-        eq(evaluation_results.user_id, userId),
+        eq(evaluation_results.workspace_id, workspaceId),
         sql`${evaluations.gmt_deleted} is null`,
       ),
     );
@@ -284,7 +284,7 @@ export interface CalibrationRow {
  */
 export async function calibrationRows(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   judge: string,
   scale: LabelScale,
@@ -298,7 +298,7 @@ export async function calibrationRows(
   const texts = options.details ? sql`r.question_text, r.rag_answer,` : sql``;
   const from = sql`from (select r.id, r.position, ${texts} r.judges -> ${judge} as j
             from evaluation_results r
-            where r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
+            where r.evaluation_id = ${idParam(evaluationId)} and r.workspace_id = ${workspaceId}::uuid
               and r.status in ('SCORED', 'JUDGE_ERROR')
             offset 0) r
           left join human_labels s on s.evaluation_result_id = r.id
@@ -370,7 +370,7 @@ export async function calibrationRows(
 /** The question, answer and label notes of some results of a run (those a calibration report lists). */
 export async function calibrationDetails(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   resultIds: readonly string[],
 ): Promise<Map<string, { question_text: string; answer: string | null; note: string | null }>> {
@@ -386,7 +386,7 @@ export async function calibrationDetails(
           (select string_agg(l.note, ' / ' order by l.scale) from human_labels l
            where l.evaluation_result_id = r.id and l.note is not null) as note
         from evaluation_results r
-        where r.evaluation_id = ${idParam(evaluationId)} and r.user_id = ${userId}::uuid
+        where r.evaluation_id = ${idParam(evaluationId)} and r.workspace_id = ${workspaceId}::uuid
           and r.id = any(${`{${resultIds.join(",")}}`}::uuid[])`,
   );
   return new Map(
@@ -400,13 +400,13 @@ export async function calibrationDetails(
 /** How many labels a run has on each scale. */
 export async function labelCounts(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
 ): Promise<Partial<Record<LabelScale, number>>> {
   const rows = await queryRows<{ scale: LabelScale; n: number }>(
     db,
     sql`select scale, count(*)::int as n from human_labels
-        where evaluation_id = ${idParam(evaluationId)} and user_id = ${userId}::uuid
+        where evaluation_id = ${idParam(evaluationId)} and workspace_id = ${workspaceId}::uuid
         group by scale`,
   );
   return Object.fromEntries(rows.map((row) => [row.scale, row.n]));

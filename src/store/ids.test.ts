@@ -128,7 +128,7 @@ describeEachStore("every lookup by a caller's id", (use) => {
         ["recountEvaluation", () => recountEvaluation(db, id), undefined],
         [
           "transitionEvaluation",
-          () => transitionEvaluation(db, id, ["PENDING"], "RUNNING", { userId: u }),
+          () => transitionEvaluation(db, id, ["PENDING"], "RUNNING", { workspaceId: u }),
           undefined,
         ],
         [

@@ -318,3 +318,5 @@ export {
   setEvaluationCostLimit,
   settleItemCost,
 } from "./evaluation-budget.js";
+export * from "./workspaces.js";
+export * from "./audit.js";

@@ -24,70 +24,70 @@ export type MonitorJudgmentRow = typeof monitor_judgments.$inferSelect;
 
 export async function insertMonitor(
   db: Db,
-  userId: string,
+  workspaceId: string,
   monitor: NewMonitor,
 ): Promise<MonitorRow> {
   const [row] = await db
     .insert(monitors)
-    .values({ ...monitor, user_id: userId })
+    .values({ ...monitor, workspace_id: workspaceId })
     .returning();
   if (!row) throw new Error("insert into monitors returned no row");
   return row;
 }
 
-export async function listMonitors(db: Db, userId: string): Promise<MonitorRow[]> {
+export async function listMonitors(db: Db, workspaceId: string): Promise<MonitorRow[]> {
   return db
     .select()
     .from(monitors)
-    .where(eq(monitors.user_id, userId))
+    .where(eq(monitors.workspace_id, workspaceId))
     .orderBy(desc(monitors.created_at), desc(monitors.id));
 }
 
 /** Another user's monitor reads as missing. */
 export async function getMonitor(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<MonitorRow | undefined> {
   const [row] = await db
     .select()
     .from(monitors)
-    .where(and(eq(monitors.id, idParam(id)), eq(monitors.user_id, userId)));
+    .where(and(eq(monitors.id, idParam(id)), eq(monitors.workspace_id, workspaceId)));
   return row;
 }
 
 export async function updateMonitor(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   monitor: NewMonitor,
 ): Promise<MonitorRow | undefined> {
   const [row] = await db
     .update(monitors)
     .set({ ...monitor, updated_at: new Date() })
-    .where(and(eq(monitors.id, idParam(id)), eq(monitors.user_id, userId)))
+    .where(and(eq(monitors.id, idParam(id)), eq(monitors.workspace_id, workspaceId)))
     .returning();
   return row;
 }
 
-export async function deleteMonitor(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteMonitor(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const rows = await db
     .delete(monitors)
-    .where(and(eq(monitors.id, idParam(id)), eq(monitors.user_id, userId)))
+    .where(and(eq(monitors.id, idParam(id)), eq(monitors.workspace_id, workspaceId)))
     .returning({ id: monitors.id });
   return rows.length > 0;
 }
 
-export async function listEnabledMonitors(db: Db, userId: string): Promise<MonitorRow[]> {
+export async function listEnabledMonitors(db: Db, workspaceId: string): Promise<MonitorRow[]> {
   return db
     .select()
     .from(monitors)
-    .where(and(eq(monitors.user_id, userId), eq(monitors.enabled, true)));
+    .where(and(eq(monitors.workspace_id, workspaceId), eq(monitors.enabled, true)));
 }
 
 /** What one monitor takes up from answers that arrived in one minute. */
 export interface MonitorIntake {
-  monitor: Pick<MonitorRow, "id" | "user_id" | "max_calls_per_minute" | "max_calls_per_day">;
+  monitor: Pick<MonitorRow, "id" | "workspace_id" | "max_calls_per_minute" | "max_calls_per_day">;
   /** The minute the answers arrived in (the budget's minute). */
   minute: Date;
   /** LLM calls one answer costs (the monitor's LLM judges); 0 for offline judges only. */
@@ -145,7 +145,7 @@ export async function takeUpAnswers(db: Db, intake: MonitorIntake): Promise<Moni
       (monitor.max_calls_per_minute - (used?.minute_calls ?? 0)) / callsPerAnswer <=
         (monitor.max_calls_per_day - (used?.day_calls ?? 0)) / callsPerAnswer;
     const rows = intake.answers.map((answer, i) => ({
-      user_id: monitor.user_id,
+      workspace_id: monitor.workspace_id,
       monitor_id: monitor.id,
       answer_id: answer.id,
       answer_received_at: answer.received_at,
@@ -263,12 +263,12 @@ export async function finishJudgment(
         update ${monitor_judgments} set status = ${options.status},
           results = ${JSON.stringify(options.results)}::jsonb, judged_at = now()
         where id = ${options.judgmentId} and status = 'running' and job_id = ${options.jobId}
-        returning id, answer_id, answer_received_at, user_id
+        returning id, answer_id, answer_received_at, workspace_id
       ),
       answer as (
-        select a.user_id, a.received_at, a.service, a.collection, a.model, a.metadata
+        select a.workspace_id, a.received_at, a.service, a.collection, a.model, a.metadata
         from ${answer_records} a join finished f
-          on a.id = f.answer_id and a.received_at = f.answer_received_at and a.user_id = f.user_id
+          on a.id = f.answer_id and a.received_at = f.answer_received_at and a.workspace_id = f.workspace_id
       ),
       scores as (
         select * from jsonb_to_recordset(${JSON.stringify(options.scores)}::jsonb)
@@ -302,7 +302,7 @@ export async function strandedJudgments(
 /** Every monitor's judgment of one answer, with the monitor's name. */
 export async function listAnswerJudgments(
   db: Db,
-  userId: string,
+  workspaceId: string,
   answerId: string,
 ): Promise<(MonitorJudgmentRow & { monitor_name: string })[]> {
   const rows = await db
@@ -311,7 +311,7 @@ export async function listAnswerJudgments(
     .innerJoin(monitors, eq(monitors.id, monitor_judgments.monitor_id))
     .where(
       and(
-        eq(monitor_judgments.user_id, userId),
+        eq(monitor_judgments.workspace_id, workspaceId),
         eq(monitor_judgments.answer_id, idParam(answerId)),
       ),
     )
@@ -403,7 +403,7 @@ export async function monitorCounts(
  */
 export async function monitorCalibrationRows(
   db: Db,
-  userId: string,
+  workspaceId: string,
   monitorId: string,
   judge: string,
 ): Promise<CalibrationRowLike[]> {
@@ -416,10 +416,10 @@ export async function monitorCalibrationRows(
         from ${monitor_judgments} j
         left join lateral (
           select thumb, comment from answer_feedback f
-          where f.user_id = j.user_id and f.answer_id = j.answer_id and f.thumb is not null
+          where f.workspace_id = j.workspace_id and f.answer_id = j.answer_id and f.thumb is not null
           order by f.created_at desc, f.id desc limit 1
         ) f on true
-        where j.user_id = ${userId} and j.monitor_id = ${monitorId}
+        where j.workspace_id = ${workspaceId} and j.monitor_id = ${monitorId}
           and j.status in ('done', 'failed') and j.results ? ${judge}
         order by j.answer_received_at, j.answer_id`,
   );

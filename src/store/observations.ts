@@ -15,11 +15,11 @@ export type ObservationRow = typeof observational_data.$inferSelect;
  */
 export type NewObservation = Pick<
   typeof observational_data.$inferInsert,
-  "user_id" | "collection_id" | "query" | "answer" | "node_id" | "score"
+  "workspace_id" | "collection_id" | "query" | "answer" | "node_id" | "score"
 >;
 
 const OBSERVATION_COLUMNS = {
-  user_id: observational_data.user_id,
+  workspace_id: observational_data.workspace_id,
   collection_id: observational_data.collection_id,
   query: observational_data.query,
   answer: observational_data.answer,
@@ -47,12 +47,12 @@ export async function appendObservations(db: Db, rows: readonly NewObservation[]
         ),
         owned as (
           select i.* from input i
-          join collections c on c.id = i.collection_id and c.user_id = i.user_id
+          join collections c on c.id = i.collection_id and c.workspace_id = i.workspace_id
                             and c.deleted_at is null
         ),
         ins as (
-          insert into observational_data (user_id, collection_id, query, answer, node_id, score)
-          select user_id, collection_id, query, answer, node_id, score from owned
+          insert into observational_data (workspace_id, collection_id, query, answer, node_id, score)
+          select workspace_id, collection_id, query, answer, node_id, score from owned
           where (select count(*) from owned) = (select count(*) from input)
           returning collection_id
         ),
@@ -65,7 +65,7 @@ export async function appendObservations(db: Db, rows: readonly NewObservation[]
         select (select count(*)::int from ins) as inserted,
                (select i.collection_id::text from input i
                 where not exists (select 1 from owned o where o.collection_id = i.collection_id
-                                                        and o.user_id = i.user_id)
+                                                        and o.workspace_id = i.workspace_id)
                 limit 1) as missing`,
   );
   const [outcome] = result;
@@ -76,7 +76,7 @@ export async function appendObservations(db: Db, rows: readonly NewObservation[]
 /** Pages through a collection's observations in insertion order, those after id `afterId`. */
 export async function* observationPages(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   options: { pageSize?: number; afterId?: number } = {},
 ): AsyncGenerator<ObservationRow[]> {
@@ -90,7 +90,7 @@ export async function* observationPages(
       .where(
         and(
           eq(observational_data.collection_id, collectionId),
-          eq(observational_data.user_id, userId),
+          eq(observational_data.workspace_id, workspaceId),
           gt(observational_data.id, after),
         ),
       )
@@ -106,11 +106,11 @@ export async function* observationPages(
 
 export async function listObservations(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
 ): Promise<ObservationRow[]> {
   const all: ObservationRow[] = [];
-  for await (const page of observationPages(db, userId, collectionId)) all.push(...page);
+  for await (const page of observationPages(db, workspaceId, collectionId)) all.push(...page);
   return all;
 }
 
@@ -121,13 +121,13 @@ export async function listObservations(
  */
 export function observationWriter(
   db: Db,
-  userId: string,
-): (rows: ReadonlyArray<Omit<NewObservation, "user_id">>) => Promise<number> {
+  workspaceId: string,
+): (rows: ReadonlyArray<Omit<NewObservation, "workspace_id">>) => Promise<number> {
   const append = groupCommit(async (asks: NewObservation[][]) => {
     await appendObservations(db, asks.flat());
     // All or nothing: when the statement returns, every row of every ask was written.
     return asks.map((rows) => rows.length);
   });
   return async (rows) =>
-    rows.length === 0 ? 0 : append(rows.map((row) => ({ ...row, user_id: userId })));
+    rows.length === 0 ? 0 : append(rows.map((row) => ({ ...row, workspace_id: workspaceId })));
 }

@@ -9,14 +9,14 @@ import { columnNames, recordFields, recordset } from "./recordset.js";
 import { type JsonObject, pending_spans } from "./schema.js";
 
 export interface PendingSpanRow {
-  userId: string;
+  workspaceId: string;
   traceId: string;
   spanId: string;
   span: JsonObject;
 }
 
 const COLUMNS = {
-  user_id: pending_spans.user_id,
+  workspace_id: pending_spans.workspace_id,
   trace_id: pending_spans.trace_id,
   span_id: pending_spans.span_id,
   span: pending_spans.span,
@@ -26,7 +26,7 @@ const COLUMNS = {
 export async function insertPendingSpans(db: Db, rows: readonly PendingSpanRow[]): Promise<void> {
   if (rows.length === 0) return;
   const values = rows.map((row) => ({
-    user_id: row.userId,
+    workspace_id: row.workspaceId,
     trace_id: row.traceId,
     span_id: row.spanId,
     span: row.span,
@@ -41,30 +41,30 @@ export async function insertPendingSpans(db: Db, rows: readonly PendingSpanRow[]
 /** Deletes every stored span of the traces, in one statement. */
 export async function deletePendingTraces(
   db: Db,
-  traces: readonly { userId: string; traceId: string }[],
+  traces: readonly { workspaceId: string; traceId: string }[],
 ): Promise<void> {
   if (traces.length === 0) return;
-  const keys = traces.map((t) => ({ user_id: t.userId, trace_id: t.traceId }));
-  const columns = { user_id: pending_spans.user_id, trace_id: pending_spans.trace_id };
+  const keys = traces.map((t) => ({ workspace_id: t.workspaceId, trace_id: t.traceId }));
+  const columns = { workspace_id: pending_spans.workspace_id, trace_id: pending_spans.trace_id };
   await db.execute(
     sql`delete from ${pending_spans} p using ${recordset("k", columns, keys)}
-      where p.user_id = k.user_id and p.trace_id = k.trace_id`,
+      where p.workspace_id = k.workspace_id and p.trace_id = k.trace_id`,
   );
 }
 
 /** Every stored span, oldest trace first: what a starting server resumes. */
 export async function listPendingSpans(db: Db): Promise<PendingSpanRow[]> {
   const rows = await queryRows<{
-    user_id: string;
+    workspace_id: string;
     trace_id: string;
     span_id: string;
     span: JsonObject | string;
   }>(
     db,
-    sql`select user_id, trace_id, span_id, span from ${pending_spans} order by received_at, trace_id`,
+    sql`select workspace_id, trace_id, span_id, span from ${pending_spans} order by received_at, trace_id`,
   );
   return rows.map((row) => ({
-    userId: row.user_id,
+    workspaceId: row.workspace_id,
     traceId: row.trace_id,
     spanId: row.span_id,
     span: typeof row.span === "string" ? (JSON.parse(row.span) as JsonObject) : row.span,

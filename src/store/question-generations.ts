@@ -9,12 +9,12 @@ export type QuestionGenerationStatus = QuestionGenerationRow["status"];
 
 export async function createQuestionGeneration(
   db: Db,
-  userId: string,
+  workspaceId: string,
   input: Pick<QuestionGenerationRow, "collection_id" | "config">,
 ): Promise<QuestionGenerationRow> {
   const [row] = await db
     .insert(question_generations)
-    .values({ user_id: userId, collection_id: input.collection_id, config: input.config })
+    .values({ workspace_id: workspaceId, collection_id: input.collection_id, config: input.config })
     .returning();
   if (!row) throw new Error("insert into question_generations returned no row");
   return row;
@@ -22,13 +22,13 @@ export async function createQuestionGeneration(
 
 export async function getQuestionGeneration(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<QuestionGenerationRow | undefined> {
   const [row] = await db
     .select()
     .from(question_generations)
-    .where(and(eq(question_generations.id, idParam(id)), eq(question_generations.user_id, userId)));
+    .where(and(eq(question_generations.id, idParam(id)), eq(question_generations.workspace_id, workspaceId)));
   return row;
 }
 

@@ -43,15 +43,22 @@ const live = isNull(question_sets.gmt_deleted);
 
 export async function createQuestionSet(
   db: Db,
-  userId: string,
-  meta: { name: string; description?: string | null; collection_id?: string | null },
+  workspaceId: string,
+  meta: {
+    /** Who makes it. */
+    user_id: string;
+    name: string;
+    description?: string | null;
+    collection_id?: string | null;
+  },
   items: readonly NewQuestion[],
 ): Promise<QuestionSetRow> {
   return db.transaction(async (tx) => {
     const [set] = await tx
       .insert(question_sets)
       .values({
-        user_id: userId,
+        workspace_id: workspaceId,
+        user_id: meta.user_id,
         name: meta.name,
         description: meta.description ?? null,
         collection_id: meta.collection_id ?? null,
@@ -59,14 +66,14 @@ export async function createQuestionSet(
       })
       .returning();
     if (!set) throw new Error("insert into question_sets returned no row");
-    await insertQuestions(tx as unknown as Db, userId, set.id, 0, items);
+    await insertQuestions(tx as unknown as Db, workspaceId, set.id, 0, items);
     return set;
   });
 }
 
 async function insertQuestions(
   db: Db,
-  userId: string,
+  workspaceId: string,
   setId: string,
   firstPosition: number,
   items: readonly NewQuestion[],
@@ -74,7 +81,7 @@ async function insertQuestions(
   const rows: QuestionRow[] = [];
   for (let i = 0; i < items.length; i += 1000) {
     const batch = items.slice(i, i + 1000).map((item, j) => ({
-      user_id: userId,
+      workspace_id: workspaceId,
       question_set_id: setId,
       position: firstPosition + i + j,
       question_type: item.question_type,
@@ -93,56 +100,56 @@ async function insertQuestions(
 
 export async function getQuestionSet(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<QuestionSetRow | undefined> {
   const [row] = await db
     .select()
     .from(question_sets)
-    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.user_id, userId), live));
+    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live));
   return row;
 }
 
-export async function listQuestionSets(db: Db, userId: string): Promise<QuestionSetRow[]> {
+export async function listQuestionSets(db: Db, workspaceId: string): Promise<QuestionSetRow[]> {
   return db
     .select()
     .from(question_sets)
-    .where(and(eq(question_sets.user_id, userId), live))
+    .where(and(eq(question_sets.workspace_id, workspaceId), live))
     .orderBy(desc(question_sets.gmt_created));
 }
 
 export async function updateQuestionSet(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   patch: { name?: string; description?: string | null; collection_id?: string | null },
 ): Promise<QuestionSetRow | undefined> {
   const [row] = await db
     .update(question_sets)
     .set({ ...patch, gmt_updated: new Date() })
-    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.user_id, userId), live))
+    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live))
     .returning();
   return row;
 }
 
 /** Soft delete: evaluations keep their own copy of the questions. */
-export async function deleteQuestionSet(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteQuestionSet(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const rows = await db
     .update(question_sets)
     .set({ gmt_deleted: new Date() })
-    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.user_id, userId), live))
+    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live))
     .returning({ id: question_sets.id });
   return rows.length > 0;
 }
 
-export async function listQuestions(db: Db, userId: string, setId: string): Promise<QuestionRow[]> {
+export async function listQuestions(db: Db, workspaceId: string, setId: string): Promise<QuestionRow[]> {
   return db
     .select()
     .from(questions)
     .where(
       and(
         eq(questions.question_set_id, idParam(setId)),
-        eq(questions.user_id, userId),
+        eq(questions.workspace_id, workspaceId),
         isNull(questions.gmt_deleted),
       ),
     )
@@ -155,7 +162,7 @@ export async function listQuestions(db: Db, userId: string, setId: string): Prom
  */
 export async function addQuestions(
   db: Db,
-  userId: string,
+  workspaceId: string,
   setId: string,
   items: readonly NewQuestion[],
 ): Promise<QuestionRow[]> {
@@ -164,7 +171,7 @@ export async function addQuestions(
     const [set] = await t
       .select()
       .from(question_sets)
-      .where(and(eq(question_sets.id, idParam(setId)), eq(question_sets.user_id, userId), live))
+      .where(and(eq(question_sets.id, idParam(setId)), eq(question_sets.workspace_id, workspaceId), live))
       .for("update");
     if (!set) throw new QuestionSetNotFoundError(setId);
     const keys = items.map((item) => item.question_key);
@@ -190,7 +197,7 @@ export async function addQuestions(
       .select({ next: sql<number>`coalesce(max(${questions.position}) + 1, 0)::int` })
       .from(questions)
       .where(eq(questions.question_set_id, idParam(setId)));
-    const rows = await insertQuestions(t, userId, setId, next, items);
+    const rows = await insertQuestions(t, workspaceId, setId, next, items);
     await recountQuestionSet(t, setId);
     return rows;
   });
@@ -209,7 +216,7 @@ async function recountQuestionSet(db: Db, setId: string): Promise<void> {
 
 export async function updateQuestion(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   patch: Partial<NewQuestion>,
 ): Promise<QuestionRow | undefined> {
@@ -219,7 +226,7 @@ export async function updateQuestion(
     .where(
       and(
         eq(questions.id, idParam(id)),
-        eq(questions.user_id, userId),
+        eq(questions.workspace_id, workspaceId),
         isNull(questions.gmt_deleted),
       ),
     )
@@ -227,7 +234,7 @@ export async function updateQuestion(
   return row;
 }
 
-export async function deleteQuestion(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteQuestion(db: Db, workspaceId: string, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     const [row] = await t
@@ -236,7 +243,7 @@ export async function deleteQuestion(db: Db, userId: string, id: string): Promis
       .where(
         and(
           eq(questions.id, idParam(id)),
-          eq(questions.user_id, userId),
+          eq(questions.workspace_id, workspaceId),
           isNull(questions.gmt_deleted),
         ),
       )

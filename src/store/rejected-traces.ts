@@ -23,21 +23,21 @@ export async function insertRejectedTraces(
 /** The user's rejected traces, newest first. */
 export async function listRejectedTraces(
   db: Db,
-  userId: string,
+  workspaceId: string,
   limit: number,
 ): Promise<RejectedTraceRow[]> {
   return db
     .select()
     .from(rejected_traces)
-    .where(eq(rejected_traces.user_id, userId))
+    .where(eq(rejected_traces.workspace_id, workspaceId))
     .orderBy(desc(rejected_traces.received_at), desc(rejected_traces.id))
     .limit(limit);
 }
 
-export async function countRejectedTraces(db: Db, userId: string): Promise<number> {
+export async function countRejectedTraces(db: Db, workspaceId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(rejected_traces)
-    .where(and(eq(rejected_traces.user_id, userId)));
+    .where(and(eq(rejected_traces.workspace_id, workspaceId)));
   return row?.n ?? 0;
 }
