@@ -140,6 +140,7 @@ export async function benchCalibration(): Promise<CalibrationBenchRow[]> {
     const db = store.db;
     const user = await findOrCreateUser(db, "bench");
     const evaluation = await createEvaluation(db, user.id, {
+      user_id: user.id,
       name: "calibration bench",
       bot_id: "builtin",
       judge_llm_model_id: "bench",

@@ -205,7 +205,7 @@ export async function benchEvaluations(
     const clients = configuredClients(config.llm);
     const worker = startEvaluationWorker({ jobs, concurrency, clientsFor: () => clients });
     const user = await findOrCreateUser(store.db, "bench");
-    const bot = createBuiltinBot({ db: store.db, userId: user.id });
+    const bot = createBuiltinBot({ db: store.db, workspaceId: user.id });
     await bot.ingestPaths([CORPUS], "lanting");
     const collectionId = await bot.resolveCollection("lanting");
 
@@ -213,7 +213,7 @@ export async function benchEvaluations(
       const set = await createQuestionSet(
         store.db,
         user.id,
-        { name: label, collection_id: collectionId },
+        { user_id: user.id, name: label, collection_id: collectionId },
         Array.from({ length: n }, (_, i) => {
           const [question, truth] = TEMPLATES[i % TEMPLATES.length] ?? TEMPLATES[0];
           return {
@@ -228,7 +228,7 @@ export async function benchEvaluations(
       const loop = performance.eventLoopUtilization();
       const started = await startEvaluation(
         { db: store.db, jobs },
-        user.id,
+        { workspaceId: user.id, userId: user.id },
         {
           question_set_id: set.id,
           collection_id: collectionId,

@@ -49,14 +49,14 @@ export async function benchGatePersisted(options: {
     await runEvaluatorPipelineBatch({
       evaluator_repo: repo,
       inputs: batch(0).slice(0, 50),
-      ctx: { user_id: user.id },
+      ctx: { workspace_id: user.id },
     });
     const started = performance.now();
     for (let start = 0; start < records; start += batchSize) {
       await runEvaluatorPipelineBatch({
         evaluator_repo: repo,
         inputs: batch(start),
-        ctx: { user_id: user.id },
+        ctx: { workspace_id: user.id },
       });
     }
     const seconds = (performance.now() - started) / 1000;

@@ -72,13 +72,13 @@ export async function benchLimiter(
       clientsFor: () => clients,
     });
     const user = await findOrCreateUser(store.db, "bench");
-    const bot = createBuiltinBot({ db: store.db, userId: user.id });
+    const bot = createBuiltinBot({ db: store.db, workspaceId: user.id });
     await bot.ingestPaths([CORPUS], "lanting");
     const collectionId = await bot.resolveCollection("lanting");
     const set = await createQuestionSet(
       store.db,
       user.id,
-      { name: "limiter", collection_id: collectionId },
+      { user_id: user.id, name: "limiter", collection_id: collectionId },
       Array.from({ length: questions }, (_, i) => ({
         question_type: "FACTUAL",
         question_text: `When did the Lanting Metro open Line 1? (#${i})`,
@@ -88,7 +88,7 @@ export async function benchLimiter(
     );
     const started = await startEvaluation(
       { db: store.db, jobs },
-      user.id,
+      { workspaceId: user.id, userId: user.id },
       {
         question_set_id: set.id,
         collection_id: collectionId,

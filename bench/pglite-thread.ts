@@ -139,7 +139,7 @@ export async function benchPgliteThread(mode: PgliteMode): Promise<PgliteThreadB
     const clients = configuredClients(config.llm);
     const user = await findOrCreateUser(store.db, "bench");
     const token = await createApiToken(store.db, user.id);
-    const bot = createBuiltinBot({ db: store.db, userId: user.id });
+    const bot = createBuiltinBot({ db: store.db, workspaceId: user.id });
     await bot.ingestPaths([CORPUS], "lanting");
     const collectionId = await bot.resolveCollection("lanting");
     const http = await listen(createApp({ db: store.db, jobs, webDir: false }), { port: 0 });
@@ -149,7 +149,7 @@ export async function benchPgliteThread(mode: PgliteMode): Promise<PgliteThreadB
       const set = await createQuestionSet(
         store.db,
         user.id,
-        { name: label, collection_id: collectionId },
+        { user_id: user.id, name: label, collection_id: collectionId },
         Array.from({ length: questions }, (_, i) => ({
           question_type: "FACTUAL",
           question_text: `When did the Lanting Metro open Line 1? (${label} #${i})`,
@@ -162,7 +162,7 @@ export async function benchPgliteThread(mode: PgliteMode): Promise<PgliteThreadB
       const cpu = process.cpuUsage();
       const started = await startEvaluation(
         { db: store.db, jobs },
-        user.id,
+        { workspaceId: user.id, userId: user.id },
         {
           question_set_id: set.id,
           collection_id: collectionId,

@@ -286,7 +286,7 @@ async function pgliteContext(): Promise<{
   const user = await findOrCreateUser(store.db, "bench-loops");
   const ingested = await ingestDocuments({
     db: store.db,
-    userId: user.id,
+    workspaceId: user.id,
     collection: "great-fire",
     documents: CONTENTS.map((text, i) => ({
       source: `fire/${i + 1}.md`,
@@ -299,7 +299,7 @@ async function pgliteContext(): Promise<{
   // Configured as the server's bot is: collection versions reused for LONG_LIVED_BOT_CACHE_MS.
   const retriever = createRetriever({
     db: store.db,
-    userId: user.id,
+    workspaceId: user.id,
     stateTtlMs: LONG_LIVED_BOT_CACHE_MS,
   });
   return {

@@ -215,7 +215,7 @@ export async function benchRetrieval(
     const ingestStarted = performance.now();
     const ingested = await ingestDocuments({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: `bench-${chunkCount}`,
       documents: generate(),
       onProgress: (p) => {
@@ -253,7 +253,7 @@ export async function benchRetrieval(
     searchMs.sort((a, b) => a - b);
 
     // The whole retriever, lexical source only: version check, BM25, RRF, rerank, row fetch.
-    const retrieve = createRetriever({ db, userId: user.id });
+    const retrieve = createRetriever({ db, workspaceId: user.id });
     const firstStarted = performance.now();
     await retrieve({
       collection_id: collectionId,
@@ -274,7 +274,7 @@ export async function benchRetrieval(
     // index from the previous one instead of reading every chunk again.
     await ingestDocuments({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: { id: collectionId },
       documents: Array.from({ length: 10 }, (_, i) => corpus.document(documents + i)),
     });

@@ -51,9 +51,9 @@ export async function benchRewriteQuality(): Promise<RewriteQualityReport> {
   const store = await openStore({ memory: true });
   try {
     const user = await findOrCreateUser(store.db, "bench");
-    const bot = createBuiltinBot({ db: store.db, userId: user.id });
+    const bot = createBuiltinBot({ db: store.db, workspaceId: user.id });
     const { collection_id } = await bot.ingestPaths([CORPUS], { name: "lanting" });
-    const retriever = createRetriever({ db: store.db, userId: user.id });
+    const retriever = createRetriever({ db: store.db, workspaceId: user.id });
     let before = 0;
     let after = 0;
     let lowBefore = 0;

@@ -20,6 +20,7 @@ const store = await openStore({ home });
 const user = await findOrCreateUser(store.db, "streams");
 const token = await createApiToken(store.db, user.id);
 const run = await createEvaluation(store.db, user.id, {
+  user_id: user.id,
   name: "followed",
   bot_id: "builtin",
   judge_llm_model_id: "offline",

@@ -102,7 +102,7 @@ describeEachStore("alerts", (use) => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let app: ReturnType<typeof createApp>;
   let token = "";
-  let userId = "";
+  let workspaceId = "";
 
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -122,8 +122,8 @@ describeEachStore("alerts", (use) => {
   beforeEach(async () => {
     receiver.received.length = 0;
     receiver.statuses.length = 0;
-    userId = (await findOrCreateUser(use().db, "alerts-alice")).id;
-    token = await createApiToken(use().db, userId);
+    workspaceId = (await findOrCreateUser(use().db, "alerts-alice")).id;
+    token = await createApiToken(use().db, workspaceId);
   });
 
   const call = async (method: string, path: string, json?: unknown, as = token) => {
@@ -163,7 +163,7 @@ describeEachStore("alerts", (use) => {
       Array.from({ length: count }, () => answer(good, extra)),
       {
         db: use().db,
-        userId,
+        workspaceId,
         source: "api",
         now,
         ...(send ? { monitors: { db: use().db, send } } : {}),
@@ -348,7 +348,9 @@ describeEachStore("alerts", (use) => {
       verifyRagjudgeAlert(secret, delivery?.headers ?? {}, delivery?.body ?? "", at(1).getTime()),
     ).toBe(true);
     // A process without the key cannot open it, and says so in words.
-    await expect(alertRuleSecret(use().db, { id, user_id: userId }, undefined)).rejects.toThrow(
+    await expect(
+      alertRuleSecret(use().db, { id, workspace_id: workspaceId }, undefined),
+    ).rejects.toThrow(
       "the webhook's signing secret is stored encrypted and this process has no RAGJUDGE_SECRET_KEY",
     );
   });
@@ -405,7 +407,7 @@ describeEachStore("alerts", (use) => {
         sql`select received_at from answer_records where id = ${row.id}`,
       );
       await insertAnswerFeedback(db, {
-        user_id: userId,
+        workspace_id: workspaceId,
         answer_id: row.id,
         answer_received_at: new Date(record?.received_at ?? Date.now()),
         thumb,
@@ -531,24 +533,28 @@ describeEachStore("alerts", (use) => {
     await ingest(3, true, at(0), { service: "shop" });
     const { db } = use();
     const cases = [
-      { metric: "gate_pass_rate", filter: {}, index: /user_id_received_at_idx|user_received/ },
-      { metric: "latency_p95_ms", filter: { model: "m" }, index: /user_id_received_at_idx/ },
-      { metric: "thumbs_down_share", filter: {}, index: /answer_feedback_user_created_idx/ },
+      {
+        metric: "gate_pass_rate",
+        filter: {},
+        index: /workspace_id_received_at_idx|workspace_received/,
+      },
+      { metric: "latency_p95_ms", filter: { model: "m" }, index: /workspace_id_received_at_idx/ },
+      { metric: "thumbs_down_share", filter: {}, index: /answer_feedback_workspace_created_idx/ },
       {
         metric: "thumbs_down_share",
         filter: { service: "shop" },
-        index: /answer_feedback_user_created_idx/,
+        index: /answer_feedback_workspace_created_idx/,
       },
       {
         metric: "judge_mean",
         filter: { service: "shop", model: "m" },
-        index: /Index (Only )?Scan using judge_rollups_user_id_grain_minute_/,
+        index: /Index (Only )?Scan using judge_rollups_workspace_id_grain_minute_/,
       },
     ] as const;
     for (const { metric, filter, index } of cases) {
       const query = alertMetricQuery(
         db,
-        { user_id: userId, metric, judge: "offline", filter },
+        { workspace_id: workspaceId, metric, judge: "offline", filter },
         at(-15),
         at(1),
       );

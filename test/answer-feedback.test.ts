@@ -49,7 +49,7 @@ describeEachStore("feedback on production answers", (use) => {
     bob = await createApiToken(db, (await findOrCreateUser(db, "feedback-bob")).id);
     const [stored] = await ingestAnswers([answer("m1") as never], {
       db,
-      userId: aliceId,
+      workspaceId: aliceId,
       source: "api",
       now: new Date(Date.UTC(2026, 10, 26, 9)),
     });
@@ -111,7 +111,11 @@ describeEachStore("feedback on production answers", (use) => {
   });
 
   it("takes feedback from an ingest key, by answer id or by the app's own ids, and lets it read nothing", async () => {
-    const { key } = await createIngestKey(use().db, aliceId, "support-bot");
+    const { key } = await createIngestKey(
+      use().db,
+      { workspaceId: aliceId, userId: aliceId },
+      "support-bot",
+    );
     expect((await call(`/api/v1/answers/${answerId}/feedback`, key, { thumb: "up" })).status).toBe(
       201,
     );
@@ -133,7 +137,7 @@ describeEachStore("feedback on production answers", (use) => {
       [
         answer("m2", { service: "billing", generation_record: { id: "g2", model: "qwen" } }),
       ] as never,
-      { db, userId: aliceId, source: "api", now: new Date(Date.UTC(2026, 10, 26, 11)) },
+      { db, workspaceId: aliceId, source: "api", now: new Date(Date.UTC(2026, 10, 26, 11)) },
     );
     await call(`/api/v1/answers/${answerId}/feedback`, alice, { thumb: "up" });
     await call(`/api/v1/answers/${answerId}/feedback`, alice, { thumb: "down" });

@@ -65,6 +65,7 @@ async function* lines(rows: readonly (object | string)[]): AsyncGenerator<string
 
 describeEachStore("human labels and calibration", (use) => {
   let user: User;
+  const labeller = (u: User) => ({ workspaceId: u.id, userId: u.id, name: u.name });
   let other: User;
   const setup = async () => {
     const db = use().db;
@@ -76,7 +77,7 @@ describeEachStore("human labels and calibration", (use) => {
   it("imports a label file matched by question, and calibrates the judge on it", async () => {
     const run = await setup();
     const db = use().db;
-    const imported = await importLabels(db, user, run.id, lines(LABELS));
+    const imported = await importLabels(db, labeller(user), run.id, lines(LABELS));
     // Six scores and one pass/fail label; human_score is on the rubric judge's 1-10 scale.
     expect(imported).toEqual({ lines: 6, written: 7, scale: "1-10" });
     const labels = await runLabels(db, user.id, run.id);
@@ -129,7 +130,9 @@ describeEachStore("human labels and calibration", (use) => {
       { question: "How many buildings did the Great Fire destroy?", human_passed: "yes" },
       { question: "Who founded the observatory?", human_score: 2, note: "a\u0000b" },
     ];
-    const error = await importLabels(db, user, run.id, lines(bad)).catch((e: unknown) => e);
+    const error = await importLabels(db, labeller(user), run.id, lines(bad)).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(LabelImportError);
     expect((error as LabelImportError).issues.map((i) => [i.line, i.field])).toEqual([
       [2, "(line)"],
@@ -152,8 +155,8 @@ describeEachStore("human labels and calibration", (use) => {
   it("keeps labels through a retry of the run, and replaces a label on re-import", async () => {
     const run = await setup();
     const db = use().db;
-    await importLabels(db, user, run.id, lines(LABELS.slice(0, 2)));
-    await importLabels(db, user, run.id, lines([{ ...LABELS[0], human_score: 8 }]));
+    await importLabels(db, labeller(user), run.id, lines(LABELS.slice(0, 2)));
+    await importLabels(db, labeller(user), run.id, lines([{ ...LABELS[0], human_score: 8 }]));
     const jobs = { send: async () => {} };
     await retryEvaluation({ db, jobs }, user.id, run.id, "all");
     const labels = await runLabels(db, user.id, run.id, "1-10");
@@ -169,13 +172,15 @@ describeEachStore("human labels and calibration", (use) => {
     const mine = await storeFinishedRun(db, other.id, ITEMS.slice(0, 2));
     const foreign = (work: Promise<unknown>) =>
       expect(work).rejects.toBeInstanceOf(CalibrationNotFoundError);
-    await foreign(importLabels(db, other, run.id, lines(LABELS)));
+    await foreign(importLabels(db, labeller(other), run.id, lines(LABELS)));
     await foreign(runLabels(db, other.id, run.id));
     await foreign(calibrateEvaluation(db, other.id, run.id));
     await foreign(nextToLabel(db, other.id, run.id, "1-10"));
     // Alice's result id under Mallory's own evaluation is not found either.
     const [aliceResult] = await nextToLabel(db, user.id, run.id, "1-10").then((n) => [n.result]);
-    await foreign(putLabel(db, other, mine.id, aliceResult?.id ?? "", "1-10", { score: 3 }));
+    await foreign(
+      putLabel(db, labeller(other), mine.id, aliceResult?.id ?? "", "1-10", { score: 3 }),
+    );
     expect(await runLabels(db, user.id, run.id)).toEqual([]);
   });
 

@@ -132,11 +132,16 @@ serverTest.concurrent(
     try {
       await worker.waitFor((line) => line.event === "ready");
       const user = await findOrCreateUser(store.db, "restart");
-      const set = await createQuestionSet(store.db, user.id, { name: "r" }, questions(N, "w"));
+      const set = await createQuestionSet(
+        store.db,
+        user.id,
+        { user_id: user.id, name: "r" },
+        questions(N, "w"),
+      );
       const config = await loadConfig({ cwd: "/nonexistent", env: {} });
       const started = await startEvaluation(
         { db: store.db, jobs },
-        user.id,
+        { workspaceId: user.id, userId: user.id },
         {
           question_set_id: set.id,
           bot: { kind: "http", url: bot.url, timeout_ms: 10_000, retries: 0 },
@@ -276,6 +281,7 @@ serverTest.concurrent(
       const token = await createApiToken(store.db, user.id);
       // A running run no worker takes: its streams poll until the restart.
       const run = await createEvaluation(store.db, user.id, {
+        user_id: user.id,
         name: "followed through a restart",
         bot_id: "builtin",
         judge_llm_model_id: "offline",

@@ -20,7 +20,7 @@ it("keeps rows in its data directory across reopen, and locks it while open", as
   const { user } = await ensureLocalUser(store.db, home);
   await insertEvaluationRecords(store.db, [
     {
-      user_id: user.id,
+      workspace_id: user.id,
       conversation_id: "c1",
       message_id: "m1",
       retrieval_record_id: "r1",

@@ -55,6 +55,7 @@ const WRITE = {
 it("a recount waiting on an item's final write still counts that item", async () => {
   const user = await findOrCreateUser(store.db, "race");
   const evaluation = await createEvaluation(store.db, user.id, {
+    user_id: user.id,
     name: "race",
     bot_id: "builtin",
     judge_llm_model_id: "offline",

@@ -258,12 +258,12 @@ describe.concurrent("a worker killed with SIGKILL mid-run", () => {
       const set = await createQuestionSet(
         store.db,
         user.id,
-        { name: "crash" },
+        { user_id: user.id, name: "crash" },
         questions(KILL_QUESTIONS),
       );
       const started = await startEvaluation(
         { db: store.db, jobs },
-        user.id,
+        { workspaceId: user.id, userId: user.id },
         { question_set_id: set.id, ...HTTP_RUN(bot.url) },
         config,
         { via: "cli" },
@@ -375,10 +375,15 @@ describe.concurrent("two worker processes on one server database", () => {
     try {
       await Promise.all(workers.map((w) => w.waitFor((line) => line.event === "ready")));
       const user = await findOrCreateUser(store.db, "two");
-      const set = await createQuestionSet(store.db, user.id, { name: "two" }, questions(40));
+      const set = await createQuestionSet(
+        store.db,
+        user.id,
+        { user_id: user.id, name: "two" },
+        questions(40),
+      );
       const started = await startEvaluation(
         { db: store.db, jobs },
-        user.id,
+        { workspaceId: user.id, userId: user.id },
         { question_set_id: set.id, ...HTTP_RUN(bot.url) },
         config,
         { via: "cli" },
@@ -401,7 +406,7 @@ describe.concurrent("two worker processes on one server database", () => {
   }, 300_000);
 });
 
-type InProcess = () => { store: Store; jobs: Jobs; userId: string };
+type InProcess = () => { store: Store; jobs: Jobs; workspaceId: string };
 
 /**
  * In-process workers on one test store of each kind, shared by the two suites (defined below).
@@ -411,24 +416,24 @@ type InProcess = () => { store: Store; jobs: Jobs; userId: string };
 describe.concurrent.each(STORE_KINDS)("an in-process worker [%s]", (kind) => {
   let store: Store;
   let jobs: Jobs;
-  let userId: string;
+  let workspaceId: string;
   beforeAll(async () => {
     store = await openTestStore(kind);
     jobs = await startJobs(store, { expireInSeconds: 5, heartbeatSeconds: 1 });
-    userId = (await findOrCreateUser(store.db, "faults")).id;
+    workspaceId = (await findOrCreateUser(store.db, "faults")).id;
   });
   afterAll(async () => {
     await jobs.stop();
     await store.close();
   });
-  const ctx: InProcess = () => ({ store, jobs, userId });
+  const ctx: InProcess = () => ({ store, jobs, workspaceId });
   describe.sequential("faults in one run", () => faultsInOneRun(ctx));
   describe.sequential("pause, resume and cancel racing a run", () => stormsRacingARun(ctx));
 });
 
 function faultsInOneRun(ctx: InProcess): void {
   it("completes with BOT_ERROR and JUDGE_ERROR items and averages SCORED rows only", async () => {
-    const { store, jobs, userId } = ctx();
+    const { store, jobs, workspaceId } = ctx();
     const bot = await startTestBot({ delayMs: 20 });
     const worker = startEvaluationWorker({
       jobs,
@@ -442,10 +447,15 @@ function faultsInOneRun(ctx: InProcess): void {
         ...questions(3, "hanging [hang]"),
         ...questions(3, "judged [garbage]"),
       ];
-      const set = await createQuestionSet(store.db, userId, { name: "faults" }, items);
+      const set = await createQuestionSet(
+        store.db,
+        workspaceId,
+        { user_id: workspaceId, name: "faults" },
+        items,
+      );
       const started = await startEvaluation(
         { db: store.db, jobs },
-        userId,
+        { workspaceId: workspaceId, userId: workspaceId },
         {
           question_set_id: set.id,
           // Every [hang] item waits this long. PGlite runs on its own thread, so the bot's 20 ms
@@ -486,14 +496,19 @@ function faultsInOneRun(ctx: InProcess): void {
   }, 120_000);
 
   it("fails fast, naming the connection error, when the bot's port is closed", async () => {
-    const { store, jobs, userId } = ctx();
+    const { store, jobs, workspaceId } = ctx();
     const port = await freePort(); // nothing listens there
     const worker = startEvaluationWorker({ jobs, clientsFor: () => ({}), watchMs: 50 });
     try {
-      const set = await createQuestionSet(store.db, userId, { name: "closed" }, questions(20));
+      const set = await createQuestionSet(
+        store.db,
+        workspaceId,
+        { user_id: workspaceId, name: "closed" },
+        questions(20),
+      );
       const started = await startEvaluation(
         { db: store.db, jobs },
-        userId,
+        { workspaceId: workspaceId, userId: workspaceId },
         { question_set_id: set.id, bot: { kind: "http", url: `http://127.0.0.1:${port}/ask` } },
         config,
         { via: "cli" },
@@ -511,9 +526,9 @@ function faultsInOneRun(ctx: InProcess): void {
 function stormsRacingARun(ctx: InProcess): void {
   type Op = "pause" | "resume" | "cancel";
   const opsOf = (ctx_: ReturnType<typeof ctx>, id: string) => ({
-    pause: () => pauseEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.userId, id),
-    resume: () => resumeEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.userId, id),
-    cancel: () => cancelEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.userId, id),
+    pause: () => pauseEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.workspaceId, id),
+    resume: () => resumeEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.workspaceId, id),
+    cancel: () => cancelEvaluation({ db: ctx_.store.db, jobs: ctx_.jobs }, ctx_.workspaceId, id),
   });
   /** Runs the calls at once; returns which succeeded. A refused move is EvaluationStateError. */
   async function burst(ops: Record<Op, () => Promise<EvaluationRow>>, calls: Op[]) {
@@ -557,11 +572,16 @@ function stormsRacingARun(ctx: InProcess): void {
   }
 
   async function startRun(bot: TestBot, n: number, label: string) {
-    const { store, jobs, userId } = ctx();
-    const set = await createQuestionSet(store.db, userId, { name: label }, questions(n, label));
+    const { store, jobs, workspaceId } = ctx();
+    const set = await createQuestionSet(
+      store.db,
+      workspaceId,
+      { user_id: workspaceId, name: label },
+      questions(n, label),
+    );
     return startEvaluation(
       { db: store.db, jobs },
-      userId,
+      { workspaceId: workspaceId, userId: workspaceId },
       {
         question_set_id: set.id,
         bot: { kind: "http", url: bot.url, timeout_ms: 10_000, retries: 0 },

@@ -37,7 +37,7 @@ const QUESTIONS = [
 describeEachStore("evaluation runs", (use, kind) => {
   let jobs: Jobs;
   let worker: EvaluationWorker | undefined;
-  let userId: string;
+  let workspaceId: string;
   let collectionId: string;
   let questionSetId: string;
   const config = loadConfig({ cwd: "/nonexistent", env: {} });
@@ -55,14 +55,14 @@ describeEachStore("evaluation runs", (use, kind) => {
 
   beforeEach(async () => {
     const store: Store = use();
-    userId = (await findOrCreateUser(store.db, "alice")).id;
-    const bot = createBuiltinBot({ db: store.db, userId });
+    workspaceId = (await findOrCreateUser(store.db, "alice")).id;
+    const bot = createBuiltinBot({ db: store.db, workspaceId });
     await bot.ingestPaths([corpusDir], "lanting");
     collectionId = await bot.resolveCollection("lanting");
     const set = await createQuestionSet(
       store.db,
-      userId,
-      { name: "lanting basics", collection_id: collectionId },
+      workspaceId,
+      { user_id: workspaceId, name: "lanting basics", collection_id: collectionId },
       QUESTIONS.map(([question_type, question_text, ground_truth]) => ({
         question_type,
         question_text,
@@ -80,7 +80,7 @@ describeEachStore("evaluation runs", (use, kind) => {
   async function waitFor(id: string, statuses: string[], timeoutMs = 60_000) {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const row = await getEvaluation(use().db, userId, id);
+      const row = await getEvaluation(use().db, workspaceId, id);
       if (row && statuses.includes(row.status)) return row;
       if (Date.now() > until)
         throw new Error(`evaluation still ${row?.status} after ${timeoutMs} ms`);
@@ -118,7 +118,7 @@ describeEachStore("evaluation runs", (use, kind) => {
     const config_ = await config;
     const started = await startEvaluation(
       deps(),
-      userId,
+      { workspaceId: workspaceId, userId: workspaceId },
       { question_set_id: questionSetId, judges: ["offline"] },
       config_,
       { via: "cli" },
@@ -127,7 +127,7 @@ describeEachStore("evaluation runs", (use, kind) => {
     expect(started.total_questions).toBe(4);
     const done = await waitFor(started.id, ["COMPLETED", "FAILED"]);
     expect(done.status).toBe("COMPLETED");
-    const rows = await listEvaluationResults(use().db, userId, done.id);
+    const rows = await listEvaluationResults(use().db, workspaceId, done.id);
     expect(rows.map((r) => r.status)).toEqual(["SCORED", "SCORED", "SCORED", "SCORED"]);
     expect(done.completed_questions).toBe(rows.length);
     expect(done.scored_questions).toBe(4);
@@ -157,22 +157,24 @@ describeEachStore("evaluation runs", (use, kind) => {
     // No worker yet: the run waits PENDING.
     const started = await startEvaluation(
       deps(),
-      userId,
+      { workspaceId: workspaceId, userId: workspaceId },
       { question_set_id: questionSetId },
       config_,
       { via: "cli" },
     );
-    const paused = await pauseEvaluation(deps(), userId, started.id);
+    const paused = await pauseEvaluation(deps(), workspaceId, started.id);
     expect(paused.status).toBe("PAUSED");
-    await expect(pauseEvaluation(deps(), userId, started.id)).rejects.toThrow(/PAUSED/);
-    const cancelled = await cancelEvaluation(deps(), userId, started.id);
+    await expect(pauseEvaluation(deps(), workspaceId, started.id)).rejects.toThrow(/PAUSED/);
+    const cancelled = await cancelEvaluation(deps(), workspaceId, started.id);
     expect(cancelled.status).toBe("CANCELLED");
-    await expect(resumeEvaluation(deps(), userId, started.id)).rejects.toThrow(/CANCELLED/);
-    await expect(retryEvaluation(deps(), userId, started.id, "all")).rejects.toThrow(/CANCELLED/);
+    await expect(resumeEvaluation(deps(), workspaceId, started.id)).rejects.toThrow(/CANCELLED/);
+    await expect(retryEvaluation(deps(), workspaceId, started.id, "all")).rejects.toThrow(
+      /CANCELLED/,
+    );
     startWorker();
     await launchHandled(started.id);
     expect(await itemJobsOf(started.id)).toBe(0);
-    const after = await getEvaluation(use().db, userId, started.id);
+    const after = await getEvaluation(use().db, workspaceId, started.id);
     expect(after?.status).toBe("CANCELLED");
     expect(after?.completed_questions).toBe(0);
   });
@@ -181,24 +183,24 @@ describeEachStore("evaluation runs", (use, kind) => {
     const config_ = await config;
     const started = await startEvaluation(
       deps(),
-      userId,
+      { workspaceId: workspaceId, userId: workspaceId },
       { question_set_id: questionSetId },
       config_,
       { via: "cli" },
     );
-    await pauseEvaluation(deps(), userId, started.id);
+    await pauseEvaluation(deps(), workspaceId, started.id);
     startWorker();
     await launchHandled(started.id);
     expect(await itemJobsOf(started.id)).toBe(0);
-    const paused = await getEvaluation(use().db, userId, started.id);
+    const paused = await getEvaluation(use().db, workspaceId, started.id);
     expect(paused).toMatchObject({ status: "PAUSED", completed_questions: 0 });
-    await resumeEvaluation(deps(), userId, started.id);
+    await resumeEvaluation(deps(), workspaceId, started.id);
     const done = await waitFor(started.id, ["COMPLETED"]);
     expect(done.completed_questions).toBe(4);
-    const retried = await retryEvaluation(deps(), userId, started.id, "all");
+    const retried = await retryEvaluation(deps(), workspaceId, started.id, "all");
     expect(retried.completed_questions).toBe(0);
     const again = await waitFor(started.id, ["COMPLETED"]);
-    const rows = await listEvaluationResults(use().db, userId, again.id);
+    const rows = await listEvaluationResults(use().db, workspaceId, again.id);
     expect(rows.every((r) => r.status === "SCORED" && r.attempts === 2)).toBe(true);
     expect(again.completed_questions).toBe(4);
   });
@@ -212,7 +214,7 @@ describeEachStore("evaluation runs", (use, kind) => {
     await expect(
       startEvaluation(
         deps(),
-        userId,
+        { workspaceId: workspaceId, userId: workspaceId },
         { question_set_id: questionSetId, bot: loopback },
         config_,
         unsaid,
@@ -220,7 +222,7 @@ describeEachStore("evaluation runs", (use, kind) => {
     ).rejects.toThrow(/bot\.url: .*127\.0\.0\.1/);
     const started = await startEvaluation(
       deps(),
-      userId,
+      { workspaceId: workspaceId, userId: workspaceId },
       { question_set_id: questionSetId },
       config_,
       unsaid,
@@ -232,7 +234,7 @@ describeEachStore("evaluation runs", (use, kind) => {
     const config_ = await config;
     const started = await startEvaluation(
       deps(),
-      userId,
+      { workspaceId: workspaceId, userId: workspaceId },
       { question_set_id: questionSetId },
       config_,
       { via: "cli" },
@@ -241,7 +243,13 @@ describeEachStore("evaluation runs", (use, kind) => {
     await expect(pauseEvaluation(deps(), bob, started.id)).rejects.toThrow(/not found/);
     expect(await getEvaluation(use().db, bob, started.id)).toBeUndefined();
     await expect(
-      startEvaluation(deps(), bob, { question_set_id: questionSetId }, config_, { via: "cli" }),
+      startEvaluation(
+        deps(),
+        { workspaceId: bob, userId: bob },
+        { question_set_id: questionSetId },
+        config_,
+        { via: "cli" },
+      ),
     ).rejects.toThrow(/question set .* not found/);
   });
 });

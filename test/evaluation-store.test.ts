@@ -38,8 +38,9 @@ const write = (score: number, status: ResultWrite["status"] = "SCORED"): ResultW
   error: status === "SCORED" ? null : "boom",
 });
 
-async function runningEvaluation(store: Store, userId: string, name: string, n: number) {
-  const row = await createEvaluation(store.db, userId, {
+async function runningEvaluation(store: Store, workspaceId: string, name: string, n: number) {
+  const row = await createEvaluation(store.db, workspaceId, {
+    user_id: workspaceId,
     name,
     bot_id: "builtin",
     judge_llm_model_id: "offline",

@@ -48,7 +48,7 @@ describeEachStore("evaluator pipeline (seed 004 §7)", (use) => {
     const result = await runEvaluatorPipeline({
       evaluator_repo: evaluationRecordRepo(db),
       input: evaluatorInput,
-      ctx: { user_id: user.id, trace_id: "trace-1" },
+      ctx: { workspace_id: user.id, trace_id: "trace-1" },
     });
     const record = await getEvaluationRecord(db, user.id, result.id);
     return { result, record, user };
@@ -128,7 +128,7 @@ describeEachStore("evaluator pipeline (seed 004 §7)", (use) => {
     const results = await runEvaluatorPipelineBatch({
       evaluator_repo: evaluationRecordRepo(db),
       inputs,
-      ctx: { user_id: user.id },
+      ctx: { workspace_id: user.id },
     });
     expect(results.map((r) => r.message_id)).toEqual(["m1", "m2", "m3"]);
     const stored = await listEvaluationRecords(db, user.id);
@@ -151,7 +151,7 @@ describeEachStore("evaluator pipeline (seed 004 §7)", (use) => {
       const gated = [];
       for await (const line of gateJsonl({
         source: Readable.from([lines.join("\n")]),
-        ctx: { user_id: user.id },
+        ctx: { workspace_id: user.id },
         evaluator_repo: evaluationRecordRepo(db),
       })) {
         gated.push(line);
@@ -184,7 +184,7 @@ describeEachStore("evaluator pipeline (seed 004 §7)", (use) => {
     try {
       const gated = gateJsonl({
         source: Readable.from([lines.join("\n")]),
-        ctx: { user_id: user.id },
+        ctx: { workspace_id: user.id },
         evaluator_repo: evaluationRecordRepo(db),
       });
       await expect(gated.next()).rejects.toThrow(/evaluation_records/);

@@ -228,11 +228,11 @@ describe("half of the judge's calls failing", () => {
       clientsFor: () => configuredClients(config.llm),
       watchMs: 50,
     });
-    const userId = (await findOrCreateUser(store.db, "faults")).id;
+    const workspaceId = (await findOrCreateUser(store.db, "faults")).id;
     const set = await createQuestionSet(
       store.db,
-      userId,
-      { name: "half" },
+      workspaceId,
+      { user_id: workspaceId, name: "half" },
       Array.from({ length: 20 }, (_, i) => ({
         question_type: "FACTUAL",
         question_text: `What does the record say about item #${i}?`,
@@ -254,7 +254,7 @@ describe("half of the judge's calls failing", () => {
     const runOnce = async () => {
       const started = await startEvaluation(
         { db: store.db, jobs },
-        userId,
+        { workspaceId: workspaceId, userId: workspaceId },
         {
           question_set_id: set.id,
           bot: { kind: "http", url: bot.url, timeout_ms: 10_000, retries: 0 },
@@ -266,9 +266,9 @@ describe("half of the judge's calls failing", () => {
       );
       const end = Date.now() + 120_000;
       for (;;) {
-        const row = await getEvaluation(store.db, userId, started.id);
+        const row = await getEvaluation(store.db, workspaceId, started.id);
         if (row && row.status !== "PENDING" && row.status !== "RUNNING") {
-          const rows = await listEvaluationResults(store.db, userId, row.id);
+          const rows = await listEvaluationResults(store.db, workspaceId, row.id);
           return { row, scores: rows.map((r) => [r.question_text, r.score, r.status]) };
         }
         if (Date.now() > end) throw new Error("run did not finish");

@@ -47,7 +47,7 @@ let llm: ScriptedLlm;
 let store: Store;
 let jobs: Jobs;
 let bot: TestBot;
-let userId: string;
+let workspaceId: string;
 let collectionId: string;
 
 /** The generator is gen-model, the judge judge-model, both on the scripted server; no retry waits. */
@@ -82,8 +82,8 @@ async function run(
 ): Promise<EvaluationRow> {
   const set = await createQuestionSet(
     store.db,
-    userId,
-    { name: `set ${Math.random()}`, collection_id: collectionId },
+    workspaceId,
+    { user_id: workspaceId, name: `set ${Math.random()}`, collection_id: collectionId },
     QUESTIONS.map(([question_text, ground_truth]) => ({
       question_type: "FACTUAL",
       question_text,
@@ -102,7 +102,7 @@ async function run(
   try {
     const started = await startEvaluation(
       { db: store.db, jobs },
-      userId,
+      { workspaceId: workspaceId, userId: workspaceId },
       {
         question_set_id: set.id,
         collection_id: collectionId,
@@ -115,7 +115,7 @@ async function run(
     );
     const until = Date.now() + 60_000;
     for (;;) {
-      const row = await getEvaluation(store.db, userId, started.id);
+      const row = await getEvaluation(store.db, workspaceId, started.id);
       if (row && ["COMPLETED", "FAILED", "CANCELLED"].includes(row.status)) return row;
       if (Date.now() > until) throw new Error(`evaluation still ${row?.status}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -130,8 +130,8 @@ beforeAll(async () => {
   bot = await startTestBot({ delayMs: 0 });
   store = await openTestStore("pglite");
   jobs = await startJobs(store, { expireInSeconds: 5, heartbeatSeconds: 1 });
-  userId = (await findOrCreateUser(store.db, "honest")).id;
-  const builtin = createBuiltinBot({ db: store.db, userId });
+  workspaceId = (await findOrCreateUser(store.db, "honest")).id;
+  const builtin = createBuiltinBot({ db: store.db, workspaceId });
   await builtin.ingestPaths([corpusDir], "lanting");
   collectionId = await builtin.resolveCollection("lanting");
 }, 60_000);
@@ -156,7 +156,7 @@ describe("a built-in bot whose generator answers 401", () => {
   it("makes every item a BOT_ERROR naming the model and the cause, asking it once each", async () => {
     const row = await run(await configWith(), { judges: ["offline"] }, ["generator"]);
     expect(row.status).toBe("COMPLETED");
-    const rows = await listEvaluationResults(store.db, userId, row.id);
+    const rows = await listEvaluationResults(store.db, workspaceId, row.id);
     expect(rows.map((r) => r.status)).toEqual(["BOT_ERROR", "BOT_ERROR", "BOT_ERROR"]);
     for (const r of rows) {
       expect(r.error).toMatch(/^bot model: .*the generator model gen-model failed: HTTP 401/);
@@ -172,7 +172,7 @@ describe("a built-in bot whose generator answers 401", () => {
       answer: { ...(await configWith()).rag.loops.answer, llm_fallback: true },
     });
     const row = await run(config, { judges: ["offline"] }, ["generator"]);
-    const rows = await listEvaluationResults(store.db, userId, row.id);
+    const rows = await listEvaluationResults(store.db, workspaceId, row.id);
     expect(rows.map((r) => r.status)).toEqual(["SCORED", "SCORED", "SCORED"]);
     for (const r of rows) {
       const fallbacks = (r.usage as { fallbacks?: string[] }).fallbacks ?? [];
@@ -193,7 +193,7 @@ describe("judges that cannot judge", () => {
       { bot: { kind: "http", url: bot.url, timeout_ms: 5_000, retries: 0 }, judges: ["rubric"] },
       ["judge"],
     );
-    const rows = await listEvaluationResults(store.db, userId, row.id);
+    const rows = await listEvaluationResults(store.db, workspaceId, row.id);
     expect(rows.map((r) => r.status)).toEqual(["JUDGE_ERROR", "JUDGE_ERROR", "JUDGE_ERROR"]);
     for (const r of rows) {
       const rubric = (r.judges as Record<string, Record<string, unknown>>).rubric;
@@ -238,7 +238,7 @@ describe("judges that cannot judge", () => {
       { bot: { kind: "http", url: bot.url, timeout_ms: 5_000, retries: 0 }, judges: ["rubric"] },
       ["judge"],
     );
-    const rows = await listEvaluationResults(store.db, userId, row.id);
+    const rows = await listEvaluationResults(store.db, workspaceId, row.id);
     expect(rows.map((r) => r.status)).toEqual(["JUDGE_ERROR", "JUDGE_ERROR", "JUDGE_ERROR"]);
     const causes = rows.map((r) => (r.judges as { rubric: { error: unknown } }).rubric.error);
     expect(causes).toEqual([
@@ -276,7 +276,7 @@ describe("judges that cannot judge", () => {
       { bot: { kind: "http", url: bot.url, timeout_ms: 5_000, retries: 0 }, judges: ["reference"] },
       ["judge"],
     );
-    const rows = await listEvaluationResults(store.db, userId, row.id);
+    const rows = await listEvaluationResults(store.db, workspaceId, row.id);
     expect(rows.map((r) => r.status)).toEqual(["SCORED", "SCORED", "SCORED"]);
     const last = rows[2];
     expect(last?.judges).toEqual({

@@ -53,9 +53,10 @@ describeEachStore("live progress streams", (use) => {
   }
 
   /** A run of two questions no worker takes, moved to `status`. */
-  async function runIn(userId: string, status: EvaluationStatus) {
+  async function runIn(workspaceId: string, status: EvaluationStatus) {
     const db = use().db;
-    const run = await createEvaluation(db, userId, {
+    const run = await createEvaluation(db, workspaceId, {
+      user_id: workspaceId,
       name: "followed",
       bot_id: "builtin",
       judge_llm_model_id: "offline",

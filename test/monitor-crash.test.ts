@@ -107,7 +107,7 @@ it("a worker killed with SIGKILL mid-judgment: another finishes, and each answer
       ),
       {
         db: store.db,
-        userId: user.id,
+        workspaceId: user.id,
         source: "api",
         monitors: { db: store.db, send: (ids) => sendMonitorJobs(jobs, ids) },
       },

@@ -114,7 +114,7 @@ describeEachStore("monitors", (use) => {
       answers.map((a) => AnswerInputSchema.parse(a)),
       {
         db: use().db,
-        userId: aliceId,
+        workspaceId: aliceId,
         source: "api",
         now: new Date(at),
         monitors: { db: use().db, ...extra },
@@ -160,7 +160,8 @@ describeEachStore("monitors", (use) => {
     const paths = ((await bad.json()) as { issues: { path: string }[] }).issues.map((i) => i.path);
     expect(paths).toEqual(expect.arrayContaining(["sample_rate", "judges.0"]));
     // A write-only ingest key reaches no monitor route.
-    const key = (await createIngestKey(use().db, aliceId, "app")).key;
+    const key = (await createIngestKey(use().db, { workspaceId: aliceId, userId: aliceId }, "app"))
+      .key;
     expect((await call("GET", "/api/v1/monitors", key)).status).toBe(403);
     expect((await call("POST", "/api/v1/monitors", key, MONITOR)).status).toBe(403);
     expect((await call("GET", "/api/v1/production/series", key)).status).toBe(403);
@@ -395,12 +396,12 @@ describeEachStore("monitors", (use) => {
           },
         }),
       ].map((a) => AnswerInputSchema.parse(a)),
-      { db, userId: aliceId, source: "api", now: new Date(day1), breakdownKeys: ["tenant"] },
+      { db, workspaceId: aliceId, source: "api", now: new Date(day1), breakdownKeys: ["tenant"] },
     );
     // An hour earlier (the previous period of an hour-long read): one answer.
     await ingestAnswers([AnswerInputSchema.parse(answer("p1", { latency_ms: 50 }))], {
       db,
-      userId: aliceId,
+      workspaceId: aliceId,
       source: "api",
       now: new Date(day1 - 3_600_000),
     });

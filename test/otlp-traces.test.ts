@@ -65,7 +65,8 @@ describe("OTLP traces through the OpenTelemetry SDK", () => {
     store = await openTestStore("pglite");
     const user = await findOrCreateUser(store.db, "otlp-alice");
     token = await createApiToken(store.db, user.id);
-    ingestKey = (await createIngestKey(store.db, user.id, "otlp")).key;
+    ingestKey = (await createIngestKey(store.db, { workspaceId: user.id, userId: user.id }, "otlp"))
+      .key;
     const app = createApp({
       db: store.db,
       webDir: false,

@@ -95,7 +95,7 @@ describe("retrieval metrics of a run over the HTTP API [pglite]", () => {
       ) as T;
     };
 
-    const bot = createBuiltinBot({ db: store.db, userId: user.id });
+    const bot = createBuiltinBot({ db: store.db, workspaceId: user.id });
     await bot.ingestPaths([corpusDir], "lanting");
     const collectionId = await bot.resolveCollection("lanting");
 

@@ -58,7 +58,7 @@ describeEachStore("what a run costs", (use, kind) => {
   let jobs: Jobs;
   let worker: EvaluationWorker | undefined;
   let config: RagjudgeConfig;
-  let userId: string;
+  let workspaceId: string;
   let collectionId: string;
   let questionSetId: string;
 
@@ -105,14 +105,14 @@ describeEachStore("what a run costs", (use, kind) => {
   beforeEach(async () => {
     llm.requests.length = 0;
     const db = use().db;
-    userId = (await findOrCreateUser(db, "alice")).id;
-    const bot = createBuiltinBot({ db, userId });
+    workspaceId = (await findOrCreateUser(db, "alice")).id;
+    const bot = createBuiltinBot({ db, workspaceId });
     await bot.ingestPaths([corpusDir], "lanting");
     collectionId = await bot.resolveCollection("lanting");
     const set = await createQuestionSet(
       db,
-      userId,
-      { name: "lanting", collection_id: collectionId },
+      workspaceId,
+      { user_id: workspaceId, name: "lanting", collection_id: collectionId },
       QUESTIONS.map(([question_text, ground_truth]) => ({
         question_type: "FACTUAL",
         question_text,
@@ -135,7 +135,7 @@ describeEachStore("what a run costs", (use, kind) => {
   ): Promise<EvaluationRow> {
     const started = await startEvaluation(
       { db: use().db, jobs },
-      userId,
+      { workspaceId: workspaceId, userId: workspaceId },
       {
         question_set_id: questionSetId,
         collection_id: collectionId,
@@ -150,7 +150,7 @@ describeEachStore("what a run costs", (use, kind) => {
     await expect
       .poll(
         async () => {
-          row = await getEvaluation(use().db, userId, started.id);
+          row = await getEvaluation(use().db, workspaceId, started.id);
           return row?.status;
         },
         { timeout: 60_000, interval: 50 },
@@ -166,7 +166,7 @@ describeEachStore("what a run costs", (use, kind) => {
   it(`stores every item's tokens by part, role and model, and sums them [${kind}]`, async () => {
     const row = await run();
     expect(row.status).toBe("COMPLETED");
-    const rows = await listEvaluationResults(use().db, userId, row.id);
+    const rows = await listEvaluationResults(use().db, workspaceId, row.id);
     expect(rows.every((r) => r.status === "SCORED")).toBe(true);
 
     const lines = rows.flatMap((r) => storedUsageLines(r.usage));
@@ -201,7 +201,7 @@ describeEachStore("what a run costs", (use, kind) => {
   it(`prices the tokens an HTTP bot reports as the bot's, and names a model it left unnamed [${kind}]`, async () => {
     const row = await run({ bot: { kind: "http", url: bot.url } });
     expect(row.status).toBe("COMPLETED");
-    const cost = summarizeResults(await listEvaluationResults(use().db, userId, row.id)).cost;
+    const cost = summarizeResults(await listEvaluationResults(use().db, workspaceId, row.id)).cost;
     // gpt-4o: 1,000 fresh prompt tokens at $2.50, 1,000 cached at $1.25, 200 out at $10 a million.
     const perAnswer = (1000 * 2.5 + 1000 * 1.25 + 200 * 10) / 1e6;
     expect(cost.bot.cost_usd).toBeCloseTo(QUESTIONS.length * perAnswer, 12);
@@ -223,7 +223,7 @@ describeEachStore("what a run costs", (use, kind) => {
     // stays within the limit, and the stored cost is what was asked.
     await expect.poll(() => llm.inFlight, { timeout: 10_000 }).toBe(0);
     expect(billed()).toBeLessThanOrEqual(limit);
-    const rows = await listEvaluationResults(use().db, userId, row.id);
+    const rows = await listEvaluationResults(use().db, workspaceId, row.id);
     expect(summarizeResults(rows).cost.total.cost_usd).toBeCloseTo(billed(), 12);
   });
 });

@@ -142,7 +142,7 @@ describeEachStore("production answers API", (use) => {
     for (let i = 0; i < 5; i++) {
       await ingestAnswers([answer(`m${i}`, i % 2 ? WRONG : GOOD) as never], {
         db,
-        userId: aliceId,
+        workspaceId: aliceId,
         source: "api",
         now: at(i),
       });
@@ -173,7 +173,7 @@ describeEachStore("production answers API", (use) => {
     for (const d of [24, 25, 26]) {
       await ingestAnswers([answer(`day-${d}`, GOOD) as never], {
         db,
-        userId: aliceId,
+        workspaceId: aliceId,
         source: "api",
         now: day(d),
       });
@@ -199,7 +199,7 @@ describeEachStore("production answers API", (use) => {
     // Retention keeps `retention_days` whole days, today included.
     await ingestAnswers([answer("day-27", GOOD) as never], {
       db,
-      userId: aliceId,
+      workspaceId: aliceId,
       source: "api",
       now: day(27),
     });
@@ -209,7 +209,7 @@ describeEachStore("production answers API", (use) => {
     // The dropped days' keys went with them: the same answer is new again.
     const [again] = await ingestAnswers([answer("day-24", GOOD) as never], {
       db,
-      userId: aliceId,
+      workspaceId: aliceId,
       source: "api",
       now: day(26),
     });

@@ -47,8 +47,8 @@ describeEachStore("evaluation pages API", (use) => {
     return { id: row.id, token: await createApiToken(db, row.id) };
   }
 
-  async function questionSet(userId: string, name: string) {
-    return createQuestionSet(use().db, userId, { name }, [
+  async function questionSet(workspaceId: string, name: string) {
+    return createQuestionSet(use().db, workspaceId, { user_id: workspaceId, name }, [
       {
         question_type: "FACTUAL",
         question_text: "placeholder",
@@ -58,9 +58,10 @@ describeEachStore("evaluation pages API", (use) => {
     ]);
   }
 
-  async function seedRun(userId: string, setId: string | null, name: string, rows: Seeded[]) {
+  async function seedRun(workspaceId: string, setId: string | null, name: string, rows: Seeded[]) {
     const { db } = use();
-    const run = await createEvaluation(db, userId, {
+    const run = await createEvaluation(db, workspaceId, {
+      user_id: workspaceId,
       name,
       question_set_id: setId,
       bot_id: "builtin",

@@ -113,7 +113,7 @@ describeEachStore("HTTP API: evaluations", (use) => {
   /** A user with the example corpus ingested and a question set over it, made over HTTP. */
   async function setUp(name = "alice") {
     const user = await userOf(name);
-    const bot = createBuiltinBot({ db: use().db, userId: user.id });
+    const bot = createBuiltinBot({ db: use().db, workspaceId: user.id });
     await bot.ingestPaths([corpusDir], "lanting");
     const collectionId = await bot.resolveCollection("lanting");
     const set = await json<{ id: string }>(

@@ -95,7 +95,7 @@ describeEachStore("HTTP API: question sets", (use) => {
     jobs = await startJobs(use(), { expireInSeconds: 5, heartbeatSeconds: 1 });
     worker = startQuestionGenerationWorker({
       jobs,
-      clientsFor: (userId) => (llmUsers.has(userId) ? { generator } : {}),
+      clientsFor: (workspaceId) => (llmUsers.has(workspaceId) ? { generator } : {}),
     });
     app = createApp({ db: use().db, jobs });
   });
@@ -423,7 +423,7 @@ describeEachStore("HTTP API: question sets", (use) => {
   it("generates questions as a job (heuristic, no LLM), previews them, then saves a set", async () => {
     const alice = await userOf("alice");
     const bob = await userOf("bob");
-    const bot = createBuiltinBot({ db: use().db, userId: alice.id });
+    const bot = createBuiltinBot({ db: use().db, workspaceId: alice.id });
     await bot.ingestPaths([corpusDir], "lanting");
     const collectionId = await bot.resolveCollection("lanting");
 
@@ -498,7 +498,7 @@ describeEachStore("HTTP API: question sets", (use) => {
   it("records a generation's LLM usage: every call the generator LLM got, re-asks included", async () => {
     const carol = await userOf("carol");
     llmUsers.add(carol.id);
-    const bot = createBuiltinBot({ db: use().db, userId: carol.id });
+    const bot = createBuiltinBot({ db: use().db, workspaceId: carol.id });
     await bot.ingestPaths([corpusDir], "lanting");
     llm.reset();
     // The first reply is unusable, so that chunk is asked again; every reply after has 3 questions.

@@ -127,8 +127,8 @@ describeEachStore("browser sessions", (use) => {
       body: new URLSearchParams({ code, ...(next === undefined ? {} : { next }) }).toString(),
     });
 
-  async function loginByLink(userId: string, next = "/evaluations/abc") {
-    return redeem(await createLoginCode(use().db, userId), next);
+  async function loginByLink(workspaceId: string, next = "/evaluations/abc") {
+    return redeem(await createLoginCode(use().db, workspaceId), next);
   }
 
   it("logs in once through the printed link, drops the code, and sets a strict cookie", async () => {
@@ -293,6 +293,7 @@ describeEachStore("browser sessions", (use) => {
   it("streams a run's events to the cookie's owner, and to no one else", async () => {
     const { alice, bob } = await aliceAndBob();
     const run = await createEvaluation(use().db, alice.id, {
+      user_id: alice.id,
       name: "empty",
       bot_id: "builtin",
       judge_llm_model_id: "offline",

@@ -82,7 +82,7 @@ const RECONNECT_MS = 5 * 60_000;
  */
 export async function followEvaluation(
   runtime: EvaluationRuntime,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   options: { pollMs?: number; stream?: NodeJS.WriteStream } = {},
 ): Promise<FollowOutcome> {
@@ -100,7 +100,7 @@ export async function followEvaluation(
     for (;;) {
       let row: EvaluationRow | undefined;
       try {
-        row = await getEvaluation(runtime.deps.db, userId, evaluationId);
+        row = await getEvaluation(runtime.deps.db, workspaceId, evaluationId);
         unreachableSince = undefined;
       } catch (error) {
         if (!isConnectionError(error)) throw error;
@@ -117,7 +117,9 @@ export async function followEvaluation(
       reporter.update(progressOf(row), row.status);
       if (STOPPED.has(row.status)) return { row, interrupted: false };
       if (interrupted) {
-        const paused = await pauseEvaluation(runtime.deps, userId, evaluationId).catch(() => row);
+        const paused = await pauseEvaluation(runtime.deps, workspaceId, evaluationId).catch(
+          () => row,
+        );
         return { row: paused, interrupted: true };
       }
       await new Promise<void>((resolve) => {

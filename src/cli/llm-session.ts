@@ -13,7 +13,7 @@ export function sessionClients(
 ): Partial<LlmClients> {
   return configuredClients(
     config.llm,
-    options.noCache ? {} : { cache: llmResponseCache(session.store.db, session.user.id) },
+    options.noCache ? {} : { cache: llmResponseCache(session.store.db, session.actor.workspaceId) },
   );
 }
 

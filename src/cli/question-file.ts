@@ -9,6 +9,7 @@ import {
   storedReferences,
 } from "../evals/questions/index.js";
 import {
+  type Actor,
   createQuestionSet,
   type Db,
   listQuestionSets,
@@ -47,14 +48,15 @@ export async function readAnswersFile(path: string): Promise<ParsedAnswersFile> 
 /** Stores a parsed file as a new question set, in one transaction. */
 export function storeQuestionFile(
   db: Db,
-  userId: string,
+  actor: Actor,
   file: ParsedQuestionFile,
   collectionId: string | null,
 ): Promise<QuestionSetRow> {
   return createQuestionSet(
     db,
-    userId,
+    actor.workspaceId,
     {
+      user_id: actor.userId,
       name: file.name,
       description: `Imported from ${basename(file.path)}`,
       collection_id: collectionId,
@@ -72,8 +74,8 @@ export function storeQuestionFile(
 /** The user's newest question set of this name, if any. */
 export async function findQuestionSetByName(
   db: Db,
-  userId: string,
+  workspaceId: string,
   name: string,
 ): Promise<QuestionSetRow | undefined> {
-  return (await listQuestionSets(db, userId)).find((set) => set.name === name);
+  return (await listQuestionSets(db, workspaceId)).find((set) => set.name === name);
 }

@@ -1,4 +1,5 @@
 import {
+  type Actor,
   ensureLocalUser,
   openStore,
   type Store,
@@ -9,6 +10,8 @@ import {
 export interface StoreSession {
   store: Store;
   user: User;
+  /** The local user in their personal workspace, which the CLI works in. */
+  actor: Actor;
   home: string;
   tokenPath: string;
   close(): Promise<void>;
@@ -29,6 +32,7 @@ export async function openStoreSession(
     return {
       store,
       user: local.user,
+      actor: { workspaceId: local.user.id, userId: local.user.id },
       home,
       tokenPath: local.tokenPath,
       close: () => store.close(),

@@ -2,30 +2,33 @@ import { configuredClients } from "./clients.js";
 import type { LlmClients, LlmConfig } from "../llm/index.js";
 import { type Db, llmResponseCache } from "../store/index.js";
 
-export type UserClients = (userId: string) => Partial<LlmClients>;
+export type UserClients = (workspaceId: string) => Partial<LlmClients>;
 
 /**
  * LLM clients per user, made on first use: the response cache is per user, and each role keeps
  * its own client (the judge never shares the generator's, seed 000).
  */
 export function userClients(db: Db, llm: LlmConfig | undefined): UserClients {
-  const byUser = new Map<string, Partial<LlmClients>>();
-  return (userId) => {
+  const byWorkspace = new Map<string, Partial<LlmClients>>();
+  return (workspaceId) => {
     if (!llm) return {};
-    let clients = byUser.get(userId);
+    let clients = byWorkspace.get(workspaceId);
     if (!clients) {
-      clients = configuredClients(llm, { cache: llmResponseCache(db, userId) });
-      byUser.set(userId, clients);
+      clients = configuredClients(llm, { cache: llmResponseCache(db, workspaceId) });
+      byWorkspace.set(workspaceId, clients);
     }
     return clients;
   };
 }
 
 /** For workers: a user's clients, with that user's response cache unless the run asks for none. */
-export type WorkerClients = (userId: string, options: { noCache: boolean }) => Partial<LlmClients>;
+export type WorkerClients = (
+  workspaceId: string,
+  options: { noCache: boolean },
+) => Partial<LlmClients>;
 
 export function workerClients(db: Db, llm: LlmConfig | undefined): WorkerClients {
   const cached = userClients(db, llm);
   const uncached = llm ? configuredClients(llm) : {};
-  return (userId, options) => (options.noCache ? uncached : cached(userId));
+  return (workspaceId, options) => (options.noCache ? uncached : cached(workspaceId));
 }

@@ -5,7 +5,7 @@ import type { EvaluatorInput, GateConfig, GateVerdict } from "./schema.js";
 
 /** What the pipeline writes: seed 004 §2.1 EvaluationRecordModel, plus the input for replay. */
 export interface EvaluationRecordDraft {
-  user_id: string;
+  workspace_id: string;
   conversation_id: string;
   message_id: string;
   retrieval_record_id: string;
@@ -43,7 +43,7 @@ export interface EvaluatorRepo {
 }
 
 export interface PipelineContext {
-  user_id: string;
+  workspace_id: string;
   /** Ties the records of one request or run together; a fresh id per record when absent. */
   trace_id?: string;
   /** Base configuration; each input's `config` overrides it. Defaults apply when absent. */
@@ -52,7 +52,7 @@ export interface PipelineContext {
 
 /** Seed 004 §6.3 EvaluationResult: the verdict with the ids of the stored record. */
 export type EvaluationResult = GateVerdict &
-  Omit<EvaluationRecordDraft, "user_id" | "input" | "check_count" | "config"> & {
+  Omit<EvaluationRecordDraft, "workspace_id" | "input" | "check_count" | "config"> & {
     id: string;
     created_at: Date;
   };
@@ -63,7 +63,7 @@ export function draftRecord(input: EvaluatorInput, ctx: PipelineContext): Evalua
   const evaluate_ms = performance.now() - started;
   const { config: override, ...stored } = input;
   return {
-    user_id: ctx.user_id,
+    workspace_id: ctx.workspace_id,
     conversation_id: input.conversation_id,
     message_id: input.message_id,
     retrieval_record_id: input.retrieval_record.id,
@@ -91,7 +91,7 @@ export function draftRecord(input: EvaluatorInput, ctx: PipelineContext): Evalua
 export function verdictOfDraft(
   draft: EvaluationRecordDraft,
 ): Omit<EvaluationResult, "id" | "created_at"> {
-  const { user_id: _user, input: _input, check_count: _count, ...verdict } = draft;
+  const { workspace_id: _user, input: _input, check_count: _count, ...verdict } = draft;
   return verdict;
 }
 

@@ -25,14 +25,14 @@ export interface FeedbackDeps {
 
 export async function addAnswerFeedback(
   deps: FeedbackDeps,
-  userId: string,
+  workspaceId: string,
   answer: StoredForMonitors,
   feedback: FeedbackInput,
 ): Promise<AnswerFeedbackRow> {
   const row = await insertAnswerFeedback(
     deps.db,
     {
-      user_id: userId,
+      workspace_id: workspaceId,
       answer_id: answer.id,
       answer_received_at: answer.received_at,
       thumb: feedback.thumb ?? null,
@@ -42,7 +42,7 @@ export async function addAnswerFeedback(
     deps.breakdownKeys ? { breakdownKeys: deps.breakdownKeys } : {},
   );
   if (deps.monitors) {
-    await takeUpOnFeedback(deps.monitors, userId, answer, row.thumb).catch((error: unknown) =>
+    await takeUpOnFeedback(deps.monitors, workspaceId, answer, row.thumb).catch((error: unknown) =>
       deps.onMonitorError?.(error),
     );
   }

@@ -17,7 +17,7 @@ export interface IngestedAnswer {
 
 export interface IngestOptions {
   db: Db;
-  userId: string;
+  workspaceId: string;
   source: AnswerSource;
   /** The gate's base configuration (the config file's `gate` section). */
   gate?: GateConfig;
@@ -51,7 +51,7 @@ function rowOf(answer: AnswerInput, options: IngestOptions, receivedAt: Date): N
   } = answer;
   return {
     received_at: receivedAt,
-    user_id: options.userId,
+    workspace_id: options.workspaceId,
     source: options.source,
     conversation_id: answer.conversation_id,
     message_id: answer.message_id,
@@ -107,7 +107,7 @@ export async function ingestAnswers(
           ]
         : [];
     });
-    await takeUpNewAnswers(options.monitors, options.userId, fresh).catch((error: unknown) =>
+    await takeUpNewAnswers(options.monitors, options.workspaceId, fresh).catch((error: unknown) =>
       options.onMonitorError?.(error),
     );
   }

@@ -199,7 +199,7 @@ function groupName(group: RollupGroup): string {
 
 export async function readMonitorSeries(
   db: Db,
-  userId: string,
+  workspaceId: string,
   request: SeriesRequest,
   now = new Date(),
 ): Promise<MonitorSeries> {
@@ -207,12 +207,12 @@ export async function readMonitorSeries(
   const breakdown = request.breakdown ?? "model";
   const base = { scope: request.scope, bucketSeconds: seconds };
   const [current, previous, judgesNow, judgesBefore, groupsNow, groupsBefore] = await Promise.all([
-    readAnswerRollups(db, userId, { ...base, from, to }),
-    readAnswerRollups(db, userId, { ...base, from: previousFrom, to: from }),
-    readJudgeRollups(db, userId, { ...base, from, to }),
-    readJudgeRollups(db, userId, { ...base, from: previousFrom, to: from }),
-    readAnswerRollups(db, userId, { scope: request.scope, from, to, group: breakdown }),
-    readAnswerRollups(db, userId, {
+    readAnswerRollups(db, workspaceId, { ...base, from, to }),
+    readAnswerRollups(db, workspaceId, { ...base, from: previousFrom, to: from }),
+    readJudgeRollups(db, workspaceId, { ...base, from, to }),
+    readJudgeRollups(db, workspaceId, { ...base, from: previousFrom, to: from }),
+    readAnswerRollups(db, workspaceId, { scope: request.scope, from, to, group: breakdown }),
+    readAnswerRollups(db, workspaceId, {
       scope: request.scope,
       from: previousFrom,
       to: from,

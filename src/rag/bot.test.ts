@@ -37,7 +37,7 @@ async function botOf(name: string, observations: Record<string, unknown>) {
   const user = await findOrCreateUser(store.db, name);
   const bot = createBuiltinBot({
     db: store.db,
-    userId: user.id,
+    workspaceId: user.id,
     loops: parseLoopsConfig({ observations }),
   });
   await bot.ingestDocuments([DOCUMENT], "fire");

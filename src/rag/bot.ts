@@ -22,7 +22,7 @@ import type { RetrievalSource } from "./types.js";
 
 export interface BuiltinBotOptions {
   db: Db;
-  userId: string;
+  workspaceId: string;
   /** Clients of the configured roles; a missing role works offline. */
   llm?: Partial<LlmClients>;
   loops?: LoopsConfig;
@@ -61,17 +61,18 @@ export interface AskOptions {
  * database retriever, question_router and observation store into the loops of rag/loops.
  */
 export function createBuiltinBot(options: BuiltinBotOptions) {
-  const { db, userId } = options;
+  const { db, workspaceId } = options;
   const llm = options.llm ?? {};
   const retriever = createRetriever({
     db,
-    userId,
+    workspaceId,
     ...(llm.embedder ? { embedder: llm.embedder } : {}),
     ...(options.retrieval ? { config: options.retrieval } : {}),
     ...(options.collectionCacheMs ? { stateTtlMs: options.collectionCacheMs } : {}),
   });
-  const appendObservations = options.observe === false ? undefined : observationWriter(db, userId);
-  const loops = ownObservationFile(options.loops, userId);
+  const appendObservations =
+    options.observe === false ? undefined : observationWriter(db, workspaceId);
+  const loops = ownObservationFile(options.loops, workspaceId);
 
   const resolved = new Map<string, { at: number; id: string }>();
   /** Another user's collection, or a deleted one, is not found. */
@@ -85,14 +86,15 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
   }
   async function lookupCollection(ref: string): Promise<string> {
     const found =
-      (await getCollection(db, userId, ref)) ?? (await findCollectionByName(db, userId, ref));
+      (await getCollection(db, workspaceId, ref)) ??
+      (await findCollectionByName(db, workspaceId, ref));
     if (!found) throw new CollectionNotFoundError(ref);
     return found.id;
   }
 
   const common = (collection: IngestOptions["collection"]): IngestOptions => ({
     db,
-    userId,
+    workspaceId,
     collection,
     ...(llm.embedder ? { embedder: llm.embedder } : {}),
   });
@@ -152,11 +154,11 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
 export type BuiltinBot = ReturnType<typeof createBuiltinBot>;
 
 /** The loops with the observations file made the user's own when `per_user` says so. */
-function ownObservationFile(loops: LoopsConfig | undefined, userId: string) {
+function ownObservationFile(loops: LoopsConfig | undefined, workspaceId: string) {
   const observations = loops?.observations;
   if (!loops || !observations?.per_user || observations.path === null) return loops;
   return {
     ...loops,
-    observations: { ...observations, path: perUserObservationPath(observations.path, userId) },
+    observations: { ...observations, path: perUserObservationPath(observations.path, workspaceId) },
   };
 }

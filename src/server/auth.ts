@@ -1,7 +1,14 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { type Db, findTokenCaller, findUserBySession, type WebSession } from "../store/index.js";
+import {
+  type Actor,
+  type Db,
+  findMembership,
+  findTokenCaller,
+  findUserBySession,
+  type WebSession,
+} from "../store/index.js";
 import { bearerToken, type Env } from "./http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "./login-limiter.js";
 
@@ -10,6 +17,12 @@ import { clientAddress, type LoginLimiter, tooManyAttempts } from "./login-limit
 // that change state must come from this server's own origin (no cross-site request forgery).
 
 export const SESSION_COOKIE = "ragjudge_session";
+
+/**
+ * The workspace a cookie-authenticated request acts in (the web app sends the one picked); absent,
+ * the user's personal workspace. A token acts in the workspace it was made for.
+ */
+export const WORKSPACE_HEADER = "ragjudge-workspace";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -83,6 +96,7 @@ export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: s
           if (caller.scope === "ingest" && !isIngestRequest(c)) return ingestKeyOnly(c);
           c.set("user", caller.user);
           c.set("auth", { via: "bearer", scope: caller.scope });
+          c.set("workspace", caller.workspace);
           return next();
         }
       } else if (cookie) {
@@ -93,8 +107,16 @@ export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: s
             const message = `A request that changes state with the session cookie must come from ${ownOrigin(c, configuredOrigin)} (its Origin header).`;
             return c.json({ error: "forbidden_origin", message }, 403);
           }
+          // Membership is read on every request, so a member removed loses access at once.
+          const wanted = c.req.header(WORKSPACE_HEADER) || session.user.id;
+          const workspace = await findMembership(db, session.user.id, wanted);
+          if (!workspace) {
+            const message = `No such workspace: ${wanted}.`;
+            return c.json({ error: "no_such_workspace", message }, 404);
+          }
           c.set("user", session.user);
           c.set("auth", { via: "cookie", token: cookie, expiresAt: session.expiresAt });
+          c.set("workspace", workspace);
           return next();
         }
         // An expired or ended session: the browser stops sending it.
@@ -108,4 +130,9 @@ export function authenticate(db: Db, limiter: LoginLimiter, configuredOrigin?: s
       "Send `Authorization: Bearer <token>` (see `ragjudge token`), or log in to the web app.";
     return c.json({ error: "unauthorized", message }, 401);
   });
+}
+
+/** The caller as the one who acts in the request's workspace. */
+export function actorOf(c: Context<Env>): Actor {
+  return { workspaceId: c.get("workspace").id, userId: c.get("user").id };
 }

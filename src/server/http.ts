@@ -7,7 +7,7 @@ import { fieldIssues } from "../formats/index.js";
 import { parseStrictJson } from "../text/index.js";
 import type { Jobs } from "../jobs/index.js";
 import type { LlmConfig } from "../llm/index.js";
-import type { Db, SecretKey, User } from "../store/index.js";
+import type { Db, Membership, SecretKey, User } from "../store/index.js";
 import type { UserClients } from "../config/index.js";
 import type { RunFeeds } from "../evals/monitor/index.js";
 import type { MonitorDispatch } from "../production/index.js";
@@ -22,6 +22,8 @@ export type Env = {
   Variables: {
     user: User;
     auth: AuthVia;
+    /** The workspace the request acts in and the caller's role there (issue 28). */
+    workspace: Membership;
     /** The validated params, query and body (server/route.ts). */
     input: Record<string, unknown>;
   };

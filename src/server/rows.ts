@@ -11,14 +11,20 @@ import {
   type QuestionSetRow,
 } from "../store/index.js";
 
-// Rows as the API shows them: without the owner (the caller) and internal columns.
+// Rows as the API shows them: without the workspace (the caller's), who made them, and internal
+// columns.
 
-export function publicQuestionSet({ user_id: _u, gmt_deleted: _d, ...set }: QuestionSetRow) {
+export function publicQuestionSet({
+  user_id: _u,
+  workspace_id: _w,
+  gmt_deleted: _d,
+  ...set
+}: QuestionSetRow) {
   return set;
 }
 
 export function publicQuestion({
-  user_id: _u,
+  workspace_id: _w,
   gmt_deleted: _d,
   question_key: _k,
   ...question
@@ -29,6 +35,7 @@ export function publicQuestion({
 /** The stored config is a snapshot that never holds a key or a server path (evals/runs/config.ts). */
 export function publicEvaluation({
   user_id: _u,
+  workspace_id: _w,
   gmt_deleted: _d,
   // The cost limit's bookkeeping (store/evaluation-budget.ts); the summary has the run's cost.
   cost_spent_usd: _spent,
@@ -49,13 +56,13 @@ export function publicEvaluation({
   };
 }
 
-export function publicResult({ user_id: _u, job_id: _j, ...result }: EvaluationResultRow) {
+export function publicResult({ workspace_id: _w, job_id: _j, ...result }: EvaluationResultRow) {
   const lines = storedUsageLines(result.usage);
   return { ...result, cost: lines.length === 0 ? null : costTotalOf(lines) };
 }
 
 /** The shape is QuestionGenerationSchema (server/schemas.ts), which the OpenAPI document shows. */
-export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow) {
+export function publicGeneration({ workspace_id: _w, ...row }: QuestionGenerationRow) {
   const done = row.status === "COMPLETED";
   return {
     id: row.id,
@@ -78,7 +85,7 @@ export function publicGeneration({ user_id: _u, ...row }: QuestionGenerationRow)
  * pairwise judge's per-question verdicts stay out (one per pair and question, with reasoning):
  * `GET /arenas/{id}/questions` pages them.
  */
-export function publicArena({ user_id: _u, results, ...arena }: ArenaRow) {
+export function publicArena({ workspace_id: _w, results, ...arena }: ArenaRow) {
   // An arena that failed before codes were kept says why in its English words.
   const status_message = arena.status_message ?? asCodedMessage(arena.status_reason);
   if (!results) return { ...arena, status_message, results };

@@ -17,6 +17,12 @@ import {
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
 export { WORKSPACE_ROLES };
 
+/** Who does a piece of work, and in which workspace (for rows that record who made them). */
+export interface Actor {
+  workspaceId: string;
+  userId: string;
+}
+
 /** The workspace a request acts in, and the caller's role there. */
 export interface Membership {
   id: string;
@@ -196,10 +202,7 @@ export async function setMemberRole(
       .update(workspace_members)
       .set({ role })
       .where(
-        and(
-          eq(workspace_members.workspace_id, workspaceId),
-          eq(workspace_members.user_id, userId),
-        ),
+        and(eq(workspace_members.workspace_id, workspaceId), eq(workspace_members.user_id, userId)),
       );
     return undefined;
   });
@@ -220,10 +223,7 @@ export async function removeMember(
     await tx
       .delete(workspace_members)
       .where(
-        and(
-          eq(workspace_members.workspace_id, workspaceId),
-          eq(workspace_members.user_id, userId),
-        ),
+        and(eq(workspace_members.workspace_id, workspaceId), eq(workspace_members.user_id, userId)),
       );
     await tx
       .update(api_tokens)

@@ -56,16 +56,16 @@ const FERRY_ANSWER = "The Gull Island ferry leaves the Old Quay every 45 minutes
 
 let store: Store;
 let server: Awaited<ReturnType<typeof listen>>;
-let userId = "";
+let workspaceId = "";
 let token = "";
 let collectionId = "";
 
 beforeAll(async () => {
   store = await openTestStore("pglite");
   server = await listen(createApp({ db: store.db }), { port: 0 });
-  userId = (await findOrCreateUser(store.db, "langchain-user")).id;
-  token = await createApiToken(store.db, userId);
-  const bot = createBuiltinBot({ db: store.db, userId });
+  workspaceId = (await findOrCreateUser(store.db, "langchain-user")).id;
+  token = await createApiToken(store.db, workspaceId);
+  const bot = createBuiltinBot({ db: store.db, workspaceId });
   const ingested = await bot.ingestPaths(
     [`${ROOT}examples/corpus/lanting-transport.md`, `${ROOT}examples/corpus/lanting-history.md`],
     "lanting",
@@ -104,13 +104,13 @@ const gateDecision = (row: { metadata: object }) =>
  * share a receipt time, so the store's order among them is arbitrary).
  */
 async function storedSince(since: Set<string>, questions: string[]) {
-  const rows = await listAnswerRecords(store.db, userId, { limit: 100 });
+  const rows = await listAnswerRecords(store.db, workspaceId, { limit: 100 });
   return rows
     .filter((row) => !since.has(row.id))
     .sort((a, b) => questions.indexOf(a.query ?? "") - questions.indexOf(b.query ?? ""));
 }
 async function storedIds() {
-  return new Set((await listAnswerRecords(store.db, userId, { limit: 100 })).map((r) => r.id));
+  return new Set((await listAnswerRecords(store.db, workspaceId, { limit: 100 })).map((r) => r.id));
 }
 
 const numbered = ({ docs }: { docs: DocumentInterface[] }) =>
@@ -122,31 +122,33 @@ const prompt = ChatPromptTemplate.fromMessages([
 
 describe("ragjudgeRetriever", () => {
   it("returns chunks of the ingested collection, by name or id, with their ids and scores", async () => {
-    const retriever = ragjudgeRetriever("lanting", { store, userId, topK: 3 });
+    const retriever = ragjudgeRetriever("lanting", { store, workspaceId, topK: 3 });
     const docs = await retriever.invoke(METRO);
     expect(docs.length).toBeGreaterThan(0);
     expect(docs.length).toBeLessThanOrEqual(3);
     expect(docs[0]!.pageContent).toContain("Line 1");
     // Each document is a stored chunk of the collection, under its own id.
     const ids = docs.map((d) => d.id!);
-    const rows = await getChunksWithDocuments(store.db, userId, collectionId, ids);
+    const rows = await getChunksWithDocuments(store.db, workspaceId, collectionId, ids);
     expect(rows.map((r) => r.content).sort()).toEqual(docs.map((d) => d.pageContent).sort());
     for (const doc of docs) {
       expect(doc.metadata.node_id).toBe(doc.id);
       expect(doc.metadata.relevance_score).toBeGreaterThan(0);
       expect(doc.metadata.retrieval_source).toBe("lexical");
     }
-    const byId = await ragjudgeRetriever(collectionId, { store, userId, topK: 3 }).invoke(METRO);
+    const byId = await ragjudgeRetriever(collectionId, { store, workspaceId, topK: 3 }).invoke(
+      METRO,
+    );
     expect(byId.map((d) => d.id)).toEqual(ids);
   });
 
   it("an unknown collection, or another user's, is an error naming it", async () => {
     const other = (await findOrCreateUser(store.db, "someone-else")).id;
-    await expect(ragjudgeRetriever("nowhere", { store, userId }).invoke(METRO)).rejects.toThrow(
-      /nowhere/,
-    );
     await expect(
-      ragjudgeRetriever(collectionId, { store, userId: other }).invoke(METRO),
+      ragjudgeRetriever("nowhere", { store, workspaceId }).invoke(METRO),
+    ).rejects.toThrow(/nowhere/);
+    await expect(
+      ragjudgeRetriever(collectionId, { store, workspaceId: other }).invoke(METRO),
     ).rejects.toThrow(collectionId);
   });
 });
@@ -154,7 +156,7 @@ describe("ragjudgeRetriever", () => {
 describe("RagjudgeCallbackHandler", () => {
   it("an LCEL chain: one record per question on the server, with the retrieved documents as hits, the answer and the gate's verdict", async () => {
     scriptAnswers();
-    const retriever = ragjudgeRetriever("lanting", { store, userId, topK: 3 });
+    const retriever = ragjudgeRetriever("lanting", { store, workspaceId, topK: 3 });
     const chain = RunnableSequence.from([
       { question: new RunnablePassthrough(), docs: retriever },
       RunnablePassthrough.assign({ context: numbered }),
@@ -204,7 +206,7 @@ describe("RagjudgeCallbackHandler", () => {
 
   it("a LangGraph graph: one record per invocation, the thread as the conversation, the final retrieval as hits", async () => {
     scriptAnswers();
-    const retriever = ragjudgeRetriever("lanting", { store, userId, topK: 2 });
+    const retriever = ragjudgeRetriever("lanting", { store, workspaceId, topK: 2 });
     const model = chatModel("graph-generator");
     const State = Annotation.Root({
       question: Annotation<string>,
@@ -255,7 +257,7 @@ describe("RagjudgeCallbackHandler", () => {
   });
 
   it("a LangGraph ReAct agent: the model calls the retriever as a tool, and the record holds what the tool found", async () => {
-    const retriever = ragjudgeRetriever("lanting", { store, userId, topK: 2 });
+    const retriever = ragjudgeRetriever("lanting", { store, workspaceId, topK: 2 });
     const searchLanting = tool(
       async ({ query }: { query: string }, config: RunnableConfig) =>
         numbered({ docs: await retriever.invoke(query, config) }),
@@ -306,7 +308,7 @@ describe("RagjudgeCallbackHandler", () => {
   it("batch and stream: interleaved root runs each give their own record", async () => {
     scriptAnswers();
     llm.latencyMs = 50; // both questions are in flight at once
-    const retriever = ragjudgeRetriever("lanting", { store, userId, topK: 3 });
+    const retriever = ragjudgeRetriever("lanting", { store, workspaceId, topK: 3 });
     const chain = RunnableSequence.from([
       { question: new RunnablePassthrough(), docs: retriever },
       RunnablePassthrough.assign({ context: numbered }),
@@ -371,7 +373,7 @@ describe("judges as runnables", () => {
   };
 
   it("offlineJudgeRunnable returns the offline judge's result, reading Documents as contexts", async () => {
-    const docs = await ragjudgeRetriever("lanting", { store, userId, topK: 3 }).invoke(METRO);
+    const docs = await ragjudgeRetriever("lanting", { store, workspaceId, topK: 3 }).invoke(METRO);
     const result = await offlineJudgeRunnable().invoke({ ...input, contexts: docs });
     expect(result).toEqual(
       offline({
@@ -402,7 +404,7 @@ describe("judges as runnables", () => {
       review: reviewJudgeRunnable({ model: judge }),
       reference: referenceJudgeRunnable({ model: judge }),
     });
-    const docs = await ragjudgeRetriever("lanting", { store, userId, topK: 2 }).invoke(METRO);
+    const docs = await ragjudgeRetriever("lanting", { store, workspaceId, topK: 2 }).invoke(METRO);
     const result = await judges.invoke({ ...input, contexts: docs });
     expect(result.review).toMatchObject({
       name: "review",

@@ -230,9 +230,9 @@ describe("parity with ragjudge's own quality loop", () => {
   it("bench/rewrite-quality.ts's 20 vague queries get the same grades and rewrites through LangGraph", async () => {
     const user = await findOrCreateUser(store.db, "langgraph-parity");
     const corpus = fileURLToPath(new URL("../../examples/corpus", import.meta.url));
-    const bot = createBuiltinBot({ db: store.db, userId: user.id });
+    const bot = createBuiltinBot({ db: store.db, workspaceId: user.id });
     const { collection_id } = await bot.ingestPaths([corpus], { name: "lanting" });
-    const retriever = createRetriever({ db: store.db, userId: user.id });
+    const retriever = createRetriever({ db: store.db, workspaceId: user.id });
     const questionRouter = retriever.routerFor(collection_id);
     // A budget no run reaches on a loaded machine: parity is about decisions, not timing.
     const config = { quality: { budget_ms: 600_000 } };

@@ -24,12 +24,13 @@ export interface StoredItem {
  */
 export async function storeFinishedRun(
   db: Db,
-  userId: string,
+  workspaceId: string,
   items: readonly StoredItem[],
   judge: "rubric" | "reference" | "offline" = "rubric",
 ): Promise<EvaluationRow> {
   const range = judge === "reference" ? { min: 1, max: 5 } : { min: 1, max: 10 };
-  const evaluation = await createEvaluation(db, userId, {
+  const evaluation = await createEvaluation(db, workspaceId, {
+    user_id: workspaceId,
     name: "calibration test run",
     bot_id: "builtin",
     judge_llm_model_id: judge === "offline" ? "offline" : "test-judge",

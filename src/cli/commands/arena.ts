@@ -75,13 +75,13 @@ export async function arenaCommand(argv: string[]): Promise<number> {
   };
   let runtime: Awaited<ReturnType<typeof startEvaluationRuntime>> | undefined;
   try {
-    const userId = session.user.id;
+    const { workspaceId } = session.actor;
     const configs = await contestantConfigs(args, config, session);
     const set = await questionSetFor(session, args, async () => {
       if (!args.collection) return null;
       const bot = createBuiltinBot({
         db: session.store.db,
-        userId,
+        workspaceId,
         retrieval: config.rag.retrieval,
       });
       return bot.resolveCollection(args.collection);
@@ -111,7 +111,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
     };
     let row: ArenaRow = await startArena(
       runtime.deps,
-      userId,
+      session.actor,
       request,
       config,
       (i) => configs[i] ?? config,
@@ -123,10 +123,10 @@ export async function arenaCommand(argv: string[]): Promise<number> {
     );
     for (const c of (row.config as { contestants: { name: string; evaluation_id: string }[] })
       .contestants) {
-      const run = await getEvaluation(session.store.db, userId, c.evaluation_id);
+      const run = await getEvaluation(session.store.db, workspaceId, c.evaluation_id);
       if (!run || !["PENDING", "RUNNING"].includes(run.status)) continue;
       process.stderr.write(`${c.name}: evaluation ${run.id}\n`);
-      const outcome = await followEvaluation(runtime, userId, run.id);
+      const outcome = await followEvaluation(runtime, workspaceId, run.id);
       if (outcome.interrupted) {
         process.stderr.write(`\nPaused evaluation ${run.id}; the arena ${row.id} stays open.\n`);
         return EXIT.interrupted;
@@ -134,7 +134,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
     }
     const judgeClient = sessionClients(config, session, { noCache: args.noCache }).judge;
     let last = 0;
-    row = await completeArena(runtime.deps, userId, row.id, {
+    row = await completeArena(runtime.deps, workspaceId, row.id, {
       ...(judgeClient ? { judgeClient } : {}),
       onProgress: (done, total) => {
         if (done === total || Date.now() - last > 1000) {

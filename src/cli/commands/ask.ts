@@ -88,7 +88,7 @@ export async function askCommand(argv: string[]): Promise<number> {
   try {
     const bot = createBuiltinBot({
       db: session.store.db,
-      userId: session.user.id,
+      workspaceId: session.actor.workspaceId,
       llm: sessionClients(config, session, { noCache: values["no-cache"] }),
       loops: sessionLoopsConfig(config, session),
       retrieval: config.rag.retrieval,

@@ -116,13 +116,16 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   const session = await openStoreSession();
   try {
     const db = session.store.db;
-    const userId = session.user.id;
+    const { workspaceId } = session.actor;
     const judge = values.judge ? { judge: values.judge } : {};
     if (values.monitor) {
       if (values["suggest-fewshot"]) {
         throw new UsageError("--suggest-fewshot needs a run's 1-10 labels: use --evaluation");
       }
-      const report = await calibrateMonitor(db, userId, values.monitor, { ...options, ...judge });
+      const report = await calibrateMonitor(db, workspaceId, values.monitor, {
+        ...options,
+        ...judge,
+      });
       process.stdout.write(
         format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderCalibrationTable(report),
       );
@@ -132,7 +135,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     }
     const evaluationId = values.evaluation ?? "";
     if (values["suggest-fewshot"]) {
-      const suggestion = await suggestFewshot(db, userId, evaluationId, {
+      const suggestion = await suggestFewshot(db, workspaceId, evaluationId, {
         count: examples,
         ...judge,
       });
@@ -162,7 +165,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    const report = await calibrateEvaluation(db, userId, evaluationId, {
+    const report = await calibrateEvaluation(db, workspaceId, evaluationId, {
       ...options,
       ...judge,
     });

@@ -62,14 +62,14 @@ export async function questionSetFor(
   const db = session.store.db;
   if (!existsSync(ref)) {
     await prepare();
-    const set = await getQuestionSet(db, session.user.id, ref);
+    const set = await getQuestionSet(db, session.actor.workspaceId, ref);
     if (!set) throw new UsageError(`--questions: question set ${ref} not found`);
     return set;
   }
   // Parse first: a bad file stops the command before anything is ingested or stored.
   const file = await readQuestionFile(ref);
   const collectionId = await prepare();
-  const set = await storeQuestionFile(db, session.user.id, file, collectionId);
+  const set = await storeQuestionFile(db, session.actor, file, collectionId);
   process.stderr.write(
     `Imported ${file.questions.length} questions from ${ref} as question set "${set.name}" (${set.id})\n`,
   );
@@ -88,7 +88,7 @@ async function answersQuestionSet(
   if (args.questions) return questionSetFor(session, args, async () => null);
   const set = await storeQuestionFile(
     session.store.db,
-    session.user.id,
+    session.actor,
     { name: answers.name, path: answers.path, questions: questionsOfAnswers(answers.lines) },
     null,
   );
@@ -107,7 +107,7 @@ async function prepareCollection(
   if (!args.collection) return null;
   const bot = createBuiltinBot({
     db: session.store.db,
-    userId: session.user.id,
+    workspaceId: session.actor.workspaceId,
     llm: sessionClients(config, session, { noCache: args.noCache }),
     retrieval: config.rag.retrieval,
   });
@@ -134,22 +134,25 @@ async function prepareCollection(
 /** The report with its CI checks; `failures` says why the exit code is 1. */
 async function reportOf(
   db: Db,
-  userId: string,
+  workspaceId: string,
   row: EvaluationRow,
   args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance">,
 ): Promise<{ report: EvaluationReport; failures: string[] }> {
   const report = buildReport(
     row,
-    withLabels(await listReportRows(db, userId, row.id), await listHumanLabels(db, userId, row.id)),
+    withLabels(
+      await listReportRows(db, workspaceId, row.id),
+      await listHumanLabels(db, workspaceId, row.id),
+    ),
   );
   const failures: string[] = [];
   const checks = checkThresholds(report.summary, args.thresholds);
   if (checks.length > 0) report.thresholds = checks;
   failures.push(...checks.filter((c) => !c.ok).map((c) => c.message));
   if (args.baseline) {
-    const base = await getEvaluation(db, userId, args.baseline);
+    const base = await getEvaluation(db, workspaceId, args.baseline);
     if (base) {
-      const baseline = buildReport(base, await listReportRows(db, userId, base.id));
+      const baseline = buildReport(base, await listReportRows(db, workspaceId, base.id));
       report.baseline = compareToBaseline(report, baseline, { tolerance: args.tolerance });
       for (const change of report.baseline.regressions) {
         failures.push(
@@ -167,7 +170,12 @@ export async function finishEvaluation(
   row: EvaluationRow,
   args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance" | "format" | "out" | "lang">,
 ): Promise<number> {
-  const { report, failures } = await reportOf(session.store.db, session.user.id, row, args);
+  const { report, failures } = await reportOf(
+    session.store.db,
+    session.actor.workspaceId,
+    row,
+    args,
+  );
   // JSON, the largest format, goes out a result at a time rather than as one string.
   const chunks =
     args.format === "json"
@@ -216,14 +224,14 @@ export async function evalCommand(argv: string[]): Promise<number> {
   };
   let runtime: Awaited<ReturnType<typeof startEvaluationRuntime>> | undefined;
   try {
-    const userId = session.user.id;
+    const { workspaceId } = session.actor;
     const db = session.store.db;
-    if (args.baseline && !(await getEvaluation(db, userId, args.baseline))) {
+    if (args.baseline && !(await getEvaluation(db, workspaceId, args.baseline))) {
       throw new UsageError(`--baseline: evaluation ${args.baseline} not found`);
     }
     let row: EvaluationRow;
     if (args.resume) {
-      const found = await getEvaluation(db, userId, args.resume);
+      const found = await getEvaluation(db, workspaceId, args.resume);
       if (!found) throw new UsageError(`--resume: evaluation ${args.resume} not found`);
       row = found;
     } else {
@@ -241,7 +249,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       });
       row = await startEvaluation(
         runtime.deps,
-        userId,
+        session.actor,
         {
           question_set_id: set.id,
           bot: args.bot,
@@ -267,7 +275,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
         concurrency: args.concurrency,
       });
       if (args.resume) row = await reattach(runtime.deps, session, row, args.maxCost);
-      const outcome = await followEvaluation(runtime, userId, row.id);
+      const outcome = await followEvaluation(runtime, workspaceId, row.id);
       row = outcome.row;
       if (runtime.worker) reportSettledLimits();
       if (outcome.interrupted) {
@@ -316,12 +324,12 @@ async function reattach(
   maxCostUsd: number | undefined,
 ): Promise<EvaluationRow> {
   const options = maxCostUsd !== undefined ? { maxCostUsd } : {};
-  const userId = session.user.id;
+  const { workspaceId } = session.actor;
   if (row.status === "RUNNING" && session.store.kind === "pglite") {
-    await pauseEvaluation(deps, userId, row.id);
-    return resumeEvaluation(deps, userId, row.id, options);
+    await pauseEvaluation(deps, workspaceId, row.id);
+    return resumeEvaluation(deps, workspaceId, row.id, options);
   }
-  if (row.status === "PAUSED") return resumeEvaluation(deps, userId, row.id, options);
+  if (row.status === "PAUSED") return resumeEvaluation(deps, workspaceId, row.id, options);
   return row;
 }
 

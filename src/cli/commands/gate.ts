@@ -77,7 +77,7 @@ export async function gateCommand(
   try {
     const gated = gateJsonl({
       source,
-      ctx: { user_id: session?.user.id ?? "", config },
+      ctx: { workspace_id: session?.actor.workspaceId ?? "", config },
       ...(session ? { evaluator_repo: evaluationRecordRepo(session.store.db) } : {}),
     });
     for await (const entry of gated) {

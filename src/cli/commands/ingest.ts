@@ -40,7 +40,7 @@ export async function ingestCommand(argv: string[]): Promise<number> {
   try {
     const bot = createBuiltinBot({
       db: session.store.db,
-      userId: session.user.id,
+      workspaceId: session.actor.workspaceId,
       llm: sessionClients(config, session),
       retrieval: config.rag.retrieval,
     });

@@ -107,7 +107,7 @@ export async function judgeCommand(
     client = needsLlm
       ? createLlmClient(
           resolveModelConfig(config.llm, "judge"),
-          session ? { cache: llmResponseCache(session.store.db, session.user.id) } : {},
+          session ? { cache: llmResponseCache(session.store.db, session.actor.workspaceId) } : {},
         )
       : undefined;
     const source = file === "-" ? process.stdin : createReadStream(file);

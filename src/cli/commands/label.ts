@@ -54,7 +54,7 @@ export async function labelCommand(argv: string[]): Promise<number> {
   try {
     const result = await importLabels(
       session.store.db,
-      { id: session.user.id, name: values.by ?? session.user.name },
+      { ...session.actor, name: values.by ?? session.user.name },
       values.evaluation,
       createReadStream(file),
       { ...(values.judge ? { judge: values.judge } : {}), ...(scale ? { scale } : {}) },

@@ -27,11 +27,11 @@ export async function startCommand(): Promise<number> {
   const out = process.stdout;
   let runtime: Awaited<ReturnType<typeof startEvaluationRuntime>> | undefined;
   try {
-    const userId = session.user.id;
+    const { workspaceId } = session.actor;
     const db = session.store.db;
     const bot = createBuiltinBot({
       db,
-      userId,
+      workspaceId,
       llm: sessionClients(config, session),
       retrieval: config.rag.retrieval,
     });
@@ -42,8 +42,8 @@ export async function startCommand(): Promise<number> {
     );
 
     const file = await readQuestionFile(EXAMPLE_QUESTIONS);
-    const existing = await findQuestionSetByName(db, userId, file.name);
-    const set = existing ?? (await storeQuestionFile(db, userId, file, collectionId));
+    const existing = await findQuestionSetByName(db, workspaceId, file.name);
+    const set = existing ?? (await storeQuestionFile(db, session.actor, file, collectionId));
     out.write(
       `2. Question set "${set.name}" (${set.id}): ${set.question_count} questions${existing ? ", already imported" : " imported"}\n`,
     );
@@ -51,7 +51,7 @@ export async function startCommand(): Promise<number> {
     runtime = await startEvaluationRuntime(session, config, { worker: true, concurrency: 8 });
     const started = await startEvaluation(
       runtime.deps,
-      userId,
+      session.actor,
       { question_set_id: set.id, collection_id: collectionId, judges: ["offline"] },
       config,
       { via: "cli" },
@@ -59,12 +59,12 @@ export async function startCommand(): Promise<number> {
     out.write(
       `3. Evaluating the built-in bot with the offline judges (evaluation ${started.id})\n\n`,
     );
-    const { row, interrupted } = await followEvaluation(runtime, userId, started.id);
+    const { row, interrupted } = await followEvaluation(runtime, workspaceId, started.id);
     if (interrupted) {
       process.stderr.write(`\nPaused. Resume with: npx ragjudge eval --resume ${row.id}\n`);
       return EXIT.interrupted;
     }
-    const report = buildReport(row, await listReportRows(db, userId, row.id));
+    const report = buildReport(row, await listReportRows(db, workspaceId, row.id));
     out.write(`${renderTableReport(report)}\n`);
     out.write(
       `The run and every answer, source and score are kept in ${session.store.location}.\n` +

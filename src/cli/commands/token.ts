@@ -29,7 +29,13 @@ export async function tokenCommand(argv: string[]): Promise<number> {
   try {
     const user = await findOrCreateUser(session.store.db, values.user);
     const token = values.ingest
-      ? (await createIngestKey(session.store.db, user.id, values.label)).key
+      ? (
+          await createIngestKey(
+            session.store.db,
+            { workspaceId: user.id, userId: user.id },
+            values.label,
+          )
+        ).key
       : await createApiToken(session.store.db, user.id, values.label);
     process.stdout.write(`${token}\n`);
   } finally {

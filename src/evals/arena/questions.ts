@@ -76,18 +76,18 @@ const outcomeName = (o: number): QuestionOutcome =>
  */
 export async function arenaQuestions(
   deps: Pick<ControlDeps, "db">,
-  userId: string,
+  workspaceId: string,
   id: string,
   page: { offset: number; limit: number },
 ): Promise<ArenaQuestions> {
-  const row = await getArenaRow(deps.db, userId, id);
+  const row = await getArenaRow(deps.db, workspaceId, id);
   const snapshot = ArenaSnapshotSchema.parse(row.config);
   const results = row.status === "COMPLETED" ? (row.results as unknown as ArenaResults) : null;
-  const questions = await listQuestions(deps.db, userId, snapshot.question_set_id);
+  const questions = await listQuestions(deps.db, workspaceId, snapshot.question_set_id);
   const ids = questions.map((q) => q.id);
   const scoreJudge = snapshot.judge === "pairwise" ? null : snapshot.judge;
   const runRows = await Promise.all(
-    snapshot.contestants.map((c) => listEvaluationResults(deps.db, userId, c.evaluation_id)),
+    snapshot.contestants.map((c) => listEvaluationResults(deps.db, workspaceId, c.evaluation_id)),
   );
   const data: ContestantData[] = runRows.map((rows) => collectContestant(ids, rows, scoreJudge));
   const judgesOf = runRows.map((rows) => new Map(rows.map((r) => [r.question_id, r.judges])));

@@ -9,6 +9,7 @@ import {
   resolveModelConfig,
 } from "../../llm/index.js";
 import {
+  type Actor,
   type ArenaRow,
   createArena,
   deleteArena,
@@ -98,7 +99,7 @@ export interface ArenaStartOptions extends StartOptions {
  */
 export async function startArena(
   deps: ControlDeps,
-  userId: string,
+  actor: Actor,
   input: unknown,
   config: RunConfig,
   configFor: (index: number) => RunConfig = () => config,
@@ -107,9 +108,10 @@ export async function startArena(
 ): Promise<ArenaRow> {
   const { compute = "job", ...startOptions } = options;
   const request = ArenaRequestSchema.parse(input);
-  const set = await getQuestionSet(deps.db, userId, request.question_set_id);
+  const { workspaceId } = actor;
+  const set = await getQuestionSet(deps.db, workspaceId, request.question_set_id);
   if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
-  const questions = await listQuestions(deps.db, userId, set.id);
+  const questions = await listQuestions(deps.db, workspaceId, set.id);
   if (questions.length === 0) {
     throw new EvaluationRequestError("question_set_id", "the question set has no questions");
   }
@@ -122,13 +124,13 @@ export async function startArena(
       `the ${request.judge} judge needs an LLM: configure the judge role (RAGJUDGE_JUDGE_MODEL), or use the offline judge`,
     );
   }
-  await checkContestants(deps, userId, request, set.id, set.collection_id, questions);
+  await checkContestants(deps, workspaceId, request, set.id, set.collection_id, questions);
 
   const name = request.name ?? `arena · ${set.name} · ${new Date().toISOString().slice(0, 16)}`;
   const contestants: ArenaSnapshot["contestants"] = [];
   for (const [i, c] of request.contestants.entries()) {
     if (c.evaluation_id) {
-      const row = await getEvaluation(deps.db, userId, c.evaluation_id);
+      const row = await getEvaluation(deps.db, workspaceId, c.evaluation_id);
       contestants.push({
         name: c.name,
         evaluation_id: c.evaluation_id,
@@ -139,7 +141,7 @@ export async function startArena(
     }
     const row = await startEvaluation(
       deps,
-      userId,
+      actor,
       {
         name: `${name} · ${c.name}`,
         question_set_id: set.id,
@@ -177,7 +179,7 @@ export async function startArena(
     compute,
     prices: config.prices ?? DEFAULT_PRICES,
   };
-  const row = await createArena(deps.db, userId, {
+  const row = await createArena(deps.db, workspaceId, {
     name,
     question_set_id: set.id,
     config: snapshot,
@@ -188,7 +190,7 @@ export async function startArena(
 
 async function checkContestants(
   deps: ControlDeps,
-  userId: string,
+  workspaceId: string,
   request: ArenaRequest,
   setId: string,
   setCollection: string | null,
@@ -202,7 +204,7 @@ async function checkContestants(
         new EvaluationRequestError(`contestants.${i}.${field}`, message),
       );
     if (c.evaluation_id) {
-      const row = await getEvaluation(deps.db, userId, c.evaluation_id);
+      const row = await getEvaluation(deps.db, workspaceId, c.evaluation_id);
       if (!row) throw new EvaluationNotFoundError("evaluation", c.evaluation_id);
       if (row.question_set_id !== setId) {
         throw fail("evaluation_id", `evaluation ${row.id} ran on another question set`);
@@ -264,15 +266,15 @@ export interface ArenaResults extends Omit<Standings, "contestants"> {
  */
 export async function completeArena(
   deps: Pick<ControlDeps, "db">,
-  userId: string,
+  workspaceId: string,
   id: string,
   options: CompleteArenaOptions = {},
 ): Promise<ArenaRow> {
-  const row = await mustGetArena(deps.db, userId, id);
+  const row = await mustGetArena(deps.db, workspaceId, id);
   if (row.status !== "PENDING" && row.status !== "RUNNING") return row;
   const snapshot = ArenaSnapshotSchema.parse(row.config);
   const runs = await Promise.all(
-    snapshot.contestants.map((c) => getEvaluation(deps.db, userId, c.evaluation_id)),
+    snapshot.contestants.map((c) => getEvaluation(deps.db, workspaceId, c.evaluation_id)),
   );
   const broken = runs.findIndex(
     (run) => !run || run.status === "FAILED" || run.status === "CANCELLED",
@@ -292,9 +294,9 @@ export async function completeArena(
   if (!runs.every((run) => run && FINAL.has(run.status))) return row;
 
   const marked = await markArena(deps.db, row.id, "RUNNING");
-  if (!marked) return mustGetArena(deps.db, userId, id);
+  if (!marked) return mustGetArena(deps.db, workspaceId, id);
   try {
-    const results = await compareRuns(deps, userId, snapshot, options);
+    const results = await compareRuns(deps, workspaceId, snapshot, options);
     const nothing = nothingCompared(results);
     if (nothing) {
       return (await finishArena(deps.db, row.id, { status: "FAILED", reason: nothing })) ?? row;
@@ -311,18 +313,18 @@ export async function completeArena(
 
 async function compareRuns(
   deps: Pick<ControlDeps, "db">,
-  userId: string,
+  workspaceId: string,
   snapshot: ArenaSnapshot,
   options: CompleteArenaOptions,
 ): Promise<ArenaResults> {
-  const questions = await listQuestions(deps.db, userId, snapshot.question_set_id);
+  const questions = await listQuestions(deps.db, workspaceId, snapshot.question_set_id);
   const ids = questions.map((q) => q.id);
   const names = snapshot.contestants.map((c) => c.name);
   const scoreJudge = snapshot.judge === "pairwise" ? null : snapshot.judge;
   const costs: CostTotal[] = [];
   const data = await Promise.all(
     snapshot.contestants.map(async (c, i) => {
-      const rows = await listEvaluationResults(deps.db, userId, c.evaluation_id);
+      const rows = await listEvaluationResults(deps.db, workspaceId, c.evaluation_id);
       costs[i] = runCostOf(rows.map((row) => row.usage)).total;
       return collectContestant(ids, rows, scoreJudge);
     }),
@@ -402,8 +404,12 @@ function pricedJudge(pairwise: PairwiseRun, prices: ArenaSnapshot["prices"]) {
   return { by_model: byModel, total: costTotalOf(byModel) };
 }
 
-async function mustGetArena(db: ControlDeps["db"], userId: string, id: string): Promise<ArenaRow> {
-  const row = await getArena(db, userId, id);
+async function mustGetArena(
+  db: ControlDeps["db"],
+  workspaceId: string,
+  id: string,
+): Promise<ArenaRow> {
+  const row = await getArena(db, workspaceId, id);
   if (!row) throw new ArenaNotFoundError(id);
   return row;
 }
@@ -412,10 +418,10 @@ export { mustGetArena as getArenaRow };
 
 export function listArenaRows(
   db: ControlDeps["db"],
-  userId: string,
+  workspaceId: string,
   options: { limit?: number; offset?: number } = {},
 ) {
-  return listArenas(db, userId, options);
+  return listArenas(db, workspaceId, options);
 }
 
 /**
@@ -424,14 +430,14 @@ export function listArenaRows(
  */
 export async function deleteArenaWithRuns(
   db: ControlDeps["db"],
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<void> {
-  const row = await deleteArena(db, userId, id);
+  const row = await deleteArena(db, workspaceId, id);
   if (!row) throw new ArenaNotFoundError(id);
   const snapshot = ArenaSnapshotSchema.safeParse(row.config).data;
   for (const c of snapshot?.contestants ?? []) {
-    if (c.source !== "evaluation") await deleteEvaluation(db, userId, c.evaluation_id);
+    if (c.source !== "evaluation") await deleteEvaluation(db, workspaceId, c.evaluation_id);
   }
 }
 
@@ -441,10 +447,10 @@ export async function deleteArenaWithRuns(
  */
 export async function arenaOwnRuns(
   db: ControlDeps["db"],
-  userId: string,
+  workspaceId: string,
 ): Promise<Map<string, { id: string; name: string; contestant: string }>> {
   const owners = new Map<string, { id: string; name: string; contestant: string }>();
-  for (const row of await listArenas(db, userId, { limit: 1000 })) {
+  for (const row of await listArenas(db, workspaceId, { limit: 1000 })) {
     const snapshot = ArenaSnapshotSchema.safeParse(row.config).data;
     for (const c of snapshot?.contestants ?? []) {
       if (c.source !== "evaluation")

@@ -26,7 +26,7 @@ const MAX_RECHECK_SECONDS = 30;
 export interface ArenaWorkerOptions {
   jobs: Jobs;
   /** The configured roles' clients for a user: the pairwise judge uses `judge`. */
-  clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
+  clientsFor(workspaceId: string, options: { noCache: boolean }): Partial<LlmClients>;
   /** Arenas compared at once by this process (default 1: a pairwise one keeps the judge busy). */
   concurrency?: number;
   /** How long to wait before looking at unfinished runs again the first time (seconds, default 2; then 1.5 times longer each time, up to 30 s). */
@@ -65,9 +65,9 @@ export function startArenaWorker(options: ArenaWorkerOptions): ArenaWorker {
     const snapshot = ArenaSnapshotSchema.parse(row.config);
     const judgeClient =
       snapshot.judge === "pairwise"
-        ? options.clientsFor(row.user_id, { noCache: snapshot.no_cache }).judge
+        ? options.clientsFor(row.workspace_id, { noCache: snapshot.no_cache }).judge
         : undefined;
-    const after = await completeArena({ db }, row.user_id, row.id, {
+    const after = await completeArena({ db }, row.workspace_id, row.id, {
       ...(judgeClient ? { judgeClient } : {}),
       signal: controller.signal,
     });

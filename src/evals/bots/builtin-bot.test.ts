@@ -21,14 +21,14 @@ import { BotError } from "./types.js";
 const CORPUS = fileURLToPath(new URL("../../../examples/corpus", import.meta.url));
 
 let store: Store;
-let userId: string;
+let workspaceId: string;
 let builtin: BuiltinBot;
 // No observations file: a test must not write into the working directory.
 const loops = parseLoopsConfig({ observations: { path: null } });
 beforeAll(async () => {
   store = await openTestStore("pglite");
-  userId = (await findOrCreateUser(store.db, "bots-test")).id;
-  builtin = createBuiltinBot({ db: store.db, userId, loops });
+  workspaceId = (await findOrCreateUser(store.db, "bots-test")).id;
+  builtin = createBuiltinBot({ db: store.db, workspaceId, loops });
   const ingested = await builtin.ingestPaths([CORPUS], "lanting");
   expect(ingested.problems).toEqual([]);
 });
@@ -120,7 +120,7 @@ describe("builtinBotFor with LLM roles (the scripted OpenAI-compatible server)",
       });
       const withLlm = createBuiltinBot({
         db: store.db,
-        userId,
+        workspaceId,
         loops,
         llm: { generator: client("generator"), judge: client("judge") },
       });

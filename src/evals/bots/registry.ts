@@ -108,7 +108,7 @@ export class BotRegistrationError extends Error {
  */
 export async function registerBot(
   db: Db,
-  userId: string,
+  workspaceId: string,
   input: RegisterBotInput,
   network: Partial<BotNetworkConfig>,
   secretKey: SecretKey | undefined,
@@ -123,7 +123,7 @@ export async function registerBot(
   try {
     return await createBot(
       db,
-      userId,
+      workspaceId,
       {
         name: input.name,
         url: input.url,

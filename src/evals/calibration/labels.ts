@@ -21,18 +21,19 @@ import { readLabelFile } from "./label-file.js";
 import { runJudges, scoreScaleOf } from "./run-judges.js";
 import { type LabelInput, labelIssue, scaleOfJudge } from "./scales.js";
 
-/** The caller: labels are theirs, and labelled by their name unless a line says who. */
+/** The caller: labels go to their workspace, labelled by their name unless a line says who. */
 export interface Labeller {
-  id: string;
+  workspaceId: string;
+  userId: string;
   name: string;
 }
 
 export async function ownEvaluation(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
 ): Promise<EvaluationRow> {
-  const evaluation = await getEvaluation(db, userId, evaluationId);
+  const evaluation = await getEvaluation(db, workspaceId, evaluationId);
   if (!evaluation) throw new CalibrationNotFoundError("evaluation", evaluationId);
   return evaluation;
 }
@@ -50,16 +51,16 @@ export async function importLabels(
   source: AsyncIterable<Uint8Array | string>,
   options: { judge?: string; scale?: Exclude<LabelScale, "pass_fail"> } = {},
 ): Promise<{ lines: number; written: number; scale: LabelScale | null }> {
-  const evaluation = await ownEvaluation(db, user.id, evaluationId);
+  const evaluation = await ownEvaluation(db, user.workspaceId, evaluationId);
   const scale = scoreScaleOf(runJudges(evaluation).judges, options);
-  const targets = await labelTargets(db, user.id, evaluation.id);
+  const targets = await labelTargets(db, user.workspaceId, evaluation.id);
   const { labels, issues, lines } = await readLabelFile(source, targets, {
     scale,
     labelledBy: user.name,
   });
   if (issues.length > 0) throw new LabelImportError(issues);
   if (lines === 0) throw new LabelImportError([{ line: 0, field: "(file)", message: "no lines" }]);
-  const written = await upsertHumanLabels(db, user.id, evaluation.id, labels);
+  const written = await upsertHumanLabels(db, user.workspaceId, evaluation.id, labels);
   return { lines, written: written.length, scale };
 }
 
@@ -72,10 +73,10 @@ export async function putLabel(
   scale: LabelScale,
   input: LabelInput,
 ): Promise<HumanLabelRow> {
-  await ownResult(db, user.id, evaluationId, resultId);
+  await ownResult(db, user.workspaceId, evaluationId, resultId);
   const issue = labelIssue(scale, input);
   if (issue) throw new CalibrationRequestError(issue.field, issue.message);
-  const [row] = await upsertHumanLabels(db, user.id, evaluationId, [
+  const [row] = await upsertHumanLabels(db, user.workspaceId, evaluationId, [
     {
       evaluation_result_id: resultId,
       scale,
@@ -91,30 +92,35 @@ export async function putLabel(
 
 export async function resultLabels(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   resultId: string,
 ): Promise<HumanLabelRow[]> {
-  await ownResult(db, userId, evaluationId, resultId);
-  return listResultLabels(db, userId, evaluationId, resultId);
+  await ownResult(db, workspaceId, evaluationId, resultId);
+  return listResultLabels(db, workspaceId, evaluationId, resultId);
 }
 
 export async function removeLabel(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   resultId: string,
   scale: LabelScale,
 ): Promise<void> {
-  await ownResult(db, userId, evaluationId, resultId);
-  if (!(await deleteHumanLabel(db, userId, evaluationId, resultId, scale))) {
+  await ownResult(db, workspaceId, evaluationId, resultId);
+  if (!(await deleteHumanLabel(db, workspaceId, evaluationId, resultId, scale))) {
     throw new CalibrationNotFoundError("label", `${resultId}/${scale}`);
   }
 }
 
-export async function runLabels(db: Db, userId: string, evaluationId: string, scale?: LabelScale) {
-  await ownEvaluation(db, userId, evaluationId);
-  return listHumanLabels(db, userId, evaluationId, scale);
+export async function runLabels(
+  db: Db,
+  workspaceId: string,
+  evaluationId: string,
+  scale?: LabelScale,
+) {
+  await ownEvaluation(db, workspaceId, evaluationId);
+  return listHumanLabels(db, workspaceId, evaluationId, scale);
 }
 
 /** The run as the labelling view names it: no verdict, no configuration beyond its judges. */
@@ -159,17 +165,17 @@ function blindResult(row: ResultRow) {
  */
 export async function nextToLabel(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   scale?: LabelScale,
   after?: number,
 ) {
-  const evaluation = await ownEvaluation(db, userId, evaluationId);
+  const evaluation = await ownEvaluation(db, workspaceId, evaluationId);
   const scales = runScales(evaluation);
   const on = scale ?? (scales[0] as LabelScale);
-  const next = await nextUnlabelledResult(db, userId, evaluation.id, on, after);
+  const next = await nextUnlabelledResult(db, workspaceId, evaluation.id, on, after);
   const row = next.resultId
-    ? await getEvaluationResult(db, userId, evaluation.id, next.resultId)
+    ? await getEvaluationResult(db, workspaceId, evaluation.id, next.resultId)
     : undefined;
   return {
     evaluation: runOf(evaluation),
@@ -188,18 +194,18 @@ export async function nextToLabel(
  */
 export async function labelItem(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   resultId: string,
   scale?: LabelScale,
 ) {
-  const evaluation = await ownEvaluation(db, userId, evaluationId);
+  const evaluation = await ownEvaluation(db, workspaceId, evaluationId);
   const scales = runScales(evaluation);
   const on = scale ?? (scales[0] as LabelScale);
-  const row = await ownResult(db, userId, evaluation.id, resultId);
+  const row = await ownResult(db, workspaceId, evaluation.id, resultId);
   const [around, labels] = await Promise.all([
-    labelNeighbours(db, userId, evaluation.id, row.position, on),
-    listResultLabels(db, userId, evaluation.id, row.id),
+    labelNeighbours(db, workspaceId, evaluation.id, row.position, on),
+    listResultLabels(db, workspaceId, evaluation.id, row.id),
   ]);
   const label = labels.find((l) => l.scale === on) ?? null;
   const judges = Object.entries((row.judges ?? {}) as Record<string, unknown>).map(
@@ -221,9 +227,9 @@ export async function labelItem(
   };
 }
 
-async function ownResult(db: Db, userId: string, evaluationId: string, resultId: string) {
-  await ownEvaluation(db, userId, evaluationId);
-  const row = await getEvaluationResult(db, userId, evaluationId, resultId);
+async function ownResult(db: Db, workspaceId: string, evaluationId: string, resultId: string) {
+  await ownEvaluation(db, workspaceId, evaluationId);
+  const row = await getEvaluationResult(db, workspaceId, evaluationId, resultId);
   if (!row) throw new CalibrationNotFoundError("result", resultId);
   return row;
 }

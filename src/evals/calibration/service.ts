@@ -30,15 +30,19 @@ export interface CalibrateRequest extends Partial<CalibrationOptions> {
 
 export async function calibrateEvaluation(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   request: CalibrateRequest = {},
 ): Promise<CalibrationReport> {
-  const evaluation = await ownEvaluation(db, userId, evaluationId);
+  const evaluation = await ownEvaluation(db, workspaceId, evaluationId);
   const { judges, config } = runJudges(evaluation);
-  const judge = chooseJudge(judges, await labelCounts(db, userId, evaluation.id), request.judge);
+  const judge = chooseJudge(
+    judges,
+    await labelCounts(db, workspaceId, evaluation.id),
+    request.judge,
+  );
   const scale = scaleOfJudge(judge);
-  const rows = await calibrationRows(db, userId, evaluation.id, judge, scale ?? "1-10");
+  const rows = await calibrationRows(db, workspaceId, evaluation.id, judge, scale ?? "1-10");
   const { judge: _judge, ...options } = request;
   const report = buildCalibrationReport({
     evaluation: { id: evaluation.id, name: evaluation.name },
@@ -51,7 +55,7 @@ export async function calibrateEvaluation(
   // The rows were read without questions and answers; the listed disagreements get theirs.
   const details = await calibrationDetails(
     db,
-    userId,
+    workspaceId,
     evaluation.id,
     report.disagreements.map((d) => d.result_id),
   );
@@ -70,11 +74,11 @@ export async function calibrateEvaluation(
  */
 export async function calibrateMonitor(
   db: Db,
-  userId: string,
+  workspaceId: string,
   monitorId: string,
   request: CalibrateRequest = {},
 ): Promise<CalibrationReport> {
-  const monitor = await getMonitor(db, userId, monitorId);
+  const monitor = await getMonitor(db, workspaceId, monitorId);
   if (!monitor) throw new CalibrationNotFoundError("monitor", monitorId);
   const judges = monitor.judges;
   const judge = request.judge ?? judges[0] ?? "offline";
@@ -84,7 +88,7 @@ export async function calibrateMonitor(
       `the monitor runs ${judges.join(", ")}, not ${judge}`,
     );
   }
-  const rows = await monitorCalibrationRows(db, userId, monitor.id, judge);
+  const rows = await monitorCalibrationRows(db, workspaceId, monitor.id, judge);
   const { judge: _judge, ...options } = request;
   const report = buildCalibrationReport({
     evaluation: { id: monitor.id, name: monitor.name },
@@ -95,7 +99,7 @@ export async function calibrateMonitor(
     options,
   });
   for (const disagreement of report.disagreements) {
-    const answer = await getAnswerRecord(db, userId, disagreement.result_id);
+    const answer = await getAnswerRecord(db, workspaceId, disagreement.result_id);
     if (!answer) continue;
     disagreement.question = answer.query ?? disagreement.question;
     disagreement.answer = answer.answer;
@@ -112,14 +116,14 @@ const CONTEXT_CHARS = 1_500;
  */
 export async function suggestFewshot(
   db: Db,
-  userId: string,
+  workspaceId: string,
   evaluationId: string,
   options: { count?: number; judge?: string } = {},
 ): Promise<{
   examples: (RubricFewshot & { result_id: string; role: FewshotRole })[];
   warnings: CodedMessage[];
 }> {
-  const evaluation = await ownEvaluation(db, userId, evaluationId);
+  const evaluation = await ownEvaluation(db, workspaceId, evaluationId);
   const { judges } = runJudges(evaluation);
   // The examples go to the rubric prompt, so people's scores must be on its 1-10 scale; any judge
   // of that scale (rubric, offline) shows how far its score was from theirs.
@@ -131,7 +135,9 @@ export async function suggestFewshot(
       `few-shot examples need human scores on the rubric's 1-10 scale; ${judge} is not on it`,
     );
   }
-  const rows = await calibrationRows(db, userId, evaluation.id, judge, "1-10", { details: true });
+  const rows = await calibrationRows(db, workspaceId, evaluation.id, judge, "1-10", {
+    details: true,
+  });
   const patterns = DEFAULT_GATE_CONFIG.checks.honest_abstention.abstention_patterns;
   const { picks, warnings } = pickFewshot(rows, {
     scale: SCALE_RANGES["1-10"],
@@ -140,7 +146,7 @@ export async function suggestFewshot(
   });
   const examples = [];
   for (const { row, role } of picks) {
-    const full = await getEvaluationResult(db, userId, evaluation.id, row.result_id);
+    const full = await getEvaluationResult(db, workspaceId, evaluation.id, row.result_id);
     const sources = Array.isArray(full?.rag_answer_sources) ? full.rag_answer_sources : [];
     const context = sources
       .slice(0, 5)

@@ -51,16 +51,16 @@ export class QuestionGenerationNotFoundError extends Error {
  */
 export async function requestQuestionGeneration(
   deps: { db: Db; jobs: Pick<Jobs, "send"> },
-  userId: string,
+  workspaceId: string,
   request: GenerateQuestionsRequest,
 ): Promise<QuestionGenerationRow> {
-  const collectionId = await resolveCollectionId(deps.db, userId, request.collection_id);
+  const collectionId = await resolveCollectionId(deps.db, workspaceId, request.collection_id);
   if (request.prompt !== undefined) validateGenerationPrompt(request.prompt);
-  if ((await documentIds(deps.db, userId, collectionId)).length === 0) {
+  if ((await documentIds(deps.db, workspaceId, collectionId)).length === 0) {
     throw new QuestionGenerationError("collection_id", "the collection has no documents yet");
   }
   const config: GenerationConfig = { ...request, collection_id: collectionId };
-  const row = await createQuestionGeneration(deps.db, userId, {
+  const row = await createQuestionGeneration(deps.db, workspaceId, {
     collection_id: collectionId,
     config,
   });
@@ -72,10 +72,10 @@ export async function requestQuestionGeneration(
 
 export async function getGeneration(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<QuestionGenerationRow> {
-  const row = await getQuestionGeneration(db, userId, id);
+  const row = await getQuestionGeneration(db, workspaceId, id);
   if (!row) throw new QuestionGenerationNotFoundError(id);
   return row;
 }

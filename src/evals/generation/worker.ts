@@ -34,7 +34,7 @@ import {
 export interface QuestionGenerationWorkerOptions {
   jobs: Jobs;
   /** The configured roles' clients for a user; the generator role writes the questions. */
-  clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
+  clientsFor(workspaceId: string, options: { noCache: boolean }): Partial<LlmClients>;
   /** Generations this process runs at once (default 2). */
   concurrency?: number;
   /** USD per million tokens the generator's calls are priced at (default: llm/prices.ts's). */
@@ -71,13 +71,13 @@ export function noUsableQuestion(result: GenerateQuestionsResult): CodedMessage 
 /** A collection's documents with their chunks, in the store's order. */
 async function documentsOf(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
 ): Promise<DocumentChunks[]> {
-  const documents = await listDocuments(db, userId, collectionId);
+  const documents = await listDocuments(db, workspaceId, collectionId);
   const result: DocumentChunks[] = [];
   for (const document of documents) {
-    const chunks = await listChunks(db, userId, document.id);
+    const chunks = await listChunks(db, workspaceId, document.id);
     result.push({
       document_id: document.id,
       chunks: chunks.map((chunk) => ({ id: chunk.id, content: chunk.content })),
@@ -116,9 +116,9 @@ export function startQuestionGenerationWorker(
     let progress = Promise.resolve();
     let lastPercent = 0;
     try {
-      const client = options.clientsFor(row.user_id, { noCache: false }).generator;
+      const client = options.clientsFor(row.workspace_id, { noCache: false }).generator;
       const result = await generateQuestions({
-        documents: await documentsOf(db, row.user_id, row.collection_id),
+        documents: await documentsOf(db, row.workspace_id, row.collection_id),
         n: config.n,
         ...(config.types ? { types: config.types } : {}),
         ...(config.prompt !== undefined ? { prompt: config.prompt } : {}),

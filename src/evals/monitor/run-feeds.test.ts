@@ -19,6 +19,7 @@ afterAll(async () => {
 async function runningRun(name: string) {
   const user = await findOrCreateUser(store.db, name);
   const run = await createEvaluation(store.db, user.id, {
+    user_id: user.id,
     name: "followed",
     bot_id: "builtin",
     judge_llm_model_id: "offline",
@@ -71,6 +72,7 @@ describe("createRunFeeds", () => {
     });
     const user = await findOrCreateUser(own.db, "feeds-c");
     const run = await createEvaluation(own.db, user.id, {
+      user_id: user.id,
       name: "followed",
       bot_id: "builtin",
       judge_llm_model_id: "offline",

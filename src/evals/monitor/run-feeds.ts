@@ -59,12 +59,12 @@ export interface FeedListener {
 export interface RunFeeds {
   /** Listens to the run's poller, starting one if none runs (`row` is the run as just read). */
   listen(
-    userId: string,
+    workspaceId: string,
     row: EvaluationRow,
     listener: (message: FeedMessage) => void,
   ): FeedListener;
   /** Reads the run now: its status was just changed through this server (pause, resume...). */
-  poke(userId: string, id: string): void;
+  poke(workspaceId: string, id: string): void;
   /** Pollers running, their listeners, and polls started since creation. */
   stats(): { pollers: number; listeners: number; polls: number };
 }
@@ -87,7 +87,7 @@ export function createRunFeeds(db: Db, options: RunFeedOptions = {}): RunFeeds {
   const pausedIntervalMs = options.pausedIntervalMs ?? RUN_FEED_DEFAULTS.pausedIntervalMs;
   const pollers = new Map<string, Poller>();
   let polls = 0;
-  const keyOf = (userId: string, id: string) => `${userId}:${id}`;
+  const keyOf = (workspaceId: string, id: string) => `${workspaceId}:${id}`;
 
   function broadcast(poller: Poller, message: FeedMessage) {
     for (const listener of poller.listeners) listener(message);
@@ -97,13 +97,13 @@ export function createRunFeeds(db: Db, options: RunFeedOptions = {}): RunFeeds {
     if (pollers.get(key) === poller) pollers.delete(key);
   }
 
-  async function poll(poller: Poller, userId: string, id: string): Promise<FeedTick> {
+  async function poll(poller: Poller, workspaceId: string, id: string): Promise<FeedTick> {
     const seq = ++poller.seq;
     polls += 1;
     // The row first: once it is final, the results read after it are all there.
-    const row = await getEvaluation(db, userId, id);
+    const row = await getEvaluation(db, workspaceId, id);
     if (!row) return { seq, row, results: [] };
-    const rows = await listEvaluationResults(db, userId, id, {
+    const rows = await listEvaluationResults(db, workspaceId, id, {
       statuses: [...FINAL_RESULT_STATUSES],
       ...(poller.newest === undefined
         ? {}
@@ -125,7 +125,7 @@ export function createRunFeeds(db: Db, options: RunFeedOptions = {}): RunFeeds {
     return { seq, row, results };
   }
 
-  async function run(key: string, poller: Poller, userId: string, id: string, status: string) {
+  async function run(key: string, poller: Poller, workspaceId: string, id: string, status: string) {
     for (;;) {
       const wait = status === "PAUSED" ? pausedIntervalMs : intervalMs;
       // A poke or the last listener leaving ends the wait early.
@@ -134,7 +134,7 @@ export function createRunFeeds(db: Db, options: RunFeedOptions = {}): RunFeeds {
       poller.wake = new AbortController();
       let tick: FeedTick;
       try {
-        tick = await poll(poller, userId, id);
+        tick = await poll(poller, workspaceId, id);
       } catch (error) {
         forget(key, poller);
         options.onError?.(error);
@@ -149,8 +149,8 @@ export function createRunFeeds(db: Db, options: RunFeedOptions = {}): RunFeeds {
   }
 
   return {
-    listen(userId, row, listener) {
-      const key = keyOf(userId, row.id);
+    listen(workspaceId, row, listener) {
+      const key = keyOf(workspaceId, row.id);
       let poller = pollers.get(key);
       if (!poller) {
         poller = {
@@ -161,7 +161,7 @@ export function createRunFeeds(db: Db, options: RunFeedOptions = {}): RunFeeds {
           wake: new AbortController(),
         };
         pollers.set(key, poller);
-        void run(key, poller, userId, row.id, row.status);
+        void run(key, poller, workspaceId, row.id, row.status);
       }
       const own = poller;
       own.listeners.add(listener);
@@ -177,8 +177,8 @@ export function createRunFeeds(db: Db, options: RunFeedOptions = {}): RunFeeds {
         },
       };
     },
-    poke(userId, id) {
-      pollers.get(keyOf(userId, id))?.wake.abort();
+    poke(workspaceId, id) {
+      pollers.get(keyOf(workspaceId, id))?.wake.abort();
     },
     stats() {
       let listeners = 0;

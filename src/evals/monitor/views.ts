@@ -59,24 +59,24 @@ export interface EvaluationDetail extends Omit<EvaluationWithProgress, "pass_rat
 /** The user's evaluation; a malformed, deleted or foreign id throws EvaluationNotFoundError. */
 export async function mustGetEvaluation(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<EvaluationRow> {
-  const row = await getEvaluation(db, userId, id);
+  const row = await getEvaluation(db, workspaceId, id);
   if (!row) throw new EvaluationNotFoundError("evaluation", id);
   return row;
 }
 
 export async function listEvaluationsWithProgress(
   db: Db,
-  userId: string,
+  workspaceId: string,
   page: { limit?: number; offset?: number; statuses?: EvaluationStatus[] } = {},
 ): Promise<EvaluationWithProgress[]> {
   const now = new Date();
-  const rows = await listEvaluations(db, userId, page);
+  const rows = await listEvaluations(db, workspaceId, page);
   const passes = await evaluationPassCounts(
     db,
-    userId,
+    workspaceId,
     rows.map((row) => row.id),
   );
   return rows.map((evaluation) => ({
@@ -92,16 +92,16 @@ function rateOf(counts: { scored: number; passed: number } | undefined): number 
 
 export async function evaluationDetail(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   options: { resultsLimit?: number } = {},
 ): Promise<EvaluationDetail> {
-  const evaluation = await mustGetEvaluation(db, userId, id);
+  const evaluation = await mustGetEvaluation(db, workspaceId, id);
   const [summaryRows, results] = await Promise.all([
-    listSummaryRows(db, userId, evaluation.id),
+    listSummaryRows(db, workspaceId, evaluation.id),
     queryResultList(
       db,
-      userId,
+      workspaceId,
       evaluation.id,
       {},
       {
@@ -120,12 +120,12 @@ export async function evaluationDetail(
 
 export async function evaluationResultsPage(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   query: { statuses?: ResultStatus[]; offset?: number; limit?: number } = {},
 ): Promise<EvaluationResultRow[]> {
-  const evaluation = await mustGetEvaluation(db, userId, id);
-  return listEvaluationResults(db, userId, evaluation.id, {
+  const evaluation = await mustGetEvaluation(db, workspaceId, id);
+  return listEvaluationResults(db, workspaceId, evaluation.id, {
     ...(query.statuses ? { statuses: query.statuses } : {}),
     offset: query.offset ?? 0,
     limit: query.limit ?? RESULTS_PAGE.default,
@@ -138,13 +138,13 @@ export async function evaluationResultsPage(
  */
 export async function resultsListPage(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   filter: ResultFilter,
   page: { offset?: number; limit?: number } = {},
 ): Promise<{ rows: ResultListRow[]; total: number }> {
   // One statement checks the run, counts the matches and reads the page (each filter change).
-  const list = await queryResultList(db, userId, id, filter, {
+  const list = await queryResultList(db, workspaceId, id, filter, {
     offset: page.offset ?? 0,
     limit: page.limit ?? RESULTS_PAGE.default,
   });
@@ -155,12 +155,12 @@ export async function resultsListPage(
 /** One result of the user's run in full; a malformed or foreign id throws EvaluationNotFoundError. */
 export async function evaluationResult(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   resultId: string,
 ): Promise<EvaluationResultRow> {
-  const evaluation = await mustGetEvaluation(db, userId, id);
-  const row = await getEvaluationResult(db, userId, evaluation.id, resultId);
+  const evaluation = await mustGetEvaluation(db, workspaceId, id);
+  const row = await getEvaluationResult(db, workspaceId, evaluation.id, resultId);
   if (!row) throw new EvaluationNotFoundError("result", resultId);
   return row;
 }
@@ -168,22 +168,22 @@ export async function evaluationResult(
 /** A filtered set of a run's results in full, and how many match in all (an export). */
 export async function filteredResultsPage(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   filter: ResultFilter,
   page: { offset?: number; limit?: number } = {},
 ): Promise<{ rows: EvaluationResultRow[]; total: number }> {
-  const evaluation = await mustGetEvaluation(db, userId, id);
-  return queryEvaluationResults(db, userId, evaluation.id, filter, page);
+  const evaluation = await mustGetEvaluation(db, workspaceId, id);
+  return queryEvaluationResults(db, workspaceId, evaluation.id, filter, page);
 }
 
 export async function evaluationCharts(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<EvaluationCharts> {
-  const evaluation = await mustGetEvaluation(db, userId, id);
-  return chartsOf(await listSummaryRows(db, userId, evaluation.id));
+  const evaluation = await mustGetEvaluation(db, workspaceId, id);
+  return chartsOf(await listSummaryRows(db, workspaceId, evaluation.id));
 }
 
 export interface ComparedRun {
@@ -205,21 +205,21 @@ export interface EvaluationComparison {
 /** Two of the user's runs side by side; either id unknown or foreign is not found. */
 export async function compareEvaluations(
   db: Db,
-  userId: string,
+  workspaceId: string,
   baseId: string,
   headId: string,
 ): Promise<EvaluationComparison> {
   const [base, head] = await Promise.all([
-    mustGetEvaluation(db, userId, baseId),
-    mustGetEvaluation(db, userId, headId),
+    mustGetEvaluation(db, workspaceId, baseId),
+    mustGetEvaluation(db, workspaceId, headId),
   ]);
   const sameSet = base.question_set_id !== null && base.question_set_id === head.question_set_id;
   const matchedBy = sameSet ? "question_id" : "question_text";
   const [baseRows, headRows, baseSummary, headSummary] = await Promise.all([
-    listCompareRows(db, userId, base.id),
-    listCompareRows(db, userId, head.id),
-    listSummaryRows(db, userId, base.id).then(summarizeResults),
-    listSummaryRows(db, userId, head.id).then(summarizeResults),
+    listCompareRows(db, workspaceId, base.id),
+    listCompareRows(db, workspaceId, head.id),
+    listSummaryRows(db, workspaceId, base.id).then(summarizeResults),
+    listSummaryRows(db, workspaceId, head.id).then(summarizeResults),
   ]);
   const { items, counts } = compareRows(baseRows, headRows, matchedBy);
   return {
@@ -241,15 +241,15 @@ export interface TrendPoint {
 /** Every live run made on a question set, oldest first, with its score and pass rate. */
 export async function questionSetTrend(
   db: Db,
-  userId: string,
+  workspaceId: string,
   questionSetId: string,
 ): Promise<TrendPoint[]> {
-  const set = await getQuestionSet(db, userId, questionSetId);
+  const set = await getQuestionSet(db, workspaceId, questionSetId);
   if (!set) throw new QuestionSetNotFoundError(questionSetId);
-  const runs = await listEvaluationsOfQuestionSet(db, userId, set.id);
+  const runs = await listEvaluationsOfQuestionSet(db, workspaceId, set.id);
   const passes = await evaluationPassCounts(
     db,
-    userId,
+    workspaceId,
     runs.map((run) => run.id),
   );
   return runs.map((evaluation) => ({

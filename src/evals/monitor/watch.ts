@@ -35,14 +35,14 @@ export const STREAM_FAILED_MESSAGE =
 export async function* watchEvaluation(
   db: Db,
   feeds: RunFeeds,
-  userId: string,
+  workspaceId: string,
   id: string,
   options: WatchOptions = {},
 ): AsyncGenerator<WatchEvent> {
   const { signal } = options;
-  const row = await mustGetEvaluation(db, userId, id);
+  const row = await mustGetEvaluation(db, workspaceId, id);
   const finalResults = () =>
-    listEvaluationResults(db, userId, id, { statuses: [...FINAL_RESULT_STATUSES] });
+    listEvaluationResults(db, workspaceId, id, { statuses: [...FINAL_RESULT_STATUSES] });
   let lastProgress = "";
   function progressEvent(of: EvaluationRow): WatchEvent | undefined {
     const data = { ...progressOf(of), status: of.status };
@@ -66,7 +66,7 @@ export async function* watchEvaluation(
   // Listen before reading what is already final, so nothing finished in between is missed.
   const inbox: FeedMessage[] = [];
   let wakeUp: (() => void) | undefined;
-  const feed = feeds.listen(userId, row, (message) => {
+  const feed = feeds.listen(workspaceId, row, (message) => {
     inbox.push(message);
     wakeUp?.();
   });

@@ -1,4 +1,5 @@
 import {
+  type Actor,
   addQuestions,
   CollectionNotFoundError,
   createQuestionSet,
@@ -46,21 +47,26 @@ export interface QuestionSetWithQuestions {
 }
 
 /** The user's collection by id or name; throws CollectionNotFoundError. */
-export async function resolveCollectionId(db: Db, userId: string, ref: string): Promise<string> {
+export async function resolveCollectionId(
+  db: Db,
+  workspaceId: string,
+  ref: string,
+): Promise<string> {
   const row =
-    (await getCollection(db, userId, ref)) ?? (await findCollectionByName(db, userId, ref));
+    (await getCollection(db, workspaceId, ref)) ??
+    (await findCollectionByName(db, workspaceId, ref));
   if (!row) throw new CollectionNotFoundError(ref);
   return row.id;
 }
 
 async function resolveOptionalCollection(
   db: Db,
-  userId: string,
+  workspaceId: string,
   ref: string | null | undefined,
 ): Promise<string | null | undefined> {
   if (ref === undefined) return undefined;
   // An empty or null collection_id clears it.
-  return ref ? resolveCollectionId(db, userId, ref) : null;
+  return ref ? resolveCollectionId(db, workspaceId, ref) : null;
 }
 
 function newQuestion(question: QuestionInput & { question_key?: string }): NewQuestion {
@@ -87,8 +93,8 @@ function assertNoRepeats(questions: readonly QuestionInput[]): void {
   );
 }
 
-async function mustGetSet(db: Db, userId: string, id: string): Promise<QuestionSetRow> {
-  const set = await getQuestionSet(db, userId, id);
+async function mustGetSet(db: Db, workspaceId: string, id: string): Promise<QuestionSetRow> {
+  const set = await getQuestionSet(db, workspaceId, id);
   if (!set) throw new QuestionSetNotFoundError(id);
   return set;
 }
@@ -96,18 +102,24 @@ async function mustGetSet(db: Db, userId: string, id: string): Promise<QuestionS
 /** Seed 003 flow 1: the metadata and the whole list in one transaction. */
 export async function createQuestionSetWithQuestions(
   db: Db,
-  userId: string,
+  actor: Actor,
   input: CreateQuestionSet,
 ): Promise<QuestionSetWithQuestions> {
   assertNoRepeats(input.questions);
-  const collectionId = await resolveOptionalCollection(db, userId, input.collection_id);
+  const { workspaceId } = actor;
+  const collectionId = await resolveOptionalCollection(db, workspaceId, input.collection_id);
   const set = await createQuestionSet(
     db,
-    userId,
-    { name: input.name, description: input.description ?? null, collection_id: collectionId },
+    workspaceId,
+    {
+      user_id: actor.userId,
+      name: input.name,
+      description: input.description ?? null,
+      collection_id: collectionId,
+    },
     input.questions.map(newQuestion),
   );
-  return { set, questions: await listQuestions(db, userId, set.id) };
+  return { set, questions: await listQuestions(db, workspaceId, set.id) };
 }
 
 /**
@@ -116,22 +128,22 @@ export async function createQuestionSetWithQuestions(
  */
 export async function importQuestionSet(
   db: Db,
-  userId: string,
+  actor: Actor,
   input: ImportQuestionSet,
 ): Promise<QuestionSetWithQuestions> {
   // Read on the parse thread: a large file must not hold up other requests.
   const questions = await parseQuestionFileOffThread(input.content, input.format);
   const { format: _format, content: _content, ...meta } = input;
-  return createQuestionSetWithQuestions(db, userId, { ...meta, questions });
+  return createQuestionSetWithQuestions(db, actor, { ...meta, questions });
 }
 
 export async function getQuestionSetWithQuestions(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<QuestionSetWithQuestions> {
-  const set = await mustGetSet(db, userId, id);
-  return { set, questions: await listQuestions(db, userId, set.id) };
+  const set = await mustGetSet(db, workspaceId, id);
+  return { set, questions: await listQuestions(db, workspaceId, set.id) };
 }
 
 export interface QuestionSetFile {
@@ -159,11 +171,11 @@ function fileStem(name: string): string {
 /** The set as a file parseQuestionFile reads back unchanged. */
 export async function exportQuestionSet(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   format: QuestionFormat,
 ): Promise<QuestionSetFile> {
-  const { set, questions } = await getQuestionSetWithQuestions(db, userId, id);
+  const { set, questions } = await getQuestionSetWithQuestions(db, workspaceId, id);
   return {
     filename: `${fileStem(set.name)}.${format}`,
     contentType: CONTENT_TYPES[format],
@@ -173,13 +185,13 @@ export async function exportQuestionSet(
 
 export async function updateQuestionSetMeta(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   patch: UpdateQuestionSet,
 ): Promise<QuestionSetRow> {
-  await mustGetSet(db, userId, id);
-  const collectionId = await resolveOptionalCollection(db, userId, patch.collection_id);
-  const row = await updateQuestionSet(db, userId, id, {
+  await mustGetSet(db, workspaceId, id);
+  const collectionId = await resolveOptionalCollection(db, workspaceId, patch.collection_id);
+  const row = await updateQuestionSet(db, workspaceId, id, {
     ...(patch.name !== undefined ? { name: patch.name } : {}),
     ...(patch.description !== undefined ? { description: patch.description } : {}),
     ...(collectionId !== undefined ? { collection_id: collectionId } : {}),
@@ -188,8 +200,8 @@ export async function updateQuestionSetMeta(
   return row;
 }
 
-export async function removeQuestionSet(db: Db, userId: string, id: string): Promise<void> {
-  if (!(await deleteQuestionSet(db, userId, id))) {
+export async function removeQuestionSet(db: Db, workspaceId: string, id: string): Promise<void> {
+  if (!(await deleteQuestionSet(db, workspaceId, id))) {
     throw new QuestionSetNotFoundError(id);
   }
 }
@@ -200,12 +212,12 @@ export async function removeQuestionSet(db: Db, userId: string, id: string): Pro
  */
 export async function appendQuestions(
   db: Db,
-  userId: string,
+  workspaceId: string,
   setId: string,
   questions: readonly QuestionInput[],
 ): Promise<QuestionRow[]> {
   assertNoRepeats(questions);
-  const set = await mustGetSet(db, userId, setId);
+  const set = await mustGetSet(db, workspaceId, setId);
   const limit = QUESTION_LIMITS.questionsPerSet;
   if (set.question_count + questions.length > limit) {
     throw new QuestionSetRequestError([
@@ -215,7 +227,7 @@ export async function appendQuestions(
       },
     ]);
   }
-  return addQuestions(db, userId, set.id, questions.map(newQuestion));
+  return addQuestions(db, workspaceId, set.id, questions.map(newQuestion));
 }
 
 /** True for PostgreSQL's unique_violation, however the driver wraps it. */
@@ -229,7 +241,7 @@ function isUniqueViolation(error: unknown): boolean {
 /** Edits one question; a new text that another question of its set has is a DuplicateQuestionsError. */
 export async function editQuestion(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   patch: UpdateQuestion,
 ): Promise<QuestionRow> {
@@ -250,7 +262,7 @@ export async function editQuestion(
     fields.question_key = questionKey(question_text);
   }
   try {
-    const row = await updateQuestion(db, userId, id, fields);
+    const row = await updateQuestion(db, workspaceId, id, fields);
     if (!row) throw new QuestionNotFoundError(id);
     return row;
   } catch (error) {
@@ -261,6 +273,6 @@ export async function editQuestion(
   }
 }
 
-export async function removeQuestion(db: Db, userId: string, id: string): Promise<void> {
-  if (!(await deleteQuestion(db, userId, id))) throw new QuestionNotFoundError(id);
+export async function removeQuestion(db: Db, workspaceId: string, id: string): Promise<void> {
+  if (!(await deleteQuestion(db, workspaceId, id))) throw new QuestionNotFoundError(id);
 }

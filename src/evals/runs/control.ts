@@ -8,6 +8,7 @@ import {
   restrictedBotNetwork,
 } from "../bots/index.js";
 import {
+  type Actor,
   createEvaluation,
   type Db,
   type EvaluationRow,
@@ -87,9 +88,10 @@ async function launch(deps: ControlDeps, evaluationId: string): Promise<void> {
   await deps.jobs.send(QUEUES.evaluationLaunch, [{ evaluation_id: evaluationId }]);
 }
 
-async function resolveCollectionId(db: Db, userId: string, ref: string): Promise<string> {
+async function resolveCollectionId(db: Db, workspaceId: string, ref: string): Promise<string> {
   const found =
-    (await getCollection(db, userId, ref)) ?? (await findCollectionByName(db, userId, ref));
+    (await getCollection(db, workspaceId, ref)) ??
+    (await findCollectionByName(db, workspaceId, ref));
   if (!found) throw new EvaluationNotFoundError("collection", ref);
   return found.id;
 }
@@ -110,7 +112,7 @@ export interface StartOptions {
  */
 async function resolveBot(
   db: Db,
-  userId: string,
+  workspaceId: string,
   bot: BotConfig,
   via: SubmittedVia,
   network: BotNetworkConfig | undefined,
@@ -119,7 +121,7 @@ async function resolveBot(
   let resolved: SnapshotBot & { kind: "http" };
   let field: string;
   if (bot.bot_id !== undefined) {
-    const registered = await getBot(db, userId, bot.bot_id);
+    const registered = await getBot(db, workspaceId, bot.bot_id);
     if (!registered) throw new EvaluationNotFoundError("bot", bot.bot_id);
     resolved = { ...bot, bot_id: registered.id, url: registered.url };
     field = "bot.bot_id";
@@ -146,7 +148,7 @@ async function resolveBot(
  */
 export async function startEvaluation(
   deps: ControlDeps,
-  userId: string,
+  actor: Actor,
   input: unknown,
   config: Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag"> &
     Partial<Pick<RagjudgeConfig, "bots">>,
@@ -155,18 +157,19 @@ export async function startEvaluation(
   // A JavaScript caller (or a cast) that leaves it out gets the restrictive side.
   const via: SubmittedVia = options?.via === "cli" ? "cli" : "api";
   const request: EvaluationRequest = EvaluationRequestSchema.parse(input);
-  const { set, questions, supplied } = await questionsToRun(deps.db, userId, request);
+  const { workspaceId } = actor;
+  const { set, questions, supplied } = await questionsToRun(deps.db, actor, request);
   const collectionRef = request.collection_id ?? set.collection_id ?? null;
   if (request.bot.kind === "builtin" && !collectionRef) {
     throw new EvaluationRequestError("collection_id", "the built-in bot needs a collection");
   }
   const collectionId = collectionRef
-    ? await resolveCollectionId(deps.db, userId, collectionRef)
+    ? await resolveCollectionId(deps.db, workspaceId, collectionRef)
     : null;
   if (questions.length === 0) {
     throw new EvaluationRequestError("question_set_id", "the question set has no questions");
   }
-  const bot = await resolveBot(deps.db, userId, request.bot, via, config.bots);
+  const bot = await resolveBot(deps.db, workspaceId, request.bot, via, config.bots);
   const snapshot = evaluationSnapshot(request, config, collectionId, { bot, submittedVia: via });
   if (snapshot.judges.some(needsLlm) && !snapshot.models.judge) {
     throw new EvaluationRequestError(
@@ -174,7 +177,8 @@ export async function startEvaluation(
       "the review, rubric and reference judges need an LLM: configure the judge role (RAGJUDGE_JUDGE_MODEL)",
     );
   }
-  const row = await createEvaluation(deps.db, userId, {
+  const row = await createEvaluation(deps.db, workspaceId, {
+    user_id: actor.userId,
     name: request.name ?? `${set.name} · ${new Date().toISOString().slice(0, 16)}`,
     collection_id: collectionId,
     question_set_id: set.id,
@@ -204,7 +208,7 @@ export async function startEvaluation(
  */
 async function questionsToRun(
   db: Db,
-  userId: string,
+  actor: Actor,
   request: EvaluationRequest,
 ): Promise<{
   set: QuestionSetRow;
@@ -212,9 +216,9 @@ async function questionsToRun(
   supplied?: Map<string, SuppliedAnswer>;
 }> {
   if (request.question_set_id) {
-    const set = await getQuestionSet(db, userId, request.question_set_id);
+    const set = await getQuestionSet(db, actor.workspaceId, request.question_set_id);
     if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
-    const questions = await listQuestions(db, userId, set.id);
+    const questions = await listQuestions(db, actor.workspaceId, set.id);
     if (!request.answers) return { set, questions };
     const answers = request.answers;
     return {
@@ -226,7 +230,7 @@ async function questionsToRun(
   const answers = request.answers ?? [];
   // Repeats are named before anything is written.
   rejectingAnswers(() => validateAnswerLines(answers.map((value, i) => ({ row: i + 1, value }))));
-  const created = await createQuestionSetWithQuestions(db, userId, {
+  const created = await createQuestionSetWithQuestions(db, actor, {
     name: request.name ?? `answers · ${new Date().toISOString().slice(0, 16)}`,
     description: "Imported with precomputed answers",
     ...(request.collection_id ? { collection_id: request.collection_id } : {}),
@@ -249,8 +253,8 @@ function rejectingAnswers<T>(work: () => T): T {
   }
 }
 
-async function mustGet(db: Db, userId: string, id: string): Promise<EvaluationRow> {
-  const row = await getEvaluation(db, userId, id);
+async function mustGet(db: Db, workspaceId: string, id: string): Promise<EvaluationRow> {
+  const row = await getEvaluation(db, workspaceId, id);
   if (!row) throw new EvaluationNotFoundError("evaluation", id);
   return row;
 }
@@ -258,44 +262,47 @@ async function mustGet(db: Db, userId: string, id: string): Promise<EvaluationRo
 /** Moves a run or explains why it cannot move (404 or 409). */
 async function move(
   deps: ControlDeps,
-  userId: string,
+  workspaceId: string,
   id: string,
   operation: string,
   from: readonly EvaluationStatus[],
   to: EvaluationStatus,
 ): Promise<EvaluationRow> {
   // A person's pause or resume replaces whatever reason a worker gave (a reached cost limit).
-  const moved = await transitionEvaluation(deps.db, id, from, to, { userId, status_reason: null });
+  const moved = await transitionEvaluation(deps.db, id, from, to, {
+    workspaceId,
+    status_reason: null,
+  });
   if (moved) return moved;
-  const row = await mustGet(deps.db, userId, id);
+  const row = await mustGet(deps.db, workspaceId, id);
   throw new EvaluationStateError(operation, row.status);
 }
 
 /** Stops new work at once; workers abort the calls in flight and put their items back. */
-export function pauseEvaluation(deps: ControlDeps, userId: string, id: string) {
-  return move(deps, userId, id, "pause", ["PENDING", "RUNNING"], "PAUSED");
+export function pauseEvaluation(deps: ControlDeps, workspaceId: string, id: string) {
+  return move(deps, workspaceId, id, "pause", ["PENDING", "RUNNING"], "PAUSED");
 }
 
 /** Final: nothing moves a cancelled run again. */
-export function cancelEvaluation(deps: ControlDeps, userId: string, id: string) {
-  return move(deps, userId, id, "cancel", ["PENDING", "RUNNING", "PAUSED"], "CANCELLED");
+export function cancelEvaluation(deps: ControlDeps, workspaceId: string, id: string) {
+  return move(deps, workspaceId, id, "cancel", ["PENDING", "RUNNING", "PAUSED"], "CANCELLED");
 }
 
 /** Re-enqueues only the unfinished items; `maxCostUsd` replaces the run's cost limit. */
 export async function resumeEvaluation(
   deps: ControlDeps,
-  userId: string,
+  workspaceId: string,
   id: string,
   options: { maxCostUsd?: number } = {},
 ): Promise<EvaluationRow> {
   // A new cost limit first (a run paused at its limit goes on only under a higher one).
   if (options.maxCostUsd !== undefined) {
-    await setEvaluationCostLimit(deps.db, userId, id, options.maxCostUsd);
+    await setEvaluationCostLimit(deps.db, workspaceId, id, options.maxCostUsd);
   }
-  await move(deps, userId, id, "resume", ["PAUSED"], "RUNNING");
+  await move(deps, workspaceId, id, "resume", ["PAUSED"], "RUNNING");
   // Items a crashed or aborted worker left RUNNING are taken again.
   await resetResults(deps.db, id, ["RUNNING"]);
-  const row = (await recountEvaluation(deps.db, id)) ?? (await mustGet(deps.db, userId, id));
+  const row = (await recountEvaluation(deps.db, id)) ?? (await mustGet(deps.db, workspaceId, id));
   if (row.status === "RUNNING") await launch(deps, id);
   return row;
 }
@@ -306,15 +313,15 @@ export async function resumeEvaluation(
  */
 export async function retryEvaluation(
   deps: ControlDeps,
-  userId: string,
+  workspaceId: string,
   id: string,
   scope: "failed" | "all",
 ): Promise<EvaluationRow> {
-  const row = await mustGet(deps.db, userId, id);
+  const row = await mustGet(deps.db, workspaceId, id);
   if (row.status !== "COMPLETED" && row.status !== "FAILED") {
     throw new EvaluationStateError("retry", row.status);
   }
-  await move(deps, userId, id, "retry", ["COMPLETED", "FAILED"], "PENDING");
+  await move(deps, workspaceId, id, "retry", ["COMPLETED", "FAILED"], "PENDING");
   await resetResults(
     deps.db,
     id,

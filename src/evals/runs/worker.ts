@@ -52,7 +52,7 @@ export interface EvaluationWorkerOptions {
   /** Items this process runs at once (default 16). */
   concurrency?: number;
   /** The configured roles' clients for a user (with that user's response cache unless noCache). */
-  clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
+  clientsFor(workspaceId: string, options: { noCache: boolean }): Partial<LlmClients>;
   /**
    * Sent as `Authorization: Bearer` to the plain-URL HTTP bots of runs started from the CLI
    * (RAGJUDGE_BOT_TOKEN); never stored, and never sent for a run an API user started.
@@ -127,7 +127,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     if (bot.bot_id !== undefined) {
       let credential: Awaited<ReturnType<typeof botCredential>>;
       try {
-        credential = await botCredential(db, row.user_id, bot.bot_id, options.secretKey);
+        credential = await botCredential(db, row.workspace_id, bot.bot_id, options.secretKey);
       } catch (error) {
         if (error instanceof StoredSecretError) return unavailableBot(error.message);
         throw error;
@@ -164,7 +164,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     if (snapshot.bot.kind === "http") return httpBotOf(row, snapshot, snapshot.bot);
     const builtin = createBuiltinBot({
       db,
-      userId: row.user_id,
+      workspaceId: row.workspace_id,
       llm: clients,
       loops: {
         ...snapshot.rag.loops,
@@ -187,7 +187,7 @@ export function startEvaluationWorker(options: EvaluationWorkerOptions): Evaluat
     if (!context) {
       context = (async () => {
         const snapshot = EvaluationSnapshotSchema.parse(row.config);
-        const clients = options.clientsFor(row.user_id, { noCache: snapshot.no_cache });
+        const clients = options.clientsFor(row.workspace_id, { noCache: snapshot.no_cache });
         return { row, snapshot, clients, bot: await botOf(row, snapshot, clients) };
       })();
       contexts.set(row.id, context);

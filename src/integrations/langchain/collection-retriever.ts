@@ -17,7 +17,7 @@ export interface RagjudgeRetrieverOptions extends BaseRetrieverInput {
   /** The store the collection lives in: `openStore()` of the core entry (its `db` is used). */
   store: Pick<Awaited<ReturnType<StoreModule["openStore"]>>, "db">;
   /** The collection's owner; default the local user (the one the CLI ingests as). */
-  userId?: string;
+  workspaceId?: string;
   /** How many chunks to return (default 5). */
   topK?: number;
   /** The sources to search; default: what question_router picks for the query. */
@@ -47,14 +47,18 @@ class RagjudgeRetriever extends BaseRetriever {
       import("../../store/index.js"),
     ]);
     const db = this.options.store.db;
-    const userId =
-      this.options.userId ?? (await store.findOrCreateUser(db, store.LOCAL_USER_NAME)).id;
+    const workspaceId =
+      this.options.workspaceId ?? (await store.findOrCreateUser(db, store.LOCAL_USER_NAME)).id;
     const embedder = this.options.embedder;
-    const bot = rag.createBuiltinBot({ db, userId, ...(embedder ? { llm: { embedder } } : {}) });
+    const bot = rag.createBuiltinBot({
+      db,
+      workspaceId,
+      ...(embedder ? { llm: { embedder } } : {}),
+    });
     const collectionId = await bot.resolveCollection(this.collection);
     const retrieve = rag.createRetriever({
       db,
-      userId,
+      workspaceId,
       ...(embedder ? { embedder } : {}),
       ...(this.options.retrieval ? { config: this.options.retrieval } : {}),
     });

@@ -40,23 +40,23 @@ async function checkUrl(deps: AlertRuleDeps, url: string): Promise<void> {
 /** Creates a rule; its signing secret is returned this once. */
 export async function createRule(
   db: Db,
-  userId: string,
+  workspaceId: string,
   input: AlertRuleInput,
   deps: AlertRuleDeps,
 ): Promise<{ rule: AlertRuleRow; secret: string }> {
   await checkUrl(deps, input.webhook_url);
-  return createAlertRule(db, userId, { ...input, judge: input.judge ?? null }, deps.secretKey);
+  return createAlertRule(db, workspaceId, { ...input, judge: input.judge ?? null }, deps.secretKey);
 }
 
 /** Changes a rule; undefined when it is not the caller's. */
 export async function changeRule(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   patch: AlertRulePatch,
   deps: AlertRuleDeps,
 ): Promise<AlertRuleRow | undefined> {
-  const current = await getAlertRule(db, userId, id);
+  const current = await getAlertRule(db, workspaceId, id);
   if (!current) return undefined;
   const problem = thresholdProblem(
     patch.metric ?? current.metric,
@@ -69,5 +69,5 @@ export async function changeRule(
   const judgeRefused = judgeProblem(metric, judge);
   if (judgeRefused) throw new AlertRuleError("judge", judgeRefused);
   if (patch.webhook_url !== undefined) await checkUrl(deps, patch.webhook_url);
-  return updateAlertRule(db, userId, id, { ...patch, judge: judge ?? null });
+  return updateAlertRule(db, workspaceId, id, { ...patch, judge: judge ?? null });
 }

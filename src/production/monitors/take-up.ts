@@ -78,11 +78,11 @@ async function takeUp(
  */
 export async function takeUpNewAnswers(
   dispatch: MonitorDispatch,
-  userId: string,
+  workspaceId: string,
   answers: readonly StoredForMonitors[],
 ): Promise<TakeUpResult> {
   if (answers.length === 0) return { queued: 0, skipped: 0 };
-  const monitors = (await listEnabledMonitors(dispatch.db, userId)).filter(
+  const monitors = (await listEnabledMonitors(dispatch.db, workspaceId)).filter(
     (monitor) => (monitor.filter as { feedback?: unknown }).feedback === undefined,
   );
   if (monitors.length === 0) return { queued: 0, skipped: 0 };
@@ -102,12 +102,12 @@ export async function takeUpNewAnswers(
  */
 export async function takeUpOnFeedback(
   dispatch: MonitorDispatch,
-  userId: string,
+  workspaceId: string,
   answer: StoredForMonitors,
   thumb: "up" | "down" | null,
   now = new Date(),
 ): Promise<TakeUpResult> {
-  const monitors = (await listEnabledMonitors(dispatch.db, userId)).filter(
+  const monitors = (await listEnabledMonitors(dispatch.db, workspaceId)).filter(
     (monitor) => (monitor.filter as { feedback?: unknown }).feedback !== undefined,
   );
   if (monitors.length === 0) return { queued: 0, skipped: 0 };

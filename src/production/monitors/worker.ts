@@ -15,7 +15,7 @@ export interface MonitorJob {
 
 export interface MonitorWorkerOptions {
   jobs: Jobs;
-  clientsFor(userId: string, options: { noCache: boolean }): Partial<LlmClients>;
+  clientsFor(workspaceId: string, options: { noCache: boolean }): Partial<LlmClients>;
   judges: JudgesConfig;
   /** Metadata keys the rollups break down by (config production.breakdown_keys). */
   breakdownKeys?: readonly string[];
@@ -50,7 +50,7 @@ export function startMonitorWorker(options: MonitorWorkerOptions): MonitorWorker
     const claimed = await claimJudgment(db, data.judgment_id, jobId);
     if (!claimed) return; // judged already, or another job's
     const { judgment, monitor, answer } = claimed;
-    const client = options.clientsFor(monitor.user_id, { noCache: false }).judge;
+    const client = options.clientsFor(monitor.workspace_id, { noCache: false }).judge;
     const outcome = await judgeAnswer(answer as JudgedAnswer, monitor.judges as JudgeKind[], {
       ...(client ? { client } : {}),
       config: options.judges,

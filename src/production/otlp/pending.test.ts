@@ -37,10 +37,10 @@ const LLM = { "openinference.span.kind": "LLM", "output.value": "Built in 1870 [
 
 describe("trace assembler", () => {
   let store: Store;
-  let userId = "";
+  let workspaceId = "";
   beforeAll(async () => {
     store = await openTestStore("pglite");
-    userId = (await findOrCreateUser(store.db, "pending-alice")).id;
+    workspaceId = (await findOrCreateUser(store.db, "pending-alice")).id;
   });
   afterAll(async () => {
     await store?.close();
@@ -53,14 +53,14 @@ describe("trace assembler", () => {
   it("stores a trace as soon as its root, retrieval and LLM spans are in", async () => {
     const assembler = createTraceAssembler({ db: store.db, waitMs: 60_000 });
     const id = trace(1);
-    await assembler.add(userId, [span(id, LLM), span(id, RETRIEVER)]);
+    await assembler.add(workspaceId, [span(id, LLM), span(id, RETRIEVER)]);
     expect(assembler.counts()).toMatchObject({ pendingTraces: 1, assembled: 0 });
-    await assembler.add(userId, [span(id, {}, true)]);
+    await assembler.add(workspaceId, [span(id, {}, true)]);
     expect(assembler.counts()).toMatchObject({ pendingTraces: 0, pendingSpans: 0, assembled: 1 });
-    const rows = await listAnswerRecords(store.db, userId, { limit: 10 });
+    const rows = await listAnswerRecords(store.db, workspaceId, { limit: 10 });
     expect(rows.filter((r) => r.trace_id === id)).toHaveLength(1);
     // A straggler of the stored trace does not come back as a trace of its own.
-    await assembler.add(userId, [span(id, { "gen_ai.operation.name": "embeddings" })]);
+    await assembler.add(workspaceId, [span(id, { "gen_ai.operation.name": "embeddings" })]);
     expect(assembler.counts().pendingTraces).toBe(0);
     assembler.stop();
   });
@@ -69,14 +69,16 @@ describe("trace assembler", () => {
     let now = 0;
     const assembler = createTraceAssembler({ db: store.db, waitMs: 1_000, clock: () => now });
     const id = trace(2);
-    await assembler.add(userId, [span(id, LLM, true)]);
+    await assembler.add(workspaceId, [span(id, LLM, true)]);
     now = 999;
     await assembler.flushDue();
     expect(assembler.counts().pendingTraces).toBe(1);
     now = 1_000;
     await assembler.flushDue();
     expect(assembler.counts()).toMatchObject({ pendingTraces: 0, rejected: 1 });
-    const [row] = (await listRejectedTraces(store.db, userId, 10)).filter((r) => r.trace_id === id);
+    const [row] = (await listRejectedTraces(store.db, workspaceId, 10)).filter(
+      (r) => r.trace_id === id,
+    );
     expect(row?.reason).toMatch(/^No retrieval span/);
     assembler.stop();
   });
@@ -89,12 +91,12 @@ describe("trace assembler", () => {
       maxSpansPerTrace: 2,
     });
     const id = trace(3);
-    expect(await assembler.add(userId, [span(id, {}), span(id, {}), span(id, {})])).toEqual({
+    expect(await assembler.add(workspaceId, [span(id, {}), span(id, {}), span(id, {})])).toEqual({
       rejectedSpans: 1,
       reasons: [expect.stringMatching(/limit maxSpansPerTrace/)],
     });
     const error = await assembler
-      .add(userId, [span(trace(4), {}), span(trace(4), {})])
+      .add(workspaceId, [span(trace(4), {}), span(trace(4), {})])
       .catch((e) => e);
     expect(TraceBacklogError.isInstance(error)).toBe(true);
     expect((error as TraceBacklogError).retryAfterSeconds).toBe(60);
@@ -117,9 +119,9 @@ describe("trace assembler", () => {
     const first = createTraceAssembler({ db: store.db, waitMs: 60_000 });
     const id = trace(6);
     const done = trace(7);
-    await first.add(userId, [span(id, {}, true), span(id, LLM)]);
+    await first.add(workspaceId, [span(id, {}, true), span(id, LLM)]);
     // A trace complete within its request is never written there.
-    await first.add(userId, [span(done, {}, true), span(done, RETRIEVER), span(done, LLM)]);
+    await first.add(workspaceId, [span(done, {}, true), span(done, RETRIEVER), span(done, LLM)]);
     const waiting = async () => (await listPendingSpans(store.db)).filter((r) => r.traceId === id);
     expect(await waiting()).toHaveLength(2);
     expect((await listPendingSpans(store.db)).some((r) => r.traceId === done)).toBe(false);
@@ -128,9 +130,9 @@ describe("trace assembler", () => {
     const second = createTraceAssembler({ db: store.db, waitMs: 60_000 });
     await second.resumed();
     expect(second.counts()).toMatchObject({ pendingTraces: 1, pendingSpans: 2 });
-    await second.add(userId, [span(id, RETRIEVER)]);
+    await second.add(workspaceId, [span(id, RETRIEVER)]);
     expect(second.counts()).toMatchObject({ pendingTraces: 0, assembled: 1 });
-    const rows = await listAnswerRecords(store.db, userId, { limit: 50 });
+    const rows = await listAnswerRecords(store.db, workspaceId, { limit: 50 });
     expect(rows.filter((r) => r.trace_id === id)).toHaveLength(1);
     expect(await waiting()).toEqual([]);
     second.stop();

@@ -77,7 +77,7 @@ export interface TraceAssembler {
    * nothing twice). Returns how many spans were refused and why.
    */
   add(
-    userId: string,
+    workspaceId: string,
     spans: readonly OtlpSpan[],
   ): Promise<{ rejectedSpans: number; reasons: string[] }>;
   /** Stores every trace whose wait is over. The timer calls it; tests may too. */
@@ -89,7 +89,7 @@ export interface TraceAssembler {
 }
 
 interface PendingTrace {
-  userId: string;
+  workspaceId: string;
   traceId: string;
   spans: Map<string, OtlpSpan>;
   lastSeen: number;
@@ -120,7 +120,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
     }
   }
 
-  const keyOf = (userId: string, traceId: string) => `${userId}:${traceId}`;
+  const keyOf = (workspaceId: string, traceId: string) => `${workspaceId}:${traceId}`;
 
   // The spans an earlier process stored and did not assemble: read once, before anything else
   // touches the pending traces; a failed read is tried again by the next request.
@@ -130,12 +130,12 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
       (rows) => {
         const now = clock();
         for (const row of rows) {
-          const key = keyOf(row.userId, row.traceId);
+          const key = keyOf(row.workspaceId, row.traceId);
           if (stored.has(key)) continue;
           let trace = pending.get(key);
           if (!trace) {
             trace = {
-              userId: row.userId,
+              workspaceId: row.workspaceId,
               traceId: row.traceId,
               spans: new Map(),
               lastSeen: now,
@@ -176,7 +176,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
   /** Puts back traces whose store failed, merging spans that arrived meanwhile. */
   function restore(traces: readonly PendingTrace[]) {
     for (const trace of traces) {
-      const key = keyOf(trace.userId, trace.traceId);
+      const key = keyOf(trace.workspaceId, trace.traceId);
       const current = pending.get(key);
       if (current) {
         current.saved ||= trace.saved;
@@ -215,10 +215,10 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
 
   /** Stores the traces: answers in one batch per user, the rest as rejected with their reason. */
   async function store(traces: readonly PendingTrace[]) {
-    const byUser = new Map<string, PendingTrace[]>();
+    const byWorkspace = new Map<string, PendingTrace[]>();
     for (const trace of traces)
-      byUser.set(trace.userId, [...(byUser.get(trace.userId) ?? []), trace]);
-    for (const [userId, group] of byUser) {
+      byWorkspace.set(trace.workspaceId, [...(byWorkspace.get(trace.workspaceId) ?? []), trace]);
+    for (const [workspaceId, group] of byWorkspace) {
       const answers = [];
       const spanSummaries: SpanSummary[][] = [];
       const feedbacks: TraceFeedback[][] = [];
@@ -228,7 +228,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
         const result = assembleTrace(spans);
         const reject = (reason: string, service?: string) =>
           refused.push({
-            user_id: userId,
+            workspace_id: workspaceId,
             trace_id: trace.traceId,
             reason,
             span_count: spans.length,
@@ -257,7 +257,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
         if (answers.length > 0) {
           stored = await ingestAnswers(answers, {
             db: options.db,
-            userId,
+            workspaceId,
             source: "otlp",
             now: receivedAt,
             spans: spanSummaries,
@@ -290,7 +290,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
               ...(options.monitors ? { monitors: options.monitors } : {}),
               ...(options.onError ? { onMonitorError: options.onError } : {}),
             },
-            userId,
+            workspaceId,
             {
               id: result.id,
               received_at: receivedAt,
@@ -306,7 +306,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
       }
       assembled += answers.length;
       rejected += refused.length;
-      for (const trace of group) remember(keyOf(trace.userId, trace.traceId));
+      for (const trace of group) remember(keyOf(trace.workspaceId, trace.traceId));
     }
   }
 
@@ -314,7 +314,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
   async function save(traces: readonly PendingTrace[]) {
     const rows = traces.flatMap((trace) =>
       [...trace.unsaved].map((spanId) => ({
-        userId: trace.userId,
+        workspaceId: trace.workspaceId,
         traceId: trace.traceId,
         spanId,
         span: trace.spans.get(spanId) as OtlpSpan,
@@ -341,7 +341,7 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
     if (due.length > 0) await store(due);
   }
 
-  async function add(userId: string, spans: readonly OtlpSpan[]) {
+  async function add(workspaceId: string, spans: readonly OtlpSpan[]) {
     await resume();
     if (pendingSpans + spans.length > maxPending) {
       throw new TraceBacklogError(Math.max(1, Math.ceil(waitMs / 1_000)));
@@ -350,13 +350,13 @@ export function createTraceAssembler(options: TraceAssemblerOptions): TraceAssem
     const touched = new Set<string>();
     let refused = 0;
     for (const span of spans) {
-      const key = keyOf(userId, span.traceId);
+      const key = keyOf(workspaceId, span.traceId);
       // A span of a trace stored already (a re-sent export, a straggler): the record stands.
       if (stored.has(key)) continue;
       let trace = pending.get(key);
       if (!trace) {
         trace = {
-          userId,
+          workspaceId,
           traceId: span.traceId,
           spans: new Map(),
           lastSeen: now,

@@ -63,7 +63,7 @@ describeEachStore("ingestPaths", (use) => {
     const user = await findOrCreateUser(db, "alice");
     const first = await ingestPaths({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "lanting",
       paths: [CORPUS],
     });
@@ -99,7 +99,7 @@ describeEachStore("ingestPaths", (use) => {
     const version = (await getCollectionVersion(db, user.id, first.collection_id))?.version;
     const again = await ingestPaths({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "lanting",
       paths: [CORPUS],
     });
@@ -116,7 +116,7 @@ describeEachStore("ingestPaths", (use) => {
     writeFileSync(join(dir, "note.txt"), "The tide tables are printed every March.");
     const first = await ingestPaths({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "c",
       paths: [dir],
       cwd: dir,
@@ -132,7 +132,7 @@ describeEachStore("ingestPaths", (use) => {
     );
     const second = await ingestPaths({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "c",
       paths: [dir],
       cwd: dir,
@@ -166,7 +166,7 @@ describeEachStore("ingestPaths", (use) => {
     writeFileSync(join(dir, "empty.md"), "\n\n");
     const result = await ingestPaths({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "c",
       paths: [dir, "missing.md", "image.png"],
       cwd: dir,
@@ -200,14 +200,14 @@ describeEachStore("ingestPaths", (use) => {
     // Without an embedder first, then with one: the older chunks are embedded too.
     const plain = await ingestPaths({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "c",
       paths: paths.slice(0, 1),
     });
     expect(plain.chunks.embedded).toBe(0);
     const embedded = await ingestPaths({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "c",
       paths,
       embedder: embedder(),
@@ -225,7 +225,7 @@ describeEachStore("ingestPaths", (use) => {
     }
     const again = await ingestPaths({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "c",
       paths,
       embedder: embedder(),
@@ -239,7 +239,7 @@ describeEachStore("ingestPaths", (use) => {
     const bob = await findOrCreateUser(db, "bob");
     const mine = await ingestDocuments({
       db,
-      userId: alice.id,
+      workspaceId: alice.id,
       collection: { name: "private", config: { chunk_size: 400, chunk_overlap: 50 } },
       documents: [
         { source: "a", kind: "text", title: "A", blocks: [{ text: "Alpha." }], metadata: {} },
@@ -248,13 +248,18 @@ describeEachStore("ingestPaths", (use) => {
     await expect(
       ingestDocuments({
         db,
-        userId: bob.id,
+        workspaceId: bob.id,
         collection: { id: mine.collection_id },
         documents: [],
       }),
     ).rejects.toBeInstanceOf(CollectionNotFoundError);
     // Bob's collection of the same name is his own.
-    const his = await ingestDocuments({ db, userId: bob.id, collection: "private", documents: [] });
+    const his = await ingestDocuments({
+      db,
+      workspaceId: bob.id,
+      collection: "private",
+      documents: [],
+    });
     expect(his.collection_id).not.toBe(mine.collection_id);
     expect(his.collection_created).toBe(true);
   });
@@ -265,7 +270,7 @@ describeEachStore("ingestPaths", (use) => {
     await expect(
       ingestDocuments({
         db,
-        userId: user.id,
+        workspaceId: user.id,
         collection: { name: "c", config: { chunk_size: 200, chunk_overlap: 150 } },
         documents: [],
       }),

@@ -29,7 +29,7 @@ export type CollectionRef =
 
 export interface IngestOptions {
   db: Db;
-  userId: string;
+  workspaceId: string;
   collection: CollectionRef;
   /** When set, chunks are embedded (new ones, and older ones this model has not embedded yet). */
   embedder?: LlmClient;
@@ -77,17 +77,20 @@ export function chunkId(docId: string, position: number): string {
 
 async function resolveCollection(
   db: Db,
-  userId: string,
+  workspaceId: string,
   ref: CollectionRef,
 ): Promise<{ collection: CollectionRow; created: boolean; config: CollectionConfig }> {
   if (typeof ref === "object" && "id" in ref) {
-    const collection = await getCollection(db, userId, ref.id);
+    const collection = await getCollection(db, workspaceId, ref.id);
     if (!collection) throw new CollectionNotFoundError(ref.id);
     return { collection, created: false, config: CollectionConfigSchema.parse(collection.config) };
   }
   const name = typeof ref === "string" ? ref : ref.name;
   const requested = CollectionConfigSchema.parse(typeof ref === "string" ? {} : (ref.config ?? {}));
-  const { collection, created } = await ensureCollection(db, userId, { name, config: requested });
+  const { collection, created } = await ensureCollection(db, workspaceId, {
+    name,
+    config: requested,
+  });
   return { collection, created, config: CollectionConfigSchema.parse(collection.config) };
 }
 
@@ -207,7 +210,7 @@ class IngestSession {
   static async open(options: IngestOptions): Promise<IngestSession> {
     const { collection, created, config } = await resolveCollection(
       options.db,
-      options.userId,
+      options.workspaceId,
       options.collection,
     );
     return new IngestSession(options, collection, config, created);
@@ -261,10 +264,10 @@ class IngestSession {
     this.pendingChunkEstimate = 0;
     if (batch.length === 0) return;
     this.options.signal?.throwIfAborted();
-    const { db, userId } = this.options;
+    const { db, workspaceId } = this.options;
     const collectionId = this.collection.id;
 
-    const existing = await findDocumentsByHashOrSource(db, userId, collectionId, {
+    const existing = await findDocumentsByHashOrSource(db, workspaceId, collectionId, {
       hashes: batch.map((item) => item.hash),
       sources: batch.map((item) => item.source),
     });
@@ -293,7 +296,7 @@ class IngestSession {
       documents.push(this.toNewDocument(doc));
     }
 
-    const written = await writeDocuments(db, { userId, collectionId, documents, removeIds });
+    const written = await writeDocuments(db, { workspaceId, collectionId, documents, removeIds });
     this.result.documents.added += written.documents_added;
     // Lost a race with a concurrent ingest of the same content: still unchanged, not added.
     this.result.documents.unchanged += documents.length - written.documents_added;
@@ -320,12 +323,12 @@ class IngestSession {
 
   /** Embeds every chunk this model has not embedded, in requests of EMBED_BATCH inputs. */
   private async embedMissing(embedder: LlmClient): Promise<void> {
-    const { db, userId, signal } = this.options;
+    const { db, workspaceId, signal } = this.options;
     for (;;) {
       signal?.throwIfAborted();
       const missing = await chunksMissingEmbedding(
         db,
-        userId,
+        workspaceId,
         this.collection.id,
         embedder.model,
         EMBED_BATCH * 4,
@@ -344,7 +347,7 @@ class IngestSession {
         });
       }
       const updated = await setChunkEmbeddings(db, {
-        userId,
+        workspaceId,
         collectionId: this.collection.id,
         model: embedder.model,
         rows,

@@ -36,7 +36,7 @@ describe("ask with the real retriever and store", () => {
     const user = await findOrCreateUser(db, "loops-test");
     const ingested = await ingestDocuments({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "great-fire",
       documents: DOCUMENTS.map((text, i) => ({
         source: `fire/${i + 1}.md`,
@@ -46,7 +46,7 @@ describe("ask with the real retriever and store", () => {
         metadata: {},
       })),
     });
-    const retriever = createRetriever({ db, userId: user.id });
+    const retriever = createRetriever({ db, workspaceId: user.id });
     const collection_id = ingested.collection_id;
     const ctx = {
       retrieve: retriever,

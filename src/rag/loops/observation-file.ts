@@ -19,10 +19,11 @@ export const OBSERVATION_FILE_DEFAULTS: ObservationFileLimits = {
 };
 
 /** The file of one user's observations: `observational_data.jsonl` -> `observational_data.<id>.jsonl`. */
-export function perUserObservationPath(path: string, userId: string): string {
+export function perUserObservationPath(path: string, workspaceId: string): string {
   const name = basename(path);
   const dot = name.lastIndexOf(".");
-  const own = dot > 0 ? `${name.slice(0, dot)}.${userId}${name.slice(dot)}` : `${name}.${userId}`;
+  const own =
+    dot > 0 ? `${name.slice(0, dot)}.${workspaceId}${name.slice(dot)}` : `${name}.${workspaceId}`;
   return join(dirname(path), own);
 }
 

@@ -40,8 +40,8 @@ export interface ObservationRecord {
 }
 
 /**
- * A row of store's observational_data without its user_id: one cited chunk of a passing answer.
- * Structurally store's NewObservation minus user_id, which the caller binds.
+ * A row of store's observational_data without its workspace_id: one cited chunk of a passing answer.
+ * Structurally store's NewObservation minus workspace_id, which the caller binds.
  */
 export interface ObservationDbRow {
   collection_id: string;

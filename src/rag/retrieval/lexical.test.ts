@@ -35,7 +35,7 @@ describeEachStore("refreshLexicalIndex", (use) => {
     const user = await findOrCreateUser(db, "alice");
     const first = await ingestDocuments({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: "c",
       documents: Array.from({ length: 30 }, (_, n) => doc(n)),
     });
@@ -46,7 +46,7 @@ describeEachStore("refreshLexicalIndex", (use) => {
     // Add documents (with a word the old index never saw) and remove a few.
     await ingestDocuments({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: { id: cid },
       documents: [
         ...Array.from({ length: 10 }, (_, n) => doc(100 + n)),

@@ -40,14 +40,14 @@ export function lexicalIndexFromRows(rows: Iterable<TokenRow>, params?: Bm25Para
 /** Reads the collection's chunk tokens page by page and builds its index. */
 export async function loadLexicalIndex(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   params?: Bm25Params,
 ): Promise<LexicalIndex> {
   const builder = new Bm25Builder();
   const ids: string[] = [];
   const documents: string[] = [];
-  for await (const page of chunkTokenPages(db, userId, collectionId)) {
+  for await (const page of chunkTokenPages(db, workspaceId, collectionId)) {
     for (const row of page) {
       builder.addJoined(row.tokens);
       ids.push(row.id);
@@ -69,19 +69,20 @@ const REFRESH_FETCH = 1_000;
  */
 export async function refreshLexicalIndex(
   db: Db,
-  userId: string,
+  workspaceId: string,
   collectionId: string,
   previous: LexicalIndex | undefined,
   params?: Bm25Params,
 ): Promise<LexicalIndex> {
   if (!previous || previous.ids.length === 0) {
-    return loadLexicalIndex(db, userId, collectionId, params);
+    return loadLexicalIndex(db, workspaceId, collectionId, params);
   }
-  const current = new Set(await documentIds(db, userId, collectionId));
+  const current = new Set(await documentIds(db, workspaceId, collectionId));
   const known = new Set(previous.documents);
   let keptDocuments = 0;
   for (const id of known) if (current.has(id)) keptDocuments++;
-  if (keptDocuments < known.size / 2) return loadLexicalIndex(db, userId, collectionId, params);
+  if (keptDocuments < known.size / 2)
+    return loadLexicalIndex(db, workspaceId, collectionId, params);
   const added = [...current].filter((id) => !known.has(id));
   if (keptDocuments === known.size && added.length === 0) return previous;
 
@@ -96,7 +97,7 @@ export async function refreshLexicalIndex(
   });
   for (let i = 0; i < added.length; i += REFRESH_FETCH) {
     const batch = added.slice(i, i + REFRESH_FETCH);
-    for (const row of await chunkTokensOfDocuments(db, userId, collectionId, batch)) {
+    for (const row of await chunkTokensOfDocuments(db, workspaceId, collectionId, batch)) {
       additions.addJoined(row.tokens);
       ids.push(row.id);
       documents.push(row.document_id);

@@ -41,10 +41,10 @@ function embedder() {
   return scriptedClient(llm, "embedder");
 }
 
-async function corpus(db: Db, userId: string, withEmbedder = false) {
+async function corpus(db: Db, workspaceId: string, withEmbedder = false) {
   const result = await ingestPaths({
     db,
-    userId,
+    workspaceId,
     collection: "lanting",
     paths: [CORPUS],
     ...(withEmbedder ? { embedder: embedder() } : {}),
@@ -78,7 +78,7 @@ describeEachStore("createRetriever", (use) => {
     const { db } = use();
     const user = await findOrCreateUser(db, "alice");
     const collection_id = await corpus(db, user.id);
-    const retrieve = createRetriever({ db, userId: user.id });
+    const retrieve = createRetriever({ db, workspaceId: user.id });
     expect(await retrieve.available(collection_id)).toEqual({ vector: false, memory: false });
 
     const english = await retrieve({
@@ -125,7 +125,7 @@ describeEachStore("createRetriever", (use) => {
     const { db } = use();
     const user = await findOrCreateUser(db, "alice");
     const collection_id = await corpus(db, user.id);
-    const retrieve = createRetriever({ db, userId: user.id });
+    const retrieve = createRetriever({ db, workspaceId: user.id });
     const result = await retrieve({
       collection_id,
       query: "What is the population of Tokyo's Shinjuku ward?",
@@ -139,7 +139,7 @@ describeEachStore("createRetriever", (use) => {
     const { db } = use();
     const user = await findOrCreateUser(db, "alice");
     const collection_id = await corpus(db, user.id);
-    const retrieve = createRetriever({ db, userId: user.id });
+    const retrieve = createRetriever({ db, workspaceId: user.id });
     const query = {
       collection_id,
       query: "zeppelin mooring mast",
@@ -149,7 +149,7 @@ describeEachStore("createRetriever", (use) => {
     expect((await retrieve(query)).fused_results).toEqual([]);
     await ingestDocuments({
       db,
-      userId: user.id,
+      workspaceId: user.id,
       collection: { id: collection_id },
       documents: [
         {
@@ -171,7 +171,7 @@ describeEachStore("createRetriever", (use) => {
     const alice = await findOrCreateUser(db, "alice");
     const bob = await findOrCreateUser(db, "bob");
     const collection_id = await corpus(db, alice.id);
-    const retrieve = createRetriever({ db, userId: bob.id });
+    const retrieve = createRetriever({ db, workspaceId: bob.id });
     await expect(
       retrieve({ collection_id, query: "tram", sources: ["lexical"], top_k: 3 }),
     ).rejects.toBeInstanceOf(CollectionNotFoundError);
@@ -185,7 +185,7 @@ describeEachStore("createRetriever", (use) => {
     const { db } = use();
     const user = await findOrCreateUser(db, "alice");
     const collection_id = await corpus(db, user.id);
-    const retrieve = createRetriever({ db, userId: user.id });
+    const retrieve = createRetriever({ db, workspaceId: user.id });
     const shipyard = (
       await retrieve({
         collection_id,
@@ -197,7 +197,7 @@ describeEachStore("createRetriever", (use) => {
     expect(shipyard?.content).toContain("11,500");
     await appendObservations(db, [
       {
-        user_id: user.id,
+        workspace_id: user.id,
         collection_id,
         query: "Who is the biggest employer in town?",
         answer: "The Jade River Shipyard, with about 11,500 people.",
@@ -230,7 +230,7 @@ describeEachStore("createRetriever", (use) => {
     );
     await appendObservations(db, [
       {
-        user_id: user.id,
+        workspace_id: user.id,
         collection_id,
         query: "When were streetcars replaced?",
         answer: "In 1971, by buses.",
@@ -251,7 +251,7 @@ describeEachStore("createRetriever", (use) => {
     const { db } = use();
     const user = await findOrCreateUser(db, "alice");
     const collection_id = await corpus(db, user.id, true);
-    const retrieve = createRetriever({ db, userId: user.id, embedder: embedder() });
+    const retrieve = createRetriever({ db, workspaceId: user.id, embedder: embedder() });
     expect(await retrieve.available(collection_id)).toEqual({ vector: true, memory: false });
 
     // No chunk says "streetcar": only the vector source can find the trams.
@@ -270,7 +270,7 @@ describeEachStore("createRetriever", (use) => {
     expect(top?.content.toLowerCase()).toMatch(/tram|metro|ferry|bridge/);
 
     // Without an embedder the vector source contributes nothing.
-    const lexicalOnly = createRetriever({ db, userId: user.id });
+    const lexicalOnly = createRetriever({ db, workspaceId: user.id });
     const none = await lexicalOnly({
       collection_id,
       query: "streetcar",
@@ -289,7 +289,7 @@ describeEachStore("createRetriever", (use) => {
     const { db } = use();
     const user = await findOrCreateUser(db, "alice");
     const collection_id = await corpus(db, user.id);
-    const retrieve = createRetriever({ db, userId: user.id });
+    const retrieve = createRetriever({ db, workspaceId: user.id });
     await expect(
       retrieve({
         collection_id,

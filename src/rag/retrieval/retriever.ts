@@ -44,7 +44,7 @@ export function clearRetrievalIndexes(db: Db): void {
 
 export interface RetrieverOptions {
   db: Db;
-  userId: string;
+  workspaceId: string;
   /** The `embedder` role's client; without it the vector source is unavailable. */
   embedder?: LlmClient;
   config?: RetrievalConfigInput;
@@ -89,7 +89,7 @@ interface SourceHit {
  * observations) contribute nothing.
  */
 export function createRetriever(options: RetrieverOptions): CollectionRetriever {
-  const { db, userId, embedder } = options;
+  const { db, workspaceId, embedder } = options;
   const config = RetrievalConfigSchema.parse(options.config ?? {});
   // Indexes built with other BM25 parameters are other indexes.
   const bm25Key = `${config.bm25.k1}/${config.bm25.b}`;
@@ -97,7 +97,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
   const stateTtlMs = options.stateTtlMs ?? 0;
   const states = new Map<string, { at: number; state: ReturnType<typeof readState> }>();
   async function readState(collectionId: string) {
-    const state = await getCollectionVersion(db, userId, collectionId);
+    const state = await getCollectionVersion(db, workspaceId, collectionId);
     if (!state) throw new CollectionNotFoundError(collectionId);
     return state;
   }
@@ -128,7 +128,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
     const known = cached.rows;
     const missing = ids.filter((id) => !known.has(id));
     if (missing.length > 0) {
-      for (const row of await getChunksWithDocuments(db, userId, collectionId, missing))
+      for (const row of await getChunksWithDocuments(db, workspaceId, collectionId, missing))
         known.set(row.id, row);
     }
     const rows = new Map<string, ChunkWithDocument>();
@@ -141,7 +141,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
 
   function lexicalIndexFor(collectionId: string, version: number): Promise<LexicalIndex> {
     return lexicalIndexes.get(db, `${collectionId}\n${bm25Key}`, String(version), (previous) =>
-      refreshLexicalIndex(db, userId, collectionId, previous, config.bm25),
+      refreshLexicalIndex(db, workspaceId, collectionId, previous, config.bm25),
     );
   }
 
@@ -292,7 +292,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
       client.embed({ input: [query], ...(signal ? { signal } : {}) }),
       vectorIndexes.get(db, `${collectionId}\n${client.model}`, String(version), async () => {
         const rows: Array<{ id: string; embedding: number[] }> = [];
-        for await (const page of chunkEmbeddingPages(db, userId, collectionId, client.model))
+        for await (const page of chunkEmbeddingPages(db, workspaceId, collectionId, client.model))
           rows.push(...page);
         return VectorIndex.fromRows(rows);
       }),
@@ -313,7 +313,7 @@ export function createRetriever(options: RetrieverOptions): CollectionRetriever 
   ): Promise<MemoryIndex> {
     const newer: StoredObservation[] = [];
     const afterId = previous?.lastId ?? 0;
-    for await (const page of observationPages(db, userId, collectionId, { afterId })) {
+    for await (const page of observationPages(db, workspaceId, collectionId, { afterId })) {
       for (const row of page) {
         newer.push({
           id: row.id,

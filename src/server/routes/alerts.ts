@@ -216,28 +216,33 @@ export function alertRoutes(app: App, deps: RouteDeps) {
     errorJson(c, 404, "not_found", "No such alert rule.");
 
   mountRoute(app, deps, alertApi.list, async (c) =>
-    c.json({ items: (await listAlertRules(db, c.get("user").id)).map(ruleJson) }),
+    c.json({ items: (await listAlertRules(db, c.get("workspace").id)).map(ruleJson) }),
   );
   mountRoute(app, deps, alertApi.create, async (c, { body }) => {
-    const { rule, secret } = await createRule(db, c.get("user").id, body, ruleDeps);
+    const { rule, secret } = await createRule(db, c.get("workspace").id, body, ruleDeps);
     return c.json({ ...ruleJson(rule), secret }, 201);
   });
   mountRoute(app, deps, alertApi.get, async (c, { params }) => {
-    const rule = await getAlertRule(db, c.get("user").id, params.id);
+    const rule = await getAlertRule(db, c.get("workspace").id, params.id);
     return rule ? c.json(ruleJson(rule)) : notFound(c);
   });
   mountRoute(app, deps, alertApi.update, async (c, { params, body }) => {
-    const rule = await changeRule(db, c.get("user").id, params.id, body, ruleDeps);
+    const rule = await changeRule(db, c.get("workspace").id, params.id, body, ruleDeps);
     return rule ? c.json(ruleJson(rule)) : notFound(c);
   });
   mountRoute(app, deps, alertApi.delete, async (c, { params }) => {
-    if (!(await deleteAlertRule(db, c.get("user").id, params.id))) return notFound(c);
+    if (!(await deleteAlertRule(db, c.get("workspace").id, params.id))) return notFound(c);
     return c.body(null, 204);
   });
   mountRoute(app, deps, alertApi.events, async (c, { params, query }) => {
-    const userId = c.get("user").id;
-    if (!(await getAlertRule(db, userId, params.id))) return notFound(c);
-    const events = await listAlertEvents(db, userId, params.id, query.limit ?? EVENTS_PAGE.default);
+    const workspaceId = c.get("workspace").id;
+    if (!(await getAlertRule(db, workspaceId, params.id))) return notFound(c);
+    const events = await listAlertEvents(
+      db,
+      workspaceId,
+      params.id,
+      query.limit ?? EVENTS_PAGE.default,
+    );
     return c.json({ items: events.map(eventJson) });
   });
 }

@@ -311,7 +311,7 @@ function judgmentJson(row: MonitorJudgmentRow & { monitor_name: string }) {
 /** Stores a feedback, then lets the monitors that wait for feedback take the answer up. */
 function storeAnswerFeedback(
   deps: Pick<RouteDeps, "db" | "production">,
-  userId: string,
+  workspaceId: string,
   answer: AnswerRecordRow,
   body: z.infer<typeof FeedbackInputSchema>,
 ): Promise<AnswerFeedbackRow> {
@@ -323,7 +323,7 @@ function storeAnswerFeedback(
       onMonitorError: (error) =>
         console.error(`[ragjudge] monitors could not take up an answer: ${errorLogSummary(error)}`),
     },
-    userId,
+    workspaceId,
     { ...answer, metadata: answer.metadata as Record<string, unknown> },
     body,
   );
@@ -427,7 +427,7 @@ export function answerRoutes(app: App, deps: RouteDeps) {
       valid.map((v) => v.answer),
       {
         db,
-        userId: c.get("user").id,
+        workspaceId: c.get("workspace").id,
         source: "api",
         ...(config.gate ? { gate: config.gate } : {}),
         breakdownKeys: deps.production.breakdownKeys,
@@ -452,8 +452,8 @@ export function answerRoutes(app: App, deps: RouteDeps) {
     if (query.before !== undefined && before === undefined) {
       return errorJson(c, 400, "validation_failed", "before: not a cursor this API gave.");
     }
-    const userId = c.get("user").id;
-    const rows = await listAnswerRecords(db, userId, {
+    const workspaceId = c.get("workspace").id;
+    const rows = await listAnswerRecords(db, workspaceId, {
       limit,
       ...(before ? { before } : {}),
       ...(query.gate ? { gate_status: query.gate } : {}),
@@ -465,7 +465,7 @@ export function answerRoutes(app: App, deps: RouteDeps) {
     });
     const summaries = await summarizeAnswerFeedback(
       db,
-      userId,
+      workspaceId,
       rows.map((row) => row.id),
     );
     const last = rows.at(-1);
@@ -479,12 +479,12 @@ export function answerRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, answerApi.get, async (c, { params }) => {
-    const userId = c.get("user").id;
-    const row = await getAnswerRecord(db, userId, params.id);
+    const workspaceId = c.get("workspace").id;
+    const row = await getAnswerRecord(db, workspaceId, params.id);
     if (!row) return errorJson(c, 404, "not_found", "No such answer.");
     const [feedback, judgments] = await Promise.all([
-      listAnswerFeedback(db, userId, row.id),
-      listAnswerJudgments(db, userId, row.id),
+      listAnswerFeedback(db, workspaceId, row.id),
+      listAnswerJudgments(db, workspaceId, row.id),
     ]);
     return c.json({
       ...answerJson(row),
@@ -495,24 +495,29 @@ export function answerRoutes(app: App, deps: RouteDeps) {
   });
 
   const storeFeedback = (
-    userId: string,
+    workspaceId: string,
     answer: AnswerRecordRow,
     body: z.infer<typeof FeedbackInputSchema>,
-  ) => storeAnswerFeedback(deps, userId, answer, body);
+  ) => storeAnswerFeedback(deps, workspaceId, answer, body);
 
   mountRoute(app, deps, answerApi.feedbackByKey, async (c, { body }) => {
-    const userId = c.get("user").id;
-    const answer = await findAnswerRecordByKey(db, userId, body.conversation_id, body.message_id);
+    const workspaceId = c.get("workspace").id;
+    const answer = await findAnswerRecordByKey(
+      db,
+      workspaceId,
+      body.conversation_id,
+      body.message_id,
+    );
     if (!answer) {
       return errorJson(c, 404, "not_found", "No answer with this conversation_id and message_id.");
     }
-    return c.json(feedbackJson(await storeFeedback(userId, answer, body)), 201);
+    return c.json(feedbackJson(await storeFeedback(workspaceId, answer, body)), 201);
   });
 
   mountRoute(app, deps, answerApi.feedback, async (c, { params, body }) => {
-    const userId = c.get("user").id;
-    const answer = await getAnswerRecord(db, userId, params.id);
+    const workspaceId = c.get("workspace").id;
+    const answer = await getAnswerRecord(db, workspaceId, params.id);
     if (!answer) return errorJson(c, 404, "not_found", "No such answer.");
-    return c.json(feedbackJson(await storeFeedback(userId, answer, body)), 201);
+    return c.json(feedbackJson(await storeFeedback(workspaceId, answer, body)), 201);
   });
 }

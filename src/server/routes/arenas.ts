@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { actorOf } from "../auth.js";
 import {
   ArenaRequestSchema,
   arenaQuestions,
@@ -131,26 +132,26 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
   const runConfig = { ...deps.config, llm: deps.llm };
 
   mountRoute(app, deps, arenaApi.list, async (c, { query }) => {
-    const rows = await listArenaRows(db, c.get("user").id, query);
+    const rows = await listArenaRows(db, c.get("workspace").id, query);
     return c.json({ items: rows.map(publicArena) });
   });
 
   mountRoute(app, deps, arenaApi.start, async (c, { body }) => {
     // needsJobs has answered 503 already when there is no queue.
     const jobs = deps.jobs ?? { send: async () => {} };
-    const row = await startArena({ db, jobs }, c.get("user").id, body, runConfig, undefined, {
+    const row = await startArena({ db, jobs }, actorOf(c), body, runConfig, undefined, {
       via: "api",
     });
     return c.json(publicArena(row), 201);
   });
 
   mountRoute(app, deps, arenaApi.get, async (c, { params }) => {
-    return c.json(publicArena(await getArenaRow(db, c.get("user").id, params.id)));
+    return c.json(publicArena(await getArenaRow(db, c.get("workspace").id, params.id)));
   });
 
   mountRoute(app, deps, arenaApi.questions, async (c, { params, query }) => {
     return c.json(
-      await arenaQuestions({ db }, c.get("user").id, params.id, {
+      await arenaQuestions({ db }, c.get("workspace").id, params.id, {
         offset: query.offset ?? 0,
         limit: query.limit ?? 100,
       }),
@@ -158,12 +159,12 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, arenaApi.delete, async (c, { params }) => {
-    await deleteArenaWithRuns(db, c.get("user").id, params.id);
+    await deleteArenaWithRuns(db, c.get("workspace").id, params.id);
     return c.body(null, 204);
   });
 
   mountRoute(app, deps, arenaApi.report, async (c, { params }) => {
-    const row = await getArenaRow(db, c.get("user").id, params.id);
+    const row = await getArenaRow(db, c.get("workspace").id, params.id);
     if (row.status !== "COMPLETED" || !row.results) {
       return c.json(
         { error: "not_completed", message: `The arena is ${row.status}: no report yet.` },

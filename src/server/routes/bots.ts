@@ -59,20 +59,23 @@ export function botRoutes(app: App, deps: RouteDeps) {
     errorJson(c, 404, "not_found", `No such bot: ${id}.`);
 
   mountRoute(app, deps, botApi.list, async (c) =>
-    c.json({ items: await listBots(db, c.get("user").id) }),
+    c.json({ items: await listBots(db, c.get("workspace").id) }),
   );
 
   mountRoute(app, deps, botApi.register, async (c, { body }) =>
-    c.json(await registerBot(db, c.get("user").id, body, deps.config.bots, deps.secretKey), 201),
+    c.json(
+      await registerBot(db, c.get("workspace").id, body, deps.config.bots, deps.secretKey),
+      201,
+    ),
   );
 
   mountRoute(app, deps, botApi.get, async (c, { params }) => {
-    const bot = await getBot(db, c.get("user").id, params.id);
+    const bot = await getBot(db, c.get("workspace").id, params.id);
     return bot ? c.json(bot) : notFound(c, params.id);
   });
 
   mountRoute(app, deps, botApi.delete, async (c, { params }) => {
-    if (!(await deleteBot(db, c.get("user").id, params.id))) return notFound(c, params.id);
+    if (!(await deleteBot(db, c.get("workspace").id, params.id))) return notFound(c, params.id);
     return c.body(null, 204);
   });
 }

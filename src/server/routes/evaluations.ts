@@ -1,4 +1,5 @@
 import { streamSSE } from "hono/streaming";
+import { actorOf } from "../auth.js";
 import { z } from "zod";
 import {
   compareEvaluations,
@@ -380,7 +381,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   const queue = () => deps.jobs ?? { send: async () => {} };
 
   mountRoute(app, deps, api.compare, async (c, { query }) => {
-    const comparison = await compareEvaluations(db, c.get("user").id, query.base, query.head);
+    const comparison = await compareEvaluations(db, c.get("workspace").id, query.base, query.head);
     const run = ({ evaluation, ...rest }: (typeof comparison)["base"]) => ({
       evaluation: publicEvaluation(evaluation),
       ...rest,
@@ -390,12 +391,12 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.list, async (c, { query }) => {
     const [items, arenaRuns] = await Promise.all([
-      listEvaluationsWithProgress(db, c.get("user").id, {
+      listEvaluationsWithProgress(db, c.get("workspace").id, {
         limit: query.limit ?? PAGE_LIMITS.evaluations.default,
         ...(query.offset !== undefined ? { offset: query.offset } : {}),
         ...(query.status ? { statuses: query.status } : {}),
       }),
-      arenaOwnRuns(db, c.get("user").id),
+      arenaOwnRuns(db, c.get("workspace").id),
     ]);
     return c.json({
       items: items.map(({ evaluation, progress, pass_rate }) => ({
@@ -408,18 +409,14 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.start, async (c, { body }) => {
-    const started = await startEvaluation(
-      { db, jobs: queue() },
-      c.get("user").id,
-      body,
-      runConfig,
-      { via: "api" },
-    );
+    const started = await startEvaluation({ db, jobs: queue() }, actorOf(c), body, runConfig, {
+      via: "api",
+    });
     return c.json(publicEvaluation(started), 201);
   });
 
   mountRoute(app, deps, api.get, async (c, { params }) => {
-    const detail = await evaluationDetail(db, c.get("user").id, params.id);
+    const detail = await evaluationDetail(db, c.get("workspace").id, params.id);
     return c.json({
       ...publicEvaluation(detail.evaluation),
       progress: detail.progress,
@@ -431,7 +428,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   mountRoute(app, deps, api.results, async (c, { params, query }) => {
     const offset = query.offset ?? 0;
     const limit = query.limit ?? PAGE_LIMITS.results.default;
-    const page = await resultsListPage(db, c.get("user").id, params.id, resultFilter(query), {
+    const page = await resultsListPage(db, c.get("workspace").id, params.id, resultFilter(query), {
       offset,
       limit,
     });
@@ -440,7 +437,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.result, async (c, { params }) => {
     const result = publicResult(
-      await evaluationResult(db, c.get("user").id, params.id, params.resultId),
+      await evaluationResult(db, c.get("workspace").id, params.id, params.resultId),
     );
     const diagrams = loopDiagrams(result.rag_tool_calls, deps.config.rag.loops);
     return c.json(diagrams ? { ...result, diagrams } : result);
@@ -449,7 +446,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   mountRoute(app, deps, api.export, async (c, { params, query }) => {
     const { rows } = await filteredResultsPage(
       db,
-      c.get("user").id,
+      c.get("workspace").id,
       params.id,
       resultFilter(query),
     );
@@ -461,11 +458,11 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.charts, async (c, { params }) =>
-    c.json(await evaluationCharts(db, c.get("user").id, params.id)),
+    c.json(await evaluationCharts(db, c.get("workspace").id, params.id)),
   );
 
   mountRoute(app, deps, api.delete, async (c, { params }) => {
-    if (!(await deleteEvaluation(db, c.get("user").id, params.id))) {
+    if (!(await deleteEvaluation(db, c.get("workspace").id, params.id))) {
       throw new EvaluationNotFoundError("evaluation", params.id);
     }
     return c.body(null, 204);
@@ -474,24 +471,24 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   const moves = { pause: pauseEvaluation, resume: resumeEvaluation, cancel: cancelEvaluation };
   for (const operation of ["pause", "resume", "cancel"] as const) {
     mountRoute(app, deps, api[operation], async (c, { params }) => {
-      const moved = await moves[operation]({ db, jobs: queue() }, c.get("user").id, params.id);
+      const moved = await moves[operation]({ db, jobs: queue() }, c.get("workspace").id, params.id);
       // Streams on the run hear of it now, not at their poller's next (slow, if paused) read.
-      feeds.poke(c.get("user").id, moved.id);
+      feeds.poke(c.get("workspace").id, moved.id);
       return c.json(publicEvaluation(moved));
     });
   }
 
   mountRoute(app, deps, api.retry, async (c, { params, body }) => {
-    const userId = c.get("user").id;
-    const moved = await retryEvaluation({ db, jobs: queue() }, userId, params.id, body.scope);
-    feeds.poke(userId, moved.id);
+    const workspaceId = c.get("workspace").id;
+    const moved = await retryEvaluation({ db, jobs: queue() }, workspaceId, params.id, body.scope);
+    feeds.poke(workspaceId, moved.id);
     return c.json(publicEvaluation(moved));
   });
 
   mountRoute(app, deps, api.events, async (c, { params }) => {
-    const userId = c.get("user").id;
+    const workspaceId = c.get("workspace").id;
     // Refused before any query: a client over its cap costs the database nothing.
-    const release = cap.acquire(userId);
+    const release = cap.acquire(c.get("user").id);
     if (!release) {
       return c.json(
         {
@@ -502,7 +499,9 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       );
     }
     const controller = new AbortController();
-    const events = watchEvaluation(db, feeds, userId, params.id, { signal: controller.signal });
+    const events = watchEvaluation(db, feeds, workspaceId, params.id, {
+      signal: controller.signal,
+    });
     let first: IteratorResult<WatchEvent>;
     try {
       // The first step checks the id, so an unknown one is a plain 404 (app.onError), not an

@@ -19,7 +19,7 @@ import { IdParams, PAGE_LIMITS, pageLimit } from "./params.js";
 
 /** What the API returns for a stored record: everything but the owner and bookkeeping. */
 function recordJson(row: EvaluationRecordRow) {
-  const { user_id: _owner, seq: _seq, check_count: _count, ...record } = row;
+  const { workspace_id: _owner, seq: _seq, check_count: _count, ...record } = row;
   return record;
 }
 
@@ -98,7 +98,7 @@ export function gateRoutes(app: App, deps: RouteDeps) {
       evaluator_repo: evaluationRecordRepo(db),
       input: body,
       ctx: {
-        user_id: c.get("user").id,
+        workspace_id: c.get("workspace").id,
         config: config.gate,
         ...(traceId ? { trace_id: traceId } : {}),
       },
@@ -117,14 +117,14 @@ export function gateRoutes(app: App, deps: RouteDeps) {
     const stored = await runEvaluatorPipeline({
       evaluator_repo: evaluationRecordRepo(db),
       input: body,
-      ctx: { user_id: c.get("user").id, ...(config.gate ? { config: config.gate } : {}) },
+      ctx: { workspace_id: c.get("workspace").id, ...(config.gate ? { config: config.gate } : {}) },
     });
     return c.json({ ...result, record_id: stored.id });
   });
 
   mountRoute(app, deps, gateApi.listRecords, async (c, { query }) => {
     const limit = query.limit ?? PAGE_LIMITS.records.default;
-    const rows = await listEvaluationRecords(db, c.get("user").id, {
+    const rows = await listEvaluationRecords(db, c.get("workspace").id, {
       limit,
       ...(query.before_seq !== undefined ? { beforeSeq: query.before_seq } : {}),
     });
@@ -136,7 +136,7 @@ export function gateRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, gateApi.getRecord, async (c, { params }) => {
-    const row = await getEvaluationRecord(db, c.get("user").id, params.id);
+    const row = await getEvaluationRecord(db, c.get("workspace").id, params.id);
     if (!row) return errorJson(c, 404, "not_found", "No such evaluation record.");
     return c.json(recordJson(row));
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { actorOf } from "../auth.js";
 import {
   createIngestKey,
   type IngestKey,
@@ -80,15 +81,15 @@ function keyJson(key: IngestKey) {
 export function ingestKeyRoutes(app: App, deps: RouteDeps) {
   const { db } = deps;
   mountRoute(app, deps, ingestKeyApi.create, async (c, { body }) => {
-    const created = await createIngestKey(db, c.get("user").id, body.label);
+    const created = await createIngestKey(db, actorOf(c), body.label);
     return c.json({ ...keyJson(created), key: created.key }, 201);
   });
   mountRoute(app, deps, ingestKeyApi.list, async (c) => {
-    const keys = await listIngestKeys(db, c.get("user").id);
+    const keys = await listIngestKeys(db, c.get("workspace").id);
     return c.json({ items: keys.map(keyJson) });
   });
   mountRoute(app, deps, ingestKeyApi.revoke, async (c, { params }) => {
-    const revoked = await revokeIngestKey(db, c.get("user").id, params.id);
+    const revoked = await revokeIngestKey(db, c.get("workspace").id, params.id);
     if (!revoked) return errorJson(c, 404, "not_found", "No such ingest key.");
     return c.json(keyJson(revoked));
   });

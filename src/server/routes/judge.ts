@@ -29,7 +29,7 @@ export function judgeRoutes(app: App, deps: RouteDeps) {
   const { config, clients } = deps;
   mountRoute(app, deps, judgeApi.judge, async (c, { body }) => {
     const { judges: kinds, no_cache, ...line } = body;
-    const client = clients(c.get("user").id).judge;
+    const client = clients(c.get("workspace").id).judge;
     if (!client && kinds.some((kind) => LLM_JUDGES.includes(kind))) {
       return errorJson(
         c,

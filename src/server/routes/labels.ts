@@ -1,4 +1,6 @@
+import type { Context } from "hono";
 import { z } from "zod";
+import { actorOf } from "../auth.js";
 import {
   calibrateEvaluation,
   importLabels,
@@ -62,7 +64,6 @@ const ScaleQuerySchema = z.object({ scale: LabelScaleSchema.optional() });
 
 export const HumanLabelSchema = z.object({
   id: z.uuid(),
-  user_id: z.uuid(),
   evaluation_id: z.uuid(),
   evaluation_result_id: z.uuid(),
   scale: LabelScaleSchema,
@@ -353,47 +354,45 @@ async function* textSource(text: string): AsyncGenerator<string> {
 
 export function labelRoutes(app: App, deps: RouteDeps) {
   const { db } = deps;
-  const labeller = (user: Env["Variables"]["user"]) => ({ id: user.id, name: user.name });
+  const labeller = (c: Context<Env>) => ({ ...actorOf(c), name: c.get("user").name });
 
   mountRoute(app, deps, labelApi.runLabels, async (c, { params, query }) =>
-    c.json({ items: await runLabels(db, c.get("user").id, params.id, query.scale) }),
+    c.json({ items: await runLabels(db, c.get("workspace").id, params.id, query.scale) }),
   );
 
   mountRoute(app, deps, labelApi.next, async (c, { params, query }) =>
-    c.json(await nextToLabel(db, c.get("user").id, params.id, query.scale, query.after)),
+    c.json(await nextToLabel(db, c.get("workspace").id, params.id, query.scale, query.after)),
   );
 
   mountRoute(app, deps, labelApi.item, async (c, { params, query }) =>
-    c.json(await labelItem(db, c.get("user").id, params.id, params.resultId, query.scale)),
+    c.json(await labelItem(db, c.get("workspace").id, params.id, params.resultId, query.scale)),
   );
 
   mountRoute(app, deps, labelApi.import, async (c, { params, body }) => {
     const { content, ...options } = body;
     return c.json(
-      await importLabels(db, labeller(c.get("user")), params.id, textSource(content), options),
+      await importLabels(db, labeller(c), params.id, textSource(content), options),
       201,
     );
   });
 
   mountRoute(app, deps, labelApi.resultLabels, async (c, { params }) =>
-    c.json({ items: await resultLabels(db, c.get("user").id, params.id, params.resultId) }),
+    c.json({ items: await resultLabels(db, c.get("workspace").id, params.id, params.resultId) }),
   );
 
   mountRoute(app, deps, labelApi.put, async (c, { params, body }) =>
-    c.json(
-      await putLabel(db, labeller(c.get("user")), params.id, params.resultId, params.scale, body),
-    ),
+    c.json(await putLabel(db, labeller(c), params.id, params.resultId, params.scale, body)),
   );
 
   mountRoute(app, deps, labelApi.delete, async (c, { params }) => {
-    await removeLabel(db, c.get("user").id, params.id, params.resultId, params.scale);
+    await removeLabel(db, c.get("workspace").id, params.id, params.resultId, params.scale);
     return c.body(null, 204);
   });
 
   mountRoute(app, deps, labelApi.calibration, async (c, { params, query }) => {
     const { judge, target, kappa, disagreements } = query;
     return c.json(
-      await calibrateEvaluation(db, c.get("user").id, params.id, {
+      await calibrateEvaluation(db, c.get("workspace").id, params.id, {
         ...(judge !== undefined ? { judge } : {}),
         ...(target !== undefined ? { target } : {}),
         ...(kappa !== undefined ? { kappaMin: kappa } : {}),

@@ -232,7 +232,7 @@ export function monitorRoutes(app: App, deps: RouteDeps) {
     monitorJson(row, (await monitorCounts(db, [row.id], since())).get(row.id));
 
   mountRoute(app, deps, monitorApi.list, async (c) => {
-    const rows = await listMonitors(db, c.get("user").id);
+    const rows = await listMonitors(db, c.get("workspace").id);
     const counts = await monitorCounts(
       db,
       rows.map((row) => row.id),
@@ -241,21 +241,21 @@ export function monitorRoutes(app: App, deps: RouteDeps) {
     return c.json({ items: rows.map((row) => monitorJson(row, counts.get(row.id))) });
   });
   mountRoute(app, deps, monitorApi.create, async (c, { body }) => {
-    const row = await insertMonitor(db, c.get("user").id, body);
+    const row = await insertMonitor(db, c.get("workspace").id, body);
     return c.json(monitorJson(row, undefined), 201);
   });
   mountRoute(app, deps, monitorApi.get, async (c, { params }) => {
-    const row = await getMonitor(db, c.get("user").id, params.id);
+    const row = await getMonitor(db, c.get("workspace").id, params.id);
     if (!row) return errorJson(c, 404, "not_found", "No such monitor.");
     return c.json(await withCounts(row));
   });
   mountRoute(app, deps, monitorApi.update, async (c, { params, body }) => {
-    const row = await updateMonitor(db, c.get("user").id, params.id, body);
+    const row = await updateMonitor(db, c.get("workspace").id, params.id, body);
     if (!row) return errorJson(c, 404, "not_found", "No such monitor.");
     return c.json(await withCounts(row));
   });
   mountRoute(app, deps, monitorApi.remove, async (c, { params }) => {
-    const deleted = await deleteMonitor(db, c.get("user").id, params.id);
+    const deleted = await deleteMonitor(db, c.get("workspace").id, params.id);
     if (!deleted) return errorJson(c, 404, "not_found", "No such monitor.");
     return c.json({ deleted: true as const });
   });
@@ -279,7 +279,7 @@ export function monitorRoutes(app: App, deps: RouteDeps) {
     const breakdown = query.breakdown.startsWith("metadata.")
       ? { meta: query.breakdown.slice("metadata.".length) }
       : (query.breakdown as "model" | "collection" | "service");
-    const series = await readMonitorSeries(db, c.get("user").id, {
+    const series = await readMonitorSeries(db, c.get("workspace").id, {
       scope: {
         ...(query.service !== undefined ? { service: query.service } : {}),
         ...(query.collection !== undefined ? { collection: query.collection } : {}),
@@ -292,7 +292,11 @@ export function monitorRoutes(app: App, deps: RouteDeps) {
     return c.json(series);
   });
   mountRoute(app, deps, monitorApi.scopes, async (c) => {
-    const scopes = await listRollupScopes(db, c.get("user").id, new Date(Date.now() - 30 * DAY_MS));
+    const scopes = await listRollupScopes(
+      db,
+      c.get("workspace").id,
+      new Date(Date.now() - 30 * DAY_MS),
+    );
     return c.json({ ...scopes, breakdown_keys: [...deps.production.breakdownKeys] });
   });
 }

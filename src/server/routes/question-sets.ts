@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { actorOf } from "../auth.js";
 import {
   GenerateQuestionsRequestSchema,
   getGeneration,
@@ -238,44 +239,44 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   const api = questionSetApi;
 
   mountRoute(app, deps, api.list, async (c) => {
-    const rows = await listQuestionSets(db, c.get("user").id);
+    const rows = await listQuestionSets(db, c.get("workspace").id);
     return c.json({ items: rows.map(publicQuestionSet) });
   });
 
   mountRoute(app, deps, api.create, async (c, { body }) =>
-    c.json(withQuestions(await createQuestionSetWithQuestions(db, c.get("user").id, body)), 201),
+    c.json(withQuestions(await createQuestionSetWithQuestions(db, actorOf(c), body)), 201),
   );
 
   mountRoute(app, deps, api.import, async (c, { body }) =>
-    c.json(withQuestions(await importQuestionSet(db, c.get("user").id, body)), 201),
+    c.json(withQuestions(await importQuestionSet(db, actorOf(c), body)), 201),
   );
 
   mountRoute(app, deps, api.generate, async (c, { body }) => {
     const jobs = deps.jobs;
     if (!jobs) throw new Error("unreachable: needsJobs answers 503 first");
-    const row = await requestQuestionGeneration({ db, jobs }, c.get("user").id, body);
+    const row = await requestQuestionGeneration({ db, jobs }, c.get("workspace").id, body);
     return c.json({ id: row.id, status: row.status }, 202);
   });
 
   mountRoute(app, deps, api.generation, async (c, { params }) =>
-    c.json(publicGeneration(await getGeneration(db, c.get("user").id, params.id))),
+    c.json(publicGeneration(await getGeneration(db, c.get("workspace").id, params.id))),
   );
 
   mountRoute(app, deps, api.editQuestion, async (c, { params, body }) =>
-    c.json(publicQuestion(await editQuestion(db, c.get("user").id, params.id, body))),
+    c.json(publicQuestion(await editQuestion(db, c.get("workspace").id, params.id, body))),
   );
 
   mountRoute(app, deps, api.deleteQuestion, async (c, { params }) => {
-    await removeQuestion(db, c.get("user").id, params.id);
+    await removeQuestion(db, c.get("workspace").id, params.id);
     return c.body(null, 204);
   });
 
   mountRoute(app, deps, api.get, async (c, { params }) =>
-    c.json(withQuestions(await getQuestionSetWithQuestions(db, c.get("user").id, params.id))),
+    c.json(withQuestions(await getQuestionSetWithQuestions(db, c.get("workspace").id, params.id))),
   );
 
   mountRoute(app, deps, api.export, async (c, { params, query }) => {
-    const file = await exportQuestionSet(db, c.get("user").id, params.id, query.format);
+    const file = await exportQuestionSet(db, c.get("workspace").id, params.id, query.format);
     return c.body(file.body, 200, {
       "content-type": file.contentType,
       "content-disposition": `attachment; filename="${file.filename}"`,
@@ -283,7 +284,7 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.trend, async (c, { params }) => {
-    const points = await questionSetTrend(db, c.get("user").id, params.id);
+    const points = await questionSetTrend(db, c.get("workspace").id, params.id);
     return c.json({
       items: points.map(({ evaluation: run, pass_rate, scored }) => ({
         evaluation_id: run.id,
@@ -300,16 +301,18 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.update, async (c, { params, body }) =>
-    c.json(publicQuestionSet(await updateQuestionSetMeta(db, c.get("user").id, params.id, body))),
+    c.json(
+      publicQuestionSet(await updateQuestionSetMeta(db, c.get("workspace").id, params.id, body)),
+    ),
   );
 
   mountRoute(app, deps, api.delete, async (c, { params }) => {
-    await removeQuestionSet(db, c.get("user").id, params.id);
+    await removeQuestionSet(db, c.get("workspace").id, params.id);
     return c.body(null, 204);
   });
 
   mountRoute(app, deps, api.append, async (c, { params, body }) => {
-    const rows = await appendQuestions(db, c.get("user").id, params.id, body.questions);
+    const rows = await appendQuestions(db, c.get("workspace").id, params.id, body.questions);
     return c.json({ items: rows.map(publicQuestion) }, 201);
   });
 }

@@ -119,19 +119,19 @@ export const ragApi = {
   }),
 };
 
-function publicCollection<R extends { user_id: string }>({ user_id: _owner, ...row }: R) {
+function publicCollection<R extends { workspace_id: string }>({ workspace_id: _owner, ...row }: R) {
   return row;
 }
 
 export function ragRoutes(app: App, deps: RouteDeps) {
   const { db, config, clients } = deps;
   const bots = lruCache<ReturnType<typeof createBuiltinBot>>(BOT_CACHE);
-  const botFor = (userId: string) =>
-    bots.get(userId, () =>
+  const botFor = (workspaceId: string) =>
+    bots.get(workspaceId, () =>
       createBuiltinBot({
         db,
-        userId,
-        llm: clients(userId),
+        workspaceId,
+        llm: clients(workspaceId),
         loops: config.rag.loops,
         retrieval: config.rag.retrieval,
         gate: config.gate,
@@ -141,24 +141,24 @@ export function ragRoutes(app: App, deps: RouteDeps) {
     );
 
   mountRoute(app, deps, ragApi.createCollection, async (c, { body }) => {
-    const row = await createCollection(db, c.get("user").id, body);
+    const row = await createCollection(db, c.get("workspace").id, body);
     return c.json(publicCollection(row), 201);
   });
 
   mountRoute(app, deps, ragApi.listCollections, async (c) => {
-    const rows = await listCollections(db, c.get("user").id);
+    const rows = await listCollections(db, c.get("workspace").id);
     return c.json({ items: rows.map(publicCollection) });
   });
 
   mountRoute(app, deps, ragApi.getCollection, async (c, { params }) => {
-    const row = await getCollection(db, c.get("user").id, params.id);
+    const row = await getCollection(db, c.get("workspace").id, params.id);
     if (!row) throw new CollectionNotFoundError(params.id);
     return c.json(publicCollection(row));
   });
 
   mountRoute(app, deps, ragApi.uploadDocuments, async (c, { params, body }) => {
-    const userId = c.get("user").id;
-    const collection = await getCollection(db, userId, params.id);
+    const workspaceId = c.get("workspace").id;
+    const collection = await getCollection(db, workspaceId, params.id);
     if (!collection) throw new CollectionNotFoundError(params.id);
     // Read, chunked and tokenized on the parse thread (rag/ingest/parse-thread.ts).
     const { documents, problems } = await parseUploads(body.documents, {
@@ -171,13 +171,13 @@ export function ragRoutes(app: App, deps: RouteDeps) {
         400,
       );
     }
-    const result = await botFor(userId).ingestDocuments(documents, { id: collection.id });
+    const result = await botFor(workspaceId).ingestDocuments(documents, { id: collection.id });
     return c.json(result, 201);
   });
 
   mountRoute(app, deps, ragApi.ask, async (c, { body }) => {
     const { collection_id, ...rest } = body;
-    const result = await botFor(c.get("user").id).ask({
+    const result = await botFor(c.get("workspace").id).ask({
       ...rest,
       collection: collection_id,
       signal: c.req.raw.signal,

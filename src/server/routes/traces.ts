@@ -152,7 +152,7 @@ export function traceRoutes(app: App, deps: RouteDeps, traces: TraceAssembler) {
       });
     }
     try {
-      const result = await traces.add(c.get("user").id, decoded.spans);
+      const result = await traces.add(c.get("workspace").id, decoded.spans);
       const rejectedSpans = decoded.rejected.length + result.rejectedSpans;
       if (rejectedSpans === 0) return otlpReply(c, encoding, 200, {});
       const reasons = [
@@ -192,10 +192,10 @@ export function traceRoutes(app: App, deps: RouteDeps, traces: TraceAssembler) {
   });
 
   mountRoute(app, deps, traceApi.rejected, async (c, { query }) => {
-    const userId = c.get("user").id;
+    const workspaceId = c.get("workspace").id;
     const [total, rows] = await Promise.all([
-      countRejectedTraces(db, userId),
-      listRejectedTraces(db, userId, query.limit ?? REJECTED_PAGE.default),
+      countRejectedTraces(db, workspaceId),
+      listRejectedTraces(db, workspaceId, query.limit ?? REJECTED_PAGE.default),
     ]);
     return c.json({
       total,
