@@ -409,6 +409,15 @@ describe("createHttpBot: the network policy", () => {
     }
     expect(received).toHaveLength(2);
   });
+
+  it("refuses a port fetch never connects to, once and by name, for ask and probe", async () => {
+    const bot = localBot({ url: "http://127.0.0.1:6000/ask", retries: 2, backoff: FAST });
+    const asked = await botError(bot.ask({ question: "q", signal: signal() }));
+    expect(asked.kind).toBe("unreachable");
+    expect(asked.message).toContain("port 6000 is one that fetch never connects to");
+    expect(asked.message).not.toContain("attempts");
+    await expect(bot.probe!(signal())).rejects.toThrow(/port 6000 is one that fetch never/);
+  });
 });
 
 describe("createHttpBot: secrets", () => {
