@@ -1,5 +1,5 @@
 import type { LookupFunction } from "node:net";
-import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
+import type { Agent, RequestInit as UndiciRequestInit } from "undici";
 
 // The fetch of HTTP bots and alert webhooks: undici's, on an Agent whose new connections resolve
 // host names with the caller's `lookup` (network-policy.ts checks every address there). The socket
@@ -22,21 +22,28 @@ export interface AgentFetchOptions {
   maxBodyBytes?: number;
 }
 
+/** undici loads at the first call, not with every CLI command (~20 ms of CPU at start-up). */
+let undici: Promise<typeof import("undici")> | undefined;
+
 /** A fetch on its own keep-alive Agent. Redirects are never followed: a 3xx is the response. */
 export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
-  const dispatcher = new Agent({
-    connections: options.maxSockets ?? 256,
-    maxResponseSize: options.maxBodyBytes ?? -1,
-    ...(options.lookup && { connect: { lookup: options.lookup } }),
-  });
-  // undici's Request options and Response are the web ones callers use; only the declarations differ.
-  return (url, init) =>
-    undiciFetch(url, {
+  let dispatcher: Agent | undefined;
+  return async (url, init) => {
+    const { Agent, fetch } = await (undici ??= import("undici"));
+    dispatcher ??= new Agent({
+      connections: options.maxSockets ?? 256,
+      maxResponseSize: options.maxBodyBytes ?? -1,
+      ...(options.lookup && { connect: { lookup: options.lookup } }),
+    });
+    // undici's request options and Response are the web ones callers use; only the types differ.
+    const response = await fetch(url, {
       ...(init as UndiciRequestInit),
       // A redirect could carry the request and its credentials where the policy was not asked.
       redirect: "manual",
       dispatcher,
-    }) as unknown as Promise<Response>;
+    });
+    return response as unknown as Response;
+  };
 }
 
 /** Whether a fetch, or the reading of its body, failed on the `maxBodyBytes` limit. */
