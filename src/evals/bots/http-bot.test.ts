@@ -306,6 +306,20 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
     expect(probed.message).toBe(`cannot connect to 127.0.0.1:${port}: ECONNREFUSED`);
   });
 
+  it("a bot that closes the connection mid-reply is unreachable, retried, and says so", async () => {
+    const { url, received } = await serve((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"answer":');
+      res.socket?.destroy();
+    });
+    const asked = await botError(
+      localBot({ url, retries: 1, backoff: FAST }).ask({ question: "q", signal: signal() }),
+    );
+    expect(asked.kind).toBe("unreachable");
+    expect(asked.message).toMatch(/connection closed \(UND_ERR_SOCKET\) \(after 2 attempts\)$/);
+    expect(received).toHaveLength(2);
+  });
+
   it("a 3xx is an error, never followed to where it points", async () => {
     const elsewhere = await serve((res) => json(res, 200, { answer: "followed" }));
     const { url } = await serve((res) => {

@@ -275,6 +275,9 @@ const NETWORK_CODES: Record<string, string> = {
   ENETUNREACH: "network unreachable",
   ETIMEDOUT: "connection timed out",
   EPIPE: "connection closed",
+  // undici's own codes (http-fetch.ts): the bot closed the connection, or did not accept it in 10 s.
+  UND_ERR_SOCKET: "connection closed",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
 };
 
 /**

@@ -33,6 +33,9 @@ export function createAgentFetch(options: AgentFetchOptions = {}): FetchLike {
     dispatcher ??= new Agent({
       connections: options.maxSockets ?? 256,
       maxResponseSize: options.maxBodyBytes ?? -1,
+      // The caller's signal is the deadline (undici's own would end a call at 300 s whatever it asked).
+      headersTimeout: 0,
+      bodyTimeout: 0,
       ...(options.lookup && { connect: { lookup: options.lookup } }),
     });
     // undici's request options and Response are the web ones callers use; only the types differ.
