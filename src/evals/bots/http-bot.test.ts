@@ -306,6 +306,20 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
     expect(probed.message).toBe(`cannot connect to 127.0.0.1:${port}: ECONNREFUSED`);
   });
 
+  it("a bot that closes the connection mid-reply is unreachable, retried, and says so", async () => {
+    const { url, received } = await serve((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"answer":');
+      res.socket?.destroy();
+    });
+    const asked = await botError(
+      localBot({ url, retries: 1, backoff: FAST }).ask({ question: "q", signal: signal() }),
+    );
+    expect(asked.kind).toBe("unreachable");
+    expect(asked.message).toMatch(/connection closed \(UND_ERR_SOCKET\) \(after 2 attempts\)$/);
+    expect(received).toHaveLength(2);
+  });
+
   it("a 3xx is an error, never followed to where it points", async () => {
     const elsewhere = await serve((res) => json(res, 200, { answer: "followed" }));
     const { url } = await serve((res) => {
@@ -408,6 +422,15 @@ describe("createHttpBot: the network policy", () => {
       expect((await bot.ask({ question: "q", signal: signal() })).answer).toBe("reached");
     }
     expect(received).toHaveLength(2);
+  });
+
+  it("refuses a port fetch never connects to, once and by name, for ask and probe", async () => {
+    const bot = localBot({ url: "http://127.0.0.1:6000/ask", retries: 2, backoff: FAST });
+    const asked = await botError(bot.ask({ question: "q", signal: signal() }));
+    expect(asked.kind).toBe("unreachable");
+    expect(asked.message).toContain("port 6000 is one that fetch never connects to");
+    expect(asked.message).not.toContain("attempts");
+    await expect(bot.probe!(signal())).rejects.toThrow(/port 6000 is one that fetch never/);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   withRetries,
 } from "../../llm/index.js";
 import { type HttpBotRequest, parseHttpBotReply } from "./http-contract.js";
-import { createAgentFetch, ResponseTooLargeError } from "./http-fetch.js";
+import { createAgentFetch, FETCH_BLOCKED_PORTS, isResponseTooLarge } from "./http-fetch.js";
 import {
   type BotNetworkPolicy,
   BotNetworkPolicyError,
@@ -125,6 +125,11 @@ export function createHttpBot({
       retryable: options.retryable ?? false,
       retryAfterMs: options.retryAfterMs,
     });
+  const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+  // fetch never connects to these: said once, by name, rather than "cannot connect" at every try.
+  const blockedPort = FETCH_BLOCKED_PORTS.has(port)
+    ? `port ${port} is one that fetch never connects to (the Fetch standard's blocked ports)`
+    : undefined;
   const lookup = checkedLookup(network);
   const fetchBot = createAgentFetch({
     maxSockets: 64,
@@ -148,7 +153,7 @@ export function createHttpBot({
       const refused = policyRefusal(cause);
       // The same address would be refused again: no retry.
       if (refused) return fail("unreachable", refused.message);
-      if (cause instanceof Error && cause.cause instanceof ResponseTooLargeError) {
+      if (isResponseTooLarge(cause)) {
         return fail(
           "invalid_response",
           `reply larger than ${HTTP_BOT_DEFAULTS.maxReplyBytes} bytes`,
@@ -156,11 +161,16 @@ export function createHttpBot({
       }
       return fail("unreachable", networkReason(cause), { retryable: true });
     };
-    let response: Response;
-    let body: string;
     try {
       // An IP literal never goes through the lookup: it is checked here.
       checkUrlHost(url, network);
+    } catch (error) {
+      throw transportFailure(error);
+    }
+    if (blockedPort) throw fail("unreachable", blockedPort);
+    let response: Response;
+    let body: string;
+    try {
       response = await fetchBot(url, {
         method: "POST",
         headers: {
@@ -236,7 +246,6 @@ export function createHttpBot({
     },
 
     async probe(signal) {
-      const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
       // URL keeps an IPv6 host in brackets; net.connect wants it bare.
       const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
       try {
@@ -244,6 +253,7 @@ export function createHttpBot({
       } catch (error) {
         throw fail("unreachable", (error as Error).message);
       }
+      if (blockedPort) throw fail("unreachable", blockedPort);
       return probeTcp({ host, port, timeoutMs: config.probeTimeoutMs, signal, lookup });
     },
   };
@@ -265,6 +275,9 @@ const NETWORK_CODES: Record<string, string> = {
   ENETUNREACH: "network unreachable",
   ETIMEDOUT: "connection timed out",
   EPIPE: "connection closed",
+  // undici's own codes (http-fetch.ts): the bot closed the connection, or did not accept it in 10 s.
+  UND_ERR_SOCKET: "connection closed",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
 };
 
 /**

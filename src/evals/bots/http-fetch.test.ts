@@ -1,119 +1,131 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { gzipSync } from "node:zlib";
+import { createRequire } from "node:module";
+import type { AddressInfo, LookupFunction } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgentFetch } from "./http-fetch.js";
+import { createAgentFetch, FETCH_BLOCKED_PORTS, isResponseTooLarge } from "./http-fetch.js";
 
 let server: http.Server;
-let base: string;
-const seen: http.IncomingHttpHeaders[] = [];
+let port = 0;
+const seen: Array<{ url: string | undefined; headers: http.IncomingHttpHeaders }> = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    seen.push(req.headers);
+    seen.push({ url: req.url, headers: req.headers });
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString();
-      if (req.url === "/gzip") {
-        const payload = gzipSync(JSON.stringify({ echo: body }));
-        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
-        res.end(payload);
+      if (req.url === "/big") {
+        res.writeHead(200, { "content-type": "application/json" });
+        for (let i = 0; i < 8; i++) res.write(Buffer.alloc(1024, 0x61));
+        res.end();
       } else if (req.url === "/stall") {
         res.writeHead(200, { "content-type": "application/json" });
         res.write('{"partial":');
-      } else if (req.url === "/empty") {
-        res.writeHead(204);
+      } else if (req.url === "/moved") {
+        res.writeHead(302, { location: "/echo" });
         res.end();
       } else {
-        res.writeHead(201, [
-          ["content-type", "application/json"],
-          ["x-multi", "a"],
-          ["x-multi", "b"],
-        ]);
+        res.writeHead(201, { "content-type": "application/json" });
         res.end(JSON.stringify({ echo: body }));
       }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  port = (server.address() as AddressInfo).port;
 });
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const fetchLike = createAgentFetch({ maxSockets: 4 });
+/** A lookup that answers every name with one address, and counts its calls. */
+function pinnedLookup(address: string): LookupFunction & { names: string[] } {
+  const names: string[] = [];
+  const lookup = ((hostname, options, callback) => {
+    names.push(hostname);
+    if (options.all) callback(null, [{ address, family: 4 }]);
+    else callback(null, address, 4);
+  }) as LookupFunction;
+  return Object.assign(lookup, { names });
+}
 
 describe("createAgentFetch", () => {
-  it("sends method, headers and body, and answers like a Response", async () => {
-    const response = await fetchLike(`${base}/echo`, {
+  it("connects to the address its lookup returned, not the one public DNS would give", async () => {
+    const lookup = pinnedLookup("127.0.0.1");
+    const fetch = createAgentFetch({ lookup });
+    // .invalid never resolves (RFC 6761): only the lookup can have sent this anywhere.
+    const response = await fetch(`http://bot.invalid:${port}/echo`, {
       method: "POST",
-      headers: new Headers({ Authorization: "Bearer t", "Content-Type": "application/json" }),
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
       body: '{"x":"é"}',
     });
     expect(response.status).toBe(201);
-    expect(response.ok).toBe(true);
-    expect(response.headers.get("Content-Type")).toBe("application/json");
-    expect(response.headers.get("x-multi")).toBe("a, b");
-    expect([...response.headers.entries()].some(([name]) => name === "x-multi")).toBe(true);
     expect(await response.json()).toEqual({ echo: '{"x":"é"}' });
-    const headers = seen.at(-1);
-    expect(headers?.authorization).toBe("Bearer t");
-    expect(headers?.["content-length"]).toBe(String(Buffer.byteLength('{"x":"é"}')));
+    expect(lookup.names).toEqual(["bot.invalid"]);
+    expect(seen.at(-1)?.headers.host).toBe(`bot.invalid:${port}`);
+    expect(seen.at(-1)?.headers.authorization).toBe("Bearer t");
   });
 
-  it("sends Host and keep-alive as node:http would, and a caller's Host as given", async () => {
-    await fetchLike(`${base}/echo`, { method: "POST", body: "{}" });
-    expect(seen.at(-1)?.host).toBe(new URL(base).host);
-    expect(seen.at(-1)?.connection).toBe("keep-alive");
-    await fetchLike(`${base}/echo`, {
-      method: "POST",
-      body: "{}",
-      headers: { Host: "example.test" },
+  it("sends nothing when the lookup refuses, and rejects with the lookup's error as the cause", async () => {
+    const refusal = Object.assign(new Error("refused by policy"), { code: "EBOTPOLICY" });
+    const fetch = createAgentFetch({
+      lookup: ((_hostname, _options, callback) => callback(refusal, "", 0)) as LookupFunction,
     });
-    expect(seen.at(-1)?.host).toBe("example.test");
-  });
-
-  it("sends every body intact, small and large, ASCII or not, across many requests", async () => {
-    const bodies = Array.from({ length: 120 }, (_, i) =>
-      JSON.stringify({ i, text: `${"é…字😀 ".repeat(i * 37)}end` }),
-    );
-    bodies.push(JSON.stringify({ big: "x…".repeat(60_000) }));
-    const echoed = await Promise.all(
-      bodies.map(async (body) => {
-        const response = await fetchLike(`${base}/echo`, { method: "POST", body });
-        return ((await response.json()) as { echo: string }).echo;
-      }),
-    );
-    expect(echoed).toEqual(bodies);
-  });
-
-  it("decodes gzip bodies and drops the encoding headers", async () => {
-    const response = await fetchLike(`${base}/gzip`, { method: "POST", body: "zipped" });
-    expect(response.headers.get("content-encoding")).toBeNull();
-    expect(JSON.parse(await response.text())).toEqual({ echo: "zipped" });
-  });
-
-  it("handles bodiless statuses", async () => {
-    const response = await fetchLike(`${base}/empty`, { headers: { Accept: "application/json" } });
-    expect(response.status).toBe(204);
-    expect(response.body).toBeNull();
-  });
-
-  it("rejects with an AbortError when the signal fires mid-response", async () => {
-    const error = await fetchLike(`${base}/stall`, { signal: AbortSignal.timeout(50) }).catch(
+    const before = seen.length;
+    const error = await fetch(`http://bot.invalid:${port}/echo`, { method: "POST" }).catch(
       (e: unknown) => e,
     );
-    expect((error as Error).name).toMatch(/AbortError|TimeoutError/);
-    const aborted = await fetchLike(`${base}/echo`, { signal: AbortSignal.abort() }).catch(
-      (e: unknown) => e,
-    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).cause).toBe(refusal);
+    expect(seen.length).toBe(before);
+  });
+
+  it("fails a body over maxBodyBytes, and reads one under it", async () => {
+    const fetch = createAgentFetch({ maxBodyBytes: 4096 });
+    const error = await fetch(`http://127.0.0.1:${port}/big`)
+      .then((response) => response.text())
+      .catch((e: unknown) => e);
+    expect(isResponseTooLarge(error)).toBe(true);
+    const small = await fetch(`http://127.0.0.1:${port}/echo`, { method: "POST", body: "ok" });
+    expect(await small.json()).toEqual({ echo: "ok" });
+    expect(isResponseTooLarge(new TypeError("fetch failed"))).toBe(false);
+  });
+
+  it("does not follow a redirect, even when the caller asks it to", async () => {
+    const fetch = createAgentFetch();
+    const before = seen.length;
+    const response = await fetch(`http://127.0.0.1:${port}/moved`, { redirect: "follow" });
+    expect(response.status).toBe(302);
+    expect(seen.slice(before).map((s) => s.url)).toEqual(["/moved"]);
+  });
+
+  it("rejects with the signal's error when it fires while the body is still arriving", async () => {
+    const fetch = createAgentFetch();
+    const error = await fetch(`http://127.0.0.1:${port}/stall`, {
+      signal: AbortSignal.timeout(50),
+    })
+      .then((response) => response.text())
+      .catch((e: unknown) => e);
+    expect((error as Error).name).toBe("TimeoutError");
+    const aborted = await fetch(`http://127.0.0.1:${port}/echo`, {
+      signal: AbortSignal.abort(),
+    }).catch((e: unknown) => e);
     expect((aborted as Error).name).toBe("AbortError");
   });
 
-  it("rejects with a TypeError when the server is unreachable", async () => {
-    const error = await fetchLike("http://127.0.0.1:1/v1", {}).catch((e: unknown) => e);
+  it("knows the ports undici's fetch refuses, as undici lists them", async () => {
+    // undici's own list is internal (no declared export): read here only to keep the two equal.
+    const { badPorts } = createRequire(import.meta.url)("undici/lib/web/fetch/constants.js") as {
+      badPorts: readonly string[];
+    };
+    expect([...FETCH_BLOCKED_PORTS].map(String)).toEqual([...badPorts]);
+    // Refused before any connection: the lookup is never asked.
+    const lookup = pinnedLookup("127.0.0.1");
+    const error = await createAgentFetch({ lookup })("http://bot.invalid:10080/").catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TypeError);
+    expect(lookup.names).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // A fetch that goes only where a network policy allows, checked at every connection: an IP
 // literal before the request, a host name's every address at connect time (network-policy.ts).
-// Redirects are never followed (node:http does not), so a 3xx cannot lead anywhere else. Used by
+// Redirects are never followed (http-fetch.ts), so a 3xx cannot lead anywhere else. Used by
 // alert webhooks, which obey the same policy as HTTP bots (issue 24 §4, issue 12 §1.2).
 
 import { createAgentFetch, type FetchLike } from "./http-fetch.js";
@@ -16,9 +16,8 @@ export function createPolicyFetch(
     maxSockets: 16,
   });
   return async (input, init) => {
-    const href = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     // Throws BotNetworkPolicyError (code EBOTPOLICY) for a refused literal.
-    checkUrlHost(new URL(href), policy);
+    checkUrlHost(new URL(input), policy);
     return fetch(input, init);
   };
 }
