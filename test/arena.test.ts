@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { workerClients } from "../src/config/index.js";
 import { type ArenaWorker, startArenaWorker } from "../src/evals/arena/index.js";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
@@ -141,15 +141,15 @@ describeEachStore("arenas over the API", (use) => {
     });
     return { status: response.status, body: (await response.json()) as T };
   };
-  async function finished(token: string, id: string): Promise<Arena> {
-    const until = Date.now() + 90_000;
-    for (;;) {
-      const { body } = await call<Arena>(token, "GET", `/arenas/${id}`);
-      if (body.status !== "PENDING" && body.status !== "RUNNING") return body;
-      if (Date.now() > until) throw new Error(`arena still ${body.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  }
+  const finished = (token: string, id: string): Promise<Arena> =>
+    vi.waitFor(
+      async () => {
+        const { body } = await call<Arena>(token, "GET", `/arenas/${id}`);
+        expect(["PENDING", "RUNNING"]).not.toContain(body.status);
+        return body;
+      },
+      { timeout: 90_000, interval: 150 },
+    );
   async function questionSet(token: string) {
     const { body } = await call<{ id: string }>(token, "POST", "/question-sets", {
       name: "arena set",
@@ -597,11 +597,12 @@ describeEachStore("arenas over the API", (use) => {
       });
       expect(started.status).toBe(201);
       // The worker starts comparing (the row says RUNNING, the judge is being asked)...
-      const until = Date.now() + 60_000;
-      while (llm.requests.filter(isChat).length < 2) {
-        if (Date.now() > until) throw new Error("the judge was never asked");
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await expect
+        .poll(() => llm.requests.filter(isChat).length, {
+          timeout: 60_000,
+          message: "the judge asked",
+        })
+        .toBeGreaterThanOrEqual(2);
       expect((await call<Arena>(frank, "GET", `/arenas/${started.body.id}`)).body.status).toBe(
         "RUNNING",
       );
@@ -616,12 +617,15 @@ describeEachStore("arenas over the API", (use) => {
         expect(read.body.status).toBe("RUNNING");
         expect(read.body.results).toBeNull();
       }
-      await new Promise((resolve) => setTimeout(resolve, 300));
       expect(llm.requests.length).toBe(asked); // reading asked the judge nothing
       // A new worker (the restarted server) picks the job up again and stores the results.
       arenaWorker = startArenas();
       const arena = await finished(frank, started.body.id);
       expect(arena.status).toBe("COMPLETED");
+      // Nor did a read set a comparison going in the background: every call the judge got since
+      // the reads is one the stored comparison accounts for (a second would have asked as often).
+      const { judge_cost } = arena.results as { judge_cost?: { by_model: { calls: number }[] } };
+      expect(judge_cost?.by_model.map((m) => m.calls)).toEqual([llm.requests.length - asked]);
       expect(arena.results!.flip_rate).toEqual({
         "first-position-judge": { judged: 5, flipped: 5, rate: 1 },
       });

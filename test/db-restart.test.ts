@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import { startEvaluation } from "../src/evals/runs/index.js";
 import { startJobs } from "../src/jobs/index.js";
@@ -77,24 +77,8 @@ interface Row {
   job_id: string | null;
 }
 
-/** Polls `read` until `done` accepts its value; read errors (the server is down) are waited out. */
-async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 120_000) {
-  const until = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const value = await read();
-      if (done(value)) return value;
-      last = value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(
-    `timed out; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-  );
-}
+/** For vi.waitFor: its callback's errors (a read while the server is down) are waited out. */
+const WAIT = { timeout: 120_000, interval: 100 };
 
 const evaluationOf = async (store: Store, id: string) => {
   const [row] = await queryRows<{ status: string; completed_questions: number; scored: number }>(
@@ -150,16 +134,18 @@ serverTest.concurrent(
         config,
         { via: "cli" },
       );
-      const mid = await waitUntil(
-        () => evaluationOf(store, started.id),
-        (row) => row.completed_questions >= 4,
-      );
+      const mid = await vi.waitFor(async () => {
+        const row = await evaluationOf(store, started.id);
+        expect(row.completed_questions).toBeGreaterThanOrEqual(4);
+        return row;
+      }, WAIT);
       expect(mid.completed_questions).toBeLessThan(N);
       await server.restart({ downMs: 1_500 });
-      const done = await waitUntil(
-        () => evaluationOf(store, started.id),
-        (row) => row.status !== "RUNNING" && row.status !== "PENDING",
-      );
+      const done = await vi.waitFor(async () => {
+        const row = await evaluationOf(store, started.id);
+        expect(["PENDING", "RUNNING"]).not.toContain(row.status);
+        return row;
+      }, WAIT);
       expect(done.status).toBe("COMPLETED");
       await expectCompleted(store, started.id, N);
       // Every question was asked; none twice except the items in flight at the restart.
@@ -194,14 +180,14 @@ serverTest.concurrent(
       { env: { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: dir } },
     );
     try {
-      const [running] = await waitUntil(
-        () =>
-          queryRows<{ id: string; completed_questions: number }>(
-            store.db,
-            sql`select id, completed_questions from evaluations`,
-          ),
-        (rows) => (rows[0]?.completed_questions ?? 0) >= 4,
-      );
+      const [running] = await vi.waitFor(async () => {
+        const rows = await queryRows<{ id: string; completed_questions: number }>(
+          store.db,
+          sql`select id, completed_questions from evaluations`,
+        );
+        expect(rows[0]?.completed_questions ?? 0).toBeGreaterThanOrEqual(4);
+        return rows;
+      }, WAIT);
       expect(running?.completed_questions).toBeLessThan(N);
       await server.restart({ downMs: 1_500 });
       const code = await cli.exited;
@@ -236,19 +222,20 @@ serverTest.concurrent(
         fetch(`http://127.0.0.1:${port}/api/v1/evaluations`, {
           headers: { authorization: `Bearer ${token}` },
         });
-      const token = await waitUntil(
-        async () => {
-          const user = await findOrCreateUser(store.db, "restart");
-          const t = await createApiToken(store.db, user.id);
-          return (await list(t)).ok ? t : undefined;
-        },
-        (t) => t !== undefined,
-      );
+      const token = await vi.waitFor(async () => {
+        const user = await findOrCreateUser(store.db, "restart");
+        const t = await createApiToken(store.db, user.id);
+        expect((await list(t)).ok).toBe(true);
+        return t;
+      }, WAIT);
       await server.restart({ downMs: 1_500 });
-      const again = await waitUntil(
-        () => list(token ?? ""),
-        (response) => response.ok,
-        30_000,
+      const again = await vi.waitFor(
+        async () => {
+          const response = await list(token);
+          expect(response.ok).toBe(true);
+          return response;
+        },
+        { ...WAIT, timeout: 30_000 },
       );
       expect(again.status).toBe(200);
       expect(serve.child.exitCode).toBeNull();
@@ -274,10 +261,7 @@ serverTest.concurrent(
     const store = await openStore({ databaseUrl, migrate: false });
     const streams: Array<Awaited<ReturnType<typeof openStream>>> = [];
     try {
-      const user = await waitUntil(
-        () => findOrCreateUser(store.db, "streams"),
-        (u) => u !== undefined,
-      );
+      const user = await vi.waitFor(() => findOrCreateUser(store.db, "streams"), WAIT);
       const token = await createApiToken(store.db, user.id);
       // A running run no worker takes: its streams poll until the restart.
       const run = await createEvaluation(store.db, user.id, {
@@ -297,9 +281,9 @@ serverTest.concurrent(
       });
       await transitionEvaluation(store.db, run.id, ["PENDING"], "RUNNING");
       const url = `http://127.0.0.1:${port}/api/v1/evaluations/${run.id}/events`;
-      await waitUntil(
-        async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`)).ok,
-        (ok) => ok,
+      await vi.waitFor(
+        async () => expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).ok).toBe(true),
+        WAIT,
       );
       for (let i = 0; i < 3; i++) streams.push(await openStream(url, token));
       for (const stream of streams) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { createApp, listen } from "../src/server/index.js";
@@ -73,15 +73,15 @@ describeEachStore("POST /api/v1/evaluations with answers", (use) => {
     };
   };
 
-  async function completed(token: string, id: string): Promise<Row> {
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const { body } = await call<Row>(token, "GET", `/evaluations/${id}`);
-      if (body.status === "COMPLETED" || body.status === "FAILED") return body;
-      if (Date.now() > until) throw new Error(`evaluation still ${body.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const completed = (token: string, id: string): Promise<Row> =>
+    vi.waitFor(
+      async () => {
+        const { body } = await call<Row>(token, "GET", `/evaluations/${id}`);
+        expect(["COMPLETED", "FAILED"]).toContain(body.status);
+        return body;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
 
   it("judges the answers given, imports their questions with every reference, stores the run", async () => {
     const token = await tokenOf("alice");

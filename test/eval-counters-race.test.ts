@@ -8,7 +8,7 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it, vi } from "vitest";
 import {
   claimResult,
   createEvaluation,
@@ -82,15 +82,19 @@ it("a recount waiting on an item's final write still counts that item", async ()
     const recount = recountEvaluation(store.db, evaluation.id);
     let settled = false;
     void recount.finally(() => (settled = true));
-    for (const until = Date.now() + 20_000; !settled && Date.now() < until;) {
-      const [waiting] = await queryRows<{ n: number }>(
-        store.db,
-        sql`select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      if ((waiting?.n ?? 0) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // Committed once it is seen waiting (or, were it not to wait, once it has ended).
+    await vi.waitFor(
+      async () => {
+        if (settled) return;
+        const [waiting] = await queryRows<{ n: number }>(
+          store.db,
+          sql`select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        expect(waiting?.n ?? 0).toBeGreaterThan(0);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
     await client.query("commit");
     await recount;
   } finally {

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { configuredClients, loadConfig, type RagjudgeConfig } from "../src/config/index.js";
 import {
   cancelEvaluation,
@@ -96,35 +96,20 @@ async function evaluationRow(db: Db, id: string): Promise<EvaluationRow> {
   return row;
 }
 
-async function waitForStatus(
+const waitForStatus = (
   db: Db,
   id: string,
   statuses: string[],
   timeoutMs = 120_000,
-): Promise<EvaluationRow> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await evaluationRow(db, id);
-    if (statuses.includes(row.status)) return row;
-    if (Date.now() > until) {
-      throw new Error(`evaluation ${id} still ${row.status} after ${timeoutMs} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Polls `check` (every 50 ms) until it holds; fails naming `what` after `timeoutMs`. */
-async function waitUntil(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+): Promise<EvaluationRow> =>
+  vi.waitFor(
+    async () => {
+      const row = await evaluationRow(db, id);
+      expect(statuses).toContain(row.status);
+      return row;
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 
 /** The counters a run's rows imply; the evaluation row must say the same. */
 function countersOf(rows: readonly ResultLine[]) {
@@ -187,16 +172,17 @@ function expectJobsAccountedFor(states: Record<string, number>, questions: numbe
 
 /**
  * The item jobs' states once the workers' completions have landed: a worker writes its job
- * completions in batches up to 100 ms after the result, so poll until none is active (or 5 s).
+ * completions in batches up to 100 ms after the result, so poll until none is active (up to 5 s).
  */
-async function itemJobStates(db: Db, id: string): Promise<Record<string, number>> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    const states = await readItemJobStates(db, id);
-    if (!states.active || Date.now() > until) return states;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const itemJobStates = (db: Db, id: string): Promise<Record<string, number>> =>
+  vi.waitFor(
+    async () => {
+      const states = await readItemJobStates(db, id);
+      expect(states.active ?? 0).toBe(0);
+      return states;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
 
 async function readItemJobStates(db: Db, id: string): Promise<Record<string, number>> {
   const rows = await queryRows<{ state: string; n: number }>(
@@ -270,11 +256,13 @@ describe.concurrent("a worker killed with SIGKILL mid-run", () => {
       );
       const first = spawnEvalWorker(["--concurrency", "4"], env);
       await first.waitFor((line) => line.event === "ready");
-      await waitUntil(async () => {
-        const row = await evaluationRow(store.db, started.id);
-        expect(["PENDING", "RUNNING"]).toContain(row.status);
-        return row.completed_questions >= 4;
-      }, "four items completed");
+      // Still RUNNING with four items done: checked at the kill below.
+      await expect
+        .poll(async () => (await evaluationRow(store.db, started.id)).completed_questions, {
+          timeout: 60_000,
+          message: "four items completed",
+        })
+        .toBeGreaterThanOrEqual(4);
       first.kill("SIGKILL");
       expect(await first.exited).toBe("SIGKILL");
       const atKill = await evaluationRow(store.db, started.id);
@@ -554,20 +542,26 @@ function stormsRacingARun(ctx: InProcess): void {
    * request after it would be a stopped run asking the bot.
    */
   async function settleAndDrain(c: ReturnType<typeof ctx>, bot: TestBot, id: string) {
-    await waitUntil(
-      async () =>
-        bot.inFlight === 0 &&
-        (await resultRows(c.store.db, id)).every((r) => r.status !== "RUNNING"),
-      "the calls in flight to end and their rows to be given back",
+    // The calls in flight end and their rows are given back.
+    await vi.waitFor(
+      async () => {
+        expect(bot.inFlight).toBe(0);
+        expect((await resultRows(c.store.db, id)).filter((r) => r.status === "RUNNING")).toEqual(
+          [],
+        );
+      },
+      { timeout: 60_000, interval: 50 },
     );
     const settled = bot.requests;
     const before = await readItemJobStates(c.store.db, id);
     const queued = (before.created ?? 0) + (before.active ?? 0);
     const target = (before.completed ?? 0) + Math.min(queued, 12);
-    await waitUntil(
-      async () => ((await readItemJobStates(c.store.db, id)).completed ?? 0) >= target,
-      "the worker to take and let go of queued item jobs",
-    );
+    await expect
+      .poll(async () => (await readItemJobStates(c.store.db, id)).completed ?? 0, {
+        timeout: 60_000,
+        message: "the worker to take and let go of queued item jobs",
+      })
+      .toBeGreaterThanOrEqual(target);
     return settled;
   }
 

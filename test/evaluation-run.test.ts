@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import {
   cancelEvaluation,
@@ -77,32 +77,32 @@ describeEachStore("evaluation runs", (use, kind) => {
   const startWorker = () =>
     (worker = startEvaluationWorker({ jobs, clientsFor: () => ({}), watchMs: 50 }));
 
-  async function waitFor(id: string, statuses: string[], timeoutMs = 60_000) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const row = await getEvaluation(use().db, workspaceId, id);
-      if (row && statuses.includes(row.status)) return row;
-      if (Date.now() > until)
-        throw new Error(`evaluation still ${row?.status} after ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const waitFor = (id: string, statuses: string[]) =>
+    vi.waitFor(
+      async () => {
+        const row = await getEvaluation(use().db, workspaceId, id);
+        expect(statuses).toContain(row?.status);
+        return row!;
+      },
+      { timeout: 60_000, interval: 50 },
+    );
 
   /** Resolves once a worker has handled the run's launch job: what it did with the run is done. */
-  async function launchHandled(id: string, timeoutMs = 60_000) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const [row] = await queryRows<{ n: number }>(
-        use().db,
-        sql`select count(*)::int as n from ${sql.identifier(JOBS_SCHEMA)}.job
-            where name = 'evaluation-launch' and data->>'evaluation_id' = ${id}
-              and state = 'completed'`,
-      );
-      if ((row?.n ?? 0) > 0) return;
-      if (Date.now() > until) throw new Error(`launch job of ${id} not handled in ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const launchHandled = (id: string) =>
+    expect
+      .poll(
+        async () => {
+          const [row] = await queryRows<{ n: number }>(
+            use().db,
+            sql`select count(*)::int as n from ${sql.identifier(JOBS_SCHEMA)}.job
+                where name = 'evaluation-launch' and data->>'evaluation_id' = ${id}
+                  and state = 'completed'`,
+          );
+          return row?.n ?? 0;
+        },
+        { timeout: 60_000, interval: 50, message: `the launch job of ${id} handled` },
+      )
+      .toBeGreaterThan(0);
 
   async function itemJobsOf(id: string): Promise<number> {
     const [row] = await queryRows<{ n: number }>(

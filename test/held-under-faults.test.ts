@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { configuredClients, loadConfig } from "../src/config/index.js";
 import type { EvaluationReport } from "../src/evals/reports/index.js";
 import { startEvaluation, startEvaluationWorker } from "../src/evals/runs/index.js";
@@ -27,14 +27,6 @@ import { createDatabase } from "./support/postgres-server.js";
 import { promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { openTestStore } from "./support/stores.js";
 import { startTestBot, type TestBot } from "./support/test-bot.js";
-
-async function until(check: () => boolean, what: string, ms = 90_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const questionLines = (n: number, label: string) =>
   Array.from({ length: n }, (_, i) =>
@@ -90,7 +82,10 @@ describe.concurrent("`ragjudge eval` killed with SIGKILL mid-run, then --resume"
           env,
         },
       );
-      await until(() => asked().length >= 6, "six questions asked");
+      await vi.waitFor(() => expect(asked().length).toBeGreaterThanOrEqual(6), {
+        timeout: 90_000,
+        interval: 50,
+      });
       // Mid-run: the rest would take at least four more rounds of the bot's 150 ms.
       expect(asked().length).toBeLessThan(n);
       first.child.kill("SIGKILL");
@@ -140,15 +135,19 @@ it.concurrent(
     );
     try {
       // The survivor never exits on its own: wait for the nine refusals.
-      await new Promise<void>((resolve, reject) => {
-        let exits = 0;
-        for (const w of workers) void w.exited.then(() => ++exits === 9 && resolve());
-        setTimeout(() => reject(new Error("timed out waiting for nine refusals")), 120_000).unref();
+      let exits = 0;
+      for (const w of workers) void w.exited.then(() => exits++);
+      await vi.waitFor(() => expect(exits).toBeGreaterThanOrEqual(9), {
+        timeout: 120_000,
+        interval: 50,
       });
       const running = workers.filter((w) => w.child.exitCode === null);
       expect(running).toHaveLength(1);
       const survivor = running[0] as SpawnedCli;
-      await until(() => survivor.out().includes("worker started"), "the survivor to start");
+      await vi.waitFor(() => expect(survivor.out()).toContain("worker started"), {
+        timeout: 90_000,
+        interval: 50,
+      });
       for (const w of workers.filter((x) => x !== survivor)) {
         expect(w.child.exitCode).toBe(2);
         expect(w.err()).toContain(`in use by process ${survivor.child.pid}`);
@@ -178,7 +177,10 @@ it.concurrent(
         const cli = spawnCli(["eval", "--bot", bot.url, "--questions", file, "--no-worker"], {
           env: { RAGJUDGE_HOME: home },
         });
-        await until(() => existsSync(join(home, "pgdata")), "the new home's database");
+        await vi.waitFor(() => expect(existsSync(join(home, "pgdata"))).toBe(true), {
+          timeout: 90_000,
+          interval: 50,
+        });
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         cli.child.kill("SIGKILL");
         await cli.exited;
@@ -264,16 +266,16 @@ describe("half of the judge's calls failing", () => {
         config,
         { via: "cli" },
       );
-      const end = Date.now() + 120_000;
-      for (;;) {
-        const row = await getEvaluation(store.db, workspaceId, started.id);
-        if (row && row.status !== "PENDING" && row.status !== "RUNNING") {
-          const rows = await listEvaluationResults(store.db, workspaceId, row.id);
-          return { row, scores: rows.map((r) => [r.question_text, r.score, r.status]) };
-        }
-        if (Date.now() > end) throw new Error("run did not finish");
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const row = await vi.waitFor(
+        async () => {
+          const current = await getEvaluation(store.db, workspaceId, started.id);
+          expect(["PENDING", "RUNNING", undefined]).not.toContain(current?.status);
+          return current!;
+        },
+        { timeout: 120_000, interval: 50 },
+      );
+      const rows = await listEvaluationResults(store.db, workspaceId, row.id);
+      return { row, scores: rows.map((r) => [r.question_text, r.score, r.status]) };
     };
     try {
       llm.reset();

@@ -4,7 +4,7 @@
 // without a ground truth is a skip, not an error.
 
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { configuredClients, loadConfig, type RagjudgeConfig } from "../src/config/index.js";
 import { buildReport, renderSummaryTable } from "../src/evals/reports/index.js";
 import {
@@ -113,13 +113,14 @@ async function run(
       config,
       { via: "cli" },
     );
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const row = await getEvaluation(store.db, workspaceId, started.id);
-      if (row && ["COMPLETED", "FAILED", "CANCELLED"].includes(row.status)) return row;
-      if (Date.now() > until) throw new Error(`evaluation still ${row?.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    return await vi.waitFor(
+      async () => {
+        const row = await getEvaluation(store.db, workspaceId, started.id);
+        expect(["COMPLETED", "FAILED", "CANCELLED"]).toContain(row?.status);
+        return row!;
+      },
+      { timeout: 60_000, interval: 50 },
+    );
   } finally {
     await worker.stop();
   }

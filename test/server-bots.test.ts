@@ -4,7 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import type { BotNetworkConfig } from "../src/evals/bots/index.js";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
@@ -116,15 +116,15 @@ describeEachStore("HTTP API: bots and the bot network policy", (use) => {
     return { id: user.id, token, setId: set.id };
   }
 
-  async function waitFor(token: string, id: string) {
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const row = await json<Evaluation>(call(strict, token, "GET", `/evaluations/${id}`));
-      if (["COMPLETED", "FAILED", "CANCELLED"].includes(row.status)) return row;
-      if (Date.now() > until) throw new Error(`evaluation still ${row.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const waitFor = (token: string, id: string) =>
+    vi.waitFor(
+      async () => {
+        const row = await json<Evaluation>(call(strict, token, "GET", `/evaluations/${id}`));
+        expect(["COMPLETED", "FAILED", "CANCELLED"]).toContain(row.status);
+        return row;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
 
   const requestsSeen = () => receiver.requests;
 

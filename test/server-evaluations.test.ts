@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { createBuiltinBot, DEFAULT_LOOPS_CONFIG, RetrievalConfigSchema } from "../src/rag/index.js";
@@ -126,15 +126,15 @@ describeEachStore("HTTP API: evaluations", (use) => {
     return { ...user, collectionId, setId: set.id };
   }
 
-  async function waitFor(token: string, id: string, statuses: string[]) {
-    const until = Date.now() + 90_000;
-    for (;;) {
-      const row = await json<Evaluation>(call(token, "GET", `/evaluations/${id}`));
-      if (statuses.includes(row.status)) return row;
-      if (Date.now() > until) throw new Error(`evaluation still ${row.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const waitFor = (token: string, id: string, statuses: string[]) =>
+    vi.waitFor(
+      async () => {
+        const row = await json<Evaluation>(call(token, "GET", `/evaluations/${id}`));
+        expect(statuses).toContain(row.status);
+        return row;
+      },
+      { timeout: 90_000, interval: 100 },
+    );
 
   it("runs an evaluation started over HTTP to completion, streaming progress and results", async () => {
     const alice = await setUp();

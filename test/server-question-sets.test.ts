@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import {
   type QuestionGenerationWorker,
   startQuestionGenerationWorker,
@@ -120,17 +120,23 @@ describeEachStore("HTTP API: question sets", (use) => {
     (await (await response).json()) as T;
   /** Polls a generation until it is COMPLETED or FAILED; no preview is shown before. */
   async function finishedGeneration(token: string, id: string): Promise<Generation> {
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const generation = await json<Generation>(
-        call(token, "GET", `/question-sets/generations/${id}`),
-      );
-      if (generation.status === "COMPLETED" || generation.status === "FAILED") return generation;
+    const unfinished: Generation[] = [];
+    const finished = await vi.waitFor(
+      async () => {
+        const generation = await json<Generation>(
+          call(token, "GET", `/question-sets/generations/${id}`),
+        );
+        if (generation.status === "COMPLETED" || generation.status === "FAILED") return generation;
+        unfinished.push(generation);
+        throw new Error(`generation still ${generation.status}`);
+      },
+      { timeout: 60_000, interval: 100 },
+    );
+    for (const generation of unfinished) {
       expect(generation).not.toHaveProperty("questions");
       expect(generation.usage).toBeNull();
-      if (Date.now() > until) throw new Error(`generation still ${generation.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    return finished;
   }
   const startGeneration = async (token: string, body: unknown) => {
     const started = await call(token, "POST", "/question-sets/generate", body);

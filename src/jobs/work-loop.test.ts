@@ -22,13 +22,7 @@ function gate() {
   return { open, opened };
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const POLL = { timeout: 10_000, interval: 10 };
 
 async function jobStates(): Promise<Record<string, string>> {
   const rows = await queryRows<{ label: string; state: string }>(
@@ -55,32 +49,31 @@ it("a released job frees its slot at once, completes only when its handler ends,
   });
   try {
     await jobs.send(QUEUES.questionGeneration, [{ label: "a" }]);
-    await waitFor(() => started.length === 1, "a to start");
+    await expect.poll(() => started, POLL).toEqual(["a"]);
     await jobs.send(QUEUES.questionGeneration, [{ label: "b" }, { label: "c" }]);
     // a released its slot, so a second job starts although a has not ended (concurrency 1).
-    await waitFor(() => started.length === 2, "a second job to start while a writes");
+    await expect.poll(() => started.length, POLL).toBe(2);
     const [, second, third] = [
       ...started,
       ...(["b", "c"] as const).filter((l) => !started.includes(l)),
     ] as ["a", "b" | "c", "b" | "c"];
     // Its release waits: one released job (a) is pending, the cap for concurrency 1. So the third
     // job, fetched (active in pg-boss) and ready to start, waits for a slot.
-    await waitFor(async () => (await jobStates())[third] === "active", "the third job's fetch");
+    await expect.poll(async () => (await jobStates())[third], POLL).toBe("active");
     expect(started).toEqual(["a", second]);
     expect((await jobStates()).a).toBe("active");
 
     writes.a.open();
     // a's end lets the second job's release through, which frees the slot for the third.
-    await waitFor(() => started.length === 3, "the third job to start after a ended");
+    await expect.poll(() => started.length, POLL).toBe(3);
     expect(started).toEqual(["a", second, third]);
-    await waitFor(async () => (await jobStates()).a === "completed", "a to complete");
+    await expect.poll(async () => (await jobStates()).a, POLL).toBe("completed");
     expect((await jobStates())[second]).toBe("active");
     writes[second].open();
     writes[third].open();
-    await waitFor(
-      async () => Object.values(await jobStates()).every((state) => state === "completed"),
-      "every job to complete",
-    );
+    await expect
+      .poll(async () => Object.values(await jobStates()), POLL)
+      .toEqual(["completed", "completed", "completed"]);
   } finally {
     for (const write of Object.values(writes)) write.open();
     await loop.stop();

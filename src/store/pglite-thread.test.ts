@@ -99,7 +99,9 @@ describe("the database thread", () => {
     const transaction = pg.transaction(async (tx) => {
       inside();
       await tx.query("insert into t (id, name) values (23, 'first')");
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Sent after the outside query (the thread takes messages in order): when it is answered,
+      // the thread has had the outside query, and held it rather than answered it first.
+      await tx.query("select 1");
       order.push("transaction");
     });
     await entered;

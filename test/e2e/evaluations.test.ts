@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { judgeFailure } from "../../src/judges/index.js";
 import type { TestBot } from "../support/test-bot.js";
 import type { AppServer } from "./support/app-server.js";
@@ -54,20 +54,19 @@ describe("evaluations in the browser", { timeout: 90_000 }, () => {
     // Read the progress as the page shows it until the run completes, without reloading.
     const seen: string[] = [];
     let sawLive = false;
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const count = await page
-        .getByTestId("progress-count")
-        .textContent()
-        .catch(() => null);
-      if (count && seen.at(-1) !== count) seen.push(count);
-      sawLive ||= await page.getByText("Live", { exact: true }).isVisible();
-      if (
-        await page.getByTestId("summary-panel").getByText("Completed", { exact: true }).isVisible()
-      )
-        break;
-      await page.waitForTimeout(100);
-    }
+    await vi.waitFor(
+      async () => {
+        const count = await page
+          .getByTestId("progress-count")
+          .textContent()
+          .catch(() => null);
+        if (count && seen.at(-1) !== count) seen.push(count);
+        sawLive ||= await page.getByText("Live", { exact: true }).isVisible();
+        const summary = page.getByTestId("summary-panel");
+        expect(await summary.getByText("Completed", { exact: true }).isVisible()).toBe(true);
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     // The count is read before the status in each round: read it once more now it is final.
     const final = await page.getByTestId("progress-count").textContent();
     if (final && seen.at(-1) !== final) seen.push(final);

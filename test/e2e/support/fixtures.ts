@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect, vi } from "vitest";
 import type { AppServer } from "./app-server.js";
 
 const EXAMPLES = new URL("../../../examples/", import.meta.url).pathname;
@@ -34,17 +35,13 @@ export async function lantingQuestionSet(
 }
 
 /** Polls a run until it is final; returns its status. */
-export async function waitForRun(
-  server: AppServer,
-  id: string,
-  timeoutMs = 60_000,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await server.json<{ status: string }>(`/api/v1/evaluations/${id}`);
-    if (["COMPLETED", "FAILED", "CANCELLED"].includes(run.status)) return run.status;
-    if (Date.now() > deadline)
-      throw new Error(`run ${id} still ${run.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+export function waitForRun(server: AppServer, id: string): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const run = await server.json<{ status: string }>(`/api/v1/evaluations/${id}`);
+      expect(["COMPLETED", "FAILED", "CANCELLED"]).toContain(run.status);
+      return run.status;
+    },
+    { timeout: 60_000, interval: 250 },
+  );
 }
