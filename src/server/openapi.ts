@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accessOf } from "./access.js";
 import { RegisterBotSchema } from "../evals/bots/index.js";
 import { GenerateQuestionsRequestSchema } from "../evals/generation/index.js";
 import {
@@ -175,6 +176,10 @@ function operation(spec: AnyRouteSpec) {
       description: "Not logged in: no known token or session cookie",
       content: { "application/json": { schema: ref("Error") } },
     };
+    responses["403"] ??= {
+      description: `Your role in this workspace does not allow it (needs ${accessOf(spec)})`,
+      content: { "application/json": { schema: ref("Error") } },
+    };
     responses["429"] ??= {
       description:
         "Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds",
@@ -186,7 +191,7 @@ function operation(spec: AnyRouteSpec) {
     ...(spec.description ? { description: spec.description } : {}),
     tags: [...spec.tags],
     operationId: operationId(spec),
-    ...(spec.public ? { security: [] } : {}),
+    ...(spec.public ? { security: [] } : { "x-ragjudge-access": accessOf(spec) }),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(spec.body
       ? {

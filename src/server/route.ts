@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { fieldIssues } from "../formats/index.js";
+import { type Access, accessOf, allows, forbiddenRole } from "./access.js";
 import {
   type App,
   type Env,
@@ -53,6 +54,8 @@ export interface RouteSpec<
   needsJobs?: boolean;
   /** Reached without logging in (the login itself, health, the document). */
   public?: boolean;
+  /** What the caller's role must allow (server/access.ts); by default read for GET, else write. */
+  access?: Access;
   responses: Record<number, ResponseSpec>;
 }
 
@@ -99,6 +102,12 @@ function firstIssue(error: z.ZodError): string {
 /** The middleware a declaration implies, in the order the server has always checked them. */
 function validators(spec: AnyRouteSpec, deps: RouteDeps): MiddlewareHandler<Env>[] {
   const chain: MiddlewareHandler<Env>[] = [];
+  if (!spec.public) {
+    const access = accessOf(spec);
+    chain.push(async (c, next) =>
+      allows(c.get("workspace").role, access) ? next() : forbiddenRole(c, access),
+    );
+  }
   if (spec.body) {
     chain.push(limitBody(spec.bodyBytes?.(deps.maxBodyBytes) ?? deps.maxBodyBytes));
   }

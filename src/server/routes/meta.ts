@@ -48,6 +48,7 @@ export const metaApi = {
   llm: defineRoute({
     method: "get",
     path: "/api/v1/llm",
+    access: "member",
     tags: ["meta"],
     summary:
       "Which LLM roles (generator, judge, rewriter, embedder) the server has, and their models",

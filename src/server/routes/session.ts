@@ -34,6 +34,7 @@ export const sessionApi = {
   get: defineRoute({
     method: "get",
     path: "/api/v1/session",
+    access: "member",
     tags: ["session"],
     summary: "Who is logged in, and how (cookie or bearer token)",
     responses: { 200: { description: "The caller", schema: SessionSchema } },
@@ -41,6 +42,7 @@ export const sessionApi = {
   logout: defineRoute({
     method: "delete",
     path: "/api/v1/session",
+    access: "member",
     tags: ["session"],
     summary: "Log out: ends the cookie's session and clears the cookie",
     responses: { 204: { description: "Logged out" } },
