@@ -35,6 +35,8 @@ import {
   evaluationRoutes,
   gateRoutes,
   ingestKeyRoutes,
+  inviteRoute,
+  workspaceRoutes,
   judgeRoutes,
   labelRoutes,
   llmStatusOf,
@@ -185,6 +187,7 @@ export function createApp(options: AppOptions) {
   monitorRoutes(app, deps);
   traceRoutes(app, deps, traces);
   ingestKeyRoutes(app, deps);
+  workspaceRoutes(app, deps);
   alertRoutes(app, deps);
   judgeRoutes(app, deps);
   ragRoutes(app, deps);
@@ -194,6 +197,7 @@ export function createApp(options: AppOptions) {
   botRoutes(app, deps);
   arenaRoutes(app, deps);
   loginLinkRoute(app, deps, loginLimiter);
+  inviteRoute(app, deps, loginLimiter);
   if (options.webDir !== false) webAppRoutes(app, options.webDir);
   return app;
 }

@@ -200,6 +200,7 @@ export { queryRows } from "./raw-query.js";
 export * as schema from "./schema.js";
 export {
   createApiToken,
+  createNamedUser,
   createIngestKey,
   findOrCreateUser,
   findTokenCaller,

@@ -22,6 +22,17 @@ export async function findOrCreateUser(db: Db, name: string): Promise<User> {
   return user;
 }
 
+/** A new user of that name with their personal workspace; undefined when the name is taken. */
+export async function createNamedUser(db: Db, name: string): Promise<User | undefined> {
+  const [user] = await db
+    .insert(users)
+    .values({ name })
+    .onConflictDoNothing({ target: users.name })
+    .returning();
+  if (user) await ensurePersonalWorkspace(db, user);
+  return user;
+}
+
 /**
  * Creates an API token and returns its plaintext, which is never stored. A token acts for one user
  * in one workspace: the user's personal one unless another is named (whose membership the caller

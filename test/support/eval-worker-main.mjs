@@ -45,8 +45,11 @@ async function main() {
   const worker = startEvaluationWorker({
     jobs,
     concurrency: Number(values.concurrency),
-    clientsFor: (userId, { noCache }) =>
-      configuredClients(config.llm, noCache ? {} : { cache: llmResponseCache(store.db, userId) }),
+    clientsFor: (workspaceId, { noCache }) =>
+      configuredClients(
+        config.llm,
+        noCache ? {} : { cache: llmResponseCache(store.db, workspaceId) },
+      ),
     ...(process.env.RAGJUDGE_BOT_TOKEN ? { botToken: process.env.RAGJUDGE_BOT_TOKEN } : {}),
     watchMs: 50,
     onError: (error) => console.error(`worker: ${error?.message ?? String(error)}`),
@@ -55,10 +58,15 @@ async function main() {
   if (values.start) {
     const file = JSON.parse(readFileSync(values.start, "utf8"));
     const user = await findOrCreateUser(store.db, file.user);
-    const set = await createQuestionSet(store.db, user.id, { name: "reliability" }, file.questions);
+    const set = await createQuestionSet(
+      store.db,
+      user.id,
+      { user_id: user.id, name: "reliability" },
+      file.questions,
+    );
     const row = await startEvaluation(
       { db: store.db, jobs },
-      user.id,
+      { workspaceId: user.id, userId: user.id },
       { ...file.request, question_set_id: set.id },
       config,
       { via: "cli" },

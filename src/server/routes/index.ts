@@ -14,6 +14,7 @@ import { questionSetApi } from "./question-sets.js";
 import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
 import { traceApi } from "./traces.js";
+import { workspaceApi } from "./workspaces.js";
 
 export { alertRoutes } from "./alerts.js";
 export { answerRoutes } from "./answers.js";
@@ -31,11 +32,14 @@ export { ragRoutes } from "./rag.js";
 export { loginLinkRoute } from "./login-link.js";
 export { sessionLoginRoute, sessionRoutes } from "./session.js";
 export { traceRoutes } from "./traces.js";
+export { workspaceRoutes } from "./workspaces.js";
+export { inviteRoute } from "./invite-link.js";
 
 /** Every API route the server mounts, as declared: what the OpenAPI document is built from. */
 export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(metaApi),
   ...Object.values(sessionApi),
+  ...Object.values(workspaceApi),
   ...Object.values(gateApi),
   ...Object.values(answerApi),
   ...Object.values(traceApi),

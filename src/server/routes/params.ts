@@ -9,7 +9,7 @@ import { isUuid } from "../../store/index.js";
  * An id in a path. The store reads a malformed id as missing too (store/ids.ts); checking it here
  * answers 404 before a body is read.
  */
-const uuid = z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" });
+export const uuid = z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" });
 
 /** A path id; a malformed one is simply not found (404), like another user's. */
 export const IdParams = z.object({ id: uuid });

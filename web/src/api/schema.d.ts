@@ -71,6 +71,147 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/workspaces": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workspaces you belong to, with your role in each */
+    get: operations["getWorkspaces"];
+    put?: never;
+    /** Create a shared workspace; you are its owner */
+    post: operations["postWorkspaces"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/workspace": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workspace this request acts in, and your role there */
+    get: operations["getWorkspace"];
+    put?: never;
+    post?: never;
+    /** Delete the workspace and everything in it (not a personal one) */
+    delete: operations["deleteWorkspace"];
+    options?: never;
+    head?: never;
+    /** Rename the workspace */
+    patch: operations["patchWorkspace"];
+    trace?: never;
+  };
+  "/api/v1/workspace/members": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who belongs to the workspace, and as what */
+    get: operations["getWorkspaceMembers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/workspace/members/{userId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a member: their access ends at once, their tokens here are revoked */
+    delete: operations["deleteWorkspaceMembersByUserId"];
+    options?: never;
+    head?: never;
+    /** Change a member's role (a workspace always keeps an owner) */
+    patch: operations["patchWorkspaceMembersByUserId"];
+    trace?: never;
+  };
+  "/api/v1/workspace/invitations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Invitations not yet used */
+    get: operations["getWorkspaceInvitations"];
+    put?: never;
+    /** Invite someone: a one-time link, shown once, that expires */
+    post: operations["postWorkspaceInvitations"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/workspace/invitations/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Withdraw an invitation before it is used */
+    delete: operations["deleteWorkspaceInvitationsById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/workspace/tokens": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An API token for you in this workspace (shown once) */
+    post: operations["postWorkspaceTokens"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/audit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who started, paused, deleted or relabelled what, newest first */
+    get: operations["getAudit"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/gate": {
     parameters: {
       query?: never;
@@ -3471,8 +3612,6 @@ export interface components {
       /** Format: uuid */
       id: string;
       /** Format: uuid */
-      user_id: string;
-      /** Format: uuid */
       evaluation_id: string;
       /** Format: uuid */
       evaluation_result_id: string;
@@ -3488,8 +3627,6 @@ export interface components {
       items: {
         /** Format: uuid */
         id: string;
-        /** Format: uuid */
-        user_id: string;
         /** Format: uuid */
         evaluation_id: string;
         /** Format: uuid */
@@ -3831,6 +3968,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -3884,6 +4030,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3996,6 +4151,859 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getWorkspaces: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Yours */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              personal: boolean;
+              /** @enum {string} */
+              role: "owner" | "editor" | "annotator" | "viewer";
+              members: number;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postWorkspaces: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-100 characters */
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The workspace */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            personal: boolean;
+            /** @enum {string} */
+            role: "owner" | "editor" | "annotator" | "viewer";
+            members: number;
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The workspace */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            personal: boolean;
+            /** @enum {string} */
+            role: "owner" | "editor" | "annotator" | "viewer";
+            members: number;
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs manage) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A personal workspace cannot be deleted */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-100 characters */
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The workspace */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            personal: boolean;
+            /** @enum {string} */
+            role: "owner" | "editor" | "annotator" | "viewer";
+            members: number;
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs manage) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getWorkspaceMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The members */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              user_id: string;
+              name: string;
+              /** @enum {string} */
+              role: "owner" | "editor" | "annotator" | "viewer";
+              joined_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteWorkspaceMembersByUserId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs manage) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The last owner, or a personal workspace's own user, cannot be removed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchWorkspaceMembersByUserId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          role: "owner" | "editor" | "annotator" | "viewer";
+        };
+      };
+    };
+    responses: {
+      /** @description The members */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              user_id: string;
+              name: string;
+              /** @enum {string} */
+              role: "owner" | "editor" | "annotator" | "viewer";
+              joined_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs manage) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The change would leave the workspace without an owner */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getWorkspaceInvitations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invitations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              role: "owner" | "editor" | "annotator" | "viewer";
+              created_at: string;
+              expires_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs manage) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postWorkspaceInvitations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          role: "owner" | "editor" | "annotator" | "viewer";
+          /** @default 72 */
+          expires_in_hours?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The invitation and its link, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            role: "owner" | "editor" | "annotator" | "viewer";
+            created_at: string;
+            expires_at: string;
+            url: string;
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs manage) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteWorkspaceInvitationsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Withdrawn */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs manage) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such invitation */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postWorkspaceTokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** @default  */
+          label?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The token, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            token: string;
+          };
+        };
+      };
+      /** @description A field that fails validation (named in issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAudit: {
+    parameters: {
+      query?: {
+        subject_type?: string;
+        subject_id?: string;
+        before?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              id: number;
+              action: string;
+              subject_type: string;
+              subject_id: string;
+              detail: {
+                [key: string]: unknown;
+              };
+              user_name: string | null;
+              created_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description A query parameter that fails validation */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4040,6 +5048,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4114,6 +5131,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Body too large */
       413: {
         headers: {
@@ -4175,6 +5201,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4208,6 +5243,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4288,6 +5332,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4332,6 +5385,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4480,6 +5542,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such answer for this user */
       404: {
         headers: {
@@ -4555,6 +5626,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4644,6 +5724,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No answer with these ids for this user */
       404: {
         headers: {
@@ -4705,6 +5794,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4736,6 +5834,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4794,6 +5901,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4827,6 +5943,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4911,6 +6036,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5053,6 +6187,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description You already have a rule of that name */
       409: {
         headers: {
@@ -5137,6 +6280,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such alert rule for this user (another user's id too) */
       404: {
         headers: {
@@ -5177,6 +6329,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5317,6 +6478,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such alert rule for this user (another user's id too) */
       404: {
         headers: {
@@ -5404,6 +6574,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5499,6 +6678,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5634,6 +6822,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -5713,6 +6910,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5859,6 +7065,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such monitor for this user */
       404: {
         headers: {
@@ -5904,6 +7119,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6076,6 +7300,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -6112,6 +7345,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6163,6 +7405,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6226,6 +7477,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -6277,6 +7537,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Name taken */
       409: {
         headers: {
@@ -6319,6 +7588,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6381,6 +7659,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6457,6 +7744,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6497,6 +7793,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6548,6 +7853,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6624,6 +7938,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6693,6 +8016,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6744,6 +8076,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6813,6 +8154,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question for this user (another user's id too) */
       404: {
         headers: {
@@ -6869,6 +8219,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question for this user (another user's id too) */
       404: {
         headers: {
@@ -6911,6 +8270,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6980,6 +8348,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question set or collection for this user (another user's id too) */
       404: {
         headers: {
@@ -7020,6 +8397,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7088,6 +8474,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question set for this user (another user's id too) */
       404: {
         headers: {
@@ -7130,6 +8525,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7192,6 +8596,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7269,6 +8682,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7332,6 +8754,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -7376,6 +8807,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7441,6 +8881,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7481,6 +8930,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7565,6 +9023,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7608,6 +9075,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7690,6 +9166,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7739,6 +9224,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7781,6 +9275,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7839,6 +9342,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7906,6 +9418,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7984,6 +9505,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -8051,6 +9581,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -8104,6 +9643,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8174,6 +9722,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8228,6 +9785,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8290,6 +9856,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8365,6 +9940,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8422,6 +10006,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8496,6 +10089,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such label */
       404: {
         headers: {
@@ -8562,6 +10164,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8602,6 +10213,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8653,6 +10273,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8718,6 +10347,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such bot for this user (another user's id too) */
       404: {
         headers: {
@@ -8758,6 +10396,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8826,6 +10473,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -8870,6 +10526,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8944,6 +10609,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such arena for this user (another user's id too) */
       404: {
         headers: {
@@ -8984,6 +10658,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -9091,6 +10774,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such arena for this user (another user's id too) */
       404: {
         headers: {
@@ -9133,6 +10825,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
