@@ -664,6 +664,14 @@ export const SessionSchema = z.object({
   user: z.object({ id: Id, name: z.string() }),
   via: z.enum(["bearer", "cookie"]),
   expires_at: Time.nullable().describe("when the cookie's session ends; null for a bearer token"),
+  workspace: z
+    .object({
+      id: Id,
+      name: z.string(),
+      personal: z.boolean(),
+      role: z.enum(["owner", "editor", "annotator", "viewer"]),
+    })
+    .describe("the workspace this request acts in, and the caller's role there"),
 });
 
 export const SessionCreatedSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { recordAudit } from "../../store/index.js";
 import { actorOf } from "../auth.js";
 import {
   ArenaRequestSchema,
@@ -142,6 +143,13 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
     const row = await startArena({ db, jobs }, actorOf(c), body, runConfig, undefined, {
       via: "api",
     });
+    await recordAudit(db, {
+      ...actorOf(c),
+      action: "arena.start",
+      subjectType: "arena",
+      subjectId: row.id,
+      detail: { name: row.name },
+    });
     return c.json(publicArena(row), 201);
   });
 
@@ -160,6 +168,12 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, arenaApi.delete, async (c, { params }) => {
     await deleteArenaWithRuns(db, c.get("workspace").id, params.id);
+    await recordAudit(db, {
+      ...actorOf(c),
+      action: "arena.delete",
+      subjectType: "arena",
+      subjectId: params.id,
+    });
     return c.body(null, 204);
   });
 

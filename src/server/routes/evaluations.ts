@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { actorOf } from "../auth.js";
 import { z } from "zod";
@@ -31,9 +32,9 @@ import {
   qualityLoopMermaid,
   type TraceStep,
 } from "../../rag/index.js";
-import { deleteEvaluation, type ResultFilter } from "../../store/index.js";
+import { deleteEvaluation, recordAudit, type ResultFilter } from "../../store/index.js";
 import { errorLogSummary } from "../error-log.js";
-import type { App, RouteDeps } from "../http.js";
+import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute, type ResponseSpec } from "../route.js";
 import { publicEvaluation, publicResult } from "../rows.js";
 import {
@@ -408,10 +409,21 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
     });
   });
 
+  /** Who did what to which run, for its page's history (issue 28). */
+  const audit = (c: Context<Env>, action: string, id: string, detail?: Record<string, unknown>) =>
+    recordAudit(db, {
+      ...actorOf(c),
+      action,
+      subjectType: "evaluation",
+      subjectId: id,
+      ...(detail ? { detail } : {}),
+    });
+
   mountRoute(app, deps, api.start, async (c, { body }) => {
     const started = await startEvaluation({ db, jobs: queue() }, actorOf(c), body, runConfig, {
       via: "api",
     });
+    await audit(c, "evaluation.start", started.id, { name: started.name });
     return c.json(publicEvaluation(started), 201);
   });
 
@@ -465,6 +477,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
     if (!(await deleteEvaluation(db, c.get("workspace").id, params.id))) {
       throw new EvaluationNotFoundError("evaluation", params.id);
     }
+    await audit(c, "evaluation.delete", params.id);
     return c.body(null, 204);
   });
 
@@ -472,6 +485,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   for (const operation of ["pause", "resume", "cancel"] as const) {
     mountRoute(app, deps, api[operation], async (c, { params }) => {
       const moved = await moves[operation]({ db, jobs: queue() }, c.get("workspace").id, params.id);
+      await audit(c, `evaluation.${operation}`, moved.id);
       // Streams on the run hear of it now, not at their poller's next (slow, if paused) read.
       feeds.poke(c.get("workspace").id, moved.id);
       return c.json(publicEvaluation(moved));
@@ -481,6 +495,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   mountRoute(app, deps, api.retry, async (c, { params, body }) => {
     const workspaceId = c.get("workspace").id;
     const moved = await retryEvaluation({ db, jobs: queue() }, workspaceId, params.id, body.scope);
+    await audit(c, "evaluation.retry", moved.id, { scope: body.scope });
     feeds.poke(workspaceId, moved.id);
     return c.json(publicEvaluation(moved));
   });

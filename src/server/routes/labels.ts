@@ -13,7 +13,7 @@ import {
   resultLabels,
   runLabels,
 } from "../../evals/calibration/index.js";
-import { isUuid } from "../../store/index.js";
+import { isUuid, recordAudit } from "../../store/index.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import {
@@ -368,24 +368,30 @@ export function labelRoutes(app: App, deps: RouteDeps) {
     c.json(await labelItem(db, c.get("workspace").id, params.id, params.resultId, query.scale)),
   );
 
+  /** Labels changed on a run, in its history (issue 28): who relabelled what. */
+  const audit = (c: Context<Env>, action: string, id: string, detail: Record<string, unknown>) =>
+    recordAudit(db, { ...actorOf(c), action, subjectType: "evaluation", subjectId: id, detail });
+
   mountRoute(app, deps, labelApi.import, async (c, { params, body }) => {
     const { content, ...options } = body;
-    return c.json(
-      await importLabels(db, labeller(c), params.id, textSource(content), options),
-      201,
-    );
+    const imported = await importLabels(db, labeller(c), params.id, textSource(content), options);
+    await audit(c, "label.import", params.id, { written: imported.written });
+    return c.json(imported, 201);
   });
 
   mountRoute(app, deps, labelApi.resultLabels, async (c, { params }) =>
     c.json({ items: await resultLabels(db, c.get("workspace").id, params.id, params.resultId) }),
   );
 
-  mountRoute(app, deps, labelApi.put, async (c, { params, body }) =>
-    c.json(await putLabel(db, labeller(c), params.id, params.resultId, params.scale, body)),
-  );
+  mountRoute(app, deps, labelApi.put, async (c, { params, body }) => {
+    const saved = await putLabel(db, labeller(c), params.id, params.resultId, params.scale, body);
+    await audit(c, "label.change", params.id, { result_id: params.resultId, scale: params.scale });
+    return c.json(saved);
+  });
 
   mountRoute(app, deps, labelApi.delete, async (c, { params }) => {
     await removeLabel(db, c.get("workspace").id, params.id, params.resultId, params.scale);
+    await audit(c, "label.delete", params.id, { result_id: params.resultId, scale: params.scale });
     return c.body(null, 204);
   });
 

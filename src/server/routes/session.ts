@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { createWebSession, deleteWebSession, findUserByToken } from "../../store/index.js";
+import {
+  createWebSession,
+  deleteWebSession,
+  findUserByToken,
+  findWorkspace,
+} from "../../store/index.js";
 import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
 import { type App, requireJsonBody, type RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
@@ -84,13 +89,21 @@ export function sessionLoginRoute(app: App, deps: RouteDeps, limiter: LoginLimit
 
 /** `GET` and `DELETE /api/v1/session`, behind the auth middleware. */
 export function sessionRoutes(app: App, deps: RouteDeps) {
-  mountRoute(app, deps, sessionApi.get, (c) => {
+  mountRoute(app, deps, sessionApi.get, async (c) => {
     const { id, name } = c.get("user");
     const auth = c.get("auth");
+    const { role } = c.get("workspace");
+    const workspace = await findWorkspace(deps.db, c.get("workspace").id);
     return c.json({
       user: { id, name },
       via: auth.via,
       expires_at: auth.via === "cookie" ? auth.expiresAt.toISOString() : null,
+      workspace: {
+        id: c.get("workspace").id,
+        name: workspace?.name ?? "",
+        personal: workspace?.personal ?? false,
+        role,
+      },
     });
   });
 

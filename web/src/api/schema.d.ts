@@ -3191,6 +3191,15 @@ export interface components {
       via: "bearer" | "cookie";
       /** @description when the cookie's session ends; null for a bearer token */
       expires_at: string | null;
+      /** @description the workspace this request acts in, and the caller's role there */
+      workspace: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        personal: boolean;
+        /** @enum {string} */
+        role: "owner" | "editor" | "annotator" | "viewer";
+      };
     };
     SessionCreated: {
       user: {
