@@ -257,12 +257,14 @@ describe.concurrent("a worker killed with SIGKILL mid-run", () => {
       const first = spawnEvalWorker(["--concurrency", "4"], env);
       await first.waitFor((line) => line.event === "ready");
       // Still RUNNING with four items done: checked at the kill below.
-      await expect
-        .poll(async () => (await evaluationRow(store.db, started.id)).completed_questions, {
-          timeout: 60_000,
-          message: "four items completed",
-        })
-        .toBeGreaterThanOrEqual(4);
+      // vi.waitFor: a concurrent test's global expect cannot poll.
+      await vi.waitFor(
+        async () => {
+          const done = (await evaluationRow(store.db, started.id)).completed_questions;
+          if (done < 4) throw new Error(`${done} of the four items completed`);
+        },
+        { timeout: 60_000, interval: 50 },
+      );
       first.kill("SIGKILL");
       expect(await first.exited).toBe("SIGKILL");
       const atKill = await evaluationRow(store.db, started.id);
@@ -556,12 +558,16 @@ function stormsRacingARun(ctx: InProcess): void {
     const before = await readItemJobStates(c.store.db, id);
     const queued = (before.created ?? 0) + (before.active ?? 0);
     const target = (before.completed ?? 0) + Math.min(queued, 12);
-    await expect
-      .poll(async () => (await readItemJobStates(c.store.db, id)).completed ?? 0, {
-        timeout: 60_000,
-        message: "the worker to take and let go of queued item jobs",
-      })
-      .toBeGreaterThanOrEqual(target);
+    // vi.waitFor, not expect.poll: this runs inside concurrent tests, whose global expect is unbound.
+    await vi.waitFor(
+      async () => {
+        const completed = (await readItemJobStates(c.store.db, id)).completed ?? 0;
+        if (completed < target) {
+          throw new Error(`the worker took and let go of ${completed} of ${target} item jobs`);
+        }
+      },
+      { timeout: 60_000, interval: 50 },
+    );
     return settled;
   }
 
