@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { type AnswerLine, parseAnswersFile } from "../evals/answers/index.js";
@@ -12,9 +13,12 @@ import {
   type Actor,
   createQuestionSet,
   type Db,
+  getQuestionSet,
   listQuestionSets,
   type QuestionSetRow,
 } from "../store/index.js";
+import type { StoreSession } from "./store-session.js";
+import { UsageError } from "./usage-error.js";
 
 /** A question file read and validated, not yet stored: a bad file throws QuestionImportError. */
 export interface ParsedQuestionFile {
@@ -78,4 +82,28 @@ export async function findQuestionSetByName(
   name: string,
 ): Promise<QuestionSetRow | undefined> {
   return (await listQuestionSets(db, workspaceId)).find((set) => set.name === name);
+}
+
+/** The question set to run: an existing set's id, or a file imported now (all or nothing). */
+export async function questionSetFor(
+  session: StoreSession,
+  args: { questions?: string | undefined },
+  prepare: () => Promise<string | null>,
+): Promise<QuestionSetRow> {
+  const ref = args.questions ?? "";
+  const db = session.store.db;
+  if (!existsSync(ref)) {
+    await prepare();
+    const set = await getQuestionSet(db, session.actor.workspaceId, ref);
+    if (!set) throw new UsageError(`--questions: question set ${ref} not found`);
+    return set;
+  }
+  // Parse first: a bad file stops the command before anything is ingested or stored.
+  const file = await readQuestionFile(ref);
+  const collectionId = await prepare();
+  const set = await storeQuestionFile(db, session.actor, file, collectionId);
+  process.stderr.write(
+    `Imported ${file.questions.length} questions from ${ref} as question set "${set.name}" (${set.id})\n`,
+  );
+  return set;
 }

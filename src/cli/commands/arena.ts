@@ -16,12 +16,11 @@ import { createBuiltinBot } from "../../rag/index.js";
 import { type ArenaRow, getEvaluation } from "../../store/index.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
-import { readAnswersFile } from "../question-file.js";
+import { questionSetFor, readAnswersFile } from "../question-file.js";
 import { openStoreSession, type StoreSession } from "../store-session.js";
 import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../usage-error.js";
 import { ARENA_HELP, type ArenaArgs, parseArenaArgs } from "./arena-args.js";
-import { questionSetFor } from "./eval.js";
 
 export { ARENA_HELP };
 

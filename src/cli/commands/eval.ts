@@ -30,7 +30,6 @@ import {
   type Db,
   type EvaluationRow,
   getEvaluation,
-  getQuestionSet,
   isUuid,
   listHumanLabels,
   listReportRows,
@@ -41,8 +40,8 @@ import { EXIT, incompleteReason } from "../exit-codes.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import {
   type ParsedAnswersFile,
+  questionSetFor,
   readAnswersFile,
-  readQuestionFile,
   storeQuestionFile,
 } from "../question-file.js";
 import { openStoreSession, type StoreSession } from "../store-session.js";
@@ -51,30 +50,6 @@ import { EVAL_HELP, type EvalArgs, parseEvalArgs } from "./eval-args.js";
 import { errorText } from "../../llm/index.js";
 
 export { EVAL_HELP };
-
-/** The question set to run: an existing set's id, or a file imported now (all or nothing). */
-export async function questionSetFor(
-  session: StoreSession,
-  args: Pick<EvalArgs, "questions">,
-  prepare: () => Promise<string | null>,
-): Promise<QuestionSetRow> {
-  const ref = args.questions ?? "";
-  const db = session.store.db;
-  if (!existsSync(ref)) {
-    await prepare();
-    const set = await getQuestionSet(db, session.actor.workspaceId, ref);
-    if (!set) throw new UsageError(`--questions: question set ${ref} not found`);
-    return set;
-  }
-  // Parse first: a bad file stops the command before anything is ingested or stored.
-  const file = await readQuestionFile(ref);
-  const collectionId = await prepare();
-  const set = await storeQuestionFile(db, session.actor, file, collectionId);
-  process.stderr.write(
-    `Imported ${file.questions.length} questions from ${ref} as question set "${set.name}" (${set.id})\n`,
-  );
-  return set;
-}
 
 /**
  * The question set of `--answers`: the set named by --questions (the answers are matched to it
