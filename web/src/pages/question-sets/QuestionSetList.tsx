@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCan } from "../../api/session";
 import { Link } from "@tanstack/react-router";
 import { api, must } from "../../api/client";
 import { questionSetsKey, useQuestionSets } from "../../api/queries";
@@ -19,13 +20,16 @@ export function QuestionSetList() {
   const confirmDelete = (set: { id: string; name: string }) => {
     if (window.confirm(t("qs.confirmDelete", { name: set.name }))) remove.mutate(set.id);
   };
+  const writes = useCan("write");
   return (
     <section aria-labelledby="qs-title">
       <div className="row" style={{ justifyContent: "space-between" }}>
         <h1 id="qs-title">{t("qs.title")}</h1>
-        <Link className="button primary" to="/evaluations/question-sets/new">
-          {t("qs.new")}
-        </Link>
+        {writes && (
+          <Link className="button primary" to="/evaluations/question-sets/new">
+            {t("qs.new")}
+          </Link>
+        )}
       </div>
       <ErrorNote error={sets.error} />
       <ErrorNote error={remove.error} />
@@ -58,13 +62,15 @@ export function QuestionSetList() {
                   <td>{formatDate(set.gmt_updated, language)}</td>
                   <td>
                     <div className="row" style={{ gap: "0.5rem" }}>
-                      <Link
-                        to="/evaluations/new"
-                        search={{ question_set: set.id }}
-                        aria-label={`${t("qs.evaluate")}: ${set.name}`}
-                      >
-                        {t("qs.evaluate")}
-                      </Link>
+                      {writes && (
+                        <Link
+                          to="/evaluations/new"
+                          search={{ question_set: set.id }}
+                          aria-label={`${t("qs.evaluate")}: ${set.name}`}
+                        >
+                          {t("qs.evaluate")}
+                        </Link>
+                      )}
                       {/* The server's export, a file the import reads back unchanged. */}
                       {(["csv", "jsonl"] as const).map((format) => (
                         <a
@@ -79,15 +85,17 @@ export function QuestionSetList() {
                           {t("qs.exportAs", { format: format.toUpperCase() })}
                         </a>
                       ))}
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={t("qs.deleteNamed", { name: set.name })}
-                        disabled={remove.isPending && remove.variables === set.id}
-                        onClick={() => confirmDelete(set)}
-                      >
-                        {t("list.delete")}
-                      </button>
+                      {writes && (
+                        <button
+                          type="button"
+                          className="danger"
+                          aria-label={t("qs.deleteNamed", { name: set.name })}
+                          disabled={remove.isPending && remove.variables === set.id}
+                          onClick={() => confirmDelete(set)}
+                        >
+                          {t("list.delete")}
+                        </button>
+                      )}
                     </div>
                   </td>
                 </tr>
