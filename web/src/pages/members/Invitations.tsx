@@ -31,7 +31,11 @@ export function Invitations() {
       >
         <label>
           {t("invites.role")}{" "}
-          <select value={role} onChange={(e) => setRole(e.target.value as WorkspaceRole)}>
+          <select
+            aria-label={t("invites.role")}
+            value={role}
+            onChange={(e) => setRole(e.target.value as WorkspaceRole)}
+          >
             {ROLES.map((r) => (
               <option key={r} value={r}>
                 {`${t(`role.${r}`)}: ${t(`role.${r}.help`)}`}
@@ -41,7 +45,11 @@ export function Invitations() {
         </label>
         <label>
           {t("invites.expiry")}{" "}
-          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          <select
+            aria-label={t("invites.expiry")}
+            value={days}
+            onChange={(e) => setDays(Number(e.target.value))}
+          >
             {EXPIRY_DAYS.map((n) => (
               <option key={n} value={n}>
                 {n === 1 ? t("invites.oneDay") : t("invites.days", { n })}
