@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBot, type TestBot } from "../support/test-bot.js";
 import { type AppServer, startAppServer } from "./support/app-server.js";
@@ -138,6 +139,13 @@ describe("workspaces in the browser", { timeout: 90_000 }, () => {
     await expect
       .poll(async () => (await started.locator("td").allTextContents()).slice(0, 2))
       .toEqual(["Mei", "started the run"]);
+    // A file downloads from the shared workspace too (fetched with the workspace's header).
+    await ownerPage.goto(`${server.origin}/evaluations/question-sets`);
+    const download = ownerPage.waitForEvent("download");
+    await ownerPage.getByRole("link", { name: "Download team questions as CSV" }).click();
+    const file = readFileSync((await (await download).path())!, "utf8");
+    expect(file).toContain("When did Line 1 open?");
+    await ownerPage.goBack();
     // And in Chinese.
     await ownerPage.getByRole("button", { name: "Switch the interface to Chinese" }).click();
     await expect

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCan } from "../../api/session";
 import { Link } from "@tanstack/react-router";
 import { api, must } from "../../api/client";
+import { saveAnswerAsFile } from "../../api/save-file";
 import { questionSetsKey, useQuestionSets } from "../../api/queries";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
@@ -17,6 +18,16 @@ export function QuestionSetList() {
       must(api.DELETE("/api/v1/question-sets/{id}", { params: { path: { id } } })),
     onSettled: () => client.invalidateQueries({ queryKey: questionSetsKey }),
   });
+  const download = useMutation({
+    mutationFn: async ({ id, format }: { id: string; format: "csv" | "jsonl" }) =>
+      saveAnswerAsFile(
+        await api.GET("/api/v1/question-sets/{id}/export", {
+          params: { path: { id }, query: { format } },
+          parseAs: "blob",
+        }),
+        `question-set.${format}`,
+      ),
+  });
   const confirmDelete = (set: { id: string; name: string }) => {
     if (window.confirm(t("qs.confirmDelete", { name: set.name }))) remove.mutate(set.id);
   };
@@ -31,7 +42,7 @@ export function QuestionSetList() {
           </Link>
         )}
       </div>
-      <ErrorNote error={sets.error} />
+      <ErrorNote error={sets.error ?? download.error} />
       <ErrorNote error={remove.error} />
       {sets.isPending && <p>{t("common.loading")}</p>}
       {sets.data?.length === 0 && <p className="muted">{t("qs.empty")}</p>}
@@ -77,6 +88,10 @@ export function QuestionSetList() {
                           key={format}
                           href={`/api/v1/question-sets/${set.id}/export?format=${format}`}
                           download
+                          onClick={(event) => {
+                            event.preventDefault();
+                            download.mutate({ id: set.id, format });
+                          }}
                           aria-label={t("qs.exportNamed", {
                             name: set.name,
                             format: format.toUpperCase(),
