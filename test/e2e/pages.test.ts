@@ -122,6 +122,16 @@ describe("every page", { timeout: 90_000 }, () => {
       () => page.getByRole("heading", { name: "lanting", level: 2 }).isVisible(),
       "collections",
     );
+    // The members page of the personal workspace: the one member, and a token to make.
+    await visit(
+      "/members",
+      () =>
+        page
+          .getByTestId("member-row")
+          .count()
+          .then((n) => n === 1),
+      "members",
+    );
     // A deep link survives a reload, and the keyboard reaches the skip link first.
     await page.goto(`${server.origin}/evaluations/question-sets/${setId}`);
     await page.reload();

@@ -47,6 +47,11 @@ beforeAll(async () => {
     },
     { timeout: 60_000, interval: 250 },
   );
+  // A second workspace puts the workspace switcher in the top bar.
+  await server.json("/api/v1/workspaces", {
+    method: "POST",
+    json: { name: "Lanting evaluation team" },
+  });
   // The phone shares the desktop's session.
   await phone.context.addCookies(await desktop.context.cookies());
 }, 180_000);
@@ -146,6 +151,12 @@ function pages(): { path: string; ready: (page: Page) => Promise<boolean> }[] {
     { path: "/production/answers", ready: heading("Production answers") },
     { path: "/production/ingest-keys", ready: heading("Ingest keys") },
     { path: "/production/alerts", ready: heading("Alerts") },
+    {
+      path: "/members",
+      ready: async (page) =>
+        (await page.getByTestId("member-row").count()) === 1 &&
+        (await page.getByTestId("workspace-switcher").isVisible()),
+    },
     { path: "/login", ready: (page) => page.getByLabel("API token").isVisible() },
   ];
 }

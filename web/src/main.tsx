@@ -1,3 +1,4 @@
+import "./api/workspace-from-address";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";

@@ -252,6 +252,12 @@ export const alertRuleRoute = createRoute({
   component: lazyRouteComponent(() => import("./pages/alerts/AlertRulePage"), "AlertRulePage"),
 });
 
+export const membersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/members",
+  component: lazyRouteComponent(() => import("./pages/members/MembersPage"), "MembersPage"),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
@@ -267,6 +273,7 @@ const routeTree = rootRoute.addChildren([
     evaluationLabelRoute,
   ]),
   collectionsRoute,
+  membersRoute,
   arenasRoute.addChildren([arenaListRoute, newArenaRoute, arenaDetailRoute]),
   productionRoute.addChildren([
     productionIndexRoute,

@@ -34,11 +34,13 @@ export async function lantingQuestionSet(
   return set.id;
 }
 
-/** Polls a run until it is final; returns its status. */
-export function waitForRun(server: AppServer, id: string): Promise<string> {
+/** Polls a run until it is final (asking with `token`, default the local user's); its status. */
+export function waitForRun(server: AppServer, id: string, token?: string): Promise<string> {
   return vi.waitFor(
     async () => {
-      const run = await server.json<{ status: string }>(`/api/v1/evaluations/${id}`);
+      const run = await server.json<{ status: string }>(`/api/v1/evaluations/${id}`, {
+        ...(token ? { token } : {}),
+      });
       expect(["COMPLETED", "FAILED", "CANCELLED"]).toContain(run.status);
       return run.status;
     },

@@ -1,12 +1,33 @@
 import createClient from "openapi-fetch";
 import type { paths } from "./schema";
+import { chosenWorkspace, forgetLostWorkspace, WORKSPACE_HEADER } from "./workspace-choice";
 
 /**
  * The one way the app talks to the API: the client typed by the OpenAPI document's generated
  * types. The session is an HttpOnly cookie, sent because requests stay on the app's own origin;
- * no token is ever kept in the page.
+ * no token is ever kept in the page. The workspace picked rides along as a header.
  */
 export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
+
+// Every request acts in the workspace picked (workspace-choice.ts); one the server no longer
+// knows this user in (removed, deleted) sends the app back to the personal workspace.
+api.use({
+  onRequest({ request }) {
+    const workspace = chosenWorkspace();
+    if (workspace) request.headers.set(WORKSPACE_HEADER, workspace);
+    return request;
+  },
+  async onResponse({ response }) {
+    if (response.status === 404 && chosenWorkspace()) {
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => ({}))) as { error?: string };
+      if (body.error === "no_such_workspace") forgetLostWorkspace();
+    }
+    return response;
+  },
+});
 
 /** An API answer that was not a success, with the server's own message. */
 export class ApiError extends Error {

@@ -32,3 +32,14 @@ export function useLlmStatus() {
     staleTime: 5 * 60_000,
   });
 }
+
+export const workspacesKey = ["workspaces"] as const;
+
+/** The workspaces the signed-in person belongs to, with their role in each. */
+export function useWorkspaces(enabled = true) {
+  return useQuery({
+    queryKey: workspacesKey,
+    queryFn: async () => (await must(api.GET("/api/v1/workspaces"))).items,
+    enabled,
+  });
+}

@@ -62,3 +62,7 @@ export const JUDGE_KINDS = everyOf<JudgeKind>()(
 );
 export type RunCost = EvaluationSummary["cost"];
 export type CostTotal = RunCost["total"];
+
+export type Session = Schemas["Session"];
+/** A role in a workspace: owner, editor, annotator or viewer. */
+export type WorkspaceRole = Session["workspace"]["role"];

@@ -1,4 +1,5 @@
 import { Link } from "@tanstack/react-router";
+import { useCan } from "../../api/session";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
 import { AlertRuleForm } from "./AlertRuleForm";
@@ -8,6 +9,7 @@ import { RuleCondition, RuleState } from "./RuleCondition";
 
 /** `/production/alerts`: the rules with their state, and a form for a new one. */
 export function AlertRulesPage() {
+  const writes = useCan("write");
   const { t } = useI18n();
   const rules = useAlertRules();
   const setEnabled = useSetAlertRuleEnabled();
@@ -59,14 +61,14 @@ export function AlertRulesPage() {
                     <div className="row" style={{ gap: "0.5rem" }}>
                       <button
                         type="button"
-                        disabled={setEnabled.isPending}
+                        disabled={!writes || setEnabled.isPending}
                         onClick={() => setEnabled.mutate({ id: rule.id, enabled: !rule.enabled })}
                       >
                         {rule.enabled ? t("alerts.pause") : t("alerts.resume")}
                       </button>
                       <button
                         type="button"
-                        disabled={remove.isPending}
+                        disabled={!writes || remove.isPending}
                         onClick={() => {
                           if (window.confirm(t("alerts.deleteConfirm", { name: rule.name }))) {
                             remove.mutate(rule.id);
@@ -83,7 +85,7 @@ export function AlertRulesPage() {
           </table>
         </div>
       )}
-      <AlertRuleForm />
+      {writes && <AlertRuleForm />}
     </section>
   );
 }

@@ -1,16 +1,26 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, Outlet, useNavigate, useRouterState } from "@tanstack/react-router";
-import { useEffect } from "react";
-import { api } from "../../api/client";
+import { useEffect, useState } from "react";
+import { api, ApiError } from "../../api/client";
+import { ErrorNote } from "../../components/ErrorNote";
+import { roleCan, useSession } from "../../api/session";
+import { takeLostWorkspaceNotice } from "../../api/workspace-choice";
 import { useI18n } from "../../i18n/i18n";
+import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
-/** The top bar (sections, language switch, sign out) around every page. */
+/** Pages an annotator can open: the rest read runs, which their role cannot. */
+const ANNOTATOR_PAGES = /^\/(members|login)\/?$/;
+
+/** The top bar (sections, workspace, language switch, sign out) around every page. */
 export function AppShell() {
   const { t, language, setLanguage } = useI18n();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const location = useRouterState({ select: (s) => s.location });
   const onLogin = location.pathname === "/login";
+  const session = useSession(!onLogin);
+  const [lostWorkspace, setLostWorkspace] = useState(takeLostWorkspaceNotice);
+  const reads = !session.data || roleCan(session.data.workspace.role, "read");
 
   // Any 401 from the API means the session is gone: go to the login page, then come back.
   useEffect(() => {
@@ -30,6 +40,22 @@ export function AppShell() {
     await navigate({ to: "/login", search: {} });
   };
 
+  // Pages wait for the role, so none asks for what the role cannot read.
+  let page = <Outlet />;
+  if (!onLogin && !session.data) {
+    const signedOut = ApiError.isInstance(session.error) && session.error.status === 401;
+    page = session.error && !signedOut ? <ErrorNote error={session.error} /> : <></>;
+  } else if (
+    session.data?.workspace.role === "annotator" &&
+    !ANNOTATOR_PAGES.test(location.pathname)
+  ) {
+    page = (
+      <main id="main" tabIndex={-1}>
+        <p data-testid="annotator-note">{t("ws.annotatorOnly")}</p>
+      </main>
+    );
+  }
+
   return (
     <>
       <a className="skip-link" href="#main">
@@ -39,32 +65,40 @@ export function AppShell() {
         <span className="brand">{t("app.title")}</span>
         {!onLogin && (
           <nav aria-label="main">
-            <Link
-              to="/evaluations/list"
-              activeProps={{ className: "active" }}
-              activeOptions={{ exact: false }}
-            >
-              {t("nav.evaluations")}
-            </Link>
-            <Link to="/collections" activeProps={{ className: "active" }}>
-              {t("nav.collections")}
-            </Link>
-            <Link
-              to="/arenas"
-              activeProps={{ className: "active" }}
-              activeOptions={{ exact: false }}
-            >
-              {t("nav.arenas")}
-            </Link>
-            <Link
-              to="/production/answers"
-              activeProps={{ className: "active" }}
-              activeOptions={{ exact: false }}
-            >
-              {t("nav.production")}
+            {reads && (
+              <>
+                <Link
+                  to="/evaluations/list"
+                  activeProps={{ className: "active" }}
+                  activeOptions={{ exact: false }}
+                >
+                  {t("nav.evaluations")}
+                </Link>
+                <Link to="/collections" activeProps={{ className: "active" }}>
+                  {t("nav.collections")}
+                </Link>
+                <Link
+                  to="/arenas"
+                  activeProps={{ className: "active" }}
+                  activeOptions={{ exact: false }}
+                >
+                  {t("nav.arenas")}
+                </Link>
+                <Link
+                  to="/production/answers"
+                  activeProps={{ className: "active" }}
+                  activeOptions={{ exact: false }}
+                >
+                  {t("nav.production")}
+                </Link>
+              </>
+            )}
+            <Link to="/members" activeProps={{ className: "active" }}>
+              {t("nav.members")}
             </Link>
           </nav>
         )}
+        {!onLogin && session.data && <WorkspaceSwitcher session={session.data} />}
         {onLogin && <span style={{ flex: 1 }} />}
         <button
           type="button"
@@ -80,7 +114,15 @@ export function AppShell() {
           </button>
         )}
       </header>
-      <Outlet />
+      {lostWorkspace && (
+        <p className="notice workspace-lost" role="status">
+          {t("ws.lost")}{" "}
+          <button type="button" onClick={() => setLostWorkspace(false)}>
+            {t("common.close")}
+          </button>
+        </p>
+      )}
+      {page}
     </>
   );
 }

@@ -1,4 +1,7 @@
+import { useMutation } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
+import { api } from "../../api/client";
+import { saveAnswerAsFile } from "../../api/save-file";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
@@ -20,10 +23,20 @@ export function ArenaDetailPage() {
   const { arenaId } = useParams({ from: "/arenas/$arenaId" });
   const arena = useArena(arenaId);
   const a = arena.data;
+  const report = useMutation({
+    mutationFn: async (id: string) =>
+      saveAnswerAsFile(
+        await api.GET("/api/v1/arenas/{id}/report.html", {
+          params: { path: { id } },
+          parseAs: "blob",
+        }),
+        `arena-${id.slice(0, 8)}.html`,
+      ),
+  });
 
   return (
     <section aria-labelledby="arena-title">
-      <ErrorNote error={arena.error} />
+      <ErrorNote error={arena.error ?? report.error} />
       {arena.isPending && <p>{t("common.loading")}</p>}
       {a && (
         <>
@@ -36,6 +49,10 @@ export function ArenaDetailPage() {
                   className="button"
                   href={`/api/v1/arenas/${a.id}/report.html`}
                   download={`arena-${a.id.slice(0, 8)}.html`}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    report.mutate(a.id);
+                  }}
                 >
                   {t("arena.report")}
                 </a>

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCan } from "../../api/session";
 import { Link } from "@tanstack/react-router";
 import { api, must } from "../../api/client";
 import { useQuestionSets } from "../../api/queries";
@@ -31,13 +32,16 @@ export function ArenaList() {
     if (window.confirm(t("arena.confirmDelete", { name: arena.name }))) remove.mutate(arena.id);
   };
 
+  const writes = useCan("write");
   return (
     <section aria-labelledby="arenas-title">
       <div className="row" style={{ justifyContent: "space-between" }}>
         <h1 id="arenas-title">{t("arena.listTitle")}</h1>
-        <Link className="button primary" to="/arenas/new">
-          {t("arena.new")}
-        </Link>
+        {writes && (
+          <Link className="button primary" to="/arenas/new">
+            {t("arena.new")}
+          </Link>
+        )}
       </div>
       <ErrorNote error={arenas.error} />
       <ErrorNote error={remove.error} />
@@ -109,15 +113,17 @@ export function ArenaList() {
                     })()}
                   </td>
                   <td>
-                    <button
-                      type="button"
-                      className="danger"
-                      aria-label={t("arena.deleteNamed", { name: a.name })}
-                      disabled={remove.isPending && remove.variables === a.id}
-                      onClick={() => confirmDelete(a)}
-                    >
-                      {t("list.delete")}
-                    </button>
+                    {writes && (
+                      <button
+                        type="button"
+                        className="danger"
+                        aria-label={t("arena.deleteNamed", { name: a.name })}
+                        disabled={remove.isPending && remove.variables === a.id}
+                        onClick={() => confirmDelete(a)}
+                      >
+                        {t("list.delete")}
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}

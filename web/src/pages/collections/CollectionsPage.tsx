@@ -3,6 +3,7 @@ import { useNavigate, useSearch } from "@tanstack/react-router";
 import { type DragEvent, type FormEvent, useState } from "react";
 import { api, ApiError, must } from "../../api/client";
 import { collectionsKey, useCollections } from "../../api/queries";
+import { useCan } from "../../api/session";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
 import { AskPanel } from "./AskPanel";
@@ -91,6 +92,7 @@ export function CollectionsPage() {
   const { t } = useI18n();
   const search = useSearch({ from: "/collections" });
   const navigate = useNavigate({ from: "/collections" });
+  const writes = useCan("write");
   const queryClient = useQueryClient();
   const collections = useCollections();
   const [name, setName] = useState("");
@@ -142,28 +144,30 @@ export function CollectionsPage() {
           </table>
         </div>
       )}
-      <form
-        className="row"
-        style={{ marginTop: "0.75rem" }}
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          if (name.trim()) create.mutate();
-        }}
-      >
-        <label>
-          {t("col.name")}
-          <input value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <button type="submit" disabled={!name.trim() || create.isPending}>
-          {t("col.create")}
-        </button>
-      </form>
+      {writes && (
+        <form
+          className="row"
+          style={{ marginTop: "0.75rem" }}
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            if (name.trim()) create.mutate();
+          }}
+        >
+          <label>
+            {t("col.name")}
+            <input value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <button type="submit" disabled={!name.trim() || create.isPending}>
+            {t("col.create")}
+          </button>
+        </form>
+      )}
       <ErrorNote error={create.error} />
       {selected && (
         <>
           <h2 style={{ marginTop: "1.5rem" }}>{selected.name}</h2>
-          <DocumentUpload collectionId={selected.id} />
-          <AskPanel collectionId={selected.id} />
+          {writes && <DocumentUpload collectionId={selected.id} />}
+          {writes && <AskPanel collectionId={selected.id} />}
         </>
       )}
     </main>

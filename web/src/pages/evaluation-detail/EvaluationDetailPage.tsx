@@ -1,4 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { RunHistory } from "./RunHistory";
+import { useCan } from "../../api/session";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { ErrorNote } from "../../components/ErrorNote";
@@ -27,6 +29,7 @@ const DetailCharts = lazy(() =>
 export function EvaluationDetailPage() {
   const { t } = useI18n();
   const { evalId } = useParams({ from: "/evaluations/$evalId" });
+  const labels = useCan("label");
   const search = useSearch({ from: "/evaluations/$evalId" });
   const navigate = useNavigate({ from: "/evaluations/$evalId" });
   const filters = useMemo(() => filtersFromSearch(search), [search]);
@@ -106,14 +109,16 @@ export function EvaluationDetailPage() {
               {t("detail.live")}
             </span>
           )}
-          <Link
-            className="button"
-            to="/evaluations/$evalId/label"
-            params={{ evalId }}
-            title={t("label.actionTitle")}
-          >
-            {t("label.action")}
-          </Link>
+          {labels && (
+            <Link
+              className="button"
+              to="/evaluations/$evalId/label"
+              params={{ evalId }}
+              title={t("label.actionTitle")}
+            >
+              {t("label.action")}
+            </Link>
+          )}
           <Link className="button" to="/evaluations/compare" search={{ head: evalId }}>
             {t("detail.compareWith")}
           </Link>
@@ -175,6 +180,7 @@ export function EvaluationDetailPage() {
           </>
         )}
       </section>
+      <RunHistory evaluationId={evalId} status={evaluation?.status} />
     </>
   );
 }

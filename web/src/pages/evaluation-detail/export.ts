@@ -1,4 +1,5 @@
-import { ApiError, api } from "../../api/client";
+import { api } from "../../api/client";
+import { saveAnswerAsFile } from "../../api/save-file";
 import type { ResultFilters } from "./filters";
 import { resultsQueryOf } from "./queries";
 
@@ -7,21 +8,9 @@ import { resultsQueryOf } from "./queries";
  * every page, spreadsheet-safe cells), saved through a download link.
  */
 export async function exportResults(id: string, filters: ResultFilters, format: "csv" | "json") {
-  const { data, response } = await api.GET("/api/v1/evaluations/{id}/export", {
+  const answer = await api.GET("/api/v1/evaluations/{id}/export", {
     params: { path: { id }, query: { ...resultsQueryOf(filters), format } },
     parseAs: "blob",
   });
-  if (!response.ok || !data)
-    throw new ApiError(
-      response.status,
-      String(response.status),
-      `export failed: ${response.status} ${response.statusText}`,
-      undefined,
-    );
-  const url = URL.createObjectURL(data);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = `evaluation-${id.slice(0, 8)}.${format}`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveAnswerAsFile(answer, `evaluation-${id.slice(0, 8)}.${format}`);
 }

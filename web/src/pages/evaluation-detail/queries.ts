@@ -104,3 +104,18 @@ export function useResult(id: string, item: EvaluationResultListItem) {
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
+
+/** Who did what to the run, newest first; asked again when the run's status moves. */
+export function useRunHistory(id: string, status: string | undefined) {
+  return useQuery({
+    queryKey: ["evaluation", id, "history", status] as const,
+    queryFn: async () =>
+      (
+        await must(
+          api.GET("/api/v1/audit", {
+            params: { query: { subject_type: "evaluation", subject_id: id } },
+          }),
+        )
+      ).items,
+  });
+}

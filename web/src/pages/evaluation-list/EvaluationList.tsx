@@ -1,4 +1,5 @@
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { useCan } from "../../api/session";
 import { Fragment, useState } from "react";
 import { EVALUATION_STATUSES, type EvaluationListItem } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
@@ -37,6 +38,7 @@ export function EvaluationList() {
   const runs = useEvaluations();
   const sets = useQuestionSets();
   const action = useRunAction();
+  const writes = useCan("write");
   const [selected, setSelected] = useState<string[]>([]);
   const setName = new Map((sets.data ?? []).map((s) => [s.id, s.name]));
   const visible = (runs.data ?? []).filter((r) => !search.status || r.status === search.status);
@@ -106,18 +108,20 @@ export function EvaluationList() {
       <td>{formatDate(e.gmt_created, language)}</td>
       <td>
         <div className="row" style={{ gap: "0.25rem" }}>
-          {actionsFor(e.status, e.bot_error_count + e.judge_error_count).map((a) => (
-            <button
-              key={a}
-              type="button"
-              className={a === "delete" ? "danger" : undefined}
-              disabled={action.isPending}
-              onClick={() => run(e, a)}
-              aria-label={`${t(ACTION_LABEL[a])}: ${e.name}`}
-            >
-              {t(ACTION_LABEL[a])}
-            </button>
-          ))}
+          {(writes ? actionsFor(e.status, e.bot_error_count + e.judge_error_count) : []).map(
+            (a) => (
+              <button
+                key={a}
+                type="button"
+                className={a === "delete" ? "danger" : undefined}
+                disabled={action.isPending}
+                onClick={() => run(e, a)}
+                aria-label={`${t(ACTION_LABEL[a])}: ${e.name}`}
+              >
+                {t(ACTION_LABEL[a])}
+              </button>
+            ),
+          )}
         </div>
       </td>
     </tr>
@@ -157,9 +161,11 @@ export function EvaluationList() {
               {t("list.compareSelected")}
             </button>
           )}
-          <Link className="button primary" to="/evaluations/new">
-            {t("nav.new")}
-          </Link>
+          {writes && (
+            <Link className="button primary" to="/evaluations/new">
+              {t("nav.new")}
+            </Link>
+          )}
         </div>
       </div>
       <ErrorNote error={action.error} />

@@ -1,9 +1,12 @@
 import { Link, Outlet, useParams } from "@tanstack/react-router";
+import { useCan } from "../../api/session";
 import { useI18n } from "../../i18n/i18n";
 
 /** `/evaluations` with its secondary navigation (seed 003 section 6.1). */
 export function EvaluationsLayout() {
   const { t } = useI18n();
+  const writes = useCan("write");
+  const labels = useCan("label");
   // On a run's pages, its labelling view is one step away.
   const { evalId } = useParams({ strict: false });
   return (
@@ -12,9 +15,11 @@ export function EvaluationsLayout() {
         <Link to="/evaluations/list" activeProps={{ className: "active" }}>
           {t("nav.list")}
         </Link>
-        <Link to="/evaluations/new" activeProps={{ className: "active" }}>
-          {t("nav.new")}
-        </Link>
+        {writes && (
+          <Link to="/evaluations/new" activeProps={{ className: "active" }}>
+            {t("nav.new")}
+          </Link>
+        )}
         <Link
           to="/evaluations/question-sets"
           activeProps={{ className: "active" }}
@@ -25,7 +30,7 @@ export function EvaluationsLayout() {
         <Link to="/evaluations/compare" activeProps={{ className: "active" }}>
           {t("nav.compare")}
         </Link>
-        {evalId && (
+        {evalId && labels && (
           <Link
             to="/evaluations/$evalId/label"
             params={{ evalId }}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useCan } from "../../api/session";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatPercent } from "../../components/format";
 import type { MessageKey } from "../../i18n/strings";
@@ -9,6 +10,7 @@ import { type Monitor, useDeleteMonitor, useMonitors } from "./queries";
 
 /** `/production/monitors`: the user's monitors, what each did in a day, and their form. */
 export function MonitorsPage() {
+  const writes = useCan("write");
   const { t } = useI18n();
   const monitors = useMonitors();
   const remove = useDeleteMonitor();
@@ -19,7 +21,7 @@ export function MonitorsPage() {
     <section aria-labelledby="monitors-title">
       <h1 id="monitors-title">{t("mon.list.title")}</h1>
       <p className="muted">{t("mon.list.intro")}</p>
-      {editing === undefined && (
+      {writes && editing === undefined && (
         <button type="button" className="primary" onClick={() => setEditing("new")}>
           {t("mon.list.new")}
         </button>
@@ -56,11 +58,12 @@ export function MonitorsPage() {
               })}
             </p>
             <div className="row" style={{ gap: "0.5rem" }}>
-              <button type="button" onClick={() => setEditing(monitor)}>
+              <button type="button" disabled={!writes} onClick={() => setEditing(monitor)}>
                 {t("mon.list.edit")}
               </button>
               <button
                 type="button"
+                disabled={!writes}
                 onClick={() => {
                   if (window.confirm(t("mon.list.deleteConfirm", { name: monitor.name })))
                     remove.mutate(monitor.id);

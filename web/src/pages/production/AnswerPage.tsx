@@ -1,4 +1,5 @@
 import { Link, useParams } from "@tanstack/react-router";
+import { useCan } from "../../api/session";
 import type { ReactNode } from "react";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
@@ -16,6 +17,7 @@ import { VerdictBadge } from "./VerdictBadge";
 
 /** `/production/answers/$answerId`: one answer, its evidence, the gate's checks and feedback. */
 export function AnswerPage() {
+  const writes = useCan("write");
   const { t, language } = useI18n();
   const { answerId } = useParams({ from: "/production/answers/$answerId" });
   const query = useAnswer(answerId);
@@ -83,10 +85,12 @@ export function AnswerPage() {
           <JudgmentsPanel judgments={answer.judgments} />
           <FeedbackPanel answer={answer} />
           {answer.spans && answer.spans.length > 0 && <SpanTree spans={answer.spans} />}
-          <section aria-labelledby="add-to-set-title">
-            <h2 id="add-to-set-title">{t("prod.addToSet")}</h2>
-            <AddToQuestionSet answer={answer} />
-          </section>
+          {writes && (
+            <section aria-labelledby="add-to-set-title">
+              <h2 id="add-to-set-title">{t("prod.addToSet")}</h2>
+              <AddToQuestionSet answer={answer} />
+            </section>
+          )}
         </>
       )}
     </section>

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { useCan } from "../../api/session";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
@@ -6,6 +7,7 @@ import { type FeedbackDraft, type ProductionAnswer, useAddFeedback } from "./que
 
 /** The feedback people gave on an answer, and a form to add some. */
 export function FeedbackPanel({ answer }: { answer: ProductionAnswer }) {
+  const writes = useCan("write");
   const { t, language } = useI18n();
   const add = useAddFeedback(answer.id);
   const [thumb, setThumb] = useState<"up" | "down">();
@@ -52,60 +54,62 @@ export function FeedbackPanel({ answer }: { answer: ProductionAnswer }) {
           ))}
         </ul>
       )}
-      <form onSubmit={submit} className="stack-form">
-        <fieldset className="row" style={{ gap: "0.5rem", border: "none", padding: 0 }}>
-          <button
-            type="button"
-            aria-pressed={thumb === "up"}
-            onClick={() => setThumb(thumb === "up" ? undefined : "up")}
-          >
-            {t("prod.thumbUp")}
-          </button>
-          <button
-            type="button"
-            aria-pressed={thumb === "down"}
-            onClick={() => setThumb(thumb === "down" ? undefined : "down")}
-          >
-            {t("prod.thumbDown")}
-          </button>
-        </fieldset>
-        <label className="field">
-          {t("prod.score")}
-          <input
-            type="number"
-            min={0}
-            max={1}
-            step={0.05}
-            value={score}
-            onChange={(e) => setScore(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          {t("prod.comment")}
-          <textarea
-            value={comment}
-            maxLength={4000}
-            rows={3}
-            onChange={(e) => setComment(e.target.value)}
-          />
-        </label>
-        {problem && (
-          <p className="error-text" role="alert">
-            {problem}
-          </p>
-        )}
-        <ErrorNote error={add.error} />
-        <div>
-          <button type="submit" className="primary" disabled={add.isPending}>
-            {t("prod.addFeedback")}
-          </button>
-          {add.isSuccess && (
-            <span role="status" className="muted" style={{ marginLeft: "0.5rem" }}>
-              {t("prod.feedbackSaved")}
-            </span>
+      {writes && (
+        <form onSubmit={submit} className="stack-form">
+          <fieldset className="row" style={{ gap: "0.5rem", border: "none", padding: 0 }}>
+            <button
+              type="button"
+              aria-pressed={thumb === "up"}
+              onClick={() => setThumb(thumb === "up" ? undefined : "up")}
+            >
+              {t("prod.thumbUp")}
+            </button>
+            <button
+              type="button"
+              aria-pressed={thumb === "down"}
+              onClick={() => setThumb(thumb === "down" ? undefined : "down")}
+            >
+              {t("prod.thumbDown")}
+            </button>
+          </fieldset>
+          <label className="field">
+            {t("prod.score")}
+            <input
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              value={score}
+              onChange={(e) => setScore(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            {t("prod.comment")}
+            <textarea
+              value={comment}
+              maxLength={4000}
+              rows={3}
+              onChange={(e) => setComment(e.target.value)}
+            />
+          </label>
+          {problem && (
+            <p className="error-text" role="alert">
+              {problem}
+            </p>
           )}
-        </div>
-      </form>
+          <ErrorNote error={add.error} />
+          <div>
+            <button type="submit" className="primary" disabled={add.isPending}>
+              {t("prod.addFeedback")}
+            </button>
+            {add.isSuccess && (
+              <span role="status" className="muted" style={{ marginLeft: "0.5rem" }}>
+                {t("prod.feedbackSaved")}
+              </span>
+            )}
+          </div>
+        </form>
+      )}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { type FormEvent, useRef, useState } from "react";
+import { useCan } from "../../api/session";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
@@ -6,6 +7,7 @@ import { useCreateIngestKey, useIngestKeys, useRevokeIngestKey } from "./queries
 
 /** `/production/ingest-keys`: create a write-only key (shown once), list and revoke keys. */
 export function IngestKeysPage() {
+  const writes = useCan("write");
   const { t, language } = useI18n();
   const keys = useIngestKeys();
   const create = useCreateIngestKey();
@@ -37,21 +39,23 @@ export function IngestKeysPage() {
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">{t("keys.title")}</h1>
       <p className="muted">{t("keys.intro")}</p>
-      <form
-        className="row"
-        onSubmit={submit}
-        style={{ flexWrap: "wrap", gap: "0.75rem", marginBottom: "1rem" }}
-      >
-        <label className="field">
-          {t("keys.label")}
-          <input value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
-        </label>
-        <div className="row" style={{ alignItems: "flex-end" }}>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {t("keys.create")}
-          </button>
-        </div>
-      </form>
+      {writes && (
+        <form
+          className="row"
+          onSubmit={submit}
+          style={{ flexWrap: "wrap", gap: "0.75rem", marginBottom: "1rem" }}
+        >
+          <label className="field">
+            {t("keys.label")}
+            <input value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
+          </label>
+          <div className="row" style={{ alignItems: "flex-end" }}>
+            <button type="submit" className="primary" disabled={create.isPending}>
+              {t("keys.create")}
+            </button>
+          </div>
+        </form>
+      )}
       <ErrorNote error={create.error} />
       {shown && (
         <div className="notice" role="status" data-testid="new-key">
@@ -99,7 +103,7 @@ export function IngestKeysPage() {
                     {key.revoked_at === null && (
                       <button
                         type="button"
-                        disabled={revoke.isPending}
+                        disabled={!writes || revoke.isPending}
                         onClick={() => {
                           const name = key.label || t("keys.noLabel");
                           if (window.confirm(t("keys.revokeConfirm", { label: name }))) {

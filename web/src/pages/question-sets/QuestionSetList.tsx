@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCan } from "../../api/session";
 import { Link } from "@tanstack/react-router";
 import { api, must } from "../../api/client";
+import { saveAnswerAsFile } from "../../api/save-file";
 import { questionSetsKey, useQuestionSets } from "../../api/queries";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
@@ -16,18 +18,31 @@ export function QuestionSetList() {
       must(api.DELETE("/api/v1/question-sets/{id}", { params: { path: { id } } })),
     onSettled: () => client.invalidateQueries({ queryKey: questionSetsKey }),
   });
+  const download = useMutation({
+    mutationFn: async ({ id, format }: { id: string; format: "csv" | "jsonl" }) =>
+      saveAnswerAsFile(
+        await api.GET("/api/v1/question-sets/{id}/export", {
+          params: { path: { id }, query: { format } },
+          parseAs: "blob",
+        }),
+        `question-set.${format}`,
+      ),
+  });
   const confirmDelete = (set: { id: string; name: string }) => {
     if (window.confirm(t("qs.confirmDelete", { name: set.name }))) remove.mutate(set.id);
   };
+  const writes = useCan("write");
   return (
     <section aria-labelledby="qs-title">
       <div className="row" style={{ justifyContent: "space-between" }}>
         <h1 id="qs-title">{t("qs.title")}</h1>
-        <Link className="button primary" to="/evaluations/question-sets/new">
-          {t("qs.new")}
-        </Link>
+        {writes && (
+          <Link className="button primary" to="/evaluations/question-sets/new">
+            {t("qs.new")}
+          </Link>
+        )}
       </div>
-      <ErrorNote error={sets.error} />
+      <ErrorNote error={sets.error ?? download.error} />
       <ErrorNote error={remove.error} />
       {sets.isPending && <p>{t("common.loading")}</p>}
       {sets.data?.length === 0 && <p className="muted">{t("qs.empty")}</p>}
@@ -58,19 +73,25 @@ export function QuestionSetList() {
                   <td>{formatDate(set.gmt_updated, language)}</td>
                   <td>
                     <div className="row" style={{ gap: "0.5rem" }}>
-                      <Link
-                        to="/evaluations/new"
-                        search={{ question_set: set.id }}
-                        aria-label={`${t("qs.evaluate")}: ${set.name}`}
-                      >
-                        {t("qs.evaluate")}
-                      </Link>
+                      {writes && (
+                        <Link
+                          to="/evaluations/new"
+                          search={{ question_set: set.id }}
+                          aria-label={`${t("qs.evaluate")}: ${set.name}`}
+                        >
+                          {t("qs.evaluate")}
+                        </Link>
+                      )}
                       {/* The server's export, a file the import reads back unchanged. */}
                       {(["csv", "jsonl"] as const).map((format) => (
                         <a
                           key={format}
                           href={`/api/v1/question-sets/${set.id}/export?format=${format}`}
                           download
+                          onClick={(event) => {
+                            event.preventDefault();
+                            download.mutate({ id: set.id, format });
+                          }}
                           aria-label={t("qs.exportNamed", {
                             name: set.name,
                             format: format.toUpperCase(),
@@ -79,15 +100,17 @@ export function QuestionSetList() {
                           {t("qs.exportAs", { format: format.toUpperCase() })}
                         </a>
                       ))}
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={t("qs.deleteNamed", { name: set.name })}
-                        disabled={remove.isPending && remove.variables === set.id}
-                        onClick={() => confirmDelete(set)}
-                      >
-                        {t("list.delete")}
-                      </button>
+                      {writes && (
+                        <button
+                          type="button"
+                          className="danger"
+                          aria-label={t("qs.deleteNamed", { name: set.name })}
+                          disabled={remove.isPending && remove.variables === set.id}
+                          onClick={() => confirmDelete(set)}
+                        >
+                          {t("list.delete")}
+                        </button>
+                      )}
                     </div>
                   </td>
                 </tr>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCan } from "../../api/session";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { lazy, Suspense, useState } from "react";
 import { api, must } from "../../api/client";
@@ -62,6 +63,7 @@ export function NewQuestionSetPage() {
 export function QuestionSetPage() {
   const { t } = useI18n();
   const { qsId } = useParams({ from: "/evaluations/question-sets/$qsId" });
+  const writes = useCan("write");
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(false);
   const set = useQuery({
@@ -118,9 +120,11 @@ export function QuestionSetPage() {
     <section>
       <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
         <h1>{data.name}</h1>
-        <Link className="button primary" to="/evaluations/new" search={{ question_set: data.id }}>
-          {t("qs.evaluate")}
-        </Link>
+        {writes && (
+          <Link className="button primary" to="/evaluations/new" search={{ question_set: data.id }}>
+            {t("qs.evaluate")}
+          </Link>
+        )}
       </div>
       <Suspense fallback={<p>{t("common.loading")}</p>}>
         <QuestionSetTrend questionSetId={data.id} />
@@ -148,7 +152,8 @@ export function QuestionSetPage() {
             reference_contexts: q.reference_contexts,
           })),
         }}
-        saving={save.isPending}
+        // A role that cannot change the set reads it with saving off.
+        saving={save.isPending || !writes}
         onSave={(value) => {
           setSaved(false);
           save.mutate(value);
