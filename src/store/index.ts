@@ -273,6 +273,7 @@ export {
 export { type EvaluationActivity, evaluationsUpdatedSince } from "./evaluation-activity.js";
 export {
   addQuestions,
+  changeQuestions,
   createQuestionSet,
   DuplicateQuestionsError,
   deleteQuestion,
@@ -281,12 +282,24 @@ export {
   listQuestionSets,
   listQuestions,
   type NewQuestion,
+  QuestionNotInSetError,
+  type QuestionChanges,
   QuestionSetNotFoundError,
   type QuestionRow,
   type QuestionSetRow,
+  restoreQuestions,
   updateQuestion,
   updateQuestionSet,
 } from "./question-sets.js";
+export {
+  getQuestionSetVersion,
+  listQuestionSetVersions,
+  QUESTION_SET_CHANGES,
+  type QuestionSetChange,
+  type QuestionSetVersionRow,
+  type QuestionSetVersionSummary,
+  type VersionQuestion,
+} from "./question-set-versions.js";
 export {
   claimQuestionGeneration,
   createQuestionGeneration,

@@ -628,6 +628,91 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/question-sets/{id}/changes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Remove, edit and append questions of a set at once, as one new version; all or nothing */
+    post: operations["postQuestionSetsByIdChanges"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/question-sets/{id}/versions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The set's versions, newest first: number, who made it, when, and what changed */
+    get: operations["getQuestionSetsByIdVersions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/question-sets/{id}/versions/{number}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One version of the set with its questions */
+    get: operations["getQuestionSetsByIdVersionsByNumber"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/question-sets/{id}/diff": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Questions added, removed and changed (text, references) from one version to another */
+    get: operations["getQuestionSetsByIdDiff"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/question-sets/{id}/versions/{number}/restore": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make an old version's questions the set's questions again, as a new version */
+    post: operations["postQuestionSetsByIdVersionsByNumberRestore"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/evaluations/compare": {
     parameters: {
       query?: never;
@@ -1325,6 +1410,11 @@ export interface components {
         relevant_ids?: string[];
         reference_contexts?: string[];
       }[];
+      /**
+       * @description `generation` when the questions come from a generation's preview
+       * @enum {string}
+       */
+      origin?: "generation";
     };
     ImportQuestionSet: {
       name: string;
@@ -1354,6 +1444,11 @@ export interface components {
         relevant_ids?: string[];
         reference_contexts?: string[];
       }[];
+      /**
+       * @description `generation` when the questions come from a generation's preview
+       * @enum {string}
+       */
+      origin?: "generation";
     };
     UpdateQuestion: {
       /** @enum {string} */
@@ -2600,6 +2695,13 @@ export interface components {
       collection_id: string | null;
       /** Format: uuid */
       question_set_id: string | null;
+      /**
+       * Format: uuid
+       * @description the version of the question set it ran on (null: made before versions)
+       */
+      question_set_version_id: string | null;
+      /** @description that version's number */
+      question_set_version: number | null;
       /** @description "builtin" or the HTTP bot's URL (credentials removed) */
       bot_id: string;
       judge_llm_model_id: string;
@@ -2949,6 +3051,13 @@ export interface components {
       collection_id: string | null;
       /** Format: uuid */
       question_set_id: string | null;
+      /**
+       * Format: uuid
+       * @description the version of the question set it ran on (null: made before versions)
+       */
+      question_set_version_id: string | null;
+      /** @description that version's number */
+      question_set_version: number | null;
       /** @description "builtin" or the HTTP bot's URL (credentials removed) */
       bot_id: string;
       judge_llm_model_id: string;
@@ -2999,6 +3108,13 @@ export interface components {
       collection_id: string | null;
       /** Format: uuid */
       question_set_id: string | null;
+      /**
+       * Format: uuid
+       * @description the version of the question set it ran on (null: made before versions)
+       */
+      question_set_version_id: string | null;
+      /** @description that version's number */
+      question_set_version: number | null;
       /** @description "builtin" or the HTTP bot's URL (credentials removed) */
       bot_id: string;
       judge_llm_model_id: string;
@@ -3171,6 +3287,12 @@ export interface components {
           }
         | {
             /** @enum {string} */
+            code: "question_set_version";
+            base: number | null;
+            head: number | null;
+          }
+        | {
+            /** @enum {string} */
             code: "judges";
             base: (
               | "review"
@@ -3223,6 +3345,8 @@ export interface components {
       )[];
       counts: {
         shared: number;
+        /** @description questions both runs have, edited between them: left out of the comparison */
+        changed_questions: number;
         only_base: number;
         only_head: number;
         regressions: number;
@@ -3300,6 +3424,13 @@ export interface components {
       name: string;
       /** Format: uuid */
       question_set_id: string;
+      /**
+       * Format: uuid
+       * @description the version of the question set it ran on (null: made before versions)
+       */
+      question_set_version_id: string | null;
+      /** @description that version's number */
+      question_set_version: number | null;
       /** @enum {string} */
       status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
       status_reason: string | null;
@@ -3471,8 +3602,6 @@ export interface components {
       /** Format: uuid */
       id: string;
       /** Format: uuid */
-      user_id: string;
-      /** Format: uuid */
       evaluation_id: string;
       /** Format: uuid */
       evaluation_result_id: string;
@@ -3488,8 +3617,6 @@ export interface components {
       items: {
         /** Format: uuid */
         id: string;
-        /** Format: uuid */
-        user_id: string;
         /** Format: uuid */
         evaluation_id: string;
         /** Format: uuid */
@@ -3831,6 +3958,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -3884,6 +4020,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3996,6 +4141,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4040,6 +4194,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4114,6 +4277,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Body too large */
       413: {
         headers: {
@@ -4175,6 +4347,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4208,6 +4389,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4288,6 +4478,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4332,6 +4531,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4480,6 +4688,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such answer for this user */
       404: {
         headers: {
@@ -4555,6 +4772,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4644,6 +4870,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No answer with these ids for this user */
       404: {
         headers: {
@@ -4705,6 +4940,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4736,6 +4980,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4794,6 +5047,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4827,6 +5089,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4911,6 +5182,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5053,6 +5333,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description You already have a rule of that name */
       409: {
         headers: {
@@ -5137,6 +5426,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such alert rule for this user (another user's id too) */
       404: {
         headers: {
@@ -5177,6 +5475,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5317,6 +5624,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such alert rule for this user (another user's id too) */
       404: {
         headers: {
@@ -5404,6 +5720,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5499,6 +5824,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5634,6 +5968,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -5713,6 +6056,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5859,6 +6211,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such monitor for this user */
       404: {
         headers: {
@@ -5904,6 +6265,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6076,6 +6446,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -6112,6 +6491,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6163,6 +6551,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6226,6 +6623,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -6277,6 +6683,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Name taken */
       409: {
         headers: {
@@ -6319,6 +6734,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6381,6 +6805,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6457,6 +6890,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6497,6 +6939,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6548,6 +6999,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6624,6 +7084,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6693,6 +7162,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6744,6 +7222,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6813,6 +7300,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question for this user (another user's id too) */
       404: {
         headers: {
@@ -6869,6 +7365,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question for this user (another user's id too) */
       404: {
         headers: {
@@ -6911,6 +7416,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6980,6 +7494,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question set or collection for this user (another user's id too) */
       404: {
         headers: {
@@ -7027,6 +7550,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question set for this user (another user's id too) */
       404: {
         headers: {
@@ -7052,6 +7584,8 @@ export interface operations {
       query?: {
         /** @description the file format (default csv) */
         format?: "csv" | "json" | "jsonl";
+        /** @description the version's number (default: the latest) */
+        version?: number;
       };
       header?: never;
       path: {
@@ -7081,6 +7615,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7130,6 +7673,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7199,6 +7751,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question set for this user (another user's id too) */
       404: {
         headers: {
@@ -7210,6 +7771,593 @@ export interface operations {
       };
       /** @description Questions already in the set, named in duplicates[]; nothing was added */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postQuestionSetsByIdChanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @default [] */
+          removed?: string[];
+          /** @default [] */
+          updated?: {
+            /** @enum {string} */
+            question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+            question_text?: string;
+            ground_truth?: string;
+            ground_truths?: string[];
+            reference_context?: string | null;
+            relevant_ids?: string[];
+            reference_contexts?: string[];
+            id: string;
+          }[];
+          /** @default [] */
+          added?: {
+            /**
+             * @default USER_DEFINED
+             * @enum {string}
+             */
+            question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+            question_text: string;
+            /** @default  */
+            ground_truth?: string;
+            ground_truths?: string[];
+            reference_context?: string | null;
+            relevant_ids?: string[];
+            reference_contexts?: string[];
+          }[];
+          /**
+           * @description `generation` when the questions come from a generation's preview
+           * @enum {string}
+           */
+          origin?: "generation";
+        };
+      };
+    };
+    responses: {
+      /** @description The set with its questions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QuestionSetWithQuestions"];
+        };
+      };
+      /** @description Invalid body, or added questions repeating one another */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or question for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Two questions of the set would have one text; nothing was changed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQuestionSetsByIdVersions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The versions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              question_set_id: string;
+              /** @description 1, 2, 3… per set */
+              number: number;
+              /**
+               * Format: uuid
+               * @description who made the change; null once that user is gone
+               */
+              created_by: string | null;
+              /** @description an ISO 8601 time */
+              created_at: string;
+              /**
+               * @description what made this version
+               * @enum {string}
+               */
+              change:
+                | "created"
+                | "imported"
+                | "generated"
+                | "appended"
+                | "edited"
+                | "deleted"
+                | "restored";
+              /** @description the version a `restored` one copies */
+              restored_from: number | null;
+              question_count: number;
+              /** @description the name of who made the change */
+              created_by_name: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQuestionSetsByIdVersionsByNumber: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        number: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            question_set_id: string;
+            /** @description 1, 2, 3… per set */
+            number: number;
+            /**
+             * Format: uuid
+             * @description who made the change; null once that user is gone
+             */
+            created_by: string | null;
+            /** @description an ISO 8601 time */
+            created_at: string;
+            /**
+             * @description what made this version
+             * @enum {string}
+             */
+            change:
+              "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+            /** @description the version a `restored` one copies */
+            restored_from: number | null;
+            question_count: number;
+            questions: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+              question_text: string;
+              ground_truth: string;
+              ground_truths: string[] | null;
+              reference_context: string | null;
+              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+              relevant_ids: string[] | null;
+              /** @description texts of the passages that answer the question, matched to retrieved chunks */
+              reference_contexts: string[] | null;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or version for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQuestionSetsByIdDiff: {
+    parameters: {
+      query: {
+        /** @description the older version's number */
+        from: number;
+        /** @description the newer version's number */
+        to: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The difference */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            from: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              question_set_id: string;
+              /** @description 1, 2, 3… per set */
+              number: number;
+              /**
+               * Format: uuid
+               * @description who made the change; null once that user is gone
+               */
+              created_by: string | null;
+              /** @description an ISO 8601 time */
+              created_at: string;
+              /**
+               * @description what made this version
+               * @enum {string}
+               */
+              change:
+                | "created"
+                | "imported"
+                | "generated"
+                | "appended"
+                | "edited"
+                | "deleted"
+                | "restored";
+              /** @description the version a `restored` one copies */
+              restored_from: number | null;
+              question_count: number;
+            };
+            to: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              question_set_id: string;
+              /** @description 1, 2, 3… per set */
+              number: number;
+              /**
+               * Format: uuid
+               * @description who made the change; null once that user is gone
+               */
+              created_by: string | null;
+              /** @description an ISO 8601 time */
+              created_at: string;
+              /**
+               * @description what made this version
+               * @enum {string}
+               */
+              change:
+                | "created"
+                | "imported"
+                | "generated"
+                | "appended"
+                | "edited"
+                | "deleted"
+                | "restored";
+              /** @description the version a `restored` one copies */
+              restored_from: number | null;
+              question_count: number;
+            };
+            /** @description in `to`, not in `from` */
+            added: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+              question_text: string;
+              ground_truth: string;
+              ground_truths: string[] | null;
+              reference_context: string | null;
+              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+              relevant_ids: string[] | null;
+              /** @description texts of the passages that answer the question, matched to retrieved chunks */
+              reference_contexts: string[] | null;
+            }[];
+            /** @description in `from`, not in `to` */
+            removed: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+              question_text: string;
+              ground_truth: string;
+              ground_truths: string[] | null;
+              reference_context: string | null;
+              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+              relevant_ids: string[] | null;
+              /** @description texts of the passages that answer the question, matched to retrieved chunks */
+              reference_contexts: string[] | null;
+            }[];
+            changed: {
+              before: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+                question_text: string;
+                ground_truth: string;
+                ground_truths: string[] | null;
+                reference_context: string | null;
+                /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+                relevant_ids: string[] | null;
+                /** @description texts of the passages that answer the question, matched to retrieved chunks */
+                reference_contexts: string[] | null;
+              };
+              after: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+                question_text: string;
+                ground_truth: string;
+                ground_truths: string[] | null;
+                reference_context: string | null;
+                /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+                relevant_ids: string[] | null;
+                /** @description texts of the passages that answer the question, matched to retrieved chunks */
+                reference_contexts: string[] | null;
+              };
+              /** @description what differs; ground_truths stands for all the references */
+              fields: (
+                | "question_text"
+                | "ground_truths"
+                | "question_type"
+                | "reference_context"
+                | "relevant_ids"
+                | "reference_contexts"
+              )[];
+            }[];
+            unchanged: number;
+          };
+        };
+      };
+      /** @description from or to missing or not a version number */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or version for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postQuestionSetsByIdVersionsByNumberRestore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        number: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The set's latest version */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            question_set_id: string;
+            /** @description 1, 2, 3… per set */
+            number: number;
+            /**
+             * Format: uuid
+             * @description who made the change; null once that user is gone
+             */
+            created_by: string | null;
+            /** @description an ISO 8601 time */
+            created_at: string;
+            /**
+             * @description what made this version
+             * @enum {string}
+             */
+            change:
+              "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+            /** @description the version a `restored` one copies */
+            restored_from: number | null;
+            question_count: number;
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or version for this user (another user's id too) */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -7262,6 +8410,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7332,6 +8489,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -7376,6 +8542,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7441,6 +8616,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7481,6 +8665,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7565,6 +8758,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7608,6 +8810,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7690,6 +8901,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7739,6 +8959,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7781,6 +9010,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7839,6 +9077,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7906,6 +9153,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7984,6 +9240,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -8051,6 +9316,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -8104,6 +9378,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8174,6 +9457,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8228,6 +9520,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8290,6 +9591,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8365,6 +9675,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8422,6 +9741,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8496,6 +9824,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such label */
       404: {
         headers: {
@@ -8562,6 +9899,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8602,6 +9948,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8653,6 +10008,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8718,6 +10082,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such bot for this user (another user's id too) */
       404: {
         headers: {
@@ -8758,6 +10131,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8826,6 +10208,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -8870,6 +10261,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8944,6 +10344,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such arena for this user (another user's id too) */
       404: {
         headers: {
@@ -8984,6 +10393,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -9091,6 +10509,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such arena for this user (another user's id too) */
       404: {
         headers: {
@@ -9133,6 +10560,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
