@@ -320,7 +320,7 @@ describeEachStore("HTTP API: question sets", (use) => {
       expect(file.status).toBe(200);
       expect(file.headers.get("content-type")).toContain(type);
       expect(file.headers.get("content-disposition")).toBe(
-        `attachment; filename="Lanting-basics-v2.${format}"`,
+        `attachment; filename="Lanting-basics-v2.version-1.${format}"`,
       );
       const content = await file.text();
       expect(parseQuestionFile(content, format)).toEqual(expected);

@@ -1,6 +1,10 @@
 import type { Context } from "hono";
 import { QuestionGenerationNotFoundError } from "../evals/generation/index.js";
-import { QuestionNotFoundError, QuestionSetRequestError } from "../evals/question-sets/index.js";
+import {
+  QuestionNotFoundError,
+  QuestionSetRequestError,
+  QuestionSetVersionNotFoundError,
+} from "../evals/question-sets/index.js";
 import { QuestionGenerationError, QuestionImportError } from "../evals/questions/index.js";
 import {
   EvaluationNotFoundError,
@@ -113,6 +117,8 @@ export function knownErrorResponse(c: Context, error: unknown): Response | undef
     return errorJson(c, 404, "not_found", "No such question set.");
   if (error instanceof QuestionNotFoundError)
     return errorJson(c, 404, "not_found", "No such question.");
+  if (error instanceof QuestionSetVersionNotFoundError)
+    return errorJson(c, 404, "not_found", "No such version of the question set.");
   if (error instanceof QuestionGenerationNotFoundError)
     return errorJson(c, 404, "not_found", "No such question generation.");
   if (error instanceof CollectionNotFoundError)

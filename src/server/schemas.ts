@@ -9,6 +9,8 @@ import {
 } from "../gate/index.js";
 import { JUDGE_KINDS, JudgeLineSchema, missingForJudges } from "../judges/index.js";
 import { QUESTION_TYPES } from "../evals/questions/index.js";
+import { DIFF_FIELDS } from "../evals/question-sets/index.js";
+import { QUESTION_SET_CHANGES } from "../store/index.js";
 import {
   CallUsageSchema,
   CostTotalSchema,
@@ -351,6 +353,67 @@ export const QuestionSetWithQuestionsSchema = QuestionSetSchema.extend({
   questions: z.array(QuestionSchema),
 });
 
+/** A version of a set without its questions (issue 28 §3). */
+export const QuestionSetVersionSummarySchema = z.object({
+  id: Id,
+  question_set_id: Id,
+  number: z.number().int().describe("1, 2, 3… per set"),
+  created_by: Id.nullable().describe("who made the change; null once that user is gone"),
+  created_at: Time,
+  change: z.enum(QUESTION_SET_CHANGES).describe("what made this version"),
+  restored_from: z.number().int().nullable().describe("the version a `restored` one copies"),
+  question_count: z.number().int(),
+});
+
+export const QuestionSetVersionListSchema = z.object({
+  items: z.array(
+    QuestionSetVersionSummarySchema.extend({
+      created_by_name: z.string().nullable().describe("the name of who made the change"),
+    }),
+  ),
+});
+
+/** A question as a version holds it: the question's id (kept across edits) and its content. */
+export const VersionQuestionSchema = z.object({
+  id: Id,
+  question_type: z.enum(QUESTION_TYPES),
+  question_text: z.string(),
+  ground_truth: z.string(),
+  ground_truths: z.array(z.string()).nullable(),
+  reference_context: z.string().nullable(),
+  relevant_ids: RelevantIdsSchema,
+  reference_contexts: ReferenceContextsSchema,
+});
+
+export const QuestionSetVersionSchema = QuestionSetVersionSummarySchema.extend({
+  questions: z.array(VersionQuestionSchema),
+});
+
+export const QuestionSetVersionDiffSchema = z.object({
+  from: QuestionSetVersionSummarySchema,
+  to: QuestionSetVersionSummarySchema,
+  added: z.array(VersionQuestionSchema).describe("in `to`, not in `from`"),
+  removed: z.array(VersionQuestionSchema).describe("in `from`, not in `to`"),
+  changed: z.array(
+    z.object({
+      before: VersionQuestionSchema,
+      after: VersionQuestionSchema,
+      fields: z
+        .array(z.enum(DIFF_FIELDS))
+        .describe("what differs; ground_truths stands for all the references"),
+    }),
+  ),
+  unchanged: z.number().int(),
+});
+
+/** The version of its question set a run or an arena used; null for one made before versions. */
+const PinnedVersionFields = {
+  question_set_version_id: Id.nullable().describe(
+    "the version of the question set it ran on (null: made before versions)",
+  ),
+  question_set_version: z.number().int().nullable().describe("that version's number"),
+};
+
 export const GenerationStartedSchema = z.object({
   id: Id,
   status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
@@ -377,6 +440,7 @@ export const EvaluationSchema = z.object({
   name: z.string(),
   collection_id: Id.nullable(),
   question_set_id: Id.nullable(),
+  ...PinnedVersionFields,
   bot_id: z.string().describe('"builtin" or the HTTP bot\'s URL (credentials removed)'),
   judge_llm_model_id: z.string(),
   config: z
@@ -743,6 +807,15 @@ const IncomparabilitySchema = z.discriminatedUnion("code", [
     base: z.uuid().nullable(),
     head: z.uuid().nullable(),
   }),
+  z
+    .object({
+      code: z.literal("question_set_version"),
+      base: z.number().int().nullable(),
+      head: z.number().int().nullable(),
+    })
+    .describe(
+      "one set, different versions (null: a run made before versions): only questions both versions share unchanged are compared",
+    ),
   z.object({
     code: z.literal("judges"),
     base: z.array(z.enum(JUDGE_KINDS)),
@@ -777,6 +850,10 @@ export const EvaluationComparisonSchema = z.object({
     .describe("why the runs' scores are not comparable (base first); empty when they are"),
   counts: z.object({
     shared: z.number().int(),
+    changed_questions: z
+      .number()
+      .int()
+      .describe("questions both runs have, edited between them: left out of the comparison"),
     only_base: z.number().int(),
     only_head: z.number().int(),
     regressions: z.number().int(),
@@ -930,6 +1007,7 @@ export const ArenaSchema = z.object({
   id: Id,
   name: z.string(),
   question_set_id: Id,
+  ...PinnedVersionFields,
   status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
   status_reason: Nullable(z.string()),
   status_message: Nullable(CodedMessageSchema).describe("why it FAILED, as a coded message"),

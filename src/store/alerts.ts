@@ -65,7 +65,8 @@ export class AlertSecretKeyRequiredError extends Error {
   }
 }
 
-const secretContext = (workspaceId: string, ruleId: string) => `alert_rules.secret:${workspaceId}:${ruleId}`;
+const secretContext = (workspaceId: string, ruleId: string) =>
+  `alert_rules.secret:${workspaceId}:${ruleId}`;
 
 const openEpisode = alert_events;
 const publicColumns = {
@@ -126,7 +127,9 @@ export async function createAlertRule(
     if ((row?.users ?? 0) > 1) throw new AlertSecretKeyRequiredError();
   }
   try {
-    await db.insert(alert_rules).values({ id, workspace_id: workspaceId, ...fields, secret: stored });
+    await db
+      .insert(alert_rules)
+      .values({ id, workspace_id: workspaceId, ...fields, secret: stored });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AlertRuleNameTakenError(fields.name);
     throw error;
@@ -195,7 +198,9 @@ export async function listAlertEvents(
   return db
     .select()
     .from(alert_events)
-    .where(and(eq(alert_events.rule_id, idParam(ruleId)), eq(alert_events.workspace_id, workspaceId)))
+    .where(
+      and(eq(alert_events.rule_id, idParam(ruleId)), eq(alert_events.workspace_id, workspaceId)),
+    )
     .orderBy(desc(alert_events.fired_at), desc(alert_events.id))
     .limit(limit);
 }
@@ -230,7 +235,11 @@ export async function alertRuleSecret(
  */
 export async function sealStoredAlertSecrets(db: Db, secretKey: SecretKey): Promise<number> {
   const rows = await db
-    .select({ id: alert_rules.id, workspace_id: alert_rules.workspace_id, secret: alert_rules.secret })
+    .select({
+      id: alert_rules.id,
+      workspace_id: alert_rules.workspace_id,
+      secret: alert_rules.secret,
+    })
     .from(alert_rules);
   let sealed = 0;
   for (const row of rows) {

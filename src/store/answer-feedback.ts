@@ -70,7 +70,10 @@ export async function listAnswerFeedback(
     .select()
     .from(answer_feedback)
     .where(
-      and(eq(answer_feedback.workspace_id, workspaceId), eq(answer_feedback.answer_id, idParam(answerId))),
+      and(
+        eq(answer_feedback.workspace_id, workspaceId),
+        eq(answer_feedback.answer_id, idParam(answerId)),
+      ),
     )
     .orderBy(asc(answer_feedback.created_at), asc(answer_feedback.id));
 }
@@ -92,7 +95,10 @@ export async function summarizeAnswerFeedback(
     })
     .from(answer_feedback)
     .where(
-      and(eq(answer_feedback.workspace_id, workspaceId), inArray(answer_feedback.answer_id, [...answerIds])),
+      and(
+        eq(answer_feedback.workspace_id, workspaceId),
+        inArray(answer_feedback.answer_id, [...answerIds]),
+      ),
     )
     .groupBy(answer_feedback.answer_id);
   for (const row of rows) {

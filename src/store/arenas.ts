@@ -11,7 +11,10 @@ export type ArenaStatus = ArenaRow["status"];
 export async function createArena(
   db: Db,
   workspaceId: string,
-  input: Pick<NewArena, "name" | "question_set_id" | "config">,
+  input: Pick<
+    NewArena,
+    "name" | "question_set_id" | "question_set_version_id" | "question_set_version" | "config"
+  >,
 ): Promise<ArenaRow> {
   const [row] = await db
     .insert(arenas)
@@ -22,7 +25,11 @@ export async function createArena(
 }
 
 /** The user's arena; another user's id reads as missing. */
-export async function getArena(db: Db, workspaceId: string, id: string): Promise<ArenaRow | undefined> {
+export async function getArena(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<ArenaRow | undefined> {
   const [row] = await db
     .select()
     .from(arenas)

@@ -128,7 +128,8 @@ export async function botCredential(
   return {
     url,
     secret_header,
-    secret: secret === null ? null : openSecret(secret, secretKey, secretContext(workspaceId, row.id)),
+    secret:
+      secret === null ? null : openSecret(secret, secretKey, secretContext(workspaceId, row.id)),
   };
 }
 

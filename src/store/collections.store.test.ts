@@ -221,7 +221,13 @@ describeEachStore("observational data", (use) => {
     const { db } = use();
     const alice = await findOrCreateUser(db, "alice");
     const col = await createCollection(db, alice.id, { name: "c" });
-    const row = { workspace_id: alice.id, collection_id: col.id, query: "q", answer: "a", score: 0.9 };
+    const row = {
+      workspace_id: alice.id,
+      collection_id: col.id,
+      query: "q",
+      answer: "a",
+      score: 0.9,
+    };
     expect(
       await appendObservations(db, [
         { ...row, node_id: "d1#0" },

@@ -175,7 +175,12 @@ export async function listDocuments(
   return db
     .select()
     .from(documents)
-    .where(and(eq(documents.collection_id, idParam(collectionId)), eq(documents.workspace_id, workspaceId)))
+    .where(
+      and(
+        eq(documents.collection_id, idParam(collectionId)),
+        eq(documents.workspace_id, workspaceId),
+      ),
+    )
     .orderBy(asc(documents.source), asc(documents.id));
 }
 
@@ -371,7 +376,11 @@ const CHUNK_COLUMNS = {
 
 // Chunks ------------------------------------------------------------------------------------------
 
-export async function listChunks(db: Db, workspaceId: string, documentId: string): Promise<ChunkRow[]> {
+export async function listChunks(
+  db: Db,
+  workspaceId: string,
+  documentId: string,
+): Promise<ChunkRow[]> {
   return db
     .select()
     .from(chunks)
@@ -456,7 +465,11 @@ export async function* chunkTokenPages(
  * Every document id of a collection: what an index compares to see what changed. Chunks change
  * only with their document, and the documents table is a tenth of the chunks' size.
  */
-export async function documentIds(db: Db, workspaceId: string, collectionId: string): Promise<string[]> {
+export async function documentIds(
+  db: Db,
+  workspaceId: string,
+  collectionId: string,
+): Promise<string[]> {
   const rows = await queryRows<{ ids: string | null }>(
     db,
     // One string rather than one row per document: ids never contain a newline.
@@ -556,7 +569,12 @@ export async function setChunkEmbeddings(
     await tx
       .update(collections)
       .set({ version: sql`${collections.version} + 1` })
-      .where(and(eq(collections.id, input.collectionId), eq(collections.workspace_id, input.workspaceId)));
+      .where(
+        and(
+          eq(collections.id, input.collectionId),
+          eq(collections.workspace_id, input.workspaceId),
+        ),
+      );
     return Number(updated[0]?.n ?? 0);
   });
 }

@@ -41,7 +41,10 @@ function likePattern(text: string): string {
 
 function resultConditions(workspaceId: string, evaluationId: string, filter: ResultFilter): SQL[] {
   const r = evaluation_results;
-  const conditions: SQL[] = [eq(r.evaluation_id, idParam(evaluationId)), eq(r.workspace_id, workspaceId)];
+  const conditions: SQL[] = [
+    eq(r.evaluation_id, idParam(evaluationId)),
+    eq(r.workspace_id, workspaceId),
+  ];
   if (filter.statuses?.length) conditions.push(inArray(r.status, filter.statuses));
   if (filter.passed !== undefined) conditions.push(eq(r.passed, filter.passed));
   if (filter.gate?.length) {
@@ -203,6 +206,8 @@ export type CompareColumns = Pick<
   | "position"
   | "question_type"
   | "question_text"
+  | "ground_truth"
+  | "ground_truths"
   | "status"
   | "score"
   | "passed"
@@ -222,6 +227,8 @@ export async function listCompareRows(
       position: r.position,
       question_type: r.question_type,
       question_text: r.question_text,
+      ground_truth: r.ground_truth,
+      ground_truths: r.ground_truths,
       status: r.status,
       score: r.score,
       passed: r.passed,

@@ -62,7 +62,9 @@ export async function getEvaluationRecord(
   const [row] = await db
     .select()
     .from(evaluation_records)
-    .where(and(eq(evaluation_records.id, idParam(id)), eq(evaluation_records.workspace_id, workspaceId)));
+    .where(
+      and(eq(evaluation_records.id, idParam(id)), eq(evaluation_records.workspace_id, workspaceId)),
+    );
   return row;
 }
 

@@ -76,6 +76,8 @@ export type NewEvaluation = Pick<
   | "name"
   | "collection_id"
   | "question_set_id"
+  | "question_set_version_id"
+  | "question_set_version"
   | "bot_id"
   | "judge_llm_model_id"
   | "config"
@@ -100,6 +102,8 @@ export async function createEvaluation(
         name: input.name,
         collection_id: input.collection_id ?? null,
         question_set_id: input.question_set_id ?? null,
+        question_set_version_id: input.question_set_version_id ?? null,
+        question_set_version: input.question_set_version ?? null,
         bot_id: input.bot_id,
         judge_llm_model_id: input.judge_llm_model_id,
         config: input.config,

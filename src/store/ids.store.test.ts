@@ -71,6 +71,7 @@ import {
   updateQuestion,
   updateQuestionSet,
 } from "./question-sets.js";
+import { getQuestionSetVersion, listQuestionSetVersions } from "./question-set-versions.js";
 import { findOrCreateUser } from "./users.js";
 
 const MALFORMED = ["not-a-uuid", "", "1", "00000000-0000-0000-0000-00000000000g", "' or 1=1 --"];
@@ -143,8 +144,14 @@ describeEachStore("every lookup by a caller's id", (use) => {
         ["updateQuestionSet", () => updateQuestionSet(db, u, id, { name: "x" }), undefined],
         ["deleteQuestionSet", () => deleteQuestionSet(db, u, id), false],
         ["listQuestions", () => listQuestions(db, u, id), []],
-        ["updateQuestion", () => updateQuestion(db, u, id, { question_text: "x" }), undefined],
-        ["deleteQuestion", () => deleteQuestion(db, u, id), false],
+        [
+          "updateQuestion",
+          () => updateQuestion(db, { workspaceId: u, userId: u }, id, { question_text: "x" }),
+          undefined,
+        ],
+        ["deleteQuestion", () => deleteQuestion(db, { workspaceId: u, userId: u }, id), false],
+        ["listQuestionSetVersions", () => listQuestionSetVersions(db, u, id), []],
+        ["getQuestionSetVersion", () => getQuestionSetVersion(db, u, id, 1), undefined],
         ["getQuestionGeneration", () => getQuestionGeneration(db, u, id), undefined],
         ["claimQuestionGeneration", () => claimQuestionGeneration(db, id), undefined],
         [
@@ -190,7 +197,7 @@ describeEachStore("every lookup by a caller's id", (use) => {
         await expect(call(), `${what}(${JSON.stringify(id)})`).resolves.toEqual(notFound);
       }
       await expect(
-        addQuestions(db, u, id, [
+        addQuestions(db, { workspaceId: u, userId: u }, id, [
           { question_type: "FACTUAL", question_text: "q", ground_truth: "", question_key: "q" },
         ]),
       ).rejects.toThrow(QuestionSetNotFoundError);

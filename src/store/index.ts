@@ -274,6 +274,7 @@ export {
 export { type EvaluationActivity, evaluationsUpdatedSince } from "./evaluation-activity.js";
 export {
   addQuestions,
+  changeQuestions,
   createQuestionSet,
   DuplicateQuestionsError,
   deleteQuestion,
@@ -282,12 +283,24 @@ export {
   listQuestionSets,
   listQuestions,
   type NewQuestion,
+  QuestionNotInSetError,
+  type QuestionChanges,
   QuestionSetNotFoundError,
   type QuestionRow,
   type QuestionSetRow,
+  restoreQuestions,
   updateQuestion,
   updateQuestionSet,
 } from "./question-sets.js";
+export {
+  getQuestionSetVersion,
+  listQuestionSetVersions,
+  QUESTION_SET_CHANGES,
+  type QuestionSetChange,
+  type QuestionSetVersionRow,
+  type QuestionSetVersionSummary,
+  type VersionQuestion,
+} from "./question-set-versions.js";
 export {
   claimQuestionGeneration,
   createQuestionGeneration,

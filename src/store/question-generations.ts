@@ -28,7 +28,12 @@ export async function getQuestionGeneration(
   const [row] = await db
     .select()
     .from(question_generations)
-    .where(and(eq(question_generations.id, idParam(id)), eq(question_generations.workspace_id, workspaceId)));
+    .where(
+      and(
+        eq(question_generations.id, idParam(id)),
+        eq(question_generations.workspace_id, workspaceId),
+      ),
+    );
   return row;
 }
 

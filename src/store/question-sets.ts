@@ -1,7 +1,13 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { idParam } from "./ids.js";
 import type { Db } from "./open.js";
+import {
+  lockQuestionSet,
+  type QuestionSetChange,
+  recordQuestionSetVersion,
+} from "./question-set-versions.js";
 import { question_sets, questions } from "./schema.js";
+import type { Actor } from "./workspaces.js";
 
 export type QuestionSetRow = typeof question_sets.$inferSelect;
 export type QuestionRow = typeof questions.$inferSelect;
@@ -22,6 +28,14 @@ export class QuestionSetNotFoundError extends Error {
   override readonly name = "QuestionSetNotFoundError";
   constructor(readonly id: string) {
     super(`question set ${id} not found`);
+  }
+}
+
+/** A question id that is not a live question of the set being changed; nothing was written. */
+export class QuestionNotInSetError extends Error {
+  override readonly name = "QuestionNotInSetError";
+  constructor(readonly id: string) {
+    super(`question ${id} is not in the set`);
   }
 }
 
@@ -50,6 +64,8 @@ export async function createQuestionSet(
     name: string;
     description?: string | null;
     collection_id?: string | null;
+    /** What the first version says made it (default `created`). */
+    change?: Extract<QuestionSetChange, "created" | "imported" | "generated">;
   },
   items: readonly NewQuestion[],
 ): Promise<QuestionSetRow> {
@@ -67,6 +83,12 @@ export async function createQuestionSet(
       .returning();
     if (!set) throw new Error("insert into question_sets returned no row");
     await insertQuestions(tx as unknown as Db, workspaceId, set.id, 0, items);
+    await recordQuestionSetVersion(
+      tx as unknown as Db,
+      { workspaceId, userId: meta.user_id },
+      set.id,
+      meta.change ?? "created",
+    );
     return set;
   });
 }
@@ -106,7 +128,9 @@ export async function getQuestionSet(
   const [row] = await db
     .select()
     .from(question_sets)
-    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live));
+    .where(
+      and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live),
+    );
   return row;
 }
 
@@ -127,7 +151,9 @@ export async function updateQuestionSet(
   const [row] = await db
     .update(question_sets)
     .set({ ...patch, gmt_updated: new Date() })
-    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live))
+    .where(
+      and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live),
+    )
     .returning();
   return row;
 }
@@ -137,12 +163,18 @@ export async function deleteQuestionSet(db: Db, workspaceId: string, id: string)
   const rows = await db
     .update(question_sets)
     .set({ gmt_deleted: new Date() })
-    .where(and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live))
+    .where(
+      and(eq(question_sets.id, idParam(id)), eq(question_sets.workspace_id, workspaceId), live),
+    )
     .returning({ id: question_sets.id });
   return rows.length > 0;
 }
 
-export async function listQuestions(db: Db, workspaceId: string, setId: string): Promise<QuestionRow[]> {
+export async function listQuestions(
+  db: Db,
+  workspaceId: string,
+  setId: string,
+): Promise<QuestionRow[]> {
   return db
     .select()
     .from(questions)
@@ -158,22 +190,19 @@ export async function listQuestions(db: Db, workspaceId: string, setId: string):
 
 /**
  * Appends questions to a set, all or none: any whose normalized text is already in the set
- * rejects the whole batch with DuplicateQuestionsError.
+ * rejects the whole batch with DuplicateQuestionsError. The set gets a new version.
  */
 export async function addQuestions(
   db: Db,
-  workspaceId: string,
+  actor: Actor,
   setId: string,
   items: readonly NewQuestion[],
+  change: Extract<QuestionSetChange, "appended" | "generated"> = "appended",
 ): Promise<QuestionRow[]> {
+  const { workspaceId } = actor;
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    const [set] = await t
-      .select()
-      .from(question_sets)
-      .where(and(eq(question_sets.id, idParam(setId)), eq(question_sets.workspace_id, workspaceId), live))
-      .for("update");
-    if (!set) throw new QuestionSetNotFoundError(setId);
+    if (!(await lockQuestionSet(t, workspaceId, setId))) throw new QuestionSetNotFoundError(setId);
     const keys = items.map((item) => item.question_key);
     const existing =
       keys.length === 0
@@ -193,13 +222,153 @@ export async function addQuestions(
       .map((item, index) => ({ index, question_text: item.question_text, key: item.question_key }))
       .filter((item) => taken.has(item.key));
     if (duplicates.length > 0) throw new DuplicateQuestionsError(duplicates);
-    const [{ next } = { next: 0 }] = await t
-      .select({ next: sql<number>`coalesce(max(${questions.position}) + 1, 0)::int` })
-      .from(questions)
-      .where(eq(questions.question_set_id, idParam(setId)));
-    const rows = await insertQuestions(t, workspaceId, setId, next, items);
+    const rows = await insertQuestions(t, workspaceId, setId, await nextPosition(t, setId), items);
     await recountQuestionSet(t, setId);
+    await recordQuestionSetVersion(t, actor, setId, change);
     return rows;
+  });
+}
+
+async function nextPosition(db: Db, setId: string): Promise<number> {
+  const [{ next } = { next: 0 }] = await db
+    .select({ next: sql<number>`coalesce(max(${questions.position}) + 1, 0)::int` })
+    .from(questions)
+    .where(eq(questions.question_set_id, idParam(setId)));
+  return next;
+}
+
+/** The set a live question of the workspace belongs to. */
+async function setOfQuestion(db: Db, workspaceId: string, id: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ set: questions.question_set_id })
+    .from(questions)
+    .where(
+      and(
+        eq(questions.id, idParam(id)),
+        eq(questions.workspace_id, workspaceId),
+        isNull(questions.gmt_deleted),
+      ),
+    );
+  return row?.set;
+}
+
+export interface QuestionChanges {
+  removed?: readonly string[];
+  updated?: ReadonlyArray<{ id: string; patch: Partial<NewQuestion> }>;
+  added?: readonly NewQuestion[];
+}
+
+/**
+ * Removes, edits and appends questions of one set in one transaction and one new version: all or
+ * nothing. A question id not live in the set is a QuestionNotInSetError; a text another question
+ * of the set has is PostgreSQL's unique violation (the caller names it).
+ */
+export async function changeQuestions(
+  db: Db,
+  actor: Actor,
+  setId: string,
+  changes: QuestionChanges,
+  change: QuestionSetChange = "edited",
+): Promise<QuestionRow[]> {
+  const { workspaceId } = actor;
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    if (!(await lockQuestionSet(t, workspaceId, setId))) throw new QuestionSetNotFoundError(setId);
+    const inSet = (id: string) =>
+      and(
+        eq(questions.id, idParam(id)),
+        eq(questions.question_set_id, setId),
+        isNull(questions.gmt_deleted),
+      );
+    const now = new Date();
+    for (const id of changes.removed ?? []) {
+      const done = await t
+        .update(questions)
+        .set({ gmt_deleted: now })
+        .where(inSet(id))
+        .returning({ id: questions.id });
+      if (done.length === 0) throw new QuestionNotInSetError(id);
+    }
+    for (const { id, patch } of changes.updated ?? []) {
+      const done = await t
+        .update(questions)
+        .set({ ...patch, gmt_updated: now })
+        .where(inSet(id))
+        .returning({ id: questions.id });
+      if (done.length === 0) throw new QuestionNotInSetError(id);
+    }
+    const added = changes.added ?? [];
+    const rows =
+      added.length === 0
+        ? []
+        : await insertQuestions(t, workspaceId, setId, await nextPosition(t, setId), added);
+    await recountQuestionSet(t, setId);
+    await recordQuestionSetVersion(t, actor, setId, change);
+    return rows;
+  });
+}
+
+/**
+ * Makes the set's live questions exactly `items`, in their order, as a new `restored` version:
+ * rows of the same id come back (undeleted, their content set again), others are deleted.
+ */
+export async function restoreQuestions(
+  db: Db,
+  actor: Actor,
+  setId: string,
+  items: ReadonlyArray<NewQuestion & { id: string }>,
+  restoredFrom: number,
+): Promise<void> {
+  const { workspaceId } = actor;
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    if (!(await lockQuestionSet(t, workspaceId, setId))) throw new QuestionSetNotFoundError(setId);
+    const now = new Date();
+    await t
+      .update(questions)
+      .set({ gmt_deleted: now })
+      .where(and(eq(questions.question_set_id, setId), isNull(questions.gmt_deleted)));
+    // Positions after every earlier one, so the restored order never meets an old position.
+    const first = await nextPosition(t, setId);
+    for (let i = 0; i < items.length; i += 1000) {
+      const batch = items.slice(i, i + 1000).map((item, j) => ({
+        id: item.id,
+        workspace_id: workspaceId,
+        question_set_id: setId,
+        position: first + i + j,
+        question_type: item.question_type,
+        question_text: item.question_text,
+        ground_truth: item.ground_truth,
+        ground_truths: item.ground_truths ?? null,
+        reference_context: item.reference_context ?? null,
+        relevant_ids: item.relevant_ids ?? null,
+        reference_contexts: item.reference_contexts ?? null,
+        question_key: item.question_key,
+      }));
+      await t
+        .insert(questions)
+        .values(batch)
+        .onConflictDoUpdate({
+          target: questions.id,
+          set: {
+            position: sql`excluded.position`,
+            question_type: sql`excluded.question_type`,
+            question_text: sql`excluded.question_text`,
+            ground_truth: sql`excluded.ground_truth`,
+            ground_truths: sql`excluded.ground_truths`,
+            reference_context: sql`excluded.reference_context`,
+            relevant_ids: sql`excluded.relevant_ids`,
+            reference_contexts: sql`excluded.reference_contexts`,
+            question_key: sql`excluded.question_key`,
+            gmt_deleted: sql`null`,
+            gmt_updated: now,
+          },
+          // Only this set's own rows: a version holds ids of its set alone.
+          setWhere: eq(questions.question_set_id, setId),
+        });
+    }
+    await recountQuestionSet(t, setId);
+    await recordQuestionSetVersion(t, actor, setId, "restored", restoredFrom);
   });
 }
 
@@ -214,42 +383,41 @@ async function recountQuestionSet(db: Db, setId: string): Promise<void> {
     .where(eq(question_sets.id, idParam(setId)));
 }
 
+/** Edits one question (a new version of its set); undefined when it is not the workspace's. */
 export async function updateQuestion(
   db: Db,
-  workspaceId: string,
+  actor: Actor,
   id: string,
   patch: Partial<NewQuestion>,
 ): Promise<QuestionRow | undefined> {
+  const setId = await setOfQuestion(db, actor.workspaceId, id);
+  if (!setId) return undefined;
+  try {
+    await changeQuestions(db, actor, setId, { updated: [{ id, patch }] }, "edited");
+  } catch (error) {
+    if (error instanceof QuestionNotInSetError || error instanceof QuestionSetNotFoundError) {
+      return undefined;
+    }
+    throw error;
+  }
   const [row] = await db
-    .update(questions)
-    .set({ ...patch, gmt_updated: new Date() })
-    .where(
-      and(
-        eq(questions.id, idParam(id)),
-        eq(questions.workspace_id, workspaceId),
-        isNull(questions.gmt_deleted),
-      ),
-    )
-    .returning();
+    .select()
+    .from(questions)
+    .where(eq(questions.id, idParam(id)));
   return row;
 }
 
-export async function deleteQuestion(db: Db, workspaceId: string, id: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    const [row] = await t
-      .update(questions)
-      .set({ gmt_deleted: new Date() })
-      .where(
-        and(
-          eq(questions.id, idParam(id)),
-          eq(questions.workspace_id, workspaceId),
-          isNull(questions.gmt_deleted),
-        ),
-      )
-      .returning({ set: questions.question_set_id });
-    if (!row) return false;
-    await recountQuestionSet(t, row.set);
+/** Deletes one question (a new version of its set); false when it is not the workspace's. */
+export async function deleteQuestion(db: Db, actor: Actor, id: string): Promise<boolean> {
+  const setId = await setOfQuestion(db, actor.workspaceId, id);
+  if (!setId) return false;
+  try {
+    await changeQuestions(db, actor, setId, { removed: [id] }, "deleted");
     return true;
-  });
+  } catch (error) {
+    if (error instanceof QuestionNotInSetError || error instanceof QuestionSetNotFoundError) {
+      return false;
+    }
+    throw error;
+  }
 }

@@ -404,6 +404,59 @@ export const questions = pgTable(
   ],
 );
 
+/** Why a question set got a new version (issue 28 §3). */
+export const QUESTION_SET_CHANGES = [
+  "created",
+  "imported",
+  "generated",
+  "appended",
+  "edited",
+  "deleted",
+  "restored",
+] as const;
+
+/** A question as one version of its set holds it: the question row's id and its content. */
+export interface VersionQuestion {
+  id: string;
+  question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+  question_text: string;
+  ground_truth: string;
+  ground_truths: string[] | null;
+  reference_context: string | null;
+  relevant_ids: string[] | null;
+  reference_contexts: string[] | null;
+}
+
+/**
+ * Every change to a set's questions (import, edit, generation, append, deletion, restore) writes
+ * the set's whole question list as a new version, numbered 1, 2, 3… per set, in the transaction of
+ * the change. A snapshot, not a mapping: a diff or an export reads one row, and a later edit of
+ * a question row can never change an old version.
+ */
+export const question_set_versions = pgTable(
+  "question_set_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    question_set_id: uuid("question_set_id")
+      .notNull()
+      .references(() => question_sets.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    /** Who made the change; null once that user is gone. */
+    created_by: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    change: text("change", { enum: QUESTION_SET_CHANGES }).notNull(),
+    /** The version a `restored` one copies. */
+    restored_from: integer("restored_from"),
+    question_count: integer("question_count").notNull(),
+    /** The questions in their order. */
+    questions: jsonb("questions").$type<VersionQuestion[]>().notNull(),
+  },
+  (t) => [uniqueIndex("question_set_versions_number_idx").on(t.question_set_id, t.number)],
+);
+
 /**
  * Seed 003 evaluations. `config` snapshots the whole run configuration (bot, judges, models, prompt
  * versions; never an API key). Counters move only when a result row changes to a final status.
@@ -422,6 +475,9 @@ export const evaluations = pgTable(
     name: text("name").notNull(),
     collection_id: uuid("collection_id"),
     question_set_id: uuid("question_set_id"),
+    /** The version of the set the run copied its questions from (null: a run made before versions). */
+    question_set_version_id: uuid("question_set_version_id"),
+    question_set_version: integer("question_set_version"),
     /** "builtin" or the external bot's URL (credentials removed). */
     bot_id: text("bot_id").notNull(),
     /** The judge model, or "offline". */
@@ -612,6 +668,9 @@ export const arenas = pgTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     question_set_id: uuid("question_set_id").notNull(),
+    /** The version of the set its contestants ran on (null: an arena made before versions). */
+    question_set_version_id: uuid("question_set_version_id"),
+    question_set_version: integer("question_set_version"),
     status: text("status", { enum: ["PENDING", "RUNNING", "COMPLETED", "FAILED"] })
       .notNull()
       .default("PENDING"),

@@ -22,13 +22,14 @@ import {
   markArena,
   listEvaluationResults,
   listQuestions,
-  type QuestionRow,
 } from "../../store/index.js";
 import { matchAnswersToSet } from "../answers/index.js";
 import { QuestionImportError, referencesOf } from "../questions/index.js";
 import {
   type ControlDeps,
   EvaluationNotFoundError,
+  latestQuestionsOf,
+  type RunQuestion,
   EvaluationRequestError,
   EvaluationSnapshotSchema,
   runCostOf,
@@ -111,7 +112,8 @@ export async function startArena(
   const { workspaceId } = actor;
   const set = await getQuestionSet(deps.db, workspaceId, request.question_set_id);
   if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
-  const questions = await listQuestions(deps.db, workspaceId, set.id);
+  // The arena and every contestant it starts run on this version of the set.
+  const { version, questions } = await latestQuestionsOf(deps.db, workspaceId, set.id);
   if (questions.length === 0) {
     throw new EvaluationRequestError("question_set_id", "the question set has no questions");
   }
@@ -152,7 +154,7 @@ export async function startArena(
         ...(c.collection_id ? { collection_id: c.collection_id } : {}),
       },
       c.loops ? { ...configFor(i), rag: { ...configFor(i).rag, loops: c.loops } } : configFor(i),
-      startOptions,
+      { ...startOptions, questionSetVersion: version.number },
     ).catch((error: unknown) => {
       // Another user's bot is a 404 like any other id; the rest is this contestant's fault.
       if (error instanceof EvaluationNotFoundError || !(error instanceof Error)) throw error;
@@ -182,6 +184,8 @@ export async function startArena(
   const row = await createArena(deps.db, workspaceId, {
     name,
     question_set_id: set.id,
+    question_set_version_id: version.id,
+    question_set_version: version.number,
     config: snapshot,
   });
   if (compute === "job") await deps.jobs.send(QUEUES.arenaCompare, [{ arena_id: row.id }]);
@@ -194,7 +198,7 @@ async function checkContestants(
   request: ArenaRequest,
   setId: string,
   setCollection: string | null,
-  questions: readonly QuestionRow[],
+  questions: readonly RunQuestion[],
 ): Promise<void> {
   for (const [i, c] of request.contestants.entries()) {
     const fail = (field: string, message: string) =>

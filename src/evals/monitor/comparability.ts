@@ -23,6 +23,8 @@ const SCALE_OF: Record<JudgeKind, JudgeScale> = {
 /** Why two runs' scores are not comparable, with what each side had. */
 export type Incomparability =
   | { code: "question_set"; base: string | null; head: string | null }
+  /** One set, different versions of it (null: a run made before versions). */
+  | { code: "question_set_version"; base: number | null; head: number | null }
   | { code: "judges"; base: JudgeKind[]; head: JudgeKind[] }
   | { code: "scale"; base: JudgeScale[]; head: JudgeScale[] }
   | { code: "judge_model"; base: string; head: string }
@@ -38,7 +40,8 @@ const SnapshotJudgingSchema = z.object({
 /** The judge model of a run whose judges are all offline (runs/config.ts judgeModelIdOf). */
 const NO_MODEL = "offline";
 
-type ComparedRow = Pick<EvaluationRow, "question_set_id" | "judge_llm_model_id" | "config">;
+type ComparedRow = Pick<EvaluationRow, "question_set_id" | "judge_llm_model_id" | "config"> &
+  Partial<Pick<EvaluationRow, "question_set_version_id" | "question_set_version">>;
 
 const sorted = <T extends string>(values: Iterable<T>): T[] => [...new Set(values)].sort();
 const same = (a: readonly string[], b: readonly string[]) =>
@@ -46,12 +49,18 @@ const same = (a: readonly string[], b: readonly string[]) =>
 
 /**
  * What makes two runs' scores not comparable, base first: different question sets (matched then
- * by question text), judges, judge scales, judge models or judge settings. Empty when comparable.
+ * by question text) or versions of one set (only unchanged questions compared), judges, judge scales, judge models or judge settings. Empty when comparable.
  */
 export function incomparabilityOf(base: ComparedRow, head: ComparedRow): Incomparability[] {
   const found: Incomparability[] = [];
   if (base.question_set_id !== head.question_set_id) {
     found.push({ code: "question_set", base: base.question_set_id, head: head.question_set_id });
+  } else if ((base.question_set_version_id ?? null) !== (head.question_set_version_id ?? null)) {
+    found.push({
+      code: "question_set_version",
+      base: base.question_set_version ?? null,
+      head: head.question_set_version ?? null,
+    });
   }
   const a = SnapshotJudgingSchema.parse(base.config);
   const b = SnapshotJudgingSchema.parse(head.config);

@@ -19,6 +19,8 @@ const row = (over: Partial<CompareColumns>): CompareColumns => ({
   position: 0,
   question_type: "FACTUAL",
   question_text: "q?",
+  ground_truth: "",
+  ground_truths: null,
   status: "SCORED",
   score: 0.5,
   passed: false,
@@ -76,5 +78,21 @@ describe("compareRows", () => {
     expect(counts.shared).toBe(1);
     // Each side names its own result row, so the page can open both answers in full.
     expect([items[0]!.base.result_id, items[0]!.head.result_id]).toEqual(["base-row", "head-row"]);
+  });
+
+  it("leaves out a question whose text or references changed between the runs, and counts it", () => {
+    const base = [
+      row({ question_id: "a", question_text: "Fare?", ground_truth: "2 yuan" }),
+      row({ question_id: "b", question_text: "Hours?", ground_truth: "6-23" }),
+      row({ question_id: "c", question_text: "Line?", ground_truth: "1" }),
+    ];
+    const head = [
+      row({ question_id: "a", question_text: "Fare?", ground_truth: "3 yuan", score: 0.1 }),
+      row({ question_id: "b", question_text: "Opening hours?", ground_truth: "6-23" }),
+      row({ question_id: "c", question_text: "line?", ground_truth: " 1 ", ground_truths: ["1"] }),
+    ];
+    const { items, counts } = compareRows(base, head, "question_id");
+    expect(items.map((i) => i.head.question_id)).toEqual(["c"]);
+    expect(counts).toMatchObject({ shared: 1, changed_questions: 2, only_base: 0, only_head: 0 });
   });
 });

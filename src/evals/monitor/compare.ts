@@ -29,6 +29,11 @@ export interface CompareItem {
 
 export interface CompareCounts {
   shared: number;
+  /**
+   * Questions both runs have whose text or references differ between the copies they ran on (the
+   * set was edited between them): left out of the comparison, so neither counts a changed question.
+   */
+  changed_questions: number;
   only_base: number;
   only_head: number;
   regressions: number;
@@ -46,6 +51,25 @@ export const SCORE_EPSILON = 1e-6;
 /** Whitespace and case do not make two questions different. */
 export function questionKey(text: string): string {
   return text.normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/** A question's references, trimmed, each once, `ground_truth` first. */
+function referencesKey(row: Pick<CompareColumns, "ground_truth" | "ground_truths">): string {
+  const all = [row.ground_truth, ...(row.ground_truths ?? [])]
+    .map((reference) => reference.trim())
+    .filter((reference) => reference !== "");
+  return JSON.stringify([...new Set(all)]);
+}
+
+/** Whether two runs' copies of one question are the same question: its text and its references. */
+export function sameQuestion(
+  a: Pick<CompareColumns, "question_text" | "ground_truth" | "ground_truths">,
+  b: Pick<CompareColumns, "question_text" | "ground_truth" | "ground_truths">,
+): boolean {
+  return (
+    questionKey(a.question_text) === questionKey(b.question_text) &&
+    referencesKey(a) === referencesKey(b)
+  );
 }
 
 const isError = (side: CompareSide) => side.status === "BOT_ERROR" || side.status === "JUDGE_ERROR";
@@ -89,9 +113,15 @@ export function compareRows(
     matchBy === "question_id" ? row.question_id : questionKey(row.question_text);
   const baseByKey = new Map(base.map((row) => [keyOf(row), row]));
   const items: CompareItem[] = [];
+  let changed = 0;
   for (const row of head) {
     const before = baseByKey.get(keyOf(row));
     if (!before) continue;
+    // Runs on different versions of a set: a question edited between them is not compared.
+    if (!sameQuestion(before, row)) {
+      changed += 1;
+      continue;
+    }
     const b = side(before);
     const h = side(row);
     const delta =
@@ -119,8 +149,9 @@ export function compareRows(
     items,
     counts: {
       shared: items.length,
-      only_base: base.length - items.length,
-      only_head: head.length - items.length,
+      changed_questions: changed,
+      only_base: base.length - items.length - changed,
+      only_head: head.length - items.length - changed,
       regressions: count((i) => i.change === "regression"),
       improvements: count((i) => i.change === "improvement"),
       unchanged: count((i) => i.change === "unchanged"),

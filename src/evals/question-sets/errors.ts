@@ -22,3 +22,14 @@ export class QuestionNotFoundError extends Error {
     super(`question ${id} not found`);
   }
 }
+
+/** A version number the set does not have (or a set with no version): HTTP 404. */
+export class QuestionSetVersionNotFoundError extends Error {
+  override readonly name = "QuestionSetVersionNotFoundError";
+  constructor(
+    readonly setId: string,
+    readonly number: number | null,
+  ) {
+    super(`question set ${setId} has no version ${number ?? ""}`.trim());
+  }
+}

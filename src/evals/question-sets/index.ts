@@ -1,9 +1,25 @@
 // Question sets' service (seed 003 QuestionSetService): the store-backed operations the API and
 // the CLI call. Parsing, export and duplicate keys are evals/questions' pure functions.
-export { QuestionNotFoundError, QuestionSetRequestError, type RequestIssue } from "./errors.js";
+export {
+  QuestionNotFoundError,
+  QuestionSetRequestError,
+  QuestionSetVersionNotFoundError,
+  type RequestIssue,
+} from "./errors.js";
+export {
+  type ChangedQuestion,
+  changedFields,
+  DIFF_FIELDS,
+  type DiffField,
+  diffVersions,
+  type VersionDiff,
+  type VersionedQuestion,
+} from "./diff.js";
 export {
   type AddQuestions,
   AddQuestionsSchema,
+  type ChangeQuestions,
+  ChangeQuestionsSchema,
   type CreateQuestionSet,
   CreateQuestionSetSchema,
   type ImportQuestionSet,
@@ -12,18 +28,28 @@ export {
   UpdateQuestionSchema,
   type UpdateQuestionSet,
   UpdateQuestionSetSchema,
+  type VersionDiffQuery,
+  VersionDiffQuerySchema,
 } from "./schema.js";
 export {
   appendQuestions,
+  changeSetQuestions,
   createQuestionSetWithQuestions,
+  diffQuestionSetVersions,
   editQuestion,
   exportQuestionSet,
   getQuestionSetWithQuestions,
   importQuestionSet,
   type QuestionSetFile,
+  type QuestionSetVersionDiff,
+  type QuestionSetVersionFile,
+  questionSetVersion,
+  questionSetVersions,
   type QuestionSetWithQuestions,
   removeQuestion,
   removeQuestionSet,
   resolveCollectionId,
+  restoreQuestionSetVersion,
   updateQuestionSetMeta,
+  type VersionSummary,
 } from "./service.js";

@@ -1,6 +1,7 @@
 import {
   type Actor,
   addQuestions,
+  changeQuestions,
   CollectionNotFoundError,
   createQuestionSet,
   type Db,
@@ -10,13 +11,20 @@ import {
   findCollectionByName,
   getCollection,
   getQuestionSet,
+  getQuestionSetVersion,
+  listQuestionSetVersions,
   listQuestions,
   type NewQuestion,
+  QuestionNotInSetError,
   type QuestionRow,
   QuestionSetNotFoundError,
   type QuestionSetRow,
+  type QuestionSetVersionRow,
+  type QuestionSetVersionSummary,
+  restoreQuestions,
   updateQuestion,
   updateQuestionSet,
+  type VersionQuestion,
 } from "../../store/index.js";
 import {
   exportQuestions,
@@ -30,8 +38,14 @@ import {
   storedReferences,
   storedRelevance,
 } from "../questions/index.js";
-import { QuestionNotFoundError, QuestionSetRequestError } from "./errors.js";
+import { diffVersions, type VersionDiff } from "./diff.js";
+import {
+  QuestionNotFoundError,
+  QuestionSetRequestError,
+  QuestionSetVersionNotFoundError,
+} from "./errors.js";
 import type {
+  ChangeQuestions,
   CreateQuestionSet,
   ImportQuestionSet,
   UpdateQuestion,
@@ -104,6 +118,7 @@ export async function createQuestionSetWithQuestions(
   db: Db,
   actor: Actor,
   input: CreateQuestionSet,
+  change: "created" | "imported" = "created",
 ): Promise<QuestionSetWithQuestions> {
   assertNoRepeats(input.questions);
   const { workspaceId } = actor;
@@ -116,6 +131,7 @@ export async function createQuestionSetWithQuestions(
       name: input.name,
       description: input.description ?? null,
       collection_id: collectionId,
+      change: input.origin === "generation" ? "generated" : change,
     },
     input.questions.map(newQuestion),
   );
@@ -134,7 +150,7 @@ export async function importQuestionSet(
   // Read on the parse thread: a large file must not hold up other requests.
   const questions = await parseQuestionFileOffThread(input.content, input.format);
   const { format: _format, content: _content, ...meta } = input;
-  return createQuestionSetWithQuestions(db, actor, { ...meta, questions });
+  return createQuestionSetWithQuestions(db, actor, { ...meta, questions }, "imported");
 }
 
 export async function getQuestionSetWithQuestions(
@@ -168,18 +184,29 @@ function fileStem(name: string): string {
   return stem || "question-set";
 }
 
-/** The set as a file parseQuestionFile reads back unchanged. */
+export interface QuestionSetVersionFile extends QuestionSetFile {
+  version: { id: string; number: number };
+}
+
+/**
+ * A version of the set (the latest by default) as a file parseQuestionFile reads back unchanged,
+ * each row carrying the version's id. One version always gives the same bytes: its questions are
+ * a stored snapshot and the file is written from them alone.
+ */
 export async function exportQuestionSet(
   db: Db,
   workspaceId: string,
   id: string,
   format: QuestionFormat,
-): Promise<QuestionSetFile> {
-  const { set, questions } = await getQuestionSetWithQuestions(db, workspaceId, id);
+  versionNumber?: number,
+): Promise<QuestionSetVersionFile> {
+  const set = await mustGetSet(db, workspaceId, id);
+  const version = await mustGetVersion(db, workspaceId, set.id, versionNumber);
   return {
-    filename: `${fileStem(set.name)}.${format}`,
+    filename: `${fileStem(set.name)}.version-${version.number}.${format}`,
     contentType: CONTENT_TYPES[format],
-    body: exportQuestions(questions, format),
+    body: exportQuestions(version.questions, format, { versionId: version.id }),
+    version: { id: version.id, number: version.number },
   };
 }
 
@@ -212,12 +239,13 @@ export async function removeQuestionSet(db: Db, workspaceId: string, id: string)
  */
 export async function appendQuestions(
   db: Db,
-  workspaceId: string,
+  actor: Actor,
   setId: string,
   questions: readonly QuestionInput[],
+  origin?: "generation",
 ): Promise<QuestionRow[]> {
   assertNoRepeats(questions);
-  const set = await mustGetSet(db, workspaceId, setId);
+  const set = await mustGetSet(db, actor.workspaceId, setId);
   const limit = QUESTION_LIMITS.questionsPerSet;
   if (set.question_count + questions.length > limit) {
     throw new QuestionSetRequestError([
@@ -227,7 +255,13 @@ export async function appendQuestions(
       },
     ]);
   }
-  return addQuestions(db, workspaceId, set.id, questions.map(newQuestion));
+  return addQuestions(
+    db,
+    actor,
+    set.id,
+    questions.map(newQuestion),
+    origin === "generation" ? "generated" : "appended",
+  );
 }
 
 /** True for PostgreSQL's unique_violation, however the driver wraps it. */
@@ -241,10 +275,25 @@ function isUniqueViolation(error: unknown): boolean {
 /** Edits one question; a new text that another question of its set has is a DuplicateQuestionsError. */
 export async function editQuestion(
   db: Db,
-  workspaceId: string,
+  actor: Actor,
   id: string,
   patch: UpdateQuestion,
 ): Promise<QuestionRow> {
+  const fields = storedPatch(patch);
+  try {
+    const row = await updateQuestion(db, actor, id, fields);
+    if (!row) throw new QuestionNotFoundError(id);
+    return row;
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new DuplicateQuestionsError([{ index: 0, question_text: patch.question_text ?? "" }]);
+    }
+    throw error;
+  }
+}
+
+/** A patch of a question's fields as the store keeps them. */
+function storedPatch(patch: Omit<UpdateQuestion, "id">): Partial<NewQuestion> {
   const { question_text, ground_truth, ground_truths, relevant_ids, reference_contexts, ...rest } =
     patch;
   const fields: Partial<NewQuestion> = Object.fromEntries(
@@ -261,18 +310,143 @@ export async function editQuestion(
     fields.question_text = question_text;
     fields.question_key = questionKey(question_text);
   }
+  return fields;
+}
+
+export async function removeQuestion(db: Db, actor: Actor, id: string): Promise<void> {
+  if (!(await deleteQuestion(db, actor, id))) throw new QuestionNotFoundError(id);
+}
+
+/**
+ * One save of the editor: removals, edits and additions in one transaction and one new version,
+ * all or nothing. An id that is not a live question of the set is a QuestionNotFoundError; a text
+ * two questions would share a DuplicateQuestionsError.
+ */
+export async function changeSetQuestions(
+  db: Db,
+  actor: Actor,
+  setId: string,
+  changes: ChangeQuestions,
+): Promise<QuestionSetWithQuestions> {
+  assertNoRepeats(changes.added);
+  const set = await mustGetSet(db, actor.workspaceId, setId);
+  const limit = QUESTION_LIMITS.questionsPerSet;
+  const after = set.question_count - changes.removed.length + changes.added.length;
+  if (after > limit) {
+    throw new QuestionSetRequestError([
+      { path: "added", message: `the set would have ${after} questions; at most ${limit}` },
+    ]);
+  }
   try {
-    const row = await updateQuestion(db, workspaceId, id, fields);
-    if (!row) throw new QuestionNotFoundError(id);
-    return row;
+    await changeQuestions(
+      db,
+      actor,
+      set.id,
+      {
+        removed: changes.removed,
+        updated: changes.updated.map(({ id, ...patch }) => ({ id, patch: storedPatch(patch) })),
+        added: changes.added.map(newQuestion),
+      },
+      changes.origin === "generation" ? "generated" : "edited",
+    );
   } catch (error) {
+    if (error instanceof QuestionNotInSetError) throw new QuestionNotFoundError(error.id);
     if (isUniqueViolation(error)) {
-      throw new DuplicateQuestionsError([{ index: 0, question_text: question_text ?? "" }]);
+      throw new DuplicateQuestionsError(
+        changes.updated.map((u, index) => ({ index, question_text: u.question_text ?? "" })),
+      );
     }
     throw error;
   }
+  return getQuestionSetWithQuestions(db, actor.workspaceId, set.id);
 }
 
-export async function removeQuestion(db: Db, workspaceId: string, id: string): Promise<void> {
-  if (!(await deleteQuestion(db, workspaceId, id))) throw new QuestionNotFoundError(id);
+async function mustGetVersion(
+  db: Db,
+  workspaceId: string,
+  setId: string,
+  number?: number,
+): Promise<QuestionSetVersionRow> {
+  const version = await getQuestionSetVersion(db, workspaceId, setId, number);
+  if (!version) throw new QuestionSetVersionNotFoundError(setId, number ?? null);
+  return version;
+}
+
+/** The set's versions, newest first, each with who made it and when. */
+export async function questionSetVersions(
+  db: Db,
+  workspaceId: string,
+  setId: string,
+): Promise<QuestionSetVersionSummary[]> {
+  const set = await mustGetSet(db, workspaceId, setId);
+  return listQuestionSetVersions(db, workspaceId, set.id);
+}
+
+/** One version with its questions; the latest when `number` is undefined. */
+export async function questionSetVersion(
+  db: Db,
+  workspaceId: string,
+  setId: string,
+  number?: number,
+): Promise<QuestionSetVersionRow> {
+  const set = await mustGetSet(db, workspaceId, setId);
+  return mustGetVersion(db, workspaceId, set.id, number);
+}
+
+export type VersionSummary = Omit<QuestionSetVersionRow, "questions">;
+
+export interface QuestionSetVersionDiff extends VersionDiff<VersionQuestion> {
+  from: VersionSummary;
+  to: VersionSummary;
+}
+
+const summaryOf = ({ questions: _questions, ...rest }: QuestionSetVersionRow): VersionSummary =>
+  rest;
+
+/** What changed from version `from` to version `to` (either may be the newer). */
+export async function diffQuestionSetVersions(
+  db: Db,
+  workspaceId: string,
+  setId: string,
+  from: number,
+  to: number,
+): Promise<QuestionSetVersionDiff> {
+  const set = await mustGetSet(db, workspaceId, setId);
+  const [a, b] = await Promise.all([
+    mustGetVersion(db, workspaceId, set.id, from),
+    mustGetVersion(db, workspaceId, set.id, to),
+  ]);
+  return { from: summaryOf(a), to: summaryOf(b), ...diffVersions(a.questions, b.questions) };
+}
+
+/**
+ * Makes an old version's questions the set's questions again, as a new version (`restored`,
+ * naming the one it copies). Restoring the latest changes nothing and makes no version.
+ */
+export async function restoreQuestionSetVersion(
+  db: Db,
+  actor: Actor,
+  setId: string,
+  number: number,
+): Promise<VersionSummary> {
+  const set = await mustGetSet(db, actor.workspaceId, setId);
+  const version = await mustGetVersion(db, actor.workspaceId, set.id, number);
+  await restoreQuestions(
+    db,
+    actor,
+    set.id,
+    version.questions.map((q) => ({
+      id: q.id,
+      question_type: q.question_type,
+      question_text: q.question_text,
+      ground_truth: q.ground_truth,
+      ground_truths: q.ground_truths,
+      reference_context: q.reference_context,
+      relevant_ids: q.relevant_ids,
+      reference_contexts: q.reference_contexts,
+      question_key: questionKey(q.question_text),
+    })),
+    version.number,
+  );
+  return summaryOf(await mustGetVersion(db, actor.workspaceId, set.id));
 }

@@ -52,19 +52,34 @@ function exportedRecord(question: ExportedQuestion): QuestionInput {
 export function exportQuestions(
   questions: readonly ExportedQuestion[],
   format: QuestionFormat,
+  /**
+   * The version of the set the questions are, written on every row as `question_set_version_id`
+   * (the last CSV column, the last key of each JSON object), which the importer ignores.
+   */
+  options: { versionId?: string } = {},
 ): string {
-  const records = questions.map(exportedRecord);
+  const { versionId } = options;
+  const records: Array<QuestionInput & { question_set_version_id?: string }> = questions.map(
+    (question) => ({
+      ...exportedRecord(question),
+      ...(versionId ? { question_set_version_id: versionId } : {}),
+    }),
+  );
   switch (format) {
-    case "csv":
+    case "csv": {
+      const columns = versionId
+        ? [...QUESTION_CSV_COLUMNS, "question_set_version_id" as const]
+        : [...QUESTION_CSV_COLUMNS];
       return stringify(
         records.map((r) =>
-          QUESTION_CSV_COLUMNS.map((column) =>
+          columns.map((column) =>
             // A CSV cell holds a list as JSON, which the importer reads back.
             LIST_COLUMNS.has(column) ? listCell(r[column]) : spreadsheetSafe(r[column] ?? ""),
           ),
         ),
-        { header: true, columns: [...QUESTION_CSV_COLUMNS], record_delimiter: "windows" },
+        { header: true, columns, record_delimiter: "windows" },
       );
+    }
     case "json":
       return `${JSON.stringify(records, null, 2)}\n`;
     case "jsonl":

@@ -18,8 +18,8 @@ import {
   getBot,
   getEvaluation,
   getQuestionSet,
-  listQuestions,
-  type QuestionRow,
+  getQuestionSetVersion,
+  type VersionQuestion,
   type QuestionSetRow,
   recountEvaluation,
   resetResults,
@@ -104,6 +104,8 @@ export interface StartOptions {
    * in to the open network, so a caller that forgets cannot hand it to an API user.
    */
   via: SubmittedVia;
+  /** The version of the question set to run on (an arena's); default its latest. */
+  questionSetVersion?: number;
 }
 
 /**
@@ -158,7 +160,12 @@ export async function startEvaluation(
   const via: SubmittedVia = options?.via === "cli" ? "cli" : "api";
   const request: EvaluationRequest = EvaluationRequestSchema.parse(input);
   const { workspaceId } = actor;
-  const { set, questions, supplied } = await questionsToRun(deps.db, actor, request);
+  const { set, version, questions, supplied } = await questionsToRun(
+    deps.db,
+    actor,
+    request,
+    options?.questionSetVersion,
+  );
   const collectionRef = request.collection_id ?? set.collection_id ?? null;
   if (request.bot.kind === "builtin" && !collectionRef) {
     throw new EvaluationRequestError("collection_id", "the built-in bot needs a collection");
@@ -182,6 +189,8 @@ export async function startEvaluation(
     name: request.name ?? `${set.name} · ${new Date().toISOString().slice(0, 16)}`,
     collection_id: collectionId,
     question_set_id: set.id,
+    question_set_version_id: version.id,
+    question_set_version: version.number,
     bot_id: botIdOf(snapshot.bot),
     judge_llm_model_id: judgeModelIdOf(snapshot),
     config: snapshot,
@@ -210,21 +219,23 @@ async function questionsToRun(
   db: Db,
   actor: Actor,
   request: EvaluationRequest,
+  versionNumber?: number,
 ): Promise<{
   set: QuestionSetRow;
-  questions: QuestionRow[];
+  version: { id: string; number: number };
+  questions: RunQuestion[];
   supplied?: Map<string, SuppliedAnswer>;
 }> {
   if (request.question_set_id) {
     const set = await getQuestionSet(db, actor.workspaceId, request.question_set_id);
     if (!set) throw new EvaluationNotFoundError("question set", request.question_set_id);
-    const questions = await listQuestions(db, actor.workspaceId, set.id);
-    if (!request.answers) return { set, questions };
+    const pinned = await latestQuestionsOf(db, actor.workspaceId, set.id, versionNumber);
+    if (!request.answers) return { set, ...pinned };
     const answers = request.answers;
     return {
       set,
-      questions,
-      supplied: rejectingAnswers(() => matchAnswersToSet(questions, answers)),
+      ...pinned,
+      supplied: rejectingAnswers(() => matchAnswersToSet(pinned.questions, answers)),
     };
   }
   const answers = request.answers ?? [];
@@ -236,10 +247,32 @@ async function questionsToRun(
     ...(request.collection_id ? { collection_id: request.collection_id } : {}),
     questions: questionsOfAnswers(answers),
   });
+  const pinned = await latestQuestionsOf(db, actor.workspaceId, created.set.id);
   return {
     set: created.set,
-    questions: created.questions,
-    supplied: rejectingAnswers(() => matchAnswersToSet(created.questions, answers)),
+    ...pinned,
+    supplied: rejectingAnswers(() => matchAnswersToSet(pinned.questions, answers)),
+  };
+}
+
+/** A question as a run copies it, with its place in the set. */
+export type RunQuestion = VersionQuestion & { position: number };
+
+/**
+ * The set's latest version (or the one numbered) and its questions: a run (or an arena) copies
+ * exactly the questions of the version it records, whatever changes the set meanwhile.
+ */
+export async function latestQuestionsOf(
+  db: Db,
+  workspaceId: string,
+  setId: string,
+  number?: number,
+): Promise<{ version: { id: string; number: number }; questions: RunQuestion[] }> {
+  const version = await getQuestionSetVersion(db, workspaceId, setId, number);
+  if (!version) throw new EvaluationNotFoundError("question set", setId);
+  return {
+    version: { id: version.id, number: version.number },
+    questions: version.questions.map((q, position) => ({ ...q, position })),
   };
 }
 

@@ -25,6 +25,8 @@ export {
   pauseEvaluation,
   resumeEvaluation,
   retryEvaluation,
+  latestQuestionsOf,
+  type RunQuestion,
   startEvaluation,
 } from "./control.js";
 export {

@@ -8,6 +8,9 @@ import {
 import {
   AddQuestionsSchema,
   appendQuestions,
+  ChangeQuestionsSchema,
+  changeSetQuestions,
+  diffQuestionSetVersions,
   CreateQuestionSetSchema,
   createQuestionSetWithQuestions,
   editQuestion,
@@ -16,11 +19,15 @@ import {
   ImportQuestionSetSchema,
   importQuestionSet,
   type QuestionSetWithQuestions,
+  questionSetVersion,
+  questionSetVersions,
   removeQuestion,
   removeQuestionSet,
+  restoreQuestionSetVersion,
   UpdateQuestionSchema,
   UpdateQuestionSetSchema,
   updateQuestionSetMeta,
+  VersionDiffQuerySchema,
 } from "../../evals/question-sets/index.js";
 import { questionSetTrend } from "../../evals/monitor/index.js";
 import { QUESTION_FORMATS, QUESTION_LIMITS } from "../../evals/questions/index.js";
@@ -38,6 +45,10 @@ import {
   QuestionSetListSchema,
   QuestionSetSchema,
   QuestionSetTrendSchema,
+  QuestionSetVersionDiffSchema,
+  QuestionSetVersionListSchema,
+  QuestionSetVersionSchema,
+  QuestionSetVersionSummarySchema,
   QuestionSetWithQuestionsSchema,
 } from "../schemas.js";
 import { IdParams } from "./params.js";
@@ -48,9 +59,14 @@ const BASE = "/api/v1/question-sets";
 const IMPORT_BODY_BYTES = 2 * QUESTION_LIMITS.importBytes;
 const listBodyBytes = (max: number) => Math.max(max, QUESTION_LIMITS.importBytes);
 
+const VersionNumber = z.coerce.number().int().min(1).max(2_147_483_647);
+
 export const ExportQuerySchema = z.object({
   format: z.enum(QUESTION_FORMATS).default("csv").describe("the file format (default csv)"),
+  version: VersionNumber.optional().describe("the version's number (default: the latest)"),
 });
+
+const VersionParams = IdParams.extend({ number: VersionNumber });
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const notFound = (what: string) => error(`No such ${what} for this user (another user's id too)`);
@@ -227,7 +243,78 @@ export const questionSetApi = {
       409: error("Questions already in the set, named in duplicates[]; nothing was added"),
     },
   }),
+  changes: defineRoute({
+    method: "post",
+    path: `${BASE}/:id/changes`,
+    tags: ["question-sets"],
+    summary:
+      "Remove, edit and append questions of a set at once, as one new version; all or nothing",
+    params: IdParams,
+    resource: "question set",
+    body: ChangeQuestionsSchema,
+    bodyBytes: listBodyBytes,
+    responses: {
+      200: { description: "The set with its questions", schema: QuestionSetWithQuestionsSchema },
+      400: error("Invalid body, or added questions repeating one another"),
+      404: notFound("question set or question"),
+      409: error("Two questions of the set would have one text; nothing was changed"),
+    },
+  }),
+  versions: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/versions`,
+    tags: ["question-sets"],
+    summary: "The set's versions, newest first: number, who made it, when, and what changed",
+    params: IdParams,
+    resource: "question set",
+    responses: {
+      200: { description: "The versions", schema: QuestionSetVersionListSchema },
+      404: notFound("question set"),
+    },
+  }),
+  version: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/versions/:number`,
+    tags: ["question-sets"],
+    summary: "One version of the set with its questions",
+    params: VersionParams,
+    resource: "question set version",
+    responses: {
+      200: { description: "The version", schema: QuestionSetVersionSchema },
+      404: notFound("question set or version"),
+    },
+  }),
+  diff: defineRoute({
+    method: "get",
+    path: `${BASE}/:id/diff`,
+    tags: ["question-sets"],
+    summary: "Questions added, removed and changed (text, references) from one version to another",
+    params: IdParams,
+    resource: "question set",
+    query: VersionDiffQuerySchema,
+    responses: {
+      200: { description: "The difference", schema: QuestionSetVersionDiffSchema },
+      400: error("from or to missing or not a version number"),
+      404: notFound("question set or version"),
+    },
+  }),
+  restore: defineRoute({
+    method: "post",
+    path: `${BASE}/:id/versions/:number/restore`,
+    tags: ["question-sets"],
+    summary: "Make an old version's questions the set's questions again, as a new version",
+    params: VersionParams,
+    resource: "question set version",
+    responses: {
+      201: { description: "The set's latest version", schema: QuestionSetVersionSummarySchema },
+      404: notFound("question set or version"),
+    },
+  }),
 };
+
+function publicVersion<T extends { workspace_id: string }>({ workspace_id: _w, ...version }: T) {
+  return version;
+}
 
 function withQuestions({ set, questions }: QuestionSetWithQuestions) {
   return { ...publicQuestionSet(set), questions: questions.map(publicQuestion) };
@@ -263,11 +350,11 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   );
 
   mountRoute(app, deps, api.editQuestion, async (c, { params, body }) =>
-    c.json(publicQuestion(await editQuestion(db, c.get("workspace").id, params.id, body))),
+    c.json(publicQuestion(await editQuestion(db, actorOf(c), params.id, body))),
   );
 
   mountRoute(app, deps, api.deleteQuestion, async (c, { params }) => {
-    await removeQuestion(db, c.get("workspace").id, params.id);
+    await removeQuestion(db, actorOf(c), params.id);
     return c.body(null, 204);
   });
 
@@ -276,10 +363,17 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   );
 
   mountRoute(app, deps, api.export, async (c, { params, query }) => {
-    const file = await exportQuestionSet(db, c.get("workspace").id, params.id, query.format);
+    const file = await exportQuestionSet(
+      db,
+      c.get("workspace").id,
+      params.id,
+      query.format,
+      query.version,
+    );
     return c.body(file.body, 200, {
       "content-type": file.contentType,
       "content-disposition": `attachment; filename="${file.filename}"`,
+      "x-question-set-version-id": file.version.id,
     });
   });
 
@@ -312,7 +406,38 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.append, async (c, { params, body }) => {
-    const rows = await appendQuestions(db, c.get("workspace").id, params.id, body.questions);
+    const rows = await appendQuestions(db, actorOf(c), params.id, body.questions, body.origin);
     return c.json({ items: rows.map(publicQuestion) }, 201);
+  });
+
+  mountRoute(app, deps, api.changes, async (c, { params, body }) =>
+    c.json(withQuestions(await changeSetQuestions(db, actorOf(c), params.id, body))),
+  );
+
+  mountRoute(app, deps, api.versions, async (c, { params }) => {
+    const rows = await questionSetVersions(db, c.get("workspace").id, params.id);
+    return c.json({ items: rows.map(publicVersion) });
+  });
+
+  mountRoute(app, deps, api.version, async (c, { params }) =>
+    c.json(
+      publicVersion(await questionSetVersion(db, c.get("workspace").id, params.id, params.number)),
+    ),
+  );
+
+  mountRoute(app, deps, api.diff, async (c, { params, query }) => {
+    const diff = await diffQuestionSetVersions(
+      db,
+      c.get("workspace").id,
+      params.id,
+      query.from,
+      query.to,
+    );
+    return c.json({ ...diff, from: publicVersion(diff.from), to: publicVersion(diff.to) });
+  });
+
+  mountRoute(app, deps, api.restore, async (c, { params }) => {
+    const latest = await restoreQuestionSetVersion(db, actorOf(c), params.id, params.number);
+    return c.json(publicVersion(latest), 201);
   });
 }

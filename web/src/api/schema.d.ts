@@ -769,6 +769,91 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/question-sets/{id}/changes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Remove, edit and append questions of a set at once, as one new version; all or nothing */
+    post: operations["postQuestionSetsByIdChanges"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/question-sets/{id}/versions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The set's versions, newest first: number, who made it, when, and what changed */
+    get: operations["getQuestionSetsByIdVersions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/question-sets/{id}/versions/{number}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One version of the set with its questions */
+    get: operations["getQuestionSetsByIdVersionsByNumber"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/question-sets/{id}/diff": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Questions added, removed and changed (text, references) from one version to another */
+    get: operations["getQuestionSetsByIdDiff"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/question-sets/{id}/versions/{number}/restore": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make an old version's questions the set's questions again, as a new version */
+    post: operations["postQuestionSetsByIdVersionsByNumberRestore"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/evaluations/compare": {
     parameters: {
       query?: never;
@@ -1466,6 +1551,11 @@ export interface components {
         relevant_ids?: string[];
         reference_contexts?: string[];
       }[];
+      /**
+       * @description `generation` when the questions come from a generation's preview
+       * @enum {string}
+       */
+      origin?: "generation";
     };
     ImportQuestionSet: {
       name: string;
@@ -1495,6 +1585,11 @@ export interface components {
         relevant_ids?: string[];
         reference_contexts?: string[];
       }[];
+      /**
+       * @description `generation` when the questions come from a generation's preview
+       * @enum {string}
+       */
+      origin?: "generation";
     };
     UpdateQuestion: {
       /** @enum {string} */
@@ -2741,6 +2836,13 @@ export interface components {
       collection_id: string | null;
       /** Format: uuid */
       question_set_id: string | null;
+      /**
+       * Format: uuid
+       * @description the version of the question set it ran on (null: made before versions)
+       */
+      question_set_version_id: string | null;
+      /** @description that version's number */
+      question_set_version: number | null;
       /** @description "builtin" or the HTTP bot's URL (credentials removed) */
       bot_id: string;
       judge_llm_model_id: string;
@@ -3090,6 +3192,13 @@ export interface components {
       collection_id: string | null;
       /** Format: uuid */
       question_set_id: string | null;
+      /**
+       * Format: uuid
+       * @description the version of the question set it ran on (null: made before versions)
+       */
+      question_set_version_id: string | null;
+      /** @description that version's number */
+      question_set_version: number | null;
       /** @description "builtin" or the HTTP bot's URL (credentials removed) */
       bot_id: string;
       judge_llm_model_id: string;
@@ -3140,6 +3249,13 @@ export interface components {
       collection_id: string | null;
       /** Format: uuid */
       question_set_id: string | null;
+      /**
+       * Format: uuid
+       * @description the version of the question set it ran on (null: made before versions)
+       */
+      question_set_version_id: string | null;
+      /** @description that version's number */
+      question_set_version: number | null;
       /** @description "builtin" or the HTTP bot's URL (credentials removed) */
       bot_id: string;
       judge_llm_model_id: string;
@@ -3321,6 +3437,12 @@ export interface components {
           }
         | {
             /** @enum {string} */
+            code: "question_set_version";
+            base: number | null;
+            head: number | null;
+          }
+        | {
+            /** @enum {string} */
             code: "judges";
             base: (
               | "review"
@@ -3373,6 +3495,8 @@ export interface components {
       )[];
       counts: {
         shared: number;
+        /** @description questions both runs have, edited between them: left out of the comparison */
+        changed_questions: number;
         only_base: number;
         only_head: number;
         regressions: number;
@@ -3450,6 +3574,13 @@ export interface components {
       name: string;
       /** Format: uuid */
       question_set_id: string;
+      /**
+       * Format: uuid
+       * @description the version of the question set it ran on (null: made before versions)
+       */
+      question_set_version_id: string | null;
+      /** @description that version's number */
+      question_set_version: number | null;
       /** @enum {string} */
       status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
       status_reason: string | null;
@@ -8447,6 +8578,8 @@ export interface operations {
       query?: {
         /** @description the file format (default csv) */
         format?: "csv" | "json" | "jsonl";
+        /** @description the version's number (default: the latest) */
+        version?: number;
       };
       header?: never;
       path: {
@@ -8632,6 +8765,593 @@ export interface operations {
       };
       /** @description Questions already in the set, named in duplicates[]; nothing was added */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postQuestionSetsByIdChanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @default [] */
+          removed?: string[];
+          /** @default [] */
+          updated?: {
+            /** @enum {string} */
+            question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+            question_text?: string;
+            ground_truth?: string;
+            ground_truths?: string[];
+            reference_context?: string | null;
+            relevant_ids?: string[];
+            reference_contexts?: string[];
+            id: string;
+          }[];
+          /** @default [] */
+          added?: {
+            /**
+             * @default USER_DEFINED
+             * @enum {string}
+             */
+            question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+            question_text: string;
+            /** @default  */
+            ground_truth?: string;
+            ground_truths?: string[];
+            reference_context?: string | null;
+            relevant_ids?: string[];
+            reference_contexts?: string[];
+          }[];
+          /**
+           * @description `generation` when the questions come from a generation's preview
+           * @enum {string}
+           */
+          origin?: "generation";
+        };
+      };
+    };
+    responses: {
+      /** @description The set with its questions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QuestionSetWithQuestions"];
+        };
+      };
+      /** @description Invalid body, or added questions repeating one another */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or question for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Two questions of the set would have one text; nothing was changed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQuestionSetsByIdVersions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The versions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              question_set_id: string;
+              /** @description 1, 2, 3… per set */
+              number: number;
+              /**
+               * Format: uuid
+               * @description who made the change; null once that user is gone
+               */
+              created_by: string | null;
+              /** @description an ISO 8601 time */
+              created_at: string;
+              /**
+               * @description what made this version
+               * @enum {string}
+               */
+              change:
+                | "created"
+                | "imported"
+                | "generated"
+                | "appended"
+                | "edited"
+                | "deleted"
+                | "restored";
+              /** @description the version a `restored` one copies */
+              restored_from: number | null;
+              question_count: number;
+              /** @description the name of who made the change */
+              created_by_name: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQuestionSetsByIdVersionsByNumber: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        number: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            question_set_id: string;
+            /** @description 1, 2, 3… per set */
+            number: number;
+            /**
+             * Format: uuid
+             * @description who made the change; null once that user is gone
+             */
+            created_by: string | null;
+            /** @description an ISO 8601 time */
+            created_at: string;
+            /**
+             * @description what made this version
+             * @enum {string}
+             */
+            change:
+              "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+            /** @description the version a `restored` one copies */
+            restored_from: number | null;
+            question_count: number;
+            questions: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+              question_text: string;
+              ground_truth: string;
+              ground_truths: string[] | null;
+              reference_context: string | null;
+              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+              relevant_ids: string[] | null;
+              /** @description texts of the passages that answer the question, matched to retrieved chunks */
+              reference_contexts: string[] | null;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or version for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQuestionSetsByIdDiff: {
+    parameters: {
+      query: {
+        /** @description the older version's number */
+        from: number;
+        /** @description the newer version's number */
+        to: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The difference */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            from: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              question_set_id: string;
+              /** @description 1, 2, 3… per set */
+              number: number;
+              /**
+               * Format: uuid
+               * @description who made the change; null once that user is gone
+               */
+              created_by: string | null;
+              /** @description an ISO 8601 time */
+              created_at: string;
+              /**
+               * @description what made this version
+               * @enum {string}
+               */
+              change:
+                | "created"
+                | "imported"
+                | "generated"
+                | "appended"
+                | "edited"
+                | "deleted"
+                | "restored";
+              /** @description the version a `restored` one copies */
+              restored_from: number | null;
+              question_count: number;
+            };
+            to: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              question_set_id: string;
+              /** @description 1, 2, 3… per set */
+              number: number;
+              /**
+               * Format: uuid
+               * @description who made the change; null once that user is gone
+               */
+              created_by: string | null;
+              /** @description an ISO 8601 time */
+              created_at: string;
+              /**
+               * @description what made this version
+               * @enum {string}
+               */
+              change:
+                | "created"
+                | "imported"
+                | "generated"
+                | "appended"
+                | "edited"
+                | "deleted"
+                | "restored";
+              /** @description the version a `restored` one copies */
+              restored_from: number | null;
+              question_count: number;
+            };
+            /** @description in `to`, not in `from` */
+            added: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+              question_text: string;
+              ground_truth: string;
+              ground_truths: string[] | null;
+              reference_context: string | null;
+              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+              relevant_ids: string[] | null;
+              /** @description texts of the passages that answer the question, matched to retrieved chunks */
+              reference_contexts: string[] | null;
+            }[];
+            /** @description in `from`, not in `to` */
+            removed: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+              question_text: string;
+              ground_truth: string;
+              ground_truths: string[] | null;
+              reference_context: string | null;
+              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+              relevant_ids: string[] | null;
+              /** @description texts of the passages that answer the question, matched to retrieved chunks */
+              reference_contexts: string[] | null;
+            }[];
+            changed: {
+              before: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+                question_text: string;
+                ground_truth: string;
+                ground_truths: string[] | null;
+                reference_context: string | null;
+                /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+                relevant_ids: string[] | null;
+                /** @description texts of the passages that answer the question, matched to retrieved chunks */
+                reference_contexts: string[] | null;
+              };
+              after: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+                question_text: string;
+                ground_truth: string;
+                ground_truths: string[] | null;
+                reference_context: string | null;
+                /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+                relevant_ids: string[] | null;
+                /** @description texts of the passages that answer the question, matched to retrieved chunks */
+                reference_contexts: string[] | null;
+              };
+              /** @description what differs; ground_truths stands for all the references */
+              fields: (
+                | "question_text"
+                | "ground_truths"
+                | "question_type"
+                | "reference_context"
+                | "relevant_ids"
+                | "reference_contexts"
+              )[];
+            }[];
+            unchanged: number;
+          };
+        };
+      };
+      /** @description from or to missing or not a version number */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or version for this user (another user's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postQuestionSetsByIdVersionsByNumberRestore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        number: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The set's latest version */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            question_set_id: string;
+            /** @description 1, 2, 3… per set */
+            number: number;
+            /**
+             * Format: uuid
+             * @description who made the change; null once that user is gone
+             */
+            created_by: string | null;
+            /** @description an ISO 8601 time */
+            created_at: string;
+            /**
+             * @description what made this version
+             * @enum {string}
+             */
+            change:
+              "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+            /** @description the version a `restored` one copies */
+            restored_from: number | null;
+            question_count: number;
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such question set or version for this user (another user's id too) */
+      404: {
         headers: {
           [name: string]: unknown;
         };
