@@ -37,6 +37,7 @@ import {
   ingestKeyRoutes,
   judgeRoutes,
   labelRoutes,
+  queueRoutes,
   llmStatusOf,
   loginLinkRoute,
   metaApi,
@@ -193,6 +194,7 @@ export function createApp(options: AppOptions) {
   labelRoutes(app, deps);
   botRoutes(app, deps);
   arenaRoutes(app, deps);
+  queueRoutes(app, deps);
   loginLinkRoute(app, deps, loginLimiter);
   if (options.webDir !== false) webAppRoutes(app, options.webDir);
   return app;

@@ -1063,6 +1063,144 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/queues": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workspace's annotation queues (an annotator sees those assigned to them) */
+    get: operations["getQueues"];
+    put?: never;
+    /** Make a queue from a run's results (all, a filter, a seeded sample), an arena's pairs, or production answers */
+    post: operations["postQueues"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/reviewers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The members a queue may be assigned to: owners, editors and annotators */
+    get: operations["getQueuesReviewers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A queue with its progress, overall and per reviewer */
+    get: operations["getQueuesById"];
+    put?: never;
+    post?: never;
+    /** Delete a queue and its labels (the run's human labels written by adjudication stay) */
+    delete: operations["deleteQueuesById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/next": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hand the caller their next item, locked for them for 10 minutes: one they have not labelled with a slot free; without the judge's verdict */
+    post: operations["postQueuesByIdNext"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/items/{itemId}/label": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Save the caller's label of an item (every criterion; pairwise: a, b or tie as shown); the answer carries the judge's verdict */
+    put: operations["putQueuesByIdItemsByItemIdLabel"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/items": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The queue's items with every reviewer's label, the judge's verdict and the final label; order=disagreement lists only the items people disagree on, widest first */
+    get: operations["getQueuesByIdItems"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/agreement": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agreement between reviewers: Krippendorff's α per criterion with a bootstrap interval, pairwise Cohen's κ, the items they disagree on most; arena queues: people against the judge per pair */
+    get: operations["getQueuesByIdAgreement"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/items/{itemId}/final": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set an item's final label (owner or editor); on a run's result it becomes the run's human label, which calibration uses */
+    put: operations["putQueuesByIdItemsByItemIdFinal"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3471,8 +3609,6 @@ export interface components {
       /** Format: uuid */
       id: string;
       /** Format: uuid */
-      user_id: string;
-      /** Format: uuid */
       evaluation_id: string;
       /** Format: uuid */
       evaluation_result_id: string;
@@ -3488,8 +3624,6 @@ export interface components {
       items: {
         /** Format: uuid */
         id: string;
-        /** Format: uuid */
-        user_id: string;
         /** Format: uuid */
         evaluation_id: string;
         /** Format: uuid */
@@ -3750,6 +3884,32 @@ export interface components {
         human_passed: boolean | null;
         note: string | null;
       }[];
+      /** @description the judge against each reviewer of the run's annotation queues, beside the figures against the run's (adjudicated) human labels */
+      reviewers: {
+        reviewer: string;
+        scores: {
+          n: number;
+          /** @description mean |judge − human| */
+          mae: number | null;
+          /** @description share with |judge − human| ≤ the tolerance */
+          within_1: number | null;
+          kappa_quadratic: number | null;
+          alpha_ordinal: number | null;
+          spearman: number | null;
+          kendall_tau_b: number | null;
+        } | null;
+        pass_fail: {
+          n: number;
+          tp: number;
+          fp: number;
+          tn: number;
+          fn: number;
+          accuracy: number | null;
+          tpr: number | null;
+          tnr: number | null;
+          kappa: number | null;
+        } | null;
+      }[];
       warnings: components["schemas"]["CodedMessage"][];
     };
   };
@@ -3831,6 +3991,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -3884,6 +4053,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3996,6 +4174,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4040,6 +4227,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4114,6 +4310,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Body too large */
       413: {
         headers: {
@@ -4175,6 +4380,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4208,6 +4422,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4288,6 +4511,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4332,6 +4564,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4480,6 +4721,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such answer for this user */
       404: {
         headers: {
@@ -4555,6 +4805,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4644,6 +4903,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No answer with these ids for this user */
       404: {
         headers: {
@@ -4705,6 +4973,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4736,6 +5013,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4794,6 +5080,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -4827,6 +5122,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4911,6 +5215,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5053,6 +5366,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description You already have a rule of that name */
       409: {
         headers: {
@@ -5137,6 +5459,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such alert rule for this user (another user's id too) */
       404: {
         headers: {
@@ -5177,6 +5508,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5317,6 +5657,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such alert rule for this user (another user's id too) */
       404: {
         headers: {
@@ -5404,6 +5753,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5499,6 +5857,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5634,6 +6001,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -5713,6 +6089,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5859,6 +6244,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such monitor for this user */
       404: {
         headers: {
@@ -5904,6 +6298,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6076,6 +6479,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -6112,6 +6524,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6163,6 +6584,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6226,6 +6656,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -6277,6 +6716,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Name taken */
       409: {
         headers: {
@@ -6319,6 +6767,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6381,6 +6838,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6457,6 +6923,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6497,6 +6972,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6548,6 +7032,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6624,6 +7117,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6693,6 +7195,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such collection for this user (another user's id too) */
       404: {
         headers: {
@@ -6744,6 +7255,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6813,6 +7333,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question for this user (another user's id too) */
       404: {
         headers: {
@@ -6869,6 +7398,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question for this user (another user's id too) */
       404: {
         headers: {
@@ -6911,6 +7449,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6980,6 +7527,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question set or collection for this user (another user's id too) */
       404: {
         headers: {
@@ -7020,6 +7576,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7088,6 +7653,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such question set for this user (another user's id too) */
       404: {
         headers: {
@@ -7130,6 +7704,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7192,6 +7775,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7269,6 +7861,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7332,6 +7933,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -7376,6 +7986,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7441,6 +8060,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7481,6 +8109,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7565,6 +8202,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7608,6 +8254,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7690,6 +8345,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7739,6 +8403,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -7781,6 +8454,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7839,6 +8521,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7906,6 +8597,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7984,6 +8684,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -8051,6 +8760,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation for this user (another user's id too) */
       404: {
         headers: {
@@ -8104,6 +8822,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8174,6 +8901,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8228,6 +8964,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8290,6 +9035,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8365,6 +9119,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8422,6 +9185,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8496,6 +9268,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such label */
       404: {
         headers: {
@@ -8562,6 +9343,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such evaluation or result for this user (another user's id too) */
       404: {
         headers: {
@@ -8602,6 +9392,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8653,6 +9452,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8718,6 +9526,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such bot for this user (another user's id too) */
       404: {
         headers: {
@@ -8758,6 +9575,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8826,6 +9652,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
       429: {
         headers: {
@@ -8870,6 +9705,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8944,6 +9788,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such arena for this user (another user's id too) */
       404: {
         headers: {
@@ -8984,6 +9837,15 @@ export interface operations {
       };
       /** @description Not logged in: no known token or session cookie */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -9091,6 +9953,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such arena for this user (another user's id too) */
       404: {
         headers: {
@@ -9140,6 +10011,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description No such arena for this user (another user's id too) */
       404: {
         headers: {
@@ -9151,6 +10031,1063 @@ export interface operations {
       };
       /** @description The arena is not COMPLETED: it has no results to report yet */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueues: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queues */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              id: string;
+              name: string;
+              /** @enum {string} */
+              kind: "run" | "arena" | "production";
+              rubric: {
+                /** @enum {string} */
+                kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
+                judge?: string;
+                criteria: {
+                  name: string;
+                  /** @enum {string} */
+                  scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+                  description: string;
+                }[];
+              };
+              reviewers_per_item: number;
+              reviewers: {
+                user_id: string;
+                name: string;
+              }[];
+              /** @description an ISO 8601 time */
+              created_at: string;
+              items: number;
+              /** @description items labelled by as many reviewers as asked */
+              complete: number;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postQueues: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          source:
+            | {
+                /** @enum {string} */
+                kind: "run";
+                /** Format: uuid */
+                evaluation_id: string;
+                result_ids?: string[];
+                filter?: {
+                  /**
+                   * @default SCORED
+                   * @enum {string}
+                   */
+                  status?: "SCORED" | "JUDGE_ERROR" | "BOT_ERROR";
+                  passed?: boolean;
+                  score_min?: number;
+                  score_max?: number;
+                };
+                sample?: {
+                  size: number;
+                  /** @default 1 */
+                  seed?: number;
+                };
+              }
+            | {
+                /** @enum {string} */
+                kind: "arena";
+                /** Format: uuid */
+                arena_id: string;
+                sample?: {
+                  size: number;
+                  /** @default 1 */
+                  seed?: number;
+                };
+                /** @default 1 */
+                seed?: number;
+              }
+            | {
+                /** @enum {string} */
+                kind: "production";
+                answer_ids: string[];
+              };
+          rubric?:
+            | {
+                /** @enum {string} */
+                kind: "judge_scale";
+                judge?: string;
+                description?: string;
+              }
+            | {
+                /** @enum {string} */
+                kind: "pass_fail";
+                description?: string;
+              }
+            | {
+                /** @enum {string} */
+                kind: "criteria";
+                criteria: {
+                  name: string;
+                  /** @enum {string} */
+                  scale: "1-5" | "1-10" | "pass_fail";
+                  /** @default  */
+                  description?: string;
+                }[];
+              };
+          reviewers: string[];
+          /** @default 1 */
+          reviewers_per_item?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The queue */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "run" | "arena" | "production";
+            rubric: {
+              /** @enum {string} */
+              kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
+              judge?: string;
+              criteria: {
+                name: string;
+                /** @enum {string} */
+                scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+                description: string;
+              }[];
+            };
+            reviewers_per_item: number;
+            reviewers: {
+              user_id: string;
+              name: string;
+            }[];
+            /** @description an ISO 8601 time */
+            created_at: string;
+            items: number;
+            /** @description items labelled by as many reviewers as asked */
+            complete: number;
+            /** @description where the items came from, as asked */
+            source: {
+              [key: string]: unknown;
+            };
+            progress: {
+              /** @description items × reviewers per item */
+              slots: number;
+              slots_filled: number;
+              reviewers: {
+                user_id: string;
+                name: string;
+                labelled: number;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description A field at fault, named in issues */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such run, arena or answer in this workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueuesReviewers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Members who may label */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              user_id: string;
+              name: string;
+              role: string;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueuesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "run" | "arena" | "production";
+            rubric: {
+              /** @enum {string} */
+              kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
+              judge?: string;
+              criteria: {
+                name: string;
+                /** @enum {string} */
+                scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+                description: string;
+              }[];
+            };
+            reviewers_per_item: number;
+            reviewers: {
+              user_id: string;
+              name: string;
+            }[];
+            /** @description an ISO 8601 time */
+            created_at: string;
+            items: number;
+            /** @description items labelled by as many reviewers as asked */
+            complete: number;
+            /** @description where the items came from, as asked */
+            source: {
+              [key: string]: unknown;
+            };
+            progress: {
+              /** @description items × reviewers per item */
+              slots: number;
+              slots_filled: number;
+              reviewers: {
+                user_id: string;
+                name: string;
+                labelled: number;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteQueuesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postQueuesByIdNext: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The item, or null when done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            rubric: {
+              /** @enum {string} */
+              kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
+              judge?: string;
+              criteria: {
+                name: string;
+                /** @enum {string} */
+                scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+                description: string;
+              }[];
+            };
+            /** @description items this reviewer has labelled in the queue */
+            labelled: number;
+            /** @description null when nothing is left for this reviewer */
+            item: {
+              id: string;
+              position: number;
+              subject: {
+                /** @enum {string} */
+                kind: "result" | "pair" | "answer";
+                result_id: string | null;
+                answer_id: string | null;
+              };
+              content: {
+                question: string;
+                answer?: string | null;
+                ground_truth?: string | null;
+                contexts?: string[];
+                /** @description pairwise: A, then B */
+                answers?: string[];
+              };
+            } | null;
+            /** @description an ISO 8601 time */
+            lock_expires_at: string | null;
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs label) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putQueuesByIdItemsByItemIdLabel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        itemId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          labels: {
+            criterion: string;
+            score?: number;
+            passed?: boolean;
+            /** @enum {string} */
+            choice?: "a" | "b" | "tie";
+          }[];
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Saved, with the judge's verdict */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            item_id: string;
+            labels: {
+              criterion: string;
+              score: number | null;
+              passed: boolean | null;
+              /** @enum {string|null} */
+              choice: "a" | "b" | "tie" | null;
+            }[];
+            reason: string | null;
+            /** @description the judge's verdict: a run's judges (raw_score, passed, reasoning), an arena pair's outcome (a, b or tie, as shown), or a production answer's gate */
+            judge: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description A criterion missing, unknown or off its scale, named in issues */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs label) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The item's slots are taken by other reviewers */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueuesByIdItems: {
+    parameters: {
+      query?: {
+        /** @description page size, 1-500 (default 100) */
+        limit?: number;
+        /** @description rows to skip (default 0) */
+        offset?: number;
+        order?: "position" | "disagreement";
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of items */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            total: number;
+            items: {
+              id: string;
+              position: number;
+              subject: {
+                /** @enum {string} */
+                kind: "result" | "pair" | "answer";
+                result_id: string | null;
+                answer_id: string | null;
+              };
+              content: {
+                question: string;
+                answer?: string | null;
+                ground_truth?: string | null;
+                contexts?: string[];
+                /** @description pairwise: A, then B */
+                answers?: string[];
+              };
+              /** @description the judge's verdict: a run's judges (raw_score, passed, reasoning), an arena pair's outcome (a, b or tie, as shown), or a production answer's gate */
+              judge: {
+                [key: string]: unknown;
+              } | null;
+              labels: {
+                criterion: string;
+                score: number | null;
+                passed: boolean | null;
+                /** @enum {string|null} */
+                choice: "a" | "b" | "tie" | null;
+                reviewer_id: string;
+                reviewer: string;
+              }[];
+              final: {
+                labels: {
+                  criterion: string;
+                  score: number | null;
+                  passed: boolean | null;
+                  /** @enum {string|null} */
+                  choice: "a" | "b" | "tie" | null;
+                }[];
+                note: string | null;
+              } | null;
+              /** @description an ISO 8601 time */
+              final_at: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueuesByIdAgreement: {
+    parameters: {
+      query?: {
+        disagreements?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Agreement */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            criteria: {
+              criterion: string;
+              /** @enum {string} */
+              scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+              /** @enum {string} */
+              metric: "nominal" | "ordinal" | "interval";
+              /** @description items labelled by two reviewers or more */
+              items: number;
+              /** @description Krippendorff's α */
+              alpha: number | null;
+              /** @description 95% bootstrap interval */
+              alpha_ci: number[] | null;
+              kappas: {
+                a: string;
+                b: string;
+                n: number;
+                agreement: number | null;
+                /** @description Cohen's κ (quadratic weights on scores) */
+                kappa: number | null;
+              }[];
+            }[];
+            disagreements: {
+              item_id: string;
+              position: number;
+              spread: number;
+              criterion: string;
+              question: string;
+              labels: {
+                score: number | null;
+                passed: boolean | null;
+                /** @enum {string|null} */
+                choice: "a" | "b" | "tie" | null;
+                reviewer: string;
+                criterion: string;
+              }[];
+            }[];
+            /** @description arena queues: per pair of contestants, how often people's majority matched the judge */
+            pairs:
+              | {
+                  a: string;
+                  b: string;
+                  items: number;
+                  agree: number;
+                  share: number | null;
+                }[]
+              | null;
+          };
+        };
+      };
+      /** @description Bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putQueuesByIdItemsByItemIdFinal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        itemId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          labels: {
+            criterion: string;
+            score?: number;
+            passed?: boolean;
+            /** @enum {string} */
+            choice?: "a" | "b" | "tie";
+          }[];
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The item with its final label */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            position: number;
+            subject: {
+              /** @enum {string} */
+              kind: "result" | "pair" | "answer";
+              result_id: string | null;
+              answer_id: string | null;
+            };
+            content: {
+              question: string;
+              answer?: string | null;
+              ground_truth?: string | null;
+              contexts?: string[];
+              /** @description pairwise: A, then B */
+              answers?: string[];
+            };
+            final: {
+              labels: {
+                criterion: string;
+                score: number | null;
+                passed: boolean | null;
+                /** @enum {string|null} */
+                choice: "a" | "b" | "tie" | null;
+              }[];
+              note: string | null;
+            };
+            /** @description an ISO 8601 time */
+            final_at: string | null;
+            /** @description a run's result: the run's human labels written from the final label */
+            human_labels_written: number;
+          };
+        };
+      };
+      /** @description A criterion missing, unknown or off its scale, named in issues */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };
