@@ -217,7 +217,11 @@ export const queueApi = {
     responses: {
       200: {
         description: "Members who may label",
-        schema: z.object({ items: z.array(Person.extend({ role: z.string() })) }),
+        schema: z.object({
+          items: z.array(
+            Person.extend({ role: z.enum(["owner", "editor", "annotator", "viewer"]) }),
+          ),
+        }),
       },
     },
   }),

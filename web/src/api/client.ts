@@ -1,5 +1,6 @@
 import createClient from "openapi-fetch";
 import type { paths } from "./schema";
+import { chosenWorkspace, WORKSPACE_HEADER } from "./workspace";
 
 /**
  * The one way the app talks to the API: the client typed by the OpenAPI document's generated
@@ -7,6 +8,13 @@ import type { paths } from "./schema";
  * no token is ever kept in the page.
  */
 export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
+api.use({
+  onRequest({ request }) {
+    const workspace = chosenWorkspace();
+    if (workspace) request.headers.set(WORKSPACE_HEADER, workspace);
+    return request;
+  },
+});
 
 /** An API answer that was not a success, with the server's own message. */
 export class ApiError extends Error {

@@ -10339,7 +10339,8 @@ export interface operations {
             items: {
               user_id: string;
               name: string;
-              role: string;
+              /** @enum {string} */
+              role: "owner" | "editor" | "annotator" | "viewer";
             }[];
           };
         };

@@ -12,9 +12,11 @@ import { costEn, costZh } from "./cost-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 import { retrievalEn, retrievalZh } from "./retrieval-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
+import { queueEn, queueZh } from "./queue-strings";
 
 export const en = {
   ...arenaEn,
+  ...queueEn,
   ...claimsEn,
   ...compareEn,
   ...productionEn,
@@ -390,6 +392,7 @@ export type MessageKey = keyof typeof en;
 
 export const zh: Record<MessageKey, string> = {
   ...arenaZh,
+  ...queueZh,
   ...claimsZh,
   ...compareZh,
   ...productionZh,

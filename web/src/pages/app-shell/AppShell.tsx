@@ -57,6 +57,13 @@ export function AppShell() {
               {t("nav.arenas")}
             </Link>
             <Link
+              to="/queues"
+              activeProps={{ className: "active" }}
+              activeOptions={{ exact: false }}
+            >
+              {t("nav.queues")}
+            </Link>
+            <Link
               to="/production/answers"
               activeProps={{ className: "active" }}
               activeOptions={{ exact: false }}

@@ -1,3 +1,4 @@
+import { SendToLabelling } from "../queues/SendToLabelling";
 import { Link, useParams } from "@tanstack/react-router";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate, formatPercent } from "../../components/format";
@@ -31,6 +32,9 @@ export function ArenaDetailPage() {
             <h1 id="arena-title">{a.name}</h1>
             <div className="row">
               <ArenaStatus status={a.status} />
+              {a.status === "COMPLETED" && (
+                <SendToLabelling source={{ kind: "arena", arena_id: a.id }} name={a.name} />
+              )}
               {a.status === "COMPLETED" && (
                 <a
                   className="button"

@@ -1,3 +1,4 @@
+import { SendToLabelling } from "../queues/SendToLabelling";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
@@ -117,6 +118,10 @@ export function EvaluationDetailPage() {
           <Link className="button" to="/evaluations/compare" search={{ head: evalId }}>
             {t("detail.compareWith")}
           </Link>
+          <SendToLabelling
+            source={{ kind: "run", evaluation_id: evalId }}
+            name={evaluation?.name ?? ""}
+          />
         </div>
       </div>
       {evaluation && (
