@@ -39,6 +39,7 @@ import {
   workspaceRoutes,
   judgeRoutes,
   labelRoutes,
+  queueRoutes,
   llmStatusOf,
   loginLinkRoute,
   metaApi,
@@ -196,6 +197,7 @@ export function createApp(options: AppOptions) {
   labelRoutes(app, deps);
   botRoutes(app, deps);
   arenaRoutes(app, deps);
+  queueRoutes(app, deps);
   loginLinkRoute(app, deps, loginLimiter);
   inviteRoute(app, deps, loginLimiter);
   if (options.webDir !== false) webAppRoutes(app, options.webDir);

@@ -19,6 +19,11 @@ import {
   CalibrationRequestError,
   LabelImportError,
 } from "../evals/calibration/index.js";
+import {
+  QueueNotFoundError,
+  QueueRequestError,
+  QueueSlotTakenError,
+} from "../evals/queues/index.js";
 import { AlertRuleError } from "../production/index.js";
 import {
   AlertRuleNameTakenError,
@@ -95,6 +100,18 @@ export function knownErrorResponse(c: Context, error: unknown): Response | undef
   }
   if (error instanceof EvaluationNotFoundError)
     return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
+  if (error instanceof QueueNotFoundError) return errorJson(c, 404, "not_found", error.message);
+  if (error instanceof QueueSlotTakenError) return errorJson(c, 409, "slot_taken", error.message);
+  if (error instanceof QueueRequestError) {
+    return c.json(
+      {
+        error: "invalid_request",
+        message: error.message,
+        issues: [{ path: error.field, message: error.reason }],
+      },
+      400,
+    );
+  }
   if (error instanceof CalibrationNotFoundError)
     return errorJson(c, 404, "not_found", `No such ${error.what}: ${error.id}.`);
   if (error instanceof CalibrationRequestError) {

@@ -334,3 +334,24 @@ export {
 } from "./evaluation-budget.js";
 export * from "./workspaces.js";
 export * from "./audit.js";
+export {
+  type AnnotationItemRow,
+  type AnnotationLabelRow,
+  type AnnotationQueueRow,
+  type AnnotationQueueSummary,
+  annotationProgress,
+  claimAnnotationItem,
+  deleteAnnotationQueue,
+  getAnnotationItem,
+  getAnnotationQueue,
+  insertAnnotationQueue,
+  listAnnotationItems,
+  listAnnotationLabels,
+  listAnnotationQueues,
+  type NewAnnotationItem,
+  type NewAnnotationLabel,
+  type ReviewerResultLabel,
+  reviewerLabelsOfRun,
+  saveAnnotationLabels,
+  setAnnotationFinal,
+} from "./annotation-queues.js";

@@ -1126,3 +1126,124 @@ export const judge_rollups = pgTable(
     }),
   ],
 );
+
+/**
+ * An annotation queue (issue 28 §2): items people label, each by `reviewers_per_item` of the
+ * queue's reviewers. `source` says where its items came from (a run's results, an arena's pairs,
+ * production answers) and how they were picked; `rubric` what each reviewer gives per item.
+ */
+export const annotation_queues = pgTable(
+  "annotation_queues",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["run", "arena", "production"] }).notNull(),
+    source: jsonb("source").$type<JsonObject>().notNull(),
+    rubric: jsonb("rubric").$type<JsonObject>().notNull(),
+    reviewers_per_item: integer("reviewers_per_item").notNull(),
+    created_by: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("annotation_queues_workspace_idx").on(t.workspace_id, t.created_at)],
+);
+
+/** Who a queue is assigned to. */
+export const annotation_queue_reviewers = pgTable(
+  "annotation_queue_reviewers",
+  {
+    queue_id: uuid("queue_id")
+      .notNull()
+      .references(() => annotation_queues.id, { onDelete: "cascade" }),
+    user_id: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.queue_id, t.user_id] })],
+);
+
+/**
+ * One thing to label in a queue, with a copy of what a reviewer is shown (`content`), so later
+ * changes to its source never change it, and the judge's verdict on it (`judge`), shown to a
+ * reviewer only once they have labelled it. `subject` names the source: a run's result, an arena
+ * pair on one question (with the side shown first), or a production answer. `final` is the
+ * adjudicated label.
+ */
+export const annotation_items = pgTable(
+  "annotation_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    queue_id: uuid("queue_id")
+      .notNull()
+      .references(() => annotation_queues.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    evaluation_result_id: uuid("evaluation_result_id").references(() => evaluation_results.id, {
+      onDelete: "set null",
+    }),
+    subject: jsonb("subject").$type<JsonObject>().notNull(),
+    content: jsonb("content").$type<JsonObject>().notNull(),
+    judge: jsonb("judge").$type<JsonObject>(),
+    final: jsonb("final").$type<JsonObject>(),
+    final_by: uuid("final_by").references(() => users.id, { onDelete: "set null" }),
+    final_at: timestamp("final_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("annotation_items_queue_position_idx").on(t.queue_id, t.position)],
+);
+
+/** A reviewer's label of one item on one criterion of the queue's rubric. */
+export const annotation_labels = pgTable(
+  "annotation_labels",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    queue_id: uuid("queue_id")
+      .notNull()
+      .references(() => annotation_queues.id, { onDelete: "cascade" }),
+    item_id: uuid("item_id")
+      .notNull()
+      .references(() => annotation_items.id, { onDelete: "cascade" }),
+    reviewer_id: uuid("reviewer_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    criterion: text("criterion").notNull(),
+    score: integer("score"),
+    passed: boolean("passed"),
+    /** Pairwise review: the contestant preferred, as the pair stores them (not as shown). */
+    choice: text("choice", { enum: ["a", "b", "tie"] }),
+    reason: text("reason"),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("annotation_labels_item_reviewer_criterion_idx").on(
+      t.item_id,
+      t.reviewer_id,
+      t.criterion,
+    ),
+    index("annotation_labels_queue_idx").on(t.queue_id, t.reviewer_id),
+  ],
+);
+
+/** A reviewer's hold on one slot of an item while they label it; it lapses at `expires_at`. */
+export const annotation_locks = pgTable(
+  "annotation_locks",
+  {
+    item_id: uuid("item_id")
+      .notNull()
+      .references(() => annotation_items.id, { onDelete: "cascade" }),
+    reviewer_id: uuid("reviewer_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    queue_id: uuid("queue_id")
+      .notNull()
+      .references(() => annotation_queues.id, { onDelete: "cascade" }),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.item_id, t.reviewer_id] }),
+    index("annotation_locks_queue_idx").on(t.queue_id, t.reviewer_id),
+  ],
+);

@@ -27,10 +27,12 @@ export async function storeFinishedRun(
   workspaceId: string,
   items: readonly StoredItem[],
   judge: "rubric" | "reference" | "offline" = "rubric",
+  /** Who made the run; by default the user whose personal workspace it is. */
+  userId = workspaceId,
 ): Promise<EvaluationRow> {
   const range = judge === "reference" ? { min: 1, max: 5 } : { min: 1, max: 10 };
   const evaluation = await createEvaluation(db, workspaceId, {
-    user_id: workspaceId,
+    user_id: userId,
     name: "calibration test run",
     bot_id: "builtin",
     judge_llm_model_id: judge === "offline" ? "offline" : "test-judge",

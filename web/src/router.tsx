@@ -188,6 +188,30 @@ export const arenaDetailRoute = createRoute({
   component: lazyRouteComponent(() => import("./pages/arenas/ArenaDetailPage"), "ArenaDetailPage"),
 });
 
+export const queuesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/queues",
+  component: lazyRouteComponent(() => import("./pages/queues/QueuesLayout"), "QueuesLayout"),
+});
+
+export const queueListRoute = createRoute({
+  getParentRoute: () => queuesRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./pages/queues/QueueList"), "QueueList"),
+});
+
+export const queueRoute = createRoute({
+  getParentRoute: () => queuesRoute,
+  path: "/$queueId",
+  component: lazyRouteComponent(() => import("./pages/queues/QueuePage"), "QueuePage"),
+});
+
+export const queueReviewRoute = createRoute({
+  getParentRoute: () => queuesRoute,
+  path: "/$queueId/review",
+  component: lazyRouteComponent(() => import("./pages/queues/ReviewPage"), "ReviewPage"),
+});
+
 export const productionRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/production",
@@ -275,6 +299,7 @@ const routeTree = rootRoute.addChildren([
   collectionsRoute,
   membersRoute,
   arenasRoute.addChildren([arenaListRoute, newArenaRoute, arenaDetailRoute]),
+  queuesRoute.addChildren([queueListRoute, queueRoute, queueReviewRoute]),
   productionRoute.addChildren([
     productionIndexRoute,
     answerListRoute,

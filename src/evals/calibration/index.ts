@@ -42,6 +42,7 @@ export {
 export { type Interval, type PpiEstimate, ppiMean, wilsonInterval, Z_95 } from "./ppi.js";
 export { averageRanks, kendallTauB, pearson, spearmanRho } from "./rank-correlation.js";
 export { renderCalibrationTable } from "./render.js";
+export { runJudges } from "./run-judges.js";
 export {
   buildCalibrationReport,
   type CalibrationOptions,

@@ -135,6 +135,24 @@ export function renderCalibrationTable(
       ),
     );
   }
+  if (report.reviewers.length > 0) {
+    out.push("");
+    out.push("The judge against each reviewer (annotation queues):");
+    out.push(
+      renderTable(
+        ["reviewer", "n", "MAE", `within ±${report.options.tolerance}`, "κ", "pass/fail κ"],
+        report.reviewers.map((r) => [
+          r.reviewer,
+          String(r.scores?.n ?? r.pass_fail?.n ?? 0),
+          num(r.scores?.mae),
+          pct(r.scores?.within_1),
+          num(r.scores?.kappa_quadratic),
+          num(r.pass_fail?.kappa),
+        ]),
+        { alignRight: [1, 2, 3, 4, 5] },
+      ),
+    );
+  }
   const warningLabel = lang === "zh" ? "警告：" : "warning: ";
   for (const warning of report.warnings) out.push(`${warningLabel}${wordMessage(warning, lang)}`);
   return `${out.join("\n")}\n`;

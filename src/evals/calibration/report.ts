@@ -63,8 +63,74 @@ export interface CalibrationReport {
   options: GoldenSetOptions;
   verdict: GoldenSetVerdict;
   disagreements: Disagreement[];
+  /**
+   * The judge against each reviewer of the run's annotation queues (issue 28 §2), beside the
+   * figures above (against the run's human labels, adjudicated ones among them): whether the judge
+   * is within the spread of people.
+   */
+  reviewers: ReviewerFigures[];
   /** What limits the figures, as codes the surfaces word (text/user-messages.ts). */
   warnings: CodedMessage[];
+}
+
+export interface ReviewerFigures {
+  reviewer: string;
+  scores: ScoreFigures | null;
+  pass_fail: PassFailFigures | null;
+}
+
+/** One reviewer's label of one result: a score on the report's scale, or a pass. */
+export interface ReviewerLabel {
+  reviewer: string;
+  result_id: string;
+  score: number | null;
+  passed: boolean | null;
+}
+
+/**
+ * The judge against each reviewer on the results both judged (judge errors left out), reviewers
+ * by name. Pure.
+ */
+export function reviewerFigures(input: {
+  rows: readonly CalibrationRow[];
+  labels: readonly ReviewerLabel[];
+  scale: Exclude<LabelScale, "pass_fail"> | null;
+  tolerance: number;
+}): ReviewerFigures[] {
+  const judged = new Map<string, CalibrationRow>();
+  for (const row of input.rows) {
+    if (row.outcome === "ok" && row.raw_score !== null && Number.isFinite(row.raw_score)) {
+      judged.set(row.result_id, row);
+    }
+  }
+  const range = input.scale === null ? null : SCALE_RANGES[input.scale];
+  const byReviewer = new Map<string, ReviewerLabel[]>();
+  for (const label of input.labels) {
+    byReviewer.set(label.reviewer, [...(byReviewer.get(label.reviewer) ?? []), label]);
+  }
+  return [...byReviewer.keys()].sort().map((reviewer) => {
+    const judge: number[] = [];
+    const human: number[] = [];
+    const judgePass: boolean[] = [];
+    const humanPass: boolean[] = [];
+    for (const label of byReviewer.get(reviewer) ?? []) {
+      const row = judged.get(label.result_id);
+      if (!row) continue;
+      if (label.score !== null && range) {
+        judge.push(row.raw_score as number);
+        human.push(label.score);
+      }
+      if (label.passed !== null && row.judge_passed !== null) {
+        judgePass.push(row.judge_passed);
+        humanPass.push(label.passed);
+      }
+    }
+    return {
+      reviewer,
+      scores: range && judge.length > 0 ? scoreFigures(judge, human, range, input.tolerance) : null,
+      pass_fail: judgePass.length > 0 ? passFailFigures(judgePass, humanPass) : null,
+    };
+  });
 }
 
 export interface CalibrationOptions extends GoldenSetOptions {
@@ -251,6 +317,7 @@ export function buildCalibrationReport(input: {
       human_passed: humanPass,
       note: row.note ?? row.pass_note,
     })),
+    reviewers: [],
     warnings,
   };
 }

@@ -10,8 +10,10 @@ import {
   getAnswerRecord,
   getEvaluationResult,
   getMonitor,
+  type LabelScale,
   labelCounts,
   monitorCalibrationRows,
+  reviewerLabelsOfRun,
 } from "../../store/index.js";
 import { CalibrationNotFoundError, CalibrationRequestError } from "./errors.js";
 import { type FewshotRole, pickFewshot } from "./fewshot.js";
@@ -20,6 +22,8 @@ import {
   buildCalibrationReport,
   type CalibrationOptions,
   type CalibrationReport,
+  type ReviewerLabel,
+  reviewerFigures,
 } from "./report.js";
 import { chooseJudge, runJudges } from "./run-judges.js";
 import { passThreshold, SCALE_RANGES, scaleOfJudge } from "./scales.js";
@@ -65,7 +69,45 @@ export async function calibrateEvaluation(
     disagreement.answer = detail?.answer ?? null;
     disagreement.note = detail?.note ?? null;
   }
+  report.reviewers = reviewerFigures({
+    rows,
+    labels: await queueReviewerLabels(db, workspaceId, evaluation.id, scale),
+    scale,
+    tolerance: report.options.tolerance,
+  });
   return report;
+}
+
+/**
+ * Reviewers' labels of the run's results in annotation queues: on each queue, the first criterion
+ * on the report's scale gives the score and the first pass/fail criterion the pass.
+ */
+async function queueReviewerLabels(
+  db: Db,
+  workspaceId: string,
+  evaluationId: string,
+  scale: Exclude<LabelScale, "pass_fail"> | null,
+): Promise<ReviewerLabel[]> {
+  const rows = await reviewerLabelsOfRun(db, workspaceId, evaluationId);
+  const merged = new Map<string, ReviewerLabel>();
+  for (const row of rows) {
+    const criteria = ((row.rubric as { criteria?: { name: string; scale: string }[] }).criteria ??
+      []) as { name: string; scale: string }[];
+    const firstOn = (wanted: string) => criteria.find((c) => c.scale === wanted)?.name;
+    const key = `${row.reviewer_id}\n${row.result_id}`;
+    const label = merged.get(key) ?? {
+      reviewer: row.reviewer_name,
+      result_id: row.result_id,
+      score: null,
+      passed: null,
+    };
+    if (scale !== null && row.criterion === firstOn(scale) && row.score !== null) {
+      label.score = row.score;
+    }
+    if (row.criterion === firstOn("pass_fail") && row.passed !== null) label.passed = row.passed;
+    merged.set(key, label);
+  }
+  return [...merged.values()];
 }
 
 /**

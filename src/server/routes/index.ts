@@ -11,6 +11,7 @@ import { labelApi } from "./labels.js";
 import { metaApi } from "./meta.js";
 import { monitorApi } from "./monitors.js";
 import { questionSetApi } from "./question-sets.js";
+import { queueApi } from "./queues.js";
 import { ragApi } from "./rag.js";
 import { sessionApi } from "./session.js";
 import { traceApi } from "./traces.js";
@@ -28,6 +29,7 @@ export { labelRoutes } from "./labels.js";
 export { llmStatusOf, metaApi } from "./meta.js";
 export { monitorRoutes } from "./monitors.js";
 export { questionSetRoutes } from "./question-sets.js";
+export { queueRoutes } from "./queues.js";
 export { ragRoutes } from "./rag.js";
 export { loginLinkRoute } from "./login-link.js";
 export { sessionLoginRoute, sessionRoutes } from "./session.js";
@@ -53,4 +55,5 @@ export const API_ROUTES: readonly AnyRouteSpec[] = [
   ...Object.values(labelApi),
   ...Object.values(botApi),
   ...Object.values(arenaApi),
+  ...Object.values(queueApi),
 ] as readonly AnyRouteSpec[];

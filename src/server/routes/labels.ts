@@ -221,6 +221,17 @@ export const CalibrationReportSchema = z.object({
       note: z.string().nullable(),
     }),
   ),
+  reviewers: z
+    .array(
+      z.object({
+        reviewer: z.string(),
+        scores: ScoreFiguresSchema.nullable(),
+        pass_fail: PassFailFiguresSchema.nullable(),
+      }),
+    )
+    .describe(
+      "the judge against each reviewer of the run's annotation queues, beside the figures against the run's (adjudicated) human labels",
+    ),
   warnings: z.array(CodedMessageSchema),
 });
 

@@ -1289,6 +1289,144 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/queues": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workspace's annotation queues (an annotator sees those assigned to them) */
+    get: operations["getQueues"];
+    put?: never;
+    /** Make a queue from a run's results (all, a filter, a seeded sample), an arena's pairs, or production answers */
+    post: operations["postQueues"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/reviewers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The members a queue may be assigned to: owners, editors and annotators */
+    get: operations["getQueuesReviewers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A queue with its progress, overall and per reviewer */
+    get: operations["getQueuesById"];
+    put?: never;
+    post?: never;
+    /** Delete a queue and its labels (the run's human labels written by adjudication stay) */
+    delete: operations["deleteQueuesById"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/next": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hand the caller their next item, locked for them for 10 minutes: one they have not labelled with a slot free; without the judge's verdict */
+    post: operations["postQueuesByIdNext"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/items/{itemId}/label": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Save the caller's label of an item (every criterion; pairwise: a, b or tie as shown); the answer carries the judge's verdict */
+    put: operations["putQueuesByIdItemsByItemIdLabel"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/items": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The queue's items with every reviewer's label, the judge's verdict and the final label; order=disagreement lists only the items people disagree on, widest first */
+    get: operations["getQueuesByIdItems"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/agreement": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Agreement between reviewers: Krippendorff's α per criterion with a bootstrap interval, pairwise Cohen's κ, the items they disagree on most; arena queues: people against the judge per pair */
+    get: operations["getQueuesByIdAgreement"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/queues/{id}/items/{itemId}/final": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set an item's final label (owner or editor); on a run's result it becomes the run's human label, which calibration uses */
+    put: operations["putQueuesByIdItemsByItemIdFinal"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4026,6 +4164,32 @@ export interface components {
         judge_passed: boolean | null;
         human_passed: boolean | null;
         note: string | null;
+      }[];
+      /** @description the judge against each reviewer of the run's annotation queues, beside the figures against the run's (adjudicated) human labels */
+      reviewers: {
+        reviewer: string;
+        scores: {
+          n: number;
+          /** @description mean |judge − human| */
+          mae: number | null;
+          /** @description share with |judge − human| ≤ the tolerance */
+          within_1: number | null;
+          kappa_quadratic: number | null;
+          alpha_ordinal: number | null;
+          spearman: number | null;
+          kendall_tau_b: number | null;
+        } | null;
+        pass_fail: {
+          n: number;
+          tp: number;
+          fp: number;
+          tn: number;
+          fn: number;
+          accuracy: number | null;
+          tpr: number | null;
+          tnr: number | null;
+          kappa: number | null;
+        } | null;
       }[];
       warnings: components["schemas"]["CodedMessage"][];
     };
@@ -11581,6 +11745,1064 @@ export interface operations {
       };
       /** @description The arena is not COMPLETED: it has no results to report yet */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueues: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queues */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              id: string;
+              name: string;
+              /** @enum {string} */
+              kind: "run" | "arena" | "production";
+              rubric: {
+                /** @enum {string} */
+                kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
+                judge?: string;
+                criteria: {
+                  name: string;
+                  /** @enum {string} */
+                  scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+                  description: string;
+                }[];
+              };
+              reviewers_per_item: number;
+              reviewers: {
+                user_id: string;
+                name: string;
+              }[];
+              /** @description an ISO 8601 time */
+              created_at: string;
+              items: number;
+              /** @description items labelled by as many reviewers as asked */
+              complete: number;
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postQueues: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          source:
+            | {
+                /** @enum {string} */
+                kind: "run";
+                /** Format: uuid */
+                evaluation_id: string;
+                result_ids?: string[];
+                filter?: {
+                  /**
+                   * @default SCORED
+                   * @enum {string}
+                   */
+                  status?: "SCORED" | "JUDGE_ERROR" | "BOT_ERROR";
+                  passed?: boolean;
+                  score_min?: number;
+                  score_max?: number;
+                };
+                sample?: {
+                  size: number;
+                  /** @default 1 */
+                  seed?: number;
+                };
+              }
+            | {
+                /** @enum {string} */
+                kind: "arena";
+                /** Format: uuid */
+                arena_id: string;
+                sample?: {
+                  size: number;
+                  /** @default 1 */
+                  seed?: number;
+                };
+                /** @default 1 */
+                seed?: number;
+              }
+            | {
+                /** @enum {string} */
+                kind: "production";
+                answer_ids: string[];
+              };
+          rubric?:
+            | {
+                /** @enum {string} */
+                kind: "judge_scale";
+                judge?: string;
+                description?: string;
+              }
+            | {
+                /** @enum {string} */
+                kind: "pass_fail";
+                description?: string;
+              }
+            | {
+                /** @enum {string} */
+                kind: "criteria";
+                criteria: {
+                  name: string;
+                  /** @enum {string} */
+                  scale: "1-5" | "1-10" | "pass_fail";
+                  /** @default  */
+                  description?: string;
+                }[];
+              };
+          reviewers: string[];
+          /** @default 1 */
+          reviewers_per_item?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The queue */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "run" | "arena" | "production";
+            rubric: {
+              /** @enum {string} */
+              kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
+              judge?: string;
+              criteria: {
+                name: string;
+                /** @enum {string} */
+                scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+                description: string;
+              }[];
+            };
+            reviewers_per_item: number;
+            reviewers: {
+              user_id: string;
+              name: string;
+            }[];
+            /** @description an ISO 8601 time */
+            created_at: string;
+            items: number;
+            /** @description items labelled by as many reviewers as asked */
+            complete: number;
+            /** @description where the items came from, as asked */
+            source: {
+              [key: string]: unknown;
+            };
+            progress: {
+              /** @description items × reviewers per item */
+              slots: number;
+              slots_filled: number;
+              reviewers: {
+                user_id: string;
+                name: string;
+                labelled: number;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description A field at fault, named in issues */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such run, arena or answer in this workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueuesReviewers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Members who may label */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            items: {
+              user_id: string;
+              name: string;
+              /** @enum {string} */
+              role: "owner" | "editor" | "annotator" | "viewer";
+            }[];
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueuesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "run" | "arena" | "production";
+            rubric: {
+              /** @enum {string} */
+              kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
+              judge?: string;
+              criteria: {
+                name: string;
+                /** @enum {string} */
+                scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+                description: string;
+              }[];
+            };
+            reviewers_per_item: number;
+            reviewers: {
+              user_id: string;
+              name: string;
+            }[];
+            /** @description an ISO 8601 time */
+            created_at: string;
+            items: number;
+            /** @description items labelled by as many reviewers as asked */
+            complete: number;
+            /** @description where the items came from, as asked */
+            source: {
+              [key: string]: unknown;
+            };
+            progress: {
+              /** @description items × reviewers per item */
+              slots: number;
+              slots_filled: number;
+              reviewers: {
+                user_id: string;
+                name: string;
+                labelled: number;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs member) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteQueuesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postQueuesByIdNext: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The item, or null when done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            rubric: {
+              /** @enum {string} */
+              kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
+              judge?: string;
+              criteria: {
+                name: string;
+                /** @enum {string} */
+                scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+                description: string;
+              }[];
+            };
+            /** @description items this reviewer has labelled in the queue */
+            labelled: number;
+            /** @description null when nothing is left for this reviewer */
+            item: {
+              id: string;
+              position: number;
+              subject: {
+                /** @enum {string} */
+                kind: "result" | "pair" | "answer";
+                result_id: string | null;
+                answer_id: string | null;
+              };
+              content: {
+                question: string;
+                answer?: string | null;
+                ground_truth?: string | null;
+                contexts?: string[];
+                /** @description pairwise: A, then B */
+                answers?: string[];
+              };
+            } | null;
+            /** @description an ISO 8601 time */
+            lock_expires_at: string | null;
+          };
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs label) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putQueuesByIdItemsByItemIdLabel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        itemId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          labels: {
+            criterion: string;
+            score?: number;
+            passed?: boolean;
+            /** @enum {string} */
+            choice?: "a" | "b" | "tie";
+          }[];
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Saved, with the judge's verdict */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            item_id: string;
+            labels: {
+              criterion: string;
+              score: number | null;
+              passed: boolean | null;
+              /** @enum {string|null} */
+              choice: "a" | "b" | "tie" | null;
+            }[];
+            reason: string | null;
+            /** @description the judge's verdict: a run's judges (raw_score, passed, reasoning), an arena pair's outcome (a, b or tie, as shown), or a production answer's gate */
+            judge: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description A criterion missing, unknown or off its scale, named in issues */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs label) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The item's slots are taken by other reviewers */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueuesByIdItems: {
+    parameters: {
+      query?: {
+        /** @description page size, 1-500 (default 100) */
+        limit?: number;
+        /** @description rows to skip (default 0) */
+        offset?: number;
+        order?: "position" | "disagreement";
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of items */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            total: number;
+            items: {
+              id: string;
+              position: number;
+              subject: {
+                /** @enum {string} */
+                kind: "result" | "pair" | "answer";
+                result_id: string | null;
+                answer_id: string | null;
+              };
+              content: {
+                question: string;
+                answer?: string | null;
+                ground_truth?: string | null;
+                contexts?: string[];
+                /** @description pairwise: A, then B */
+                answers?: string[];
+              };
+              /** @description the judge's verdict: a run's judges (raw_score, passed, reasoning), an arena pair's outcome (a, b or tie, as shown), or a production answer's gate */
+              judge: {
+                [key: string]: unknown;
+              } | null;
+              labels: {
+                criterion: string;
+                score: number | null;
+                passed: boolean | null;
+                /** @enum {string|null} */
+                choice: "a" | "b" | "tie" | null;
+                reviewer_id: string;
+                reviewer: string;
+              }[];
+              final: {
+                labels: {
+                  criterion: string;
+                  score: number | null;
+                  passed: boolean | null;
+                  /** @enum {string|null} */
+                  choice: "a" | "b" | "tie" | null;
+                }[];
+                note: string | null;
+              } | null;
+              /** @description an ISO 8601 time */
+              final_at: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQueuesByIdAgreement: {
+    parameters: {
+      query?: {
+        disagreements?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Agreement */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            criteria: {
+              criterion: string;
+              /** @enum {string} */
+              scale: "1-5" | "1-10" | "pass_fail" | "pairwise";
+              /** @enum {string} */
+              metric: "nominal" | "ordinal" | "interval";
+              /** @description items labelled by two reviewers or more */
+              items: number;
+              /** @description Krippendorff's α */
+              alpha: number | null;
+              /** @description 95% bootstrap interval */
+              alpha_ci: number[] | null;
+              kappas: {
+                a: string;
+                b: string;
+                n: number;
+                agreement: number | null;
+                /** @description Cohen's κ (quadratic weights on scores) */
+                kappa: number | null;
+              }[];
+            }[];
+            disagreements: {
+              item_id: string;
+              position: number;
+              spread: number;
+              criterion: string;
+              question: string;
+              labels: {
+                score: number | null;
+                passed: boolean | null;
+                /** @enum {string|null} */
+                choice: "a" | "b" | "tie" | null;
+                reviewer: string;
+                criterion: string;
+              }[];
+            }[];
+            /** @description arena queues: per pair of contestants, how often people's majority matched the judge */
+            pairs:
+              | {
+                  a: string;
+                  b: string;
+                  items: number;
+                  agree: number;
+                  share: number | null;
+                }[]
+              | null;
+          };
+        };
+      };
+      /** @description Bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs read) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many wrong tokens, cookies or login codes from this address: wait for Retry-After seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putQueuesByIdItemsByItemIdFinal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        itemId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          labels: {
+            criterion: string;
+            score?: number;
+            passed?: boolean;
+            /** @enum {string} */
+            choice?: "a" | "b" | "tie";
+          }[];
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The item with its final label */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            position: number;
+            subject: {
+              /** @enum {string} */
+              kind: "result" | "pair" | "answer";
+              result_id: string | null;
+              answer_id: string | null;
+            };
+            content: {
+              question: string;
+              answer?: string | null;
+              ground_truth?: string | null;
+              contexts?: string[];
+              /** @description pairwise: A, then B */
+              answers?: string[];
+            };
+            final: {
+              labels: {
+                criterion: string;
+                score: number | null;
+                passed: boolean | null;
+                /** @enum {string|null} */
+                choice: "a" | "b" | "tie" | null;
+              }[];
+              note: string | null;
+            };
+            /** @description an ISO 8601 time */
+            final_at: string | null;
+            /** @description a run's result: the run's human labels written from the final label */
+            human_labels_written: number;
+          };
+        };
+      };
+      /** @description A criterion missing, unknown or off its scale, named in issues */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not logged in: no known token or session cookie */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Your role in this workspace does not allow it (needs write) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such queue or item in this workspace (another workspace's id too) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };

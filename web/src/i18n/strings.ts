@@ -12,10 +12,12 @@ import { costEn, costZh } from "./cost-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 import { retrievalEn, retrievalZh } from "./retrieval-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
+import { queueEn, queueZh } from "./queue-strings";
 import { workspaceEn, workspaceZh } from "./workspace-strings";
 
 export const en = {
   ...arenaEn,
+  ...queueEn,
   ...claimsEn,
   ...compareEn,
   ...productionEn,
@@ -392,6 +394,7 @@ export type MessageKey = keyof typeof en;
 
 export const zh: Record<MessageKey, string> = {
   ...arenaZh,
+  ...queueZh,
   ...claimsZh,
   ...compareZh,
   ...productionZh,

@@ -93,6 +93,10 @@ export function AppShell() {
                 </Link>
               </>
             )}
+            {/* Annotators work here: the one page besides Members they can read. */}
+            <Link to="/queues" activeProps={{ className: "active" }} activeOptions={{ exact: false }}>
+              {t("nav.queues")}
+            </Link>
             <Link to="/members" activeProps={{ className: "active" }}>
               {t("nav.members")}
             </Link>

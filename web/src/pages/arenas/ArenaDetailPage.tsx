@@ -1,4 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
+import { SendToLabelling } from "../queues/SendToLabelling";
 import { Link, useParams } from "@tanstack/react-router";
 import { api } from "../../api/client";
 import { saveAnswerAsFile } from "../../api/save-file";
@@ -44,6 +45,9 @@ export function ArenaDetailPage() {
             <h1 id="arena-title">{a.name}</h1>
             <div className="row">
               <ArenaStatus status={a.status} />
+              {a.status === "COMPLETED" && (
+                <SendToLabelling source={{ kind: "arena", arena_id: a.id }} name={a.name} />
+              )}
               {a.status === "COMPLETED" && (
                 <a
                   className="button"

@@ -1,3 +1,4 @@
+import { SendToLabelling } from "../queues/SendToLabelling";
 import { useQueryClient } from "@tanstack/react-query";
 import { RunHistory } from "./RunHistory";
 import { useCan } from "../../api/session";
@@ -122,6 +123,10 @@ export function EvaluationDetailPage() {
           <Link className="button" to="/evaluations/compare" search={{ head: evalId }}>
             {t("detail.compareWith")}
           </Link>
+          <SendToLabelling
+            source={{ kind: "run", evaluation_id: evalId }}
+            name={evaluation?.name ?? ""}
+          />
         </div>
       </div>
       {evaluation && (

@@ -46,6 +46,7 @@ const report: CalibrationReport = {
     failed: [],
   },
   disagreements: [],
+  reviewers: [],
   warnings: [],
 };
 

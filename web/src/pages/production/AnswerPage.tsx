@@ -1,3 +1,4 @@
+import { SendToLabelling } from "../queues/SendToLabelling";
 import { Link, useParams } from "@tanstack/react-router";
 import { useCan } from "../../api/session";
 import type { ReactNode } from "react";
@@ -85,6 +86,15 @@ export function AnswerPage() {
           <JudgmentsPanel judgments={answer.judgments} />
           <FeedbackPanel answer={answer} />
           {answer.spans && answer.spans.length > 0 && <SpanTree spans={answer.spans} />}
+          {writes && (
+            <section aria-labelledby="send-to-labelling-title">
+              <h2 id="send-to-labelling-title">{t("queue.sendTitle")}</h2>
+              <SendToLabelling
+                source={{ kind: "production", answer_ids: [answer.id] }}
+                name={(answer.query ?? answer.answer).slice(0, 80)}
+              />
+            </section>
+          )}
           {writes && (
             <section aria-labelledby="add-to-set-title">
               <h2 id="add-to-set-title">{t("prod.addToSet")}</h2>

@@ -1,0 +1,180 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { type FormEvent, useState } from "react";
+import { ApiError } from "../../api/client";
+import { ErrorNote } from "../../components/ErrorNote";
+import { FieldError } from "../../components/FieldError";
+import { Modal } from "../../components/Modal";
+import { useI18n } from "../../i18n/i18n";
+import { createQueue, type QueueRequest, queuesKey, useReviewers } from "./queries";
+
+type Source = QueueRequest["source"];
+
+/** The server's message for a field it refused (its 400 names each in `issues`). */
+function issueAt(error: unknown, field: string): string | undefined {
+  if (!ApiError.isInstance(error)) return undefined;
+  const issues = (error.body as { issues?: { path: string; message: string }[] } | undefined)
+    ?.issues;
+  return issues?.find((issue) => issue.path === field || issue.path.startsWith(`${field}.`))
+    ?.message;
+}
+
+/**
+ * "Send to labelling": a button that opens a form making an annotation queue of a run's results,
+ * an arena's pairs or production answers, assigned to reviewers; then opens the queue.
+ */
+export function SendToLabelling({ source, name }: { source: Source; name: string }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="button" onClick={() => setOpen(true)}>
+        {t("queue.send")}
+      </button>
+      <Modal open={open} title={t("queue.sendTitle")} onClose={() => setOpen(false)}>
+        <SendForm source={source} name={name} onCancel={() => setOpen(false)} />
+      </Modal>
+    </>
+  );
+}
+
+function SendForm({
+  source,
+  name,
+  onCancel,
+}: {
+  source: Source;
+  name: string;
+  onCancel: () => void;
+}) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const reviewers = useReviewers(true);
+  const [queueName, setQueueName] = useState(name.slice(0, 200));
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [perItem, setPerItem] = useState(1);
+  const [rubric, setRubric] = useState<"judge_scale" | "pass_fail">(
+    source.kind === "production" ? "pass_fail" : "judge_scale",
+  );
+  const [sample, setSample] = useState("");
+  const [seed, setSeed] = useState("1");
+  const make = useMutation({
+    mutationFn: () => {
+      const size = Number(sample);
+      const sampled =
+        sample.trim() !== "" && source.kind !== "production"
+          ? { ...source, sample: { size, seed: Number(seed) || 0 } }
+          : source;
+      return createQueue({
+        name: queueName.trim(),
+        source: sampled,
+        ...(source.kind === "arena" ? {} : { rubric: { kind: rubric } }),
+        reviewers: chosen,
+        reviewers_per_item: perItem,
+      });
+    },
+    onSuccess: async (queue) => {
+      await queryClient.invalidateQueries({ queryKey: queuesKey });
+      await navigate({ to: "/queues/$queueId", params: { queueId: queue.id } });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    make.mutate();
+  };
+  const toggle = (id: string) =>
+    setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
+
+  return (
+    <form className="stack-form" onSubmit={submit}>
+      <p className="muted" style={{ margin: 0 }}>
+        {t(`queue.sendIntro.${source.kind}`)}
+      </p>
+      <label className="field">
+        {t("queue.name")}
+        <input
+          value={queueName}
+          required
+          maxLength={200}
+          onChange={(e) => setQueueName(e.target.value)}
+        />
+        <FieldError id="queue-name-error" message={issueAt(make.error, "name")} />
+      </label>
+      <fieldset>
+        <legend>{t("queue.reviewers")}</legend>
+        {reviewers.isPending && <p>{t("common.loading")}</p>}
+        <ErrorNote error={reviewers.error} />
+        {(reviewers.data ?? []).map((member) => (
+          <label key={member.user_id} className="inline">
+            <input
+              type="checkbox"
+              checked={chosen.includes(member.user_id)}
+              onChange={() => toggle(member.user_id)}
+            />{" "}
+            {member.name} <span className="muted">({t(`queue.role.${member.role}`)})</span>
+          </label>
+        ))}
+        <FieldError id="queue-reviewers-error" message={issueAt(make.error, "reviewers")} />
+      </fieldset>
+      <label className="field">
+        {t("queue.perItem")}
+        <input
+          type="number"
+          min={1}
+          max={5}
+          value={perItem}
+          onChange={(e) => setPerItem(Number(e.target.value))}
+        />
+        <FieldError
+          id="queue-reviewers_per_item-error"
+          message={issueAt(make.error, "reviewers_per_item")}
+        />
+      </label>
+      {source.kind !== "arena" && (
+        <label className="field">
+          {t("queue.rubric")}
+          <select value={rubric} onChange={(e) => setRubric(e.target.value as typeof rubric)}>
+            {source.kind === "run" && (
+              <option value="judge_scale">{t("queue.rubric.judge_scale")}</option>
+            )}
+            <option value="pass_fail">{t("queue.rubric.pass_fail")}</option>
+          </select>
+        </label>
+      )}
+      {source.kind !== "production" && (
+        <div className="row">
+          <label className="field">
+            {t("queue.sample")}
+            <input
+              type="number"
+              min={1}
+              placeholder={t("queue.sampleAll")}
+              value={sample}
+              onChange={(e) => setSample(e.target.value)}
+            />
+          </label>
+          {sample.trim() !== "" && (
+            <label className="field">
+              {t("queue.seed")}
+              <input type="number" min={0} value={seed} onChange={(e) => setSeed(e.target.value)} />
+            </label>
+          )}
+        </div>
+      )}
+      <ErrorNote error={make.error} />
+      <div className="row">
+        <button
+          type="submit"
+          className="button primary"
+          disabled={make.isPending || chosen.length === 0}
+        >
+          {make.isPending ? t("queue.making") : t("queue.make")}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {t("common.cancel")}
+        </button>
+      </div>
+    </form>
+  );
+}
