@@ -18,7 +18,7 @@ it("finds the routes with ids in the route table", () => {
   const families = new Set(withIds.map((route) => route.path.split("/")[3]));
   // Evaluations (with labels), question sets (and generations, questions), collections, gate
   // records, bots, arenas, production answers, ingest keys, alert rules, monitors, and the
-  // workspace's members and invitations.
+  // workspace's members and invitations, annotation queues.
   expect([...families].sort()).toEqual(
     [
       "alert-rules",
@@ -31,6 +31,7 @@ it("finds the routes with ids in the route table", () => {
       "monitors",
       "evaluations",
       "question-sets",
+      "queues",
       "workspace",
     ].sort(),
   );
