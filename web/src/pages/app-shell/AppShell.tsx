@@ -8,8 +8,8 @@ import { takeLostWorkspaceNotice } from "../../api/workspace-choice";
 import { useI18n } from "../../i18n/i18n";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
-/** Pages an annotator can open: the rest read runs, which their role cannot. */
-const ANNOTATOR_PAGES = /^\/(members|login)\/?$/;
+/** Pages an annotator can open (the queues they label in, members, login): the rest read runs. */
+const ANNOTATOR_PAGES = /^\/(members|login|queues)(\/|$)/;
 
 /** The top bar (sections, workspace, language switch, sign out) around every page. */
 export function AppShell() {
