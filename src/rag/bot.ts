@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { GateConfig } from "../gate/index.js";
 import type { JudgesConfig } from "../judges/index.js";
 import type { LlmClients } from "../llm/index.js";
@@ -74,15 +75,19 @@ export function createBuiltinBot(options: BuiltinBotOptions) {
     options.observe === false ? undefined : observationWriter(db, workspaceId);
   const loops = ownObservationFile(options.loops, workspaceId);
 
-  const resolved = new Map<string, { at: number; id: string }>();
+  const cacheMs = options.collectionCacheMs ?? 0;
+  // A collection's id by the id or name a request gave, reused for collectionCacheMs.
+  const resolved =
+    cacheMs > 0
+      ? new LRUCache<string, string>({
+          max: 256,
+          ttl: cacheMs,
+          fetchMethod: (ref) => lookupCollection(ref),
+        })
+      : undefined;
   /** Another user's collection, or a deleted one, is not found. */
   async function resolveCollection(ref: string): Promise<string> {
-    const cacheMs = options.collectionCacheMs ?? 0;
-    const cached = resolved.get(ref);
-    if (cached && performance.now() - cached.at < cacheMs) return cached.id;
-    const id = await lookupCollection(ref);
-    if (cacheMs > 0) resolved.set(ref, { at: performance.now(), id });
-    return id;
+    return (await resolved?.fetch(ref)) ?? lookupCollection(ref);
   }
   async function lookupCollection(ref: string): Promise<string> {
     const found =

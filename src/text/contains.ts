@@ -33,6 +33,8 @@ export function containsWholeWord(text: string, word: string): boolean {
   return false;
 }
 
+// A memo of a pure function, cleared when full (no order to evict in): about 11 calls per answer
+// in bench/gate-pure.ts, 0.45 µs each when computed, against 0.01 µs for the lookup.
 const surfaceCache = new Map<string, string[]>();
 const MAX_CACHED_SURFACES = 20_000;
 

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import {
   answerLoopMermaid,
@@ -16,7 +17,6 @@ import {
   listCollections,
 } from "../../store/index.js";
 import type { App, RouteDeps } from "../http.js";
-import { lruCache } from "../lru.js";
 import { defineRoute, mountRoute } from "../route.js";
 import {
   AskResponseSchema,
@@ -43,8 +43,12 @@ export const AskRequestSchema = z.object({
 /** Uploads may be larger than other bodies: a PDF travels base64-encoded. */
 const UPLOAD_BODY_FACTOR = 4;
 
-/** Bots kept for the users active lately; one idle this long is rebuilt on its next ask. */
-export const BOT_CACHE = { maxEntries: 64, idleMs: 10 * 60_000 } as const;
+/**
+ * Bots kept for the workspaces active lately (a bot's collection cache is worth keeping while its
+ * users ask), not one for every workspace ever seen: one idle this long is dropped, and rebuilt on
+ * its next ask.
+ */
+export const BOT_CACHE = { max: 64, ttl: 10 * 60_000, updateAgeOnGet: true, ttlAutopurge: true };
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const noCollection = error("No such collection for this user (another user's id too)");
@@ -125,9 +129,9 @@ function publicCollection<R extends { workspace_id: string }>({ workspace_id: _o
 
 export function ragRoutes(app: App, deps: RouteDeps) {
   const { db, config, clients } = deps;
-  const bots = lruCache<ReturnType<typeof createBuiltinBot>>(BOT_CACHE);
-  const botFor = (workspaceId: string) =>
-    bots.get(workspaceId, () =>
+  const bots = new LRUCache<string, ReturnType<typeof createBuiltinBot>>({
+    ...BOT_CACHE,
+    memoMethod: (workspaceId) =>
       createBuiltinBot({
         db,
         workspaceId,
@@ -138,7 +142,8 @@ export function ragRoutes(app: App, deps: RouteDeps) {
         judges: config.judges,
         collectionCacheMs: LONG_LIVED_BOT_CACHE_MS,
       }),
-    );
+  });
+  const botFor = (workspaceId: string) => bots.memo(workspaceId);
 
   mountRoute(app, deps, ragApi.createCollection, async (c, { body }) => {
     const row = await createCollection(db, c.get("workspace").id, body);
