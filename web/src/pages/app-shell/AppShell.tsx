@@ -94,7 +94,11 @@ export function AppShell() {
               </>
             )}
             {/* Annotators work here: the one page besides Members they can read. */}
-            <Link to="/queues" activeProps={{ className: "active" }} activeOptions={{ exact: false }}>
+            <Link
+              to="/queues"
+              activeProps={{ className: "active" }}
+              activeOptions={{ exact: false }}
+            >
               {t("nav.queues")}
             </Link>
             <Link to="/members" activeProps={{ className: "active" }}>
