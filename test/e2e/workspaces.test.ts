@@ -194,6 +194,11 @@ describe("workspaces in the browser", { timeout: 90_000 }, () => {
     await page.goto(`${server.origin}/evaluations/${runId}`);
     await expect.poll(() => page.getByTestId("history-row").count()).toBeGreaterThan(0);
     expect(await page.getByRole("link", { name: "Label this run" }).count()).toBe(0);
+    await page.goto(`${server.origin}/production/ingest-keys`);
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Ingest keys", level: 1 }).count())
+      .toBe(1);
+    expect(await page.getByRole("button", { name: "Create key" }).count()).toBe(0);
     await page.goto(`${server.origin}/members`);
     await expect.poll(() => page.getByText("Only an owner can change roles").count()).toBe(1);
     expect(await page.getByRole("button", { name: "Create invitation link" }).count()).toBe(0);

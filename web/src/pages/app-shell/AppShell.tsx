@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { api, ApiError } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
 import { roleCan, useSession } from "../../api/session";
-import { takeLostWorkspaceNotice } from "../../api/workspace-choice";
+import { forgetWorkspaceChoice, takeLostWorkspaceNotice } from "../../api/workspace-choice";
 import { useI18n } from "../../i18n/i18n";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
@@ -36,6 +36,7 @@ export function AppShell() {
 
   const logout = async () => {
     await api.DELETE("/api/v1/session", {});
+    forgetWorkspaceChoice();
     queryClient.clear();
     await navigate({ to: "/login", search: {} });
   };
