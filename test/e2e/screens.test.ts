@@ -430,8 +430,10 @@ describe("forms", { timeout: 120_000 }, () => {
     expect(disabled.border).not.toBe(field.border);
     expect(contrast(disabled.color, disabled.background)).toBeGreaterThanOrEqual(4.5);
     // Ticking two runs enables it as a link.
-    const boxes = await page.getByTestId("evaluation-row").getByRole("checkbox").all();
-    expect(boxes.length).toBeGreaterThanOrEqual(2);
+    // (The button shows before the list has loaded: wait for the rows.)
+    const rows = page.getByTestId("evaluation-row").getByRole("checkbox");
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    const boxes = await rows.all();
     for (const box of boxes.slice(0, 2)) await box.check();
     expect(await page.getByRole("link", { name: "Compare the two selected" }).count()).toBe(1);
     await page.close();

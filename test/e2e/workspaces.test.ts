@@ -184,19 +184,26 @@ describe("workspaces in the browser", { timeout: 90_000 }, () => {
     await guest.context.clearCookies();
     const page = await join(await invite("viewer"), "Lin");
     await expect.poll(() => page.getByTestId("evaluation-row").count()).toBe(1);
-    expect(await page.getByRole("link", { name: "New evaluation" }).count()).toBe(0);
-    expect(await page.getByRole("button", { name: /^Delete/ }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "New evaluation" }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("button", { name: /^Delete/ }).count()).toBe(0);
     await page.goto(`${server.origin}/evaluations/question-sets`);
     await expect
       .poll(() => page.getByRole("link", { name: "team questions", exact: true }).count())
       .toBe(1);
-    expect(await page.getByRole("button", { name: /Delete/ }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("button", { name: /Delete/ }).count()).toBe(0);
     await page.goto(`${server.origin}/evaluations/${runId}`);
     await expect.poll(() => page.getByTestId("history-row").count()).toBeGreaterThan(0);
-    expect(await page.getByRole("link", { name: "Label this run" }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "Label this run" }).count()).toBe(0);
+    await page.goto(`${server.origin}/production/ingest-keys`);
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Ingest keys", level: 1 }).count())
+      .toBe(1);
+    await expect.poll(() => page.getByRole("button", { name: "Create key" }).count()).toBe(0);
     await page.goto(`${server.origin}/members`);
     await expect.poll(() => page.getByText("Only an owner can change roles").count()).toBe(1);
-    expect(await page.getByRole("button", { name: "Create invitation link" }).count()).toBe(0);
+    await expect
+      .poll(() => page.getByRole("button", { name: "Create invitation link" }).count())
+      .toBe(0);
     await page.close();
   });
 
@@ -206,7 +213,7 @@ describe("workspaces in the browser", { timeout: 90_000 }, () => {
     await expect
       .poll(() => page.getByTestId("annotator-note").textContent())
       .toBe("Your role in this workspace is annotator: you label what you are assigned.");
-    expect(await page.getByRole("link", { name: "Evaluations" }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "Evaluations" }).count()).toBe(0);
     await page.close();
   });
 });

@@ -19,6 +19,11 @@ export function switchWorkspace(id: string | undefined, to = "/evaluations/list"
   window.location.assign(to);
 }
 
+/** Signing out forgets the workspace picked: the next person starts in their own. */
+export function forgetWorkspaceChoice() {
+  localStorage.removeItem(STORAGE_KEY);
+}
+
 /** `?workspace=<id>` in the address picks that workspace, and leaves the address. */
 export function takeWorkspaceFromAddress(location: Location, history: History) {
   const url = new URL(location.href);

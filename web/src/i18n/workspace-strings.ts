@@ -54,7 +54,7 @@ export const workspaceEn = {
   "invites.withdrawLabel": "Withdraw the {role} invitation expiring {date}",
   "token.title": "API token for this workspace",
   "token.intro":
-    "A token acts as you in this workspace. Paste it on the login page to sign in, or send it from scripts as `Authorization: Bearer <token>`.",
+    "A token acts as you in this workspace. Paste it on the login page to sign in, or send it from scripts in the header “Authorization: Bearer <token>”.",
   "token.create": "Create an API token for this workspace",
   "token.shown": "Your new token, shown this once: copy it now.",
   "settings.title": "Workspace",
@@ -132,7 +132,7 @@ export const workspaceZh: Record<keyof typeof workspaceEn, string> = {
   "invites.withdrawLabel": "撤回 {date} 过期的{role}邀请",
   "token.title": "此工作区的 API 令牌",
   "token.intro":
-    "令牌在此工作区中代表你。可粘贴到登录页登录，也可在脚本中以 `Authorization: Bearer <令牌>` 发送。",
+    "令牌在此工作区中代表你。可粘贴到登录页登录，也可在脚本中通过请求头“Authorization: Bearer <令牌>”发送。",
   "token.create": "为此工作区创建 API 令牌",
   "token.shown": "你的新令牌仅显示这一次，请立即复制。",
   "settings.title": "工作区",

@@ -1,10 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, Outlet, useNavigate, useRouterState } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
-import { api, ApiError } from "../../api/client";
-import { ErrorNote } from "../../components/ErrorNote";
+import { api } from "../../api/client";
 import { roleCan, useSession } from "../../api/session";
-import { takeLostWorkspaceNotice } from "../../api/workspace-choice";
+import { forgetWorkspaceChoice, takeLostWorkspaceNotice } from "../../api/workspace-choice";
 import { useI18n } from "../../i18n/i18n";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
@@ -36,16 +35,16 @@ export function AppShell() {
 
   const logout = async () => {
     await api.DELETE("/api/v1/session", {});
+    forgetWorkspaceChoice();
     queryClient.clear();
     await navigate({ to: "/login", search: {} });
   };
 
-  // Pages wait for the role, so none asks for what the role cannot read.
+  // Pages do not wait for the role (one more round trip before every page): what a role cannot
+  // do disappears when the session arrives, and an annotator's pages give way to one sentence.
   let page = <Outlet />;
-  if (!onLogin && !session.data) {
-    const signedOut = ApiError.isInstance(session.error) && session.error.status === 401;
-    page = session.error && !signedOut ? <ErrorNote error={session.error} /> : <></>;
-  } else if (
+  if (
+    !onLogin &&
     session.data?.workspace.role === "annotator" &&
     !ANNOTATOR_PAGES.test(location.pathname)
   ) {
