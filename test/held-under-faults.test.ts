@@ -15,6 +15,7 @@ import { startEvaluation, startEvaluationWorker } from "../src/evals/runs/index.
 import { startJobs } from "../src/jobs/index.js";
 import {
   createQuestionSet,
+  DamagedStoreError,
   findOrCreateUser,
   getEvaluation,
   listEvaluationResults,
@@ -184,7 +185,19 @@ it.concurrent(
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         cli.child.kill("SIGKILL");
         await cli.exited;
-        const store = await openStore({ home });
+        // PGlite is not crash-safe: killed at some instants (its first start on the new home),
+        // its directory no longer starts. ragjudge then moves it aside and says so, never
+        // starting empty in its place (store/damaged-home.ts; docs/deploy.md) — an outcome
+        // here, as long as it is that one and not a partial set.
+        let store: Awaited<ReturnType<typeof openStore>>;
+        try {
+          store = await openStore({ home });
+        } catch (error) {
+          if (!DamagedStoreError.isInstance(error)) throw error;
+          expect(existsSync(join(home, "pgdata"))).toBe(false);
+          expect(error.movedTo).toContain(join(home, "pgdata.damaged-"));
+          return "moved aside";
+        }
         try {
           const sets = await queryRows<{ id: string; question_count: number; rows: number }>(
             store.db,
@@ -200,8 +213,8 @@ it.concurrent(
         }
       }),
     );
-    // Which of the two depends on the machine's speed; that it is one of them does not.
-    expect(outcomes.every((o) => o === "none" || o === "all")).toBe(true);
+    // Which one depends on the machine's speed; that it is one of them does not.
+    expect(outcomes.every((o) => o === "none" || o === "all" || o === "moved aside")).toBe(true);
   },
   240_000,
 );
