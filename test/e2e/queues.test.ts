@@ -307,4 +307,45 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     await expect.poll(() => row.textContent()).toContain("terse · verbose6");
     await page.close();
   });
+
+  it("sends a production answer to labelling from its page, and a reviewer passes it", async () => {
+    const sent = await server.json<{ answers: { id: string }[] }>("/api/v1/answers", {
+      method: "POST",
+      json: {
+        answers: [
+          {
+            conversation_id: "conv-1",
+            message_id: "m-1",
+            retrieval_record: { id: "r-1", query: "When was the bridge built?" },
+            retrieval_hits: [{ node_id: "n1", content: "The bridge was built in 1870." }],
+            generation_record: { id: "g-1", model: "gpt-4o-mini" },
+            generation_output: { answer: "In 1870 [n1].", citations: [{ node_id: "n1" }] },
+          },
+        ],
+      },
+    });
+    const answerId = sent.answers[0]!.id;
+    const page = await browser.newPage();
+    await signIn(page, owner, `/production/answers/${answerId}`);
+    await page.getByRole("button", { name: "Send to labelling" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("checkbox", { name: "bob (annotator)" }).check();
+    await dialog.getByRole("button", { name: "Make the queue" }).click();
+    await page.waitForURL(/\/queues\/[0-9a-f-]{36}$/);
+    const queueId = page.url().split("/").at(-1) as string;
+    await expect
+      .poll(() => page.getByTestId("queue-complete").textContent())
+      .toBe("0 of 1 items have all their labels.");
+    expect(await page.getByText(/^Production answers ·/).count()).toBe(1);
+
+    await signIn(page, reviewers[0]!.id, `/queues/${queueId}/review`);
+    await expect.poll(() => page.getByTestId("review-answer").textContent()).toBe("In 1870 [n1].");
+    await page.keyboard.press("p");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("queue-verdict").count()).toBe(1);
+    expect(await page.getByTestId("queue-verdict").textContent()).toContain("Evidence gate");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("review-done").count()).toBe(1);
+    await page.close();
+  });
 });
