@@ -305,6 +305,12 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     ]);
     const row = page.getByTestId("pair-agreement").locator("tbody tr");
     await expect.poll(() => row.textContent()).toContain("terse · verbose6");
+    // The arena's page shows the same votes beside its judge.
+    await page.goto(`${server.origin}/arenas/${arena}`);
+    const votes = page.getByTestId("arena-human-votes").locator("tbody tr");
+    await expect
+      .poll(() => votes.textContent())
+      .toBe(`terse · verbose6${Math.round((agree / 6) * 100)}%`);
     await page.close();
   });
 

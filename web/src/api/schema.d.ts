@@ -10070,6 +10070,10 @@ export interface operations {
               name: string;
               /** @enum {string} */
               kind: "run" | "arena" | "production";
+              /** @description where the items came from, as asked */
+              source: {
+                [key: string]: unknown;
+              };
               rubric: {
                 /** @enum {string} */
                 kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
@@ -10217,6 +10221,10 @@ export interface operations {
             name: string;
             /** @enum {string} */
             kind: "run" | "arena" | "production";
+            /** @description where the items came from, as asked */
+            source: {
+              [key: string]: unknown;
+            };
             rubric: {
               /** @enum {string} */
               kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
@@ -10238,10 +10246,6 @@ export interface operations {
             items: number;
             /** @description items labelled by as many reviewers as asked */
             complete: number;
-            /** @description where the items came from, as asked */
-            source: {
-              [key: string]: unknown;
-            };
             progress: {
               /** @description items × reviewers per item */
               slots: number;
@@ -10396,6 +10400,10 @@ export interface operations {
             name: string;
             /** @enum {string} */
             kind: "run" | "arena" | "production";
+            /** @description where the items came from, as asked */
+            source: {
+              [key: string]: unknown;
+            };
             rubric: {
               /** @enum {string} */
               kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
@@ -10417,10 +10425,6 @@ export interface operations {
             items: number;
             /** @description items labelled by as many reviewers as asked */
             complete: number;
-            /** @description where the items came from, as asked */
-            source: {
-              [key: string]: unknown;
-            };
             progress: {
               /** @description items × reviewers per item */
               slots: number;

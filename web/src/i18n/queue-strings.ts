@@ -88,6 +88,7 @@ export const queueEn = {
   "queue.finalOf": "Final: {criterion}",
   "queue.setFinal": "Set the final label",
   "queue.finalSet": "Final label set",
+  "queue.humanVotes": "People's votes beside the judge",
 };
 
 export const queueZh: Record<keyof typeof queueEn, string> = {
@@ -174,4 +175,5 @@ export const queueZh: Record<keyof typeof queueEn, string> = {
   "queue.finalOf": "最终：{criterion}",
   "queue.setFinal": "设定最终标签",
   "queue.finalSet": "已设定最终标签",
+  "queue.humanVotes": "人工投票与评判器的对比",
 };

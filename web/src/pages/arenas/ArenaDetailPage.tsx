@@ -1,3 +1,4 @@
+import { ArenaHumanVotes } from "../queues/ArenaHumanVotes";
 import { SendToLabelling } from "../queues/SendToLabelling";
 import { Link, useParams } from "@tanstack/react-router";
 import { ErrorNote } from "../../components/ErrorNote";
@@ -66,6 +67,7 @@ export function ArenaDetailPage() {
             </p>
           )}
           {a.results && <ArenaResultsView results={a.results} />}
+          {a.status === "COMPLETED" && <ArenaHumanVotes arenaId={a.id} />}
           {a.status === "COMPLETED" && <ArenaQuestions arenaId={a.id} />}
         </>
       )}
