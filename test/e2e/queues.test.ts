@@ -224,6 +224,11 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
       ["carol", 30],
       ["erin", 30],
     ]);
+    // The run's labelling view shows the same beside its calibration.
+    await page.goto(`${server.origin}/evaluations/${run}/label`);
+    const reviewerRows = page.getByTestId("calibration-reviewers").locator("tbody tr");
+    await expect.poll(() => reviewerRows.count()).toBe(3);
+    expect(await reviewerRows.first().textContent()).toMatch(/^bob30/);
     expect(browser.errors).toEqual([]);
     await page.close();
   });

@@ -89,6 +89,7 @@ export const queueEn = {
   "queue.setFinal": "Set the final label",
   "queue.finalSet": "Final label set",
   "queue.humanVotes": "People's votes beside the judge",
+  "calib.reviewers": "The judge against each reviewer of this run's annotation queues",
 };
 
 export const queueZh: Record<keyof typeof queueEn, string> = {
@@ -176,4 +177,5 @@ export const queueZh: Record<keyof typeof queueEn, string> = {
   "queue.setFinal": "设定最终标签",
   "queue.finalSet": "已设定最终标签",
   "queue.humanVotes": "人工投票与评判器的对比",
+  "calib.reviewers": "评判器与本运行标注队列中每位评审的对比",
 };
