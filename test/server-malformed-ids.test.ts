@@ -17,7 +17,8 @@ const withIds = API_ROUTES.filter((route) => /:(id|\w+Id)\b/.test(route.path));
 it("finds the routes with ids in the route table", () => {
   const families = new Set(withIds.map((route) => route.path.split("/")[3]));
   // Evaluations (with labels), question sets (and generations, questions), collections, gate
-  // records, bots, arenas, production answers, ingest keys, alert rules, monitors.
+  // records, bots, arenas, production answers, ingest keys, alert rules, monitors, annotation
+  // queues (and their items).
   expect([...families].sort()).toEqual(
     [
       "alert-rules",
@@ -30,6 +31,7 @@ it("finds the routes with ids in the route table", () => {
       "monitors",
       "evaluations",
       "question-sets",
+      "queues",
     ].sort(),
   );
 });
