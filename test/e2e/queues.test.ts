@@ -136,7 +136,9 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     await signIn(page, owner, `/evaluations/${run}`);
     await page.getByRole("button", { name: "Send to labelling" }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Name").fill("thirty answers, three reviewers");
+    await dialog
+      .getByRole("textbox", { name: "Name", exact: true })
+      .fill("thirty answers, three reviewers");
     for (const { name } of reviewers) {
       await dialog.getByRole("checkbox", { name: `${name} (annotator)` }).check();
     }
@@ -319,7 +321,7 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     await page.close();
   });
 
-  it("sends a production answer to labelling from its page, and a reviewer passes it", async () => {
+  it("sends a production answer to labelling with named criteria, and a reviewer labels both by key", async () => {
     const sent = await server.json<{ answers: { id: string }[] }>("/api/v1/answers", {
       method: "POST",
       json: {
@@ -341,6 +343,12 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     await page.getByRole("button", { name: "Send to labelling" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("checkbox", { name: "bob (annotator)" }).check();
+    // Two named criteria: accuracy on 1-5, safety as pass or fail.
+    await dialog.getByLabel("What reviewers give").selectOption({ label: "Named criteria" });
+    await dialog.getByLabel("Criterion 1", { exact: true }).fill("accuracy");
+    await dialog.getByRole("button", { name: "Add a criterion" }).click();
+    await dialog.getByLabel("Criterion 2", { exact: true }).fill("safe");
+    await dialog.getByLabel("Scale of criterion 2").selectOption({ label: "Pass or fail" });
     await dialog.getByRole("button", { name: "Make the queue" }).click();
     await page.waitForURL(/\/queues\/[0-9a-f-]{36}$/);
     const queueId = page.url().split("/").at(-1) as string;
@@ -351,10 +359,19 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
 
     await signIn(page, reviewers[0]!.id, `/queues/${queueId}/review`);
     await expect.poll(() => page.getByTestId("review-answer").textContent()).toBe("In 1870 [n1].");
+    // One key per criterion, in order: 4 for accuracy, then p for safe.
+    await page.keyboard.press("4");
     await page.keyboard.press("p");
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByTestId("queue-verdict").count()).toBe(1);
     expect(await page.getByTestId("queue-verdict").textContent()).toContain("Evidence gate");
+    const stored = await server.json<{
+      items: { labels: { criterion: string; score: number | null; passed: boolean | null }[] }[];
+    }>(`/api/v1/queues/${queueId}/items`);
+    expect(stored.items[0]!.labels).toEqual([
+      expect.objectContaining({ criterion: "accuracy", score: 4, passed: null }),
+      expect.objectContaining({ criterion: "safe", score: null, passed: true }),
+    ]);
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByTestId("review-done").count()).toBe(1);
     await page.close();
