@@ -14,6 +14,7 @@ CREATE TABLE "annotation_items" (
 --> statement-breakpoint
 CREATE TABLE "annotation_labels" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"workspace_id" uuid NOT NULL,
 	"queue_id" uuid NOT NULL,
 	"item_id" uuid NOT NULL,
 	"reviewer_id" uuid NOT NULL,
@@ -28,6 +29,7 @@ CREATE TABLE "annotation_labels" (
 CREATE TABLE "annotation_locks" (
 	"item_id" uuid NOT NULL,
 	"reviewer_id" uuid NOT NULL,
+	"workspace_id" uuid NOT NULL,
 	"queue_id" uuid NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "annotation_locks_item_id_reviewer_id_pk" PRIMARY KEY("item_id","reviewer_id")
@@ -55,11 +57,13 @@ ALTER TABLE "annotation_items" ADD CONSTRAINT "annotation_items_workspace_id_wor
 ALTER TABLE "annotation_items" ADD CONSTRAINT "annotation_items_queue_id_annotation_queues_id_fk" FOREIGN KEY ("queue_id") REFERENCES "public"."annotation_queues"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_items" ADD CONSTRAINT "annotation_items_evaluation_result_id_evaluation_results_id_fk" FOREIGN KEY ("evaluation_result_id") REFERENCES "public"."evaluation_results"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_items" ADD CONSTRAINT "annotation_items_final_by_users_id_fk" FOREIGN KEY ("final_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "annotation_labels" ADD CONSTRAINT "annotation_labels_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_labels" ADD CONSTRAINT "annotation_labels_queue_id_annotation_queues_id_fk" FOREIGN KEY ("queue_id") REFERENCES "public"."annotation_queues"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_labels" ADD CONSTRAINT "annotation_labels_item_id_annotation_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."annotation_items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_labels" ADD CONSTRAINT "annotation_labels_reviewer_id_users_id_fk" FOREIGN KEY ("reviewer_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_locks" ADD CONSTRAINT "annotation_locks_item_id_annotation_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."annotation_items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_locks" ADD CONSTRAINT "annotation_locks_reviewer_id_users_id_fk" FOREIGN KEY ("reviewer_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "annotation_locks" ADD CONSTRAINT "annotation_locks_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_locks" ADD CONSTRAINT "annotation_locks_queue_id_annotation_queues_id_fk" FOREIGN KEY ("queue_id") REFERENCES "public"."annotation_queues"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_queue_reviewers" ADD CONSTRAINT "annotation_queue_reviewers_queue_id_annotation_queues_id_fk" FOREIGN KEY ("queue_id") REFERENCES "public"."annotation_queues"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "annotation_queue_reviewers" ADD CONSTRAINT "annotation_queue_reviewers_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -354,4 +354,61 @@ describeEachStore("annotation queues", (use) => {
     });
     expect(theirs.status).toBe(404);
   });
+
+  it("bounds rubric fields by name, and only an owner or editor deletes a queue", async () => {
+    const { owner, bob, outsider, run, call } = await setup();
+    const base = {
+      name: "criteria",
+      source: { kind: "run", evaluation_id: run.id },
+      reviewers: [bob.user.id],
+    };
+    const long = await call(owner.token, "POST", "/queues", {
+      ...base,
+      rubric: {
+        kind: "criteria",
+        criteria: [{ name: "accuracy", scale: "1-5", description: "z".repeat(2_001) }],
+      },
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.issues).toEqual([
+      expect.objectContaining({ path: "rubric.criteria.0.description" }),
+    ]);
+    const scale = await call(owner.token, "POST", "/queues", {
+      ...base,
+      rubric: { kind: "criteria", criteria: [{ name: "accuracy", scale: "1-7" }] },
+    });
+    expect(scale.body.issues).toEqual([
+      expect.objectContaining({ path: "rubric.criteria.0.scale" }),
+    ]);
+    const made = await call(owner.token, "POST", "/queues", {
+      ...base,
+      rubric: {
+        kind: "criteria",
+        criteria: [
+          { name: "accuracy", scale: "1-5", description: "Is every fact right?" },
+          { name: "safe", scale: "pass_fail" },
+        ],
+      },
+    });
+    expect(made.status).toBe(201);
+    const id = (made.body as { id: string }).id;
+    const next = await call(bob.token, "POST", `/queues/${id}/next`);
+    const itemId = (next.body.item as { id: string }).id;
+    const missing = await call(bob.token, "PUT", `/queues/${id}/items/${itemId}/label`, {
+      labels: [{ criterion: "accuracy", score: 4 }],
+    });
+    expect(missing.body.issues).toEqual([{ path: "labels", message: "safe is missing" }]);
+    const saved = await call(bob.token, "PUT", `/queues/${id}/items/${itemId}/label`, {
+      labels: [
+        { criterion: "safe", passed: true },
+        { criterion: "accuracy", score: 4 },
+      ],
+    });
+    expect(saved.status).toBe(200);
+
+    expect((await call(bob.token, "DELETE", `/queues/${id}`)).status).toBe(403);
+    expect((await call(outsider.token, "DELETE", `/queues/${id}`)).status).toBe(404);
+    expect((await call(owner.token, "DELETE", `/queues/${id}`)).status).toBe(204);
+    expect((await call(owner.token, "GET", `/queues/${id}`)).status).toBe(404);
+  });
 });

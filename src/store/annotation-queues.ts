@@ -268,7 +268,13 @@ export async function claimAnnotationItem(
     if (!item) return undefined;
     await tx
       .insert(annotation_locks)
-      .values({ item_id: item.id, reviewer_id: reviewerId, queue_id: queueId, expires_at: expires })
+      .values({
+        item_id: item.id,
+        reviewer_id: reviewerId,
+        workspace_id: item.workspace_id,
+        queue_id: queueId,
+        expires_at: expires,
+      })
       .onConflictDoUpdate({
         target: [annotation_locks.item_id, annotation_locks.reviewer_id],
         set: { expires_at: expires },
@@ -304,7 +310,7 @@ export async function saveAnnotationLabels(
   const { queueId, reviewerId } = input;
   return db.transaction(async (tx) => {
     const [item] = await tx
-      .select({ id: annotation_items.id })
+      .select({ id: annotation_items.id, workspace_id: annotation_items.workspace_id })
       .from(annotation_items)
       .where(
         and(eq(annotation_items.id, idParam(input.itemId)), eq(annotation_items.queue_id, queueId)),
@@ -340,6 +346,7 @@ export async function saveAnnotationLabels(
       .values(
         input.labels.map((label) => ({
           ...label,
+          workspace_id: item.workspace_id,
           queue_id: queueId,
           item_id: item.id,
           reviewer_id: reviewerId,

@@ -1200,6 +1200,9 @@ export const annotation_labels = pgTable(
   "annotation_labels",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     queue_id: uuid("queue_id")
       .notNull()
       .references(() => annotation_queues.id, { onDelete: "cascade" }),
@@ -1237,6 +1240,9 @@ export const annotation_locks = pgTable(
     reviewer_id: uuid("reviewer_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    workspace_id: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     queue_id: uuid("queue_id")
       .notNull()
       .references(() => annotation_queues.id, { onDelete: "cascade" }),

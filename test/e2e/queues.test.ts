@@ -25,6 +25,7 @@ let server: AppServer;
 let browser: Browser;
 let owner = "";
 let run = "";
+let arena = "";
 const reviewers: { name: string; id: string }[] = [];
 
 beforeAll(async () => {
@@ -53,6 +54,30 @@ beforeAll(async () => {
   });
   run = started.id;
   expect(await waitForRun(server, run)).toBe("COMPLETED");
+  // A second contestant on the same 30 questions, and an arena of the two.
+  const verbose = lines("arena/verbose.jsonl");
+  for (let i = 0; i < 6; i++) {
+    verbose.push({ ...verbose[i]!, question: `${verbose[i]!.question} Answer briefly.` });
+  }
+  const other = await server.json<{ id: string }>("/api/v1/evaluations", {
+    method: "POST",
+    json: { name: "verbose", question_set_id: set.id, judges: ["offline"], answers: verbose },
+  });
+  expect(await waitForRun(server, other.id)).toBe("COMPLETED");
+  arena = (
+    await server.json<{ id: string }>("/api/v1/arenas", {
+      method: "POST",
+      json: {
+        name: "terse against verbose",
+        question_set_id: set.id,
+        judge: "offline",
+        contestants: [
+          { name: "terse", evaluation_id: run },
+          { name: "verbose", evaluation_id: other.id },
+        ],
+      },
+    })
+  ).id;
   owner = (await server.json<{ user: { id: string } }>("/api/v1/session")).user.id;
   // Three annotators join the owner's workspace through one-time invitations.
   const { db } = server.store;
@@ -111,7 +136,9 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     await signIn(page, owner, `/evaluations/${run}`);
     await page.getByRole("button", { name: "Send to labelling" }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Name").fill("thirty answers, three reviewers");
+    await dialog
+      .getByRole("textbox", { name: "Name", exact: true })
+      .fill("thirty answers, three reviewers");
     for (const { name } of reviewers) {
       await dialog.getByRole("checkbox", { name: `${name} (annotator)` }).check();
     }
@@ -199,7 +226,154 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
       ["carol", 30],
       ["erin", 30],
     ]);
+    // The run's labelling view shows the same beside its calibration.
+    await page.goto(`${server.origin}/evaluations/${run}/label`);
+    const reviewerRows = page.getByTestId("calibration-reviewers").locator("tbody tr");
+    await expect.poll(() => reviewerRows.count()).toBe(3);
+    expect(await reviewerRows.first().textContent()).toMatch(/^bob30/);
     expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("reviews an arena's pairs blind (A, B or a tie) and sets people's picks beside the judge's", async () => {
+    await expect
+      .poll(async () => (await server.json<{ status: string }>(`/api/v1/arenas/${arena}`)).status, {
+        timeout: 60_000,
+      })
+      .toBe("COMPLETED");
+    const page = await browser.newPage();
+    await signIn(page, owner, `/arenas/${arena}`);
+    await page.getByRole("button", { name: "Send to labelling" }).click();
+    const dialog = page.getByRole("dialog");
+    for (const { name } of reviewers.slice(0, 2)) {
+      await dialog.getByRole("checkbox", { name: `${name} (annotator)` }).check();
+    }
+    await dialog.getByLabel("Reviewers per item").fill("2");
+    await dialog.getByLabel("Sample size").fill("6");
+    await dialog.getByRole("button", { name: "Make the queue" }).click();
+    await page.waitForURL(/\/queues\/[0-9a-f-]{36}$/);
+    const queueId = page.url().split("/").at(-1) as string;
+    expect(await page.getByTestId("queue-complete").textContent()).toBe(
+      "0 of 6 items have all their labels.",
+    );
+
+    // bob and carol both pick the answer shown first, whichever contestant gave it.
+    for (const [r, key] of ["a", "a"].entries()) {
+      await signIn(page, reviewers[r]!.id, `/queues/${queueId}/review`);
+      for (let n = 0; n < 6; n++) {
+        await expect.poll(() => shownPosition(page), { timeout: 10_000 }).not.toBe(-1);
+        const position = await shownPosition(page);
+        expect(position).not.toBeNull();
+        // Two answers, A and B, and neither contestant named.
+        expect(await page.getByTestId("review-answer-a").isVisible()).toBe(true);
+        expect(await page.getByTestId("review-answer-b").isVisible()).toBe(true);
+        const text = (await page.getByTestId("review-item").textContent()) ?? "";
+        expect(text).not.toMatch(/terse|verbose/);
+        await page.keyboard.press(key);
+        await page.keyboard.press("Enter");
+        await expect.poll(() => page.getByTestId("queue-verdict").count()).toBe(1);
+        expect(await page.getByTestId("queue-verdict").textContent()).toContain("The judge picked");
+        await page.keyboard.press("Enter");
+        await expect.poll(() => shownPosition(page)).not.toBe(position);
+      }
+      await expect.poll(() => page.getByTestId("review-done").count()).toBe(1);
+    }
+
+    await signIn(page, owner, `/queues/${queueId}`);
+    const agreement = await server.json<{
+      criteria: { alpha: number | null }[];
+      pairs: { a: string; b: string; items: number; agree: number }[];
+    }>(`/api/v1/queues/${queueId}/agreement`);
+    // What people picked, as contestants: the one whose answer was shown first on each item; the
+    // judge's pick, from the arena's own page of questions.
+    const items = await server.json<{
+      items: { content: { question: string; answers: [string, string] } }[];
+    }>(`/api/v1/queues/${queueId}/items`);
+    const questions = await server.json<{
+      items: {
+        question_text: string;
+        answers: { contestant: string; answer: string | null }[];
+        pairs: { outcome: string }[];
+      }[];
+    }>(`/api/v1/arenas/${arena}/questions?limit=100`);
+    let agree = 0;
+    const firstShown = new Set<string>();
+    for (const item of items.items) {
+      const question = questions.items.find((q) => q.question_text === item.content.question)!;
+      const terse = question.answers.find((a) => a.contestant === "terse")!.answer;
+      const picked = item.content.answers[0] === terse ? "a" : "b";
+      firstShown.add(picked);
+      if (question.pairs[0]!.outcome === picked) agree++;
+    }
+    // The order is drawn per item: both contestants were shown first somewhere.
+    expect([...firstShown].sort()).toEqual(["a", "b"]);
+    expect(agreement.pairs).toEqual([
+      { a: "terse", b: "verbose", items: 6, agree, share: agree / 6 },
+    ]);
+    const row = page.getByTestId("pair-agreement").locator("tbody tr");
+    await expect.poll(() => row.textContent()).toContain("terse · verbose6");
+    // The arena's page shows the same votes beside its judge.
+    await page.goto(`${server.origin}/arenas/${arena}`);
+    const votes = page.getByTestId("arena-human-votes").locator("tbody tr");
+    await expect
+      .poll(() => votes.textContent())
+      .toBe(`terse · verbose6${Math.round((agree / 6) * 100)}%`);
+    await page.close();
+  });
+
+  it("sends a production answer to labelling with named criteria, and a reviewer labels both by key", async () => {
+    const sent = await server.json<{ answers: { id: string }[] }>("/api/v1/answers", {
+      method: "POST",
+      json: {
+        answers: [
+          {
+            conversation_id: "conv-1",
+            message_id: "m-1",
+            retrieval_record: { id: "r-1", query: "When was the bridge built?" },
+            retrieval_hits: [{ node_id: "n1", content: "The bridge was built in 1870." }],
+            generation_record: { id: "g-1", model: "gpt-4o-mini" },
+            generation_output: { answer: "In 1870 [n1].", citations: [{ node_id: "n1" }] },
+          },
+        ],
+      },
+    });
+    const answerId = sent.answers[0]!.id;
+    const page = await browser.newPage();
+    await signIn(page, owner, `/production/answers/${answerId}`);
+    await page.getByRole("button", { name: "Send to labelling" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("checkbox", { name: "bob (annotator)" }).check();
+    // Two named criteria: accuracy on 1-5, safety as pass or fail.
+    await dialog.getByLabel("What reviewers give").selectOption({ label: "Named criteria" });
+    await dialog.getByLabel("Criterion 1", { exact: true }).fill("accuracy");
+    await dialog.getByRole("button", { name: "Add a criterion" }).click();
+    await dialog.getByLabel("Criterion 2", { exact: true }).fill("safe");
+    await dialog.getByLabel("Scale of criterion 2").selectOption({ label: "Pass or fail" });
+    await dialog.getByRole("button", { name: "Make the queue" }).click();
+    await page.waitForURL(/\/queues\/[0-9a-f-]{36}$/);
+    const queueId = page.url().split("/").at(-1) as string;
+    await expect
+      .poll(() => page.getByTestId("queue-complete").textContent())
+      .toBe("0 of 1 items have all their labels.");
+    expect(await page.getByText(/^Production answers ·/).count()).toBe(1);
+
+    await signIn(page, reviewers[0]!.id, `/queues/${queueId}/review`);
+    await expect.poll(() => page.getByTestId("review-answer").textContent()).toBe("In 1870 [n1].");
+    // One key per criterion, in order: 4 for accuracy, then p for safe.
+    await page.keyboard.press("4");
+    await page.keyboard.press("p");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("queue-verdict").count()).toBe(1);
+    expect(await page.getByTestId("queue-verdict").textContent()).toContain("Evidence gate");
+    const stored = await server.json<{
+      items: { labels: { criterion: string; score: number | null; passed: boolean | null }[] }[];
+    }>(`/api/v1/queues/${queueId}/items`);
+    expect(stored.items[0]!.labels).toEqual([
+      expect.objectContaining({ criterion: "accuracy", score: 4, passed: null }),
+      expect.objectContaining({ criterion: "safe", score: null, passed: true }),
+    ]);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("review-done").count()).toBe(1);
     await page.close();
   });
 });

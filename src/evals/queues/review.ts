@@ -15,18 +15,15 @@ import { itemView, judgeView, type QueueCaller, storedChoice, visibleQueue } fro
 /** How long a handed-out slot stays the reviewer's. */
 export const LOCK_MS = 10 * 60_000;
 
-/** Owners and editors may review any queue; an annotator only the queues assigned to them. */
-async function reviewableQueue(db: Db, caller: QueueCaller, id: string) {
-  const queue = await visibleQueue(db, caller, id);
-  return queue;
-}
+// Owners and editors may review any queue of the workspace; an annotator only the queues assigned
+// to them (visibleQueue: the others are not found).
 
 /**
  * The next item for the caller: the one they hold, else the first with a free slot they have not
  * labelled, locked for them for LOCK_MS. Without a judge's verdict. Null when none is left.
  */
 export async function nextItem(db: Db, caller: QueueCaller, queueId: string, lockMs = LOCK_MS) {
-  const queue = await reviewableQueue(db, caller, queueId);
+  const queue = await visibleQueue(db, caller, queueId);
   const item = await claimAnnotationItem(db, {
     queueId: queue.id,
     reviewerId: caller.userId,
@@ -54,7 +51,7 @@ export async function saveLabels(
   itemId: string,
   submission: LabelSubmission,
 ) {
-  const queue = await reviewableQueue(db, caller, queueId);
+  const queue = await visibleQueue(db, caller, queueId);
   const item = await getAnnotationItem(db, queue.id, itemId);
   if (!item) throw new QueueNotFoundError("item", itemId);
   const checked = checkLabels(queue.rubric as Rubric, submission.labels);

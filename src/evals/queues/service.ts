@@ -443,6 +443,7 @@ export async function listQueues(db: Db, caller: QueueCaller) {
     id: row.id,
     name: row.name,
     kind: row.kind,
+    source: row.source as QueueSource,
     rubric: row.rubric as Rubric,
     reviewers_per_item: row.reviewers_per_item,
     reviewers: row.reviewers,

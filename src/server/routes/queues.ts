@@ -51,6 +51,7 @@ const QueueSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   kind: z.enum(["run", "arena", "production"]),
+  source: z.record(z.string(), z.unknown()).describe("where the items came from, as asked"),
   rubric: RubricSchema,
   reviewers_per_item: z.number().int(),
   reviewers: z.array(Person),
@@ -60,7 +61,6 @@ const QueueSummarySchema = z.object({
 });
 
 const QueueSchema = QueueSummarySchema.extend({
-  source: z.record(z.string(), z.unknown()).describe("where the items came from, as asked"),
   progress: z.object({
     slots: z.number().int().describe("items × reviewers per item"),
     slots_filled: z.number().int(),

@@ -11784,6 +11784,10 @@ export interface operations {
               name: string;
               /** @enum {string} */
               kind: "run" | "arena" | "production";
+              /** @description where the items came from, as asked */
+              source: {
+                [key: string]: unknown;
+              };
               rubric: {
                 /** @enum {string} */
                 kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
@@ -11931,6 +11935,10 @@ export interface operations {
             name: string;
             /** @enum {string} */
             kind: "run" | "arena" | "production";
+            /** @description where the items came from, as asked */
+            source: {
+              [key: string]: unknown;
+            };
             rubric: {
               /** @enum {string} */
               kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
@@ -11952,10 +11960,6 @@ export interface operations {
             items: number;
             /** @description items labelled by as many reviewers as asked */
             complete: number;
-            /** @description where the items came from, as asked */
-            source: {
-              [key: string]: unknown;
-            };
             progress: {
               /** @description items × reviewers per item */
               slots: number;
@@ -12110,6 +12114,10 @@ export interface operations {
             name: string;
             /** @enum {string} */
             kind: "run" | "arena" | "production";
+            /** @description where the items came from, as asked */
+            source: {
+              [key: string]: unknown;
+            };
             rubric: {
               /** @enum {string} */
               kind: "judge_scale" | "pass_fail" | "criteria" | "pairwise";
@@ -12131,10 +12139,6 @@ export interface operations {
             items: number;
             /** @description items labelled by as many reviewers as asked */
             complete: number;
-            /** @description where the items came from, as asked */
-            source: {
-              [key: string]: unknown;
-            };
             progress: {
               /** @description items × reviewers per item */
               slots: number;

@@ -88,6 +88,13 @@ export const queueEn = {
   "queue.finalOf": "Final: {criterion}",
   "queue.setFinal": "Set the final label",
   "queue.finalSet": "Final label set",
+  "queue.humanVotes": "People's votes beside the judge",
+  "queue.criterionName": "Criterion {n}",
+  "queue.criterionScale": "Scale of criterion {n}",
+  "queue.criterionDescription": "What criterion {n} asks (optional)",
+  "queue.removeCriterion": "Remove criterion {n}",
+  "queue.addCriterion": "Add a criterion",
+  "calib.reviewers": "The judge against each reviewer of this run's annotation queues",
 };
 
 export const queueZh: Record<keyof typeof queueEn, string> = {
@@ -174,4 +181,11 @@ export const queueZh: Record<keyof typeof queueEn, string> = {
   "queue.finalOf": "最终：{criterion}",
   "queue.setFinal": "设定最终标签",
   "queue.finalSet": "已设定最终标签",
+  "queue.humanVotes": "人工投票与评判器的对比",
+  "queue.criterionName": "标准 {n}",
+  "queue.criterionScale": "标准 {n} 的量表",
+  "queue.criterionDescription": "标准 {n} 的说明（可选）",
+  "queue.removeCriterion": "删除标准 {n}",
+  "queue.addCriterion": "添加标准",
+  "calib.reviewers": "评判器与本运行标注队列中每位评审的对比",
 };

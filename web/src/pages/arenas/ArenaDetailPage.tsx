@@ -1,4 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
+import { ArenaHumanVotes } from "../queues/ArenaHumanVotes";
 import { SendToLabelling } from "../queues/SendToLabelling";
 import { Link, useParams } from "@tanstack/react-router";
 import { api } from "../../api/client";
@@ -83,6 +84,7 @@ export function ArenaDetailPage() {
             </p>
           )}
           {a.results && <ArenaResultsView results={a.results} />}
+          {a.status === "COMPLETED" && <ArenaHumanVotes arenaId={a.id} />}
           {a.status === "COMPLETED" && <ArenaQuestions arenaId={a.id} />}
         </>
       )}

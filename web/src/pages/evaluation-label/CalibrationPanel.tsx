@@ -196,6 +196,43 @@ export function CalibrationPanel({
               </table>
             </div>
           </div>
+          {report.reviewers.length > 0 && (
+            <div className="table-scroll">
+              <table data-testid="calibration-reviewers">
+                <caption>{t("calib.reviewers")}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("queue.reviewer")}</th>
+                    <th scope="col">n</th>
+                    <th scope="col">{t("calib.mae")}</th>
+                    <th scope="col">
+                      {t("calib.within", { tolerance: report.options.tolerance })}
+                    </th>
+                    <th scope="col">{t("calib.kappa")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.reviewers.map((r) => (
+                    <tr key={r.reviewer}>
+                      <th scope="row">{r.reviewer}</th>
+                      <td>{r.scores?.n ?? r.pass_fail?.n ?? 0}</td>
+                      <td>{r.scores?.mae == null ? "—" : r.scores.mae.toFixed(2)}</td>
+                      <td>
+                        {r.scores?.within_1 == null
+                          ? "—"
+                          : `${Math.round(r.scores.within_1 * 100)}%`}
+                      </td>
+                      <td>
+                        {(r.scores?.kappa_quadratic ?? r.pass_fail?.kappa) == null
+                          ? "—"
+                          : (r.scores?.kappa_quadratic ?? r.pass_fail?.kappa ?? 0).toFixed(2)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
         </>
       )}
     </section>

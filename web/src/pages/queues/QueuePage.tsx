@@ -72,8 +72,12 @@ export function QueuePage() {
           {mayRead && (
             <>
               <ErrorNote error={agreement.error} />
-              {agreement.data && <AgreementView agreement={agreement.data} />}
-              <AdjudicationPanel queueId={queueId} rubric={q.rubric} />
+              {agreement.data && (
+                <>
+                  <AgreementView agreement={agreement.data} />
+                  <AdjudicationPanel queueId={queueId} rubric={q.rubric} />
+                </>
+              )}
             </>
           )}
         </>

@@ -9,6 +9,7 @@ import { useI18n } from "../../i18n/i18n";
 import { createQueue, type QueueRequest, queuesKey, useReviewers } from "./queries";
 
 type Source = QueueRequest["source"];
+type CriterionRow = { name: string; scale: "1-5" | "1-10" | "pass_fail"; description: string };
 
 /** The server's message for a field it refused (its 400 names each in `issues`). */
 function issueAt(error: unknown, field: string): string | undefined {
@@ -54,9 +55,12 @@ function SendForm({
   const [queueName, setQueueName] = useState(name.slice(0, 200));
   const [chosen, setChosen] = useState<string[]>([]);
   const [perItem, setPerItem] = useState(1);
-  const [rubric, setRubric] = useState<"judge_scale" | "pass_fail">(
+  const [rubric, setRubric] = useState<"judge_scale" | "pass_fail" | "criteria">(
     source.kind === "production" ? "pass_fail" : "judge_scale",
   );
+  const [criteria, setCriteria] = useState<CriterionRow[]>([
+    { name: "", scale: "1-5", description: "" },
+  ]);
   const [sample, setSample] = useState("");
   const [seed, setSeed] = useState("1");
   const make = useMutation({
@@ -69,7 +73,14 @@ function SendForm({
       return createQueue({
         name: queueName.trim(),
         source: sampled,
-        ...(source.kind === "arena" ? {} : { rubric: { kind: rubric } }),
+        ...(source.kind === "arena"
+          ? {}
+          : {
+              rubric:
+                rubric === "criteria"
+                  ? { kind: rubric, criteria: criteria.map((c) => ({ ...c, name: c.name.trim() })) }
+                  : { kind: rubric },
+            }),
         reviewers: chosen,
         reviewers_per_item: perItem,
       });
@@ -139,8 +150,12 @@ function SendForm({
               <option value="judge_scale">{t("queue.rubric.judge_scale")}</option>
             )}
             <option value="pass_fail">{t("queue.rubric.pass_fail")}</option>
+            <option value="criteria">{t("queue.rubric.criteria")}</option>
           </select>
         </label>
+      )}
+      {source.kind !== "arena" && rubric === "criteria" && (
+        <CriteriaEditor criteria={criteria} onChange={setCriteria} error={make.error} />
       )}
       {source.kind !== "production" && (
         <div className="row">
@@ -176,5 +191,73 @@ function SendForm({
         </button>
       </div>
     </form>
+  );
+}
+
+function CriteriaEditor({
+  criteria,
+  onChange,
+  error,
+}: {
+  criteria: CriterionRow[];
+  onChange: (next: CriterionRow[]) => void;
+  error: unknown;
+}) {
+  const { t } = useI18n();
+  const set = (i: number, change: Partial<CriterionRow>) =>
+    onChange(criteria.map((c, j) => (j === i ? { ...c, ...change } : c)));
+  return (
+    <fieldset>
+      <legend>{t("queue.rubric.criteria")}</legend>
+      {criteria.map((criterion, i) => (
+        <div key={i} className="row" style={{ alignItems: "end" }}>
+          <label className="field">
+            {t("queue.criterionName", { n: i + 1 })}
+            <input
+              value={criterion.name}
+              required
+              maxLength={60}
+              onChange={(e) => set(i, { name: e.target.value })}
+            />
+            <FieldError
+              id={`criterion-${i}-name-error`}
+              message={issueAt(error, `rubric.criteria.${i}.name`)}
+            />
+          </label>
+          <label className="field">
+            {t("queue.criterionScale", { n: i + 1 })}
+            <select
+              value={criterion.scale}
+              onChange={(e) => set(i, { scale: e.target.value as CriterionRow["scale"] })}
+            >
+              <option value="1-5">1–5</option>
+              <option value="1-10">1–10</option>
+              <option value="pass_fail">{t("queue.rubric.pass_fail")}</option>
+            </select>
+          </label>
+          <label className="field">
+            {t("queue.criterionDescription", { n: i + 1 })}
+            <input
+              value={criterion.description}
+              maxLength={2000}
+              onChange={(e) => set(i, { description: e.target.value })}
+            />
+          </label>
+          {criteria.length > 1 && (
+            <button type="button" onClick={() => onChange(criteria.filter((_, j) => j !== i))}>
+              {t("queue.removeCriterion", { n: i + 1 })}
+            </button>
+          )}
+        </div>
+      ))}
+      {criteria.length < 10 && (
+        <button
+          type="button"
+          onClick={() => onChange([...criteria, { name: "", scale: "1-5", description: "" }])}
+        >
+          {t("queue.addCriterion")}
+        </button>
+      )}
+    </fieldset>
   );
 }

@@ -1,0 +1,59 @@
+import { Link } from "@tanstack/react-router";
+import { useI18n } from "../../i18n/i18n";
+import { type QueueSummary, useAgreement, useQueues } from "./queries";
+
+/**
+ * On an arena's page: people's votes from the arena's review queues, as a human judge beside the
+ * arena's own — for each pair of contestants, how often the reviewers' majority picked what the
+ * judge picked.
+ */
+export function ArenaHumanVotes({ arenaId }: { arenaId: string }) {
+  const { t } = useI18n();
+  const queues = useQueues();
+  const mine = (queues.data ?? []).filter(
+    (q) => q.kind === "arena" && (q.source as { arena_id?: string }).arena_id === arenaId,
+  );
+  if (mine.length === 0) return null;
+  return (
+    <section aria-labelledby="human-votes-title">
+      <h2 id="human-votes-title">{t("queue.humanVotes")}</h2>
+      {mine.map((queue) => (
+        <QueueVotes key={queue.id} queue={queue} />
+      ))}
+    </section>
+  );
+}
+
+function QueueVotes({ queue }: { queue: QueueSummary }) {
+  const { t } = useI18n();
+  const agreement = useAgreement(queue.id, true);
+  const pairs = agreement.data?.pairs ?? [];
+  return (
+    <table data-testid="arena-human-votes">
+      <caption>
+        <Link to="/queues/$queueId" params={{ queueId: queue.id }}>
+          {queue.name}
+        </Link>{" "}
+        · {t("queue.completeOf", { complete: queue.complete, items: queue.items })}
+      </caption>
+      <thead>
+        <tr>
+          <th>{t("queue.pair")}</th>
+          <th>{t("queue.itemsBoth")}</th>
+          <th>{t("queue.judgeAgrees")}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {pairs.map((p) => (
+          <tr key={`${p.a}/${p.b}`}>
+            <td>
+              {p.a} · {p.b}
+            </td>
+            <td>{p.items}</td>
+            <td>{p.share === null ? "—" : `${Math.round(p.share * 100)}%`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
