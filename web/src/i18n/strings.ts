@@ -12,6 +12,7 @@ import { costEn, costZh } from "./cost-strings";
 import { outcomeEn, outcomeZh } from "./outcome-strings";
 import { retrievalEn, retrievalZh } from "./retrieval-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
+import { versionEn, versionZh } from "./version-strings";
 
 export const en = {
   ...arenaEn,
@@ -26,6 +27,7 @@ export const en = {
   ...listsEn,
   ...costEn,
   ...verdictEn,
+  ...versionEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -401,6 +403,7 @@ export const zh: Record<MessageKey, string> = {
   ...listsZh,
   ...costZh,
   ...verdictZh,
+  ...versionZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",

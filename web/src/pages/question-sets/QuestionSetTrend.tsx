@@ -27,7 +27,14 @@ export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
     () => ({
       type: "line" as const,
       data: {
-        labels: points.map((p) => formatDate(p.gmt_created, language)),
+        // Each point names the version of the set its run used: a score moves with the questions too.
+        labels: points.map(
+          (p) =>
+            formatDate(p.gmt_created, language) +
+            (p.question_set_version === null
+              ? ""
+              : ` · ${t("versions.label", { n: p.question_set_version })}`),
+        ),
         datasets: [
           {
             label: t("chart.averageScore"),

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "./support/app-server.js";
+import { type Browser, launchBrowser } from "./support/browser.js";
+import { e2eDatabase } from "./support/database.js";
+
+// Issue 28 §3 in the browser: a save of the editor is one version; the versions panel diffs two
+// versions and restores an old one as a new version.
+
+let server: AppServer;
+let browser: Browser;
+
+interface SetWithQuestions {
+  id: string;
+  questions: { id: string; question_text: string; ground_truth: string }[];
+}
+
+const QUESTIONS = [
+  { question_type: "FACTUAL", question_text: "When did Line 1 open?", ground_truth: "2009" },
+  { question_type: "FACTUAL", question_text: "What does a ride cost?", ground_truth: "2 yuan" },
+  {
+    question_type: "FACTUAL",
+    question_text: "When was the university founded?",
+    ground_truth: "1952",
+  },
+];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([
+    startAppServer({ databaseUrl: await e2eDatabase() }),
+    launchBrowser(),
+  ]);
+  const page = await browser.newPage();
+  await page.goto(server.loginUrl);
+  await page.waitForURL(/\/evaluations\/list$/);
+  await page.close();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+beforeEach(() => {
+  browser.errors.length = 0;
+});
+
+describe("question set versions in the browser", { timeout: 60_000 }, () => {
+  it("saves an edit as one version, shows its diff, and restores the first version", async () => {
+    const set = await server.json<SetWithQuestions>("/api/v1/question-sets", {
+      method: "POST",
+      json: { name: "versioned set", questions: QUESTIONS },
+    });
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/evaluations/question-sets/${set.id}`);
+    const panel = page.getByTestId("versions-panel");
+    await expect.poll(() => panel.getByTestId("version-1").isVisible()).toBe(true);
+
+    // One save: a reference changed and a row removed.
+    await page.getByLabel("Ground truth 2").fill("3 yuan");
+    await page.getByRole("button", { name: "Remove row 3" }).click();
+    await page.getByRole("button", { name: "Save the question set" }).click();
+    await expect.poll(() => page.getByRole("status").first().textContent()).toBe("Saved.");
+    await expect.poll(() => panel.getByTestId("version-2").textContent()).toContain("edited");
+    expect(await panel.getByTestId("version-3").count()).toBe(0);
+
+    // The diff of the newest version against the one before is shown by default.
+    const diff = page.getByTestId("version-diff");
+    await expect
+      .poll(() => diff.getByRole("status").textContent())
+      .toBe("0 added · 1 removed · 1 changed · 1 unchanged");
+    expect(await diff.getByTestId("diff-removed").textContent()).toContain(
+      "When was the university founded?",
+    );
+    const changed = await diff.getByTestId("diff-changed").textContent();
+    expect(changed).toContain("references");
+    expect(changed).toContain("2 yuan");
+    expect(changed).toContain("3 yuan");
+    // The two versions picked are in the URL.
+    expect(new URL(page.url()).searchParams.get("from")).toBeNull();
+    await page.getByLabel("Compare to version 1").check();
+    await page.getByLabel("Compare from version 2").check();
+    await expect.poll(() => new URL(page.url()).searchParams.get("from")).toBe("2");
+    await expect
+      .poll(() => diff.getByRole("status").textContent())
+      .toBe("1 added · 0 removed · 1 changed · 1 unchanged");
+
+    let asked = "";
+    page.once("dialog", (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await page.getByRole("button", { name: "Restore version 1" }).click();
+    await expect
+      .poll(() => panel.getByRole("status").first().textContent())
+      .toBe("Version 1 restored as version 3.");
+    expect(asked).toContain("version 1");
+    await expect
+      .poll(() => panel.getByTestId("version-3").textContent())
+      .toContain("restored version 1");
+    // The editor shows the first version's questions again.
+    await expect.poll(() => page.getByLabel("Ground truth 2").inputValue()).toBe("2 yuan");
+    await expect
+      .poll(() => page.getByLabel("Question 3").inputValue())
+      .toBe("When was the university founded?");
+    const now = await server.json<SetWithQuestions>(`/api/v1/question-sets/${set.id}`);
+    expect(now.questions.map((q) => [q.id, q.ground_truth])).toEqual(
+      set.questions.map((q) => [q.id, q.ground_truth]),
+    );
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+});
