@@ -369,10 +369,18 @@ describeEachStore("question set versions", (use) => {
     expect(same.incomparable.map((r) => r.code)).not.toContain("question_set_version");
   });
 
-  it("records the version an arena ran on", async () => {
+  it("records the version an arena ran on, and refuses a run made on another version", async () => {
     const alice = await userOf("alice");
     const set = await ok<SetBody>(
       call(alice.token, "POST", "/question-sets", { name: "metro", questions: QUESTIONS }),
+      201,
+    );
+    const onVersion1 = await ok<{ id: string }>(
+      call(alice.token, "POST", "/evaluations", {
+        question_set_id: set.id,
+        answers: QUESTIONS.map((q) => ({ question: q.question_text, answer: q.ground_truth })),
+        judges: ["offline"],
+      }),
       201,
     );
     await ok(
@@ -398,6 +406,16 @@ describeEachStore("question set versions", (use) => {
       201,
     );
     expect(arena.question_set_version).toBe(2);
+    const refused = await call(alice.token, "POST", "/arenas", {
+      question_set_id: set.id,
+      judge: "offline",
+      contestants: [
+        { name: "old", evaluation_id: onVersion1.id },
+        { name: "b", answers: answers(" maybe") },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("ran on version 1 of the question set");
     for (const contestant of arena.config.contestants) {
       const row = await ok<{ question_set_version: number }>(
         call(alice.token, "GET", `/evaluations/${contestant.evaluation_id}`),
