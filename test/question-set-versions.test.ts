@@ -212,6 +212,38 @@ describeEachStore("question set versions", (use) => {
     expect((await versionsOf(alice.token, set.id))[0]?.number).toBe(4);
   });
 
+  it("writes one save all or nothing: a repeated text or a foreign question changes nothing", async () => {
+    const alice = await userOf("alice");
+    const set = await ok<SetBody>(
+      call(alice.token, "POST", "/question-sets", { name: "metro", questions: QUESTIONS }),
+      201,
+    );
+    const other = await ok<SetBody>(
+      call(alice.token, "POST", "/question-sets", { name: "other", questions: QUESTIONS }),
+      201,
+    );
+    const [line1, fare] = set.questions;
+    const repeated = await call(alice.token, "POST", `/question-sets/${set.id}/changes`, {
+      removed: [line1?.id],
+      updated: [{ id: fare?.id, ground_truth: "3 yuan" }],
+      added: [{ question_text: "when was the University founded?", ground_truth: "1952" }],
+    });
+    expect(repeated.status).toBe(409);
+    expect(await repeated.json()).toMatchObject({
+      duplicates: [{ index: 0, question_text: "when was the University founded?" }],
+    });
+    const foreign = await call(alice.token, "POST", `/question-sets/${set.id}/changes`, {
+      updated: [{ id: fare?.id, ground_truth: "3 yuan" }],
+      removed: [other.questions[0]?.id],
+    });
+    expect(foreign.status).toBe(404);
+    const now = await ok<SetBody>(call(alice.token, "GET", `/question-sets/${set.id}`));
+    expect(now.questions.map((q) => [q.id, q.ground_truth])).toEqual(
+      set.questions.map((q) => [q.id, q.ground_truth]),
+    );
+    expect((await versionsOf(alice.token, set.id)).map((v) => v.number)).toEqual([1]);
+  });
+
   it("answers another workspace's set and versions as not found", async () => {
     const alice = await userOf("alice");
     const bob = await userOf("bob");
