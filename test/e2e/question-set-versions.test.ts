@@ -109,4 +109,61 @@ describe("question set versions in the browser", { timeout: 60_000 }, () => {
     expect(browser.errors).toEqual([]);
     await page.close();
   });
+
+  it("adds a run result's question to another set as that set's next version", async () => {
+    const source = await server.json<SetWithQuestions>("/api/v1/question-sets", {
+      method: "POST",
+      json: { name: "source set", questions: QUESTIONS.slice(0, 1) },
+    });
+    const target = await server.json<SetWithQuestions>("/api/v1/question-sets", {
+      method: "POST",
+      json: { name: "target set", questions: QUESTIONS.slice(1, 2) },
+    });
+    const run = await server.json<{ id: string }>("/api/v1/evaluations", {
+      method: "POST",
+      json: {
+        question_set_id: source.id,
+        answers: [{ question: QUESTIONS[0]?.question_text, answer: "It opened in 2009." }],
+        judges: ["offline"],
+      },
+    });
+    await expect
+      .poll(
+        async () => (await server.json<{ status: string }>(`/api/v1/evaluations/${run.id}`)).status,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe("COMPLETED");
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/evaluations/${run.id}`);
+    await expect
+      .poll(() => page.getByTestId("run-question-set-version").textContent())
+      .toContain("Question set version: v1");
+    const card = page.getByTestId("result-card").first();
+    await card.getByRole("button", { name: /Details/ }).click();
+    const add = card.getByTestId("result-add-to-set");
+    await add.getByText("Add to question set").click();
+    await add.getByLabel("Question set").selectOption(target.id);
+    await add.getByRole("button", { name: "Add the question" }).click();
+    await expect
+      .poll(() => add.getByRole("status").textContent())
+      .toContain("Added to target set.");
+    const versions = await server.json<{ items: { number: number; change: string }[] }>(
+      `/api/v1/question-sets/${target.id}/versions`,
+    );
+    expect(versions.items.map((v) => [v.number, v.change])).toEqual([
+      [2, "appended"],
+      [1, "created"],
+    ]);
+    const latest = await server.json<{
+      questions: { question_text: string; ground_truth: string }[];
+    }>(`/api/v1/question-sets/${target.id}/versions/2`);
+    expect(latest.questions.at(-1)).toMatchObject({
+      question_text: QUESTIONS[0]?.question_text,
+      ground_truth: "2009",
+    });
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
 });
