@@ -166,4 +166,49 @@ describe("question set versions in the browser", { timeout: 60_000 }, () => {
     expect(browser.errors).toEqual([]);
     await page.close();
   });
+
+  it("compares two runs on different versions on the questions both share unchanged, and says so", async () => {
+    const set = await server.json<SetWithQuestions>("/api/v1/question-sets", {
+      method: "POST",
+      json: { name: "compared set", questions: QUESTIONS },
+    });
+    const run = async () => {
+      const started = await server.json<{ id: string }>("/api/v1/evaluations", {
+        method: "POST",
+        json: {
+          question_set_id: set.id,
+          answers: QUESTIONS.map((q) => ({ question: q.question_text, answer: q.ground_truth })),
+          judges: ["offline"],
+        },
+      });
+      await expect
+        .poll(
+          async () =>
+            (await server.json<{ status: string }>(`/api/v1/evaluations/${started.id}`)).status,
+          { timeout: 30_000 },
+        )
+        .toBe("COMPLETED");
+      return started.id;
+    };
+    const base = await run();
+    await server.json(`/api/v1/question-sets/questions/${set.questions[1]?.id}`, {
+      method: "PUT",
+      json: { ground_truth: "3 yuan" },
+    });
+    const head = await run();
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/evaluations/compare?base=${base}&head=${head}`);
+    const warning = page.getByTestId("compare-incomparable");
+    await expect
+      .poll(() => warning.textContent())
+      .toContain(
+        "they ran on different versions of the question set (A: v1; B: v2): only the questions both versions share unchanged are compared",
+      );
+    expect(await page.getByTestId("compare-changed-questions").textContent()).toBe(
+      "1 question(s) were edited between the two versions and are left out.",
+    );
+    expect(await page.getByTestId("compare-counts").textContent()).toContain("2 shared questions");
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
 });
