@@ -6,6 +6,9 @@ import { e2eDatabase } from "./support/database.js";
 // Issue 28 §3 in the browser: a save of the editor is one version; the versions panel diffs two
 // versions and restores an old one as a new version.
 
+/** A page's own requests answer within this even on a loaded machine. */
+const WAIT = { timeout: 15_000 };
+
 let server: AppServer;
 let browser: Browser;
 
@@ -53,20 +56,20 @@ describe("question set versions in the browser", { timeout: 60_000 }, () => {
     const page = await browser.newPage();
     await page.goto(`${server.origin}/evaluations/question-sets/${set.id}`);
     const panel = page.getByTestId("versions-panel");
-    await expect.poll(() => panel.getByTestId("version-1").isVisible()).toBe(true);
+    await panel.getByTestId("version-1").waitFor();
 
     // One save: a reference changed and a row removed.
     await page.getByLabel("Ground truth 2").fill("3 yuan");
     await page.getByRole("button", { name: "Remove row 3" }).click();
     await page.getByRole("button", { name: "Save the question set" }).click();
-    await expect.poll(() => page.getByRole("status").first().textContent()).toBe("Saved.");
-    await expect.poll(() => panel.getByTestId("version-2").textContent()).toContain("edited");
+    await expect.poll(() => page.getByRole("status").first().textContent(), WAIT).toBe("Saved.");
+    await expect.poll(() => panel.getByTestId("version-2").textContent(), WAIT).toContain("edited");
     expect(await panel.getByTestId("version-3").count()).toBe(0);
 
     // The diff of the newest version against the one before is shown by default.
     const diff = page.getByTestId("version-diff");
     await expect
-      .poll(() => diff.getByRole("status").textContent())
+      .poll(() => diff.getByRole("status").textContent(), WAIT)
       .toBe("0 added · 1 removed · 1 changed · 1 unchanged");
     expect(await diff.getByTestId("diff-removed").textContent()).toContain(
       "When was the university founded?",
@@ -79,9 +82,9 @@ describe("question set versions in the browser", { timeout: 60_000 }, () => {
     expect(new URL(page.url()).searchParams.get("from")).toBeNull();
     await page.getByLabel("Compare to version 1").check();
     await page.getByLabel("Compare from version 2").check();
-    await expect.poll(() => new URL(page.url()).searchParams.get("from")).toBe("2");
+    await expect.poll(() => new URL(page.url()).searchParams.get("from"), WAIT).toBe("2");
     await expect
-      .poll(() => diff.getByRole("status").textContent())
+      .poll(() => diff.getByRole("status").textContent(), WAIT)
       .toBe("1 added · 0 removed · 1 changed · 1 unchanged");
 
     let asked = "";
@@ -91,16 +94,16 @@ describe("question set versions in the browser", { timeout: 60_000 }, () => {
     });
     await page.getByRole("button", { name: "Restore version 1" }).click();
     await expect
-      .poll(() => panel.getByRole("status").first().textContent())
+      .poll(() => panel.getByRole("status").first().textContent(), WAIT)
       .toBe("Version 1 restored as version 3.");
     expect(asked).toContain("version 1");
     await expect
-      .poll(() => panel.getByTestId("version-3").textContent())
+      .poll(() => panel.getByTestId("version-3").textContent(), WAIT)
       .toContain("restored version 1");
     // The editor shows the first version's questions again.
-    await expect.poll(() => page.getByLabel("Ground truth 2").inputValue()).toBe("2 yuan");
+    await expect.poll(() => page.getByLabel("Ground truth 2").inputValue(), WAIT).toBe("2 yuan");
     await expect
-      .poll(() => page.getByLabel("Question 3").inputValue())
+      .poll(() => page.getByLabel("Question 3").inputValue(), WAIT)
       .toBe("When was the university founded?");
     const now = await server.json<SetWithQuestions>(`/api/v1/question-sets/${set.id}`);
     expect(now.questions.map((q) => [q.id, q.ground_truth])).toEqual(
@@ -138,7 +141,7 @@ describe("question set versions in the browser", { timeout: 60_000 }, () => {
     const page = await browser.newPage();
     await page.goto(`${server.origin}/evaluations/${run.id}`);
     await expect
-      .poll(() => page.getByTestId("run-question-set-version").textContent())
+      .poll(() => page.getByTestId("run-question-set-version").textContent(), WAIT)
       .toContain("Question set version: v1");
     const card = page.getByTestId("result-card").first();
     await card.getByRole("button", { name: /Details/ }).click();
@@ -147,7 +150,7 @@ describe("question set versions in the browser", { timeout: 60_000 }, () => {
     await add.getByLabel("Question set").selectOption(target.id);
     await add.getByRole("button", { name: "Add the question" }).click();
     await expect
-      .poll(() => add.getByRole("status").textContent())
+      .poll(() => add.getByRole("status").textContent(), WAIT)
       .toContain("Added to target set.");
     const versions = await server.json<{ items: { number: number; change: string }[] }>(
       `/api/v1/question-sets/${target.id}/versions`,
@@ -200,7 +203,7 @@ describe("question set versions in the browser", { timeout: 60_000 }, () => {
     await page.goto(`${server.origin}/evaluations/compare?base=${base}&head=${head}`);
     const warning = page.getByTestId("compare-incomparable");
     await expect
-      .poll(() => warning.textContent())
+      .poll(() => warning.textContent(), WAIT)
       .toContain(
         "they ran on different versions of the question set (A: v1; B: v2): only the questions both versions share unchanged are compared",
       );
