@@ -61,9 +61,18 @@ export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
       title={t("chart.trend")}
       config={config}
       table={{
-        columns: [t("chart.run"), t("chart.created"), t("chart.averageScore"), t("chart.passRate")],
+        columns: [
+          t("chart.run"),
+          t("versions.number"),
+          t("chart.created"),
+          t("chart.averageScore"),
+          t("chart.passRate"),
+        ],
         rows: points.map((p) => [
           p.name,
+          p.question_set_version === null
+            ? t("versions.beforeVersions")
+            : t("versions.label", { n: p.question_set_version }),
           formatDate(p.gmt_created, language),
           p.average_score ?? "—",
           p.pass_rate ?? "—",
