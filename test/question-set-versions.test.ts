@@ -244,6 +244,38 @@ describeEachStore("question set versions", (use) => {
     expect((await versionsOf(alice.token, set.id)).map((v) => v.number)).toEqual([1]);
   });
 
+  it("numbers changes made at once one after another, each version holding the ones before", async () => {
+    const alice = await userOf("alice");
+    const set = await ok<SetBody>(
+      call(alice.token, "POST", "/question-sets", { name: "busy", questions: QUESTIONS }),
+      201,
+    );
+    const texts = Array.from({ length: 6 }, (_, i) => `Concurrent question ${i}?`);
+    await Promise.all(
+      texts.map((text) =>
+        ok(
+          call(alice.token, "POST", `/question-sets/${set.id}/questions`, {
+            questions: [{ question_text: text, ground_truth: "x" }],
+          }),
+          201,
+        ),
+      ),
+    );
+    const versions = await versionsOf(alice.token, set.id);
+    expect(versions.map((v) => [v.number, v.question_count])).toEqual(
+      [7, 6, 5, 4, 3, 2, 1].map((n) => [n, n + 2]),
+    );
+    const latest = await ok<{ questions: VersionQuestion[] }>(
+      call(alice.token, "GET", `/question-sets/${set.id}/versions/7`),
+    );
+    expect(
+      latest.questions
+        .map((q) => q.question_text)
+        .slice(3)
+        .sort(),
+    ).toEqual(texts);
+  });
+
   it("answers another workspace's set and versions as not found", async () => {
     const alice = await userOf("alice");
     const bob = await userOf("bob");
