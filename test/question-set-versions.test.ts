@@ -212,6 +212,70 @@ describeEachStore("question set versions", (use) => {
     expect((await versionsOf(alice.token, set.id))[0]?.number).toBe(4);
   });
 
+  it("writes one save all or nothing: a repeated text or a foreign question changes nothing", async () => {
+    const alice = await userOf("alice");
+    const set = await ok<SetBody>(
+      call(alice.token, "POST", "/question-sets", { name: "metro", questions: QUESTIONS }),
+      201,
+    );
+    const other = await ok<SetBody>(
+      call(alice.token, "POST", "/question-sets", { name: "other", questions: QUESTIONS }),
+      201,
+    );
+    const [line1, fare] = set.questions;
+    const repeated = await call(alice.token, "POST", `/question-sets/${set.id}/changes`, {
+      removed: [line1?.id],
+      updated: [{ id: fare?.id, ground_truth: "3 yuan" }],
+      added: [{ question_text: "when was the University founded?", ground_truth: "1952" }],
+    });
+    expect(repeated.status).toBe(409);
+    expect(await repeated.json()).toMatchObject({
+      duplicates: [{ index: 0, question_text: "when was the University founded?" }],
+    });
+    const foreign = await call(alice.token, "POST", `/question-sets/${set.id}/changes`, {
+      updated: [{ id: fare?.id, ground_truth: "3 yuan" }],
+      removed: [other.questions[0]?.id],
+    });
+    expect(foreign.status).toBe(404);
+    const now = await ok<SetBody>(call(alice.token, "GET", `/question-sets/${set.id}`));
+    expect(now.questions.map((q) => [q.id, q.ground_truth])).toEqual(
+      set.questions.map((q) => [q.id, q.ground_truth]),
+    );
+    expect((await versionsOf(alice.token, set.id)).map((v) => v.number)).toEqual([1]);
+  });
+
+  it("numbers changes made at once one after another, each version holding the ones before", async () => {
+    const alice = await userOf("alice");
+    const set = await ok<SetBody>(
+      call(alice.token, "POST", "/question-sets", { name: "busy", questions: QUESTIONS }),
+      201,
+    );
+    const texts = Array.from({ length: 6 }, (_, i) => `Concurrent question ${i}?`);
+    await Promise.all(
+      texts.map((text) =>
+        ok(
+          call(alice.token, "POST", `/question-sets/${set.id}/questions`, {
+            questions: [{ question_text: text, ground_truth: "x" }],
+          }),
+          201,
+        ),
+      ),
+    );
+    const versions = await versionsOf(alice.token, set.id);
+    expect(versions.map((v) => [v.number, v.question_count])).toEqual(
+      [7, 6, 5, 4, 3, 2, 1].map((n) => [n, n + 2]),
+    );
+    const latest = await ok<{ questions: VersionQuestion[] }>(
+      call(alice.token, "GET", `/question-sets/${set.id}/versions/7`),
+    );
+    expect(
+      latest.questions
+        .map((q) => q.question_text)
+        .slice(3)
+        .sort(),
+    ).toEqual(texts);
+  });
+
   it("answers another workspace's set and versions as not found", async () => {
     const alice = await userOf("alice");
     const bob = await userOf("bob");
@@ -369,10 +433,18 @@ describeEachStore("question set versions", (use) => {
     expect(same.incomparable.map((r) => r.code)).not.toContain("question_set_version");
   });
 
-  it("records the version an arena ran on", async () => {
+  it("records the version an arena ran on, and refuses a run made on another version", async () => {
     const alice = await userOf("alice");
     const set = await ok<SetBody>(
       call(alice.token, "POST", "/question-sets", { name: "metro", questions: QUESTIONS }),
+      201,
+    );
+    const onVersion1 = await ok<{ id: string }>(
+      call(alice.token, "POST", "/evaluations", {
+        question_set_id: set.id,
+        answers: QUESTIONS.map((q) => ({ question: q.question_text, answer: q.ground_truth })),
+        judges: ["offline"],
+      }),
       201,
     );
     await ok(
@@ -398,6 +470,16 @@ describeEachStore("question set versions", (use) => {
       201,
     );
     expect(arena.question_set_version).toBe(2);
+    const refused = await call(alice.token, "POST", "/arenas", {
+      question_set_id: set.id,
+      judge: "offline",
+      contestants: [
+        { name: "old", evaluation_id: onVersion1.id },
+        { name: "b", answers: answers(" maybe") },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("ran on version 1 of the question set");
     for (const contestant of arena.config.contestants) {
       const row = await ok<{ question_set_version: number }>(
         call(alice.token, "GET", `/evaluations/${contestant.evaluation_id}`),

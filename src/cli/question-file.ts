@@ -64,6 +64,7 @@ export function storeQuestionFile(
       name: file.name,
       description: `Imported from ${basename(file.path)}`,
       collection_id: collectionId,
+      change: "imported",
     },
     file.questions.map((q) => ({
       question_type: q.question_type,

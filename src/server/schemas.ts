@@ -883,6 +883,11 @@ export const QuestionSetTrendSchema = z.object({
       evaluation_id: Id,
       name: z.string(),
       status: z.enum(EVALUATION_STATUSES),
+      question_set_version: z
+        .number()
+        .int()
+        .nullable()
+        .describe("the version of the set the run used (null: a run made before versions)"),
       gmt_created: Time,
       finished_at: Time.nullable(),
       total_questions: z.number().int(),

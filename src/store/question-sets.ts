@@ -298,6 +298,27 @@ export async function changeQuestions(
       if (done.length === 0) throw new QuestionNotInSetError(id);
     }
     const added = changes.added ?? [];
+    if (added.length > 0) {
+      // Named before the insert, so the error says which of the added ones repeat the set.
+      const taken = await t
+        .select({ key: questions.question_key })
+        .from(questions)
+        .where(
+          and(
+            eq(questions.question_set_id, setId),
+            isNull(questions.gmt_deleted),
+            inArray(
+              questions.question_key,
+              added.map((item) => item.question_key),
+            ),
+          ),
+        );
+      const keys = new Set(taken.map((row) => row.key));
+      const duplicates = added
+        .map((item, index) => ({ index, question_text: item.question_text }))
+        .filter((_, index) => keys.has(added[index]?.question_key ?? ""));
+      if (duplicates.length > 0) throw new DuplicateQuestionsError(duplicates);
+    }
     const rows =
       added.length === 0
         ? []

@@ -113,6 +113,10 @@ describe("the arena page", { timeout: 120_000 }, () => {
     const stored = await server.json<StoredArena>(`/api/v1/arenas/${arenaId}`);
     expect(stored.status).toBe("COMPLETED");
     const results = stored.results!;
+    // The version of the set it ran on (issue 28 §3), the one its runs used.
+    expect(await page.getByTestId("arena-question-set-version").textContent()).toBe(
+      "Question set version: v1",
+    );
 
     // Ratings in rank order, as stored.
     const rows = page.getByTestId("rating-row");

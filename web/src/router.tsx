@@ -121,6 +121,16 @@ export const newQuestionSetRoute = createRoute({
 export const questionSetRoute = createRoute({
   getParentRoute: () => evaluationsRoute,
   path: "/question-sets/$qsId",
+  // The two versions the versions panel compares, so a diff can be shared or reloaded.
+  validateSearch: (search: Record<string, unknown>): { from?: number; to?: number } => {
+    const version = (value: unknown) => {
+      const n = Number(value);
+      return Number.isInteger(n) && n >= 1 ? n : undefined;
+    };
+    const from = version(search.from);
+    const to = version(search.to);
+    return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  },
   component: lazyRouteComponent(
     () => import("./pages/question-sets/QuestionSetPage"),
     "QuestionSetPage",

@@ -126,7 +126,10 @@ export async function startArena(
       `the ${request.judge} judge needs an LLM: configure the judge role (RAGJUDGE_JUDGE_MODEL), or use the offline judge`,
     );
   }
-  await checkContestants(deps, workspaceId, request, set.id, set.collection_id, questions);
+  await checkContestants(deps, workspaceId, request, set.id, set.collection_id, {
+    version,
+    questions,
+  });
 
   const name = request.name ?? `arena · ${set.name} · ${new Date().toISOString().slice(0, 16)}`;
   const contestants: ArenaSnapshot["contestants"] = [];
@@ -198,8 +201,9 @@ async function checkContestants(
   request: ArenaRequest,
   setId: string,
   setCollection: string | null,
-  questions: readonly RunQuestion[],
+  pinned: { version: { id: string; number: number }; questions: readonly RunQuestion[] },
 ): Promise<void> {
+  const { version, questions } = pinned;
   for (const [i, c] of request.contestants.entries()) {
     const fail = (field: string, message: string) =>
       new ArenaContestantError(
@@ -212,6 +216,13 @@ async function checkContestants(
       if (!row) throw new EvaluationNotFoundError("evaluation", c.evaluation_id);
       if (row.question_set_id !== setId) {
         throw fail("evaluation_id", `evaluation ${row.id} ran on another question set`);
+      }
+      // Pairs are judged question by question: every contestant must have answered the same ones.
+      if (row.question_set_version_id !== version.id) {
+        throw fail(
+          "evaluation_id",
+          `evaluation ${row.id} ran on ${row.question_set_version === null ? "the set before versions" : `version ${row.question_set_version}`} of the question set; the arena runs on its latest, version ${version.number}`,
+        );
       }
       const judges = EvaluationSnapshotSchema.safeParse(row.config).data?.judges ?? [];
       if (request.judge !== "pairwise" && !judges.includes(request.judge)) {

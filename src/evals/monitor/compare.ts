@@ -30,8 +30,8 @@ export interface CompareItem {
 export interface CompareCounts {
   shared: number;
   /**
-   * Questions both runs have whose text or references differ between the copies they ran on (the
-   * set was edited between them): left out of the comparison, so neither counts a changed question.
+   * Questions of one set both runs have whose text or references differ between the copies they
+   * ran on (the set was edited between them): left out, so neither run is judged on another's.
    */
   changed_questions: number;
   only_base: number;
@@ -117,8 +117,9 @@ export function compareRows(
   for (const row of head) {
     const before = baseByKey.get(keyOf(row));
     if (!before) continue;
-    // Runs on different versions of a set: a question edited between them is not compared.
-    if (!sameQuestion(before, row)) {
+    // Runs on different versions of one set: a question edited between them is not compared.
+    // (Across sets, questions match by their text alone, and the sets are already said to differ.)
+    if (matchBy === "question_id" && !sameQuestion(before, row)) {
       changed += 1;
       continue;
     }

@@ -351,9 +351,12 @@ export async function changeSetQuestions(
     );
   } catch (error) {
     if (error instanceof QuestionNotInSetError) throw new QuestionNotFoundError(error.id);
+    // An edited text another question of the set has (the added ones are named by the store).
     if (isUniqueViolation(error)) {
       throw new DuplicateQuestionsError(
-        changes.updated.map((u, index) => ({ index, question_text: u.question_text ?? "" })),
+        changes.updated
+          .map((u, index) => ({ index, question_text: u.question_text ?? "" }))
+          .filter((u) => u.question_text !== ""),
       );
     }
     throw error;

@@ -384,6 +384,7 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
         evaluation_id: run.id,
         name: run.name,
         status: run.status,
+        question_set_version: run.question_set_version,
         gmt_created: run.gmt_created,
         finished_at: run.finished_at,
         total_questions: run.total_questions,

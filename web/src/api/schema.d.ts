@@ -2904,6 +2904,117 @@ export interface components {
       gmt_updated: string;
       questions: components["schemas"]["Question"][];
     };
+    QuestionSetVersionSummary: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      question_set_id: string;
+      /** @description 1, 2, 3… per set */
+      number: number;
+      /**
+       * Format: uuid
+       * @description who made the change; null once that user is gone
+       */
+      created_by: string | null;
+      /** @description an ISO 8601 time */
+      created_at: string;
+      /**
+       * @description what made this version
+       * @enum {string}
+       */
+      change: "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+      /** @description the version a `restored` one copies */
+      restored_from: number | null;
+      question_count: number;
+    };
+    QuestionSetVersionList: {
+      items: {
+        /** Format: uuid */
+        id: string;
+        /** Format: uuid */
+        question_set_id: string;
+        /** @description 1, 2, 3… per set */
+        number: number;
+        /**
+         * Format: uuid
+         * @description who made the change; null once that user is gone
+         */
+        created_by: string | null;
+        /** @description an ISO 8601 time */
+        created_at: string;
+        /**
+         * @description what made this version
+         * @enum {string}
+         */
+        change:
+          "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+        /** @description the version a `restored` one copies */
+        restored_from: number | null;
+        question_count: number;
+        /** @description the name of who made the change */
+        created_by_name: string | null;
+      }[];
+    };
+    QuestionSetVersion: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      question_set_id: string;
+      /** @description 1, 2, 3… per set */
+      number: number;
+      /**
+       * Format: uuid
+       * @description who made the change; null once that user is gone
+       */
+      created_by: string | null;
+      /** @description an ISO 8601 time */
+      created_at: string;
+      /**
+       * @description what made this version
+       * @enum {string}
+       */
+      change: "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+      /** @description the version a `restored` one copies */
+      restored_from: number | null;
+      question_count: number;
+      questions: components["schemas"]["VersionQuestion"][];
+    };
+    QuestionSetVersionDiff: {
+      from: components["schemas"]["QuestionSetVersionSummary"];
+      to: components["schemas"]["QuestionSetVersionSummary"];
+      /** @description in `to`, not in `from` */
+      added: components["schemas"]["VersionQuestion"][];
+      /** @description in `from`, not in `to` */
+      removed: components["schemas"]["VersionQuestion"][];
+      changed: {
+        before: components["schemas"]["VersionQuestion"];
+        after: components["schemas"]["VersionQuestion"];
+        /** @description what differs; ground_truths stands for all the references */
+        fields: (
+          | "question_text"
+          | "ground_truths"
+          | "question_type"
+          | "reference_context"
+          | "relevant_ids"
+          | "reference_contexts"
+        )[];
+      }[];
+      unchanged: number;
+    };
+    VersionQuestion: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+      question_text: string;
+      ground_truth: string;
+      ground_truths: string[] | null;
+      reference_context: string | null;
+      /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+      relevant_ids: string[] | null;
+      /** @description texts of the passages that answer the question, matched to retrieved chunks */
+      reference_contexts: string[] | null;
+    };
     GenerationStarted: {
       /** Format: uuid */
       id: string;
@@ -3683,6 +3794,8 @@ export interface components {
         name: string;
         /** @enum {string} */
         status: "PENDING" | "RUNNING" | "PAUSED" | "COMPLETED" | "FAILED" | "CANCELLED";
+        /** @description the version of the set the run used (null: a run made before versions) */
+        question_set_version: number | null;
         /** @description an ISO 8601 time */
         gmt_created: string;
         /** @description an ISO 8601 time */
@@ -9079,40 +9192,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            items: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              question_set_id: string;
-              /** @description 1, 2, 3… per set */
-              number: number;
-              /**
-               * Format: uuid
-               * @description who made the change; null once that user is gone
-               */
-              created_by: string | null;
-              /** @description an ISO 8601 time */
-              created_at: string;
-              /**
-               * @description what made this version
-               * @enum {string}
-               */
-              change:
-                | "created"
-                | "imported"
-                | "generated"
-                | "appended"
-                | "edited"
-                | "deleted"
-                | "restored";
-              /** @description the version a `restored` one copies */
-              restored_from: number | null;
-              question_count: number;
-              /** @description the name of who made the change */
-              created_by_name: string | null;
-            }[];
-          };
+          "application/json": components["schemas"]["QuestionSetVersionList"];
         };
       };
       /** @description Not logged in: no known token or session cookie */
@@ -9171,44 +9251,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            question_set_id: string;
-            /** @description 1, 2, 3… per set */
-            number: number;
-            /**
-             * Format: uuid
-             * @description who made the change; null once that user is gone
-             */
-            created_by: string | null;
-            /** @description an ISO 8601 time */
-            created_at: string;
-            /**
-             * @description what made this version
-             * @enum {string}
-             */
-            change:
-              "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
-            /** @description the version a `restored` one copies */
-            restored_from: number | null;
-            question_count: number;
-            questions: {
-              /** Format: uuid */
-              id: string;
-              /** @enum {string} */
-              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-              question_text: string;
-              ground_truth: string;
-              ground_truths: string[] | null;
-              reference_context: string | null;
-              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
-              relevant_ids: string[] | null;
-              /** @description texts of the passages that answer the question, matched to retrieved chunks */
-              reference_contexts: string[] | null;
-            }[];
-          };
+          "application/json": components["schemas"]["QuestionSetVersion"];
         };
       };
       /** @description Not logged in: no known token or session cookie */
@@ -9271,138 +9314,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            from: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              question_set_id: string;
-              /** @description 1, 2, 3… per set */
-              number: number;
-              /**
-               * Format: uuid
-               * @description who made the change; null once that user is gone
-               */
-              created_by: string | null;
-              /** @description an ISO 8601 time */
-              created_at: string;
-              /**
-               * @description what made this version
-               * @enum {string}
-               */
-              change:
-                | "created"
-                | "imported"
-                | "generated"
-                | "appended"
-                | "edited"
-                | "deleted"
-                | "restored";
-              /** @description the version a `restored` one copies */
-              restored_from: number | null;
-              question_count: number;
-            };
-            to: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              question_set_id: string;
-              /** @description 1, 2, 3… per set */
-              number: number;
-              /**
-               * Format: uuid
-               * @description who made the change; null once that user is gone
-               */
-              created_by: string | null;
-              /** @description an ISO 8601 time */
-              created_at: string;
-              /**
-               * @description what made this version
-               * @enum {string}
-               */
-              change:
-                | "created"
-                | "imported"
-                | "generated"
-                | "appended"
-                | "edited"
-                | "deleted"
-                | "restored";
-              /** @description the version a `restored` one copies */
-              restored_from: number | null;
-              question_count: number;
-            };
-            /** @description in `to`, not in `from` */
-            added: {
-              /** Format: uuid */
-              id: string;
-              /** @enum {string} */
-              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-              question_text: string;
-              ground_truth: string;
-              ground_truths: string[] | null;
-              reference_context: string | null;
-              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
-              relevant_ids: string[] | null;
-              /** @description texts of the passages that answer the question, matched to retrieved chunks */
-              reference_contexts: string[] | null;
-            }[];
-            /** @description in `from`, not in `to` */
-            removed: {
-              /** Format: uuid */
-              id: string;
-              /** @enum {string} */
-              question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-              question_text: string;
-              ground_truth: string;
-              ground_truths: string[] | null;
-              reference_context: string | null;
-              /** @description ids of the documents (as given at ingest) or chunks that answer the question */
-              relevant_ids: string[] | null;
-              /** @description texts of the passages that answer the question, matched to retrieved chunks */
-              reference_contexts: string[] | null;
-            }[];
-            changed: {
-              before: {
-                /** Format: uuid */
-                id: string;
-                /** @enum {string} */
-                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-                question_text: string;
-                ground_truth: string;
-                ground_truths: string[] | null;
-                reference_context: string | null;
-                /** @description ids of the documents (as given at ingest) or chunks that answer the question */
-                relevant_ids: string[] | null;
-                /** @description texts of the passages that answer the question, matched to retrieved chunks */
-                reference_contexts: string[] | null;
-              };
-              after: {
-                /** Format: uuid */
-                id: string;
-                /** @enum {string} */
-                question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-                question_text: string;
-                ground_truth: string;
-                ground_truths: string[] | null;
-                reference_context: string | null;
-                /** @description ids of the documents (as given at ingest) or chunks that answer the question */
-                relevant_ids: string[] | null;
-                /** @description texts of the passages that answer the question, matched to retrieved chunks */
-                reference_contexts: string[] | null;
-              };
-              /** @description what differs; ground_truths stands for all the references */
-              fields: (
-                | "question_text"
-                | "ground_truths"
-                | "question_type"
-                | "reference_context"
-                | "relevant_ids"
-                | "reference_contexts"
-              )[];
-            }[];
-            unchanged: number;
-          };
+          "application/json": components["schemas"]["QuestionSetVersionDiff"];
         };
       };
       /** @description from or to missing or not a version number */
@@ -9470,30 +9382,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            question_set_id: string;
-            /** @description 1, 2, 3… per set */
-            number: number;
-            /**
-             * Format: uuid
-             * @description who made the change; null once that user is gone
-             */
-            created_by: string | null;
-            /** @description an ISO 8601 time */
-            created_at: string;
-            /**
-             * @description what made this version
-             * @enum {string}
-             */
-            change:
-              "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
-            /** @description the version a `restored` one copies */
-            restored_from: number | null;
-            question_count: number;
-          };
+          "application/json": components["schemas"]["QuestionSetVersionSummary"];
         };
       };
       /** @description Not logged in: no known token or session cookie */

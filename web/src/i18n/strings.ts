@@ -14,6 +14,7 @@ import { retrievalEn, retrievalZh } from "./retrieval-strings";
 import { verdictEn, verdictZh } from "./verdict-strings";
 import { queueEn, queueZh } from "./queue-strings";
 import { workspaceEn, workspaceZh } from "./workspace-strings";
+import { versionEn, versionZh } from "./version-strings";
 
 export const en = {
   ...arenaEn,
@@ -30,6 +31,7 @@ export const en = {
   ...costEn,
   ...verdictEn,
   ...workspaceEn,
+  ...versionEn,
   "app.title": "ragjudge",
   "app.skip": "Skip to content",
   "nav.evaluations": "Evaluations",
@@ -407,6 +409,7 @@ export const zh: Record<MessageKey, string> = {
   ...costZh,
   ...verdictZh,
   ...workspaceZh,
+  ...versionZh,
   "app.title": "ragjudge",
   "app.skip": "跳到正文",
   "nav.evaluations": "评估",

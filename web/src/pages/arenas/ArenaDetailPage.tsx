@@ -75,6 +75,19 @@ export function ArenaDetailPage() {
               </span>
             ))}
             {formatDate(a.gmt_created, language)}
+            {" · "}
+            <span data-testid="arena-question-set-version">
+              {t("versions.runOn")}:{" "}
+              <Link
+                to="/evaluations/question-sets/$qsId"
+                params={{ qsId: a.question_set_id }}
+                search={a.question_set_version === null ? {} : { to: a.question_set_version }}
+              >
+                {a.question_set_version === null
+                  ? t("versions.beforeVersions")
+                  : t("versions.label", { n: a.question_set_version })}
+              </Link>
+            </span>
           </p>
           {a.status === "PENDING" && <p className="notice">{t("arena.queued")}</p>}
           {a.status === "RUNNING" && <p className="notice">{t("arena.running")}</p>}

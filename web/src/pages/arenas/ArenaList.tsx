@@ -84,6 +84,12 @@ export function ArenaList() {
                     >
                       {setName.get(a.question_set_id) ?? a.question_set_id.slice(0, 8)}
                     </Link>
+                    {a.question_set_version !== null && (
+                      <span className="muted">
+                        {" "}
+                        {t("versions.label", { n: a.question_set_version })}
+                      </span>
+                    )}
                   </td>
                   <td>{a.config.contestants.map((c) => c.name).join(", ")}</td>
                   <td>

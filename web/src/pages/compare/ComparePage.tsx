@@ -151,6 +151,11 @@ export function ComparePage() {
             · {t("compare.meanDelta", { delta: formatDelta(data.counts.mean_score_delta) })}
             {data.matched_by === "question_text" && <> · {t("compare.byText")}</>}
           </p>
+          {data.counts.changed_questions > 0 && (
+            <p className="notice warn" data-testid="compare-changed-questions">
+              {t("compare.changedQuestions", { n: data.counts.changed_questions })}
+            </p>
+          )}
           <Suspense fallback={<p>{t("common.loading")}</p>}>
             <CompareCharts comparison={data} />
           </Suspense>

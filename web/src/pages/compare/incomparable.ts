@@ -24,6 +24,14 @@ export function incomparableText(
         base: setName(reason.base),
         head: setName(reason.head),
       });
+    case "question_set_version": {
+      const version = (n: number | null) =>
+        n === null ? t("versions.beforeVersions") : t("versions.label", { n });
+      return t("compare.why.question_set_version", {
+        base: version(reason.base),
+        head: version(reason.head),
+      });
+    }
     case "judges":
       return t("compare.why.judges", { base: judges(reason.base), head: judges(reason.head) });
     case "scale": {

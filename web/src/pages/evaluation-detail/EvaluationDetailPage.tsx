@@ -132,6 +132,25 @@ export function EvaluationDetailPage() {
       {evaluation && (
         <p className="muted" data-testid="run-bot" style={{ margin: "0 0 0.5rem" }}>
           {t("detail.bot")}: <BotName run={evaluation} />
+          {evaluation.question_set_id && (
+            <span data-testid="run-question-set-version">
+              {" · "}
+              {t("versions.runOn")}:{" "}
+              <Link
+                to="/evaluations/question-sets/$qsId"
+                params={{ qsId: evaluation.question_set_id }}
+                search={
+                  evaluation.question_set_version === null
+                    ? {}
+                    : { to: evaluation.question_set_version }
+                }
+              >
+                {evaluation.question_set_version === null
+                  ? t("versions.beforeVersions")
+                  : t("versions.label", { n: evaluation.question_set_version })}
+              </Link>
+            </span>
+          )}
         </p>
       )}
       {live === "polling" && <p className="notice">{t("detail.polling")}</p>}

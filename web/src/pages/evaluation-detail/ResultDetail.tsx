@@ -1,3 +1,4 @@
+import { AddToQuestionSet } from "../../components/AddToQuestionSet";
 import { explainCheck } from "../../../../src/gate/explain";
 import { useState } from "react";
 import type { EvaluationResult, JudgeResult, TraceStep } from "../../api/types";
@@ -236,6 +237,13 @@ export function ResultDetail({ result }: { result: EvaluationResult }) {
           </ul>
         </div>
       )}
+      <details data-testid="result-add-to-set">
+        <summary>{t("prod.addToSet")}</summary>
+        <AddToQuestionSet
+          question={result.question_text}
+          expected={result.ground_truth || result.rag_answer || ""}
+        />
+      </details>
       {result.diagrams && <LoopDiagrams diagrams={result.diagrams} />}
       {result.rag_tool_calls && result.rag_tool_calls.length > 0 && (
         <details>

@@ -6,7 +6,7 @@ import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import type { MessageKey } from "../../i18n/strings";
 import { useI18n } from "../../i18n/i18n";
-import { AddToQuestionSet } from "./AddToQuestionSet";
+import { AddToQuestionSet } from "../../components/AddToQuestionSet";
 import { citedIds, hitAnchor, hitsOf } from "./answer-parts";
 import { FeedbackPanel } from "./FeedbackPanel";
 import { GateChecks } from "./GateChecks";
@@ -98,7 +98,7 @@ export function AnswerPage() {
           {writes && (
             <section aria-labelledby="add-to-set-title">
               <h2 id="add-to-set-title">{t("prod.addToSet")}</h2>
-              <AddToQuestionSet answer={answer} />
+              <AddToQuestionSet question={answer.query} expected={answer.answer} />
             </section>
           )}
         </>

@@ -10,6 +10,10 @@ import type { QuestionType } from "./parse-questions";
 import { QuestionSetEditor, type EditorValue } from "./QuestionSetEditor";
 import { savePlan } from "./save-plan";
 
+const VersionsPanel = lazy(() =>
+  import("./VersionsPanel").then((m) => ({ default: m.VersionsPanel })),
+);
+
 const QuestionSetTrend = lazy(() =>
   import("./QuestionSetTrend").then((m) => ({ default: m.QuestionSetTrend })),
 );
@@ -87,22 +91,12 @@ export function QuestionSetPage() {
         }),
       );
       const plan = savePlan(before.questions, value.rows);
-      for (const id of plan.removed)
+      // One save is one call and one new version of the set, all or nothing.
+      if (plan.removed.length + plan.updated.length + plan.added.length > 0)
         await must(
-          api.DELETE("/api/v1/question-sets/questions/{id}", { params: { path: { id } } }),
-        );
-      for (const { id, ...fields } of plan.updated)
-        await must(
-          api.PUT("/api/v1/question-sets/questions/{id}", {
-            params: { path: { id } },
-            body: fields,
-          }),
-        );
-      if (plan.added.length > 0)
-        await must(
-          api.POST("/api/v1/question-sets/{id}/questions", {
+          api.POST("/api/v1/question-sets/{id}/changes", {
             ...path,
-            body: { questions: plan.added },
+            body: { removed: plan.removed, updated: plan.updated, added: plan.added },
           }),
         );
     },
@@ -159,6 +153,9 @@ export function QuestionSetPage() {
           save.mutate(value);
         }}
       />
+      <Suspense fallback={<p>{t("common.loading")}</p>}>
+        <VersionsPanel questionSetId={data.id} />
+      </Suspense>
     </section>
   );
 }

@@ -27,7 +27,14 @@ export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
     () => ({
       type: "line" as const,
       data: {
-        labels: points.map((p) => formatDate(p.gmt_created, language)),
+        // Each point names the version of the set its run used: a score moves with the questions too.
+        labels: points.map(
+          (p) =>
+            formatDate(p.gmt_created, language) +
+            (p.question_set_version === null
+              ? ""
+              : ` · ${t("versions.label", { n: p.question_set_version })}`),
+        ),
         datasets: [
           {
             label: t("chart.averageScore"),
@@ -54,9 +61,18 @@ export function QuestionSetTrend({ questionSetId }: { questionSetId: string }) {
       title={t("chart.trend")}
       config={config}
       table={{
-        columns: [t("chart.run"), t("chart.created"), t("chart.averageScore"), t("chart.passRate")],
+        columns: [
+          t("chart.run"),
+          t("versions.number"),
+          t("chart.created"),
+          t("chart.averageScore"),
+          t("chart.passRate"),
+        ],
         rows: points.map((p) => [
           p.name,
+          p.question_set_version === null
+            ? t("versions.beforeVersions")
+            : t("versions.label", { n: p.question_set_version }),
           formatDate(p.gmt_created, language),
           p.average_score ?? "—",
           p.pass_rate ?? "—",

@@ -1,23 +1,29 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
-import { ApiError, api, must } from "../../api/client";
-import { questionSetsKey, useQuestionSets } from "../../api/queries";
-import { ErrorNote } from "../../components/ErrorNote";
-import { QuestionSetOptions } from "../../components/QuestionSetOptions";
-import { useI18n } from "../../i18n/i18n";
-import type { ProductionAnswer } from "./queries";
+import { ApiError, api, must } from "../api/client";
+import { questionSetsKey, useQuestionSets } from "../api/queries";
+import { useI18n } from "../i18n/i18n";
+import { ErrorNote } from "./ErrorNote";
+import { QuestionSetOptions } from "./QuestionSetOptions";
 
 /**
- * "Add to question set": the answer's question becomes a question of a chosen set, with an
- * expected answer the person edits (it starts as the answer given, to correct).
+ * "Add to question set": a question (a production answer's, a run result's) becomes a question of
+ * a chosen set, appended to its latest version, with an expected answer the person edits (it starts
+ * as `expected`, to correct).
  */
-export function AddToQuestionSet({ answer }: { answer: ProductionAnswer }) {
+export function AddToQuestionSet({
+  question,
+  expected,
+}: {
+  question: string | null | undefined;
+  expected: string;
+}) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
   const sets = useQuestionSets();
   const [setId, setSetId] = useState("");
-  const [groundTruth, setGroundTruth] = useState(answer.answer);
+  const [groundTruth, setGroundTruth] = useState(expected);
   const add = useMutation({
     mutationFn: () =>
       must(
@@ -27,17 +33,21 @@ export function AddToQuestionSet({ answer }: { answer: ProductionAnswer }) {
             questions: [
               {
                 question_type: "USER_DEFINED",
-                question_text: answer.query ?? "",
+                question_text: question ?? "",
                 ground_truth: groundTruth.trim(),
               },
             ],
           },
         }),
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: questionSetsKey }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: questionSetsKey });
+      // The set has a new version: its page and versions panel read it afresh.
+      void queryClient.invalidateQueries({ queryKey: ["question-set", setId] });
+    },
   });
 
-  if (!answer.query) return <p className="muted">{t("prod.noQuestion")}</p>;
+  if (!question) return <p className="muted">{t("prod.noQuestion")}</p>;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (setId) add.mutate();
