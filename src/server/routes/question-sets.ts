@@ -31,7 +31,7 @@ import {
 } from "../../evals/question-sets/index.js";
 import { questionSetTrend } from "../../evals/monitor/index.js";
 import { QUESTION_FORMATS, QUESTION_LIMITS } from "../../evals/questions/index.js";
-import { listQuestionSets } from "../../store/index.js";
+import { listQuestionSets, recordAudit } from "../../store/index.js";
 import type { App, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { publicGeneration, publicQuestion, publicQuestionSet } from "../rows.js";
@@ -403,6 +403,12 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.delete, async (c, { params }) => {
     await removeQuestionSet(db, c.get("workspace").id, params.id);
+    await recordAudit(db, {
+      ...actorOf(c),
+      action: "question_set.delete",
+      subjectType: "question_set",
+      subjectId: params.id,
+    });
     return c.body(null, 204);
   });
 
@@ -439,6 +445,13 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.restore, async (c, { params }) => {
     const latest = await restoreQuestionSetVersion(db, actorOf(c), params.id, params.number);
+    await recordAudit(db, {
+      ...actorOf(c),
+      action: "question_set.restore",
+      subjectType: "question_set",
+      subjectId: params.id,
+      detail: { restored: params.number, version: latest.number },
+    });
     return c.json(publicVersion(latest), 201);
   });
 }

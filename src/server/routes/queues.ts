@@ -15,7 +15,8 @@ import {
   removeQueue,
   saveLabels,
 } from "../../evals/queues/index.js";
-import { listMembers } from "../../store/index.js";
+import { listMembers, recordAudit } from "../../store/index.js";
+import { actorOf } from "../auth.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema } from "../schemas.js";
@@ -375,6 +376,12 @@ export function queueRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, queueApi.delete, async (c, { params }) => {
     await removeQueue(db, callerOf(c), params.id);
+    await recordAudit(db, {
+      ...actorOf(c),
+      action: "queue.delete",
+      subjectType: "queue",
+      subjectId: params.id,
+    });
     return c.body(null, 204);
   });
 
@@ -404,15 +411,22 @@ export function queueRoutes(app: App, deps: RouteDeps) {
     ),
   );
 
-  mountRoute(app, deps, queueApi.adjudicate, async (c, { params, body }) =>
-    c.json(
-      await adjudicate(
-        db,
-        { ...callerOf(c), name: c.get("user").name },
-        params.id,
-        params.itemId,
-        body,
-      ),
-    ),
-  );
+  mountRoute(app, deps, queueApi.adjudicate, async (c, { params, body }) => {
+    const settled = await adjudicate(
+      db,
+      { ...callerOf(c), name: c.get("user").name },
+      params.id,
+      params.itemId,
+      body,
+    );
+    // Who set the final label: relabelling, in the workspace's history.
+    await recordAudit(db, {
+      ...actorOf(c),
+      action: "label.adjudicate",
+      subjectType: "queue",
+      subjectId: params.id,
+      detail: { item_id: params.itemId },
+    });
+    return c.json(settled);
+  });
 }
