@@ -221,34 +221,6 @@ describe.each([
     await page.close();
   });
 
-  it("sends an answer to labelling and reviews it pass/fail, the gate's verdict shown after the save", async () => {
-    const page = await browser().newPage();
-    await page.goto(`${server.origin}/production/answers/${ids.wrong}`);
-    await page.getByRole("button", { name: "Send to labelling" }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Name").fill(`production review ${tag}`);
-    await dialog.getByRole("checkbox").first().check();
-    await dialog.getByRole("button", { name: "Make the queue" }).click();
-    await page.waitForURL(/\/queues\/[0-9a-f-]{36}$/);
-    const queueId = page.url().split("/").at(-1) as string;
-    const queue = await server.json<{ kind: string; items: number }>(`/api/v1/queues/${queueId}`);
-    expect([queue.kind, queue.items]).toEqual(["production", 1]);
-    await page.goto(`${server.origin}/queues/${queueId}/review`);
-    await expect.poll(() => page.locator("#review-item-title").isVisible()).toBe(true);
-    expect(await page.getByTestId("queue-verdict").count()).toBe(0);
-    await page.keyboard.press("f");
-    await page.keyboard.press("Enter");
-    await expect.poll(() => page.getByTestId("queue-verdict").count()).toBe(1);
-    const items = await server.json<{ items: { labels: { passed: boolean | null }[] }[] }>(
-      `/api/v1/queues/${queueId}/items`,
-    );
-    expect(items.items.flatMap((item) => item.labels.map((label) => label.passed))).toEqual([
-      false,
-    ]);
-    await expectNoSidewaysScroll(page, width);
-    await page.close();
-  });
-
   it("creates an ingest key shown once, then revokes it", async () => {
     const page = await browser().newPage();
     await page.goto(`${server.origin}/production/answers`);

@@ -130,8 +130,10 @@ export function EvaluationDetailPage() {
         </div>
       </div>
       {evaluation && (
-        <p className="muted" data-testid="run-bot" style={{ margin: "0 0 0.5rem" }}>
-          {t("detail.bot")}: <BotName run={evaluation} />
+        <p className="muted" style={{ margin: "0 0 0.5rem" }}>
+          <span data-testid="run-bot">
+            {t("detail.bot")}: <BotName run={evaluation} />
+          </span>
           {evaluation.question_set_id && (
             <span data-testid="run-question-set-version">
               {" · "}
