@@ -120,6 +120,10 @@ const questionRows = (page: Page) => page.getByTestId("arena-question-row");
 describe("an arena, question by question", { timeout: 120_000 }, () => {
   it("shows who won each question, and opens both answers with the judge's scores and reasoning", async () => {
     const api = await server.json<Questions>(`/api/v1/arenas/${arenas.offline}/questions`);
+    const set = await server.json<{ id: string }>("/api/v1/question-sets", {
+      method: "POST",
+      json: { name: "from the arena" },
+    });
     const page = await desktop.newPage();
     await page.goto(`${server.origin}/arenas/${arenas.offline}`);
     await expect.poll(() => questionRows(page).count()).toBe(24);
@@ -155,6 +159,20 @@ describe("an arena, question by question", { timeout: 120_000 }, () => {
       expect(await answers.nth(i).textContent()).toMatch(/Score \d\.\d+ \(0–1\)/);
       expect(await answers.nth(i).textContent()).toContain("Reasoning:");
     }
+
+    // The question goes to a set's latest version from here, its expected answer edited first.
+    const add = detail.getByTestId("arena-add-to-set");
+    await add.locator("summary").click();
+    await add.getByRole("combobox", { name: "Question set" }).selectOption(set.id);
+    await add.getByLabel("Expected answer").fill("In 1784.");
+    await add.getByRole("button", { name: "Add the question" }).click();
+    await expect.poll(() => add.getByText("Added to from the arena.").isVisible()).toBe(true);
+    const stored = await server.json<{
+      questions: { question_text: string; ground_truth: string }[];
+    }>(`/api/v1/question-sets/${set.id}`);
+    expect(stored.questions.map((q) => [q.question_text, q.ground_truth])).toEqual([
+      [api.items[0]!.question_text, "In 1784."],
+    ]);
     expect(desktop.errors).toEqual([]);
     await page.close();
   });

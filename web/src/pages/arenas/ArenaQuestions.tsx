@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { AddToQuestionSet } from "../../components/AddToQuestionSet";
 import { Fragment, useState } from "react";
 import { api, must } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
@@ -92,8 +93,19 @@ function QuestionDetail({ item, pairwise }: { item: Item; pairwise: boolean }) {
             {pair.error && <p className="error-text">{pair.error}</p>}
           </div>
         ))}
+      <details data-testid="arena-add-to-set">
+        <summary>{t("prod.addToSet")}</summary>
+        <AddToQuestionSet question={item.question_text} expected={bestAnswer(item)} />
+      </details>
     </div>
   );
+}
+
+/** The answer to start the expected answer from: the best-scored one, else the first given. */
+function bestAnswer(item: Item): string {
+  const given = item.answers.filter((answer) => answer.answer !== null);
+  const best = [...given].sort((x, y) => (y.score ?? -Infinity) - (x.score ?? -Infinity))[0];
+  return best?.answer ?? "";
 }
 
 /**
