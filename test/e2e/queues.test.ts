@@ -283,6 +283,7 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     const agreement = await server.json<{
       criteria: { alpha: number | null }[];
       pairs: { a: string; b: string; items: number; agree: number }[];
+      people_standings: { contestant: string; wins: number; losses: number; ties: number }[];
     }>(`/api/v1/queues/${queueId}/agreement`);
     // What people picked, as contestants: the one whose answer was shown first on each item; the
     // judge's pick, from the arena's own page of questions.
@@ -297,12 +298,14 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
       }[];
     }>(`/api/v1/arenas/${arena}/questions?limit=100`);
     let agree = 0;
+    let terseWins = 0;
     const firstShown = new Set<string>();
     for (const item of items.items) {
       const question = questions.items.find((q) => q.question_text === item.content.question)!;
       const terse = question.answers.find((a) => a.contestant === "terse")!.answer;
       const picked = item.content.answers[0] === terse ? "a" : "b";
       firstShown.add(picked);
+      if (picked === "a") terseWins++;
       if (question.pairs[0]!.outcome === picked) agree++;
     }
     // The order is drawn per item: both contestants were shown first somewhere.
@@ -310,6 +313,14 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     expect(agreement.pairs).toEqual([
       { a: "terse", b: "verbose", items: 6, agree, share: agree / 6 },
     ]);
+    // People as a judge of the arena: each contestant's record from their votes.
+    const record = Object.fromEntries(
+      agreement.people_standings.map((s) => [s.contestant, [s.wins, s.losses, s.ties]]),
+    );
+    expect(record).toEqual({
+      terse: [terseWins, 6 - terseWins, 0],
+      verbose: [6 - terseWins, terseWins, 0],
+    });
     const row = page.getByTestId("pair-agreement").locator("tbody tr");
     await expect.poll(() => row.textContent()).toContain("terse · verbose6");
     // The arena's page shows the same votes beside its judge.
@@ -318,6 +329,7 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     await expect
       .poll(() => votes.textContent())
       .toBe(`terse · verbose6${Math.round((agree / 6) * 100)}%`);
+    expect(await page.getByTestId("arena-people-standings").locator("tbody tr").count()).toBe(2);
     await page.close();
   });
 

@@ -4,6 +4,7 @@ import {
   majorityChoice,
   pairJudgeAgreement,
   peopleAgreement,
+  peopleStandings,
   type PersonLabel,
   topDisagreements,
 } from "./agreement.js";
@@ -141,5 +142,39 @@ describe("agreement between people", () => {
       { a: "x", b: "y", items: 2, agree: 1, share: 0.5 },
       { a: "x", b: "z", items: 1, agree: 1, share: 1 },
     ]);
+  });
+});
+
+describe("peopleStandings", () => {
+  const game = (a: string, b: string, people: "a" | "b" | "tie" | null) => ({ a, b, people });
+
+  it("rates people's majorities by Bradley-Terry, best first, with each one's record", () => {
+    const standings = peopleStandings([
+      game("x", "y", "a"),
+      game("x", "y", "a"),
+      game("y", "x", "b"),
+      game("y", "z", "a"),
+      game("y", "z", "a"),
+      game("z", "x", "a"),
+      game("x", "z", "tie"),
+      game("x", "z", null), // nobody labelled it: no game
+    ]);
+    expect(standings.map((s) => [s.contestant, s.wins, s.losses, s.ties])).toEqual([
+      ["x", 3, 1, 1],
+      ["y", 2, 3, 0],
+      ["z", 1, 2, 1],
+    ]);
+    expect(standings[0]!.rating).toBeGreaterThan(standings[1]!.rating);
+    expect(standings[1]!.rating).toBeGreaterThan(standings[2]!.rating);
+    // The arena's scale: the mean rating is 1000 (a geometric mean of 1 for the strengths).
+    const mean = standings.reduce((sum, s) => sum + s.rating, 0) / standings.length;
+    expect(mean).toBeCloseTo(1000, 6);
+  });
+
+  it("gives finite ratings when one side won every game, and nothing without two contestants", () => {
+    const sweep = peopleStandings([game("x", "y", "a"), game("x", "y", "a")]);
+    expect(sweep.map((s) => s.contestant)).toEqual(["x", "y"]);
+    expect(sweep.every((s) => Number.isFinite(s.rating))).toBe(true);
+    expect(peopleStandings([game("x", "y", null)])).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { percentileInterval, seededRandom } from "../arena/index.js";
+import { fitBradleyTerry, percentileInterval, seededRandom } from "../arena/index.js";
 import {
   type AlphaMetric,
   krippendorffAlpha,
@@ -223,4 +223,47 @@ export function pairJudgeAgreement(
     ...p,
     share: p.items === 0 ? null : p.agree / p.items,
   }));
+}
+
+export interface PeopleStanding {
+  contestant: string;
+  /** On the arena's readable scale (mean 1000, 400 points = 10:1 odds). */
+  rating: number;
+  wins: number;
+  losses: number;
+  ties: number;
+}
+
+/**
+ * People as a judge of the arena: their majority on each item as one game, the contestants rated
+ * by Bradley-Terry as the arena rates its judge's verdicts (ties half to each side), best first.
+ */
+export function peopleStandings(
+  items: readonly { a: string; b: string; people: "a" | "b" | "tie" | null }[],
+): PeopleStanding[] {
+  const games = items.filter((item) => item.people !== null);
+  const names = [...new Set(games.flatMap((game) => [game.a, game.b]))].sort();
+  if (names.length < 2) return [];
+  const index = new Map(names.map((name, i) => [name, i]));
+  const wins = names.map(() => new Float64Array(names.length));
+  const tally = names.map(() => ({ wins: 0, losses: 0, ties: 0 }));
+  for (const game of games) {
+    const a = index.get(game.a) as number;
+    const b = index.get(game.b) as number;
+    if (game.people === "tie") {
+      (wins[a] as Float64Array)[b]! += 0.5;
+      (wins[b] as Float64Array)[a]! += 0.5;
+      tally[a]!.ties++;
+      tally[b]!.ties++;
+    } else {
+      const [winner, loser] = game.people === "a" ? [a, b] : [b, a];
+      (wins[winner] as Float64Array)[loser]! += 1;
+      tally[winner]!.wins++;
+      tally[loser]!.losses++;
+    }
+  }
+  const fit = fitBradleyTerry(wins);
+  return names
+    .map((contestant, i) => ({ contestant, rating: fit.ratings[i] as number, ...tally[i]! }))
+    .sort((x, y) => y.rating - x.rating || x.contestant.localeCompare(y.contestant));
 }

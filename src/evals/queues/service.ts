@@ -24,6 +24,7 @@ import {
   majorityChoice,
   pairJudgeAgreement,
   peopleAgreement,
+  peopleStandings,
   type PersonLabel,
   topDisagreements,
 } from "./agreement.js";
@@ -515,23 +516,22 @@ export async function queueAgreement(
       };
     },
   );
-  const pairs =
+  const games =
     queue.kind === "arena"
-      ? pairJudgeAgreement(
-          items.flatMap((item) => {
-            const pair = pairOf(item);
-            if (!pair) return [];
-            const choices = labels
-              .filter((l) => l.item_id === item.id && l.choice !== null)
-              .map((l) => l.choice as "a" | "b" | "tie");
-            return [{ a: pair.a, b: pair.b, judge: pair.judge, people: majorityChoice(choices) }];
-          }),
-        )
+      ? items.flatMap((item) => {
+          const pair = pairOf(item);
+          if (!pair) return [];
+          const choices = labels
+            .filter((l) => l.item_id === item.id && l.choice !== null)
+            .map((l) => l.choice as "a" | "b" | "tie");
+          return [{ a: pair.a, b: pair.b, judge: pair.judge, people: majorityChoice(choices) }];
+        })
       : null;
   return {
     criteria: peopleAgreement(rubric.criteria, labels),
     disagreements,
-    pairs,
+    pairs: games ? pairJudgeAgreement(games) : null,
+    people_standings: games ? peopleStandings(games) : null,
   };
 }
 

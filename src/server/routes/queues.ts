@@ -177,6 +177,20 @@ const AgreementSchema = z.object({
     .describe(
       "arena queues: per pair of contestants, how often people's majority matched the judge",
     ),
+  people_standings: z
+    .array(
+      z.object({
+        contestant: z.string(),
+        rating: z.number(),
+        wins: z.number().int(),
+        losses: z.number().int(),
+        ties: z.number().int(),
+      }),
+    )
+    .nullable()
+    .describe(
+      "arena queues: people as a judge, their majority per item rated by Bradley-Terry as the arena rates its judge (best first)",
+    ),
 });
 
 const AdjudicatedSchema = BlindItemSchema.extend({

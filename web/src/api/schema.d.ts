@@ -12534,6 +12534,16 @@ export interface operations {
                   share: number | null;
                 }[]
               | null;
+            /** @description arena queues: people as a judge, their majority per item rated by Bradley-Terry as the arena rates its judge (best first) */
+            people_standings:
+              | {
+                  contestant: string;
+                  rating: number;
+                  wins: number;
+                  losses: number;
+                  ties: number;
+                }[]
+              | null;
           };
         };
       };

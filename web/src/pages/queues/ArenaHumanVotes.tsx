@@ -28,6 +28,41 @@ function QueueVotes({ queue }: { queue: QueueSummary }) {
   const { t } = useI18n();
   const agreement = useAgreement(queue.id, true);
   const pairs = agreement.data?.pairs ?? [];
+  const standings = agreement.data?.people_standings ?? [];
+  return (
+    <>
+      <PairVotes queue={queue} pairs={pairs} />
+      {standings.length > 0 && (
+        <table data-testid="arena-people-standings">
+          <caption>{t("queue.peopleRanking")}</caption>
+          <thead>
+            <tr>
+              <th>{t("queue.contestant")}</th>
+              <th>{t("queue.rating")}</th>
+              <th>{t("queue.record")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {standings.map((s) => (
+              <tr key={s.contestant}>
+                <td>{s.contestant}</td>
+                <td>{Math.round(s.rating)}</td>
+                <td>
+                  {s.wins} · {s.losses} · {s.ties}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+type Pairs = NonNullable<ReturnType<typeof useAgreement>["data"]>["pairs"];
+
+function PairVotes({ queue, pairs }: { queue: QueueSummary; pairs: NonNullable<Pairs> }) {
+  const { t } = useI18n();
   return (
     <table data-testid="arena-human-votes">
       <caption>
