@@ -47,6 +47,13 @@ const MAY_IMPORT = {
   cli: ["server", ...SERVICES],
 };
 const FOLDERS = Object.keys(MAY_IMPORT);
+// The pure files of src/ the web app shares with the server, so the two cannot disagree.
+const WEB_SHARED = [
+  "text/landing-path",
+  "gate/explain",
+  "text/user-messages",
+  "evals/questions/rules",
+];
 // Folders that reach rag/ only through its loops' face, so they never load the database bot.
 const LOOPS_ONLY = new Set(["integrations"]);
 
@@ -117,6 +124,24 @@ export default tseslint.config(
     },
   },
   ...FOLDERS.map(layerRules),
+  {
+    // web/ reaches src/ only for these pure files (docs/architecture.md, the web/ row).
+    files: ["web/src/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+src/(?!(${WEB_SHARED.join("|")})$)`,
+              message: `web/ imports of src/ only ${WEB_SHARED.join(", ")} (docs/architecture.md).`,
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // Examples and scripts in plain JavaScript run on Node as users copy them.
     files: ["examples/**/*.mjs", "scripts/**/*.mjs"],

@@ -54,8 +54,11 @@ export function staleWebSource(root = ROOT): string | undefined {
     ...filesUnder(join(root, "web/src")),
     join(root, "web/index.html"),
     join(root, "web/vite.config.ts"),
-    // The one file of src/ the web app imports (the login's landing rule).
+    // The files of src/ the web app imports (docs/architecture.md, the web/ row).
     join(root, "src/text/landing-path.ts"),
+    join(root, "src/gate/explain.ts"),
+    join(root, "src/text/user-messages.ts"),
+    join(root, "src/evals/questions/rules.ts"),
   ];
   const newer = sources.find((path) => !path.includes(".test.") && mtime(path) > built);
   return newer && relative(root, newer);

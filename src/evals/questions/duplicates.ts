@@ -1,25 +1,7 @@
 import { QuestionImportError, type RowError } from "./errors.js";
+import { questionKey } from "./rules.js";
 
-const PUNCTUATION = /\p{P}+/gu;
-const WHITESPACE = /\s+/gu;
-// Chinese and Japanese are written without spaces, so a space next to one of their characters is
-// typing noise ("兰亭 县" and "兰亭县" are one question). Hangul is left alone: it uses spaces.
-const SPACE_BY_CJK =
-  /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]) | (?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu;
-
-/**
- * The form two questions share when they are the same question: NFKC (full-width to ASCII),
- * lower-case, punctuation (ASCII and CJK alike) dropped, whitespace collapsed.
- */
-export function questionKey(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(PUNCTUATION, " ")
-    .replace(WHITESPACE, " ")
-    .trim()
-    .replace(SPACE_BY_CJK, "");
-}
+export { questionKey };
 
 export interface DuplicateRow {
   /** 1-based position in `questions`. */

@@ -4,11 +4,18 @@ import { parseStrictJson } from "../../text/index.js";
 import { duplicateRowErrors, findDuplicates } from "./duplicates.js";
 import { QuestionImportError, type RowError } from "./errors.js";
 import {
-  QUESTION_LIMITS,
-  QUESTION_TYPES,
-  type QuestionInput,
-  QuestionInputSchema,
-} from "./schema.js";
+  isQuestionListField,
+  QUESTION_LIST_FIELDS,
+  type QuestionField,
+  questionFieldOf,
+  type QuestionListField,
+  questionTypeOf,
+  referenceListOf,
+  unknownTypeMessage,
+} from "./rules.js";
+import { QUESTION_LIMITS, type QuestionInput, QuestionInputSchema } from "./schema.js";
+
+export { questionTypeOf, referenceListOf };
 
 export const QUESTION_FORMATS = ["csv", "json", "jsonl"] as const;
 export type QuestionFormat = (typeof QUESTION_FORMATS)[number];
@@ -32,48 +39,8 @@ export function questionFormatOf(filename: string): QuestionFormat {
   return format;
 }
 
-type Field =
-  | "question_type"
-  | "question_text"
-  | "ground_truth"
-  | "ground_truths"
-  | "reference_context"
-  | ListField;
-
-/** Fields holding a list: a JSON list, or in a CSV cell its JSON text (or a single item). */
-type ListField = "ground_truths" | "relevant_ids" | "reference_contexts";
-const LIST_FIELDS: Record<ListField, string> = {
-  ground_truths: "reference",
-  relevant_ids: "id",
-  reference_contexts: "passage",
-};
-function isListField(field: Field): field is ListField {
-  return Object.hasOwn(LIST_FIELDS, field);
-}
-
-/** Header names and JSON keys, normalized (lower-case, spaces and hyphens as "_"). */
-const FIELD_ALIASES: Record<string, Field> = {
-  question_type: "question_type",
-  type: "question_type",
-  question_text: "question_text",
-  question: "question_text",
-  ground_truth: "ground_truth",
-  answer: "ground_truth",
-  expected: "ground_truth",
-  ground_truths: "ground_truths",
-  references: "ground_truths",
-  reference_context: "reference_context",
-  relevant_ids: "relevant_ids",
-  reference_contexts: "reference_contexts",
-};
-
-function fieldOf(name: string): Field | undefined {
-  const normalized = name
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, "_");
-  return Object.hasOwn(FIELD_ALIASES, normalized) ? FIELD_ALIASES[normalized] : undefined;
-}
+type Field = QuestionField;
+type ListField = QuestionListField;
 
 /** One data row before validation: its number as the user counts it, and its fields. */
 export interface RawRow {
@@ -117,7 +84,7 @@ export function readImportRows(
   content: string | Uint8Array,
   format: QuestionFormat,
   /** A CSV header's field name; the question's must map to "question_text". */
-  fieldOfHeader: (name: string) => string | undefined = fieldOf,
+  fieldOfHeader: (name: string) => string | undefined = questionFieldOf,
 ): RawRows {
   const size = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.length;
   if (size > QUESTION_LIMITS.importBytes) {
@@ -352,11 +319,11 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
   const problems: Omit<RowError, "row">[] = [];
   const input: Partial<Record<Exclude<Field, ListField>, string>> &
     Partial<Record<ListField, string[]>> = {};
-  const named = namedCells(value, fieldOf);
+  const named = namedCells(value, questionFieldOf);
   problems.push(...named.problems);
   for (const [field, cell] of named.cells) {
-    if (isListField(field)) {
-      const items = referenceListOf(cell, LIST_FIELDS[field]);
+    if (isQuestionListField(field)) {
+      const items = referenceListOf(cell, QUESTION_LIST_FIELDS[field]);
       if (typeof items === "string") problems.push({ field, message: items });
       else if (items.length > 0) input[field] = items;
       continue;
@@ -393,10 +360,10 @@ function questionOf(value: unknown): QuestionInput | Omit<RowError, "row">[] {
   return result.error.issues.map((issue) => {
     const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
     const top = String(issue.path[0] ?? "") as Field;
-    const given = isListField(top) ? input[top] : input[field as Exclude<Field, ListField>];
+    const given = isQuestionListField(top) ? input[top] : input[field as Exclude<Field, ListField>];
     if (given === undefined) return { field, message: "missing: expected a non-empty question" };
     if (field === "question_type") {
-      return { field, message: `"${writtenType}" is not one of ${QUESTION_TYPES.join(", ")}` };
+      return { field, message: unknownTypeMessage(writtenType) };
     }
     return { field, message: issue.message };
   });
@@ -425,39 +392,4 @@ export function namedCells<F extends string>(
     cells.push([field, cell]);
   }
   return { cells, problems };
-}
-
-/** "factual", "Factual" and "user defined" as written by hand: FACTUAL, USER_DEFINED; blank is none. */
-export function questionTypeOf(text: string): string | undefined {
-  const type = text
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, "_");
-  return type === "" ? undefined : type;
-}
-
-/**
- * A list field's value (`ground_truths`, `relevant_ids`, `reference_contexts`): a JSON list of
- * strings, or (a CSV cell) its JSON text; any other text is one item. Returns the problem as a
- * string, naming what an item is (`noun`).
- */
-export function referenceListOf(cell: unknown, noun = "reference"): string[] | string {
-  let value = cell;
-  if (typeof value === "string") {
-    const text = value.trim();
-    if (text === "") return [];
-    if (!text.startsWith("[")) return [text];
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      return `not a JSON list of ${noun}s: ${messageOf(error)}`;
-    }
-  }
-  if (!Array.isArray(value)) return `expected a list of ${noun} strings`;
-  const bad = value.findIndex((item) => typeof item !== "string");
-  if (bad >= 0) return `item ${bad + 1}: expected a string`;
-  if ((value as string[]).some((item) => item.includes("\u0000"))) {
-    return "contains a NUL character (\\u0000), which cannot be stored";
-  }
-  return (value as string[]).map((item) => item.trim()).filter((item) => item !== "");
 }

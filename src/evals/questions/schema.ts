@@ -1,24 +1,10 @@
 import { z } from "zod";
+import { QUESTION_LIMITS, QUESTION_TYPES } from "./rules.js";
 
-/** Seed 003 questions.question_type. */
-export const QUESTION_TYPES = ["FACTUAL", "INFERENTIAL", "USER_DEFINED"] as const;
+export { QUESTION_LIMITS, QUESTION_TYPES } from "./rules.js";
+
 export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
 export type QuestionType = z.infer<typeof QuestionTypeSchema>;
-
-export const QUESTION_LIMITS = {
-  questionChars: 10_000,
-  groundTruthChars: 50_000,
-  referenceContextChars: 20_000,
-  /** Acceptable references (ground_truths) of one question. */
-  referencesPerQuestion: 50,
-  /** Relevant ids, or reference texts, of one question. */
-  relevantPerQuestion: 100,
-  relevantIdChars: 1_000,
-  /** Questions in one set, and rows in one import. */
-  questionsPerSet: 10_000,
-  /** Bytes of one import file or request body. */
-  importBytes: 10 * 1024 * 1024,
-} as const;
 
 /**
  * One question as a user writes it (import rows, API bodies, generator output). Field names are

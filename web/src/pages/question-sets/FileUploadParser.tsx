@@ -3,7 +3,7 @@ import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
 import {
   formatOfFile,
-  LIMITS,
+  QUESTION_LIMITS,
   type ParsedQuestion,
   parseQuestionFile,
   type RowIssue,
@@ -35,11 +35,16 @@ export function FileUploadParser({
       setOutcome({ file: file.name, message: t("upload.unknownFormat", { file: file.name }) });
       return;
     }
-    if (file.size > LIMITS.bytes) {
+    if (file.size > QUESTION_LIMITS.importBytes) {
       setOutcome({
         file: file.name,
         issues: [
-          { line: 1, unit: "file", field: "(file)", message: `larger than ${LIMITS.bytes} bytes` },
+          {
+            line: 1,
+            unit: "file",
+            field: "(file)",
+            message: `larger than ${QUESTION_LIMITS.importBytes} bytes`,
+          },
         ],
       });
       return;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { formatOfFile, parseQuestionFile } from "./parse-questions";
+import {
+  parseQuestionFile as serverParse,
+  QuestionImportError,
+} from "../../../../src/evals/questions/index";
 
 describe("parseQuestionFile", () => {
   it("reads CSV with the server's column names and aliases", () => {
@@ -129,5 +133,36 @@ describe("formatOfFile", () => {
     expect(formatOfFile("Q.CSV")).toBe("csv");
     expect(formatOfFile("a.ndjson")).toBe("jsonl");
     expect(formatOfFile("a.txt")).toBeUndefined();
+  });
+});
+
+describe("parseQuestionFile agrees with the server's import", () => {
+  // The server's parser, run on the same text: what parses here is what the server saves.
+  const onServer = (text: string, format: "csv" | "jsonl") => {
+    try {
+      return { ok: true, types: serverParse(text, format).map((q) => q.question_type) };
+    } catch (error) {
+      if (!QuestionImportError.isInstance(error)) throw error;
+      return { ok: false, messages: error.rows.map((r) => r.message) };
+    }
+  };
+  const inBrowser = (text: string, format: "csv" | "jsonl") => {
+    const parsed = parseQuestionFile(text, format);
+    return parsed.ok
+      ? { ok: true, types: parsed.questions.map((q) => q.question_type) }
+      : { ok: false, messages: parsed.issues.map((i) => i.message) };
+  };
+
+  it.each([
+    [
+      "a type written by hand",
+      "question,type\nOne?,user defined\nTwo?,Factual\nThree?,  \n",
+      "csv",
+    ],
+    ["an unknown type", "question,type\nOne?,opinion\n", "csv"],
+    ["a list item holding NUL", '{"question":"a?","relevant_ids":["x\\u0000"]}\n', "jsonl"],
+    ["a list that is not a list", '{"question":"a?","reference_contexts":{"a":1}}\n', "jsonl"],
+  ] as const)("on %s", (_, text, format) => {
+    expect(inBrowser(text, format)).toEqual(onServer(text, format));
   });
 });

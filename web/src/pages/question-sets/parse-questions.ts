@@ -1,24 +1,23 @@
 import Papa from "papaparse";
 import { fromSpreadsheetSafe } from "../../components/spreadsheet-cells";
-import { questionKey } from "./question-key";
+import {
+  QUESTION_LIMITS,
+  QUESTION_LIST_FIELDS,
+  QUESTION_TYPES,
+  type QuestionField,
+  questionFieldOf,
+  questionKey,
+  type QuestionType,
+  questionTypeOf,
+  referenceListOf,
+  unknownTypeMessage,
+} from "../../../../src/evals/questions/rules";
 
 // FileUploadParser's logic (seed 003 section 4.1: files are parsed in the browser, never
-// uploaded). The accepted columns and limits are the server's import rules
-// (src/evals/questions/import.ts), so what parses here is what the server saves.
+// uploaded). The columns, limits, type spellings, list cells and repeat rule are the server's own
+// (src/evals/questions/rules.ts), so what parses here is what the server saves.
 
-export const QUESTION_TYPES = ["FACTUAL", "INFERENTIAL", "USER_DEFINED"] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
-
-export const LIMITS = {
-  questionChars: 10_000,
-  groundTruthChars: 50_000,
-  referenceContextChars: 20_000,
-  /** Relevant ids, or reference passages, of one question; the characters of one id. */
-  relevantPerQuestion: 100,
-  relevantIdChars: 1_000,
-  rows: 10_000,
-  bytes: 10 * 1024 * 1024,
-} as const;
+export { QUESTION_LIMITS, QUESTION_TYPES, type QuestionType };
 
 export interface ParsedQuestion {
   question_type: QuestionType;
@@ -44,27 +43,7 @@ export type ParseOutcome =
 
 export type QuestionFileFormat = "csv" | "json" | "jsonl";
 
-type Field = keyof ParsedQuestion;
-const ALIASES: Record<string, Field> = {
-  question_type: "question_type",
-  type: "question_type",
-  question_text: "question_text",
-  question: "question_text",
-  ground_truth: "ground_truth",
-  answer: "ground_truth",
-  expected: "ground_truth",
-  reference_context: "reference_context",
-  relevant_ids: "relevant_ids",
-  reference_contexts: "reference_contexts",
-};
-
-function fieldOf(name: string): Field | undefined {
-  const key = name
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, "_");
-  return Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
-}
+type Fields = Partial<Record<QuestionField, unknown>>;
 
 export function formatOfFile(name: string): QuestionFileFormat | undefined {
   const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
@@ -77,7 +56,7 @@ export function formatOfFile(name: string): QuestionFileFormat | undefined {
 interface RawRow {
   line: number;
   unit: "line" | "item";
-  fields: Partial<Record<Field, unknown>>;
+  fields: Fields;
 }
 
 /** Checks one row's fields; returns the question or the row's issues. */
@@ -92,43 +71,41 @@ function questionOf(row: RawRow): ParsedQuestion | RowIssue[] {
 
   let question_text = "";
   if (typeof text !== "string" || text.trim() === "") at("question_text", "the question is empty");
-  else if (text.trim().length > LIMITS.questionChars)
-    at("question_text", `longer than ${LIMITS.questionChars} characters`);
+  else if (text.trim().length > QUESTION_LIMITS.questionChars)
+    at("question_text", `longer than ${QUESTION_LIMITS.questionChars} characters`);
   else question_text = text.trim();
 
   let ground_truth = "";
   if (typeof truth !== "string") at("ground_truth", "expected text");
-  else if (truth.trim().length > LIMITS.groundTruthChars)
-    at("ground_truth", `longer than ${LIMITS.groundTruthChars} characters`);
+  else if (truth.trim().length > QUESTION_LIMITS.groundTruthChars)
+    at("ground_truth", `longer than ${QUESTION_LIMITS.groundTruthChars} characters`);
   else ground_truth = truth.trim();
 
   let question_type: QuestionType = "USER_DEFINED";
   if (type !== undefined && type !== null && type !== "") {
-    const upper = typeof type === "string" ? type.trim().toUpperCase() : "";
-    if ((QUESTION_TYPES as readonly string[]).includes(upper))
-      question_type = upper as QuestionType;
-    else at("question_type", `"${String(type)}" is not one of ${QUESTION_TYPES.join(", ")}`);
+    const written = typeof type === "string" ? questionTypeOf(type) : "";
+    const known = QUESTION_TYPES.find((t) => t === written);
+    if (known) question_type = known;
+    else if (written !== undefined) at("question_type", unknownTypeMessage(type));
   }
 
   let reference_context: string | null = null;
   if (context !== undefined && context !== null && context !== "") {
     if (typeof context !== "string") at("reference_context", "expected text");
-    else if (context.length > LIMITS.referenceContextChars)
-      at("reference_context", `longer than ${LIMITS.referenceContextChars} characters`);
+    else if (context.length > QUESTION_LIMITS.referenceContextChars)
+      at("reference_context", `longer than ${QUESTION_LIMITS.referenceContextChars} characters`);
     else reference_context = context;
   }
   const relevant_ids = listOf(
     row.fields.relevant_ids,
     "relevant_ids",
-    "id",
-    LIMITS.relevantIdChars,
+    QUESTION_LIMITS.relevantIdChars,
     at,
   );
   const reference_contexts = listOf(
     row.fields.reference_contexts,
     "reference_contexts",
-    "passage",
-    LIMITS.referenceContextChars,
+    QUESTION_LIMITS.referenceContextChars,
     at,
   );
   if (issues.length > 0) return issues;
@@ -143,44 +120,24 @@ function questionOf(row: RawRow): ParsedQuestion | RowIssue[] {
 }
 
 /**
- * A list field as the server reads it (src/evals/questions/import.ts, referenceListOf): a JSON
- * list of strings, or in a CSV cell its JSON text or a single item. Items trimmed, blanks and
- * repeats dropped.
+ * A list field as the server reads it (rules.ts, referenceListOf), its repeats dropped and the
+ * server's limits checked.
  */
 function listOf(
   value: unknown,
-  field: string,
-  noun: string,
+  field: "relevant_ids" | "reference_contexts",
   maxChars: number,
   at: (field: string, message: string) => void,
 ): string[] {
-  let list = value;
-  if (list === undefined || list === null) return [];
+  const noun = QUESTION_LIST_FIELDS[field];
+  const list = referenceListOf(value ?? [], noun);
   if (typeof list === "string") {
-    const text = list.trim();
-    if (text === "") return [];
-    if (!text.startsWith("[")) list = [text];
-    else {
-      try {
-        list = JSON.parse(text) as unknown;
-      } catch (error) {
-        at(field, `not a JSON list of ${noun}s: ${(error as Error).message}`);
-        return [];
-      }
-    }
-  }
-  if (!Array.isArray(list)) {
-    at(field, `expected a list of ${noun} strings`);
+    at(field, list);
     return [];
   }
-  const bad = list.findIndex((item) => typeof item !== "string");
-  if (bad >= 0) {
-    at(field, `item ${bad + 1}: expected a string`);
-    return [];
-  }
-  const items = [...new Set((list as string[]).map((item) => item.trim()).filter(Boolean))];
-  if (items.length > LIMITS.relevantPerQuestion) {
-    at(field, `more than ${LIMITS.relevantPerQuestion} ${noun}s`);
+  const items = [...new Set(list)];
+  if (items.length > QUESTION_LIMITS.relevantPerQuestion) {
+    at(field, `more than ${QUESTION_LIMITS.relevantPerQuestion} ${noun}s`);
     return [];
   }
   if (items.some((item) => item.length > maxChars)) {
@@ -190,11 +147,11 @@ function listOf(
   return items;
 }
 
-function fieldsOfObject(value: unknown): Partial<Record<Field, unknown>> | undefined {
+function fieldsOfObject(value: unknown): Fields | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const fields: Partial<Record<Field, unknown>> = {};
+  const fields: Fields = {};
   for (const [key, v] of Object.entries(value)) {
-    const field = fieldOf(key);
+    const field = questionFieldOf(key);
     if (field) fields[field] = v;
   }
   return fields;
@@ -216,7 +173,7 @@ function csvRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
     }
     return lo + 1;
   };
-  let header: (Field | undefined)[] | undefined;
+  let header: (QuestionField | undefined)[] | undefined;
   let rowStart = 0;
   Papa.parse<string[]>(text, {
     skipEmptyLines: false,
@@ -239,7 +196,7 @@ function csvRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
         issues.push({ line, unit: "line", field: "(row)", message: error.message });
       }
       if (!header) {
-        header = cells.map(fieldOf);
+        header = cells.map(questionFieldOf);
         if (!header.includes("question_text")) {
           issues.push({
             line,
@@ -251,7 +208,7 @@ function csvRows(text: string): { rows: RawRow[]; issues: RowIssue[] } {
         }
         return;
       }
-      const fields: Partial<Record<Field, unknown>> = {};
+      const fields: Fields = {};
       header.forEach((field, i) => {
         if (field) fields[field] = fromSpreadsheetSafe(cells[i] ?? "");
       });
@@ -379,12 +336,12 @@ export function parseQuestionFile(text: string, format: QuestionFileFormat): Par
   if (issues.length === 0 && questions.length === 0) {
     issues.push({ line: 1, unit: "file", field: "(file)", message: "the file holds no questions" });
   }
-  if (questions.length + issues.length > LIMITS.rows) {
+  if (questions.length + issues.length > QUESTION_LIMITS.questionsPerSet) {
     issues.push({
       line: 1,
       unit: "file",
       field: "(file)",
-      message: `more than ${LIMITS.rows} rows`,
+      message: `more than ${QUESTION_LIMITS.questionsPerSet} rows`,
     });
   }
   if (issues.length > 0) return { ok: false, issues: issues.sort((a, b) => a.line - b.line) };
