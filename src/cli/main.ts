@@ -1,14 +1,7 @@
 import { createRequire } from "node:module";
-import { JudgeInputError } from "../judges/index.js";
-import { errorText, LlmConfigError } from "../llm/index.js";
-import { AskInputError, LoopsConfigError, ModelFailureError } from "../rag/index.js";
-import { CollectionNotFoundError, DamagedStoreError, StoreLockedError } from "../store/index.js";
+import { errorText } from "../llm/index.js";
+import { ModelFailureError } from "../rag/index.js";
 import { ARENA_HELP, arenaCommand } from "./commands/arena.js";
-import {
-  CalibrationNotFoundError,
-  CalibrationRequestError,
-  LabelImportError,
-} from "../evals/calibration/index.js";
 import { ASK_HELP, askCommand } from "./commands/ask.js";
 import { CALIBRATE_HELP, calibrateCommand } from "./commands/calibrate.js";
 import { EVAL_HELP, evalCommand } from "./commands/eval.js";
@@ -21,7 +14,6 @@ import { startCommand } from "./commands/start.js";
 import { TOKEN_HELP, tokenCommand } from "./commands/token.js";
 import { WORKER_HELP, workerCommand } from "./commands/worker.js";
 import { EXIT } from "./exit-codes.js";
-import { UsageError } from "./usage-error.js";
 
 const HELP = `ragjudge — decides whether a RAG system's answers deserve trust.
 
@@ -103,35 +95,40 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command(rest);
   } catch (error) {
-    const userErrors = [
-      UsageError,
-      StoreLockedError,
-      LlmConfigError,
-      JudgeInputError,
-      AskInputError,
-      LoopsConfigError,
-      CollectionNotFoundError,
-      CalibrationNotFoundError,
-      CalibrationRequestError,
-      LabelImportError,
-    ];
-    // Not the user's doing, and nothing else can run: the message says where the data went.
-    if (error instanceof DamagedStoreError) {
-      process.stderr.write(`ragjudge ${name}: ${error.message}\n`);
-      return EXIT.incomplete;
-    }
-    const userError = userErrors.some((type) => error instanceof type);
-    if (userError || isParseArgsError(error)) {
-      process.stderr.write(`ragjudge ${name}: ${errorText(error)}\n`);
-      return EXIT.usage;
-    }
-    const failed = ModelFailureError.findIn(error);
-    if (failed) {
-      process.stderr.write(`ragjudge ${name}: ${errorText(failed)}\n`);
-      return EXIT.incomplete;
+    // A typed error's kind decides the exit code (EXIT_BY_KIND); a failed model counts even when
+    // wrapped in another error's cause chain.
+    const typed = [kindOf(error), ModelFailureError.findIn(error)].find(
+      (e) => e && EXIT_BY_KIND[e.kind] !== undefined,
+    );
+    const code = typed && EXIT_BY_KIND[typed.kind];
+    if (code !== undefined || isParseArgsError(error)) {
+      process.stderr.write(`ragjudge ${name}: ${errorText(typed ?? error)}\n`);
+      return code ?? EXIT.usage;
     }
     throw error;
   }
+}
+
+/**
+ * Each kind of typed error the commands let through, and its exit code: the caller's mistake
+ * (usage), or a run that could not be done (incomplete; a damaged store's message says where the
+ * data went). Any other error is a crash, printed with its stack.
+ */
+const EXIT_BY_KIND: Partial<Record<string, number>> = {
+  usage: EXIT.usage,
+  invalid_request: EXIT.usage,
+  invalid_config: EXIT.usage,
+  not_found: EXIT.usage,
+  locked: EXIT.usage,
+  damaged: EXIT.incomplete,
+  model_failed: EXIT.incomplete,
+};
+
+function kindOf(error: unknown): (Error & { kind: string }) | undefined {
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  return error instanceof Error && typeof kind === "string"
+    ? (error as Error & { kind: string })
+    : undefined;
 }
 
 function isParseArgsError(error: unknown): boolean {

@@ -2,6 +2,8 @@ const MARKER = Symbol.for("ragjudge.judges.input-error");
 
 /** A judge was called with input that does not match its schema; `field` names the culprit. */
 export class JudgeInputError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   readonly [MARKER] = true;
   override readonly name = "JudgeInputError";
 

@@ -49,6 +49,8 @@ export class LlmError extends Error {
 
 /** A configuration value is missing or invalid. `field` is the dotted path at fault. */
 export class LlmConfigError extends LlmError {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_config";
   constructor(
     readonly field: string,
     readonly expected: string,

@@ -49,6 +49,8 @@ export type AlertRuleFields = Pick<
 >;
 
 export class AlertRuleNameTakenError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "name_taken";
   override readonly name = "AlertRuleNameTakenError";
   constructor(readonly ruleName: string) {
     super(`an alert rule named "${ruleName}" already exists`);
@@ -57,6 +59,8 @@ export class AlertRuleNameTakenError extends Error {
 
 /** A webhook secret cannot be stored: several users and no operator key (as for bots). */
 export class AlertSecretKeyRequiredError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   override readonly name = "AlertSecretKeyRequiredError";
   constructor() {
     super(

@@ -22,6 +22,8 @@ export type BotRow = Pick<StoredBot, "id" | "name" | "url" | "secret_header" | "
 export type BotCredential = Pick<StoredBot, "url" | "secret_header" | "secret">;
 
 export class BotNameTakenError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "name_taken";
   override readonly name = "BotNameTakenError";
   constructor(readonly botName: string) {
     super(`a bot named "${botName}" already exists`);

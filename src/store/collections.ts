@@ -12,6 +12,8 @@ export type DocumentKind = DocumentRow["kind"];
 
 /** A collection id that is unknown, deleted, or another user's: the three look the same. */
 export class CollectionNotFoundError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "not_found";
   override readonly name = "CollectionNotFoundError";
   constructor(readonly collection: string) {
     super(`collection ${collection} not found`);
@@ -19,6 +21,8 @@ export class CollectionNotFoundError extends Error {
 }
 
 export class CollectionNameTakenError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "name_taken";
   override readonly name = "CollectionNameTakenError";
   constructor(readonly collectionName: string) {
     super(`a collection named "${collectionName}" already exists`);

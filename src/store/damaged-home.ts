@@ -14,6 +14,8 @@ export class PgliteStartError extends Error {
 
 /** The embedded database could not be opened; its directory now lives at `movedTo`. */
 export class DamagedStoreError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "damaged";
   override name = "DamagedStoreError";
   constructor(
     readonly dataDir: string,

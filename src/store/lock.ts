@@ -4,6 +4,8 @@ import { join, resolve } from "node:path";
 
 /** Raised when another live process holds the embedded database. */
 export class StoreLockedError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "locked";
   override name = "StoreLockedError";
   constructor(
     readonly dir: string,

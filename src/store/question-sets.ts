@@ -25,6 +25,8 @@ export type NewQuestion = Pick<
   >;
 
 export class QuestionSetNotFoundError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "not_found";
   override readonly name = "QuestionSetNotFoundError";
   constructor(readonly id: string) {
     super(`question set ${id} not found`);
@@ -41,6 +43,8 @@ export class QuestionNotInSetError extends Error {
 
 /** Questions whose normalized text is already in the set; nothing was written. */
 export class DuplicateQuestionsError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "conflict";
   override readonly name = "DuplicateQuestionsError";
   constructor(readonly duplicates: Array<{ index: number; question_text: string }>) {
     super(

@@ -58,6 +58,8 @@ type RunConfig = Pick<RagjudgeConfig, "llm" | "judges" | "gate" | "rag"> &
   Partial<Pick<RagjudgeConfig, "bots" | "prices">>;
 
 export class ArenaNotFoundError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "not_found";
   override readonly name = "ArenaNotFoundError";
   constructor(readonly id: string) {
     super(`arena ${id} not found`);
@@ -66,6 +68,8 @@ export class ArenaNotFoundError extends Error {
 
 /** One contestant could not join (its answers do not fit the set, its run is on another set...). */
 export class ArenaContestantError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   override readonly name = "ArenaContestantError";
   constructor(
     readonly index: number,

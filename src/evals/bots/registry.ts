@@ -91,6 +91,8 @@ export type RegisterBotInput = z.infer<typeof RegisterBotSchema>;
  * HTTP 400 naming the field, with `code` as the error.
  */
 export class BotRegistrationError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   override readonly name = "BotRegistrationError";
   constructor(
     readonly field: string,

@@ -38,6 +38,8 @@ export interface GenerationJob {
 }
 
 export class QuestionGenerationNotFoundError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "not_found";
   override readonly name = "QuestionGenerationNotFoundError";
   constructor(readonly id: string) {
     super(`question generation ${id} not found`);

@@ -31,6 +31,8 @@ export function summarizeRowErrors(rows: readonly RowError[]): string {
  * it is empty when the file itself is at fault (too large, empty, not JSON), and the message says so.
  */
 export class QuestionImportError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   readonly [IMPORT_MARKER] = true;
   override readonly name = "QuestionImportError";
   readonly rows: RowError[];
@@ -52,6 +54,8 @@ export class QuestionImportError extends Error {
 
 /** Question generation was called with options it cannot use; `field` names the option. */
 export class QuestionGenerationError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   readonly [GENERATION_MARKER] = true;
   override readonly name = "QuestionGenerationError";
 

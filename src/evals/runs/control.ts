@@ -48,6 +48,8 @@ import {
 
 /** The evaluation, question set or collection is not the user's (or does not exist): HTTP 404. */
 export class EvaluationNotFoundError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "not_found";
   override readonly name = "EvaluationNotFoundError";
   constructor(
     readonly what: "evaluation" | "result" | "question set" | "collection" | "bot",
@@ -59,6 +61,8 @@ export class EvaluationNotFoundError extends Error {
 
 /** The run's status does not allow the operation (e.g. resuming a cancelled run): HTTP 409. */
 export class EvaluationStateError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_state";
   override readonly name = "EvaluationStateError";
   constructor(
     readonly operation: string,
@@ -70,6 +74,8 @@ export class EvaluationStateError extends Error {
 
 /** The request is valid JSON but unusable (e.g. the reference judge on questions with no ground truth). */
 export class EvaluationRequestError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   override readonly name = "EvaluationRequestError";
   constructor(
     readonly field: string,

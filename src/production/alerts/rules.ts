@@ -14,6 +14,8 @@ import { judgeProblem, thresholdProblem } from "./rule-input.js";
 
 /** A rule refused for one field; the API answers 400 naming it. */
 export class AlertRuleError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   override readonly name = "AlertRuleError";
   constructor(
     readonly field: string,

@@ -95,6 +95,8 @@ export interface AskResult {
 }
 
 export class AskInputError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_request";
   override readonly name = "AskInputError";
   constructor(
     readonly field: string,

@@ -138,6 +138,8 @@ export const DEFAULT_LOOPS_CONFIG: LoopsConfig = LoopsConfigSchema.parse({});
 
 /** Thrown for an invalid loops section; names the field at fault and what was expected. */
 export class LoopsConfigError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "invalid_config";
   override readonly name = "LoopsConfigError";
   constructor(
     readonly field: string,

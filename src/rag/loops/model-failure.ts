@@ -4,6 +4,8 @@
  * the cause, instead of answering without it unnoticed.
  */
 export class ModelFailureError extends Error {
+  /** How server/errors.ts and cli/main.ts read it (status, exit code). */
+  readonly kind = "model_failed";
   override readonly name = "ModelFailureError";
   constructor(
     readonly role: "generator" | "judge",
