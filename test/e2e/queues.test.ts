@@ -333,6 +333,26 @@ describe("annotation queues in the browser", { timeout: 300_000 }, () => {
     await page.close();
   });
 
+  it("makes a queue of only a run's failed results from its page", async () => {
+    const failed = await server.json<{ total: number }>(
+      `/api/v1/evaluations/${run}/results?status=SCORED&passed=false&limit=1`,
+    );
+    expect(failed.total).toBeGreaterThan(0);
+    const page = await browser.newPage();
+    await signIn(page, owner, `/evaluations/${run}`);
+    await page.getByRole("button", { name: "Send to labelling" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("textbox", { name: "Name" }).fill("the failed ones");
+    await dialog.getByRole("combobox", { name: "Which results" }).selectOption("failed");
+    await dialog.getByRole("checkbox", { name: `${reviewers[0]!.name} (annotator)` }).check();
+    await dialog.getByRole("button", { name: "Make the queue" }).click();
+    await page.waitForURL(/\/queues\/[0-9a-f-]{36}$/);
+    const queueId = page.url().split("/").at(-1) as string;
+    const queue = await server.json<{ items: number }>(`/api/v1/queues/${queueId}`);
+    expect(queue.items).toBe(failed.total);
+    await page.close();
+  });
+
   it("sends a production answer to labelling with named criteria, and a reviewer labels both by key", async () => {
     const sent = await server.json<{ answers: { id: string }[] }>("/api/v1/answers", {
       method: "POST",

@@ -7,6 +7,7 @@ import { FieldError } from "../../components/FieldError";
 import { Modal } from "../../components/Modal";
 import { useI18n } from "../../i18n/i18n";
 import { createQueue, type QueueRequest, queuesKey, useReviewers } from "./queries";
+import { RESULT_CHOICES, type ResultChoice, runFilterOf } from "./run-filter";
 
 type Source = QueueRequest["source"];
 type CriterionRow = { name: string; scale: "1-5" | "1-10" | "pass_fail"; description: string };
@@ -63,13 +64,18 @@ function SendForm({
   ]);
   const [sample, setSample] = useState("");
   const [seed, setSeed] = useState("1");
+  const [which, setWhich] = useState<ResultChoice>("scored");
   const make = useMutation({
     mutationFn: () => {
       const size = Number(sample);
-      const sampled =
-        sample.trim() !== "" && source.kind !== "production"
-          ? { ...source, sample: { size, seed: Number(seed) || 0 } }
+      const filtered =
+        source.kind === "run" && !source.result_ids
+          ? { ...source, filter: runFilterOf(which) }
           : source;
+      const sampled =
+        sample.trim() !== "" && filtered.kind !== "production"
+          ? { ...filtered, sample: { size, seed: Number(seed) || 0 } }
+          : filtered;
       return createQueue({
         name: queueName.trim(),
         source: sampled,
@@ -156,6 +162,18 @@ function SendForm({
       )}
       {source.kind !== "arena" && rubric === "criteria" && (
         <CriteriaEditor criteria={criteria} onChange={setCriteria} error={make.error} />
+      )}
+      {source.kind === "run" && !source.result_ids && (
+        <label className="field">
+          {t("queue.which")}
+          <select value={which} onChange={(e) => setWhich(e.target.value as ResultChoice)}>
+            {RESULT_CHOICES.map((choice) => (
+              <option key={choice} value={choice}>
+                {t(`queue.which.${choice}`)}
+              </option>
+            ))}
+          </select>
+        </label>
       )}
       {source.kind !== "production" && (
         <div className="row">
