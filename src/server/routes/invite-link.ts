@@ -13,6 +13,7 @@ import { ownOrigin, SESSION_COOKIE, setSessionCookie } from "../auth.js";
 import type { App, RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
 import { PAGE_HEADERS } from "../web-app.js";
+import { escapeHtml, MAX_FORM_BYTES, readForm } from "./form-page.js";
 
 // An invitation link, `GET /invite?code=…` (issue 28): a page that says which workspace and role
 // it offers and, for someone not logged in, asks for the name of their new account. Its form,
@@ -20,7 +21,6 @@ import { PAGE_HEADERS } from "../web-app.js";
 // spend a code or an address's failures). The code is used once: the account, the membership and
 // a browser session are made, and the browser lands in the workspace.
 
-const MAX_FORM_BYTES = 4_096;
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._@-]{0,63}$/u;
 
 const WORDS = {
@@ -53,12 +53,6 @@ const WORDS = {
 
 type Words = (typeof WORDS)[keyof typeof WORDS];
 type Problem = "invalid" | "name_taken" | "bad_name" | "elsewhere";
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string,
-  );
 
 function wordsFor(c: Context): Words {
   return /^\s*zh\b/i.test(c.req.header("accept-language") ?? "") ? WORDS.zh : WORDS.en;
@@ -99,14 +93,6 @@ ${
     "content-security-policy":
       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   });
-}
-
-async function readForm(c: Context): Promise<URLSearchParams | undefined> {
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_FORM_BYTES) return undefined;
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_FORM_BYTES) return undefined;
-  return new URLSearchParams(text);
 }
 
 export function inviteRoute(app: App, deps: RouteDeps, limiter: LoginLimiter) {

@@ -6,6 +6,7 @@ import { ownOrigin, setSessionCookie } from "../auth.js";
 import { type App, type RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
 import { PAGE_HEADERS } from "../web-app.js";
+import { escapeHtml, MAX_FORM_BYTES, readForm } from "./form-page.js";
 
 // The login link `ragjudge serve` prints, `GET /login?code=…[&next=/path]`. Opening it only shows
 // a page; the code is redeemed by that page's form, `POST /login`, which must carry this server's
@@ -13,8 +14,6 @@ import { PAGE_HEADERS } from "../web-app.js";
 // or counted codes would let another site lock an address out of logging in, or log the browser
 // in to a session of its choosing. Browsers add `Sec-Fetch-Site` only for https and loopback, so
 // that header cannot tell the two apart over plain http; `Origin` on a POST they always send.
-
-const MAX_FORM_BYTES = 4_096;
 
 const WORDS = {
   en: {
@@ -34,12 +33,6 @@ const WORDS = {
 // button. The script drops the code from the address bar first.
 const AUTO_SUBMIT = `history.replaceState(null,"","/login");document.forms[0].submit();`;
 const AUTO_SUBMIT_HASH = createHash("sha256").update(AUTO_SUBMIT).digest("base64");
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string,
-  );
 
 function confirmPage(c: Context, code: string, next: string | undefined): Response {
   const chinese = /^\s*zh\b/i.test(c.req.header("accept-language") ?? "");
@@ -106,13 +99,4 @@ export function loginLinkRoute(app: App, deps: RouteDeps, limiter: LoginLimiter)
     limiter.hold(address, redeemed.session.token);
     return redirect(c, landing);
   });
-}
-
-/** The url-encoded form, or undefined when it is longer than a login form can be. */
-async function readForm(c: Context): Promise<URLSearchParams | undefined> {
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_FORM_BYTES) return undefined;
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_FORM_BYTES) return undefined;
-  return new URLSearchParams(text);
 }
