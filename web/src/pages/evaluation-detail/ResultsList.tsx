@@ -3,6 +3,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 
 import type { EvaluationResultListItem } from "../../api/types";
 import { useI18n } from "../../i18n/i18n";
 import { ResultComparisonCard } from "./ResultComparisonCard";
+import { shouldKeepViewInPlace } from "./scroll-adjust";
 
 /** A closed card's height; opened ones are measured as they render. */
 const CLOSED_CARD_PX = 150;
@@ -70,6 +71,15 @@ export const ResultsList = memo(function ResultsList({
     // Rows render in React's own task, not inside each scroll event: shorter tasks while scrolling.
     useFlushSync: false,
   });
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) =>
+    shouldKeepViewInPlace({
+      start: item.start,
+      size: item.size,
+      firstMeasure: !instance.itemSizeCache.has(item.key),
+      knownOffset: instance.scrollOffset ?? 0,
+      pageOffset: window.scrollY,
+      scrollingUp: instance.scrollDirection === "backward",
+    });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? 0;
 
