@@ -53,7 +53,13 @@ const WEB_SHARED = [
   "gate/explain",
   "text/user-messages",
   "evals/questions/rules",
+  // The question file reader (seed 003 §4.1: the browser parses a file before it is sent).
+  "evals/questions/parse-file",
+  "formats/spreadsheet-cells",
 ];
+// Pure leaf files another folder may import past its index.ts: parse-file.ts does, so the web
+// bundle does not load text/index.ts (node:buffer) or formats/index.ts.
+const PURE_LEAVES = ["text/strict-json", "formats/spreadsheet-cells"];
 // Folders that reach rag/ only through its loops' face, so they never load the database bot.
 const LOOPS_ONLY = new Set(["integrations"]);
 
@@ -67,7 +73,7 @@ function layerRules(folder) {
   );
   const patterns = [
     {
-      regex: `^(\\.\\./)+(${faces.join("|")})/(?!index\\.js$)`,
+      regex: `^(\\.\\./)+(?!(${PURE_LEAVES.join("|")})\\.js$)(${faces.join("|")})/(?!index\\.js$)`,
       message: "Import another folder through its index.ts (docs/architecture.md).",
     },
   ];
