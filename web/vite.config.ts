@@ -6,6 +6,11 @@ import { defineConfig } from "vite";
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
+  resolve: {
+    // The question file reader (src/evals/questions/parse-file.ts) is the server's; csv-parse's
+    // Node build uses Node's Buffer, its browser build carries its own.
+    alias: [{ find: /^csv-parse\/sync$/, replacement: "csv-parse/browser/esm/sync" }],
+  },
   build: {
     outDir: "../dist/web",
     emptyOutDir: true,

@@ -27,6 +27,14 @@ describe("fromSpreadsheetSafe", () => {
     expect(fromSpreadsheetSafe("plain")).toBe("plain");
   });
 
+  it("reads the cases the web app's answers and question files meet (it imports this file)", () => {
+    expect(fromSpreadsheetSafe("'+1")).toBe("+1");
+    expect(fromSpreadsheetSafe("'@x")).toBe("@x");
+    expect(fromSpreadsheetSafe("'\t=1")).toBe("\t=1");
+    expect(fromSpreadsheetSafe("''=x")).toBe("'=x");
+    expect(fromSpreadsheetSafe("=raw")).toBe("=raw");
+  });
+
   it("undoes spreadsheetSafe for every text, apostrophes already in front included", () => {
     const texts = [
       "=1+1",

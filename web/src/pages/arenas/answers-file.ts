@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { fromSpreadsheetSafe } from "../../components/spreadsheet-cells";
+import { fromSpreadsheetSafe } from "../../../../src/formats/spreadsheet-cells";
 
 // An answers file (issue 14 §1: `.jsonl`, `.json` or `.csv` of {question, answer, ground_truth?,
 // contexts?, ...}) read in the browser, as FileUploadParser reads question files. Only the shape

@@ -1,6 +1,6 @@
 import type { Dispatch } from "react";
 import { useI18n } from "../../i18n/i18n";
-import { QUESTION_TYPES } from "./parse-questions";
+import { QUESTION_TYPES } from "../../../../src/evals/questions/rules";
 import { rowProblems, type TableAction, type TableState } from "./table-state";
 
 /**

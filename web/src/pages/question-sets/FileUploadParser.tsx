@@ -1,13 +1,7 @@
 import { type DragEvent, useId, useState } from "react";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
-import {
-  formatOfFile,
-  QUESTION_LIMITS,
-  type ParsedQuestion,
-  parseQuestionFile,
-  type RowIssue,
-} from "./parse-questions";
+import type { ParsedQuestion, RowIssue } from "./parse-questions";
 
 /**
  * Seed 003's FileUploadParser: a CSV, JSON or JSONL file parsed here in the browser (section 4.1:
@@ -30,26 +24,20 @@ export function FileUploadParser({
   }>();
 
   const read = async (file: File) => {
-    const format = formatOfFile(file.name);
+    // The reader (with its CSV parser and schema) loads at the first file, not with the page.
+    const parser = await import("./parse-questions");
+    const format = parser.formatOfFile(file.name);
     if (!format) {
       setOutcome({ file: file.name, message: t("upload.unknownFormat", { file: file.name }) });
       return;
     }
-    if (file.size > QUESTION_LIMITS.importBytes) {
-      setOutcome({
-        file: file.name,
-        issues: [
-          {
-            line: 1,
-            unit: "file",
-            field: "(file)",
-            message: `larger than ${QUESTION_LIMITS.importBytes} bytes`,
-          },
-        ],
-      });
+    const oversized = parser.oversizedFileIssue(file.size);
+    if (oversized) {
+      setOutcome({ file: file.name, issues: [oversized] });
       return;
     }
-    const result = parseQuestionFile(await file.text(), format);
+    // Bytes, as the server reads a file: not UTF-8 is named by its line, as there.
+    const result = parser.parseQuestionFile(new Uint8Array(await file.arrayBuffer()), format);
     if (!result.ok) {
       setOutcome({ file: file.name, issues: result.issues });
       return;

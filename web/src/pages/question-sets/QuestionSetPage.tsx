@@ -6,7 +6,7 @@ import { api, must } from "../../api/client";
 import { questionSetsKey } from "../../api/queries";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
-import type { QuestionType } from "./parse-questions";
+import type { QuestionType } from "../../../../src/evals/questions/rules";
 import { QuestionSetEditor, type EditorValue } from "./QuestionSetEditor";
 import { savePlan } from "./save-plan";
 

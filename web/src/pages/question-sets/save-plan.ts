@@ -1,5 +1,5 @@
 import type { Question } from "../../api/types";
-import type { QuestionType } from "./parse-questions";
+import type { QuestionType } from "../../../../src/evals/questions/rules";
 import type { TableRow } from "./table-state";
 
 /** The calls that turn a saved set's questions into the table's rows. */

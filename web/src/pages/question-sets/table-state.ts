@@ -1,5 +1,5 @@
-import type { ParsedQuestion, QuestionType } from "./parse-questions";
-import { questionKey } from "../../../../src/evals/questions/rules";
+import { questionKey, type QuestionType } from "../../../../src/evals/questions/rules";
+import type { ParsedQuestion } from "./parse-questions";
 
 // EditableQuestionTable's state: rows with local keys, every change recorded so the last one can
 // be undone before saving, and each row's problems (empty, a repeat) computed from the rows.
