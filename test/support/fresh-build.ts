@@ -59,6 +59,12 @@ export function staleWebSource(root = ROOT): string | undefined {
     join(root, "src/gate/explain.ts"),
     join(root, "src/text/user-messages.ts"),
     join(root, "src/evals/questions/rules.ts"),
+    // The question file reader and what it imports.
+    ...["parse-file", "schema", "duplicates", "errors"].map((name) =>
+      join(root, `src/evals/questions/${name}.ts`),
+    ),
+    join(root, "src/text/strict-json.ts"),
+    join(root, "src/formats/spreadsheet-cells.ts"),
   ];
   const newer = sources.find((path) => !path.includes(".test.") && mtime(path) > built);
   return newer && relative(root, newer);
