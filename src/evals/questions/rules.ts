@@ -1,6 +1,6 @@
-// The question import's rules, shared by the server (import.ts, schema.ts, duplicates.ts) and the
-// web app's file parser (web/src/pages/question-sets/parse-questions.ts), so what parses in the
-// browser is what the server saves. Pure and import-free: the web bundle loads this file as is.
+// The question import's rules, used by schema.ts, duplicates.ts and the one reader of question
+// files (parse-file.ts), which the server's import and the web app's FileUploadParser share, so
+// what parses in the browser is what the server saves. Pure and import-free.
 
 /** Seed 003 questions.question_type. */
 export const QUESTION_TYPES = ["FACTUAL", "INFERENTIAL", "USER_DEFINED"] as const;
