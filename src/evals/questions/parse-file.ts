@@ -82,10 +82,9 @@ export function importSizeProblem(bytes: number): FileProblem | undefined {
   );
 }
 
-/** One data row before validation: where it is in the file, and its fields. */
+/** One data row before validation: its number as the server counts it, and its fields. */
 export interface RawRow {
   row: number;
-  line: number;
   value: unknown;
 }
 
@@ -93,6 +92,8 @@ export interface FileRows {
   rows: RawRow[];
   /** Rows that could not even be read (a JSONL line that is not JSON, a CSV row too long). */
   problems: FileProblem[];
+  /** The file line a row starts on; for CSV worked out at the first call, as only problems need it. */
+  lineOf: (row: number) => number;
 }
 
 /**
@@ -116,20 +117,20 @@ export function questionFileOutcome(
   for (const at of raw.rows) {
     const result = questionOf(at.value);
     if (Array.isArray(result)) {
-      problems.push(...result.map((p) => ({ row: at.row, line: at.line, ...p })));
+      problems.push(...result.map((p) => ({ row: at.row, line: raw.lineOf(at.row), ...p })));
     } else parsed.push({ at, question: result });
   }
   const atOf = (i: number) => (parsed[i - 1] as { at: RawRow }).at;
   for (const duplicate of findDuplicates(parsed.map((p) => p.question))) {
-    const { row, line } = atOf(duplicate.row);
-    const earlier = atOf(duplicate.duplicate_of_row as number);
+    const { row } = atOf(duplicate.row);
+    const earlier = atOf(duplicate.duplicate_of_row as number).row;
     problems.push({
       row,
-      line,
+      line: raw.lineOf(row),
       field: "question_text",
-      message: `duplicate of row ${earlier.row}`,
+      message: `duplicate of row ${earlier}`,
       code: "duplicate",
-      earlier: { row: earlier.row, line: earlier.line },
+      earlier: { row: earlier, line: raw.lineOf(earlier) },
     });
   }
   if (problems.length > 0) return { ok: false, problems: sortProblems(problems) };
@@ -246,7 +247,7 @@ function csvRowOfLine(bytes: Uint8Array): (line: number) => number {
   const text = new TextDecoder("utf-8").decode(bytes);
   let starts: number[];
   try {
-    starts = csvRecords(text, { relax_column_count: true }).starts;
+    starts = csvRecords(text, { relax_column_count: true }).starts();
   } catch {
     return (line) => line - 1;
   }
@@ -267,7 +268,7 @@ function csvRowOfLine(bytes: Uint8Array): (line: number) => number {
 function csvRecords(
   text: string,
   options: { relax_column_count: boolean },
-): { records: string[][]; starts: number[] } {
+): { records: string[][]; starts: () => number[] } {
   const ends: number[] = [];
   const startsOf = () => lineStarts(new TextEncoder().encode(text), ends);
   try {
@@ -279,7 +280,8 @@ function csvRecords(
         return record;
       },
     }) as string[][];
-    return { records, starts: startsOf().slice(0, records.length) };
+    let starts: number[] | undefined;
+    return { records, starts: () => (starts ??= startsOf()) };
   } catch (error) {
     if (error instanceof CsvError) {
       Object.assign(error, { line: startsOf()[ends.length] ?? 1 });
@@ -328,7 +330,7 @@ function rawRowsOf(
 
 function csvRows(text: string, fieldOfHeader: (name: string) => string | undefined): FileRows {
   let records: string[][];
-  let starts: number[];
+  let starts: () => number[];
   try {
     ({ records, starts } = csvRecords(text, { relax_column_count: true }));
   } catch (error) {
@@ -343,14 +345,15 @@ function csvRows(text: string, fieldOfHeader: (name: string) => string | undefin
   const columns = csvColumns(header, fieldOfHeader);
   const rows: RawRow[] = [];
   const problems: FileProblem[] = [];
+  // Record 0 is the header, so a data row's number is its record's index.
+  const lineOf = (row: number) => starts()[row] as number;
   data.forEach((cells, index) => {
     const row = index + 1;
-    const line = starts[row] as number;
     const extra = cells.slice(header.length).some((cell) => cell.trim() !== "");
     if (extra) {
       problems.push({
         row,
-        line,
+        line: lineOf(row),
         field: "(row)",
         message: `${cells.length} fields but the header has ${header.length} (quote a value that holds a comma)`,
       });
@@ -359,9 +362,9 @@ function csvRows(text: string, fieldOfHeader: (name: string) => string | undefin
     const value: Record<string, string> = {};
     // A formula-like cell our CSV exports defused ('=...) reads back as it was written.
     for (const [column, field] of columns) value[field] = fromSpreadsheetSafe(cells[column] ?? "");
-    rows.push({ row, line, value });
+    rows.push({ row, value });
   });
-  return { rows, problems };
+  return { rows, problems, lineOf };
 }
 
 /** Which CSV column gives which field; the header must name the question column. */
@@ -405,12 +408,12 @@ function jsonlRows(text: string): FileRows {
     if (source.trim() === "") return;
     const at = { row: index + 1, line: index + 1 };
     const json = parseStrictJson(source);
-    if (json.ok) rows.push({ ...at, value: json.value });
+    if (json.ok) rows.push({ row: at.row, value: json.value });
     else if (json.kind === "malformed") {
       problems.push({ ...at, field: "(row)", message: `not JSON: ${json.message}` });
     } else problems.push({ ...at, field: json.path, message: json.message });
   });
-  return { rows, problems };
+  return { rows, problems, lineOf: (row) => row };
 }
 
 function jsonRows(text: string): FileRows {
@@ -431,8 +434,8 @@ function jsonRows(text: string): FileRows {
       fileProblem('expected a JSON array of questions, or an object {"questions": [...]}'),
     ]);
   }
-  const rows = list.map((item, index) => ({ row: index + 1, line: index + 1, value: item }));
-  return { rows, problems: [] };
+  const rows = list.map((item, index) => ({ row: index + 1, value: item }));
+  return { rows, problems: [], lineOf: (item) => item };
 }
 
 /** " (line N)" from a JSON.parse error's character position, when it gives one. */
