@@ -508,10 +508,6 @@ function statesName(claims: string, words: readonly string[], spelling = true): 
   return false;
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
  * Tokens of the reference that the question does not contain: what the reference adds. Numbers
  * spelled out are left out, as digits are: they are facts of their own, checked as quantities.
