@@ -338,4 +338,27 @@ describe("how web and chat answers spell a reference (issue 26)", () => {
       "The park was first listed in 1981 thanks to its geology. In 1994 it was listed again for its culture.";
     expect(verdict(q, answer, ["1981", "1981 time"])).toBe("correct");
   });
+
+  it("reads a day without a year as a date, so a small number nearby is no other day", () => {
+    const q = "On what day in 1944 did the landings begin?";
+    const answer =
+      "The landings began on June 6, 1944. It was one of the largest operations of the war.";
+    expect(verdict(q, answer, ["June 6"])).toBe("correct");
+  });
+
+  it("reads common unit abbreviations", () => {
+    expect(verdict("How long did the race last?", "It lasted 24 hrs.", ["24 hours"])).toBe(
+      "correct",
+    );
+    expect(verdict("How heavy was the cat?", "It weighed 12 lbs.", ["12 pounds"])).toBe("correct");
+  });
+
+  it("reads a familiar form of a first name as that name", () => {
+    const q = "Who wrote the song?";
+    expect(verdict(q, "It was written by Tommy Baker.", ["Thomas Baker", "Tom Baker"])).toBe(
+      "correct",
+    );
+    // Not another first name.
+    expect(verdict(q, "It was written by Timothy Baker.", ["Tom Baker"])).not.toBe("correct");
+  });
 });

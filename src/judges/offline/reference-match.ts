@@ -107,6 +107,24 @@ const UNIT_SYNONYMS: Record<string, string> = {
   min: "minute",
   minute: "minute",
   分钟: "minute",
+  h: "hour",
+  hr: "hour",
+  hrs: "hour",
+  hour: "hour",
+  yr: "year",
+  yrs: "year",
+  year: "year",
+  sec: "second",
+  secs: "second",
+  second: "second",
+  lb: "pound",
+  lbs: "pound",
+  pound: "pound",
+  ft: "foot",
+  feet: "foot",
+  foot: "foot",
+  kg: "kg",
+  kilogram: "kg",
   people: "person",
   person: "person",
   resident: "person",
@@ -131,7 +149,7 @@ interface Quantity {
 }
 
 const YEAR = /^1\d{3}$|^2[01]\d{2}$/;
-const DATE_VALUE = /^\d{4}-\d\d(?:-\d\d)?$/;
+const DATE_VALUE = /^\d{4}-\d\d(?:-\d\d)?$|^\d\d-\d\d$/;
 
 /** Where each clause of `text` starts, in order, for finding the clause of an offset. */
 function clauseStarts(text: string): number[] {
@@ -476,6 +494,12 @@ function nameWords(reference: string): string[] | undefined {
   return words;
 }
 
+/** A first name and its short or familiar form: "Jim" and "Jimmy", "Fred" and "Frederick". */
+function shortFormOf(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 3 && long.startsWith(short);
+}
+
 const GENERATION = /^(?:jr|jnr|junior|sr|snr|senior|ii|iii|iv)\.?$/iu;
 
 /**
@@ -499,7 +523,7 @@ function statesName(claims: string, words: readonly string[], spelling = true): 
     const other =
       word !== undefined &&
       /^\p{Lu}/u.test(previous?.[1] as string) &&
-      !known.some((name) => alike(name, word));
+      !known.some((name) => alike(name, word) || (spelling && shortFormOf(name, word)));
     if (other && !sentenceStart) continue;
     const prefix = claims.slice(Math.max(0, start - 40), start).toLowerCase();
     if (isDenied(prefix) || OR_BEFORE.test(prefix)) continue;
