@@ -185,6 +185,7 @@ export const REFERENCE_COMPONENTS: Record<string, ReferenceComponents> = {
   "yes / no": { yesNo: false },
   "plain quotes": { plainQuotes: false },
   spelling: { spelling: false },
+  lists: { lists: false },
 };
 
 export interface GroundednessRow {
