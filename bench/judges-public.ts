@@ -185,7 +185,6 @@ export const REFERENCE_COMPONENTS: Record<string, ReferenceComponents> = {
   "yes / no": { yesNo: false },
   "plain quotes": { plainQuotes: false },
   spelling: { spelling: false },
-  lists: { lists: false },
 };
 
 export interface GroundednessRow {

@@ -333,8 +333,6 @@ export interface ReferenceComponents {
   plainQuotes?: boolean;
   /** A word spelled one letter apart states the reference's (spelledAlike). */
   spelling?: boolean;
-  /** A reference listing several things needs each of them (listItems). */
-  lists?: boolean;
 }
 
 /** An English word's ending, and the British "-ise" for "-ize": what stemOf removes. */
@@ -700,24 +698,7 @@ function matchOne(
   const headWords =
     comma > 0 && input.components?.commaHead !== false ? added(reference.slice(0, comma)) : [];
   const headStated = headWords.length === 0 || headWords.some(stated);
-  // "Budapest, Vienna and Bratislava": a reference that lists several things needs each of them,
-  // by its last word ("John Parrott" is not stated by "John Higgins"; "Vince" states "Vincent").
-  const items = input.components?.lists === false ? [] : listItems(reference);
-  const eachItem = items.every((item) => {
-    const last = added(item).at(-1);
-    return (
-      last === undefined ||
-      stated(last) ||
-      claimWords.some((claim) => claim.length >= 4 && shortFormOf(claim, last))
-    );
-  });
-  if (
-    !name &&
-    headStated &&
-    eachItem &&
-    words.length > 0 &&
-    statedWords.length / words.length >= enough
-  ) {
+  if (!name && headStated && words.length > 0 && statedWords.length / words.length >= enough) {
     return { ...base, verdict: "correct", matched_by: "facts", coverage, missing };
   }
   return {
@@ -727,23 +708,6 @@ function matchOne(
     coverage,
     missing,
   };
-}
-
-/**
- * The things a reference lists: three or more separated by commas with "and" or "&" before the
- * last ("War, Famine, Pestilence and Death"), or two joined by "&" ("Malcolm & Donald Campbell"
- * lists Malcolm Campbell and Donald Campbell; its items are "Malcolm" and "Donald Campbell").
- * Else none: "Seattle, Washington" is a place and its qualifier, "Saladin and the Ayyubid army"
- * one answer.
- */
-export function listItems(reference: string): string[] {
-  const text = reference.trim();
-  const sides = text.split(/,?\s+(?:and|&)\s+|\s*&\s*/iu);
-  if (sides.length !== 2) return [];
-  const items = [...(sides[0] as string).split(/\s*,\s*/u), sides[1] as string]
-    .map((item) => item.trim())
-    .filter(Boolean);
-  return items.length >= 3 || (items.length === 2 && text.includes("&")) ? items : [];
 }
 
 /** A reference without numbers counts as stated when this share of its added words is. */
