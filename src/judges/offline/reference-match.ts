@@ -633,7 +633,7 @@ function matchOne(
   const stated = (word: string) =>
     claimsText.has(word) ||
     (claimStems !== null && claimStems.has(stemOf(word))) ||
-    claimWords.some((claim) => spelledAlike(claim, stemOf(word)));
+    claimWords.some((claim) => claim !== stemOf(word) && spelledAlike(claim, stemOf(word)));
   const statedWords = words.filter(stated);
   for (const word of words) if (!stated(word) && missing.length < 8) missing.push(word);
   const units = 2 * referenceQuantities.length + words.length;
