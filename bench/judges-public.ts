@@ -183,6 +183,8 @@ export const REFERENCE_COMPONENTS: Record<string, ReferenceComponents> = {
   "half coverage": { halfCoverage: false },
   "comma head": { commaHead: false },
   "yes / no": { yesNo: false },
+  "plain quotes": { plainQuotes: false },
+  spelling: { spelling: false },
 };
 
 export interface GroundednessRow {

@@ -144,11 +144,11 @@ export interface OfflineVerdict extends HeuristicRubric {
 
 /**
  * Measured on the held-out half of EVOUNA TriviaQA (issue 26): the reference verdict agrees with
- * people on 95.6% of answers (contains_reference 91.0%), but ranks newbing (0.875) above gpt4
- * (0.874) where people (0.883 against 0.901), and the contains_reference baseline, put gpt4 first.
+ * people on 96.0% of answers (contains_reference 91.0%), but ranks newbing (0.881) above gpt4
+ * (0.878) where people (0.883 against 0.901), and the contains_reference baseline, put gpt4 first.
  */
 export const REFERENCE_LIMIT =
-  "Against references, this judge agreed with people on 95.6% of public TriviaQA answers it was not tuned on, more than the contains_reference judge (91.0%), but it ranked two close systems in the opposite order to people, where contains_reference ranked them as people did; to rank systems that are close, check with contains_reference too.";
+  "Against references, this judge agreed with people on 96.0% of public TriviaQA answers it was not tuned on, more than the contains_reference judge (91.0%), but it ranked two close systems in the opposite order to people, where contains_reference ranked them as people did; to rank systems that are close, check with contains_reference too.";
 
 /** The offline judge always scores: it calls nothing that can fail. */
 export type OfflineResult = JudgeScore<"offline", OfflineVerdict>;

@@ -269,3 +269,96 @@ describe("matchReferences on public TriviaQA answers (issue 26)", () => {
     );
   });
 });
+
+describe("how web and chat answers spell a reference (issue 26)", () => {
+  it("reads typographic quotes as punctuation", () => {
+    // The question offers the figures, so only the answer's words in order can state one.
+    const q = "Which title was it: 'Apollo 11' or 'Apollo 13'?";
+    expect(verdict(q, "The film is called ‘Apollo 13’.", ["Apollo 13"])).toBe("correct");
+    expect(
+      match(q, "The film is called ‘Apollo 13’.", ["Apollo 13"], {
+        components: { plainQuotes: false },
+      }).verdict,
+    ).not.toBe("correct");
+  });
+
+  it("accepts another spelling of a long word, not of a short one", () => {
+    const q = "Who composed the opera?";
+    // One letter added or dropped, accents folded.
+    expect(verdict(q, "It was written by Pyotr Tchaikovsky.", ["Pyotr Tchaikovskii"])).toBe(
+      "correct",
+    );
+    expect(verdict(q, "Antonín Dvořák wrote it.", ["Antonin Dvorak"])).toBe("correct");
+    // Short words stay exact: one letter makes another place.
+    expect(verdict("Which city?", "Parma.", ["Parms"])).not.toBe("correct");
+    // Another first letter is another word.
+    expect(verdict("Which state?", "It was Russia.", ["Prussia"])).not.toBe("correct");
+    expect(
+      match(q, "It was written by Pyotr Tchaikovsky.", ["Pyotr Tchaikovskii"], {
+        components: { spelling: false },
+      }).verdict,
+    ).not.toBe("correct");
+  });
+
+  it("finds a name by its last word spelled another way, or without its generation", () => {
+    const q = "Who starred in the film?";
+    expect(match(q, "The star was Robert Downey Jr.", ["Robert Downey Junior"]).verdict).toBe(
+      "correct",
+    );
+    expect(match(q, "The lead was Tchaikovskii.", ["Pyotr Tchaikovsky"]).verdict).toBe("correct");
+    // A capitalised word before the last name that is no spelling of the first name is someone
+    // else; a lower-case word is not a name at all.
+    expect(match(q, "The lead was Modest Tchaikovsky.", ["Pyotr Tchaikovsky"]).verdict).not.toBe(
+      "correct",
+    );
+    expect(verdict("Which acid is in vinegar?", "Citric acid.", ["Acetic Acid"])).not.toBe(
+      "correct",
+    );
+  });
+
+  it("does not take a name the question already gives as the answer", () => {
+    expect(
+      verdict(
+        "What stage name did the singer Georgios Panayiotou use?",
+        "Georgios Panayiotu used no stage name.",
+        ["Georgios Panayiotou (singer)", "George Michael"],
+      ),
+    ).not.toBe("correct");
+  });
+
+  it("does not count a closing bracketed note alone as the answer", () => {
+    const q = "Which kingdom ruled the city in 1800?";
+    expect(verdict(q, "The German states ruled it.", ["Prussia (Germany)"])).not.toBe("correct");
+    expect(verdict(q, "Prussia ruled it.", ["Prussia (Germany)"])).toBe("correct");
+  });
+
+  it("reads no unit after a year, so a later year about something else does not contradict", () => {
+    const q = "When was the park listed?";
+    const answer =
+      "The park was first listed in 1981 thanks to its geology. In 1994 it was listed again for its culture.";
+    expect(verdict(q, answer, ["1981", "1981 time"])).toBe("correct");
+  });
+
+  it("reads a day without a year as a date, so a small number nearby is no other day", () => {
+    const q = "On what day in 1944 did the landings begin?";
+    const answer =
+      "The landings began on June 6, 1944. It was one of the largest operations of the war.";
+    expect(verdict(q, answer, ["June 6"])).toBe("correct");
+  });
+
+  it("reads common unit abbreviations", () => {
+    expect(verdict("How long did the race last?", "It lasted 24 hrs.", ["24 hours"])).toBe(
+      "correct",
+    );
+    expect(verdict("How heavy was the cat?", "It weighed 12 lbs.", ["12 pounds"])).toBe("correct");
+  });
+
+  it("reads a familiar form of a first name as that name", () => {
+    const q = "Who wrote the song?";
+    expect(verdict(q, "It was written by Tommy Baker.", ["Thomas Baker", "Tom Baker"])).toBe(
+      "correct",
+    );
+    // Not another first name.
+    expect(verdict(q, "It was written by Timothy Baker.", ["Tom Baker"])).not.toBe("correct");
+  });
+});

@@ -107,6 +107,24 @@ const UNIT_SYNONYMS: Record<string, string> = {
   min: "minute",
   minute: "minute",
   分钟: "minute",
+  h: "hour",
+  hr: "hour",
+  hrs: "hour",
+  hour: "hour",
+  yr: "year",
+  yrs: "year",
+  year: "year",
+  sec: "second",
+  secs: "second",
+  second: "second",
+  lb: "pound",
+  lbs: "pound",
+  pound: "pound",
+  ft: "foot",
+  feet: "foot",
+  foot: "foot",
+  kg: "kg",
+  kilogram: "kg",
   people: "person",
   person: "person",
   resident: "person",
@@ -131,7 +149,7 @@ interface Quantity {
 }
 
 const YEAR = /^1\d{3}$|^2[01]\d{2}$/;
-const DATE_VALUE = /^\d{4}-\d\d(?:-\d\d)?$/;
+const DATE_VALUE = /^\d{4}-\d\d(?:-\d\d)?$|^\d\d-\d\d$/;
 
 /** Where each clause of `text` starts, in order, for finding the clause of an offset. */
 function clauseStarts(text: string): number[] {
@@ -201,11 +219,13 @@ function quantitiesOf(text: string): Quantity[] {
   const covered: [number, number][] = [];
   const add = (raw: string, value: string, index: number, end: number) => {
     const prefix = before(plain, starts, index);
+    const dateLike = DATE_VALUE.test(value) || YEAR.test(value);
     found.push({
       raw,
       value,
-      dateLike: DATE_VALUE.test(value) || YEAR.test(value),
-      units: unitsAfter(plain, end),
+      dateLike,
+      // A year or a date has no unit: the word after "listed in 1987 due to" is not one.
+      units: dateLike ? [] : unitsAfter(plain, end),
       denied: isDenied(prefix),
       hedged: OR_BEFORE.test(prefix) || OR_AFTER.test(after(plain, starts, end)),
     });
@@ -309,6 +329,10 @@ export interface ReferenceComponents {
   commaHead?: boolean;
   /** A reference "True" or "False" is stated by an answer opening with "Yes" or "No". */
   yesNo?: boolean;
+  /** Typographic quotes read as ASCII ones ("‘Fahrenheit 451’" states 451). */
+  plainQuotes?: boolean;
+  /** A word spelled one letter apart states the reference's (spelledAlike). */
+  spelling?: boolean;
 }
 
 /** An English word's ending, and the British "-ise" for "-ize": what stemOf removes. */
@@ -335,6 +359,52 @@ function stemsOf(text: string): Set<string> {
     stemCache.set(text, stems);
   }
   return stems;
+}
+
+/**
+ * Two spellings of one word: a letter added or dropped when both have five letters or more
+ * ("Shostakovitch" and "Shostakovich", "Niccolò" and "Niccol", "Wimpey" and "Wimpy"), or two
+ * letters changed when both have eight or more. The first letter must agree. Question sets and
+ * answers transliterate names differently and misspell them; shorter words are left exact, where
+ * one letter makes another word ("Paris", "Parts").
+ */
+export function spelledAlike(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = foldAccents(a.toLowerCase());
+  const y = foldAccents(b.toLowerCase());
+  if (x === y) return true;
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  if (short.length < 5 || long.length - short.length > 2 || short[0] !== long[0]) return false;
+  if (!/^\p{L}+$/u.test(short) || !/^\p{L}+$/u.test(long)) return false;
+  const limit = short.length >= 8 ? 2 : 1;
+  if (limit === 1 && long.length === short.length) return false;
+  return editDistance(short, long, limit) <= limit;
+}
+
+function foldAccents(word: string): string {
+  return isAscii(word) ? word : word.normalize("NFD").replace(/\p{M}/gu, "");
+}
+
+/** Levenshtein distance, stopping early once it is above `limit` (returns limit + 1). */
+function editDistance(a: string, b: string, limit: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      current.push(value);
+      if (value < best) best = value;
+    }
+    if (best > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 /** "yes" / "true" and "no" / "false", as a reference or an answer's first word says them. */
@@ -408,6 +478,8 @@ function containment(claims: string, reference: string, joinWords = true): Conta
 /** A name: two or more words, each capitalised ("Leonardo da Vinci" has lower-case particles). */
 function nameWords(reference: string): string[] | undefined {
   const words = reference.trim().replace(/[.,]$/, "").split(/\s+/);
+  // "Harry Connick Jnr": a generation ("Jr.", "Snr", "III") is not the name's last word.
+  if (words.length > 2 && GENERATION.test(words.at(-1) as string)) words.pop();
   if (words.length < 2 || hasUnspacedScript(reference)) return undefined;
   if (!/^\p{Lu}/u.test(words[0] as string) || !/^\p{Lu}/u.test(words.at(-1) as string)) {
     return undefined;
@@ -422,29 +494,42 @@ function nameWords(reference: string): string[] | undefined {
   return words;
 }
 
+/** A first name and its short or familiar form: "Jim" and "Jimmy", "Fred" and "Frederick". */
+function shortFormOf(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 3 && long.startsWith(short);
+}
+
+const GENERATION = /^(?:jr|jnr|junior|sr|snr|senior|ii|iii|iv)\.?$/iu;
+
 /**
  * A person's or team's name stated by its last word ("Austen" for Jane Austen, "Da Vinci"), when
  * no other capitalised word stands right before it as a different first name ("Wei Tinghai").
  */
-function statesName(claims: string, words: readonly string[]): boolean {
+function statesName(claims: string, words: readonly string[], spelling = true): boolean {
   const last = words.at(-1) as string;
-  const known = new Set(words.map((word) => word.toLowerCase()));
-  const pattern = new RegExp(`(^|[^\\p{L}])${escapeRegex(last)}(?![\\p{L}])`, "gu");
+  const known = words.map((word) => word.toLowerCase());
+  const alike = (a: string, b: string) => (spelling ? spelledAlike(a, b) : a === b);
+  // Each word of the answer, so a last name spelled another way ("Shostakovich") is found.
+  const pattern = /(^|[^\p{L}])(\p{L}[\p{L}'’-]*)/gu;
   for (let m = pattern.exec(claims); m !== null; m = pattern.exec(claims)) {
+    const said = m[2] as string;
+    // A name is written capitalised: "Malic acid" does not state "Tartaric Acid".
+    if (!/^\p{Lu}/u.test(said) || !alike(said.toLowerCase(), last.toLowerCase())) continue;
     const start = m.index + (m[1] as string).length;
     const previous = /(\p{L}+)[\s]+$/u.exec(claims.slice(Math.max(0, start - 30), start));
-    const word = previous?.[1];
+    const word = previous?.[1]?.toLowerCase();
     const sentenceStart = /(^|[.!?]\s+)\p{L}+\s+$/u.test(claims.slice(0, start));
-    if (word && /^\p{Lu}/u.test(word) && !known.has(word.toLowerCase()) && !sentenceStart) continue;
+    const other =
+      word !== undefined &&
+      /^\p{Lu}/u.test(previous?.[1] as string) &&
+      !known.some((name) => alike(name, word) || (spelling && shortFormOf(name, word)));
+    if (other && !sentenceStart) continue;
     const prefix = claims.slice(Math.max(0, start - 40), start).toLowerCase();
     if (isDenied(prefix) || OR_BEFORE.test(prefix)) continue;
     return true;
   }
   return false;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**
@@ -534,12 +619,21 @@ function matchOne(
     ...referenceQuantities.flatMap((quantity) => quantity.units),
     ...referenceQuantities.map((quantity) => canonicalUnit(quantity.raw.toLowerCase())),
   ]);
-  const words = addedWords(reference, question).filter(
-    (word) => !unitWords.has(canonicalUnit(word)),
-  );
+  const spelling = input.components?.spelling !== false;
+  // A word the question spells another way ("Schwarz" for "Schwartz") is not what the reference
+  // adds either.
+  const questionWords = spelling ? squadTokens(input.question).map(stemOf) : [];
+  const added = (text: string) =>
+    addedWords(text, question).filter(
+      (word) => !questionWords.some((asked) => spelledAlike(asked, stemOf(word))),
+    );
+  const words = added(reference).filter((word) => !unitWords.has(canonicalUnit(word)));
   const claimStems = input.components?.stems === false ? null : stemsOf(input.claims);
+  const claimWords = spelling ? [...stemsOf(input.claims)] : [];
   const stated = (word: string) =>
-    claimsText.has(word) || (claimStems !== null && claimStems.has(stemOf(word)));
+    claimsText.has(word) ||
+    (claimStems !== null && claimStems.has(stemOf(word))) ||
+    claimWords.some((claim) => claim !== stemOf(word) && spelledAlike(claim, stemOf(word)));
   const statedWords = words.filter(stated);
   for (const word of words) if (!stated(word) && missing.length < 8) missing.push(word);
   const units = 2 * referenceQuantities.length + words.length;
@@ -585,19 +679,24 @@ function matchOne(
     };
   }
   const name = nameWords(reference);
-  if (name && statesName(input.claims, name)) {
+  // A last name the question already gives ("the actor Bernard Schwarz") is no answer.
+  const lastAsked =
+    name !== undefined &&
+    questionWords.some((asked) =>
+      spelledAlike(asked, stemOf((name.at(-1) as string).toLowerCase())),
+    );
+  if (name && !lastAsked && statesName(input.claims, name, spelling)) {
     return { ...base, verdict: "correct", matched_by: "name", coverage, coarser: true, missing };
   }
   // A name is stated whole or by its last word (above): "Wei" alone is not Wei Chenghai.
   const enough =
     input.components?.halfCoverage === false ? WORD_COVERAGE_BEFORE : WORD_COVERAGE_CORRECT;
-  // "Seattle, United States of America": the words before the first comma are the answer, the
-  // rest qualifies it; the qualifier alone states nothing.
-  const comma = reference.indexOf(",");
+  // "Seattle, United States of America", "Prussia (Germany)": the words before the first comma
+  // or a closing bracketed note are the answer, the rest qualifies it; the qualifier alone
+  // states nothing.
+  const comma = reference.search(/,|[(（][^()（）]*[)）]\s*$/u);
   const headWords =
-    comma > 0 && input.components?.commaHead !== false
-      ? addedWords(reference.slice(0, comma), question)
-      : [];
+    comma > 0 && input.components?.commaHead !== false ? added(reference.slice(0, comma)) : [];
   const headStated = headWords.length === 0 || headWords.some(stated);
   if (!name && headStated && words.length > 0 && statedWords.length / words.length >= enough) {
     return { ...base, verdict: "correct", matched_by: "facts", coverage, missing };
@@ -616,11 +715,28 @@ export const WORD_COVERAGE_CORRECT = 0.5;
 /** The share required before issue 26 (the ablation's "half coverage" off). */
 const WORD_COVERAGE_BEFORE = 0.6;
 
+/**
+ * Typographic quotes as ASCII ones: SQuAD's normalization removes only ASCII punctuation, so
+ * "‘Fahrenheit 451’" would hold the token "451’" and never state the reference 451. Chat and web
+ * answers quote titles and names with curly quotes.
+ */
+export function plainQuotes(text: string): string {
+  return text.replace(/[‘’‚‛′`´]/gu, "'").replace(/[“”„‟″«»]/gu, '"');
+}
+
 /** The answer against every reference; the best match wins (correct > partial > ... ). */
 export function matchReferences(
-  input: MatchInput,
+  given: MatchInput,
   makeEvidence: (texts: readonly string[]) => Evidence,
 ): ReferenceMatch {
+  const input: MatchInput =
+    given.components?.plainQuotes === false
+      ? given
+      : {
+          ...given,
+          claims: plainQuotes(given.claims),
+          references: given.references.map(plainQuotes),
+        };
   const question = makeEvidence([input.question]);
   const claims = makeEvidence([input.claims]);
   const questionQuantities = quantitiesOf(input.question);
