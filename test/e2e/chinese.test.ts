@@ -26,14 +26,17 @@ const answersOf = (file: string) =>
  * The fixed words of every English sentence the server can send as a code: the longest run of a
  * template between its placeholders. A page in Chinese shows none of them.
  */
-const ENGLISH_SERVER_WORDS = MESSAGE_CODES.map(
-  (code) =>
-    messageTemplate(code, "en")
-      .split(/\{\w+\}/)
-      .map((part) => part.trim())
-      .sort((a, b) => b.length - a.length)[0]!,
-  // A code that is only its placeholder ("plain", "sentences") has no words of its own.
-).filter((words) => words.length >= 4);
+const ENGLISH_SERVER_WORDS = MESSAGE_CODES.flatMap((code) => {
+  const words = messageTemplate(code, "en")
+    .split(/\{\w+\}/)
+    .map((part) => part.trim())
+    .sort((a, b) => b.length - a.length)[0]!;
+  // A code that is only its placeholder ("plain", "sentences") has no words of its own; a lone
+  // word ("none", a level of abstention) or a name both languages keep ("ROUGE-L") is no sentence.
+  return words.length >= 4 && /\s/.test(words) && !messageTemplate(code, "zh").includes(words)
+    ? [words]
+    : [];
+});
 
 let llm: ScriptedLlm;
 let bot: TestBot;
