@@ -128,6 +128,15 @@ describe(
         "警告：只有 8 个已标注结果：区间很宽，再多几个标注就可能改变结论（至少标注 30 个）。",
       );
       expect(chinese.stdout).not.toContain("warning: Only 8");
+      // …and the table's headings and labels; the figures and PASS / FAIL stay.
+      expect(chinese.stdout).toContain("offline 评判在");
+      expect(chinese.stdout).toContain("黄金集结论：FAIL（依据得分）");
+      expect(chinese.stdout).toMatch(/常数基线（总是 \d+）/);
+      expect(chinese.stdout).toContain("预测增强（PPI++）");
+      expect(chinese.stdout).toContain("分歧最大的结果（请先复核这些）：");
+      expect(chinese.stdout).toMatch(/通过率\s+估计值\s+95% 置信区间\s+依据/);
+      for (const english of ["Calibration of", "judge only", "prediction-powered", "Largest"])
+        expect(chinese.stdout).not.toContain(english);
       const refused = await run(["calibrate", "--evaluation", evaluationId, "--lang", "fr"]);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('--lang: expected en or zh, got "fr"');

@@ -79,13 +79,14 @@ interface ResultLine {
   attempts: number;
   job_id: string | null;
   error: string | null;
+  error_kind: string | null;
   question_text: string;
 }
 
 async function resultRows(db: Db, evaluationId: string): Promise<ResultLine[]> {
   return queryRows<ResultLine>(
     db,
-    sql`select question_id, status, score, attempts, job_id, error, question_text
+    sql`select question_id, status, score, attempts, job_id, error, error_kind, question_text
         from evaluation_results where evaluation_id = ${evaluationId} order by position`,
   );
 }
@@ -475,6 +476,13 @@ function faultsInOneRun(ctx: InProcess): void {
       for (const r of rows.filter((r) => r.question_text.includes("[hang]"))) {
         expect(r.error).toMatch(/timeout: .*no reply within 3000 ms/);
       }
+      // The bot error's kind is stored beside its text, so a reader is told it in their words.
+      const kindOf = (label: string) =>
+        rows.filter((r) => r.question_text.includes(label)).map((r) => r.error_kind);
+      expect(kindOf("[500]")).toEqual(["http_status", "http_status", "http_status"]);
+      expect(kindOf("[hang]")).toEqual(["timeout", "timeout", "timeout"]);
+      expect(kindOf("plain")).toEqual([null, null, null, null]);
+      expect(kindOf("[garbage]")).toEqual([null, null, null]);
       expect(rows.filter((r) => r.status !== "SCORED").every((r) => r.score === null)).toBe(true);
       const scored = rows.filter((r) => r.status === "SCORED").map((r) => r.score ?? NaN);
       expect(new Set(scored).size).toBeGreaterThan(1);

@@ -162,6 +162,7 @@ describe("a built-in bot whose generator answers 401", () => {
     for (const r of rows) {
       expect(r.error).toMatch(/^bot model: .*the generator model gen-model failed: HTTP 401/);
       expect(r.error).toMatch(/Incorrect API key provided/);
+      expect(r.error_kind).toBe("model");
     }
     // The client does not retry a 401, and the item does not retry what the client gave up on.
     expect(requestsFor("gen-model")).toBe(QUESTIONS.length);

@@ -281,6 +281,41 @@ it.concurrent(
   },
 );
 
+it.concurrent(
+  "with --lang zh words the offline judge's reason, suggestion, analysis and limits in Chinese",
+  async () => {
+    let stdout = "";
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        stdout += chunk.toString();
+        done();
+      },
+    });
+    const args = [fixture(LINES), "--judge", "offline", "--format", "jsonl", "--lang", "zh"];
+    expect(await judgeCommand(args, out)).toBe(0);
+    type Verdict = {
+      reason: string;
+      suggestion: string;
+      analysis: string;
+      limits: string[];
+      reason_message: { code: string; message: string };
+    };
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { results: { offline: { verdict: Verdict } } });
+    const wrong = lines[1]!.results.offline.verdict;
+    expect(wrong.reason).toMatch(/^启发式评判（未用 LLM）：.*与参考答案矛盾/);
+    expect(wrong.suggestion).toMatch(/^请/);
+    expect(wrong.analysis).toMatch(/^拒答 无；/);
+    expect(wrong.limits).toHaveLength(1);
+    expect(wrong.limits[0]).toMatch(/^对照参考答案时/);
+    // The code keeps its English words, for a program reading the output.
+    expect(wrong.reason_message).toMatchObject({ code: "offline.reason" });
+    expect(wrong.reason_message.message).toMatch(/^Heuristic \(no LLM\)/);
+  },
+);
+
 it("during an LLM outage judges every line as judge_error, counts requests apart from calls, exits 3", async () => {
   llm.reset();
   llm.on({ when: isChat, reply: { status: 503, message: "upstream overloaded" } });

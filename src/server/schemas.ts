@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { GenerateQuestionsRequestSchema } from "../evals/generation/index.js";
 import { ItemUsageLineSchema } from "../evals/runs/index.js";
+import { BOT_ERROR_KINDS } from "../evals/bots/index.js";
 import {
   EvaluationCheckSchema,
   GateActionSchema,
@@ -648,6 +649,12 @@ export const EvaluationResultSchema = z.object({
   score: z.number().nullable().describe("the primary score on [0, 1]"),
   passed: z.boolean().nullable(),
   error: z.string().nullable(),
+  error_kind: z
+    .enum([...BOT_ERROR_KINDS, "error"])
+    .nullable()
+    .describe(
+      "a BOT_ERROR's kind (`error`: the bot failed some other way); `error` holds the detail; null otherwise or in results stored before kinds",
+    ),
   gmt_created: Time,
   gmt_updated: Time,
   diagrams: z
@@ -677,6 +684,7 @@ export const EvaluationResultListItemSchema = EvaluationResultSchema.pick({
   score: true,
   passed: true,
   error: true,
+  error_kind: true,
   retrieval: true,
   gmt_updated: true,
 }).extend({

@@ -123,6 +123,7 @@ export type ResultListRow = Pick<
   | "score"
   | "passed"
   | "error"
+  | "error_kind"
   | "retrieval"
   | "gmt_updated"
 > & {
@@ -171,6 +172,7 @@ export async function queryResultList(
       score: r.score,
       passed: r.passed,
       error: r.error,
+      error_kind: r.error_kind,
       // A few numbers and ids: the list shows recall and MRR beside the score.
       retrieval: r.retrieval,
       gmt_updated: r.gmt_updated,

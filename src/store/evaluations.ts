@@ -490,17 +490,20 @@ const WRITE_COLUMNS = {
   score: evaluation_results.score,
   passed: evaluation_results.passed,
   error: evaluation_results.error,
+  error_kind: evaluation_results.error_kind,
 } satisfies RecordColumns;
 
 /** Everything a finished item writes: its row's columns, with a final status and a latency. */
 export type ResultWrite = Omit<
   Pick<EvaluationResultRow, keyof typeof WRITE_COLUMNS>,
-  "status" | "latency_ms" | "retrieval"
+  "status" | "latency_ms" | "retrieval" | "error_kind"
 > & {
   status: "SCORED" | "BOT_ERROR" | "JUDGE_ERROR";
   latency_ms: number;
   /** Absent reads as none: a question without relevant items has no retrieval metrics. */
   retrieval?: EvaluationResultRow["retrieval"];
+  /** A BOT_ERROR's kind; absent reads as none. */
+  error_kind?: EvaluationResultRow["error_kind"];
 };
 
 /** A result's outputs, all absent: a reset row, or a bot error's write. */
@@ -811,6 +814,7 @@ export async function resetResults(
       latency_ms: null,
       ...NO_OUTPUTS,
       error: null,
+      error_kind: null,
       gmt_updated: new Date(),
     })
     .where(

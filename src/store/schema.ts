@@ -580,6 +580,12 @@ export const evaluation_results = pgTable(
     score: doublePrecision("score"),
     passed: boolean("passed"),
     error: text("error"),
+    /**
+     * A BOT_ERROR's kind (evals/bots BotErrorKind: unreachable, timeout, http_status,
+     * invalid_response, model, database; `error` when the bot threw something else), so a reader
+     * is told what went wrong in their language; `error` keeps the detail. Null otherwise.
+     */
+    error_kind: text("error_kind"),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
   },

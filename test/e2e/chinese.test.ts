@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGE_CODES, messageTemplate } from "../../src/text/index.js";
 import { type ScriptedLlm, startScriptedLlm } from "../support/scripted-llm.js";
+import { startTestBot, type TestBot } from "../support/test-bot.js";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
 import { e2eDatabase } from "./support/database.js";
@@ -25,16 +26,20 @@ const answersOf = (file: string) =>
  * The fixed words of every English sentence the server can send as a code: the longest run of a
  * template between its placeholders. A page in Chinese shows none of them.
  */
-const ENGLISH_SERVER_WORDS = MESSAGE_CODES.map(
-  (code) =>
-    messageTemplate(code, "en")
-      .split(/\{\w+\}/)
-      .map((part) => part.trim())
-      .sort((a, b) => b.length - a.length)[0]!,
-  // A code that is only its placeholder ("plain", "sentences") has no words of its own.
-).filter((words) => words.length >= 4);
+const ENGLISH_SERVER_WORDS = MESSAGE_CODES.flatMap((code) => {
+  const words = messageTemplate(code, "en")
+    .split(/\{\w+\}/)
+    .map((part) => part.trim())
+    .sort((a, b) => b.length - a.length)[0]!;
+  // A code that is only its placeholder ("plain", "sentences") has no words of its own; a lone
+  // word ("none", a level of abstention) or a name both languages keep ("ROUGE-L") is no sentence.
+  return words.length >= 4 && /\s/.test(words) && !messageTemplate(code, "zh").includes(words)
+    ? [words]
+    : [];
+});
 
 let llm: ScriptedLlm;
+let bot: TestBot;
 let server: AppServer;
 let browser: Browser;
 let setId = "";
@@ -46,7 +51,7 @@ beforeAll(async () => {
     rules: [{ reply: { status: 500, message: "the judge model is down" } }],
   });
   const role = (model: string) => ({ base_url: llm.baseUrl, api_key: "test-key", model });
-  [server, browser] = await Promise.all([
+  [server, browser, bot] = await Promise.all([
     e2eDatabase().then((databaseUrl) =>
       startAppServer({
         databaseUrl,
@@ -54,8 +59,32 @@ beforeAll(async () => {
       }),
     ),
     launchBrowser(),
+    startTestBot({ delayMs: 0 }),
   ]);
   setId = await lantingQuestionSet(server, await lantingCollection(server));
+  // A bot that answers every question with an HTTP 500: each result is a bot error.
+  const failing = await server.json<{ id: string }>("/api/v1/question-sets/import", {
+    method: "POST",
+    json: {
+      name: "failing bot",
+      format: "jsonl",
+      content: JSON.stringify({
+        question: "Where is the quay? [500]",
+        ground_truth: "By the river.",
+      }),
+    },
+  });
+  const broken = await server.json<{ id: string }>("/api/v1/evaluations", {
+    method: "POST",
+    json: {
+      name: "broken bot",
+      question_set_id: failing.id,
+      judges: ["offline"],
+      bot: { kind: "http", url: bot.url, retries: 0 },
+    },
+  });
+  await waitForRun(server, broken.id);
+  runs.broken = broken.id;
   for (const [name, file] of [
     ["terse", "terse.jsonl"],
     ["verbose", "verbose.jsonl"],
@@ -73,6 +102,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await llm?.close();
+  await bot?.close();
 });
 
 let loggedIn = false;
@@ -146,6 +176,24 @@ describe("the web app in Chinese", { timeout: 120_000 }, () => {
     }>(`/api/v1/evaluations/${runs.terse}/results/${results.items[0]!.id}`);
     const verdict = result.judges.offline.verdict;
     expect(verdict.reason_message.message).toBe(verdict.reason);
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("says why a bot failed on its result card in Chinese, the bot's own words behind a toggle", async () => {
+    // The API stores the error's kind beside its text.
+    const list = await server.json<{ items: Array<{ status: string; error_kind: string | null }> }>(
+      `/api/v1/evaluations/${runs.broken}/results`,
+    );
+    expect(list.items.map((r) => [r.status, r.error_kind])).toEqual([["BOT_ERROR", "http_status"]]);
+    const page = await chinesePage(`/evaluations/${runs.broken}`);
+    const error = page.getByTestId("result-card").first().getByTestId("card-bot-error");
+    await expect.poll(() => error.textContent()).toContain("机器人返回了 HTTP 错误。");
+    const detail = error.locator("details code");
+    expect(await detail.isVisible()).toBe(false);
+    await error.getByText("详细信息").click();
+    await expect.poll(() => detail.isVisible()).toBe(true);
+    expect(await detail.textContent()).toMatch(/^bot http_status: .*500/);
     expect(browser.errors).toEqual([]);
     await page.close();
   });

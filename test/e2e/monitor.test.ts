@@ -138,8 +138,18 @@ it("makes a monitor with the form, changes it, and shows what its judges made of
   expect(await judgment.textContent()).toContain("Judged");
   expect(await page.locator('[data-judge="offline"]').textContent()).toMatch(/offline: \d\.\d\d/);
   expect(await page.locator('[data-judge="token_precision"]').count()).toBe(1);
+  const offlineJudge = page.locator('[data-judge="offline"]');
+  expect(await offlineJudge.textContent()).toContain("Heuristic (no LLM)");
+  // In Chinese, the offline judge's reason and analysis read in Chinese; then back to English.
+  await page.getByRole("button", { name: "Switch the interface to Chinese" }).click();
+  await expect.poll(() => offlineJudge.textContent()).toContain("启发式评判（未用 LLM）：");
+  const words = (await offlineJudge.textContent()) ?? "";
+  expect(words).toMatch(/拒答 (无|部分|完全)；/);
+  expect(words).not.toMatch(/Heuristic|abstention|sub-questions/);
+  await page.getByRole("button", { name: "Switch the interface to English" }).click();
+  await expect.poll(() => offlineJudge.textContent()).toContain("Heuristic (no LLM)");
   await page.close();
-});
+}, 90_000);
 
 it("shows a service's monitor from rollups beside the period before, with its choices in the URL", async () => {
   await server.json("/api/v1/answers", {

@@ -257,7 +257,20 @@ describe("every page", { timeout: 90_000 }, () => {
         .poll(() => page.getByRole("heading", { level: 1 }).textContent())
         .toBe("评估任务");
       expect(await page.evaluate<string>("document.documentElement.lang")).toBe("zh-CN");
-      await shoot(page, "evaluation-list-zh");
+      // A finished run in Chinese, for docs/web.md (the new user's own workspace is empty, so the
+      // browser takes the session of the user whose runs these are).
+      await zh.context.addCookies(await browser.context.cookies());
+      await page.goto(`${server.origin}/evaluations/${runA}`);
+      await expect
+        .poll(() => page.getByTestId("results-count").textContent())
+        .toBe("24 条结果中的 24 条");
+      await page.getByTestId("chart-radar").waitFor();
+      await page.getByTestId("result-card").first().waitFor();
+      await shoot(page, "evaluation-detail-zh");
+      await page.goto(`${server.origin}/evaluations/list`);
+      await expect
+        .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+        .toBe("评估任务");
       await page.getByRole("button", { name: "Switch the interface to English" }).click();
       await expect
         .poll(() => page.getByRole("heading", { level: 1 }).textContent())

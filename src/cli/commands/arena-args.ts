@@ -40,8 +40,8 @@ Options:
   --concurrency N         questions run at once by the embedded worker (default: 16)
   --no-cache              neither read nor write the LLM response cache
   --config FILE.json      configuration file (default: ./ragjudge.config.json if present)
-  --lang en|zh            the language of why an arena failed (default: en); --language is the
-                          pairwise judge's
+  --lang en|zh            the language of the table and Markdown report and of why an arena
+                          failed (default: en); --language is the pairwise judge's
   -h, --help              show this help
 
 Exit code: 0 done, 2 usage or input errors (every bad line of an answers file is named), 3 the

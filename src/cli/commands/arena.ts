@@ -148,10 +148,10 @@ export async function arenaCommand(argv: string[]): Promise<number> {
       );
       return EXIT.incomplete;
     }
-    const rendered = renderArena(row, args.format);
+    const rendered = renderArena(row, args.format, args.lang);
     if (args.out) {
       await writeFile(args.out, rendered);
-      if (args.format !== "table") process.stdout.write(renderArena(row, "table"));
+      if (args.format !== "table") process.stdout.write(renderArena(row, "table", args.lang));
       process.stderr.write(`Arena report (${args.format}) written to ${args.out}\n`);
     } else {
       process.stdout.write(rendered);

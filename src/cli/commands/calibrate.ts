@@ -40,7 +40,7 @@ Options:
   --count N             how many examples (default 3, at most 8)
   --config FILE         the configuration file written (default: ./ragjudge.config.json or .yaml)
   --dry-run             print the examples, write nothing
-  --lang en|zh          the language of the warnings (default: en)
+  --lang en|zh          the language of the table and its warnings (default: en)
   -h, --help            show this help
 
 Exit code: 0 when the verdict passes (or examples were written), 1 when it fails, 2 for usage
@@ -127,7 +127,9 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
         ...judge,
       });
       process.stdout.write(
-        format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderCalibrationTable(report),
+        format === "json"
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : renderCalibrationTable(report, lang),
       );
       if (report.verdict.passed) return 0;
       for (const failure of report.verdict.failed) process.stderr.write(`FAILED: ${failure}\n`);

@@ -18,6 +18,7 @@ import { createLlmClient, errorText, type LlmClient, resolveModelConfig } from "
 import { reportWord } from "../../evals/reports/index.js";
 import { llmResponseCache } from "../../store/index.js";
 import { LANG_OPTION, languageOption } from "../lang-option.js";
+import { resultsInLanguage } from "../worded-verdicts.js";
 import { mapOrdered } from "../ordered-pool.js";
 import { renderTable } from "../../formats/index.js";
 import { openStoreSession } from "../store-session.js";
@@ -39,7 +40,8 @@ Options:
   --concurrency N         lines judged at once (default: 16)
   --config FILE.json      configuration file (default: ./ragjudge.config.json if present)
   --no-cache              neither read nor write the LLM response cache
-  --lang en|zh            the words of the table and its summary (default: en)
+  --lang en|zh            the words of the table and its summary, and of the verdicts' reasons,
+                          suggestions, analyses and limits in json and jsonl (default: en)
   -h, --help              show this help
 
 Exit code: 0 done, 2 for invalid lines or usage errors, 3 when nothing could be judged (every
@@ -123,7 +125,8 @@ export async function judgeCommand(
           line: parsed.line,
           ok: true,
           ...(parsed.value.id ? { id: parsed.value.id } : {}),
-          results,
+          // --lang zh: the verdicts' sentences (the offline judge's reason…) in Chinese too.
+          results: resultsInLanguage(results, lang),
         };
       } catch (error) {
         return { line: parsed.line, ok: false, error: errorText(error) };

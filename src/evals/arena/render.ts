@@ -1,5 +1,6 @@
 // One entry point for drawing a stored arena in any of its formats.
 import type { ArenaRow } from "../../store/index.js";
+import type { MessageLanguage } from "../../text/index.js";
 import { renderArenaHtml as html } from "./html.js";
 import {
   type ArenaFormat,
@@ -9,8 +10,12 @@ import {
 } from "./report.js";
 import type { ArenaResults } from "./service.js";
 
-/** A completed arena row in the asked format. */
-export function renderArena(row: ArenaRow, format: ArenaFormat): string {
+/** A completed arena row in the asked format; a table's or Markdown's words in `lang`. */
+export function renderArena(
+  row: ArenaRow,
+  format: ArenaFormat,
+  lang: MessageLanguage = "en",
+): string {
   const report = {
     id: row.id,
     name: row.name,
@@ -18,7 +23,7 @@ export function renderArena(row: ArenaRow, format: ArenaFormat): string {
     results: row.results as ArenaResults,
   };
   if (format === "json") return renderArenaJson(report);
-  if (format === "markdown") return renderArenaMarkdown(report);
+  if (format === "markdown") return renderArenaMarkdown(report, lang);
   if (format === "html") return html(report);
-  return renderArenaTable(report);
+  return renderArenaTable(report, lang);
 }

@@ -7,6 +7,7 @@ import {
   renderArenaMarkdown,
   renderArenaTable,
 } from "./report.js";
+import { ARENA_WORDS, arenaTemplate } from "./report-words.js";
 import { computeStandings } from "./standings.js";
 
 function report(): ArenaReport {
@@ -49,6 +50,29 @@ describe("arena reports", () => {
     expect(text).toMatch(/ours\s+·\s+4-1-1/);
     expect(text).toMatch(/judge-model\s+6\s+1\s+16\.7%/);
     expect(text).toContain("0 judge error(s), kept apart");
+  });
+
+  it("words the table's and Markdown's headings and labels in Chinese with lang zh", () => {
+    const text = renderArenaTable(report(), "zh");
+    expect(text).toContain("竞技场“demo | arena”（a1）· COMPLETED · 评判 pairwise · 6 个问题");
+    expect(text).toMatch(/排名\s+参赛者\s+评分\s+95% 置信区间\s+胜率/);
+    expect(text).toMatch(/1\s+ours\s+\d+\.\d\s+\[[\d.]+, [\d.]+\]\s+75\.0%\s+4\s+1\s+1/);
+    expect(text).toContain("在该问题集上无法区分（其配对差的 95% 区间包含 0）：ours ~ theirs <b>");
+    expect(text).toContain("胜负矩阵（行对列：胜-平-负）");
+    expect(text).toMatch(/judge-model\s+6\s+1\s+16\.7%/);
+    expect(text).toContain("0 个评判错误，单独列出（不算平局）");
+    for (const english of ["Ratings", "contestant", "Win matrix", "distinguishable", "flip rate"])
+      expect(text).not.toContain(english);
+    expect(renderArenaMarkdown(report(), "zh")).toContain("## 胜负矩阵");
+  });
+
+  it("has every report word in both languages with the same placeholders", () => {
+    const placeholders = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const word of ARENA_WORDS) {
+      expect(placeholders(arenaTemplate("zh", word)), word).toEqual(
+        placeholders(arenaTemplate("en", word)),
+      );
+    }
   });
 
   it("escapes names in Markdown and HTML", () => {

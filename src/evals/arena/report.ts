@@ -1,5 +1,7 @@
 import { renderTable } from "../../formats/index.js";
 import { formatCost } from "../../llm/index.js";
+import type { MessageLanguage } from "../../text/index.js";
+import { type ArenaWord, arenaWord } from "./report-words.js";
 import type { ArenaResults } from "./service.js";
 
 // The arena as a person reads it (table, Markdown) or a program does (JSON). The sections are
@@ -33,24 +35,30 @@ const signed = (x: number, digits = 3) => `${x >= 0 ? "+" : ""}${x.toFixed(digit
 const interval = (ci: readonly [number, number] | null | undefined, digits = 1) =>
   ci ? `[${num(ci[0], digits)}, ${num(ci[1], digits)}]` : "-";
 
-export function arenaSections(report: ArenaReport): Section[] {
+export function arenaSections(report: ArenaReport, lang: MessageLanguage = "en"): Section[] {
+  const w = (word: ArenaWord, values?: Record<string, string | number>) =>
+    arenaWord(lang, word, values);
   const r = report.results;
   const sections: Section[] = [];
   const scoreBased = r.judge !== "pairwise";
   sections.push({
-    title: `Ratings (Bradley-Terry, 1000 = average; 95% bootstrap CI over ${r.questions} questions, ${r.bootstrap.rounds} rounds, random seed ${r.bootstrap.seed})`,
+    title: w("ratingsTitle", {
+      questions: r.questions,
+      rounds: r.bootstrap.rounds,
+      seed: r.bootstrap.seed,
+    }),
     headers: [
-      "rank",
-      "contestant",
-      "rating",
-      "95% CI",
-      "win rate",
-      "W",
-      "T",
-      "L",
-      "length-controlled",
-      "mean length",
-      scoreBased ? "scored" : "answered",
+      w("rank"),
+      w("contestant"),
+      w("rating"),
+      w("ci"),
+      w("winRate"),
+      w("wins"),
+      w("ties"),
+      w("losses"),
+      w("lengthControlled"),
+      w("meanLength"),
+      scoreBased ? w("scored") : w("answered"),
     ],
     rows: r.contestants.map((c) => [
       String(c.rank),
@@ -68,36 +76,38 @@ export function arenaSections(report: ArenaReport): Section[] {
     alignRight: [0, 2, 4, 5, 6, 7, 9],
     notes: [
       r.not_distinguishable.length > 0
-        ? `Not distinguishable on this set (the 95% interval of their paired difference contains 0): ${r.not_distinguishable.map(([a, b]) => `${a} ~ ${b}`).join(", ")}`
-        : "Every pair is distinguishable on this set (no pair's 95% paired-difference interval contains 0).",
-      `Length: coefficient ${signed(r.length_control.coefficient)} ${interval(r.length_control.ci, 3)} log-odds for the longer answer at the largest length difference (over ${r.length_control.comparisons} comparisons)${
+        ? w("notDistinguishable", {
+            pairs: r.not_distinguishable.map(([a, b]) => `${a} ~ ${b}`).join(", "),
+          })
+        : w("allDistinguishable"),
+      `${w("lengthNote", {
+        coefficient: signed(r.length_control.coefficient),
+        ci: interval(r.length_control.ci, 3),
+        n: r.length_control.comparisons,
+      })}${
         r.length_control.ci[0] > 0
-          ? ": the judge favours longer answers; read the length-controlled ratings."
+          ? w("favoursLonger")
           : r.length_control.ci[1] < 0
-            ? ": the judge favours shorter answers."
-            : ": no length preference detected."
+            ? w("favoursShorter")
+            : w("noLengthPreference")
       }`,
-      ...(r.bradley_terry.regularized
-        ? [
-            "A contestant won or lost every comparison: one virtual tie per pair was added so the ratings stay finite.",
-          ]
-        : []),
+      ...(r.bradley_terry.regularized ? [w("regularized")] : []),
     ],
   });
   sections.push({
     title: scoreBased
-      ? `Pairs (${r.judge} judge scores; a tie within ${r.tolerance ?? 0}; mean paired difference with its bootstrap CI)`
-      : "Pairs (pairwise judge, both orders; a win only when both orders agree; net wins of a per question, win 1, tie 0, loss -1, with its bootstrap CI)",
+      ? w("pairsScoreTitle", { judge: r.judge, tolerance: r.tolerance ?? 0 })
+      : w("pairsPairwiseTitle"),
     headers: [
-      "a",
-      "b",
-      "a wins",
-      "ties",
-      "b wins",
-      "not compared",
-      scoreBased ? "mean a - b" : "net wins of a",
-      "95% CI",
-      "distinguishable",
+      w("a"),
+      w("b"),
+      w("aWins"),
+      w("tiesCount"),
+      w("bWins"),
+      w("notCompared"),
+      scoreBased ? w("meanDifference") : w("netWins"),
+      w("ci"),
+      w("distinguishable"),
     ],
     rows: r.pairs.map((p) => [
       p.a,
@@ -108,14 +118,14 @@ export function arenaSections(report: ArenaReport): Section[] {
       String(p.missing),
       p.mean_difference == null ? "-" : signed(p.mean_difference),
       interval(p.difference_ci, 3),
-      p.distinguishable ? "yes" : "no",
+      p.distinguishable ? w("yes") : w("no"),
     ]),
     alignRight: [2, 3, 4, 5],
     notes: [],
   });
   const names = r.matrix.names;
   sections.push({
-    title: "Win matrix (row against column: wins-ties-losses)",
+    title: w("matrixTitle"),
     headers: ["", ...names],
     rows: names.map((name, i) => [
       name,
@@ -129,8 +139,8 @@ export function arenaSections(report: ArenaReport): Section[] {
   });
   if (r.contestants.some((c) => Object.values(c.radar).some((v) => v !== null))) {
     sections.push({
-      title: "Rubric dimensions (accuracy, completeness, clarity; 1-10, means)",
-      headers: ["contestant", "accuracy", "completeness", "clarity"],
+      title: w("radarTitle"),
+      headers: [w("contestant"), w("accuracy"), w("completeness"), w("clarity")],
       rows: r.contestants.map((c) => [
         c.name,
         ...(["accuracy", "completeness", "clarity"] as const).map((k) => {
@@ -144,8 +154,8 @@ export function arenaSections(report: ArenaReport): Section[] {
   }
   if (r.flip_rate) {
     sections.push({
-      title: "Pairwise judge",
-      headers: ["judge model", "pairs judged both ways", "position flips", "flip rate"],
+      title: w("pairwiseTitle"),
+      headers: [w("judgeModel"), w("judgedBothWays"), w("flips"), w("flipRate")],
       rows: Object.entries(r.flip_rate).map(([model, f]) => [
         model,
         String(f.judged),
@@ -154,7 +164,7 @@ export function arenaSections(report: ArenaReport): Section[] {
       ]),
       alignRight: [1, 2, 3],
       notes: [
-        `${r.judge_errors?.length ?? 0} judge error(s), kept apart (not counted as ties)${
+        `${w("judgeErrors", { n: r.judge_errors?.length ?? 0 })}${
           r.judge_errors && r.judge_errors.length > 0
             ? `: ${r.judge_errors
                 .slice(0, 3)
@@ -168,11 +178,11 @@ export function arenaSections(report: ArenaReport): Section[] {
   const costed = r.contestants.filter((c) => c.cost !== undefined);
   if (costed.length > 0 || r.judge_cost) {
     sections.push({
-      title: "Cost (USD; docs/cost.md)",
-      headers: ["who", "prompt tokens", "completion tokens", "cost"],
+      title: w("costTitle"),
+      headers: [w("who"), w("promptTokens"), w("completionTokens"), w("cost")],
       rows: [
         ...costed.map((c) => [
-          `${c.name} (its run: bot and judges)`,
+          w("contestantCost", { name: c.name }),
           String(c.cost?.prompt_tokens ?? 0),
           String(c.cost?.completion_tokens ?? 0),
           c.cost ? formatCost(c.cost) : "-",
@@ -180,7 +190,7 @@ export function arenaSections(report: ArenaReport): Section[] {
         ...(r.judge_cost
           ? [
               [
-                "pairwise judge",
+                w("pairwiseJudge"),
                 String(r.judge_cost.total.prompt_tokens),
                 String(r.judge_cost.total.completion_tokens),
                 formatCost(r.judge_cost.total),
@@ -195,13 +205,20 @@ export function arenaSections(report: ArenaReport): Section[] {
   return sections;
 }
 
-function heading(report: ArenaReport): string {
-  return `Arena "${report.name}" (${report.id}) · ${report.status} · judge ${report.results.judge} · ${report.results.questions} questions`;
+function heading(report: ArenaReport, lang: MessageLanguage): string {
+  return arenaWord(lang, "heading", {
+    name: report.name,
+    id: report.id,
+    status: report.status,
+    judge: report.results.judge,
+    questions: report.results.questions,
+  });
 }
 
-export function renderArenaTable(report: ArenaReport): string {
-  const out = [heading(report), ""];
-  for (const section of arenaSections(report)) {
+/** The arena as a text table; its headings and labels in `lang` (`--lang zh`). */
+export function renderArenaTable(report: ArenaReport, lang: MessageLanguage = "en"): string {
+  const out = [heading(report, lang), ""];
+  for (const section of arenaSections(report, lang)) {
     out.push(
       section.title,
       renderTable(section.headers, section.rows, {
@@ -223,9 +240,9 @@ function mdCell(text: string): string {
     .replace(/\r?\n/g, "<br>");
 }
 
-export function renderArenaMarkdown(report: ArenaReport): string {
-  const out = [`# ${mdCell(heading(report))}`, ""];
-  for (const section of arenaSections(report)) {
+export function renderArenaMarkdown(report: ArenaReport, lang: MessageLanguage = "en"): string {
+  const out = [`# ${mdCell(heading(report, lang))}`, ""];
+  for (const section of arenaSections(report, lang)) {
     out.push(`## ${mdCell(section.title)}`, "");
     out.push(`| ${section.headers.map((h) => mdCell(h) || " ").join(" | ")} |`);
     out.push(

@@ -37,6 +37,7 @@ export {
   type BotAnswer,
   type BotAskOptions,
   BotError,
+  BOT_ERROR_KINDS,
   type BotErrorKind,
   type BotSource,
   type BuiltinOutcome,

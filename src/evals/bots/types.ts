@@ -70,8 +70,15 @@ export interface Bot {
  * `model`: a model the built-in bot was configured with failed (after the client's retries);
  * `database`: the built-in bot lost its database connection (retryable: it may come back).
  */
-export type BotErrorKind =
-  "unreachable" | "timeout" | "http_status" | "invalid_response" | "model" | "database";
+export const BOT_ERROR_KINDS = [
+  "unreachable",
+  "timeout",
+  "http_status",
+  "invalid_response",
+  "model",
+  "database",
+] as const;
+export type BotErrorKind = (typeof BOT_ERROR_KINDS)[number];
 
 /**
  * A bot's failure, typed: `kind` says what went wrong, `retryable` whether asking again may help

@@ -1,5 +1,6 @@
 import { renderTable } from "../../formats/index.js";
 import { type MessageLanguage, wordMessage } from "../../text/index.js";
+import { type CalibrationWord, calibrationWord } from "./render-words.js";
 import type { CalibrationReport } from "./report.js";
 
 const num = (value: number | null | undefined, digits = 3) =>
@@ -10,24 +11,29 @@ const interval = (ci: [number, number] | undefined) =>
   ci ? `[${pct(ci[0])}, ${pct(ci[1])}]` : "-";
 
 /**
- * `ragjudge calibrate --format table`: the figures, the verdict and what to review; its warnings
- * in `lang` (`--lang zh`).
+ * `ragjudge calibrate --format table`: the figures, the verdict and what to review; its headings,
+ * labels and warnings in `lang` (`--lang zh`).
  */
 export function renderCalibrationTable(
   report: CalibrationReport,
   lang: MessageLanguage = "en",
 ): string {
+  const w = (word: CalibrationWord, values?: Record<string, string | number>) =>
+    calibrationWord(lang, word, values);
+  const passWord = (value: boolean | null) =>
+    value === null ? "-" : value ? w("pass") : w("fail");
   const out: string[] = [];
   const { items, agreement, baseline, pass_fail: passFail, pass_rate: rate, verdict } = report;
+  const about = { judge: report.judge, name: report.evaluation.name, id: report.evaluation.id };
   out.push(
-    `Calibration of the ${report.judge} judge on "${report.evaluation.name}" (${report.evaluation.id})` +
-      (report.scale ? `, human scores on ${report.scale}` : ", pass/fail"),
+    report.scale ? w("titleScores", { ...about, scale: report.scale }) : w("titlePassFail", about),
   );
   out.push(
-    `judged ${items.judged} · human scores ${items.labelled_scores} · human pass/fail ${items.labelled_pass}` +
-      (items.skipped_judge_errors > 0
-        ? ` · skipped (judge errors) ${items.skipped_judge_errors}`
-        : ""),
+    w("counts", {
+      judged: items.judged,
+      scores: items.labelled_scores,
+      pass: items.labelled_pass,
+    }) + (items.skipped_judge_errors > 0 ? w("skipped", { n: items.skipped_judge_errors }) : ""),
   );
   if (agreement) {
     out.push("");
@@ -35,15 +41,19 @@ export function renderCalibrationTable(
     const rows: [string, string, string][] = [
       ["n", String(agreement.n), String(base?.n ?? "-")],
       ["MAE", num(agreement.mae), num(base?.mae)],
-      [`within ±${report.options.tolerance}`, pct(agreement.within_1), pct(base?.within_1)],
-      ["κ (quadratic)", num(agreement.kappa_quadratic), num(base?.kappa_quadratic)],
-      ["α (Krippendorff, ordinal)", num(agreement.alpha_ordinal), num(base?.alpha_ordinal)],
+      [
+        w("within", { tolerance: report.options.tolerance }),
+        pct(agreement.within_1),
+        pct(base?.within_1),
+      ],
+      [w("kappaQuadratic"), num(agreement.kappa_quadratic), num(base?.kappa_quadratic)],
+      [w("alpha"), num(agreement.alpha_ordinal), num(base?.alpha_ordinal)],
       ["Spearman ρ", num(agreement.spearman), num(base?.spearman)],
       ["Kendall τ-b", num(agreement.kendall_tau_b), num(base?.kendall_tau_b)],
     ];
     out.push(
       renderTable(
-        ["scores", "judge", `constant baseline (always ${base?.constant ?? "-"})`],
+        [w("scores"), w("judge"), w("constantBaseline", { value: base?.constant ?? "-" })],
         rows,
         {
           alignRight: [1, 2],
@@ -56,16 +66,22 @@ export function renderCalibrationTable(
     const source = passFail.human_pass_source;
     out.push("");
     out.push(
-      `pass/fail: people's pass from ${source.labels} pass/fail labels` +
-        (source.scores > 0 ? ` and ${source.scores} scores ≥ ${source.threshold}` : ""),
+      w("passFailSource", { labels: source.labels }) +
+        (source.scores > 0
+          ? w("passFailScores", { scores: source.scores, threshold: source.threshold ?? "-" })
+          : ""),
     );
     out.push(
       renderTable(
-        ["pass/fail", "judge", `constant baseline (always ${base?.constant ? "pass" : "fail"})`],
         [
-          ["accuracy", pct(passFail.accuracy), pct(base?.accuracy)],
-          ["TPR (people pass, judge passes)", pct(passFail.tpr), pct(base?.tpr)],
-          ["TNR (people fail, judge fails)", pct(passFail.tnr), pct(base?.tnr)],
+          w("passFail"),
+          w("judge"),
+          w("constantBaseline", { value: base?.constant ? w("pass") : w("fail") }),
+        ],
+        [
+          [w("accuracy"), pct(passFail.accuracy), pct(base?.accuracy)],
+          [w("tpr"), pct(passFail.tpr), pct(base?.tpr)],
+          [w("tnr"), pct(passFail.tnr), pct(base?.tnr)],
           ["κ", num(passFail.kappa), num(base?.kappa)],
           [
             "TP / FP / TN / FN",
@@ -80,26 +96,26 @@ export function renderCalibrationTable(
   out.push("");
   out.push(
     renderTable(
-      ["pass rate", "estimate", "95% CI", "from"],
+      [w("passRate"), w("estimate"), w("ci"), w("from")],
       [
         [
-          "judge only",
+          w("judgeOnly"),
           pct(rate.judge?.estimate),
           interval(rate.judge?.ci),
-          rate.judge ? `${rate.judge.n} judged (Wilson)` : "-",
+          rate.judge ? w("judgedWilson", { n: rate.judge.n }) : "-",
         ],
         [
-          "human only",
+          w("humanOnly"),
           pct(rate.human?.estimate),
           interval(rate.human?.ci),
-          rate.human ? `${rate.human.n} labelled (Wilson)` : "-",
+          rate.human ? w("labelledWilson", { n: rate.human.n }) : "-",
         ],
         [
-          "prediction-powered (PPI++)",
+          w("ppi"),
           pct(rate.ppi?.estimate),
           interval(rate.ppi?.ci),
           rate.ppi
-            ? `${rate.ppi.n} labelled + ${rate.ppi.N} judged, λ = ${num(rate.ppi.lambda)} (CLT)`
+            ? w("ppiFrom", { n: rate.ppi.n, N: rate.ppi.N, lambda: num(rate.ppi.lambda) })
             : "-",
         ],
       ],
@@ -108,26 +124,29 @@ export function renderCalibrationTable(
   );
   out.push("");
   out.push(
-    `Golden-set verdict: ${verdict.passed ? "PASS" : "FAIL"}` +
+    // PASS / FAIL stay as they are: scripts look for them.
+    w("verdict", { verdict: verdict.passed ? "PASS" : "FAIL" }) +
       (verdict.basis === "none"
         ? ""
-        : ` (on ${verdict.basis === "scores" ? "scores" : "pass/fail"})`),
+        : verdict.basis === "scores"
+          ? w("onScores")
+          : w("onPassFail")),
   );
   for (const condition of verdict.conditions) {
     out.push(`  ${condition.ok ? "ok  " : "FAIL"} ${condition.message}`);
   }
   if (report.disagreements.length > 0) {
     out.push("");
-    out.push("Largest disagreements (review these first):");
+    out.push(w("disagreements"));
     out.push(
       renderTable(
-        ["#", "judge", "human", "diff", "pass j/h", "question", "note"],
+        ["#", w("judge"), w("human"), w("diff"), w("passJH"), w("question"), w("note")],
         report.disagreements.map((d) => [
           d.position + 1,
           num(d.judge_score, 2),
           d.human_score ?? "-",
           d.difference === null ? "-" : num(d.difference, 2),
-          `${yesNo(d.judge_passed)}/${yesNo(d.human_passed)}`,
+          `${passWord(d.judge_passed)}/${passWord(d.human_passed)}`,
           d.question,
           d.note ?? "",
         ]),
@@ -137,10 +156,17 @@ export function renderCalibrationTable(
   }
   if (report.reviewers.length > 0) {
     out.push("");
-    out.push("The judge against each reviewer (annotation queues):");
+    out.push(w("reviewersTitle"));
     out.push(
       renderTable(
-        ["reviewer", "n", "MAE", `within ±${report.options.tolerance}`, "κ", "pass/fail κ"],
+        [
+          w("reviewer"),
+          "n",
+          "MAE",
+          w("within", { tolerance: report.options.tolerance }),
+          "κ",
+          w("passFailKappa"),
+        ],
         report.reviewers.map((r) => [
           r.reviewer,
           String(r.scores?.n ?? r.pass_fail?.n ?? 0),
@@ -156,8 +182,4 @@ export function renderCalibrationTable(
   const warningLabel = lang === "zh" ? "警告：" : "warning: ";
   for (const warning of report.warnings) out.push(`${warningLabel}${wordMessage(warning, lang)}`);
   return `${out.join("\n")}\n`;
-}
-
-function yesNo(value: boolean | null): string {
-  return value === null ? "-" : value ? "pass" : "fail";
 }

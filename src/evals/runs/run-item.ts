@@ -245,6 +245,7 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
         status: "BOT_ERROR",
         latency_ms: elapsed(),
         error: `bot ${kind}: ${errorText(error)}`,
+        error_kind: kind,
       },
       botError: kind,
     };

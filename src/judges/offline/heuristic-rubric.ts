@@ -6,6 +6,8 @@
 import {
   type CodedMessage,
   codedMessage,
+  type MessageCode,
+  type MessageParams,
   type MessagePart,
   messagePart,
 } from "../../text/index.js";
@@ -24,6 +26,8 @@ export interface HeuristicRubric {
   metrics: EvaluationMetrics;
   /** The signals behind the scores, one line. */
   analysis: string;
+  /** `analysis` as a code with parameters, worded in the reader's language. */
+  analysis_message: CodedMessage;
   /** Starts "Heuristic (no LLM): ". */
   reason: string;
   suggestion: string;
@@ -340,25 +344,42 @@ export function heuristicBasis(m: OfflineMeasures): HeuristicBasis {
   return m.groundedness !== null ? "contexts" : "none";
 }
 
-function analysisOf(m: OfflineMeasures): string {
-  const parts: string[] = [`abstention ${m.abstention}`];
-  if (m.groundedness?.score != null) parts.push(`groundedness ${round(m.groundedness.score, 2)}`);
+function analysisOf(m: OfflineMeasures): CodedMessage {
+  const signals: MessagePart[] = [
+    messagePart("offline.signal.abstention", {
+      level: messagePart(`offline.abstention.${m.abstention}`),
+    }),
+  ];
+  const signal = (code: MessageCode, params: MessageParams) =>
+    signals.push(messagePart(code, params));
+  if (m.groundedness?.score != null)
+    signal("offline.signal.groundedness", { value: round(m.groundedness.score, 2) });
   const s = m.support;
   if (s !== null) {
     if (s.added_tokens > 0)
-      parts.push(`supported added tokens ${s.supported_added_tokens}/${s.added_tokens}`);
-    if (s.numbers > 0) parts.push(`supported numbers ${s.supported_numbers}/${s.numbers}`);
+      signal("offline.signal.supported_words", {
+        supported: s.supported_added_tokens,
+        total: s.added_tokens,
+      });
+    if (s.numbers > 0)
+      signal("offline.signal.supported_numbers", {
+        supported: s.supported_numbers,
+        total: s.numbers,
+      });
   }
-  if (m.exact_match !== null) parts.push(`exact match ${m.exact_match}`);
-  if (m.f1 !== null) parts.push(`F1 ${round(m.f1.f1, 2)}`);
-  if (m.rouge_l !== null) parts.push(`ROUGE-L ${round(m.rouge_l.f_measure, 2)}`);
+  if (m.exact_match !== null) signal("offline.signal.exact_match", { value: m.exact_match });
+  if (m.f1 !== null) signal("offline.signal.f1", { value: round(m.f1.f1, 2) });
+  if (m.rouge_l !== null)
+    signal("offline.signal.rouge_l", { value: round(m.rouge_l.f_measure, 2) });
   if (m.ground_truth_coverage !== null)
-    parts.push(`ground-truth coverage ${round(m.ground_truth_coverage, 2)}`);
+    signal("offline.signal.ground_truth_coverage", { value: round(m.ground_truth_coverage, 2) });
   if (m.ground_truth_in_contexts !== null)
-    parts.push(`ground truth in contexts ${round(m.ground_truth_in_contexts, 2)}`);
-  parts.push(`sub-questions ${m.sub_questions}`);
-  if (m.repetition > 0) parts.push(`repetition ${round(m.repetition, 2)}`);
-  return parts.join("; ");
+    signal("offline.signal.ground_truth_in_contexts", {
+      value: round(m.ground_truth_in_contexts, 2),
+    });
+  signal("offline.signal.sub_questions", { value: m.sub_questions });
+  if (m.repetition > 0) signal("offline.signal.repetition", { value: round(m.repetition, 2) });
+  return codedMessage("clauses", { clauses: signals });
 }
 
 /**
@@ -390,12 +411,14 @@ export function heuristicRubric(
   const weights = options.weights ?? DEFAULT_JUDGES_CONFIG.rubric.weights;
   const passMin = options.passMinAccuracy ?? DEFAULT_JUDGES_CONFIG.rubric.pass_min_accuracy;
   const basis = heuristicBasis(m);
-  const analysis = analysisOf(m);
+  const analysisMessage = analysisOf(m);
+  const analysis = analysisMessage.message;
   if (m.empty) {
     const metrics = { accuracy: 1, completeness: 1, clarity: 1, weighted_score: 1 };
     return {
       metrics,
       analysis,
+      analysis_message: analysisMessage,
       ...reasonAndSuggestion(
         [messagePart("offline.note.empty")],
         [messagePart("offline.tip.answer_or_decline")],
@@ -416,6 +439,7 @@ export function heuristicRubric(
   return {
     metrics,
     analysis,
+    analysis_message: analysisMessage,
     ...reasonAndSuggestion(
       [...scored.notes, ...clear.notes],
       [...scored.suggestions, ...clear.suggestions],

@@ -264,7 +264,12 @@ describe("offline limits", () => {
   it("says, with a reference, where the verdict stays below a named baseline on public data", () => {
     const judged = offline({ question: "Who?", answer: "David Seville", ground_truth: "Seville" });
     expect(judged.verdict.limits).toEqual([REFERENCE_LIMIT]);
-    expect(REFERENCE_LIMIT).toContain("contains_reference");
+    expect(REFERENCE_LIMIT).toContain("the contains-the-reference judge (91.0%)");
+    // The same limit as a code, worded in Chinese for a reader who reads Chinese.
+    expect(judged.verdict.limits_messages.map((m) => m.message)).toEqual([REFERENCE_LIMIT]);
+    expect(wordMessage(judged.verdict.limits_messages[0]!, "zh")).toMatch(
+      /^对照参考答案时，该评判在未用于调参的公开 TriviaQA 回答上与人工判断的一致率为 95\.6%，高于“包含参考答案”评判（91\.0%）/,
+    );
     expect(offline({ question: "Who?", answer: "A", contexts: ["A"] }).verdict.limits).toEqual([]);
   });
 });
@@ -303,6 +308,12 @@ describe("the offline judge's reason in the reader's language", () => {
       "启发式评判（未用 LLM）：与参考答案矛盾：回答说 1870，而参考答案说 1869。",
     );
     expect(verdict.suggestion_message.message).toBe(verdict.suggestion);
+    // The analysis: its signals as clauses, the same English as before codes, and in Chinese.
+    expect(verdict.analysis_message.message).toBe(verdict.analysis);
+    expect(verdict.analysis).toMatch(/^abstention none; .*F1 0; .*sub-questions 1$/);
+    const zh = wordMessage(verdict.analysis_message, "zh");
+    expect(zh).toMatch(/^拒答 无；.*F1 值 0；.*子问题 1$/);
+    expect(zh).not.toMatch(/abstention|sub-questions|exact match/);
     expect(wordMessage(verdict.suggestion_message, "zh")).toBe(
       "请删除证据不支持的内容，或注明其来源：great、happened、1870。请更正回答：它与参考答案矛盾。请说出参考答案中的内容：1869。",
     );

@@ -3,6 +3,7 @@
 // the embedded default, so every flow works without a model server.
 
 import { z } from "zod";
+import { type CodedMessage, codedMessage } from "../../text/index.js";
 import { DEFAULT_JUDGES_CONFIG, type JudgesConfig } from "../config.js";
 import { ContextItemSchema } from "../context.js";
 import { type LanguageSetting, promptLanguage } from "../language.js";
@@ -125,6 +126,8 @@ export interface OfflineVerdict extends HeuristicRubric {
    * by people (`npm run bench -- judges-public`), in plain words; empty when none applies.
    */
   limits: string[];
+  /** `limits` as codes with parameters, worded in the reader's language (text/user-messages.ts). */
+  limits_messages: CodedMessage[];
   /** The measures in full: precision and recall, token counts, what was unsupported. */
   details: {
     /** How the answer meets its best-matching reference: what matched, what is missing or wrong. */
@@ -147,8 +150,11 @@ export interface OfflineVerdict extends HeuristicRubric {
  * people on 96.0% of answers (contains_reference 91.0%), but ranks newbing (0.881) above gpt4
  * (0.878) where people (0.883 against 0.901), and the contains_reference baseline, put gpt4 first.
  */
-export const REFERENCE_LIMIT =
-  "Against references, this judge agreed with people on 96.0% of public TriviaQA answers it was not tuned on, more than the contains_reference judge (91.0%), but it ranked two close systems in the opposite order to people, where contains_reference ranked them as people did; to rank systems that are close, check with contains_reference too.";
+export const REFERENCE_LIMIT_MESSAGE: CodedMessage = codedMessage("offline.limit.reference", {
+  agreement: "96.0",
+  baseline: "91.0",
+});
+export const REFERENCE_LIMIT = REFERENCE_LIMIT_MESSAGE.message;
 
 /** The offline judge always scores: it calls nothing that can fail. */
 export type OfflineResult = JudgeScore<"offline", OfflineVerdict>;
@@ -215,6 +221,7 @@ export function offline(input: OfflineInput, options: OfflineOptions = {}): Offl
         measures.groundedness_score === null ? null : round(measures.groundedness_score, 4),
       abstention: measures.abstention,
       limits: measures.reference ? [REFERENCE_LIMIT] : [],
+      limits_messages: measures.reference ? [REFERENCE_LIMIT_MESSAGE] : [],
       details: {
         reference: measures.reference,
         f1: measures.f1,

@@ -3367,6 +3367,19 @@ export interface components {
       score: number | null;
       passed: boolean | null;
       error: string | null;
+      /**
+       * @description a BOT_ERROR's kind (`error`: the bot failed some other way); `error` holds the detail; null otherwise or in results stored before kinds
+       * @enum {string|null}
+       */
+      error_kind:
+        | "unreachable"
+        | "timeout"
+        | "http_status"
+        | "invalid_response"
+        | "model"
+        | "database"
+        | "error"
+        | null;
       /** @description an ISO 8601 time */
       gmt_created: string;
       /** @description an ISO 8601 time */
@@ -3395,6 +3408,19 @@ export interface components {
       score: number | null;
       passed: boolean | null;
       error: string | null;
+      /**
+       * @description a BOT_ERROR's kind (`error`: the bot failed some other way); `error` holds the detail; null otherwise or in results stored before kinds
+       * @enum {string|null}
+       */
+      error_kind:
+        | "unreachable"
+        | "timeout"
+        | "http_status"
+        | "invalid_response"
+        | "model"
+        | "database"
+        | "error"
+        | null;
       /** @description retrieval metrics against the question's relevant items; null when it names none */
       retrieval: {
         hit_rate: number;

@@ -1,19 +1,12 @@
 import { useId, useState } from "react";
 import { useI18n } from "../i18n/i18n";
-import { splitCitations } from "./citations";
+import { citationNumbers, splitCitations } from "./citations";
 
 interface CitedSource {
   node_id: string;
   content: string;
   title?: string;
   source?: string;
-}
-
-/** A chip's number: the source's place in the list, else its place among the answer's citations. */
-function numberOf(id: string, sources: readonly CitedSource[], order: readonly string[]): number {
-  const index = sources.findIndex((s) => s.node_id === id);
-  if (index >= 0) return index + 1;
-  return sources.length + order.indexOf(id) + 1;
 }
 
 /**
@@ -36,11 +29,8 @@ export function CitedAnswer({
   const known = new Set([...sources.map((s) => s.node_id), ...citations]);
   const passage = open === undefined ? undefined : sources.find((s) => s.node_id === open);
   const segments = splitCitations(answer, known);
-  const unlisted = segments.flatMap((s) =>
-    "citation" in s && !sources.some((source) => source.node_id === s.citation) ? [s.citation] : [],
-  );
-  const order = [...new Set(unlisted)];
-  const label = (id: string) => `[${numberOf(id, sources, order)}]`;
+  const numberOf = citationNumbers(segments, sources);
+  const label = (id: string) => `[${numberOf(id)}]`;
   return (
     <>
       <p style={{ margin: 0 }}>
@@ -54,7 +44,7 @@ export function CitedAnswer({
               type="button"
               className="citation"
               title={t("card.citationTitle", {
-                n: numberOf(segment.citation, sources, order),
+                n: numberOf(segment.citation),
                 title: name,
               })}
               aria-expanded={open === segment.citation}

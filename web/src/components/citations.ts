@@ -18,3 +18,27 @@ export function splitCitations(answer: string, known: ReadonlySet<string>): Answ
   if (last < answer.length) segments.push({ text: answer.slice(last) });
   return segments;
 }
+
+/**
+ * Each cited id's chip number: its source's place in the list, else its place among the answer's
+ * citations that name no source (after the sources).
+ */
+export function citationNumbers(
+  segments: readonly AnswerSegment[],
+  sources: readonly { node_id: string }[],
+): (id: string) => number {
+  const unlisted = [
+    ...new Set(
+      segments.flatMap((s) =>
+        "citation" in s && !sources.some((source) => source.node_id === s.citation)
+          ? [s.citation]
+          : [],
+      ),
+    ),
+  ];
+  return (id) => {
+    const index = sources.findIndex((s) => s.node_id === id);
+    if (index >= 0) return index + 1;
+    return sources.length + unlisted.indexOf(id) + 1;
+  };
+}

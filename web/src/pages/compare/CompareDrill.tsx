@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, must } from "../../api/client";
 import type { EvaluationResult } from "../../api/types";
 import { CitedAnswer } from "../../components/CitedAnswer";
+import { citationNumbers, splitCitations } from "../../components/citations";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
 import { JudgeVerdicts, VerdictHeadline } from "../evaluation-detail/ResultDetail";
@@ -82,25 +83,59 @@ function Side({
   );
 }
 
-/** The words A's answer lost (struck through) and B's gained (underlined), in reading order. */
-function AnswerDiff({ before, after }: { before: string; after: string }) {
+/** A side's answer as the diff needs it: its text, what it may cite, and its chips' names. */
+function citedSide(result: EvaluationResult) {
+  const answer = result.rag_answer ?? "";
+  const sources = result.rag_answer_sources ?? [];
+  const known = new Set([...sources.map((s) => s.node_id), ...(result.rag_citations ?? [])]);
+  const numberOf = citationNumbers(splitCitations(answer, known), sources);
+  return { answer, sources, known, numberOf };
+}
+
+/**
+ * The words A's answer lost (struck through) and B's gained (underlined), in reading order; its
+ * citation markers are chips like the answer's own (a removed one numbered as in A's answer).
+ */
+function AnswerDiff({ before, after }: { before: EvaluationResult; after: EvaluationResult }) {
   const { t } = useI18n();
-  if (before === after) return <p className="muted">{t("compare.drill.sameAnswer")}</p>;
+  const a = citedSide(before);
+  const b = citedSide(after);
+  if (a.answer === b.answer) return <p className="muted">{t("compare.drill.sameAnswer")}</p>;
+  const chip = (id: string, side: typeof a, key: number) => {
+    const source = side.sources.find((s) => s.node_id === id);
+    const n = side.numberOf(id);
+    return (
+      <span
+        key={key}
+        className="citation"
+        data-testid="diff-citation"
+        title={t("card.citationTitle", {
+          n,
+          title: source?.title || source?.source || t("card.citationNotFound"),
+        })}
+      >
+        [{n}]
+      </span>
+    );
+  };
   return (
     <p data-testid="compare-diff" className="word-diff" style={{ margin: 0 }}>
-      {diffWords(before, after).map((segment, i) =>
-        segment.kind === "same" ? (
-          <span key={i}>{segment.text}</span>
+      {diffWords(a.answer, b.answer, { before: a.known, after: b.known }).map((segment, i) => {
+        const side = segment.kind === "removed" ? a : b;
+        const content =
+          segment.citation === undefined ? segment.text : chip(segment.citation, side, i);
+        return segment.kind === "same" ? (
+          <span key={i}>{content}</span>
         ) : segment.kind === "removed" ? (
           <del key={i} title={t("compare.drill.onlyA")}>
-            {segment.text}
+            {content}
           </del>
         ) : (
           <ins key={i} title={t("compare.drill.onlyB")}>
-            {segment.text}
+            {content}
           </ins>
-        ),
-      )}
+        );
+      })}
     </p>
   );
 }
@@ -128,7 +163,7 @@ export function CompareDrill({
       {a.data && b.data && (
         <section>
           <h3>{t("compare.drill.diff")}</h3>
-          <AnswerDiff before={a.data.rag_answer ?? ""} after={b.data.rag_answer ?? ""} />
+          <AnswerDiff before={a.data} after={b.data} />
         </section>
       )}
     </div>

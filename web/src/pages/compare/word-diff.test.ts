@@ -22,6 +22,24 @@ describe("diffWords", () => {
     expect(diffWords("a  b", "a b")).toEqual([{ kind: "same", text: "a b" }]);
   });
 
+  it("keeps citation markers out of the words: each is one segment naming the passage it cites", () => {
+    const cited = { before: new Set(["doc-3", "n1"]), after: new Set(["doc-3", "n2"]) };
+    const segments = diffWords(
+      "Line 1 opened in 1870 [doc-3]. It was rebuilt [n1].",
+      "Line 1 opened in 1875 [doc-3]. It was rebuilt [n2].",
+      cited,
+    );
+    expect(segments.filter((s) => s.citation !== undefined)).toEqual([
+      { kind: "same", text: "", citation: "doc-3" },
+      { kind: "removed", text: "", citation: "n1" },
+      { kind: "added", text: "", citation: "n2" },
+    ]);
+    // No raw bracket reaches the words.
+    expect(segments.map((s) => s.text).join("")).not.toMatch(/\[|\]/);
+    // Without the ids, the markers are words like any other (brackets a result does not know).
+    expect(render("in 1870 [doc-3].", "in 1875 [doc-3].")).toBe("in [-1870 ]{+1875 }[doc-3].");
+  });
+
   it("counts each Chinese character as a word", () => {
     expect(tokenize("澜汀的小吃").map((t) => t.key)).toEqual(["澜", "汀", "的", "小", "吃"]);
     expect(render("澜汀最有名的小吃是鱼丸", "澜汀最有名的小吃是米糕")).toBe(

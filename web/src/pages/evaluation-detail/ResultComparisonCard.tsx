@@ -78,19 +78,29 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
           </button>
         </div>
       </div>
-      {item.error && (
-        <p className="notice bad">
-          <strong>
-            {item.status === "BOT_ERROR"
-              ? t("status.BOT_ERROR")
-              : item.status === "JUDGE_ERROR"
-                ? t("status.JUDGE_ERROR")
-                : t("card.error")}
-            :
-          </strong>{" "}
-          {item.error}
-        </p>
-      )}
+      {item.error &&
+        (item.status === "BOT_ERROR" && item.error_kind ? (
+          // The kind in the reader's words; the bot's own text (often English) behind a toggle.
+          <div className="notice bad" data-testid="card-bot-error">
+            <strong>{t("status.BOT_ERROR")}:</strong> {t(`card.botError.${item.error_kind}`)}
+            <details>
+              <summary>{t("card.errorDetail")}</summary>
+              <code style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{item.error}</code>
+            </details>
+          </div>
+        ) : (
+          <p className="notice bad">
+            <strong>
+              {item.status === "BOT_ERROR"
+                ? t("status.BOT_ERROR")
+                : item.status === "JUDGE_ERROR"
+                  ? t("status.JUDGE_ERROR")
+                  : t("card.error")}
+              :
+            </strong>{" "}
+            {item.error}
+          </p>
+        ))}
       {item.passed === false && item.gate_status !== null && item.gate_status !== "fail" && (
         // "Gate: pass" beside "failed" is no contradiction: say why in one line.
         <p className="muted" data-testid="card-verdict" style={{ margin: 0 }}>

@@ -6,7 +6,7 @@ import { reasoningOf } from "./judgment-reasoning";
 
 /** What each monitor's judges made of the answer, beside the gate and the feedback. */
 export function JudgmentsPanel({ judgments }: { judgments: ProductionAnswer["judgments"] }) {
-  const { t } = useI18n();
+  const { t, say } = useI18n();
   return (
     <section aria-labelledby="judgments-title">
       <h2 id="judgments-title">{t("mon.judgments")}</h2>
@@ -29,7 +29,7 @@ export function JudgmentsPanel({ judgments }: { judgments: ProductionAnswer["jud
                     {t("mon.judge.error", { judge, message: result.error ?? "" })}
                   </p>
                 )}
-                {reasoningOf(result.verdict).map((line, i) => (
+                {reasoningOf(result.verdict, say).map((line, i) => (
                   <p
                     key={i}
                     className="muted"
