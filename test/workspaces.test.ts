@@ -117,6 +117,21 @@ describeEachStore("workspaces", (use) => {
     expect(guarded).toBeGreaterThan(80);
   }, 240_000);
 
+  it("checks the OTLP door outside the route table by the same rule: sending traces is writing", async () => {
+    const { server, tokens } = await team("otlp");
+    for (const role of WORKSPACE_ROLES) {
+      const response = await server.request("/v1/traces", {
+        method: "POST",
+        headers: { authorization: `Bearer ${tokens[role]}`, "content-type": "application/json" },
+        body: JSON.stringify({ resourceSpans: [] }),
+      });
+      const body = await response.text();
+      const allowed = ROLE_ACCESS[role].includes("write");
+      expect(response.status, `${role}: ${body}`).toBe(allowed ? 200 : 403);
+      if (!allowed) expect(JSON.parse(body)).toMatchObject({ error: "forbidden_role", role });
+    }
+  });
+
   it("shares a workspace's rows with its members, and answers 404 for another workspace's ids", async () => {
     const { server, tokens, workspace } = await team("share");
     const set = await call(server, tokens.editor, "POST", "/api/v1/question-sets", {

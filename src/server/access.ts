@@ -1,4 +1,4 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { WorkspaceRole } from "../store/index.js";
 import type { Env } from "./http.js";
 
@@ -44,4 +44,13 @@ export function forbiddenRole(c: Context<Env>, access: Access) {
   const role = c.get("workspace").role;
   const message = `Your role in this workspace (${role}) cannot do this; it needs ${NEEDED[access]}.`;
   return c.json({ error: "forbidden_role", message, role, needs: access }, 403);
+}
+
+/**
+ * The check itself, as middleware: the route table puts it before every guarded handler, and the
+ * doors outside the table (OTLP's `POST /v1/traces`) use it too, so the role matrix is one rule.
+ */
+export function requireAccess(access: Access): MiddlewareHandler<Env> {
+  return async (c, next) =>
+    allows(c.get("workspace").role, access) ? next() : forbiddenRole(c, access);
 }
