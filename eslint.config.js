@@ -53,6 +53,7 @@ const WEB_SHARED = [
   "gate/explain",
   "text/user-messages",
   "evals/questions/rules",
+  "server/role-access",
 ];
 // Folders that reach rag/ only through its loops' face, so they never load the database bot.
 const LOOPS_ONLY = new Set(["integrations"]);
