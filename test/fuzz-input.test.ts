@@ -4,8 +4,7 @@
 // be named (its line, and the field when there is one), and every valid line must be kept.
 // The seed is fixed so a failure reproduces; change it to explore.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -33,6 +32,7 @@ import { pdfBomb } from "./support/pdf-bomb.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { seededRandom } from "./support/seeded-random.js";
 import { openTestStore } from "./support/stores.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const SEED = 20261125;
 
@@ -203,7 +203,7 @@ function expectNamed(error: string, item: Case) {
 }
 
 function writeJsonl(cases: Case[]): string {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-fuzz-"));
+  const dir = tempDir("fuzz");
   const path = join(dir, "fuzz.jsonl");
   writeFileSync(path, Buffer.concat(cases.flatMap((c) => [c.bytes, Buffer.from("\n")])));
   return path;
