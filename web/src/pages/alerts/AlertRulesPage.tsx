@@ -6,6 +6,7 @@ import { AlertRuleForm } from "./AlertRuleForm";
 import { formatAlertValue } from "./alert-words";
 import { useAlertRules, useDeleteAlertRule, useSetAlertRuleEnabled } from "./queries";
 import { RuleCondition, RuleState } from "./RuleCondition";
+import { ConfirmButton } from "../../components/ConfirmButton";
 
 /** `/production/alerts`: the rules with their state, and a form for a new one. */
 export function AlertRulesPage() {
@@ -66,17 +67,13 @@ export function AlertRulesPage() {
                       >
                         {rule.enabled ? t("alerts.pause") : t("alerts.resume")}
                       </button>
-                      <button
-                        type="button"
+                      <ConfirmButton
+                        question={t("alerts.deleteConfirm", { name: rule.name })}
                         disabled={!writes || remove.isPending}
-                        onClick={() => {
-                          if (window.confirm(t("alerts.deleteConfirm", { name: rule.name }))) {
-                            remove.mutate(rule.id);
-                          }
-                        }}
+                        onConfirm={() => remove.mutate(rule.id)}
                       >
                         {t("alerts.delete")}
-                      </button>
+                      </ConfirmButton>
                     </div>
                   </td>
                 </tr>

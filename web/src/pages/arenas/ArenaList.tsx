@@ -7,8 +7,9 @@ import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 import { ArenaStatus } from "./ArenaStatus";
-import { type Arena, arenasKey, useArenas } from "./queries";
+import { arenasKey, useArenas } from "./queries";
 import { winnerOf } from "./winner";
+import { ConfirmButton } from "../../components/ConfirmButton";
 
 /** `/arenas`: every arena with its set, contestants, judge, time and status. */
 export function ArenaList() {
@@ -28,10 +29,6 @@ export function ArenaList() {
         client.invalidateQueries({ queryKey: ["evaluations"] }),
       ]),
   });
-  const confirmDelete = (arena: Arena) => {
-    if (window.confirm(t("arena.confirmDelete", { name: arena.name }))) remove.mutate(arena.id);
-  };
-
   const writes = useCan("write");
   return (
     <section aria-labelledby="arenas-title">
@@ -120,15 +117,15 @@ export function ArenaList() {
                   </td>
                   <td>
                     {writes && (
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={t("arena.deleteNamed", { name: a.name })}
+                      <ConfirmButton
+                        danger
+                        label={t("arena.deleteNamed", { name: a.name })}
+                        question={t("arena.confirmDelete", { name: a.name })}
                         disabled={remove.isPending && remove.variables === a.id}
-                        onClick={() => confirmDelete(a)}
+                        onConfirm={() => remove.mutate(a.id)}
                       >
                         {t("list.delete")}
-                      </button>
+                      </ConfirmButton>
                     )}
                   </td>
                 </tr>

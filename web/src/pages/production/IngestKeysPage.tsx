@@ -4,6 +4,7 @@ import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 import { useCreateIngestKey, useIngestKeys, useRevokeIngestKey } from "./queries";
+import { ConfirmButton } from "../../components/ConfirmButton";
 
 /** `/production/ingest-keys`: create a write-only key (shown once), list and revoke keys. */
 export function IngestKeysPage() {
@@ -101,18 +102,15 @@ export function IngestKeysPage() {
                   </td>
                   <td>
                     {key.revoked_at === null && (
-                      <button
-                        type="button"
+                      <ConfirmButton
+                        question={t("keys.revokeConfirm", {
+                          label: key.label || t("keys.noLabel"),
+                        })}
                         disabled={!writes || revoke.isPending}
-                        onClick={() => {
-                          const name = key.label || t("keys.noLabel");
-                          if (window.confirm(t("keys.revokeConfirm", { label: name }))) {
-                            revoke.mutate(key.id);
-                          }
-                        }}
+                        onConfirm={() => revoke.mutate(key.id)}
                       >
                         {t("keys.revoke")}
-                      </button>
+                      </ConfirmButton>
                     )}
                   </td>
                 </tr>

@@ -7,6 +7,7 @@ import { questionSetsKey, useQuestionSets } from "../../api/queries";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
+import { ConfirmButton } from "../../components/ConfirmButton";
 
 /** Seed 003's QuestionSetList. */
 export function QuestionSetList() {
@@ -28,9 +29,6 @@ export function QuestionSetList() {
         `question-set.${format}`,
       ),
   });
-  const confirmDelete = (set: { id: string; name: string }) => {
-    if (window.confirm(t("qs.confirmDelete", { name: set.name }))) remove.mutate(set.id);
-  };
   const writes = useCan("write");
   return (
     <section aria-labelledby="qs-title">
@@ -101,15 +99,15 @@ export function QuestionSetList() {
                         </a>
                       ))}
                       {writes && (
-                        <button
-                          type="button"
-                          className="danger"
-                          aria-label={t("qs.deleteNamed", { name: set.name })}
+                        <ConfirmButton
+                          danger
+                          label={t("qs.deleteNamed", { name: set.name })}
+                          question={t("qs.confirmDelete", { name: set.name })}
                           disabled={remove.isPending && remove.variables === set.id}
-                          onClick={() => confirmDelete(set)}
+                          onConfirm={() => remove.mutate(set.id)}
                         >
                           {t("list.delete")}
-                        </button>
+                        </ConfirmButton>
                       )}
                     </div>
                   </td>
