@@ -56,6 +56,7 @@ const WEB_SHARED = [
   // The question file reader (seed 003 §4.1: the browser parses a file before it is sent).
   "evals/questions/parse-file",
   "formats/spreadsheet-cells",
+  "server/role-access",
 ];
 // Pure leaf files another folder may import past its index.ts: parse-file.ts does, so the web
 // bundle does not load text/index.ts (node:buffer) or formats/index.ts.

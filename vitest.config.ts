@@ -24,6 +24,8 @@ const shared = {
   hookTimeout: 60_000,
   // Every JSON answer a test's server sends is checked against its route's declared schema.
   env: { RAGJUDGE_VALIDATE_RESPONSES: "1" },
+  // Removes each file's test/support/temp-dir.ts directories when the file ends.
+  setupFiles: ["test/support/temp-dir-cleanup.ts"],
 };
 
 export default defineConfig({

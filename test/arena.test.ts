@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { workerClients } from "../src/config/index.js";
@@ -20,6 +19,7 @@ import { runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { describeEachStore } from "./support/stores.js";
+import { tempDir } from "./support/temp-dir.js";
 
 // Issue 14 §2: the arena over the API (stored, per user) and the CLI, with the scripted judge.
 
@@ -639,7 +639,7 @@ describeEachStore("arenas over the API", (use) => {
 });
 
 describe("ragjudge arena", () => {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-arena-"));
+  const dir = tempDir("arena");
   const env = { RAGJUDGE_HOME: join(dir, "home") };
   const write = (name: string, rows: unknown[]) => {
     const path = join(dir, name);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -8,13 +7,14 @@ import type { CalibrationReport } from "../src/evals/calibration/index.js";
 import type { EvaluationReport } from "../src/evals/reports/index.js";
 import { runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const CORPUS = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
 const QUESTIONS = fileURLToPath(
   new URL("../examples/eval/lanting-questions.jsonl", import.meta.url),
 );
 
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-calibrate-cli-"));
+const dir = tempDir("calibrate-cli");
 // On a PostgreSQL server: calibration is what these tests check, not the store, and each of the
 // dozen CLI runs then skips starting embedded PGlite (~1.3 s of CPU each). eval-cli.test.ts
 // covers the embedded home.

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, inject, it } from "vitest";
 import {
@@ -12,6 +11,7 @@ import { gateCommand } from "../src/cli/commands/gate.js";
 import { UsageError } from "../src/cli/usage-error.js";
 import { runCli as runCliIn } from "./support/cli.js";
 import { createDatabase, freePort } from "./support/postgres-server.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const runCli = (args: string[], env: Record<string, string> = {}) => runCliIn(args, { env });
 
@@ -42,7 +42,7 @@ const uncited = {
 
 /** Two valid answers (one failing), a wrong type, malformed JSON and invalid UTF-8. */
 function writeFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-cli-"));
+  const dir = tempDir("cli");
   const path = join(dir, "answers.jsonl");
   const wrongType = { ...good, message_id: "typed", retrieval_hits: "none" };
   writeFileSync(
@@ -60,7 +60,7 @@ function writeFixture(): string {
 it.concurrent(
   "gates a file into the embedded store: verdict table, line errors, exit code 1",
   async () => {
-    const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-home-"));
+    const home = tempDir("cli-home");
     const { code, stdout, stderr } = await runCli(["gate", writeFixture()], {
       RAGJUDGE_HOME: home,
     });
@@ -88,7 +88,7 @@ it.concurrent(
   "writes JSON Lines against a PostgreSQL server, one line per input line",
   async () => {
     const databaseUrl = await createDatabase(inject("postgresUrl"), "cli");
-    const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-home-"));
+    const home = tempDir("cli-home");
     const { code, stdout } = await runCli(["gate", writeFixture(), "--format", "jsonl"], {
       DATABASE_URL: databaseUrl,
       RAGJUDGE_HOME: home,
@@ -109,7 +109,7 @@ it.concurrent(
 );
 
 it.concurrent("emits JUnit XML without storing, and exits 2 on invalid lines alone", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-cli-"));
+  const dir = tempDir("cli");
   const path = join(dir, "answers.jsonl");
   writeFileSync(path, `${JSON.stringify(good)}\n{"broken":\n`);
   const { code, stdout } = await runCli(["gate", path, "--format", "junit", "--no-store"]);
@@ -134,7 +134,7 @@ it.concurrent(
   "exits 3, not 1, when the command crashes (a database that cannot be reached)",
   async () => {
     const port = await freePort(); // nothing listens there
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-crash-"));
+    const dir = tempDir("crash");
     const file = join(dir, "answers.jsonl");
     writeFileSync(file, `${JSON.stringify(good)}\n`);
     const { code, stderr } = await runCli(["gate", file], {

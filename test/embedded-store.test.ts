@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import {
@@ -13,9 +12,10 @@ import {
 import { sql } from "drizzle-orm";
 import { runCli } from "./support/cli.js";
 import { pgliteTemplate } from "./support/stores.js";
+import { tempDir } from "./support/temp-dir.js";
 
 it("keeps rows in its data directory across reopen, and locks it while open", async () => {
-  const home = mkdtempSync(join(tmpdir(), "ragjudge-embedded-"));
+  const home = tempDir("embedded");
   const store = await openStore({ home });
   const { user } = await ensureLocalUser(store.db, home);
   await insertEvaluationRecords(store.db, [
@@ -62,7 +62,7 @@ it("runs PostgreSQL with a small buffer pool, since it lives in this process's m
 });
 
 it("moves a home PGlite cannot start on aside, untouched, and says so instead of starting empty", async () => {
-  const home = mkdtempSync(join(tmpdir(), "ragjudge-damaged-"));
+  const home = tempDir("damaged");
   const store = await openStore({ home });
   await ensureLocalUser(store.db, home);
   await store.close();

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { type EvaluationWorker, startEvaluationWorker } from "../src/evals/runs/index.js";
@@ -15,6 +14,7 @@ import {
 import { runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { describeEachStore } from "./support/stores.js";
+import { tempDir } from "./support/temp-dir.js";
 
 // Issue 14 §1: precomputed answers judged with no bot, over the CLI and the API.
 
@@ -169,7 +169,7 @@ describeEachStore("POST /api/v1/evaluations with answers", (use) => {
 });
 
 describe("ragjudge eval --answers", () => {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-answers-"));
+  const dir = tempDir("answers");
   // On a PostgreSQL server database: judging answers is the point, not the store, and each CLI run
   // then skips starting embedded PGlite (eval-cli.test.ts runs `eval` on the embedded home).
   const env: Record<string, string> = { RAGJUDGE_HOME: join(dir, "home") };

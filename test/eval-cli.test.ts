@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -14,6 +13,7 @@ import { evalCommand } from "../src/cli/commands/eval.js";
 import { runCli, spawnCli, type SpawnedCli } from "./support/cli.js";
 import { startScriptedLlm } from "./support/scripted-llm.js";
 import { createDatabase } from "./support/postgres-server.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const CORPUS = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
 
@@ -31,7 +31,7 @@ const QUESTIONS = [
   { question: "澜汀大学成立于哪一年？", ground_truth: "1952年。" },
 ];
 
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-eval-cli-"));
+const dir = tempDir("eval-cli");
 const home = join(dir, "home");
 const env: Record<string, string> = { RAGJUDGE_HOME: home };
 const run = (args: string[], extra: Record<string, string> = {}) =>
@@ -379,7 +379,7 @@ function outputMatches(
 }
 
 describe("npm start on a new home, then Ctrl-C on the same home", { concurrent: true }, () => {
-  const startHome = mkdtempSync(join(tmpdir(), "ragjudge-start-home-"));
+  const startHome = tempDir("start-home");
 
   it.sequential(
     "npm start ingests, imports the bundled questions once, evaluates and prints the summary",
@@ -445,7 +445,7 @@ it.concurrent(
   async () => {
     const serverEnv = {
       DATABASE_URL: await createDatabase(inject("postgresUrl"), "evalworker"),
-      RAGJUDGE_HOME: mkdtempSync(join(tmpdir(), "ragjudge-worker-home-")),
+      RAGJUDGE_HOME: tempDir("worker-home"),
     };
     const worker = spawnCli(["worker", "--concurrency", "4"], { env: serverEnv, cwd: dir });
     try {

@@ -4,8 +4,7 @@
 // be named (its line, and the field when there is one), and every valid line must be kept.
 // The seed is fixed so a failure reproduces; change it to explore.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -21,10 +20,13 @@ import { encodeTraceRequestProto } from "../src/production/index.js";
 import { createApp, listen } from "../src/server/index.js";
 import {
   createApiToken,
+  createInvitation,
+  createWorkspace,
   findOrCreateUser,
   LOCAL_USER_NAME,
   listAnswerRecords,
   listEvaluationRecords,
+  listMembers,
   openStore,
   type Store,
 } from "../src/store/index.js";
@@ -33,6 +35,7 @@ import { pdfBomb } from "./support/pdf-bomb.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { seededRandom } from "./support/seeded-random.js";
 import { openTestStore } from "./support/stores.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const SEED = 20261125;
 
@@ -203,7 +206,7 @@ function expectNamed(error: string, item: Case) {
 }
 
 function writeJsonl(cases: Case[]): string {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-fuzz-"));
+  const dir = tempDir("fuzz");
   const path = join(dir, "fuzz.jsonl");
   writeFileSync(path, Buffer.concat(cases.flatMap((c) => [c.bytes, Buffer.from("\n")])));
   return path;
@@ -636,6 +639,156 @@ describe("alert rules door", () => {
     const { items } = (await listed.json()) as { items: { name: string }[] };
     const valid = cases.filter((c) => c.bad === undefined).map((c) => `rule ${c.id}`);
     expect(items.map((rule) => rule.name).sort()).toEqual(valid.sort());
+    expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+  }, 120_000);
+});
+
+// Issue 28 §1: the invitation form, `POST /invite`. Generated url-encoded bodies, good and bad
+// (unknown or missing codes, names no account may have, names taken, junk bytes, bodies past the
+// form's size limit, forms from another site): never a 500, each refusal a 4xx that says why in
+// the page, and each good form one new member.
+describe("invitation form door", () => {
+  let store: Store;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let workspaceId = "";
+  let ownerId = "";
+
+  beforeAll(async () => {
+    store = await openTestStore("pglite");
+    // Unknown codes count against the address; the fuzz sends many on purpose.
+    const app = createApp({ db: store.db, webDir: false, loginLimit: { maxFailures: 10_000 } });
+    server = await listen(app, { port: 0 });
+    const owner = await findOrCreateUser(store.db, "fuzz-invite-owner");
+    ownerId = owner.id;
+    workspaceId = (await createWorkspace(store.db, owner.id, "fuzz team")).id;
+  });
+  afterAll(async () => {
+    await server.close();
+    await store.close();
+  });
+
+  const invitation = async () =>
+    (
+      await createInvitation(store.db, {
+        workspaceId,
+        role: "viewer",
+        invitedBy: ownerId,
+        ttlMs: 3_600_000,
+      })
+    ).code;
+
+  const KINDS = [
+    "valid",
+    "bad_name",
+    "taken",
+    "unknown_code",
+    "no_code",
+    "junk",
+    "huge",
+    "huge_chunked",
+    "elsewhere",
+  ] as const;
+  const EXPECTED: Record<(typeof KINDS)[number], { status: number; says?: RegExp }> = {
+    valid: { status: 303 },
+    bad_name: { status: 400, says: /A name is 1-64/ },
+    taken: { status: 409, says: /That name is taken/ },
+    unknown_code: { status: 404, says: /This invitation is not valid/ },
+    no_code: { status: 404, says: /This invitation is not valid/ },
+    junk: { status: 404, says: /This invitation is not valid/ },
+    huge: { status: 413, says: /at most 4096 bytes/ },
+    huge_chunked: { status: 413, says: /at most 4096 bytes/ },
+    elsewhere: { status: 403, says: /must be sent from this page/ },
+  };
+  const LETTERS = ["a", "q", "Z", "7", "诺", "曼", "é", "_", ".", "-", "@", " "];
+  const BAD_CHARS = ["<", ">", "/", ";", "\u0000", "😀", "&", "=", "%", "\n", '"', "'"];
+
+  it("answers every generated form with a 303 or a 4xx that says why; never a 500", async () => {
+    const random = makeRandom(SEED + 28);
+    const word = (length: number) =>
+      `n${Array.from({ length }, () => random.pick(LETTERS)).join("")}`.trim();
+    const shared = await invitation();
+    let joined = 0;
+    for (let i = 0; i < 120; i++) {
+      const kind = random.pick(KINDS);
+      let body: RequestInit["body"] = "";
+      let origin = server.url;
+      const headers: Record<string, string> = {
+        "content-type": "application/x-www-form-urlencoded",
+      };
+      const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+      switch (kind) {
+        case "valid":
+          body = form({ code: await invitation(), name: `${word(random.int(0, 40))}${i}` });
+          break;
+        case "bad_name": {
+          const name = random.pick([
+            "",
+            "   ",
+            `.${word(5)}`,
+            word(70).padEnd(70, "x"),
+            `${word(3)}${random.pick(BAD_CHARS)}${word(3)}`,
+          ]);
+          body = form({ code: shared, name });
+          break;
+        }
+        case "taken":
+          body = form({ code: shared, name: "fuzz-invite-owner" });
+          break;
+        case "unknown_code":
+          body = form({ code: `${random.sentence()}${i}`, name: word(8) });
+          break;
+        case "no_code":
+          body = random.pick(["", "name=someone", "code=", "code&name", "&&&=="]);
+          break;
+        case "junk":
+          body = Buffer.concat([
+            Buffer.from(`code=%zz%${i}&`),
+            Buffer.from(Array.from({ length: random.int(1, 300) }, () => random.int(0, 255))),
+          ]);
+          break;
+        case "huge":
+          body = form({ code: shared, name: "x".repeat(random.int(4_097, 200_000)) });
+          break;
+        case "huge_chunked": {
+          const chunk = new TextEncoder().encode(`code=${"y".repeat(1_000)}`);
+          let sent = 0;
+          body = new ReadableStream({
+            pull(controller) {
+              if (sent++ < 20) controller.enqueue(chunk);
+              else controller.close();
+            },
+          });
+          break;
+        }
+        case "elsewhere":
+          origin = "https://evil.example";
+          body = form({ code: await invitation(), name: `${word(6)}${i}` });
+          break;
+      }
+      headers.origin = origin;
+      const response = await fetch(`${server.url}/invite`, {
+        method: "POST",
+        headers,
+        body,
+        redirect: "manual",
+        ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+      } as RequestInit);
+      const text = await response.text();
+      const expected = EXPECTED[kind];
+      expect(response.status, `${kind} #${i}: ${text.slice(0, 300)}`).toBe(expected.status);
+      if (expected.says) expect(text, `${kind} #${i}`).toMatch(expected.says);
+      // Whatever was sent comes back escaped, never as markup.
+      expect(text).not.toMatch(
+        /<(?!\/?(p|form|input|label|br|button|main|h1|html|head|meta|title|body)\b|!doctype)/i,
+      );
+      if (kind === "valid") {
+        joined++;
+        expect(response.headers.get("location")).toBe(`/?workspace=${workspaceId}`);
+      }
+    }
+    expect(joined).toBeGreaterThan(0);
+    const members = await listMembers(store.db, workspaceId);
+    expect(members.length).toBe(joined + 1);
     expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
   }, 120_000);
 });

@@ -4,8 +4,7 @@
 // eval-reliability.test.ts. No assertion here is on speed. The process tests are independent
 // (each its own store and questions) and mostly wait on child processes, so they run at once.
 
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
@@ -28,6 +27,7 @@ import { createDatabase } from "./support/postgres-server.js";
 import { promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { openTestStore } from "./support/stores.js";
 import { startTestBot, type TestBot } from "./support/test-bot.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const questionLines = (n: number, label: string) =>
   Array.from({ length: n }, (_, i) =>
@@ -50,7 +50,7 @@ describe.concurrent("`ragjudge eval` killed with SIGKILL mid-run, then --resume"
     [
       "embedded",
       async () => {
-        const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-kill-"));
+        const home = tempDir("cli-kill");
         return { env: { RAGJUDGE_HOME: home }, store: { home } };
       },
     ],
@@ -58,7 +58,7 @@ describe.concurrent("`ragjudge eval` killed with SIGKILL mid-run, then --resume"
       "server",
       async () => {
         const databaseUrl = await createDatabase(inject("postgresUrl"), "clikill");
-        const home = mkdtempSync(join(tmpdir(), "ragjudge-cli-kill-"));
+        const home = tempDir("cli-kill");
         return {
           env: { DATABASE_URL: databaseUrl, RAGJUDGE_HOME: home },
           store: { databaseUrl, migrate: false },
@@ -71,7 +71,7 @@ describe.concurrent("`ragjudge eval` killed with SIGKILL mid-run, then --resume"
     "%s: 0 lost, 0 duplicated, 0 stuck",
     async (label, setup) => {
       const { env, store: storeOptions } = await setup();
-      const dir = mkdtempSync(join(tmpdir(), "ragjudge-cli-kill-q-"));
+      const dir = tempDir("cli-kill-q");
       const file = join(dir, "questions.jsonl");
       const n = 24;
       writeFileSync(file, questionLines(n, `kill-${label}`));
@@ -130,7 +130,7 @@ describe.concurrent("`ragjudge eval` killed with SIGKILL mid-run, then --resume"
 it.concurrent(
   "ten workers racing for one embedded home: exactly one runs, nine are refused naming it",
   async () => {
-    const home = mkdtempSync(join(tmpdir(), "ragjudge-race-"));
+    const home = tempDir("race");
     const workers = Array.from({ length: 10 }, () =>
       spawnCli(["worker", "--concurrency", "1"], { env: { RAGJUDGE_HOME: home } }),
     );
@@ -165,7 +165,7 @@ it.concurrent(
 it.concurrent(
   "an import killed mid-way stores all of the question set or none of it",
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-import-kill-"));
+    const dir = tempDir("import-kill");
     const file = join(dir, "questions.jsonl");
     const n = 5_000;
     writeFileSync(file, questionLines(n, "import"));
@@ -174,7 +174,7 @@ it.concurrent(
     // kills fall around the import however long creating the home took on a loaded machine.
     const outcomes = await Promise.all(
       [0, 1_500, 3_000, 4_500].map(async (delayMs) => {
-        const home = mkdtempSync(join(tmpdir(), "ragjudge-import-kill-home-"));
+        const home = tempDir("import-kill-home");
         const cli = spawnCli(["eval", "--bot", bot.url, "--questions", file, "--no-worker"], {
           env: { RAGJUDGE_HOME: home },
         });

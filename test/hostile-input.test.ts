@@ -1,7 +1,6 @@
 // Issue 12 §3: hostile input on both surfaces. The API and `ragjudge gate` read JSON through the
 // same strict parser (src/text/strict-json.ts), so each refusal names the same field.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
 import { createApp, listen } from "../src/server/index.js";
@@ -18,6 +17,7 @@ import {
 import { runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { describeEachStore } from "./support/stores.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const answer = (messageId: string, extra: Record<string, unknown> = {}) => ({
   conversation_id: "c1",
@@ -53,7 +53,7 @@ async function gateFile(
   lines: (string | Buffer)[],
   options: { prepare?: (db: Db) => Promise<unknown>; databaseUrl?: string } = {},
 ) {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-hostile-"));
+  const dir = tempDir("hostile");
   const path = join(dir, "answers.jsonl");
   writeFileSync(
     path,

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
@@ -7,9 +6,10 @@ import { judgeCommand } from "../src/cli/commands/judge.js";
 import { runCli as runCliIn } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { isChat, promptText, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const runCli = (args: string[], env: Record<string, string> = {}) =>
-  runCliIn(args, { env, cwd: mkdtempSync(join(tmpdir(), "ragjudge-judge-cwd-")) });
+  runCliIn(args, { env, cwd: tempDir("judge-cwd") });
 
 const LINES = [
   {
@@ -29,7 +29,7 @@ const LINES = [
 ];
 
 function fixture(lines: unknown[]): string {
-  const path = join(mkdtempSync(join(tmpdir(), "ragjudge-judge-")), "answers.jsonl");
+  const path = join(tempDir("judge"), "answers.jsonl");
   writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
   return path;
 }
@@ -43,7 +43,7 @@ beforeAll(async () => {
     OPENAI_BASE_URL: llm.baseUrl,
     OPENAI_API_KEY: "sk-test-secret",
     DATABASE_URL: await createDatabase(inject("postgresUrl"), "judge"),
-    RAGJUDGE_HOME: mkdtempSync(join(tmpdir(), "ragjudge-judge-home-")),
+    RAGJUDGE_HOME: tempDir("judge-home"),
   };
 });
 afterAll(async () => {
@@ -319,7 +319,7 @@ it.concurrent(
 it("during an LLM outage judges every line as judge_error, counts requests apart from calls, exits 3", async () => {
   llm.reset();
   llm.on({ when: isChat, reply: { status: 503, message: "upstream overloaded" } });
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-judge-outage-"));
+  const dir = tempDir("judge-outage");
   const config = join(dir, "ragjudge.config.json");
   writeFileSync(
     config,

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, inject, it } from "vitest";
 import { type CliRun, runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const CORPUS = new URL("../examples/corpus", import.meta.url).pathname;
 let env: Record<string, string>;
@@ -14,7 +14,7 @@ let first: CliRun;
 beforeAll(async () => {
   env = {
     DATABASE_URL: await createDatabase(inject("postgresUrl"), "ragcli"),
-    RAGJUDGE_HOME: mkdtempSync(join(tmpdir(), "ragjudge-rag-home-")),
+    RAGJUDGE_HOME: tempDir("rag-home"),
   };
   first = await runCli(["ingest", CORPUS, "--collection", "lanting", "--json"], { env });
 });

@@ -2,8 +2,7 @@
 // key provided: sk-…") must not put the key into stored rows, reports, stdout or stderr.
 
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { runCli } from "./support/cli.js";
 import { createDatabase } from "./support/postgres-server.js";
 import { type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
+import { tempDir } from "./support/temp-dir.js";
 
 const CORPUS = fileURLToPath(new URL("../examples/corpus/", import.meta.url));
 
@@ -35,7 +35,7 @@ afterAll(async () => {
   await llm.close();
 });
 
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-redaction-"));
+const dir = tempDir("redaction");
 function write(name: string, content: string): string {
   const path = join(dir, name);
   writeFileSync(path, content);

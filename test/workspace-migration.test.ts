@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -10,6 +9,7 @@ import pg from "pg";
 import { expect, inject, it } from "vitest";
 import { MIGRATIONS_FOLDER } from "../src/store/index.js";
 import { createDatabase } from "./support/postgres-server.js";
+import { tempDir } from "./support/temp-dir.js";
 
 // Issue 28: the migration that brings workspaces gives every existing user a personal workspace
 // they own and moves each of their rows into it. Run on a database migrated to just before it,
@@ -19,7 +19,7 @@ const BEFORE_WORKSPACES = "0020_alert_rule_judge";
 
 /** A copy of the migrations folder that ends at `lastTag`. */
 function migrationsUpTo(lastTag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-migrations-"));
+  const dir = tempDir("migrations");
   cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
   const journalPath = join(dir, "meta", "_journal.json");
   const journal = JSON.parse(readFileSync(journalPath, "utf8")) as {

@@ -8,6 +8,8 @@ import {
   createInvitation,
   createWorkspace,
   findOrCreateUser,
+  findWorkspaceOf,
+  listWorkspacesOf,
   WORKSPACE_ROLES,
   type WorkspaceRole,
 } from "../src/store/index.js";
@@ -114,6 +116,21 @@ describeEachStore("workspaces", (use) => {
     expect(checked).toBe(guarded * WORKSPACE_ROLES.length - 1);
     expect(guarded).toBeGreaterThan(80);
   }, 240_000);
+
+  it("checks the OTLP door outside the route table by the same rule: sending traces is writing", async () => {
+    const { server, tokens } = await team("otlp");
+    for (const role of WORKSPACE_ROLES) {
+      const response = await server.request("/v1/traces", {
+        method: "POST",
+        headers: { authorization: `Bearer ${tokens[role]}`, "content-type": "application/json" },
+        body: JSON.stringify({ resourceSpans: [] }),
+      });
+      const body = await response.text();
+      const allowed = ROLE_ACCESS[role].includes("write");
+      expect(response.status, `${role}: ${body}`).toBe(allowed ? 200 : 403);
+      if (!allowed) expect(JSON.parse(body)).toMatchObject({ error: "forbidden_role", role });
+    }
+  });
 
   it("shares a workspace's rows with its members, and answers 404 for another workspace's ids", async () => {
     const { server, tokens, workspace } = await team("share");
@@ -279,5 +296,29 @@ describeEachStore("workspaces", (use) => {
     expect((await call(server, tokens.owner, "DELETE", "/api/v1/workspace")).status).toBe(204);
     // Its tokens found their workspace gone with it.
     expect((await call(server, tokens.editor, "GET", "/api/v1/question-sets")).status).toBe(401);
+  });
+
+  it("reads one workspace's summary as its member sees it, and nothing for a stranger", async () => {
+    const { db } = use();
+    const { server, workspace, owner, tokens } = await team("summary");
+    const stranger = await findOrCreateUser(db, "summary-stranger");
+    const viewer = await findOrCreateUser(db, "summary-viewer");
+    const listed = await listWorkspacesOf(db, viewer.id);
+    expect(await findWorkspaceOf(db, viewer.id, workspace.id)).toEqual(
+      listed.find((w) => w.id === workspace.id),
+    );
+    expect(await findWorkspaceOf(db, viewer.id, workspace.id)).toMatchObject({
+      role: "viewer",
+      members: 4,
+      personal: false,
+    });
+    expect(await findWorkspaceOf(db, owner.id, owner.id)).toMatchObject({
+      personal: true,
+      members: 1,
+    });
+    expect(await findWorkspaceOf(db, stranger.id, workspace.id)).toBeUndefined();
+    expect(await findWorkspaceOf(db, viewer.id, "not-a-uuid")).toBeUndefined();
+    const current = await call(server, tokens.annotator, "GET", "/api/v1/workspace");
+    expect(await current.json()).toMatchObject({ id: workspace.id, role: "annotator", members: 4 });
   });
 });

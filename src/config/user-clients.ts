@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { configuredClients } from "./clients.js";
 import type { LlmClients, LlmConfig } from "../llm/index.js";
 import { type Db, llmResponseCache } from "../store/index.js";
@@ -5,11 +6,25 @@ import { type Db, llmResponseCache } from "../store/index.js";
 export type UserClients = (workspaceId: string) => Partial<LlmClients>;
 
 /**
- * LLM clients per user, made on first use: the response cache is per user, and each role keeps
- * its own client (the judge never shares the generator's, seed 000).
+ * Workspaces whose clients are kept. A client holds no socket or timer of its own (the keep-alive
+ * agent and the provider limiters are process-wide), so an evicted one needs no closing: it is
+ * garbage once the calls that hold it end, and the workspace's next request makes a new one.
  */
-export function userClients(db: Db, llm: LlmConfig | undefined): UserClients {
-  const byWorkspace = new Map<string, Partial<LlmClients>>();
+const KEPT_WORKSPACES = 256;
+
+/**
+ * LLM clients per workspace, made on first use and kept for the most recently used ones: the
+ * response cache is per workspace, and each role keeps its own client (the judge never shares the
+ * generator's, seed 000).
+ */
+export function userClients(
+  db: Db,
+  llm: LlmConfig | undefined,
+  options: { max?: number } = {},
+): UserClients {
+  const byWorkspace = new LRUCache<string, Partial<LlmClients>>({
+    max: options.max ?? KEPT_WORKSPACES,
+  });
   return (workspaceId) => {
     if (!llm) return {};
     let clients = byWorkspace.get(workspaceId);

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { fieldIssues } from "../formats/index.js";
-import { type Access, accessOf, allows, forbiddenRole } from "./access.js";
+import { type Access, accessOf, requireAccess } from "./access.js";
 import {
   type App,
   type Env,
@@ -103,10 +103,7 @@ function firstIssue(error: z.ZodError): string {
 function validators(spec: AnyRouteSpec, deps: RouteDeps): MiddlewareHandler<Env>[] {
   const chain: MiddlewareHandler<Env>[] = [];
   if (!spec.public) {
-    const access = accessOf(spec);
-    chain.push(async (c, next) =>
-      allows(c.get("workspace").role, access) ? next() : forbiddenRole(c, access),
-    );
+    chain.push(requireAccess(accessOf(spec)));
   }
   if (spec.body) {
     chain.push(limitBody(spec.bodyBytes?.(deps.maxBodyBytes) ?? deps.maxBodyBytes));

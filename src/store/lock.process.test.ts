@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import {
@@ -12,6 +11,7 @@ import {
   StoreLockedError,
   startTimeFromStat,
 } from "./lock.js";
+import { tempDir } from "../../test/support/temp-dir.js";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -35,7 +35,7 @@ async function holdLockInChild(dir: string): Promise<number> {
 }
 
 it("refuses a second process, naming the holder's pid and DATABASE_URL", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const dir = tempDir("lock");
   const pid = await holdLockInChild(dir);
   let error: unknown;
   try {
@@ -49,7 +49,7 @@ it("refuses a second process, naming the holder's pid and DATABASE_URL", async (
 });
 
 it("takes over a lock left by a dead process, and releases it", () => {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const dir = tempDir("lock");
   const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
     encoding: "utf8",
   });
@@ -93,13 +93,13 @@ async function raceForLock(dir: string, n: number): Promise<string[]> {
 }
 
 it("eight processes starting at once on a new home, and on a dead holder's lock: exactly one takes it", async () => {
-  const fresh = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const fresh = tempDir("lock");
   const outcomes = await raceForLock(fresh, 8);
   expect(outcomes.filter((o) => o === "took")).toHaveLength(1);
   expect(outcomes.filter((o) => o === "refused")).toHaveLength(7);
   for (const child of children.splice(0)) child.kill("SIGKILL");
 
-  const stale = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const stale = tempDir("lock");
   const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
     encoding: "utf8",
   });
@@ -113,7 +113,7 @@ const ownBoot = procFacts.bootId();
 const hasProc = procFacts.startTimeOf(process.pid) !== undefined;
 
 it("takes over a lock naming this process's pid from an earlier start (a restarted container's pid 1)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const dir = tempDir("lock");
   // Same pid, same boot, another start time: the process that wrote it is gone.
   writeFileSync(
     join(dir, "lock"),
@@ -132,7 +132,7 @@ it("takes over a lock naming this process's pid from an earlier start (a restart
 });
 
 it("takes over a lock naming this process's pid written before the start time was recorded", () => {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const dir = tempDir("lock");
   writeFileSync(join(dir, "lock"), `${process.pid}\n`);
   const release = acquireDirLock(dir);
   release();
@@ -142,7 +142,7 @@ it("takes over a lock naming this process's pid written before the start time wa
 it.skipIf(!hasProc)(
   "takes over a live pid whose start time or boot differs from the lock's",
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+    const dir = tempDir("lock");
     const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"]);
     children.push(child);
     const pid = child.pid ?? 0;
@@ -174,7 +174,7 @@ it("without /proc, trusts a live pid and still takes over its own pid", () => {
     bootId: () => undefined,
     isAlive: procFacts.isAlive,
   };
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-lock-"));
+  const dir = tempDir("lock");
   writeFileSync(join(dir, "lock"), formatLockHolder({ pid: process.ppid, startTime: "1" }));
   expect(() => acquireDirLock(dir, noProc)).toThrow(StoreLockedError);
   writeFileSync(join(dir, "lock"), formatLockHolder({ pid: process.pid, startTime: "1" }));

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { describeEachStore } from "../../test/support/stores.js";
 import { ensureLocalUser } from "./local-user.js";
 import { createApiToken, findOrCreateUser, findUserByToken } from "./users.js";
+import { tempDir } from "../../test/support/temp-dir.js";
 
 describeEachStore("users and tokens", (use) => {
   it("finds a user by token, and no one by a wrong token", async () => {
@@ -17,7 +17,7 @@ describeEachStore("users and tokens", (use) => {
 
   it("creates the local user and its token once, kept in a private file", async () => {
     const { db } = use();
-    const home = mkdtempSync(join(tmpdir(), "ragjudge-home-"));
+    const home = tempDir("home");
     const first = await ensureLocalUser(db, home);
     const second = await ensureLocalUser(db, home);
     expect(second.user.id).toBe(first.user.id);

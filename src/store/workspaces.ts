@@ -70,14 +70,19 @@ export async function findMembership(
   return row;
 }
 
-/** The workspaces a user belongs to, personal first, then by name. */
-export async function listWorkspacesOf(db: Db, userId: string): Promise<WorkspaceSummary[]> {
+/** The summary rows of the workspaces a user belongs to (narrowed by the caller's where). */
+function summaryRows(db: Db, userId: string, workspaceId?: string) {
   const memberCount = db
     .select({ workspace_id: workspace_members.workspace_id, n: count().as("n") })
     .from(workspace_members)
+    .where(
+      workspaceId === undefined
+        ? undefined
+        : eq(workspace_members.workspace_id, idParam(workspaceId)),
+    )
     .groupBy(workspace_members.workspace_id)
     .as("member_count");
-  const rows = await db
+  return db
     .select({
       id: workspaces.id,
       name: workspaces.name,
@@ -88,9 +93,33 @@ export async function listWorkspacesOf(db: Db, userId: string): Promise<Workspac
     .from(workspace_members)
     .innerJoin(workspaces, eq(workspaces.id, workspace_members.workspace_id))
     .innerJoin(memberCount, eq(memberCount.workspace_id, workspaces.id))
-    .where(eq(workspace_members.user_id, userId))
-    .orderBy(desc(workspaces.personal), asc(workspaces.name), asc(workspaces.id));
+    .where(
+      and(
+        eq(workspace_members.user_id, userId),
+        workspaceId === undefined ? undefined : eq(workspaces.id, idParam(workspaceId)),
+      ),
+    )
+    .$dynamic();
+}
+
+/** The workspaces a user belongs to, personal first, then by name. */
+export async function listWorkspacesOf(db: Db, userId: string): Promise<WorkspaceSummary[]> {
+  const rows = await summaryRows(db, userId).orderBy(
+    desc(workspaces.personal),
+    asc(workspaces.name),
+    asc(workspaces.id),
+  );
   return rows.map((row) => ({ ...row, members: Number(row.members) }));
+}
+
+/** One workspace's summary as the user sees it; undefined when they are not a member. */
+export async function findWorkspaceOf(
+  db: Db,
+  userId: string,
+  workspaceId: string,
+): Promise<WorkspaceSummary | undefined> {
+  const [row] = await summaryRows(db, userId, workspaceId);
+  return row && { ...row, members: Number(row.members) };
 }
 
 export async function findWorkspace(db: Db, workspaceId: string) {

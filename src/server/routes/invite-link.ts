@@ -53,6 +53,7 @@ const WORDS = {
 
 type Words = (typeof WORDS)[keyof typeof WORDS];
 type Problem = "invalid" | "name_taken" | "bad_name" | "elsewhere";
+const PROBLEM_STATUS = { invalid: 404, name_taken: 409, bad_name: 400, elsewhere: 403 } as const;
 
 function wordsFor(c: Context): Words {
   return /^\s*zh\b/i.test(c.req.header("accept-language") ?? "") ? WORDS.zh : WORDS.en;
@@ -85,7 +86,9 @@ ${
 <title>${words.title}</title></head>
 <body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">
 <main><h1>${words.title}</h1>${body}</main></body></html>`;
-  return c.html(html, offer ? 200 : 404, {
+  // A refused form says why in the page, and in its status for whatever reads it without a screen.
+  const status = !offer ? 404 : problem ? PROBLEM_STATUS[problem] : 200;
+  return c.html(html, status, {
     ...PAGE_HEADERS,
     // `same-origin` keeps the Origin header on the form's POST; no referrer (with the code) leaves.
     "referrer-policy": "same-origin",

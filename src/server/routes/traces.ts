@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { allows, forbiddenRole } from "../access.js";
+import { requireAccess } from "../access.js";
 import { z } from "zod";
 import {
   decodeTraces,
@@ -116,9 +116,8 @@ function otlpReply(
 
 export function traceRoutes(app: App, deps: RouteDeps, traces: TraceAssembler) {
   const { db } = deps;
-  app.post("/v1/traces", limitBody(OTLP_LIMITS.bodyBytes), async (c) => {
-    // Outside the route table (OTLP's own path), so the role is checked here: sending is writing.
-    if (!allows(c.get("workspace").role, "write")) return forbiddenRole(c, "write");
+  // Outside the route table (OTLP's own path), with the table's access check: sending is writing.
+  app.post("/v1/traces", requireAccess("write"), limitBody(OTLP_LIMITS.bodyBytes), async (c) => {
     const encoding = encodingOf(c.req.header("content-type"));
     if (!encoding) {
       return c.json(

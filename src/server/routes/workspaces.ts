@@ -5,6 +5,7 @@ import {
   createWorkspace,
   deleteWorkspace,
   findWorkspace,
+  findWorkspaceOf,
   type Invitation,
   listAudit,
   listInvitations,
@@ -262,8 +263,8 @@ const REFUSALS: Record<Exclude<MemberChangeRefusal, "not_found">, string> = {
 export function workspaceRoutes(app: App, deps: RouteDeps) {
   const { db } = deps;
 
-  const summaryOf = async (userId: string, workspaceId: string) =>
-    (await listWorkspacesOf(db, userId)).find((w) => w.id === workspaceId);
+  const summaryOf = (userId: string, workspaceId: string) =>
+    findWorkspaceOf(db, userId, workspaceId);
 
   const membersJson = async (workspaceId: string) => ({
     items: (await listMembers(db, workspaceId)).map((m) => ({

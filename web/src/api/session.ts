@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, must } from "./client";
+import { type Access, allows } from "../../../src/server/role-access";
 import type { WorkspaceRole } from "./types";
 
 // Who is signed in, in which workspace, as what (issue 28 §1). Pages hide what the role cannot
@@ -16,18 +17,11 @@ export function useSession(enabled = true) {
   });
 }
 
-/** What a role may do, as the server's route table decides it (src/server/access.ts). */
-export type Ability = "read" | "label" | "write" | "manage";
-
-const ABILITIES: Record<WorkspaceRole, readonly Ability[]> = {
-  owner: ["read", "label", "write", "manage"],
-  editor: ["read", "label", "write"],
-  annotator: ["label"],
-  viewer: ["read"],
-};
+/** What a role may do: the server's own table (src/server/role-access.ts), checked by every route. */
+export type Ability = Exclude<Access, "member">;
 
 export function roleCan(role: WorkspaceRole, ability: Ability): boolean {
-  return ABILITIES[role].includes(ability);
+  return allows(role, ability);
 }
 
 /**

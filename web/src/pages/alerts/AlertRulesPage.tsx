@@ -6,6 +6,8 @@ import { AlertRuleForm } from "./AlertRuleForm";
 import { formatAlertValue } from "./alert-words";
 import { useAlertRules, useDeleteAlertRule, useSetAlertRuleEnabled } from "./queries";
 import { RuleCondition, RuleState } from "./RuleCondition";
+import { ConfirmButton } from "../../components/ConfirmButton";
+import { ListTable } from "../../components/ListTable";
 
 /** `/production/alerts`: the rules with their state, and a form for a new one. */
 export function AlertRulesPage() {
@@ -20,71 +22,58 @@ export function AlertRulesPage() {
       <h1 id="alerts-title">{t("alerts.title")}</h1>
       <p className="muted">{t("alerts.intro")}</p>
       <ErrorNote error={rules.error ?? setEnabled.error ?? remove.error} />
-      {rules.data && rules.data.length === 0 && <p className="muted">{t("alerts.empty")}</p>}
-      {rules.data && rules.data.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t("alerts.col.name")}</th>
-                <th scope="col">{t("alerts.col.condition")}</th>
-                <th scope="col">{t("alerts.col.state")}</th>
-                <th scope="col">{t("alerts.col.last")}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t("alerts.delete")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rules.data.map((rule) => (
-                <tr key={rule.id} data-testid="alert-rule-row">
-                  <td>
-                    <Link to="/production/alerts/$ruleId" params={{ ruleId: rule.id }}>
-                      {rule.name}
-                    </Link>
-                  </td>
-                  <td>
-                    <RuleCondition rule={rule} />
-                  </td>
-                  <td>
-                    <RuleState rule={rule} />
-                  </td>
-                  <td>
-                    {rule.last_count === null
-                      ? t("alerts.notMeasured")
-                      : t("alerts.lastValue", {
-                          value: formatAlertValue(rule.metric, rule.last_value),
-                          count: rule.last_count,
-                        })}
-                  </td>
-                  <td>
-                    <div className="row" style={{ gap: "0.5rem" }}>
-                      <button
-                        type="button"
-                        disabled={!writes || setEnabled.isPending}
-                        onClick={() => setEnabled.mutate({ id: rule.id, enabled: !rule.enabled })}
-                      >
-                        {rule.enabled ? t("alerts.pause") : t("alerts.resume")}
-                      </button>
-                      <button
-                        type="button"
-                        disabled={!writes || remove.isPending}
-                        onClick={() => {
-                          if (window.confirm(t("alerts.deleteConfirm", { name: rule.name }))) {
-                            remove.mutate(rule.id);
-                          }
-                        }}
-                      >
-                        {t("alerts.delete")}
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        items={rules.data}
+        empty={t("alerts.empty")}
+        columns={[
+          t("alerts.col.name"),
+          t("alerts.col.condition"),
+          t("alerts.col.state"),
+          t("alerts.col.last"),
+        ]}
+        actions={t("alerts.delete")}
+        row={(rule) => (
+          <tr key={rule.id} data-testid="alert-rule-row">
+            <td>
+              <Link to="/production/alerts/$ruleId" params={{ ruleId: rule.id }}>
+                {rule.name}
+              </Link>
+            </td>
+            <td>
+              <RuleCondition rule={rule} />
+            </td>
+            <td>
+              <RuleState rule={rule} />
+            </td>
+            <td>
+              {rule.last_count === null
+                ? t("alerts.notMeasured")
+                : t("alerts.lastValue", {
+                    value: formatAlertValue(rule.metric, rule.last_value),
+                    count: rule.last_count,
+                  })}
+            </td>
+            <td>
+              <div className="row" style={{ gap: "0.5rem" }}>
+                <button
+                  type="button"
+                  disabled={!writes || setEnabled.isPending}
+                  onClick={() => setEnabled.mutate({ id: rule.id, enabled: !rule.enabled })}
+                >
+                  {rule.enabled ? t("alerts.pause") : t("alerts.resume")}
+                </button>
+                <ConfirmButton
+                  question={t("alerts.deleteConfirm", { name: rule.name })}
+                  disabled={!writes || remove.isPending}
+                  onConfirm={() => remove.mutate(rule.id)}
+                >
+                  {t("alerts.delete")}
+                </ConfirmButton>
+              </div>
+            </td>
+          </tr>
+        )}
+      />
       {writes && <AlertRuleForm />}
     </section>
   );

@@ -7,8 +7,8 @@ import { forgetWorkspaceChoice, takeLostWorkspaceNotice } from "../../api/worksp
 import { useI18n } from "../../i18n/i18n";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
-/** Pages an annotator can open (the queues they label in, members, login): the rest read runs. */
-const ANNOTATOR_PAGES = /^\/(members|login|queues)(\/|$)/;
+/** Pages that need no read access (the queues one labels in, members, login): the rest read runs. */
+const PAGES_WITHOUT_READ = /^\/(members|login|queues)(\/|$)/;
 
 /** The top bar (sections, workspace, language switch, sign out) around every page. */
 export function AppShell() {
@@ -41,13 +41,9 @@ export function AppShell() {
   };
 
   // Pages do not wait for the role (one more round trip before every page): what a role cannot
-  // do disappears when the session arrives, and an annotator's pages give way to one sentence.
+  // do disappears when the session arrives, and a page a role cannot read gives way to one sentence.
   let page = <Outlet />;
-  if (
-    !onLogin &&
-    session.data?.workspace.role === "annotator" &&
-    !ANNOTATOR_PAGES.test(location.pathname)
-  ) {
+  if (!onLogin && !reads && !PAGES_WITHOUT_READ.test(location.pathname)) {
     page = (
       <main id="main" tabIndex={-1}>
         <p data-testid="annotator-note">{t("ws.annotatorOnly")}</p>

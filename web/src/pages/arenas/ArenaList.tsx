@@ -7,8 +7,10 @@ import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 import { ArenaStatus } from "./ArenaStatus";
-import { type Arena, arenasKey, useArenas } from "./queries";
+import { arenasKey, useArenas } from "./queries";
 import { winnerOf } from "./winner";
+import { ConfirmButton } from "../../components/ConfirmButton";
+import { ListTable } from "../../components/ListTable";
 
 /** `/arenas`: every arena with its set, contestants, judge, time and status. */
 export function ArenaList() {
@@ -28,10 +30,6 @@ export function ArenaList() {
         client.invalidateQueries({ queryKey: ["evaluations"] }),
       ]),
   });
-  const confirmDelete = (arena: Arena) => {
-    if (window.confirm(t("arena.confirmDelete", { name: arena.name }))) remove.mutate(arena.id);
-  };
-
   const writes = useCan("write");
   return (
     <section aria-labelledby="arenas-title">
@@ -46,97 +44,82 @@ export function ArenaList() {
       <ErrorNote error={arenas.error} />
       <ErrorNote error={remove.error} />
       {arenas.isPending && <p>{t("common.loading")}</p>}
-      {arenas.data && rows.length === 0 && <p className="muted">{t("arena.empty")}</p>}
-      {rows.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t("arena.name")}</th>
-                <th scope="col">{t("arena.questionSet")}</th>
-                <th scope="col">{t("arena.contestants")}</th>
-                <th scope="col">{t("arena.judge")}</th>
-                <th scope="col">{t("arena.created")}</th>
-                <th scope="col">{t("arena.status")}</th>
-                <th scope="col">{t("arena.winner")}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t("arena.actions")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((a) => (
-                <tr key={a.id} data-testid="arena-row" data-status={a.status}>
-                  <td>
-                    <Link to="/arenas/$arenaId" params={{ arenaId: a.id }}>
-                      {a.name}
-                    </Link>
-                    {a.status_reason && (
-                      <div className="error-text" style={{ fontSize: "0.85rem" }}>
-                        {a.status_reason}
+      <ListTable
+        items={arenas.data && rows}
+        empty={t("arena.empty")}
+        columns={[
+          t("arena.name"),
+          t("arena.questionSet"),
+          t("arena.contestants"),
+          t("arena.judge"),
+          t("arena.created"),
+          t("arena.status"),
+          t("arena.winner"),
+        ]}
+        actions={t("arena.actions")}
+        row={(a) => (
+          <tr key={a.id} data-testid="arena-row" data-status={a.status}>
+            <td>
+              <Link to="/arenas/$arenaId" params={{ arenaId: a.id }}>
+                {a.name}
+              </Link>
+              {a.status_reason && (
+                <div className="error-text" style={{ fontSize: "0.85rem" }}>
+                  {a.status_reason}
+                </div>
+              )}
+            </td>
+            <td>
+              <Link to="/evaluations/question-sets/$qsId" params={{ qsId: a.question_set_id }}>
+                {setName.get(a.question_set_id) ?? a.question_set_id.slice(0, 8)}
+              </Link>
+              {a.question_set_version !== null && (
+                <span className="muted"> {t("versions.label", { n: a.question_set_version })}</span>
+              )}
+            </td>
+            <td>{a.config.contestants.map((c) => c.name).join(", ")}</td>
+            <td>
+              {a.config.judge}
+              {a.config.judge_model ? (
+                <span className="muted"> ({a.config.judge_model})</span>
+              ) : null}
+            </td>
+            <td>{formatDate(a.gmt_created, language)}</td>
+            <td>
+              <ArenaStatus status={a.status} />
+            </td>
+            <td data-testid="arena-winner">
+              {(() => {
+                const winner = winnerOf(a);
+                if (!winner) return "—";
+                return (
+                  <>
+                    <strong>{winner.name}</strong>
+                    {winner.level && (
+                      <div className="muted" style={{ fontSize: "0.85rem" }}>
+                        {t("arena.level", { name: winner.level })}
                       </div>
                     )}
-                  </td>
-                  <td>
-                    <Link
-                      to="/evaluations/question-sets/$qsId"
-                      params={{ qsId: a.question_set_id }}
-                    >
-                      {setName.get(a.question_set_id) ?? a.question_set_id.slice(0, 8)}
-                    </Link>
-                    {a.question_set_version !== null && (
-                      <span className="muted">
-                        {" "}
-                        {t("versions.label", { n: a.question_set_version })}
-                      </span>
-                    )}
-                  </td>
-                  <td>{a.config.contestants.map((c) => c.name).join(", ")}</td>
-                  <td>
-                    {a.config.judge}
-                    {a.config.judge_model ? (
-                      <span className="muted"> ({a.config.judge_model})</span>
-                    ) : null}
-                  </td>
-                  <td>{formatDate(a.gmt_created, language)}</td>
-                  <td>
-                    <ArenaStatus status={a.status} />
-                  </td>
-                  <td data-testid="arena-winner">
-                    {(() => {
-                      const winner = winnerOf(a);
-                      if (!winner) return "—";
-                      return (
-                        <>
-                          <strong>{winner.name}</strong>
-                          {winner.level && (
-                            <div className="muted" style={{ fontSize: "0.85rem" }}>
-                              {t("arena.level", { name: winner.level })}
-                            </div>
-                          )}
-                        </>
-                      );
-                    })()}
-                  </td>
-                  <td>
-                    {writes && (
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={t("arena.deleteNamed", { name: a.name })}
-                        disabled={remove.isPending && remove.variables === a.id}
-                        onClick={() => confirmDelete(a)}
-                      >
-                        {t("list.delete")}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                  </>
+                );
+              })()}
+            </td>
+            <td>
+              {writes && (
+                <ConfirmButton
+                  danger
+                  label={t("arena.deleteNamed", { name: a.name })}
+                  question={t("arena.confirmDelete", { name: a.name })}
+                  disabled={remove.isPending && remove.variables === a.id}
+                  onConfirm={() => remove.mutate(a.id)}
+                >
+                  {t("list.delete")}
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

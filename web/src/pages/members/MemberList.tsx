@@ -4,6 +4,7 @@ import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 import { useMembers, useRemoveMember, useSetRole } from "./queries";
 import { ROLES } from "./roles";
+import { ConfirmButton } from "../../components/ConfirmButton";
 
 /** Who is in the workspace and as what; an owner changes roles and removes people here. */
 export function MemberList({ session, manage }: { session: Session; manage: boolean }) {
@@ -60,18 +61,15 @@ export function MemberList({ session, manage }: { session: Session; manage: bool
                   {manage && (
                     <td>
                       {!me && (
-                        <button
-                          type="button"
-                          className="danger"
+                        <ConfirmButton
+                          danger
                           disabled={remove.isPending}
-                          aria-label={t("members.removeLabel", { name: m.name })}
-                          onClick={() => {
-                            if (window.confirm(t("members.confirmRemove", { name: m.name })))
-                              remove.mutate(m.user_id);
-                          }}
+                          label={t("members.removeLabel", { name: m.name })}
+                          question={t("members.confirmRemove", { name: m.name })}
+                          onConfirm={() => remove.mutate(m.user_id)}
                         >
                           {t("members.remove")}
-                        </button>
+                        </ConfirmButton>
                       )}
                     </td>
                   )}

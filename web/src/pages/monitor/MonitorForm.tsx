@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type CSSProperties, type FormEvent, useState } from "react";
 import { ApiError } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
 import type { MessageKey } from "../../i18n/strings";
@@ -8,8 +8,6 @@ import {
   FORM_FEEDBACK,
   FORM_JUDGES,
   FORM_VERDICTS,
-  type FormJudge,
-  type FormVerdict,
   type MonitorDraft,
 } from "./monitor-form";
 import { useSaveMonitor } from "./queries";
@@ -47,8 +45,6 @@ export function MonitorForm({
   const [badLine, setBadLine] = useState<number | undefined>();
   const set = <K extends keyof MonitorDraft>(key: K, value: MonitorDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
-  const toggle = <T extends string>(list: T[], item: T, on: boolean) =>
-    on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -113,21 +109,14 @@ export function MonitorForm({
             {t("mon.form.metadataLine", { line: badLine })}
           </p>
         )}
-        <fieldset>
-          <legend>{t("mon.form.gate")}</legend>
-          {FORM_VERDICTS.map((verdict) => (
-            <label key={verdict} style={{ marginRight: "0.75rem" }}>
-              <input
-                type="checkbox"
-                checked={draft.gate.includes(verdict)}
-                onChange={(e) =>
-                  set("gate", toggle<FormVerdict>(draft.gate, verdict, e.target.checked))
-                }
-              />{" "}
-              {t(`prod.verdict.${verdict}` as MessageKey)}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup
+          legend={t("mon.form.gate")}
+          options={FORM_VERDICTS}
+          checked={draft.gate}
+          onChange={(gate) => set("gate", gate)}
+          labelOf={(verdict) => t(`prod.verdict.${verdict}` as MessageKey)}
+          labelStyle={{ marginRight: "0.75rem" }}
+        />
         <label className="field">
           {t("mon.form.feedback")}
           <select
@@ -151,21 +140,14 @@ export function MonitorForm({
           onChange={(e) => set("samplePercent", e.target.value)}
         />
       </label>
-      <fieldset>
-        <legend>{t("mon.form.judges")}</legend>
-        {FORM_JUDGES.map((judge) => (
-          <label key={judge} style={{ display: "block" }}>
-            <input
-              type="checkbox"
-              checked={draft.judges.includes(judge)}
-              onChange={(e) =>
-                set("judges", toggle<FormJudge>(draft.judges, judge, e.target.checked))
-              }
-            />{" "}
-            {t(`mon.form.judge.${judge}` as MessageKey)}
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxGroup
+        legend={t("mon.form.judges")}
+        options={FORM_JUDGES}
+        checked={draft.judges}
+        onChange={(judges) => set("judges", judges)}
+        labelOf={(judge) => t(`mon.form.judge.${judge}` as MessageKey)}
+        labelStyle={{ display: "block" }}
+      />
       <div className="row" style={{ flexWrap: "wrap", gap: "0.75rem" }}>
         <label className="field">
           {t("mon.form.perMinute")}
@@ -209,5 +191,41 @@ export function MonitorForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** A fieldset of checkboxes choosing some of `options`; a box turned on adds its option last. */
+function CheckboxGroup<T extends string>({
+  legend,
+  options,
+  checked,
+  onChange,
+  labelOf,
+  labelStyle,
+}: {
+  legend: string;
+  options: readonly T[];
+  checked: readonly T[];
+  onChange(next: T[]): void;
+  labelOf(option: T): string;
+  labelStyle: CSSProperties;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option} style={labelStyle}>
+          <input
+            type="checkbox"
+            checked={checked.includes(option)}
+            onChange={(e) => {
+              const rest = checked.filter((x) => x !== option);
+              onChange(e.target.checked ? [...rest, option] : rest);
+            }}
+          />{" "}
+          {labelOf(option)}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -4,6 +4,8 @@ import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 import { useCreateIngestKey, useIngestKeys, useRevokeIngestKey } from "./queries";
+import { ConfirmButton } from "../../components/ConfirmButton";
+import { ListTable } from "../../components/ListTable";
 
 /** `/production/ingest-keys`: create a write-only key (shown once), list and revoke keys. */
 export function IngestKeysPage() {
@@ -75,52 +77,36 @@ export function IngestKeysPage() {
         </div>
       )}
       <ErrorNote error={keys.error ?? revoke.error} />
-      {keys.data && keys.data.length === 0 && <p className="muted">{t("keys.empty")}</p>}
-      {keys.data && keys.data.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t("keys.col.label")}</th>
-                <th scope="col">{t("keys.col.created")}</th>
-                <th scope="col">{t("keys.col.state")}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t("keys.revoke")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id} data-testid="key-row" data-revoked={key.revoked_at !== null}>
-                  <td>{key.label || t("keys.noLabel")}</td>
-                  <td>{formatDate(key.created_at, language)}</td>
-                  <td>
-                    {key.revoked_at === null
-                      ? t("keys.active")
-                      : t("keys.revokedAt", { when: formatDate(key.revoked_at, language) })}
-                  </td>
-                  <td>
-                    {key.revoked_at === null && (
-                      <button
-                        type="button"
-                        disabled={!writes || revoke.isPending}
-                        onClick={() => {
-                          const name = key.label || t("keys.noLabel");
-                          if (window.confirm(t("keys.revokeConfirm", { label: name }))) {
-                            revoke.mutate(key.id);
-                          }
-                        }}
-                      >
-                        {t("keys.revoke")}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        items={keys.data}
+        empty={t("keys.empty")}
+        columns={[t("keys.col.label"), t("keys.col.created"), t("keys.col.state")]}
+        actions={t("keys.revoke")}
+        row={(key) => (
+          <tr key={key.id} data-testid="key-row" data-revoked={key.revoked_at !== null}>
+            <td>{key.label || t("keys.noLabel")}</td>
+            <td>{formatDate(key.created_at, language)}</td>
+            <td>
+              {key.revoked_at === null
+                ? t("keys.active")
+                : t("keys.revokedAt", { when: formatDate(key.revoked_at, language) })}
+            </td>
+            <td>
+              {key.revoked_at === null && (
+                <ConfirmButton
+                  question={t("keys.revokeConfirm", {
+                    label: key.label || t("keys.noLabel"),
+                  })}
+                  disabled={!writes || revoke.isPending}
+                  onConfirm={() => revoke.mutate(key.id)}
+                >
+                  {t("keys.revoke")}
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

@@ -7,6 +7,8 @@ import { questionSetsKey, useQuestionSets } from "../../api/queries";
 import { ErrorNote } from "../../components/ErrorNote";
 import { formatDate } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
+import { ConfirmButton } from "../../components/ConfirmButton";
+import { ListTable } from "../../components/ListTable";
 
 /** Seed 003's QuestionSetList. */
 export function QuestionSetList() {
@@ -28,9 +30,6 @@ export function QuestionSetList() {
         `question-set.${format}`,
       ),
   });
-  const confirmDelete = (set: { id: string; name: string }) => {
-    if (window.confirm(t("qs.confirmDelete", { name: set.name }))) remove.mutate(set.id);
-  };
   const writes = useCan("write");
   return (
     <section aria-labelledby="qs-title">
@@ -45,80 +44,66 @@ export function QuestionSetList() {
       <ErrorNote error={sets.error ?? download.error} />
       <ErrorNote error={remove.error} />
       {sets.isPending && <p>{t("common.loading")}</p>}
-      {sets.data?.length === 0 && <p className="muted">{t("qs.empty")}</p>}
-      {sets.data && sets.data.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t("qs.name")}</th>
-                <th scope="col">{t("qs.description")}</th>
-                <th scope="col">{t("qs.questions")}</th>
-                <th scope="col">{t("qs.updated")}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t("qs.actions")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sets.data.map((set) => (
-                <tr key={set.id} data-testid="question-set-row">
-                  <td>
-                    <Link to="/evaluations/question-sets/$qsId" params={{ qsId: set.id }}>
-                      {set.name}
-                    </Link>
-                  </td>
-                  <td className="muted">{set.description ?? ""}</td>
-                  <td>{set.question_count ?? "—"}</td>
-                  <td>{formatDate(set.gmt_updated, language)}</td>
-                  <td>
-                    <div className="row" style={{ gap: "0.5rem" }}>
-                      {writes && (
-                        <Link
-                          to="/evaluations/new"
-                          search={{ question_set: set.id }}
-                          aria-label={`${t("qs.evaluate")}: ${set.name}`}
-                        >
-                          {t("qs.evaluate")}
-                        </Link>
-                      )}
-                      {/* The server's export, a file the import reads back unchanged. */}
-                      {(["csv", "jsonl"] as const).map((format) => (
-                        <a
-                          key={format}
-                          href={`/api/v1/question-sets/${set.id}/export?format=${format}`}
-                          download
-                          onClick={(event) => {
-                            event.preventDefault();
-                            download.mutate({ id: set.id, format });
-                          }}
-                          aria-label={t("qs.exportNamed", {
-                            name: set.name,
-                            format: format.toUpperCase(),
-                          })}
-                        >
-                          {t("qs.exportAs", { format: format.toUpperCase() })}
-                        </a>
-                      ))}
-                      {writes && (
-                        <button
-                          type="button"
-                          className="danger"
-                          aria-label={t("qs.deleteNamed", { name: set.name })}
-                          disabled={remove.isPending && remove.variables === set.id}
-                          onClick={() => confirmDelete(set)}
-                        >
-                          {t("list.delete")}
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        items={sets.data}
+        empty={t("qs.empty")}
+        columns={[t("qs.name"), t("qs.description"), t("qs.questions"), t("qs.updated")]}
+        actions={t("qs.actions")}
+        row={(set) => (
+          <tr key={set.id} data-testid="question-set-row">
+            <td>
+              <Link to="/evaluations/question-sets/$qsId" params={{ qsId: set.id }}>
+                {set.name}
+              </Link>
+            </td>
+            <td className="muted">{set.description ?? ""}</td>
+            <td>{set.question_count ?? "—"}</td>
+            <td>{formatDate(set.gmt_updated, language)}</td>
+            <td>
+              <div className="row" style={{ gap: "0.5rem" }}>
+                {writes && (
+                  <Link
+                    to="/evaluations/new"
+                    search={{ question_set: set.id }}
+                    aria-label={`${t("qs.evaluate")}: ${set.name}`}
+                  >
+                    {t("qs.evaluate")}
+                  </Link>
+                )}
+                {/* The server's export, a file the import reads back unchanged. */}
+                {(["csv", "jsonl"] as const).map((format) => (
+                  <a
+                    key={format}
+                    href={`/api/v1/question-sets/${set.id}/export?format=${format}`}
+                    download
+                    onClick={(event) => {
+                      event.preventDefault();
+                      download.mutate({ id: set.id, format });
+                    }}
+                    aria-label={t("qs.exportNamed", {
+                      name: set.name,
+                      format: format.toUpperCase(),
+                    })}
+                  >
+                    {t("qs.exportAs", { format: format.toUpperCase() })}
+                  </a>
+                ))}
+                {writes && (
+                  <ConfirmButton
+                    danger
+                    label={t("qs.deleteNamed", { name: set.name })}
+                    question={t("qs.confirmDelete", { name: set.name })}
+                    disabled={remove.isPending && remove.variables === set.id}
+                    onConfirm={() => remove.mutate(set.id)}
+                  >
+                    {t("list.delete")}
+                  </ConfirmButton>
+                )}
+              </div>
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

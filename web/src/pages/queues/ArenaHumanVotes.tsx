@@ -1,5 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { useI18n } from "../../i18n/i18n";
+import { type PairAgreement, PairAgreementTable } from "./PairAgreementTable";
 import { type QueueSummary, useAgreement, useQueues } from "./queries";
 
 /**
@@ -59,36 +60,15 @@ function QueueVotes({ queue }: { queue: QueueSummary }) {
   );
 }
 
-type Pairs = NonNullable<ReturnType<typeof useAgreement>["data"]>["pairs"];
-
-function PairVotes({ queue, pairs }: { queue: QueueSummary; pairs: NonNullable<Pairs> }) {
+function PairVotes({ queue, pairs }: { queue: QueueSummary; pairs: readonly PairAgreement[] }) {
   const { t } = useI18n();
-  return (
-    <table data-testid="arena-human-votes">
-      <caption>
-        <Link to="/queues/$queueId" params={{ queueId: queue.id }}>
-          {queue.name}
-        </Link>{" "}
-        · {t("queue.completeOf", { complete: queue.complete, items: queue.items })}
-      </caption>
-      <thead>
-        <tr>
-          <th>{t("queue.pair")}</th>
-          <th>{t("queue.itemsBoth")}</th>
-          <th>{t("queue.judgeAgrees")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {pairs.map((p) => (
-          <tr key={`${p.a}/${p.b}`}>
-            <td>
-              {p.a} · {p.b}
-            </td>
-            <td>{p.items}</td>
-            <td>{p.share === null ? "—" : `${Math.round(p.share * 100)}%`}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+  const caption = (
+    <>
+      <Link to="/queues/$queueId" params={{ queueId: queue.id }}>
+        {queue.name}
+      </Link>{" "}
+      · {t("queue.completeOf", { complete: queue.complete, items: queue.items })}
+    </>
   );
+  return <PairAgreementTable testId="arena-human-votes" caption={caption} pairs={pairs} />;
 }

@@ -4,6 +4,7 @@ import { ErrorNote } from "../../components/ErrorNote";
 import { ProgressBar } from "../../components/ProgressBar";
 import { useI18n } from "../../i18n/i18n";
 import { AdjudicationPanel } from "./AdjudicationPanel";
+import { PairAgreementTable } from "./PairAgreementTable";
 import { type Agreement, useAgreement, useQueue } from "./queries";
 
 const num = (value: number | null | undefined, digits = 2) =>
@@ -140,27 +141,11 @@ function AgreementView({ agreement }: { agreement: Agreement }) {
         ),
       )}
       {agreement.pairs && agreement.pairs.length > 0 && (
-        <table data-testid="pair-agreement">
-          <caption>{t("queue.pairsVsJudge")}</caption>
-          <thead>
-            <tr>
-              <th>{t("queue.pair")}</th>
-              <th>{t("queue.itemsBoth")}</th>
-              <th>{t("queue.judgeAgrees")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {agreement.pairs.map((p) => (
-              <tr key={`${p.a}/${p.b}`}>
-                <td>
-                  {p.a} · {p.b}
-                </td>
-                <td>{p.items}</td>
-                <td>{p.share === null ? "—" : `${Math.round(p.share * 100)}%`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <PairAgreementTable
+          testId="pair-agreement"
+          caption={t("queue.pairsVsJudge")}
+          pairs={agreement.pairs}
+        />
       )}
     </section>
   );
