@@ -15,11 +15,14 @@ import {
 import { type Jobs, startJobs } from "../src/jobs/index.js";
 import { costOfUsage, DEFAULT_PRICES } from "../src/llm/index.js";
 import { createBuiltinBot } from "../src/rag/index.js";
+import { createApp } from "../src/server/index.js";
 import {
+  createApiToken,
   createQuestionSet,
   type EvaluationRow,
   findOrCreateUser,
   getEvaluation,
+  listAudit,
   listEvaluationResults,
 } from "../src/store/index.js";
 import { isChat, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
@@ -225,5 +228,88 @@ describeEachStore("what a run costs", (use, kind) => {
     expect(billed()).toBeLessThanOrEqual(limit);
     const rows = await listEvaluationResults(use().db, workspaceId, row.id);
     expect(summarizeResults(rows).cost.total.cost_usd).toBeCloseTo(billed(), 12);
+  });
+
+  it(`raises a paused run's cost limit over the API and resumes it, with the change in its history [${kind}]`, async () => {
+    const limit = 0.0025;
+    const row = await run({ max_cost_usd: limit });
+    expect(row.status).toBe("PAUSED");
+    const { db } = use();
+    const app = createApp({ db, jobs, config });
+    const token = await createApiToken(db, workspaceId);
+    const resume = (body?: unknown) =>
+      app.request(`/api/v1/evaluations/${row.id}/resume`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const before = await (
+      await app.request(`/api/v1/evaluations/${row.id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json();
+    expect(before).toMatchObject({ max_cost_usd: limit, cost_limit_reached: true });
+
+    // A limit of nothing, or below zero, is refused by field; the run stays paused.
+    for (const bad of [{ max_cost_usd: 0 }, { max_cost_usd: -1 }, { max_cost_usd: "10" }]) {
+      const refused = await resume(bad);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain("max_cost_usd");
+    }
+    expect((await getEvaluation(db, workspaceId, row.id))?.status).toBe("PAUSED");
+
+    // Ten times the limit: room for every question left.
+    const raised = await resume({ max_cost_usd: limit * 10 });
+    expect(raised.status).toBe(200);
+    expect(await raised.json()).toMatchObject({
+      status: "RUNNING",
+      max_cost_usd: limit * 10,
+      cost_limit_reached: false,
+    });
+    let done: EvaluationRow | undefined;
+    await expect
+      .poll(async () => (done = await getEvaluation(db, workspaceId, row.id))?.status, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBe("COMPLETED");
+    expect(done?.completed_questions).toBe(QUESTIONS.length);
+    expect(billed()).toBeLessThanOrEqual(limit * 10);
+    const rows = await listEvaluationResults(db, workspaceId, row.id);
+    expect(summarizeResults(rows).cost.total.cost_usd).toBeCloseTo(billed(), 12);
+
+    const history = await listAudit(db, workspaceId, {
+      subjectType: "evaluation",
+      subjectId: row.id,
+      limit: 10,
+    });
+    expect(history.filter((e) => e.action === "evaluation.resume").map((e) => e.detail)).toEqual([
+      { max_cost_usd: limit * 10 },
+    ]);
+  });
+
+  it(`removes a paused run's cost limit over the API: the run completes without one [${kind}]`, async () => {
+    const row = await run({ max_cost_usd: 0.0025 });
+    expect(row.status).toBe("PAUSED");
+    const { db } = use();
+    const app = createApp({ db, jobs, config });
+    const token = await createApiToken(db, workspaceId);
+    const cleared = await app.request(`/api/v1/evaluations/${row.id}/resume`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ max_cost_usd: null }),
+    });
+    expect(cleared.status).toBe(200);
+    expect(await cleared.json()).toMatchObject({ max_cost_usd: null, cost_limit_reached: false });
+    await expect
+      .poll(async () => (await getEvaluation(db, workspaceId, row.id))?.status, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBe("COMPLETED");
+    const history = await listAudit(db, workspaceId, { subjectId: row.id, limit: 10 });
+    expect(history.find((e) => e.action === "evaluation.resume")?.detail).toEqual({
+      max_cost_usd: null,
+    });
   });
 });

@@ -145,3 +145,36 @@ it("sets the two runs' costs side by side in compare", async () => {
   ]);
   await page.close();
 });
+
+it("raises a paused run's cost limit from its page, and the run goes on to the end", async () => {
+  const run = await startRun("raised", { max_cost_usd: 0.0002 });
+  expect(run.status).toBe("PAUSED");
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/evaluations/${run.id}`);
+  const form = page.getByTestId("raise-cost-limit");
+  const input = form.getByTestId("new-cost-limit");
+  // Twice the old limit to start with; a limit under what was spent is refused before sending.
+  await expect.poll(() => input.inputValue()).toBe("0.0004");
+  await input.fill("0.00001");
+  expect(await form.getByRole("button", { name: "Raise the limit and resume" }).isDisabled()).toBe(
+    true,
+  );
+  await input.fill("1");
+  await form.getByRole("button", { name: "Raise the limit and resume" }).click();
+  await expect
+    .poll(() => page.getByTestId("progress-count").textContent(), { timeout: 60_000 })
+    .toBe(`${answers.length}/${answers.length}`);
+  expect(await page.getByTestId("raise-cost-limit").count()).toBe(0);
+  expect(await page.getByTestId("cost-per-question").textContent()).toContain("Cost limit: $1.00");
+  const after = await server.json<{ status: string; max_cost_usd: number | null }>(
+    `/api/v1/evaluations/${run.id}`,
+  );
+  expect(after).toMatchObject({ status: "COMPLETED", max_cost_usd: 1 });
+  // The run's history says who changed the limit, and to what.
+  await expect
+    .poll(() =>
+      page.locator('[data-testid="history-row"][data-action="evaluation.resume"]').textContent(),
+    )
+    .toContain("resumed the run under a cost limit of $1.00");
+  await page.close();
+});

@@ -1004,7 +1004,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Resume a PAUSED evaluation */
+    /** Resume a PAUSED evaluation, optionally under a new cost limit */
     post: operations["postEvaluationsByIdResume"];
     delete?: never;
     options?: never;
@@ -1837,6 +1837,10 @@ export interface components {
       /** @default 5 */
       retrieval_k?: number;
       max_cost_usd?: number;
+    };
+    ResumeRequest: {
+      /** @description a new cost limit in USD for the run from now on (null: no limit); left out, the run keeps its limit */
+      max_cost_usd?: number | null;
     };
     RetryRequest: {
       /**
@@ -10111,7 +10115,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["ResumeRequest"];
+      };
+    };
     responses: {
       /** @description The evaluation */
       200: {
@@ -10120,6 +10128,15 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Evaluation"];
+        };
+      };
+      /** @description Invalid body */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Not logged in: no known token or session cookie */
