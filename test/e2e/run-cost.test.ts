@@ -178,3 +178,22 @@ it("raises a paused run's cost limit from its page, and the run goes on to the e
     .toContain("resumed the run under a cost limit of $1.00");
   await page.close();
 });
+
+it("says a run that made no LLM call made none in compare, rather than pricing it at $0.00", async () => {
+  // An offline judge on supplied answers: nothing asks a model.
+  const run = await startRun("offline", { judges: ["token_precision"] });
+  expect(run.status).toBe("COMPLETED");
+  expect(run.summary.cost.total.cost_usd).toBe(0);
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/evaluations/compare?base=${runIds.priced}&head=${run.id}`);
+  const rows = page.getByTestId("compare-cost").locator("tbody tr");
+  await expect.poll(() => rows.count()).toBe(2);
+  expect(await rows.nth(1).locator("th").textContent()).toBe("B: offline");
+  expect(await rows.nth(1).locator("td").allTextContents()).toEqual(["no LLM calls"]);
+  // The priced run's answers were supplied: its bot made no call either, its judge did.
+  const priced = await rows.nth(0).locator("td").allTextContents();
+  expect(priced[1]).toBe("no LLM calls");
+  expect(priced[0]).toMatch(/^\$0\.\d+$/);
+  expect(await page.getByTestId("compare-cost").textContent()).not.toMatch(/\$0\.00(?!\d)/);
+  await page.close();
+});
