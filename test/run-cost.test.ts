@@ -42,6 +42,7 @@ const QUESTIONS = [
 
 const GENERATOR = "gpt-4.1-mini";
 const JUDGE = "gpt-4o-mini";
+const EMBEDDER = "text-embedding-3-small";
 /** Every chat answer reports these tokens, 400 of the prompt from the provider's cache. */
 const USAGE = { prompt_tokens: 1000, completion_tokens: 100, cached_tokens: 400 };
 /** What one call of each model costs at the default prices: 440 and 180 micro-dollars. */
@@ -64,11 +65,17 @@ describeEachStore("what a run costs", (use, kind) => {
   let workspaceId: string;
   let collectionId: string;
   let questionSetId: string;
+  /** While set, the judge model answers 500: the built-in bot's review fails after its answer. */
+  let judgeDown = false;
 
   beforeAll(async () => {
     llm = await startScriptedLlm({
       usage: USAGE,
       rules: [
+        {
+          when: (r) => judgeDown && isChat(r) && r.body.model === JUDGE,
+          reply: { status: 500, message: "the judge is down" },
+        },
         {
           when: (r) => isChat(r) && r.body.model === GENERATOR,
           reply: { content: "Line 1 of the Lanting Metro opened in 2009 [1]." },
@@ -82,6 +89,7 @@ describeEachStore("what a run costs", (use, kind) => {
         OPENAI_BASE_URL: llm.baseUrl,
         RAGJUDGE_GENERATOR_MODEL: GENERATOR,
         RAGJUDGE_JUDGE_MODEL: JUDGE,
+        RAGJUDGE_EMBEDDER_MODEL: EMBEDDER,
       },
     });
     config = { ...loaded, llm: { ...loaded.llm, backoff_ms: 0, max_backoff_ms: 0 } };
@@ -101,6 +109,7 @@ describeEachStore("what a run costs", (use, kind) => {
     await bot.close();
   });
   afterEach(async () => {
+    judgeDown = false;
     await worker?.stop();
     worker = undefined;
   });
@@ -165,6 +174,14 @@ describeEachStore("what a run costs", (use, kind) => {
   /** What the scripted server was actually asked, priced: every request, finished or not. */
   const billed = () =>
     llm.requests.filter(isChat).reduce((sum, r) => sum + callCost(String(r.body.model)), 0);
+
+  /** The worker again, its bot with `clients` (the configured ones by name). */
+  async function restartWorker(roles: readonly ("generator" | "judge" | "embedder")[]) {
+    await worker?.stop();
+    const clients = configuredClients(config.llm);
+    const picked = Object.fromEntries(roles.map((role) => [role, clients[role]]));
+    worker = startEvaluationWorker({ jobs, clientsFor: () => picked, watchMs: 50 });
+  }
 
   it(`stores every item's tokens by part, role and model, and sums them [${kind}]`, async () => {
     const row = await run();
@@ -311,5 +328,86 @@ describeEachStore("what a run costs", (use, kind) => {
     expect(history.find((e) => e.action === "evaluation.resume")?.detail).toEqual({
       max_cost_usd: null,
     });
+  });
+
+  it(`keeps what a failed bot spent before it failed: its answer's tokens stay on the item [${kind}]`, async () => {
+    // The built-in bot answers with the generator, then its review (the judge model) fails: the
+    // item is a bot error, and the generations it paid for are its cost.
+    judgeDown = true;
+    await restartWorker(["generator", "judge"]);
+    const row = await run();
+    expect(row.status).toBe("COMPLETED");
+    const rows = await listEvaluationResults(use().db, workspaceId, row.id);
+    expect(rows.every((r) => r.status === "BOT_ERROR")).toBe(true);
+    const generations = llm.requests.filter((r) => isChat(r) && r.body.model === GENERATOR);
+    expect(generations.length).toBeGreaterThanOrEqual(QUESTIONS.length);
+    const lines = rows.flatMap((r) => storedUsageLines(r.usage));
+    // Every generation is on some item's row; the failed reviews answered no tokens.
+    expect(lines.filter((l) => l.model === GENERATOR).reduce((sum, l) => sum + l.calls, 0)).toBe(
+      generations.length,
+    );
+    expect(lines.every((l) => l.part === "bot")).toBe(true);
+    const cost = summarizeResults(rows).cost;
+    expect(cost.bot.cost_usd).toBeCloseTo(generations.length * callCost(GENERATOR), 12);
+    expect(cost.total.cost_usd).toBe(cost.bot.cost_usd);
+  });
+
+  it(`prices the built-in bot's embedding calls, at the embedder's input price [${kind}]`, async () => {
+    const db = use().db;
+    const clients = configuredClients(config.llm);
+    expect(clients.embedder?.model).toBe(EMBEDDER);
+    // A collection with vectors, so the bot's retrieval embeds each question.
+    const embedded = createBuiltinBot({ db, workspaceId, llm: { embedder: clients.embedder! } });
+    await embedded.ingestPaths([corpusDir], "lanting-vectors");
+    const vectors = await embedded.resolveCollection("lanting-vectors");
+    const set = await createQuestionSet(
+      db,
+      workspaceId,
+      { user_id: workspaceId, name: "lanting-vectors", collection_id: vectors },
+      QUESTIONS.map(([question_text, ground_truth]) => ({
+        question_type: "FACTUAL",
+        question_text,
+        ground_truth,
+        question_key: question_text,
+      })),
+    );
+    await restartWorker(["generator", "judge", "embedder"]);
+    llm.requests.length = 0;
+    const started = await startEvaluation(
+      { db, jobs },
+      { workspaceId, userId: workspaceId },
+      {
+        question_set_id: set.id,
+        collection_id: vectors,
+        judges: ["reference"],
+        no_cache: true,
+      },
+      config,
+      { via: "cli" },
+    );
+    await expect
+      .poll(async () => (await getEvaluation(db, workspaceId, started.id))?.status, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBe("COMPLETED");
+    const rows = await listEvaluationResults(db, workspaceId, started.id);
+    const embeddings = llm.requests.filter((r) => r.path.endsWith("/embeddings"));
+    expect(embeddings.length).toBeGreaterThanOrEqual(QUESTIONS.length);
+    const lines = rows
+      .flatMap((r) => storedUsageLines(r.usage))
+      .filter((l) => l.role === "embedder");
+    expect(lines.every((l) => l.part === "bot" && l.model === EMBEDDER)).toBe(true);
+    expect(lines.reduce((sum, l) => sum + l.calls, 0)).toBe(embeddings.length);
+    // The scripted server answers 3 prompt tokens per embedding call; $0.02 per million.
+    const tokens = lines.reduce((sum, l) => sum + l.prompt_tokens, 0);
+    expect(tokens).toBe(3 * embeddings.length);
+    expect(lines.reduce((sum, l) => sum + (l.cost_usd ?? 0), 0)).toBeCloseTo(
+      (tokens * 0.02) / 1e6,
+      15,
+    );
+    const cost = summarizeResults(rows).cost;
+    expect(cost.total.unpriced_models).toEqual([]);
+    expect(cost.total.cost_usd).toBeCloseTo(billed() + (tokens * 0.02) / 1e6, 12);
   });
 });

@@ -92,7 +92,8 @@ function sourceOfHit(hit: RetrievedHit): BotSource {
 
 /**
  * The LLM calls the loops record: rewrites, generations and reviews. Retrieval's embedding calls
- * are not recorded in AskResult, so they are not counted.
+ * are not in AskResult; an evaluation run prices them all the same, from every call its clients
+ * make under the ask (`recordCalls` in evals/runs/run-item.ts).
  */
 function llmCallsOf(result: AskResult): CallRecord[] {
   return [
