@@ -24,6 +24,7 @@ import {
   getEvaluation,
   listAudit,
   listEvaluationResults,
+  llmResponseCache,
 } from "../src/store/index.js";
 import { isChat, type ScriptedLlm, startScriptedLlm } from "./support/scripted-llm.js";
 import { describeEachStore } from "./support/stores.js";
@@ -143,7 +144,7 @@ describeEachStore("what a run costs", (use, kind) => {
   });
 
   async function run(
-    extra: { max_cost_usd?: number; bot?: { kind: "http"; url: string } } = {},
+    extra: { max_cost_usd?: number; bot?: { kind: "http"; url: string }; no_cache?: boolean } = {},
   ): Promise<EvaluationRow> {
     const started = await startEvaluation(
       { db: use().db, jobs },
@@ -409,5 +410,44 @@ describeEachStore("what a run costs", (use, kind) => {
     const cost = summarizeResults(rows).cost;
     expect(cost.total.unpriced_models).toEqual([]);
     expect(cost.total.cost_usd).toBeCloseTo(billed() + (tokens * 0.02) / 1e6, 12);
+  });
+
+  it(`prices an answer from ragjudge's response cache at nothing, keeping its tokens apart [${kind}]`, async () => {
+    await worker?.stop();
+    const clients = configuredClients(config.llm, {
+      cache: llmResponseCache(use().db, workspaceId),
+    });
+    worker = startEvaluationWorker({
+      jobs,
+      clientsFor: () => ({ generator: clients.generator, judge: clients.judge }),
+      watchMs: 50,
+    });
+    const cold = await run({ no_cache: false });
+    expect(cold.status).toBe("COMPLETED");
+    const coldCost = summarizeResults(
+      await listEvaluationResults(use().db, workspaceId, cold.id),
+    ).cost;
+    expect(coldCost.total.cost_usd).toBeGreaterThan(0);
+    const asked = llm.requests.length;
+
+    // The same questions again: every answer is in the cache, no request is made.
+    const warm = await run({ no_cache: false });
+    expect(warm.status).toBe("COMPLETED");
+    expect(llm.requests.length).toBe(asked);
+    const rows = await listEvaluationResults(use().db, workspaceId, warm.id);
+    const lines = rows.flatMap((r) => storedUsageLines(r.usage));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line.cache_hits).toBe(line.calls);
+      expect([line.prompt_tokens, line.cached_tokens, line.completion_tokens]).toEqual([0, 0, 0]);
+      // What the answers took when first asked for, 1,000 + 100 tokens each.
+      expect(line.cache_hit_tokens).toBe(line.calls * 1100);
+      expect(line.cost_usd).toBe(0);
+    }
+    const cost = summarizeResults(rows).cost;
+    expect(cost.total).toMatchObject({ cost_usd: 0, prompt_tokens: 0, unpriced_models: [] });
+    const hits = cost.by_model.reduce((sum, l) => sum + (l.cache_hits ?? 0), 0);
+    const coldCalls = coldCost.by_model.reduce((sum, l) => sum + l.calls, 0);
+    expect(hits).toBe(coldCalls);
   });
 });

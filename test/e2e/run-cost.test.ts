@@ -111,8 +111,9 @@ it("shows the run's cost in total, per judge and by model", async () => {
 });
 
 it("says a run was paused by its cost limit", async () => {
-  // Room for one answer's judging, not for one more with the 1.5x margin.
-  const run = await startRun("capped", { max_cost_usd: 0.0002 });
+  // Room for one answer's judging, not for one more with the 1.5x margin. Without the response
+  // cache: the priced run's judgings are in it, and an answer from it costs nothing.
+  const run = await startRun("capped", { max_cost_usd: 0.0002, no_cache: true });
   expect(run.status).toBe("PAUSED");
   runIds.capped = run.id;
   const page = await browser.newPage();
@@ -147,7 +148,7 @@ it("sets the two runs' costs side by side in compare", async () => {
 });
 
 it("raises a paused run's cost limit from its page, and the run goes on to the end", async () => {
-  const run = await startRun("raised", { max_cost_usd: 0.0002 });
+  const run = await startRun("raised", { max_cost_usd: 0.0002, no_cache: true });
   expect(run.status).toBe("PAUSED");
   const page = await browser.newPage();
   await page.goto(`${server.origin}/evaluations/${run.id}`);
@@ -195,5 +196,21 @@ it("says a run that made no LLM call made none in compare, rather than pricing i
   expect(priced[1]).toBe("no LLM calls");
   expect(priced[0]).toMatch(/^\$0\.\d+$/);
   expect(await page.getByTestId("compare-cost").textContent()).not.toMatch(/\$0\.00(?!\d)/);
+  await page.close();
+});
+
+it("says which calls the response cache answered, at no cost", async () => {
+  // The priced run's answers again, with the cache on: every judging comes from it.
+  const run = await startRun("warm");
+  expect(run.status).toBe("COMPLETED");
+  expect(run.summary.cost.total.cost_usd).toBe(0);
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/evaluations/${run.id}`);
+  await expect
+    .poll(() => page.getByTestId("cost-cache-hits").textContent())
+    .toBe(
+      `${answers.length} calls were answered from ragjudge's response cache: no request was made, so their ${answers.length * 1100} tokens are not counted above and cost nothing.`,
+    );
+  expect(await page.getByTestId("cost-total").textContent()).toBe("$0.00");
   await page.close();
 });

@@ -3069,6 +3069,8 @@ export interface components {
           prompt_tokens: number;
           cached_tokens: number;
           completion_tokens: number;
+          cache_hits?: number;
+          cache_hit_tokens?: number;
           cost_usd: number | null;
         }[];
         /** @description USD of the priced tokens */
@@ -3251,6 +3253,8 @@ export interface components {
           prompt_tokens: number;
           cached_tokens: number;
           completion_tokens: number;
+          cache_hits?: number;
+          cache_hit_tokens?: number;
           cost_usd: number | null;
           /** @enum {string} */
           part: "bot" | "judge";
@@ -3906,6 +3910,8 @@ export interface components {
                 prompt_tokens: number;
                 cached_tokens: number;
                 completion_tokens: number;
+                cache_hits?: number;
+                cache_hit_tokens?: number;
                 cost_usd: number | null;
               }[];
               total: {

@@ -19,6 +19,8 @@ export const costEn = {
   "cost.limitReached": "Paused: cost limit {limit} reached. Raise the limit or remove it to go on.",
   "cost.newLimit": "New cost limit (USD)",
   "cost.noCalls": "no LLM calls",
+  "cost.cacheHits":
+    "{n} calls were answered from ragjudge's response cache: no request was made, so their {tokens} tokens are not counted above and cost nothing.",
   "cost.raiseAndResume": "Raise the limit and resume",
   "cost.resumeWithoutLimit": "Resume without a limit",
   "cost.limitTooLow": "The new limit must be above {spent}, what the run has cost so far.",
@@ -49,6 +51,8 @@ export const costZh: Record<keyof typeof costEn, string> = {
   "cost.limitReached": "已暂停：已达到费用上限 {limit}。提高或取消上限后即可继续。",
   "cost.newLimit": "新的费用上限（美元）",
   "cost.noCalls": "没有大模型调用",
+  "cost.cacheHits":
+    "{n} 次调用由 ragjudge 的响应缓存作答：没有发出请求，因此其 {tokens} 个令牌不计入上表，也不产生费用。",
   "cost.raiseAndResume": "提高上限并继续",
   "cost.resumeWithoutLimit": "取消上限并继续",
   "cost.limitTooLow": "新的上限必须高于评估目前已花费的 {spent}。",
