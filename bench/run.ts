@@ -1,4 +1,4 @@
-// `npm run bench [gate|guard|judges|offline|judges-public|retrieval|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams|monitor ...]`:
+// `npm run bench [gate|guard|judges|offline|judges-public|retrieval|retrieval-quality|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams|monitor ...]`:
 // runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
@@ -23,6 +23,7 @@ import { benchPgliteThreadInChild } from "./pglite-thread.js";
 import { benchPromptfoo, PROMPTFOO_INSTALL_HINT, promptfooCommand } from "./promptfoo.js";
 import { benchRagLoops } from "./rag-loops.js";
 import { benchRetrieval } from "./retrieval.js";
+import { benchRetrievalQuality } from "./retrieval-quality.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 import { benchStreams } from "./streams.js";
 import { benchWeb } from "./web.js";
@@ -34,6 +35,7 @@ const FAMILIES = [
   "offline",
   "judges-public",
   "retrieval",
+  "retrieval-quality",
   "rag",
   "evals",
   "pglite",
@@ -184,6 +186,15 @@ if (wanted("retrieval")) {
   const rows = await benchRetrieval();
   results.retrieval = rows;
   printRows("Retrieval (BM25 on 100,000 chunks; ingest on PGlite)", rows);
+}
+
+if (wanted("retrieval") || wanted("retrieval-quality")) {
+  const rows = await benchRetrievalQuality();
+  results.retrieval_quality = rows;
+  printRows(
+    "Retrieval quality at top 10: known-item questions on BEGIN's real paragraphs (public), lexical source",
+    rows,
+  );
 }
 
 if (wanted("rag")) {

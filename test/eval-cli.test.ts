@@ -265,6 +265,23 @@ describe("ragjudge eval", { concurrent: true }, () => {
         expect(resumed.stdout).toMatch(/status\s+COMPLETED/);
         expect(resumed.stdout).toMatch(/cost\s+\$0\.00054 /);
         expect(llm.requests.length).toBe(3);
+
+        // Paused again (without the response cache, which now holds every judging), then resumed
+        // with no limit at all: it answers the rest.
+        const env = { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "test-key" };
+        const capped = await run(
+          [
+            ...["eval", "--answers", answers, "--judge", "reference"],
+            ...["--no-cache", "--max-cost", "0.0002"],
+          ],
+          env,
+        );
+        const again = /Evaluation ([0-9a-f-]{36}) paused/.exec(capped.stderr)?.[1] ?? "(none)";
+        expect(llm.requests.length).toBe(4);
+        const unlimited = await run(["eval", "--resume", again, "--max-cost", "none"], env);
+        expect(unlimited.code).toBe(0);
+        expect(unlimited.stdout).toMatch(/status\s+COMPLETED/);
+        expect(llm.requests.length).toBe(6);
       } finally {
         await llm.close();
       }

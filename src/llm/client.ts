@@ -1,3 +1,4 @@
+import { noteCall } from "./call-scope.js";
 import OpenAI from "openai";
 import { z } from "zod";
 import { attemptSignal } from "./attempt-signal.js";
@@ -588,6 +589,7 @@ class OpenAICompatibleClient implements LlmClient {
         input.cacheError instanceof Error ? input.cacheError.message : String(input.cacheError);
     }
     countCall(this.#totals, record);
+    noteCall(record);
     this.#onCall?.(record);
     return record;
   }

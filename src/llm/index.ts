@@ -103,6 +103,7 @@ export {
   PriceTableSchema,
   priceTableWith,
 } from "./prices.js";
+export { recordCalls, type RecordedWork } from "./call-scope.js";
 export {
   type CallUsage,
   CallUsageSchema,

@@ -90,13 +90,18 @@ export const PricedUsageSchema = z.object({
   prompt_tokens: z.number().int().min(0),
   cached_tokens: z.number().int().min(0),
   completion_tokens: z.number().int().min(0),
+  /** Calls answered from ragjudge's response cache, and their tokens: priced at nothing. */
+  cache_hits: z.number().int().min(0).optional(),
+  cache_hit_tokens: z.number().int().min(0).optional(),
   /** USD; null: no price for this model ("price unknown"), never a guess. */
   cost_usd: z.number().min(0).nullable(),
 });
 export type PricedUsage = z.infer<typeof PricedUsageSchema>;
 
+/** A line whose every call came from ragjudge's response cache spent nothing, priced or not. */
 export function pricedUsage(usage: ModelUsage, table: PriceTable): PricedUsage {
-  return { ...usage, cost_usd: costOfUsage(usage, table) };
+  const spent = usage.prompt_tokens + usage.completion_tokens > 0 || !usage.cache_hits;
+  return { ...usage, cost_usd: spent ? costOfUsage(usage, table) : 0 };
 }
 
 /** A total over many priced lines: what is known, and which models' tokens have no price. */

@@ -50,14 +50,24 @@ export function usageOfCalls(calls: readonly CallRecord[]): CallUsage {
 export const ModelUsageSchema = z.object({
   role: z.string().min(1).max(64),
   model: z.string().min(1).max(256),
+  /** Every call, those answered from ragjudge's response cache included. */
   calls: z.number().int().min(0),
+  /** Tokens the provider was asked for: a response-cache hit adds none. */
   prompt_tokens: z.number().int().min(0),
   cached_tokens: z.number().int().min(0),
   completion_tokens: z.number().int().min(0),
+  /** Calls answered from ragjudge's own response cache: no request made, nothing paid. */
+  cache_hits: z.number().int().min(0).optional(),
+  /** The prompt and completion tokens those answers took when they were first asked for. */
+  cache_hit_tokens: z.number().int().min(0).optional(),
 });
 export type ModelUsage = z.infer<typeof ModelUsageSchema>;
 
-/** The calls' tokens per (role, model), in the order each pair first appears. */
+/**
+ * The calls' tokens per (role, model), in the order each pair first appears. An answer from
+ * ragjudge's response cache made no request: its tokens are kept apart (`cache_hit_tokens`), not
+ * counted as prompt or completion tokens, so it is priced at nothing (docs/cost.md).
+ */
 export function usageByModel(calls: readonly CallRecord[]): ModelUsage[] {
   const byKey = new Map<string, ModelUsage>();
   for (const call of calls) {
@@ -76,6 +86,12 @@ export function usageByModel(calls: readonly CallRecord[]): ModelUsage[] {
       byKey.set(key, line);
     }
     line.calls += 1;
+    if (call.cached) {
+      line.cache_hits = (line.cache_hits ?? 0) + 1;
+      line.cache_hit_tokens =
+        (line.cache_hit_tokens ?? 0) + call.usage.prompt_tokens + call.usage.completion_tokens;
+      continue;
+    }
     line.prompt_tokens += call.usage.prompt_tokens;
     line.cached_tokens += call.usage.cached_tokens;
     line.completion_tokens += call.usage.completion_tokens;

@@ -16,7 +16,7 @@ import { EvaluatorInputSchema } from "../gate/index.js";
 import { UploadsSchema } from "../rag/index.js";
 import { type AnyRouteSpec, openApiPath } from "./route.js";
 import { API_ROUTES } from "./routes/index.js";
-import { RetryRequestSchema } from "./routes/evaluations.js";
+import { ResumeRequestSchema, RetryRequestSchema } from "./routes/evaluations.js";
 import * as answers from "./routes/answers.js";
 import * as ingestKeys from "./routes/ingest-keys.js";
 import * as labels from "./routes/labels.js";
@@ -44,6 +44,7 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   UpdateQuestion: UpdateQuestionSchema,
   GenerateQuestionsRequest: GenerateQuestionsRequestSchema,
   EvaluationRequest: EvaluationRequestSchema,
+  ResumeRequest: ResumeRequestSchema,
   RetryRequest: RetryRequestSchema,
   SessionLogin: SessionLoginSchema,
   RegisterBot: RegisterBotSchema,

@@ -114,19 +114,23 @@ export async function settleItemCost(
 
 /**
  * Sets a paused run's cost limit (in its snapshot, where workers read it), e.g. to raise it before
- * resuming a run paused at its limit. False when the run is not the user's or not PAUSED.
+ * resuming a run paused at its limit; null removes the limit. False when the run is not the
+ * user's or not PAUSED.
  */
 export async function setEvaluationCostLimit(
   db: Db,
   workspaceId: string,
   evaluationId: string,
-  limitUsd: number,
+  limitUsd: number | null,
 ): Promise<boolean> {
   const e = evaluations;
   const rows = await db
     .update(e)
     .set({
-      config: sql`jsonb_set(${e.config}, '{max_cost_usd}', to_jsonb(${limitUsd}::float8))`,
+      config:
+        limitUsd === null
+          ? sql`jsonb_set(${e.config}, '{max_cost_usd}', 'null'::jsonb)`
+          : sql`jsonb_set(${e.config}, '{max_cost_usd}', to_jsonb(${limitUsd}::float8))`,
       gmt_updated: new Date(),
     })
     .where(

@@ -111,8 +111,9 @@ it("shows the run's cost in total, per judge and by model", async () => {
 });
 
 it("says a run was paused by its cost limit", async () => {
-  // Room for one answer's judging, not for one more with the 1.5x margin.
-  const run = await startRun("capped", { max_cost_usd: 0.0002 });
+  // Room for one answer's judging, not for one more with the 1.5x margin. Without the response
+  // cache: the priced run's judgings are in it, and an answer from it costs nothing.
+  const run = await startRun("capped", { max_cost_usd: 0.0002, no_cache: true });
   expect(run.status).toBe("PAUSED");
   runIds.capped = run.id;
   const page = await browser.newPage();
@@ -143,5 +144,73 @@ it("sets the two runs' costs side by side in compare", async () => {
   expect((await rows.nth(1).locator("td").allTextContents()).slice(0, 1)).toEqual([
     `$${perCall.toFixed(5)}`,
   ]);
+  await page.close();
+});
+
+it("raises a paused run's cost limit from its page, and the run goes on to the end", async () => {
+  const run = await startRun("raised", { max_cost_usd: 0.0002, no_cache: true });
+  expect(run.status).toBe("PAUSED");
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/evaluations/${run.id}`);
+  const form = page.getByTestId("raise-cost-limit");
+  const input = form.getByTestId("new-cost-limit");
+  // Twice the old limit to start with; a limit under what was spent is refused before sending.
+  await expect.poll(() => input.inputValue()).toBe("0.0004");
+  await input.fill("0.00001");
+  expect(await form.getByRole("button", { name: "Raise the limit and resume" }).isDisabled()).toBe(
+    true,
+  );
+  await input.fill("1");
+  await form.getByRole("button", { name: "Raise the limit and resume" }).click();
+  await expect
+    .poll(() => page.getByTestId("progress-count").textContent(), { timeout: 60_000 })
+    .toBe(`${answers.length}/${answers.length}`);
+  expect(await page.getByTestId("raise-cost-limit").count()).toBe(0);
+  expect(await page.getByTestId("cost-per-question").textContent()).toContain("Cost limit: $1.00");
+  const after = await server.json<{ status: string; max_cost_usd: number | null }>(
+    `/api/v1/evaluations/${run.id}`,
+  );
+  expect(after).toMatchObject({ status: "COMPLETED", max_cost_usd: 1 });
+  // The run's history says who changed the limit, and to what.
+  await expect
+    .poll(() =>
+      page.locator('[data-testid="history-row"][data-action="evaluation.resume"]').textContent(),
+    )
+    .toContain("resumed the run under a cost limit of $1.00");
+  await page.close();
+});
+
+it("says a run that made no LLM call made none in compare, rather than pricing it at $0.00", async () => {
+  // An offline judge on supplied answers: nothing asks a model.
+  const run = await startRun("offline", { judges: ["token_precision"] });
+  expect(run.status).toBe("COMPLETED");
+  expect(run.summary.cost.total.cost_usd).toBe(0);
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/evaluations/compare?base=${runIds.priced}&head=${run.id}`);
+  const rows = page.getByTestId("compare-cost").locator("tbody tr");
+  await expect.poll(() => rows.count()).toBe(2);
+  expect(await rows.nth(1).locator("th").textContent()).toBe("B: offline");
+  expect(await rows.nth(1).locator("td").allTextContents()).toEqual(["no LLM calls"]);
+  // The priced run's answers were supplied: its bot made no call either, its judge did.
+  const priced = await rows.nth(0).locator("td").allTextContents();
+  expect(priced[1]).toBe("no LLM calls");
+  expect(priced[0]).toMatch(/^\$0\.\d+$/);
+  expect(await page.getByTestId("compare-cost").textContent()).not.toMatch(/\$0\.00(?!\d)/);
+  await page.close();
+});
+
+it("says which calls the response cache answered, at no cost", async () => {
+  // The priced run's answers again, with the cache on: every judging comes from it.
+  const run = await startRun("warm");
+  expect(run.status).toBe("COMPLETED");
+  expect(run.summary.cost.total.cost_usd).toBe(0);
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/evaluations/${run.id}`);
+  await expect
+    .poll(() => page.getByTestId("cost-cache-hits").textContent())
+    .toBe(
+      `${answers.length} calls were answered from ragjudge's response cache: no request was made, so their ${answers.length * 1100} tokens are not counted above and cost nothing.`,
+    );
+  expect(await page.getByTestId("cost-total").textContent()).toBe("$0.00");
   await page.close();
 });

@@ -30,6 +30,7 @@ describe("parseEvalArgs", () => {
       /--max-cost takes a number of US dollars above 0/,
     ],
     [["--answers", "a.jsonl", "--max-cost", "cheap"], /--max-cost takes a number/],
+    [["--answers", "a.jsonl", "--max-cost", "none"], /--max-cost none goes with --resume/],
     [["--resume", "00000000-0000-4000-8000-000000000000", "--questions", "x"], /drop --questions/],
   ];
   for (const [argv, message] of usageErrors) {
@@ -60,6 +61,10 @@ describe("parseEvalArgs", () => {
     expect(
       parseEvalArgs(["--resume", "00000000-0000-4000-8000-000000000000", "--max-cost", "5"]),
     ).toMatchObject({ resume: "00000000-0000-4000-8000-000000000000", maxCost: 5 });
+    // `none` removes it.
+    expect(
+      parseEvalArgs(["--resume", "00000000-0000-4000-8000-000000000000", "--max-cost", "none"]),
+    ).toMatchObject({ maxCost: null });
   });
 });
 

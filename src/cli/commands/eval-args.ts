@@ -44,7 +44,7 @@ Options:
   --min-pass-rate X       fail (exit 1) when the share of passed questions is below X (0-1)
   --max-errors N          fail (exit 1) when more than N questions end in a bot or judge error
   --max-cost USD          pause the run before its LLM cost passes USD dollars (docs/cost.md);
-                          with --resume, the paused run's new limit
+                          with --resume, the paused run's new limit (none: no limit)
   --baseline ID           fail (exit 1) on questions that regressed against an earlier evaluation
   --tolerance X           score drop that counts as a regression (default: 0.05)
   --resume ID             re-attach to an evaluation: resume it if paused, wait, report
@@ -82,7 +82,8 @@ export interface EvalArgs {
   tolerance: number;
   resume?: string;
   /** Pause before the run's LLM cost passes this many US dollars. */
-  maxCost?: number;
+  /** null: `--max-cost none`, which removes a resumed run's limit. */
+  maxCost?: number | null;
   noCache: boolean;
   worker: boolean;
   config?: string;
@@ -170,10 +171,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
   if (values.baseline !== undefined && !isUuid(values.baseline)) {
     throw new UsageError(`--baseline takes an evaluation id (got "${values.baseline}")`);
   }
-  const maxCost = numberFlag("--max-cost", values["max-cost"]);
-  if (maxCost !== undefined && !(maxCost > 0 && maxCost <= 1_000_000)) {
+  // `none` removes a paused run's limit as it resumes (a new run without the flag has none).
+  const noLimit = values["max-cost"]?.trim().toLowerCase() === "none";
+  if (noLimit && !values.resume) {
+    throw new UsageError("--max-cost none goes with --resume: it removes a paused run's limit");
+  }
+  const maxCost = noLimit ? null : numberFlag("--max-cost", values["max-cost"]);
+  if (maxCost !== undefined && maxCost !== null && !(maxCost > 0 && maxCost <= 1_000_000)) {
     throw new UsageError(
-      `--max-cost takes a number of US dollars above 0 (got "${values["max-cost"]}")`,
+      `--max-cost takes a number of US dollars above 0, or none with --resume (got "${values["max-cost"]}")`,
     );
   }
   const args: EvalArgs = {

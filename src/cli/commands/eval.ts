@@ -232,7 +232,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
           judges: args.judges,
           no_cache: args.noCache,
           retrieval_k: args.retrievalK,
-          ...(args.maxCost !== undefined ? { max_cost_usd: args.maxCost } : {}),
+          ...(args.maxCost !== undefined && args.maxCost !== null
+            ? { max_cost_usd: args.maxCost }
+            : {}),
           ...(args.collection ? { collection_id: args.collection } : {}),
           ...(args.name ? { name: args.name } : {}),
         },
@@ -296,7 +298,7 @@ async function reattach(
   deps: Parameters<typeof resumeEvaluation>[0],
   session: StoreSession,
   row: EvaluationRow,
-  maxCostUsd: number | undefined,
+  maxCostUsd: number | null | undefined,
 ): Promise<EvaluationRow> {
   const options = maxCostUsd !== undefined ? { maxCostUsd } : {};
   const { workspaceId } = session.actor;

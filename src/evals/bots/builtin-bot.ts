@@ -92,7 +92,8 @@ function sourceOfHit(hit: RetrievedHit): BotSource {
 
 /**
  * The LLM calls the loops record: rewrites, generations and reviews. Retrieval's embedding calls
- * are not recorded in AskResult, so they are not counted.
+ * are not in AskResult; an evaluation run prices them all the same, from every call its clients
+ * make under the ask (`recordCalls` in evals/runs/run-item.ts).
  */
 function llmCallsOf(result: AskResult): CallRecord[] {
   return [
@@ -103,8 +104,9 @@ function llmCallsOf(result: AskResult): CallRecord[] {
 }
 
 /**
- * Cached calls count with their original tokens: the cache is ragjudge's, not the bot's, and an
- * answer's usage should not change between a cold and a warm run. Undefined with no LLM call
+ * Cached calls count with their original tokens here, in the bot contract's usage: an answer's
+ * usage should not change between a cold and a warm run. Its priced lines (`usage_by_model`) keep
+ * them apart, as `cache_hit_tokens`, priced at nothing. Undefined with no LLM call
  * (offline), so "no usage" is not mistaken for "free". The calls' latency stays out: the bot
  * contract's usage is calls and tokens, and the answer has its own latency_ms.
  */

@@ -77,9 +77,21 @@ function overview(report: EvaluationReport, lang: MessageLanguage): ReportSectio
 function cost(report: EvaluationReport): ReportSection | undefined {
   const lines = report.summary.cost.by_model;
   if (lines.length === 0) return undefined;
+  // Answers from ragjudge's response cache cost nothing: a column says how many, when there are any.
+  const fromCache = lines.some((line) => (line.cache_hits ?? 0) > 0);
   return {
     title: "Cost (USD; prices from the run's price table, docs/cost.md)",
-    headers: ["part", "role", "model", "calls", "prompt", "cached", "completion", "cost"],
+    headers: [
+      "part",
+      "role",
+      "model",
+      "calls",
+      "prompt",
+      "cached",
+      "completion",
+      ...(fromCache ? ["from response cache (free)"] : []),
+      "cost",
+    ],
     rows: lines.map((line) => [
       line.part === "bot" ? "bot" : `judge ${line.judge ?? ""}`.trim(),
       line.role,
@@ -88,9 +100,10 @@ function cost(report: EvaluationReport): ReportSection | undefined {
       String(line.prompt_tokens),
       String(line.cached_tokens),
       String(line.completion_tokens),
+      ...(fromCache ? [`${line.cache_hits ?? 0} calls, ${line.cache_hit_tokens ?? 0} tokens`] : []),
       line.cost_usd === null ? "price unknown" : formatUsd(line.cost_usd),
     ]),
-    alignRight: [3, 4, 5, 6, 7],
+    alignRight: fromCache ? [3, 4, 5, 6, 8] : [3, 4, 5, 6, 7],
   };
 }
 

@@ -327,12 +327,15 @@ export function cancelEvaluation(deps: ControlDeps, workspaceId: string, id: str
   return move(deps, workspaceId, id, "cancel", ["PENDING", "RUNNING", "PAUSED"], "CANCELLED");
 }
 
-/** Re-enqueues only the unfinished items; `maxCostUsd` replaces the run's cost limit. */
+/**
+ * Re-enqueues only the unfinished items; `maxCostUsd` replaces the run's cost limit (null removes
+ * it), so a run paused at its limit can go on under a higher one.
+ */
 export async function resumeEvaluation(
   deps: ControlDeps,
   workspaceId: string,
   id: string,
-  options: { maxCostUsd?: number } = {},
+  options: { maxCostUsd?: number | null } = {},
 ): Promise<EvaluationRow> {
   // A new cost limit first (a run paused at its limit goes on only under a higher one).
   if (options.maxCostUsd !== undefined) {

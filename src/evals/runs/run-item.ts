@@ -20,7 +20,9 @@ import {
   type CostTotal,
   errorText,
   type LlmClient,
+  recordCalls,
   sleep,
+  usageByModel,
   usageOfCalls,
   withRetries,
 } from "../../llm/index.js";
@@ -168,23 +170,25 @@ async function runJudges(
       for (let n = 0; ; n++) {
         throwIfAborted(signal);
         let judged: JudgeOutcome | undefined;
-        try {
-          judged = (
-            await judgeLine(line, [kind], {
-              ...(options.judgeClient ? { client: options.judgeClient } : {}),
-              config: snapshot.judges_config,
-              signal,
-              // A retry must not be answered by the cache with the reply that just failed.
-              noCache: snapshot.no_cache || n > 0,
-            })
-          )[kind];
-        } catch (error) {
+        const recorded = await recordCalls(() =>
+          judgeLine(line, [kind], {
+            ...(options.judgeClient ? { client: options.judgeClient } : {}),
+            config: snapshot.judges_config,
+            signal,
+            // A retry must not be answered by the cache with the reply that just failed.
+            noCache: snapshot.no_cache || n > 0,
+          }),
+        );
+        if (recorded.ok) {
+          judged = recorded.value[kind];
+        } else {
           throwIfAborted(signal);
-          // Not an LLM failure (those come back as judge_error): bad input, no client. Final.
+          // Not an LLM failure (those come back as judge_error): bad input, no client. Final;
+          // the calls it made before it threw were paid for all the same.
           const model = options.judgeClient?.model ?? "none";
           judged = judgeFailure(
-            { name: kind, language: "en", model, calls: [] },
-            judgeErrorDetailOf(error),
+            { name: kind, language: "en", model, calls: recorded.calls },
+            judgeErrorDetailOf(recorded.error),
           );
         }
         if (!judged) throw new Error(`${kind}: judgeLine returned no result`);
@@ -217,7 +221,7 @@ export interface ItemOutcome {
   write: ResultWrite;
   /** `error` when the bot threw something other than a BotError. */
   botError?: BotErrorKind | "error";
-  /** What the item's LLM calls cost (none for a bot error: no answer, no judge). */
+  /** What the item's LLM calls cost (for a bot error, what the bot spent before it failed). */
   cost?: CostTotal;
 }
 
@@ -231,25 +235,30 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
   const { question, bot, snapshot, signal } = options;
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
-  let answer: BotAnswer;
-  try {
-    answer = await askBot(question, bot, snapshot, signal);
-  } catch (error) {
+  // Every call ragjudge's own clients make for the bot (the built-in bot's generations, reviews,
+  // rewrites and embeddings, every retry's too), kept even when the bot fails in the end.
+  const asked = await recordCalls(() => askBot(question, bot, snapshot, signal));
+  if (!asked.ok) {
+    const { error } = asked;
     if (error instanceof ItemAbortedError || signal.aborted) {
       throw new ItemAbortedError("the run was paused or cancelled");
     }
     const kind = error instanceof BotError ? error.kind : "error";
+    const spent = itemCostOf(usageByModel(asked.calls), {}, snapshot.prices);
     return {
       write: {
         ...NO_OUTPUTS,
         status: "BOT_ERROR",
         latency_ms: elapsed(),
+        usage: spent.models.length > 0 ? costFields(spent) : null,
         error: `bot ${kind}: ${errorText(error)}`,
         error_kind: kind,
       },
       botError: kind,
+      ...(spent.models.length > 0 ? { cost: spent.cost } : {}),
     };
   }
+  const answer: BotAnswer = asked.value;
 
   // Precomputed answers given without their contexts have no evidence to gate: the gate would
   // fail every one of them for it, so it is not run (the judges still are).
@@ -272,7 +281,11 @@ export async function runItem(options: RunItemOptions): Promise<ItemOutcome> {
   const referenceVerdict = reference?.verdict as { score?: number; reasoning?: string } | undefined;
   const judgeUsage = usageOfCalls(judged.flatMap((result) => result.calls));
   const botUsage = answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, calls: 0 };
-  const cost = itemCostOf(answer.usage_by_model ?? [], calls, snapshot.prices);
+  // The calls ragjudge's clients made for the bot when there were any (the built-in bot: with its
+  // embeddings and failed attempts, which its answer leaves out), else the usage the bot reported.
+  const botLines =
+    asked.calls.length > 0 ? usageByModel(asked.calls) : (answer.usage_by_model ?? []);
+  const cost = itemCostOf(botLines, calls, snapshot.prices);
   const score = judgeError ? null : primaryScore(judged);
   // Answers supplied without their contexts retrieved nothing we know of: no metrics, not zeros.
   const retrieval =

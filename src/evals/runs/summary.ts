@@ -108,6 +108,10 @@ export function runCostOf(usages: readonly unknown[]): RunCost {
       sum.prompt_tokens += line.prompt_tokens;
       sum.cached_tokens += line.cached_tokens;
       sum.completion_tokens += line.completion_tokens;
+      if (line.cache_hits) {
+        sum.cache_hits = (sum.cache_hits ?? 0) + line.cache_hits;
+        sum.cache_hit_tokens = (sum.cache_hit_tokens ?? 0) + (line.cache_hit_tokens ?? 0);
+      }
       sum.cost_usd =
         sum.cost_usd === null || line.cost_usd === null ? null : sum.cost_usd + line.cost_usd;
     }

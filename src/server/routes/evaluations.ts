@@ -60,6 +60,18 @@ export const RetryRequestSchema = z.object({
   scope: z.enum(["failed", "all"]).default("failed"),
 });
 
+export const ResumeRequestSchema = z.object({
+  max_cost_usd: z
+    .number()
+    .positive()
+    .max(1_000_000)
+    .nullable()
+    .optional()
+    .describe(
+      "a new cost limit in USD for the run from now on (null: no limit); left out, the run keeps its limit",
+    ),
+});
+
 /** A comma-separated list of values from `allowed` (case-insensitive), e.g. `BOT_ERROR,SCORED`. */
 function commaList<T extends string>(allowed: readonly T[], what: string, upper = true) {
   return z
@@ -155,13 +167,12 @@ const error = (description: string) => ({ description, schema: ErrorSchema });
 const noEvaluation = error("No such evaluation for this user (another user's id too)");
 const noJobs = error("The server runs without a job queue");
 
-function controlRoute(operation: "pause" | "resume" | "cancel", summary: string) {
+function controlRoute(operation: "pause" | "cancel", summary: string) {
   const responses: Record<number, ResponseSpec> = {
     200: { description: "The evaluation", schema: EvaluationSchema },
     404: noEvaluation,
     409: error("The evaluation's status does not allow this; the message says the status"),
   };
-  if (operation === "resume") responses[503] = noJobs;
   return defineRoute({
     method: "post",
     path: `${BASE}/:id/${operation}`,
@@ -169,8 +180,8 @@ function controlRoute(operation: "pause" | "resume" | "cancel", summary: string)
     summary,
     params: IdParams,
     resource: "evaluation",
-    // Pause and cancel are rows in the database: they need no queue. Resume sends jobs.
-    needsJobs: operation === "resume",
+    // Pause and cancel are rows in the database: they need no queue.
+    needsJobs: false,
     responses,
   });
 }
@@ -301,7 +312,25 @@ export const evaluationApi = {
     },
   }),
   pause: controlRoute("pause", "Pause a PENDING or RUNNING evaluation"),
-  resume: controlRoute("resume", "Resume a PAUSED evaluation"),
+  resume: defineRoute({
+    method: "post",
+    path: `${BASE}/:id/resume`,
+    tags: ["evaluations"],
+    summary: "Resume a PAUSED evaluation, optionally under a new cost limit",
+    params: IdParams,
+    resource: "evaluation",
+    body: ResumeRequestSchema,
+    bodyOptional: true,
+    // Resume sends jobs.
+    needsJobs: true,
+    responses: {
+      200: { description: "The evaluation", schema: EvaluationSchema },
+      400: error("Invalid body"),
+      404: noEvaluation,
+      409: error("The evaluation's status does not allow this; the message says the status"),
+      503: noJobs,
+    },
+  }),
   cancel: controlRoute("cancel", "Cancel a live evaluation"),
   retry: defineRoute({
     method: "post",
@@ -481,8 +510,8 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
     return c.body(null, 204);
   });
 
-  const moves = { pause: pauseEvaluation, resume: resumeEvaluation, cancel: cancelEvaluation };
-  for (const operation of ["pause", "resume", "cancel"] as const) {
+  const moves = { pause: pauseEvaluation, cancel: cancelEvaluation };
+  for (const operation of ["pause", "cancel"] as const) {
     mountRoute(app, deps, api[operation], async (c, { params }) => {
       const moved = await moves[operation]({ db, jobs: queue() }, c.get("workspace").id, params.id);
       await audit(c, `evaluation.${operation}`, moved.id);
@@ -491,6 +520,26 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       return c.json(publicEvaluation(moved));
     });
   }
+
+  mountRoute(app, deps, api.resume, async (c, { params, body }) => {
+    const workspaceId = c.get("workspace").id;
+    const limit = body.max_cost_usd;
+    const moved = await resumeEvaluation(
+      { db, jobs: queue() },
+      workspaceId,
+      params.id,
+      limit !== undefined ? { maxCostUsd: limit } : {},
+    );
+    // A changed limit is part of what was done: the history says who raised or removed it.
+    await audit(
+      c,
+      "evaluation.resume",
+      moved.id,
+      limit !== undefined ? { max_cost_usd: limit } : undefined,
+    );
+    feeds.poke(workspaceId, moved.id);
+    return c.json(publicEvaluation(moved));
+  });
 
   mountRoute(app, deps, api.retry, async (c, { params, body }) => {
     const workspaceId = c.get("workspace").id;

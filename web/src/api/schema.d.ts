@@ -1004,7 +1004,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Resume a PAUSED evaluation */
+    /** Resume a PAUSED evaluation, optionally under a new cost limit */
     post: operations["postEvaluationsByIdResume"];
     delete?: never;
     options?: never;
@@ -1837,6 +1837,10 @@ export interface components {
       /** @default 5 */
       retrieval_k?: number;
       max_cost_usd?: number;
+    };
+    ResumeRequest: {
+      /** @description a new cost limit in USD for the run from now on (null: no limit); left out, the run keeps its limit */
+      max_cost_usd?: number | null;
     };
     RetryRequest: {
       /**
@@ -3065,6 +3069,8 @@ export interface components {
           prompt_tokens: number;
           cached_tokens: number;
           completion_tokens: number;
+          cache_hits?: number;
+          cache_hit_tokens?: number;
           cost_usd: number | null;
         }[];
         /** @description USD of the priced tokens */
@@ -3247,6 +3253,8 @@ export interface components {
           prompt_tokens: number;
           cached_tokens: number;
           completion_tokens: number;
+          cache_hits?: number;
+          cache_hit_tokens?: number;
           cost_usd: number | null;
           /** @enum {string} */
           part: "bot" | "judge";
@@ -3928,6 +3936,8 @@ export interface components {
                 prompt_tokens: number;
                 cached_tokens: number;
                 completion_tokens: number;
+                cache_hits?: number;
+                cache_hit_tokens?: number;
                 cost_usd: number | null;
               }[];
               total: {
@@ -10137,7 +10147,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["ResumeRequest"];
+      };
+    };
     responses: {
       /** @description The evaluation */
       200: {
@@ -10146,6 +10160,15 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Evaluation"];
+        };
+      };
+      /** @description Invalid body */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Not logged in: no known token or session cookie */

@@ -16,8 +16,14 @@ export const costEn = {
   "cost.usd": "Cost (USD)",
   "cost.none": "No LLM calls were recorded for this run.",
   "cost.limit": "Cost limit: {limit}",
-  "cost.limitReached":
-    "Paused: cost limit {limit} reached. Resuming runs the next question only if it fits.",
+  "cost.limitReached": "Paused: cost limit {limit} reached. Raise the limit or remove it to go on.",
+  "cost.newLimit": "New cost limit (USD)",
+  "cost.noCalls": "no LLM calls",
+  "cost.cacheHits":
+    "{n} calls were answered from ragjudge's response cache: no request was made, so their {tokens} tokens are not counted above and cost nothing.",
+  "cost.raiseAndResume": "Raise the limit and resume",
+  "cost.resumeWithoutLimit": "Resume without a limit",
+  "cost.limitTooLow": "The new limit must be above {spent}, what the run has cost so far.",
   "cost.compareTitle": "Cost",
   "cost.compareRun": "Run",
   "cost.meanPerQuestion": "Mean per question",
@@ -42,8 +48,14 @@ export const costZh: Record<keyof typeof costEn, string> = {
   "cost.usd": "费用（美元）",
   "cost.none": "此评估没有记录任何大模型调用。",
   "cost.limit": "费用上限：{limit}",
-  "cost.limitReached":
-    "已暂停：已达到费用上限 {limit}。继续时，只有下一个问题的费用不超过上限才会运行。",
+  "cost.limitReached": "已暂停：已达到费用上限 {limit}。提高或取消上限后即可继续。",
+  "cost.newLimit": "新的费用上限（美元）",
+  "cost.noCalls": "没有大模型调用",
+  "cost.cacheHits":
+    "{n} 次调用由 ragjudge 的响应缓存作答：没有发出请求，因此其 {tokens} 个令牌不计入上表，也不产生费用。",
+  "cost.raiseAndResume": "提高上限并继续",
+  "cost.resumeWithoutLimit": "取消上限并继续",
+  "cost.limitTooLow": "新的上限必须高于评估目前已花费的 {spent}。",
   "cost.compareTitle": "费用",
   "cost.compareRun": "评估",
   "cost.meanPerQuestion": "每个问题平均",

@@ -8,7 +8,10 @@ interface ComparedCost {
   summary: { cost: RunCost };
 }
 
-/** The two runs' costs side by side: total, the bot's, each judge's, and per question. */
+/**
+ * The two runs' costs side by side: total, the bot's, each judge's, and per question. A run (or a
+ * part of one) that made no LLM call says so rather than showing a price of $0.00.
+ */
 export function CompareCost({ base, head }: { base: ComparedCost; head: ComparedCost }) {
   const { t } = useI18n();
   const runs = [
@@ -43,16 +46,34 @@ export function CompareCost({ base, head }: { base: ComparedCost; head: Compared
             {runs.map(({ label, run }) => {
               const cost = run.summary.cost;
               const judge = (name: string) => cost.judges[name];
+              const name = (
+                <th scope="row">
+                  {label}: {run.evaluation.name}
+                </th>
+              );
+              if (cost.by_model.length === 0) {
+                return (
+                  <tr key={label} data-no-llm-calls="true">
+                    {name}
+                    <td colSpan={judges.length + 3} className="muted">
+                      {t("cost.noCalls")}
+                    </td>
+                  </tr>
+                );
+              }
+              const botCalled = cost.by_model.some((line) => line.part === "bot");
               return (
                 <tr key={label}>
-                  <th scope="row">
-                    {label}: {run.evaluation.name}
-                  </th>
+                  {name}
                   <td>
                     <CostText cost={cost.total} />
                   </td>
                   <td>
-                    <CostText cost={cost.bot} />
+                    {botCalled ? (
+                      <CostText cost={cost.bot} />
+                    ) : (
+                      <span className="muted">{t("cost.noCalls")}</span>
+                    )}
                   </td>
                   {judges.map((name) => {
                     const total = judge(name);

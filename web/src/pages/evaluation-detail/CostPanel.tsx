@@ -10,6 +10,8 @@ import { useI18n } from "../../i18n/i18n";
 export function CostPanel({ cost, limit }: { cost: RunCost; limit: number | null }) {
   const { t } = useI18n();
   const judges = Object.entries(cost.judges);
+  const cacheHits = cost.by_model.reduce((sum, line) => sum + (line.cache_hits ?? 0), 0);
+  const cacheHitTokens = cost.by_model.reduce((sum, line) => sum + (line.cache_hit_tokens ?? 0), 0);
   return (
     <section aria-labelledby="cost-title" data-testid="cost-panel">
       <h2 id="cost-title">{t("cost.title")}</h2>
@@ -82,6 +84,11 @@ export function CostPanel({ cost, limit }: { cost: RunCost; limit: number | null
               ))}
             </tbody>
           </table>
+          {cacheHits > 0 && (
+            <p className="muted" data-testid="cost-cache-hits">
+              {t("cost.cacheHits", { n: cacheHits, tokens: cacheHitTokens })}
+            </p>
+          )}
         </>
       )}
     </section>

@@ -21,6 +21,7 @@ import { resultsQueryOptions, useEvaluationDetail, useResults } from "./queries"
 import { ResultsList } from "./ResultsList";
 import { CostPanel } from "./CostPanel";
 import { SummaryPanel } from "./SummaryPanel";
+import { RaiseCostLimit } from "./RaiseCostLimit";
 
 const DetailCharts = lazy(() =>
   import("./DetailCharts").then((m) => ({ default: m.DetailCharts })),
@@ -31,6 +32,7 @@ export function EvaluationDetailPage() {
   const { t } = useI18n();
   const { evalId } = useParams({ from: "/evaluations/$evalId" });
   const labels = useCan("label");
+  const writes = useCan("write");
   const search = useSearch({ from: "/evaluations/$evalId" });
   const navigate = useNavigate({ from: "/evaluations/$evalId" });
   const filters = useMemo(() => filtersFromSearch(search), [search]);
@@ -81,10 +83,17 @@ export function EvaluationDetailPage() {
       detail.data && (
         <>
           <SummaryPanel evaluation={detail.data} />
+          {writes && detail.data.cost_limit_reached && detail.data.max_cost_usd !== null && (
+            <RaiseCostLimit
+              evaluationId={detail.data.id}
+              limit={detail.data.max_cost_usd}
+              spent={detail.data.summary.cost.total.cost_usd}
+            />
+          )}
           <CostPanel cost={detail.data.summary.cost} limit={detail.data.max_cost_usd} />
         </>
       ),
-    [detail.data],
+    [detail.data, writes],
   );
   const charts = useMemo(
     () =>

@@ -1,4 +1,4 @@
-import { formatDate } from "../../components/format";
+import { formatDate, formatUsd } from "../../components/format";
 import { ErrorNote } from "../../components/ErrorNote";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
@@ -41,14 +41,20 @@ export function RunHistory({ evaluationId, status }: { evaluationId: string; sta
               {items.map((event) => {
                 const words = ACTION_WORDS[event.action];
                 const written = event.detail.written;
+                // A resume that changed the cost limit says what it became.
+                const limit = event.detail.max_cost_usd;
+                const what =
+                  event.action === "evaluation.resume" && limit !== undefined
+                    ? typeof limit === "number"
+                      ? t("audit.evaluation.resumeLimit", { limit: formatUsd(limit) })
+                      : t("audit.evaluation.resumeNoLimit")
+                    : words
+                      ? t(words, { written: typeof written === "number" ? written : "?" })
+                      : event.action;
                 return (
                   <tr key={event.id} data-testid="history-row" data-action={event.action}>
                     <td>{event.user_name ?? t("history.someone")}</td>
-                    <td>
-                      {words
-                        ? t(words, { written: typeof written === "number" ? written : "?" })
-                        : event.action}
-                    </td>
+                    <td>{what}</td>
                     <td>{formatDate(event.created_at, language)}</td>
                   </tr>
                 );
