@@ -7,8 +7,10 @@
 // 600 s, retried) and a dead worker's items would wait that long; ragjudge renews its active jobs
 // every 2 s and expires them after 10 s. Nor can a `work()` handler free its slot before its
 // result is written (WorkJob.release), nor claim a fetched batch in one statement (onFetched).
-// Throughput alone would not decide it: at 300-800 ms an item, `work()` with one worker per slot
-// fetches again at once (it waits its polling interval only after a batch shorter than that).
+// It is slower too (`npx tsx bench/work-loop.ts`: 400 jobs, 16 at once, lognormal waits, embedded
+// store on a loaded 2-core machine): at a 300 ms median `work()` took 1.68x the bound against this
+// loop's 1.30x (a worker waits out the rest of its 500 ms polling interval after a shorter job);
+// at 800 ms, 1.42x against 1.04x (a fetch per job, on one database thread).
 
 import { sql } from "drizzle-orm";
 import { JOBS_SCHEMA, type Store } from "../store/index.js";
