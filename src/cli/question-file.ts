@@ -85,13 +85,15 @@ export async function findQuestionSetByName(
   return (await listQuestionSets(db, workspaceId)).find((set) => set.name === name);
 }
 
-/** The question set to run: an existing set's id, or a file imported now (all or nothing). */
+/**
+ * The question set to run: `ref` names an existing set's id, or a file imported now (all or
+ * nothing). `prepare` readies the collection (after a file parsed, before it is stored).
+ */
 export async function questionSetFor(
   session: StoreSession,
-  args: { questions?: string | undefined },
+  ref: string,
   prepare: () => Promise<string | null>,
 ): Promise<QuestionSetRow> {
-  const ref = args.questions ?? "";
   const db = session.store.db;
   if (!existsSync(ref)) {
     await prepare();

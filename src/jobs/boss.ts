@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import { JOBS_SCHEMA, type Store } from "../store/index.js";
+import { createQueueOnce } from "./pgboss-internals.js";
 
 /** The queues ragjudge uses; each job is one unit of durable work. */
 export const QUEUES = {
@@ -95,26 +95,15 @@ export async function startJobs(store: Store, timing: Partial<JobsTiming> = {}):
   };
 }
 
-/**
- * Creates the queues that do not exist yet. pg-boss's create_queue adds a partition to its job
- * table, and two processes creating the same queue at once deadlock (a worker and `eval
- * --no-worker` starting together did, one run in four): so each creation runs in a transaction
- * holding an advisory lock, and the second process finds the queue there.
- */
+/** Creates the queues that do not exist yet (pgboss-internals.ts says how, and why so). */
 async function ensureQueues(store: Store, timing: JobsTiming): Promise<void> {
   for (const name of Object.values(QUEUES)) {
-    const options = {
+    await createQueueOnce(store, name, {
       policy: "standard",
       retryLimit: 20,
       retryDelay: 1,
       retryBackoff: true,
       expireInSeconds: timing.expireInSeconds,
-    };
-    await store.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ragjudge:queues'))`);
-      await tx.execute(
-        sql`select ${sql.raw(JOBS_SCHEMA)}.create_queue(${name}, ${JSON.stringify(options)}::json)`,
-      );
     });
   }
 }

@@ -1,6 +1,6 @@
 import type PgBoss from "pg-boss";
-import { JOBS_SCHEMA } from "../store/index.js";
 import type { Jobs, QueueName } from "./boss.js";
+import { renewActiveJobs } from "./pgboss-internals.js";
 
 export interface WorkJob<T> {
   id: string;
@@ -41,9 +41,8 @@ export interface WorkLoop {
 }
 
 /**
- * A fetch loop over one pg-boss queue. pg-boss's own `work()` waits a polling interval after every
- * batch, which caps throughput at batchSize per interval; this loop fetches again as soon as a slot
- * frees, and renews its active jobs (a heartbeat) so only a dead worker's jobs expire.
+ * A fetch loop over one pg-boss queue: fetches as soon as a slot frees, and renews its active jobs
+ * (a heartbeat) so only a dead worker's jobs expire. Why not pg-boss's `work()`: pgboss-internals.ts.
  */
 export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkLoop {
   const { boss, timing } = jobs;
@@ -69,13 +68,7 @@ export function startWorkLoop<T>(jobs: Jobs, options: WorkLoopOptions<T>): WorkL
   const heartbeat = setInterval(() => {
     const ids = [...inFlight.keys(), ...buffer.map((job) => job.id), ...completing];
     if (ids.length === 0) return;
-    jobs.store.sql
-      .executeSql(
-        `update ${JOBS_SCHEMA}.job set started_on = now()
-         where name = $1 and id = any($2::uuid[]) and state = 'active'`,
-        [options.queue, ids],
-      )
-      .catch(onError);
+    renewActiveJobs(jobs.store, options.queue, ids).catch(onError);
   }, timing.heartbeatSeconds * 1000);
   heartbeat.unref();
 

@@ -35,12 +35,14 @@ import {
   listEvaluationResults,
   listReportRows,
   listSummaryRows,
+  transitionEvaluation,
+} from "./evaluations.js";
+import {
   recountEvaluation,
   releaseResult,
   resetResults,
-  transitionEvaluation,
   unfinishedQuestionIds,
-} from "./evaluations.js";
+} from "./evaluation-items.js";
 import {
   calibrationRows,
   deleteHumanLabel,

@@ -10,6 +10,7 @@ import {
 import { BOOTSTRAP_DEFAULTS } from "../../evals/arena/index.js";
 import { type BotConfig, BotConfigSchema } from "../../evals/runs/index.js";
 import { isUuid } from "../../store/index.js";
+import type { CollectionPlan } from "../collection.js";
 import { UsageError } from "../usage-error.js";
 
 export const ARENA_HELP = `Usage: ragjudge arena --questions FILE|ID CONTESTANT CONTESTANT... [options]
@@ -191,5 +192,56 @@ export function parseArenaArgs(argv: string[]): ArenaArgs | "help" {
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(values.config !== undefined ? { config: values.config } : {}),
+  };
+}
+
+/**
+ * What `ragjudge arena` does, resolved once from its arguments: the question source and
+ * collection, the contestants with the files to read for them before anything is stored, the
+ * request's settings, and where the report goes. The command's steps read this, never the raw
+ * arguments.
+ */
+export interface ArenaPlan {
+  configPath?: string | undefined;
+  judge: ArenaJudge;
+  noCache: boolean;
+  /** A question file or a question set id. */
+  questions: string;
+  collection?: CollectionPlan | undefined;
+  contestants: ArenaContestantArg[];
+  /** The arena request's settings; the question set and contestants are decided by the steps. */
+  settings: {
+    judge: ArenaJudge;
+    tolerance: number;
+    rounds: number;
+    seed: number;
+    language: "en" | "zh" | "auto";
+    no_cache: boolean;
+    name?: string;
+  };
+  runtime: { worker: true; concurrency: number };
+  output: { format: ArenaFormat; out?: string | undefined; lang: MessageLanguage };
+}
+
+export function planArena(args: ArenaArgs): ArenaPlan {
+  return {
+    configPath: args.config,
+    judge: args.judge,
+    noCache: args.noCache,
+    questions: args.questions,
+    // The arena's collection is only resolved (never ingested into), and must exist.
+    ...(args.collection ? { collection: { name: args.collection, docs: [], required: true } } : {}),
+    contestants: args.contestants,
+    settings: {
+      judge: args.judge,
+      tolerance: args.tolerance,
+      rounds: args.rounds,
+      seed: args.seed,
+      language: args.language,
+      no_cache: args.noCache,
+      ...(args.name ? { name: args.name } : {}),
+    },
+    runtime: { worker: true, concurrency: args.concurrency },
+    output: { format: args.format, out: args.out, lang: args.lang },
   };
 }

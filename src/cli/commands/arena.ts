@@ -12,22 +12,24 @@ import {
 } from "../../evals/arena/index.js";
 import { QuestionImportError } from "../../evals/questions/index.js";
 import { EvaluationNotFoundError, EvaluationRequestError } from "../../evals/runs/index.js";
-import { createBuiltinBot } from "../../rag/index.js";
 import { type ArenaRow, getEvaluation } from "../../store/index.js";
+import { prepareCollection } from "../collection.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import { questionSetFor, readAnswersFile } from "../question-file.js";
 import { openStoreSession, type StoreSession } from "../store-session.js";
 import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../usage-error.js";
-import { ARENA_HELP, type ArenaArgs, parseArenaArgs } from "./arena-args.js";
+import { ARENA_HELP, type ArenaPlan, parseArenaArgs, planArena } from "./arena-args.js";
 
 export { ARENA_HELP };
 
 /** Every answers file, parsed before anything is stored: a bad one names its file, line and field. */
-async function readContestantAnswers(args: ArenaArgs): Promise<Map<string, AnswerLine[]>> {
+async function readContestantAnswers(
+  contestants: ArenaPlan["contestants"],
+): Promise<Map<string, AnswerLine[]>> {
   const answers = new Map<string, AnswerLine[]>();
-  for (const c of args.contestants) {
+  for (const c of contestants) {
     if (c.kind !== "answers") continue;
     if (!existsSync(c.file)) throw new UsageError(`--answers ${c.name}=: no such file "${c.file}"`);
     try {
@@ -41,9 +43,13 @@ async function readContestantAnswers(args: ArenaArgs): Promise<Map<string, Answe
 }
 
 /** The configuration each contestant runs under: its own file for `builtin:CONFIG.json`. */
-async function contestantConfigs(args: ArenaArgs, base: RagjudgeConfig, session: StoreSession) {
+async function contestantConfigs(
+  contestants: ArenaPlan["contestants"],
+  base: RagjudgeConfig,
+  session: StoreSession,
+) {
   return Promise.all(
-    args.contestants.map(async (c) => {
+    contestants.map(async (c) => {
       if (c.kind !== "bot" || !c.configFile) return base;
       if (!existsSync(c.configFile))
         throw new UsageError(`--bot ${c.name}=builtin:${c.configFile}: no such file`);
@@ -59,13 +65,14 @@ export async function arenaCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${ARENA_HELP}\n`);
     return EXIT.done;
   }
-  const loaded = await loadConfig(args.config ? { path: args.config } : {});
-  if (args.judge !== "offline" && !isLlmConfigured(loaded.llm, "judge")) {
+  const plan = planArena(args);
+  const loaded = await loadConfig(plan.configPath ? { path: plan.configPath } : {});
+  if (plan.judge !== "offline" && !isLlmConfigured(loaded.llm, "judge")) {
     throw new UsageError(
-      `--judge ${args.judge} needs an LLM: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server wants one), or RAGJUDGE_JUDGE_BASE_URL; or use --judge offline`,
+      `--judge ${plan.judge} needs an LLM: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server wants one), or RAGJUDGE_JUDGE_BASE_URL; or use --judge offline`,
     );
   }
-  const answers = await readContestantAnswers(args).catch(reportInputError);
+  const answers = await readContestantAnswers(plan.contestants).catch(reportInputError);
   if (typeof answers === "number") return answers;
   const session = await openStoreSession();
   const config: RagjudgeConfig = {
@@ -75,36 +82,21 @@ export async function arenaCommand(argv: string[]): Promise<number> {
   let runtime: Awaited<ReturnType<typeof startEvaluationRuntime>> | undefined;
   try {
     const { workspaceId } = session.actor;
-    const configs = await contestantConfigs(args, config, session);
-    const set = await questionSetFor(session, args, async () => {
-      if (!args.collection) return null;
-      const bot = createBuiltinBot({
-        db: session.store.db,
-        workspaceId,
-        retrieval: config.rag.retrieval,
-      });
-      return bot.resolveCollection(args.collection);
-    });
-    runtime = await startEvaluationRuntime(session, config, {
-      worker: true,
-      concurrency: args.concurrency,
-    });
+    const configs = await contestantConfigs(plan.contestants, config, session);
+    const set = await questionSetFor(session, plan.questions, () =>
+      prepareCollection(session, config, plan.collection),
+    );
+    runtime = await startEvaluationRuntime(session, config, plan.runtime);
     const request: ArenaRequestInput = {
       question_set_id: set.id,
-      judge: args.judge,
-      tolerance: args.tolerance,
-      rounds: args.rounds,
-      seed: args.seed,
-      language: args.language,
-      no_cache: args.noCache,
-      ...(args.name ? { name: args.name } : {}),
-      contestants: args.contestants.map((c) => {
+      ...plan.settings,
+      contestants: plan.contestants.map((c) => {
         if (c.kind === "evaluation") return { name: c.name, evaluation_id: c.id };
         if (c.kind === "answers") return { name: c.name, answers: answers.get(c.name) ?? [] };
         return {
           name: c.name,
           bot: c.bot,
-          ...(args.collection ? { collection_id: args.collection } : {}),
+          ...(plan.collection ? { collection_id: plan.collection.name } : {}),
         };
       }),
     };
@@ -118,7 +110,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
       { via: "cli", compute: "caller" },
     );
     process.stderr.write(
-      `Arena ${row.id}: ${args.contestants.length} contestants on question set "${set.name}", judge ${args.judge}\n`,
+      `Arena ${row.id}: ${plan.contestants.length} contestants on question set "${set.name}", judge ${plan.judge}\n`,
     );
     for (const c of (row.config as { contestants: { name: string; evaluation_id: string }[] })
       .contestants) {
@@ -131,7 +123,7 @@ export async function arenaCommand(argv: string[]): Promise<number> {
         return EXIT.interrupted;
       }
     }
-    const judgeClient = sessionClients(config, session, { noCache: args.noCache }).judge;
+    const judgeClient = sessionClients(config, session, { noCache: plan.noCache }).judge;
     let last = 0;
     row = await completeArena(runtime.deps, workspaceId, row.id, {
       ...(judgeClient ? { judgeClient } : {}),
@@ -144,15 +136,16 @@ export async function arenaCommand(argv: string[]): Promise<number> {
     });
     if (row.status !== "COMPLETED") {
       process.stderr.write(
-        `ragjudge arena: the arena is ${row.status}: ${row.status_message ? wordMessage(row.status_message, args.lang) : (row.status_reason ?? "its runs have not finished")}\n`,
+        `ragjudge arena: the arena is ${row.status}: ${row.status_message ? wordMessage(row.status_message, plan.output.lang) : (row.status_reason ?? "its runs have not finished")}\n`,
       );
       return EXIT.incomplete;
     }
-    const rendered = renderArena(row, args.format, args.lang);
-    if (args.out) {
-      await writeFile(args.out, rendered);
-      if (args.format !== "table") process.stdout.write(renderArena(row, "table", args.lang));
-      process.stderr.write(`Arena report (${args.format}) written to ${args.out}\n`);
+    const { format, out } = plan.output;
+    const rendered = renderArena(row, format, plan.output.lang);
+    if (out) {
+      await writeFile(out, rendered);
+      if (format !== "table") process.stdout.write(renderArena(row, "table", plan.output.lang));
+      process.stderr.write(`Arena report (${format}) written to ${out}\n`);
     } else {
       process.stdout.write(rendered);
     }

@@ -11,6 +11,8 @@ import { type BotConfig, BotConfigSchema } from "../../evals/runs/index.js";
 import type { JudgeKind } from "../../judges/index.js";
 import { isUuid } from "../../store/index.js";
 import { parseJudgeKinds } from "../judge-kinds.js";
+import type { CollectionPlan } from "../collection.js";
+import type { ReportPlan } from "../evaluation-report.js";
 import { UsageError } from "../usage-error.js";
 
 export const EVAL_HELP = `Usage: ragjudge eval --collection C --questions FILE|ID [options]
@@ -236,4 +238,94 @@ export function parseEvalArgs(argv: string[]): EvalArgs | "help" {
     throw new UsageError("--docs needs --collection: the collection to ingest into");
   }
   return args;
+}
+
+/**
+ * What `ragjudge eval` does, resolved once from its arguments: attach to a run, or start one
+ * (its question source, its collection and the request to start), then the worker to run it and
+ * the report to write. The command's steps read this, never the raw arguments.
+ */
+export interface EvalPlan {
+  configPath?: string | undefined;
+  /** The judges, checked for a configured LLM before the store opens. */
+  judges: JudgeKind[];
+  noCache: boolean;
+  target:
+    | {
+        kind: "resume";
+        evaluationId: string;
+        /** The paused run's new cost limit; null removes it. */
+        maxCostUsd?: number | null | undefined;
+      }
+    | {
+        kind: "start";
+        /** A question file or a question set id (the set the answers are matched to, with answers). */
+        questions?: string | undefined;
+        /** A file of precomputed answers to judge instead of asking a bot. */
+        answers?: string | undefined;
+        collection?: CollectionPlan | undefined;
+        /** The start request but its question set, which the steps above decide. */
+        request: {
+          bot: BotConfig;
+          judges: JudgeKind[];
+          no_cache: boolean;
+          retrieval_k: number;
+          max_cost_usd?: number;
+          collection_id?: string;
+          name?: string;
+        };
+      };
+  runtime: { worker: boolean; concurrency: number };
+  report: ReportPlan;
+}
+
+export function planEvaluation(args: EvalArgs): EvalPlan {
+  const common = {
+    configPath: args.config,
+    judges: args.judges,
+    noCache: args.noCache,
+    runtime: { worker: args.worker, concurrency: args.concurrency },
+    report: {
+      thresholds: args.thresholds,
+      baseline: args.baseline,
+      tolerance: args.tolerance,
+      format: args.format,
+      out: args.out,
+      lang: args.lang,
+    },
+  };
+  if (args.resume) {
+    return {
+      ...common,
+      target: { kind: "resume", evaluationId: args.resume, maxCostUsd: args.maxCost },
+    };
+  }
+  return {
+    ...common,
+    target: {
+      kind: "start",
+      questions: args.questions,
+      answers: args.answers,
+      ...(args.collection
+        ? {
+            collection: {
+              name: args.collection,
+              docs: args.docs,
+              required: args.bot.kind === "builtin",
+            },
+          }
+        : {}),
+      request: {
+        bot: args.bot,
+        judges: args.judges,
+        no_cache: args.noCache,
+        retrieval_k: args.retrievalK,
+        ...(args.maxCost !== undefined && args.maxCost !== null
+          ? { max_cost_usd: args.maxCost }
+          : {}),
+        ...(args.collection ? { collection_id: args.collection } : {}),
+        ...(args.name ? { name: args.name } : {}),
+      },
+    },
+  };
 }

@@ -1,21 +1,8 @@
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { isLlmConfigured, loadConfig, type RagjudgeConfig } from "../../config/index.js";
 import { needsLlm } from "../../judges/index.js";
 import { questionsOfAnswers } from "../../evals/answers/index.js";
 import { QuestionImportError } from "../../evals/questions/index.js";
-import {
-  buildReport,
-  checkThresholds,
-  compareToBaseline,
-  type EvaluationReport,
-  jsonReportChunks,
-  renderReport,
-  renderSummaryTable,
-  withLabels,
-} from "../../evals/reports/index.js";
 import {
   EvaluationNotFoundError,
   EvaluationRequestError,
@@ -24,19 +11,17 @@ import {
   resumeEvaluation,
   startEvaluation,
 } from "../../evals/runs/index.js";
-import { defaultProviderLimiters } from "../../llm/index.js";
-import { createBuiltinBot } from "../../rag/index.js";
+import { defaultProviderLimiters, errorText } from "../../llm/index.js";
 import {
-  type Db,
   type EvaluationRow,
   getEvaluation,
   isUuid,
-  listHumanLabels,
-  listReportRows,
   type QuestionSetRow,
 } from "../../store/index.js";
+import { prepareCollection } from "../collection.js";
 import { followEvaluation, startEvaluationRuntime } from "../evaluation-runtime.js";
-import { EXIT, incompleteReason } from "../exit-codes.js";
+import { finishEvaluation } from "../evaluation-report.js";
+import { EXIT } from "../exit-codes.js";
 import { sessionClients, sessionLoopsConfig } from "../llm-session.js";
 import {
   type ParsedAnswersFile,
@@ -46,8 +31,7 @@ import {
 } from "../question-file.js";
 import { openStoreSession, type StoreSession } from "../store-session.js";
 import { UsageError } from "../usage-error.js";
-import { EVAL_HELP, type EvalArgs, parseEvalArgs } from "./eval-args.js";
-import { errorText } from "../../llm/index.js";
+import { EVAL_HELP, type EvalPlan, parseEvalArgs, planEvaluation } from "./eval-args.js";
 
 export { EVAL_HELP };
 
@@ -57,10 +41,10 @@ export { EVAL_HELP };
  */
 async function answersQuestionSet(
   session: StoreSession,
-  args: EvalArgs,
+  questions: string | undefined,
   answers: ParsedAnswersFile,
 ): Promise<QuestionSetRow> {
-  if (args.questions) return questionSetFor(session, args, async () => null);
+  if (questions) return questionSetFor(session, questions, async () => null);
   const set = await storeQuestionFile(
     session.store.db,
     session.actor,
@@ -73,122 +57,27 @@ async function answersQuestionSet(
   return set;
 }
 
-/** Ingests --docs, then checks the collection exists; returns its id (null without one). */
-async function prepareCollection(
-  session: StoreSession,
-  config: RagjudgeConfig,
-  args: EvalArgs,
-): Promise<string | null> {
-  if (!args.collection) return null;
-  const bot = createBuiltinBot({
-    db: session.store.db,
-    workspaceId: session.actor.workspaceId,
-    llm: sessionClients(config, session, { noCache: args.noCache }),
-    retrieval: config.rag.retrieval,
-  });
-  if (args.docs.length > 0) {
-    const result = await bot.ingestPaths(args.docs, { name: args.collection });
-    process.stderr.write(
-      `Ingested into "${args.collection}": ${result.documents.added} added, ${result.documents.unchanged} unchanged, ${result.documents.replaced} replaced (${result.chunks.added} chunks)\n`,
-    );
-    for (const problem of result.problems) {
-      process.stderr.write(
-        `${problem.source}${problem.line ? `:${problem.line}` : ""}: ${problem.message}\n`,
-      );
-    }
-  }
-  // Throws CollectionNotFoundError (exit 2) for the built-in bot's missing collection.
-  try {
-    return await bot.resolveCollection(args.collection);
-  } catch (error) {
-    if (args.bot.kind === "builtin") throw error;
-    return null;
-  }
-}
-
-/** The report with its CI checks; `failures` says why the exit code is 1. */
-async function reportOf(
-  db: Db,
-  workspaceId: string,
-  row: EvaluationRow,
-  args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance">,
-): Promise<{ report: EvaluationReport; failures: string[] }> {
-  const report = buildReport(
-    row,
-    withLabels(
-      await listReportRows(db, workspaceId, row.id),
-      await listHumanLabels(db, workspaceId, row.id),
-    ),
-  );
-  const failures: string[] = [];
-  const checks = checkThresholds(report.summary, args.thresholds);
-  if (checks.length > 0) report.thresholds = checks;
-  failures.push(...checks.filter((c) => !c.ok).map((c) => c.message));
-  if (args.baseline) {
-    const base = await getEvaluation(db, workspaceId, args.baseline);
-    if (base) {
-      const baseline = buildReport(base, await listReportRows(db, workspaceId, base.id));
-      report.baseline = compareToBaseline(report, baseline, { tolerance: args.tolerance });
-      for (const change of report.baseline.regressions) {
-        failures.push(
-          `regression on #${change.current.position + 1} "${change.question.slice(0, 70)}": ${change.reason}`,
-        );
-      }
-    }
-  }
-  return { report, failures };
-}
-
-/** Writes the report where asked and prints the summary; returns the exit code. */
-export async function finishEvaluation(
-  session: StoreSession,
-  row: EvaluationRow,
-  args: Pick<EvalArgs, "thresholds" | "baseline" | "tolerance" | "format" | "out" | "lang">,
-): Promise<number> {
-  const { report, failures } = await reportOf(
-    session.store.db,
-    session.actor.workspaceId,
-    row,
-    args,
-  );
-  // JSON, the largest format, goes out a result at a time rather than as one string.
-  const chunks =
-    args.format === "json"
-      ? jsonReportChunks(report)
-      : [renderReport(report, args.format, args.lang)];
-  if (args.out) {
-    await writeFile(args.out, Readable.from(chunks));
-    process.stdout.write(
-      `${renderSummaryTable(report, args.lang)}\nReport (${args.format}) written to ${args.out}\n`,
-    );
-  } else {
-    // Standard output holds the machine-readable report alone; the person reads stderr.
-    if (args.format !== "table") process.stderr.write(renderSummaryTable(report, args.lang));
-    await pipeline(Readable.from(chunks), process.stdout, { end: false });
-  }
-  for (const failure of failures) process.stderr.write(`FAILED: ${failure}\n`);
-  const incomplete = incompleteReason(report);
-  if (incomplete) {
-    process.stderr.write(`INCOMPLETE: ${incomplete}\n`);
-    return EXIT.incomplete;
-  }
-  return failures.length > 0 ? EXIT.checkFailed : EXIT.done;
-}
-
 export async function evalCommand(argv: string[]): Promise<number> {
   const args = parseEvalArgs(argv);
   if (args === "help") {
     process.stdout.write(`${EVAL_HELP}\n`);
     return EXIT.done;
   }
+  const plan = planEvaluation(args);
+  const { target } = plan;
   // Before the store opens: a mistyped file name is a usage error, not a wait for the database.
-  if (args.questions && !existsSync(args.questions) && !isUuid(args.questions)) {
-    throw new UsageError(`--questions: no such file or question set "${args.questions}"`);
+  if (
+    target.kind === "start" &&
+    target.questions &&
+    !existsSync(target.questions) &&
+    !isUuid(target.questions)
+  ) {
+    throw new UsageError(`--questions: no such file or question set "${target.questions}"`);
   }
-  const loaded = await loadConfig(args.config ? { path: args.config } : {});
-  if (args.judges.some(needsLlm) && !isLlmConfigured(loaded.llm, "judge")) {
+  const loaded = await loadConfig(plan.configPath ? { path: plan.configPath } : {});
+  if (plan.judges.some(needsLlm) && !isLlmConfigured(loaded.llm, "judge")) {
     throw new UsageError(
-      `--judge ${args.judges.join(",")} needs an LLM: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server wants one), ` +
+      `--judge ${plan.judges.join(",")} needs an LLM: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server wants one), ` +
         "or RAGJUDGE_JUDGE_BASE_URL, or an llm section in ragjudge.config.json; or use --judge offline",
     );
   }
@@ -201,57 +90,24 @@ export async function evalCommand(argv: string[]): Promise<number> {
   try {
     const { workspaceId } = session.actor;
     const db = session.store.db;
-    if (args.baseline && !(await getEvaluation(db, workspaceId, args.baseline))) {
-      throw new UsageError(`--baseline: evaluation ${args.baseline} not found`);
+    const { baseline } = plan.report;
+    if (baseline && !(await getEvaluation(db, workspaceId, baseline))) {
+      throw new UsageError(`--baseline: evaluation ${baseline} not found`);
     }
     let row: EvaluationRow;
-    if (args.resume) {
-      const found = await getEvaluation(db, workspaceId, args.resume);
-      if (!found) throw new UsageError(`--resume: evaluation ${args.resume} not found`);
+    if (target.kind === "resume") {
+      const found = await getEvaluation(db, workspaceId, target.evaluationId);
+      if (!found) throw new UsageError(`--resume: evaluation ${target.evaluationId} not found`);
       row = found;
     } else {
-      // Parse first: a bad answers file stops the command before anything is stored.
-      if (args.answers && !existsSync(args.answers)) {
-        throw new UsageError(`--answers: no such file "${args.answers}"`);
-      }
-      const answers = args.answers ? await readAnswersFile(args.answers) : undefined;
-      const set = answers
-        ? await answersQuestionSet(session, args, answers)
-        : await questionSetFor(session, args, () => prepareCollection(session, config, args));
-      runtime = await startEvaluationRuntime(session, config, {
-        worker: args.worker,
-        concurrency: args.concurrency,
-      });
-      row = await startEvaluation(
-        runtime.deps,
-        session.actor,
-        {
-          question_set_id: set.id,
-          bot: args.bot,
-          ...(answers ? { answers: answers.lines } : {}),
-          judges: args.judges,
-          no_cache: args.noCache,
-          retrieval_k: args.retrievalK,
-          ...(args.maxCost !== undefined && args.maxCost !== null
-            ? { max_cost_usd: args.maxCost }
-            : {}),
-          ...(args.collection ? { collection_id: args.collection } : {}),
-          ...(args.name ? { name: args.name } : {}),
-        },
-        config,
-        { via: "cli" },
-      );
-      process.stderr.write(
-        `Evaluation ${row.id}: ${row.total_questions} questions, bot ${row.bot_id}, judges ${args.judges.join(",")}\n`,
-      );
+      row = await startFromPlan(session, config, plan, target, (started) => (runtime = started));
     }
     const live = row.status === "PENDING" || row.status === "RUNNING" || row.status === "PAUSED";
     if (live) {
-      runtime ??= await startEvaluationRuntime(session, config, {
-        worker: args.worker,
-        concurrency: args.concurrency,
-      });
-      if (args.resume) row = await reattach(runtime.deps, session, row, args.maxCost);
+      runtime ??= await startEvaluationRuntime(session, config, plan.runtime);
+      if (target.kind === "resume") {
+        row = await reattach(runtime.deps, session, row, target.maxCostUsd);
+      }
       const outcome = await followEvaluation(runtime, workspaceId, row.id);
       row = outcome.row;
       if (runtime.worker) reportSettledLimits();
@@ -271,13 +127,56 @@ export async function evalCommand(argv: string[]): Promise<number> {
           `resume with: ragjudge eval --resume ${row.id}\n`,
       );
     }
-    return await finishEvaluation(session, row, args);
+    return await finishEvaluation(session, row, plan.report);
   } catch (error) {
-    return handleRunError(error, args.answers);
+    return handleRunError(error, target.kind === "start" ? target.answers : undefined);
   } finally {
     await runtime?.stop();
     await session.close();
   }
+}
+
+/**
+ * Starts the plan's run: its question set (a file imported now, an existing set, or the answers
+ * file's own questions), its collection, then the run itself on a runtime started here and handed
+ * to `onRuntime` at once, so the caller stops it whatever happens next.
+ */
+async function startFromPlan(
+  session: StoreSession,
+  config: RagjudgeConfig,
+  plan: EvalPlan,
+  target: Extract<EvalPlan["target"], { kind: "start" }>,
+  onRuntime: (runtime: Awaited<ReturnType<typeof startEvaluationRuntime>>) => void,
+): Promise<EvaluationRow> {
+  // Parse first: a bad answers file stops the command before anything is stored.
+  if (target.answers && !existsSync(target.answers)) {
+    throw new UsageError(`--answers: no such file "${target.answers}"`);
+  }
+  const answers = target.answers ? await readAnswersFile(target.answers) : undefined;
+  const set = answers
+    ? await answersQuestionSet(session, target.questions, answers)
+    : await questionSetFor(session, target.questions ?? "", () =>
+        prepareCollection(session, config, target.collection, () =>
+          sessionClients(config, session, { noCache: plan.noCache }),
+        ),
+      );
+  const runtime = await startEvaluationRuntime(session, config, plan.runtime);
+  onRuntime(runtime);
+  const row = await startEvaluation(
+    runtime.deps,
+    session.actor,
+    {
+      question_set_id: set.id,
+      ...target.request,
+      ...(answers ? { answers: answers.lines } : {}),
+    },
+    config,
+    { via: "cli" },
+  );
+  process.stderr.write(
+    `Evaluation ${row.id}: ${row.total_questions} questions, bot ${row.bot_id}, judges ${plan.judges.join(",")}\n`,
+  );
+  return row;
 }
 
 /** Where this process's per-provider LLM limits settled, so a user can size max_concurrency. */

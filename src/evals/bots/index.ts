@@ -9,6 +9,7 @@ export {
   HttpBotOptionsError,
 } from "./http-bot.js";
 export { createPolicyFetch } from "./policy-fetch.js";
+export { createRunBot, type RunBotDeps, type RunBotSpec } from "./run-bot.js";
 export { suppliedAnswerBot } from "./supplied-bot.js";
 export {
   type BotNetworkConfig,
