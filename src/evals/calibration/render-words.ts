@@ -1,7 +1,7 @@
 import type { MessageLanguage } from "../../text/index.js";
 
 // The words of `ragjudge calibrate`'s table: English by default, Chinese with `--lang zh`.
-// Figures, names and the verdict's conditions (its own sentences) stay as they are.
+// Figures and names stay as they are; the verdict's conditions are worded from their figures.
 
 const EN = {
   titleScores: 'Calibration of the {judge} judge on "{name}" ({id}), human scores on {scale}',
@@ -44,6 +44,17 @@ const EN = {
   reviewersTitle: "The judge against each reviewer (annotation queues):",
   reviewer: "reviewer",
   passFailKappa: "pass/fail κ",
+  // The verdict's conditions: in English the verdict's own sentences are printed, so these are
+  // read only in Chinese; the English ones say the same for the key test.
+  condWithin: "share within ±{tolerance} is {value}, target {threshold}",
+  condAccuracy: "pass/fail accuracy is {value}, target {threshold}",
+  condKappa: "{what} is {value}, threshold {threshold}",
+  condKappaScores: "quadratic-weighted κ",
+  condKappaPassFail: "Cohen's κ on pass/fail",
+  condBeats: "{what} {value} beats the constant baseline's {threshold} (always {constant})",
+  condBeatsNot:
+    "{what} {value} does not beat the constant baseline's {threshold} (always {constant})",
+  condLabels: "no judged result has a human label on this judge's scale or pass/fail",
 } as const;
 
 export type CalibrationWord = keyof typeof EN;
@@ -89,6 +100,14 @@ const ZH: Record<CalibrationWord, string> = {
   reviewersTitle: "评判与每位审阅者的对比（标注队列）：",
   reviewer: "审阅者",
   passFailKappa: "通过/未通过 κ",
+  condWithin: "与人工评分相差 ±{tolerance} 以内的比例为 {value}，目标 {threshold}",
+  condAccuracy: "通过/未通过的准确率为 {value}，目标 {threshold}",
+  condKappa: "{what} 为 {value}，阈值 {threshold}",
+  condKappaScores: "二次加权 κ",
+  condKappaPassFail: "通过/未通过上的 Cohen κ",
+  condBeats: "{what} {value} 优于常数基线的 {threshold}（总是 {constant}）",
+  condBeatsNot: "{what} {value} 未优于常数基线的 {threshold}（总是 {constant}）",
+  condLabels: "没有已评判结果带有该评判量表上的人工评分或通过/未通过标注",
 };
 
 const WORDS: Record<MessageLanguage, Record<CalibrationWord, string>> = { en: EN, zh: ZH };

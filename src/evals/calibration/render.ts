@@ -7,6 +7,40 @@ const num = (value: number | null | undefined, digits = 3) =>
   value === null || value === undefined ? "-" : Number(value.toFixed(digits)).toString();
 const pct = (value: number | null | undefined) =>
   value === null || value === undefined ? "-" : `${(value * 100).toFixed(1)}%`;
+/** A verdict condition in the table's language, from its own figures. */
+function conditionWords(
+  report: CalibrationReport,
+  condition: CalibrationReport["verdict"]["conditions"][number],
+  w: (word: CalibrationWord, values?: Record<string, string | number>) => string,
+): string {
+  const onScores = report.verdict.basis === "scores";
+  const figures = { value: num(condition.value), threshold: num(condition.threshold) };
+  switch (condition.name) {
+    case "within_1":
+      return w("condWithin", { ...figures, tolerance: report.options.tolerance });
+    case "accuracy":
+      return w("condAccuracy", figures);
+    case "kappa":
+      return w("condKappa", {
+        ...figures,
+        what: w(onScores ? "condKappaScores" : "condKappaPassFail"),
+      });
+    case "beats_baseline": {
+      const constant = onScores
+        ? String(report.baseline?.constant ?? "-")
+        : report.pass_fail?.baseline?.constant
+          ? w("pass")
+          : w("fail");
+      return w(condition.ok ? "condBeats" : "condBeatsNot", {
+        ...figures,
+        what: onScores ? "MAE" : w("accuracy"),
+        constant,
+      });
+    }
+    case "labels":
+      return w("condLabels");
+  }
+}
 const interval = (ci: [number, number] | undefined) =>
   ci ? `[${pct(ci[0])}, ${pct(ci[1])}]` : "-";
 
@@ -133,7 +167,8 @@ export function renderCalibrationTable(
           : w("onPassFail")),
   );
   for (const condition of verdict.conditions) {
-    out.push(`  ${condition.ok ? "ok  " : "FAIL"} ${condition.message}`);
+    const sentence = lang === "en" ? condition.message : conditionWords(report, condition, w);
+    out.push(`  ${condition.ok ? "ok  " : "FAIL"} ${sentence}`);
   }
   if (report.disagreements.length > 0) {
     out.push("");
