@@ -21,6 +21,12 @@ import {
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
 /** A sentence for a person as a code (text/user-messages.ts) the web app words in its language. */
+/** A clause worded by its own code inside another message (text/user-messages.ts MessagePart). */
+const MessagePartSchema = z.object({
+  code: z.string(),
+  params: z.unknown().describe("what fills the clause, as a message's params"),
+});
+
 export const CodedMessageSchema = z.object({
   code: z.string().describe('what happened, e.g. "calibration.few_labels"'),
   params: z
@@ -31,10 +37,12 @@ export const CodedMessageSchema = z.object({
         z.number(),
         z.array(z.string()),
         z.array(z.object({ kind: z.string(), count: z.number().int(), example: z.string() })),
+        MessagePartSchema,
+        z.array(MessagePartSchema),
       ]),
     )
     .describe(
-      "what fills the sentence; a list of names; model failures as groups by kind with a count",
+      "what fills the sentence; a list of names; model failures as groups by kind with a count; clauses worded by their own codes",
     ),
   message: z.string().describe("the sentence in English"),
 });

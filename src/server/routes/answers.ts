@@ -437,13 +437,16 @@ export function answerRoutes(app: App, deps: RouteDeps) {
       },
     );
     const answers = stored.map((result, i) => ({ item: valid[i]?.item ?? 0, ...result }));
-    return c.json({
-      accepted: answers.filter((a) => !a.duplicate).length,
-      duplicates: answers.filter((a) => a.duplicate).length,
-      rejected: new Set(errors.map((e) => e.item)).size,
-      answers,
-      errors,
-    });
+    return c.json(
+      {
+        accepted: answers.filter((a) => !a.duplicate).length,
+        duplicates: answers.filter((a) => a.duplicate).length,
+        rejected: new Set(errors.map((e) => e.item)).size,
+        answers,
+        errors,
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, answerApi.list, async (c, { query }) => {
@@ -469,13 +472,16 @@ export function answerRoutes(app: App, deps: RouteDeps) {
       rows.map((row) => row.id),
     );
     const last = rows.at(-1);
-    return c.json({
-      items: rows.map((row) => ({
-        ...answerJson(row),
-        feedback: summaries.get(row.id) ?? { count: 0, up: 0, down: 0 },
-      })),
-      next_before: rows.length === limit && last ? cursorOf(last) : null,
-    });
+    return c.json(
+      {
+        items: rows.map((row) => ({
+          ...answerJson(row),
+          feedback: summaries.get(row.id) ?? { count: 0, up: 0, down: 0 },
+        })),
+        next_before: rows.length === limit && last ? cursorOf(last) : null,
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, answerApi.get, async (c, { params }) => {
@@ -486,12 +492,15 @@ export function answerRoutes(app: App, deps: RouteDeps) {
       listAnswerFeedback(db, workspaceId, row.id),
       listAnswerJudgments(db, workspaceId, row.id),
     ]);
-    return c.json({
-      ...answerJson(row),
-      feedback: feedback.map(feedbackJson),
-      judgments: judgments.map(judgmentJson),
-      spans: (row.spans as z.infer<typeof SpanSummarySchema>[] | null) ?? null,
-    });
+    return c.json(
+      {
+        ...answerJson(row),
+        feedback: feedback.map(feedbackJson),
+        judgments: judgments.map(judgmentJson),
+        spans: (row.spans as z.infer<typeof SpanSummarySchema>[] | null) ?? null,
+      },
+      200,
+    );
   });
 
   const storeFeedback = (

@@ -134,7 +134,7 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, arenaApi.list, async (c, { query }) => {
     const rows = await listArenaRows(db, c.get("workspace").id, query);
-    return c.json({ items: rows.map(publicArena) });
+    return c.json({ items: rows.map(publicArena) }, 200);
   });
 
   mountRoute(app, deps, arenaApi.start, async (c, { body }) => {
@@ -154,7 +154,7 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, arenaApi.get, async (c, { params }) => {
-    return c.json(publicArena(await getArenaRow(db, c.get("workspace").id, params.id)));
+    return c.json(publicArena(await getArenaRow(db, c.get("workspace").id, params.id)), 200);
   });
 
   mountRoute(app, deps, arenaApi.questions, async (c, { params, query }) => {
@@ -163,6 +163,7 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
         offset: query.offset ?? 0,
         limit: query.limit ?? 100,
       }),
+      200,
     );
   });
 

@@ -59,7 +59,7 @@ export function botRoutes(app: App, deps: RouteDeps) {
     errorJson(c, 404, "not_found", `No such bot: ${id}.`);
 
   mountRoute(app, deps, botApi.list, async (c) =>
-    c.json({ items: await listBots(db, c.get("workspace").id) }),
+    c.json({ items: await listBots(db, c.get("workspace").id) }, 200),
   );
 
   mountRoute(app, deps, botApi.register, async (c, { body }) =>
@@ -71,7 +71,7 @@ export function botRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, botApi.get, async (c, { params }) => {
     const bot = await getBot(db, c.get("workspace").id, params.id);
-    return bot ? c.json(bot) : notFound(c, params.id);
+    return bot ? c.json(bot, 200) : notFound(c, params.id);
   });
 
   mountRoute(app, deps, botApi.delete, async (c, { params }) => {

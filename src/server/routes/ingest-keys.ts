@@ -86,11 +86,11 @@ export function ingestKeyRoutes(app: App, deps: RouteDeps) {
   });
   mountRoute(app, deps, ingestKeyApi.list, async (c) => {
     const keys = await listIngestKeys(db, c.get("workspace").id);
-    return c.json({ items: keys.map(keyJson) });
+    return c.json({ items: keys.map(keyJson) }, 200);
   });
   mountRoute(app, deps, ingestKeyApi.revoke, async (c, { params }) => {
     const revoked = await revokeIngestKey(db, c.get("workspace").id, params.id);
     if (!revoked) return errorJson(c, 404, "not_found", "No such ingest key.");
-    return c.json(keyJson(revoked));
+    return c.json(keyJson(revoked), 200);
   });
 }

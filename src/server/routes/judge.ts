@@ -1,4 +1,10 @@
-import { judgeLine, LLM_JUDGES } from "../../judges/index.js";
+import {
+  type JudgeKind,
+  judgeLine,
+  type JudgeName,
+  type JudgeResult,
+  LLM_JUDGES,
+} from "../../judges/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema, JudgeRequestSchema, JudgeResponseSchema } from "../schemas.js";
@@ -44,6 +50,10 @@ export function judgeRoutes(app: App, deps: RouteDeps) {
       signal: c.req.raw.signal,
       ...(client ? { client } : {}),
     });
-    return c.json({ results });
+    // A judge's verdict is its reply as an object (judges/result.ts); the type leaves it open.
+    const shown = results as Partial<
+      Record<JudgeKind, JudgeResult<JudgeName, Record<string, unknown>>>
+    >;
+    return c.json({ results: shown }, 200);
   });
 }

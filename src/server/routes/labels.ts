@@ -368,15 +368,18 @@ export function labelRoutes(app: App, deps: RouteDeps) {
   const labeller = (c: Context<Env>) => ({ ...actorOf(c), name: c.get("user").name });
 
   mountRoute(app, deps, labelApi.runLabels, async (c, { params, query }) =>
-    c.json({ items: await runLabels(db, c.get("workspace").id, params.id, query.scale) }),
+    c.json({ items: await runLabels(db, c.get("workspace").id, params.id, query.scale) }, 200),
   );
 
   mountRoute(app, deps, labelApi.next, async (c, { params, query }) =>
-    c.json(await nextToLabel(db, c.get("workspace").id, params.id, query.scale, query.after)),
+    c.json(await nextToLabel(db, c.get("workspace").id, params.id, query.scale, query.after), 200),
   );
 
   mountRoute(app, deps, labelApi.item, async (c, { params, query }) =>
-    c.json(await labelItem(db, c.get("workspace").id, params.id, params.resultId, query.scale)),
+    c.json(
+      await labelItem(db, c.get("workspace").id, params.id, params.resultId, query.scale),
+      200,
+    ),
   );
 
   /** Labels changed on a run, in its history (issue 28): who relabelled what. */
@@ -391,13 +394,16 @@ export function labelRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, labelApi.resultLabels, async (c, { params }) =>
-    c.json({ items: await resultLabels(db, c.get("workspace").id, params.id, params.resultId) }),
+    c.json(
+      { items: await resultLabels(db, c.get("workspace").id, params.id, params.resultId) },
+      200,
+    ),
   );
 
   mountRoute(app, deps, labelApi.put, async (c, { params, body }) => {
     const saved = await putLabel(db, labeller(c), params.id, params.resultId, params.scale, body);
     await audit(c, "label.change", params.id, { result_id: params.resultId, scale: params.scale });
-    return c.json(saved);
+    return c.json(saved, 200);
   });
 
   mountRoute(app, deps, labelApi.delete, async (c, { params }) => {
@@ -415,6 +421,7 @@ export function labelRoutes(app: App, deps: RouteDeps) {
         ...(kappa !== undefined ? { kappaMin: kappa } : {}),
         ...(disagreements !== undefined ? { disagreements } : {}),
       }),
+      200,
     );
   });
 }

@@ -327,7 +327,7 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.list, async (c) => {
     const rows = await listQuestionSets(db, c.get("workspace").id);
-    return c.json({ items: rows.map(publicQuestionSet) });
+    return c.json({ items: rows.map(publicQuestionSet) }, 200);
   });
 
   mountRoute(app, deps, api.create, async (c, { body }) =>
@@ -346,11 +346,11 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.generation, async (c, { params }) =>
-    c.json(publicGeneration(await getGeneration(db, c.get("workspace").id, params.id))),
+    c.json(publicGeneration(await getGeneration(db, c.get("workspace").id, params.id)), 200),
   );
 
   mountRoute(app, deps, api.editQuestion, async (c, { params, body }) =>
-    c.json(publicQuestion(await editQuestion(db, actorOf(c), params.id, body))),
+    c.json(publicQuestion(await editQuestion(db, actorOf(c), params.id, body)), 200),
   );
 
   mountRoute(app, deps, api.deleteQuestion, async (c, { params }) => {
@@ -359,7 +359,10 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.get, async (c, { params }) =>
-    c.json(withQuestions(await getQuestionSetWithQuestions(db, c.get("workspace").id, params.id))),
+    c.json(
+      withQuestions(await getQuestionSetWithQuestions(db, c.get("workspace").id, params.id)),
+      200,
+    ),
   );
 
   mountRoute(app, deps, api.export, async (c, { params, query }) => {
@@ -379,25 +382,29 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.trend, async (c, { params }) => {
     const points = await questionSetTrend(db, c.get("workspace").id, params.id);
-    return c.json({
-      items: points.map(({ evaluation: run, pass_rate, scored }) => ({
-        evaluation_id: run.id,
-        name: run.name,
-        status: run.status,
-        question_set_version: run.question_set_version,
-        gmt_created: run.gmt_created,
-        finished_at: run.finished_at,
-        total_questions: run.total_questions,
-        scored,
-        average_score: run.average_score,
-        pass_rate,
-      })),
-    });
+    return c.json(
+      {
+        items: points.map(({ evaluation: run, pass_rate, scored }) => ({
+          evaluation_id: run.id,
+          name: run.name,
+          status: run.status,
+          question_set_version: run.question_set_version,
+          gmt_created: run.gmt_created,
+          finished_at: run.finished_at,
+          total_questions: run.total_questions,
+          scored,
+          average_score: run.average_score,
+          pass_rate,
+        })),
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, api.update, async (c, { params, body }) =>
     c.json(
       publicQuestionSet(await updateQuestionSetMeta(db, c.get("workspace").id, params.id, body)),
+      200,
     ),
   );
 
@@ -418,17 +425,18 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.changes, async (c, { params, body }) =>
-    c.json(withQuestions(await changeSetQuestions(db, actorOf(c), params.id, body))),
+    c.json(withQuestions(await changeSetQuestions(db, actorOf(c), params.id, body)), 200),
   );
 
   mountRoute(app, deps, api.versions, async (c, { params }) => {
     const rows = await questionSetVersions(db, c.get("workspace").id, params.id);
-    return c.json({ items: rows.map(publicVersion) });
+    return c.json({ items: rows.map(publicVersion) }, 200);
   });
 
   mountRoute(app, deps, api.version, async (c, { params }) =>
     c.json(
       publicVersion(await questionSetVersion(db, c.get("workspace").id, params.id, params.number)),
+      200,
     ),
   );
 
@@ -440,7 +448,7 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
       query.from,
       query.to,
     );
-    return c.json({ ...diff, from: publicVersion(diff.from), to: publicVersion(diff.to) });
+    return c.json({ ...diff, from: publicVersion(diff.from), to: publicVersion(diff.to) }, 200);
   });
 
   mountRoute(app, deps, api.restore, async (c, { params }) => {

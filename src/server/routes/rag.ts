@@ -152,13 +152,13 @@ export function ragRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, ragApi.listCollections, async (c) => {
     const rows = await listCollections(db, c.get("workspace").id);
-    return c.json({ items: rows.map(publicCollection) });
+    return c.json({ items: rows.map(publicCollection) }, 200);
   });
 
   mountRoute(app, deps, ragApi.getCollection, async (c, { params }) => {
     const row = await getCollection(db, c.get("workspace").id, params.id);
     if (!row) throw new CollectionNotFoundError(params.id);
-    return c.json(publicCollection(row));
+    return c.json(publicCollection(row), 200);
   });
 
   mountRoute(app, deps, ragApi.uploadDocuments, async (c, { params, body }) => {
@@ -187,12 +187,15 @@ export function ragRoutes(app: App, deps: RouteDeps) {
       collection: collection_id,
       signal: c.req.raw.signal,
     });
-    return c.json({
-      ...result,
-      diagrams: {
-        quality_loop: qualityLoopMermaid(result.trace, config.rag.loops),
-        answer_loop: answerLoopMermaid(result.trace, config.rag.loops),
+    return c.json(
+      {
+        ...result,
+        diagrams: {
+          quality_loop: qualityLoopMermaid(result.trace, config.rag.loops),
+          answer_loop: answerLoopMermaid(result.trace, config.rag.loops),
+        },
       },
-    });
+      200,
+    );
   });
 }

@@ -94,17 +94,20 @@ export function sessionRoutes(app: App, deps: RouteDeps) {
     const auth = c.get("auth");
     const { role } = c.get("workspace");
     const workspace = await findWorkspace(deps.db, c.get("workspace").id);
-    return c.json({
-      user: { id, name },
-      via: auth.via,
-      expires_at: auth.via === "cookie" ? auth.expiresAt.toISOString() : null,
-      workspace: {
-        id: c.get("workspace").id,
-        name: workspace?.name ?? "",
-        personal: workspace?.personal ?? false,
-        role,
+    return c.json(
+      {
+        user: { id, name },
+        via: auth.via,
+        expires_at: auth.via === "cookie" ? auth.expiresAt.toISOString() : null,
+        workspace: {
+          id: c.get("workspace").id,
+          name: workspace?.name ?? "",
+          personal: workspace?.personal ?? false,
+          role,
+        },
       },
-    });
+      200,
+    );
   });
 
   mountRoute(app, deps, sessionApi.logout, async (c) => {

@@ -2061,7 +2061,7 @@ export interface components {
     CodedMessage: {
       /** @description what happened, e.g. "calibration.few_labels" */
       code: string;
-      /** @description what fills the sentence; a list of names; model failures as groups by kind with a count */
+      /** @description what fills the sentence; a list of names; model failures as groups by kind with a count; clauses worded by their own codes */
       params: {
         [key: string]:
           | string
@@ -2071,6 +2071,16 @@ export interface components {
               kind: string;
               count: number;
               example: string;
+            }[]
+          | {
+              code: string;
+              /** @description what fills the clause, as a message's params */
+              params: unknown;
+            }
+          | {
+              code: string;
+              /** @description what fills the clause, as a message's params */
+              params: unknown;
             }[];
       };
       /** @description the sentence in English */
