@@ -17,6 +17,7 @@ import {
   FAILURE_KINDS,
   PricedUsageSchema,
 } from "../llm/index.js";
+import { responseSchema } from "./components.js";
 
 // The HTTP API's own shapes: its request bodies beyond the gate's input, and its responses.
 
@@ -27,64 +28,78 @@ const MessagePartSchema = z.object({
   params: z.unknown().describe("what fills the clause, as a message's params"),
 });
 
-export const CodedMessageSchema = z.object({
-  code: z.string().describe('what happened, e.g. "calibration.few_labels"'),
-  params: z
-    .record(
-      z.string(),
-      z.union([
+export const CodedMessageSchema = responseSchema(
+  "CodedMessage",
+  z.object({
+    code: z.string().describe('what happened, e.g. "calibration.few_labels"'),
+    params: z
+      .record(
         z.string(),
-        z.number(),
-        z.array(z.string()),
-        z.array(z.object({ kind: z.string(), count: z.number().int(), example: z.string() })),
-        MessagePartSchema,
-        z.array(MessagePartSchema),
-      ]),
-    )
-    .describe(
-      "what fills the sentence; a list of names; model failures as groups by kind with a count; clauses worded by their own codes",
-    ),
-  message: z.string().describe("the sentence in English"),
-});
+        z.union([
+          z.string(),
+          z.number(),
+          z.array(z.string()),
+          z.array(z.object({ kind: z.string(), count: z.number().int(), example: z.string() })),
+          MessagePartSchema,
+          z.array(MessagePartSchema),
+        ]),
+      )
+      .describe(
+        "what fills the sentence; a list of names; model failures as groups by kind with a count; clauses worded by their own codes",
+      ),
+    message: z.string().describe("the sentence in English"),
+  }),
+);
 
-export const ErrorSchema = z.object({
-  error: z.string(),
-  message: z.string(),
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  /** A rejected import: every bad row of the file (1-based), the field at fault, and why. */
-  rows: z
-    .array(z.object({ row: z.number().int(), field: z.string(), message: z.string() }))
-    .optional(),
-  /** The arena contestant at fault (by name). */
-  contestant: z.string().optional(),
-  /** Questions already in the set (their index in the request's list). */
-  duplicates: z.array(z.object({ index: z.number().int(), question_text: z.string() })).optional(),
-  /** A rejected label file: every bad or unmatched line (1-based), the field at fault, and why. */
-  lines: z
-    .array(z.object({ line: z.number().int(), field: z.string(), message: z.string() }))
-    .optional(),
-});
+export const ErrorSchema = responseSchema(
+  "Error",
+  z.object({
+    error: z.string(),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    /** A rejected import: every bad row of the file (1-based), the field at fault, and why. */
+    rows: z
+      .array(z.object({ row: z.number().int(), field: z.string(), message: z.string() }))
+      .optional(),
+    /** The arena contestant at fault (by name). */
+    contestant: z.string().optional(),
+    /** Questions already in the set (their index in the request's list). */
+    duplicates: z
+      .array(z.object({ index: z.number().int(), question_text: z.string() }))
+      .optional(),
+    /** A rejected label file: every bad or unmatched line (1-based), the field at fault, and why. */
+    lines: z
+      .array(z.object({ line: z.number().int(), field: z.string(), message: z.string() }))
+      .optional(),
+  }),
+);
 
-export const EvaluationRecordSchema = z.object({
-  id: z.uuid(),
-  conversation_id: z.string(),
-  message_id: z.string(),
-  retrieval_record_id: z.string(),
-  generation_record_id: z.string(),
-  status: GateStatusSchema,
-  action: GateActionSchema,
-  rule_version: z.string(),
-  config: GateConfigSchema,
-  checks: z.array(EvaluationCheckSchema),
-  scores: z.record(z.string(), z.number()),
-  meta: z.record(z.string(), z.unknown()),
-  input: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-});
+export const EvaluationRecordSchema = responseSchema(
+  "EvaluationRecord",
+  z.object({
+    id: z.uuid(),
+    conversation_id: z.string(),
+    message_id: z.string(),
+    retrieval_record_id: z.string(),
+    generation_record_id: z.string(),
+    status: GateStatusSchema,
+    action: GateActionSchema,
+    rule_version: z.string(),
+    config: GateConfigSchema,
+    checks: z.array(EvaluationCheckSchema),
+    scores: z.record(z.string(), z.number()),
+    meta: z.record(z.string(), z.unknown()),
+    input: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+  }),
+);
 
-export const GateResponseSchema = EvaluationRecordSchema.omit({ input: true }).extend({
-  record_id: z.uuid(),
-});
+export const GateResponseSchema = responseSchema(
+  "GateResponse",
+  EvaluationRecordSchema.omit({ input: true }).extend({
+    record_id: z.uuid(),
+  }),
+);
 
 /** `POST /api/v1/judge`: one line of `ragjudge judge` input plus the judges to run. */
 export const JudgeRequestSchema = JudgeLineSchema.extend({
@@ -97,44 +112,47 @@ export const JudgeRequestSchema = JudgeLineSchema.extend({
 });
 
 /** `GET /api/v1/question-sets/generations/{id}`: a generation job (server/rows.ts). */
-export const QuestionGenerationSchema = z.object({
-  id: z.uuid(),
-  collection_id: z.uuid(),
-  status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
-  progress: z.number().int().min(0).max(100),
-  config: GenerateQuestionsRequestSchema,
-  /** Only when COMPLETED: the preview, not yet saved to any set. */
-  questions: z
-    .array(
-      z.looseObject({
-        question_type: z.enum(QUESTION_TYPES),
-        question_text: z.string(),
-        ground_truth: z.string(),
-        reference_context: z.string().nullable().optional(),
-      }),
-    )
-    .optional(),
-  /** Only when COMPLETED: true when no generator LLM was configured. */
-  heuristic: z.boolean().optional(),
-  warnings: z.array(CodedMessageSchema),
-  usage: CallUsageSchema.extend({
-    models: z
-      .array(PricedUsageSchema)
-      .optional()
-      .describe("the generator's tokens by model with their cost; cost_usd null: price unknown"),
-    cost_usd: z.number().optional().describe("USD of the priced tokens"),
-    unpriced_models: z.array(z.string()).optional(),
-  })
-    .nullable()
-    .describe(
-      "The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; " +
-        "null before, after a failure, and for the heuristic generator (no LLM)",
-    ),
-  error: z.string().nullable(),
-  error_message: CodedMessageSchema.nullable().describe("why it FAILED, as a coded message"),
-  gmt_created: z.string(),
-  gmt_updated: z.string(),
-});
+export const QuestionGenerationSchema = responseSchema(
+  "QuestionGeneration",
+  z.object({
+    id: z.uuid(),
+    collection_id: z.uuid(),
+    status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
+    progress: z.number().int().min(0).max(100),
+    config: GenerateQuestionsRequestSchema,
+    /** Only when COMPLETED: the preview, not yet saved to any set. */
+    questions: z
+      .array(
+        z.looseObject({
+          question_type: z.enum(QUESTION_TYPES),
+          question_text: z.string(),
+          ground_truth: z.string(),
+          reference_context: z.string().nullable().optional(),
+        }),
+      )
+      .optional(),
+    /** Only when COMPLETED: true when no generator LLM was configured. */
+    heuristic: z.boolean().optional(),
+    warnings: z.array(CodedMessageSchema),
+    usage: CallUsageSchema.extend({
+      models: z
+        .array(PricedUsageSchema)
+        .optional()
+        .describe("the generator's tokens by model with their cost; cost_usd null: price unknown"),
+      cost_usd: z.number().optional().describe("USD of the priced tokens"),
+      unpriced_models: z.array(z.string()).optional(),
+    })
+      .nullable()
+      .describe(
+        "The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; " +
+          "null before, after a failure, and for the heuristic generator (no LLM)",
+      ),
+    error: z.string().nullable(),
+    error_message: CodedMessageSchema.nullable().describe("why it FAILED, as a coded message"),
+    gmt_created: z.string(),
+    gmt_updated: z.string(),
+  }),
+);
 
 // ---- Responses: the JSON each route answers (rows as server/rows.ts shows them). Times are ISO
 // 8601 strings on the wire.
@@ -143,12 +161,15 @@ const Time = z.string().describe("an ISO 8601 time");
 const Id = z.string().meta({ format: "uuid" });
 const Nullable = <S extends z.ZodType>(schema: S) => schema.nullable();
 
-export const OkSchema = z.object({ status: z.literal("ok") });
+export const OkSchema = responseSchema("Ok", z.object({ status: z.literal("ok") }));
 
-export const EvaluationRecordListSchema = z.object({
-  items: z.array(EvaluationRecordSchema),
-  next_before_seq: z.number().int().nullable(),
-});
+export const EvaluationRecordListSchema = responseSchema(
+  "EvaluationRecordList",
+  z.object({
+    items: z.array(EvaluationRecordSchema),
+    next_before_seq: z.number().int().nullable(),
+  }),
+);
 
 const LlmCallSchema = z.looseObject({
   model: z.string().optional(),
@@ -166,61 +187,81 @@ const judgeBase = {
 };
 
 /** One judge's result (judges/result.ts): a score, or a failure with no numbers and its reason. */
-export const JudgeResultSchema = z.discriminatedUnion("outcome", [
-  z.looseObject({
-    ...judgeBase,
-    outcome: z.literal("ok"),
-    score: z.number().describe("on [0, 1]"),
-    raw_score: z.number().describe("the judge's own scale: review 1/0, rubric 1-10, reference 1-5"),
-    passed: z.boolean(),
-    verdict: z
-      .record(z.string(), z.unknown())
-      .describe("the judge's reply: reasoning, suggestions, per-dimension scores, metrics"),
-  }),
-  z.looseObject({
-    ...judgeBase,
-    outcome: z.literal("judge_error"),
-    score: z.number().nullable().describe("null: a failed judge has no score"),
-    raw_score: z.number().nullable(),
-    passed: z.boolean().nullable(),
-    verdict: z.unknown(),
-    error: z.looseObject({
-      message: z.string(),
-      cause: z.string().optional().describe("reply, error, or the LLM error's name"),
-      retryable: z.boolean().optional(),
-      raw: z.array(z.string()).optional(),
+export const JudgeResultSchema = responseSchema(
+  "JudgeResult",
+  z.discriminatedUnion("outcome", [
+    z.looseObject({
+      ...judgeBase,
+      outcome: z.literal("ok"),
+      score: z.number().describe("on [0, 1]"),
+      raw_score: z
+        .number()
+        .describe("the judge's own scale: review 1/0, rubric 1-10, reference 1-5"),
+      passed: z.boolean(),
+      verdict: z
+        .record(z.string(), z.unknown())
+        .describe("the judge's reply: reasoning, suggestions, per-dimension scores, metrics"),
     }),
+    z.looseObject({
+      ...judgeBase,
+      outcome: z.literal("judge_error"),
+      score: z.number().nullable().describe("null: a failed judge has no score"),
+      raw_score: z.number().nullable(),
+      passed: z.boolean().nullable(),
+      verdict: z.unknown(),
+      error: z.looseObject({
+        message: z.string(),
+        cause: z.string().optional().describe("reply, error, or the LLM error's name"),
+        retryable: z.boolean().optional(),
+        raw: z.array(z.string()).optional(),
+      }),
+    }),
+  ]),
+);
+
+export const JudgeResponseSchema = responseSchema(
+  "JudgeResponse",
+  z.object({
+    results: z.partialRecord(z.enum(JUDGE_KINDS), JudgeResultSchema),
   }),
-]);
+);
 
-export const JudgeResponseSchema = z.object({
-  results: z.partialRecord(z.enum(JUDGE_KINDS), JudgeResultSchema),
-});
+export const CollectionSchema = responseSchema(
+  "Collection",
+  z.object({
+    id: Id,
+    name: z.string(),
+    config: z.record(z.string(), z.unknown()),
+    version: z.number().int(),
+    observation_count: z.number().int(),
+    created_at: Time,
+    deleted_at: Nullable(Time),
+  }),
+);
 
-export const CollectionSchema = z.object({
-  id: Id,
-  name: z.string(),
-  config: z.record(z.string(), z.unknown()),
-  version: z.number().int(),
-  observation_count: z.number().int(),
-  created_at: Time,
-  deleted_at: Nullable(Time),
-});
+export const CollectionSummarySchema = responseSchema(
+  "CollectionSummary",
+  CollectionSchema.extend({
+    document_count: z.number().int(),
+    chunk_count: z.number().int(),
+  }),
+);
 
-export const CollectionSummarySchema = CollectionSchema.extend({
-  document_count: z.number().int(),
-  chunk_count: z.number().int(),
-});
+export const CollectionListSchema = responseSchema(
+  "CollectionList",
+  z.object({ items: z.array(CollectionSummarySchema) }),
+);
 
-export const CollectionListSchema = z.object({ items: z.array(CollectionSummarySchema) });
-
-export const IngestResultSchema = z.object({
-  collection_id: z.string(),
-  collection_created: z.boolean(),
-  documents: z.object({ added: z.number(), unchanged: z.number(), replaced: z.number() }),
-  chunks: z.object({ added: z.number(), removed: z.number(), embedded: z.number() }),
-  problems: z.array(z.looseObject({ message: z.string().optional() })),
-});
+export const IngestResultSchema = responseSchema(
+  "IngestResult",
+  z.object({
+    collection_id: z.string(),
+    collection_created: z.boolean(),
+    documents: z.object({ added: z.number(), unchanged: z.number(), replaced: z.number() }),
+    chunks: z.object({ added: z.number(), removed: z.number(), embedded: z.number() }),
+    problems: z.array(z.looseObject({ message: z.string().optional() })),
+  }),
+);
 
 const RetrievedHitSchema = z.looseObject({
   node_id: z.string(),
@@ -258,79 +299,91 @@ const GateVerdictOutSchema = z.looseObject({
 });
 
 /** `POST /guard`: the guardrail's decision (gate/guard.ts GuardResult). */
-export const GuardResponseSchema = z.object({
-  decision: z.enum(["allow", "block", "repair"]),
-  answer: z.string().describe("what to show: as given, repaired, or empty when blocked"),
-  citations: z.array(z.looseObject({ node_id: z.string() })),
-  reasons: z.array(
-    z.object({
-      check: z.string(),
-      status: z.enum(["fail", "warn"]),
-      message: z.string().describe("why, in one sentence of the requested language"),
-    }),
-  ),
-  repair: z
-    .object({
-      removed: z.array(
-        z.object({
-          sentence: z.string(),
-          reason: z.enum(["unsupported", "unsupported_figure"]),
-          figures: z.array(z.string()).optional(),
-        }),
-      ),
-      removed_markers: z.array(z.string()),
-      repointed_markers: z.array(z.object({ from: z.string(), to: z.string() })),
-      removed_citations: z.array(z.string()),
-    })
-    .optional()
-    .describe("what the repair changed, when the decision is repair"),
-  verdict: GateVerdictOutSchema,
-  repaired_verdict: GateVerdictOutSchema.optional(),
-  record_id: z.uuid().optional().describe("the stored record, when record=true"),
-});
+export const GuardResponseSchema = responseSchema(
+  "GuardResponse",
+  z.object({
+    decision: z.enum(["allow", "block", "repair"]),
+    answer: z.string().describe("what to show: as given, repaired, or empty when blocked"),
+    citations: z.array(z.looseObject({ node_id: z.string() })),
+    reasons: z.array(
+      z.object({
+        check: z.string(),
+        status: z.enum(["fail", "warn"]),
+        message: z.string().describe("why, in one sentence of the requested language"),
+      }),
+    ),
+    repair: z
+      .object({
+        removed: z.array(
+          z.object({
+            sentence: z.string(),
+            reason: z.enum(["unsupported", "unsupported_figure"]),
+            figures: z.array(z.string()).optional(),
+          }),
+        ),
+        removed_markers: z.array(z.string()),
+        repointed_markers: z.array(z.object({ from: z.string(), to: z.string() })),
+        removed_citations: z.array(z.string()),
+      })
+      .optional()
+      .describe("what the repair changed, when the decision is repair"),
+    verdict: GateVerdictOutSchema,
+    repaired_verdict: GateVerdictOutSchema.optional(),
+    record_id: z.uuid().optional().describe("the stored record, when record=true"),
+  }),
+);
 
 /** `POST /ask`: the built-in bot's whole state (rag/loops/ask.ts AskResult) and its diagrams. */
-export const AskResponseSchema = z.object({
-  question: z.string(),
-  collection_id: z.string(),
-  conversation_id: z.string(),
-  message_id: z.string(),
-  hits: z.array(RetrievedHitSchema),
-  quality: z
-    .record(z.string(), z.unknown())
-    .describe("the quality loop's state (retrieval graded and rewritten)"),
-  quality_exit: z.enum(["quality", "retry_limit", "timeout"]),
-  answer: z
-    .record(z.string(), z.unknown())
-    .describe("the answer loop's state (answer reviewed and regenerated)"),
-  answer_exit: z.enum(["passed", "epoch_limit", "timeout"]),
-  final_answer: z.string(),
-  citations: z.array(z.string()),
-  gate: GateVerdictOutSchema,
-  action: GateActionSchema,
-  response: z.object({
+export const AskResponseSchema = responseSchema(
+  "AskResponse",
+  z.object({
+    question: z.string(),
+    collection_id: z.string(),
+    conversation_id: z.string(),
+    message_id: z.string(),
+    hits: z.array(RetrievedHitSchema),
+    quality: z
+      .record(z.string(), z.unknown())
+      .describe("the quality loop's state (retrieval graded and rewritten)"),
+    quality_exit: z.enum(["quality", "retry_limit", "timeout"]),
+    answer: z
+      .record(z.string(), z.unknown())
+      .describe("the answer loop's state (answer reviewed and regenerated)"),
+    answer_exit: z.enum(["passed", "epoch_limit", "timeout"]),
+    final_answer: z.string(),
+    citations: z.array(z.string()),
+    gate: GateVerdictOutSchema,
     action: GateActionSchema,
-    answer: z.string().nullable(),
-    notice: z.string().nullable(),
+    response: z.object({
+      action: GateActionSchema,
+      answer: z.string().nullable(),
+      notice: z.string().nullable(),
+    }),
+    observations: z.record(z.string(), z.unknown()).nullable(),
+    warnings: z.array(z.string()),
+    trace: z.array(TraceStepSchema),
+    duration_ms: z.number(),
+    diagrams: z.object({ quality_loop: z.string(), answer_loop: z.string() }),
   }),
-  observations: z.record(z.string(), z.unknown()).nullable(),
-  warnings: z.array(z.string()),
-  trace: z.array(TraceStepSchema),
-  duration_ms: z.number(),
-  diagrams: z.object({ quality_loop: z.string(), answer_loop: z.string() }),
-});
+);
 
-export const QuestionSetSchema = z.object({
-  id: Id,
-  collection_id: Id.nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  question_count: z.number().int(),
-  gmt_created: Time,
-  gmt_updated: Time,
-});
+export const QuestionSetSchema = responseSchema(
+  "QuestionSet",
+  z.object({
+    id: Id,
+    collection_id: Id.nullable(),
+    name: z.string(),
+    description: z.string().nullable(),
+    question_count: z.number().int(),
+    gmt_created: Time,
+    gmt_updated: Time,
+  }),
+);
 
-export const QuestionSetListSchema = z.object({ items: z.array(QuestionSetSchema) });
+export const QuestionSetListSchema = responseSchema(
+  "QuestionSetList",
+  z.object({ items: z.array(QuestionSetSchema) }),
+);
 
 const RelevantIdsSchema = z
   .array(z.string())
@@ -341,78 +394,102 @@ const ReferenceContextsSchema = z
   .nullable()
   .describe("texts of the passages that answer the question, matched to retrieved chunks");
 
-export const QuestionSchema = z.object({
-  id: Id,
-  question_set_id: Id,
-  position: z.number().int(),
-  question_type: z.enum(QUESTION_TYPES),
-  question_text: z.string(),
-  ground_truth: z.string(),
-  reference_context: z.string().nullable(),
-  relevant_ids: RelevantIdsSchema,
-  reference_contexts: ReferenceContextsSchema,
-  gmt_created: Time,
-  gmt_updated: Time,
-});
+export const QuestionSchema = responseSchema(
+  "Question",
+  z.object({
+    id: Id,
+    question_set_id: Id,
+    position: z.number().int(),
+    question_type: z.enum(QUESTION_TYPES),
+    question_text: z.string(),
+    ground_truth: z.string(),
+    reference_context: z.string().nullable(),
+    relevant_ids: RelevantIdsSchema,
+    reference_contexts: ReferenceContextsSchema,
+    gmt_created: Time,
+    gmt_updated: Time,
+  }),
+);
 
-export const QuestionListSchema = z.object({ items: z.array(QuestionSchema) });
+export const QuestionListSchema = responseSchema(
+  "QuestionList",
+  z.object({ items: z.array(QuestionSchema) }),
+);
 
-export const QuestionSetWithQuestionsSchema = QuestionSetSchema.extend({
-  questions: z.array(QuestionSchema),
-});
+export const QuestionSetWithQuestionsSchema = responseSchema(
+  "QuestionSetWithQuestions",
+  QuestionSetSchema.extend({
+    questions: z.array(QuestionSchema),
+  }),
+);
 
 /** A version of a set without its questions (issue 28 §3). */
-export const QuestionSetVersionSummarySchema = z.object({
-  id: Id,
-  question_set_id: Id,
-  number: z.number().int().describe("1, 2, 3… per set"),
-  created_by: Id.nullable().describe("who made the change; null once that user is gone"),
-  created_at: Time,
-  change: z.enum(QUESTION_SET_CHANGES).describe("what made this version"),
-  restored_from: z.number().int().nullable().describe("the version a `restored` one copies"),
-  question_count: z.number().int(),
-});
+export const QuestionSetVersionSummarySchema = responseSchema(
+  "QuestionSetVersionSummary",
+  z.object({
+    id: Id,
+    question_set_id: Id,
+    number: z.number().int().describe("1, 2, 3… per set"),
+    created_by: Id.nullable().describe("who made the change; null once that user is gone"),
+    created_at: Time,
+    change: z.enum(QUESTION_SET_CHANGES).describe("what made this version"),
+    restored_from: z.number().int().nullable().describe("the version a `restored` one copies"),
+    question_count: z.number().int(),
+  }),
+);
 
-export const QuestionSetVersionListSchema = z.object({
-  items: z.array(
-    QuestionSetVersionSummarySchema.extend({
-      created_by_name: z.string().nullable().describe("the name of who made the change"),
-    }),
-  ),
-});
+export const QuestionSetVersionListSchema = responseSchema(
+  "QuestionSetVersionList",
+  z.object({
+    items: z.array(
+      QuestionSetVersionSummarySchema.extend({
+        created_by_name: z.string().nullable().describe("the name of who made the change"),
+      }),
+    ),
+  }),
+);
 
 /** A question as a version holds it: the question's id (kept across edits) and its content. */
-export const VersionQuestionSchema = z.object({
-  id: Id,
-  question_type: z.enum(QUESTION_TYPES),
-  question_text: z.string(),
-  ground_truth: z.string(),
-  ground_truths: z.array(z.string()).nullable(),
-  reference_context: z.string().nullable(),
-  relevant_ids: RelevantIdsSchema,
-  reference_contexts: ReferenceContextsSchema,
-});
+export const VersionQuestionSchema = responseSchema(
+  "VersionQuestion",
+  z.object({
+    id: Id,
+    question_type: z.enum(QUESTION_TYPES),
+    question_text: z.string(),
+    ground_truth: z.string(),
+    ground_truths: z.array(z.string()).nullable(),
+    reference_context: z.string().nullable(),
+    relevant_ids: RelevantIdsSchema,
+    reference_contexts: ReferenceContextsSchema,
+  }),
+);
 
-export const QuestionSetVersionSchema = QuestionSetVersionSummarySchema.extend({
-  questions: z.array(VersionQuestionSchema),
-});
+export const QuestionSetVersionSchema = responseSchema(
+  "QuestionSetVersion",
+  QuestionSetVersionSummarySchema.extend({
+    questions: z.array(VersionQuestionSchema),
+  }),
+);
 
-export const QuestionSetVersionDiffSchema = z.object({
-  from: QuestionSetVersionSummarySchema,
-  to: QuestionSetVersionSummarySchema,
-  added: z.array(VersionQuestionSchema).describe("in `to`, not in `from`"),
-  removed: z.array(VersionQuestionSchema).describe("in `from`, not in `to`"),
-  changed: z.array(
-    z.object({
-      before: VersionQuestionSchema,
-      after: VersionQuestionSchema,
-      fields: z
-        .array(z.enum(DIFF_FIELDS))
-        .describe("what differs; ground_truths stands for all the references"),
-    }),
-  ),
-  unchanged: z.number().int(),
-});
+export const QuestionSetVersionDiffSchema = responseSchema(
+  "QuestionSetVersionDiff",
+  z.object({
+    from: QuestionSetVersionSummarySchema,
+    to: QuestionSetVersionSummarySchema,
+    added: z.array(VersionQuestionSchema).describe("in `to`, not in `from`"),
+    removed: z.array(VersionQuestionSchema).describe("in `from`, not in `to`"),
+    changed: z.array(
+      z.object({
+        before: VersionQuestionSchema,
+        after: VersionQuestionSchema,
+        fields: z
+          .array(z.enum(DIFF_FIELDS))
+          .describe("what differs; ground_truths stands for all the references"),
+      }),
+    ),
+    unchanged: z.number().int(),
+  }),
+);
 
 /** The version of its question set a run or an arena used; null for one made before versions. */
 const PinnedVersionFields = {
@@ -422,10 +499,13 @@ const PinnedVersionFields = {
   question_set_version: z.number().int().nullable().describe("that version's number"),
 };
 
-export const GenerationStartedSchema = z.object({
-  id: Id,
-  status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
-});
+export const GenerationStartedSchema = responseSchema(
+  "GenerationStarted",
+  z.object({
+    id: Id,
+    status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
+  }),
+);
 
 export const EVALUATION_STATUSES = [
   "PENDING",
@@ -443,45 +523,51 @@ export const RESULT_STATUS_VALUES = [
   "JUDGE_ERROR",
 ] as const;
 
-export const EvaluationSchema = z.object({
-  id: Id,
-  name: z.string(),
-  collection_id: Id.nullable(),
-  question_set_id: Id.nullable(),
-  ...PinnedVersionFields,
-  bot_id: z.string().describe('"builtin" or the HTTP bot\'s URL (credentials removed)'),
-  judge_llm_model_id: z.string(),
-  config: z
-    .record(z.string(), z.unknown())
-    .describe("the run's configuration snapshot: bot, judges, models, prompt versions; no key"),
-  status: z.enum(EVALUATION_STATUSES),
-  status_reason: z.string().nullable(),
-  progress: z.number().int(),
-  total_questions: z.number().int(),
-  completed_questions: z.number().int(),
-  scored_questions: z.number().int(),
-  bot_error_count: z.number().int(),
-  judge_error_count: z.number().int(),
-  average_score: z.number().nullable().describe("mean primary score on [0, 1], SCORED only"),
-  max_cost_usd: z
-    .number()
-    .nullable()
-    .describe("the run's cost limit in USD (eval --max-cost), or null for none"),
-  cost_limit_reached: z
-    .boolean()
-    .describe("the run is paused because its next question could pass max_cost_usd"),
-  started_at: Time.nullable(),
-  finished_at: Time.nullable(),
-  gmt_created: Time,
-  gmt_updated: Time,
-});
+export const EvaluationSchema = responseSchema(
+  "Evaluation",
+  z.object({
+    id: Id,
+    name: z.string(),
+    collection_id: Id.nullable(),
+    question_set_id: Id.nullable(),
+    ...PinnedVersionFields,
+    bot_id: z.string().describe('"builtin" or the HTTP bot\'s URL (credentials removed)'),
+    judge_llm_model_id: z.string(),
+    config: z
+      .record(z.string(), z.unknown())
+      .describe("the run's configuration snapshot: bot, judges, models, prompt versions; no key"),
+    status: z.enum(EVALUATION_STATUSES),
+    status_reason: z.string().nullable(),
+    progress: z.number().int(),
+    total_questions: z.number().int(),
+    completed_questions: z.number().int(),
+    scored_questions: z.number().int(),
+    bot_error_count: z.number().int(),
+    judge_error_count: z.number().int(),
+    average_score: z.number().nullable().describe("mean primary score on [0, 1], SCORED only"),
+    max_cost_usd: z
+      .number()
+      .nullable()
+      .describe("the run's cost limit in USD (eval --max-cost), or null for none"),
+    cost_limit_reached: z
+      .boolean()
+      .describe("the run is paused because its next question could pass max_cost_usd"),
+    started_at: Time.nullable(),
+    finished_at: Time.nullable(),
+    gmt_created: Time,
+    gmt_updated: Time,
+  }),
+);
 
-export const ProgressSchema = z.object({
-  completed: z.number().int(),
-  total: z.number().int(),
-  percent: z.number(),
-  eta_seconds: z.number().nullable(),
-});
+export const ProgressSchema = responseSchema(
+  "Progress",
+  z.object({
+    completed: z.number().int(),
+    total: z.number().int(),
+    percent: z.number(),
+    eta_seconds: z.number().nullable(),
+  }),
+);
 
 /** RAGChecker's metrics over many answers, each a mean × 100 to one decimal (judges/claims). */
 const ClaimMetricsReportSchema = z.object({
@@ -567,39 +653,42 @@ export const RunCostSchema = z.object({
 });
 
 /** evals/runs/summary.ts EvaluationSummary. */
-export const EvaluationSummarySchema = z.object({
-  total: z.number().int(),
-  completed: z.number().int(),
-  pending: z.number().int(),
-  running: z.number().int(),
-  scored: z.number().int(),
-  errors: z.object({ bot: z.number().int(), judge: z.number().int() }),
-  average_score: z.number().nullable(),
-  pass_rate: z.number().nullable(),
-  gate: z.record(z.string(), z.number()),
-  judges: z.partialRecord(z.enum(JUDGE_KINDS), JudgeSummarySchema),
-  by_question_type: z.record(
-    z.string(),
-    z.object({
-      total: z.number().int(),
-      scored: z.number().int(),
-      average_score: z.number().nullable(),
-      pass_rate: z.number().nullable(),
+export const EvaluationSummarySchema = responseSchema(
+  "EvaluationSummary",
+  z.object({
+    total: z.number().int(),
+    completed: z.number().int(),
+    pending: z.number().int(),
+    running: z.number().int(),
+    scored: z.number().int(),
+    errors: z.object({ bot: z.number().int(), judge: z.number().int() }),
+    average_score: z.number().nullable(),
+    pass_rate: z.number().nullable(),
+    gate: z.record(z.string(), z.number()),
+    judges: z.partialRecord(z.enum(JUDGE_KINDS), JudgeSummarySchema),
+    by_question_type: z.record(
+      z.string(),
+      z.object({
+        total: z.number().int(),
+        scored: z.number().int(),
+        average_score: z.number().nullable(),
+        pass_rate: z.number().nullable(),
+      }),
+    ),
+    latency_ms: z.object({
+      mean: z.number().nullable(),
+      p50: z.number().nullable(),
+      p95: z.number().nullable(),
     }),
-  ),
-  latency_ms: z.object({
-    mean: z.number().nullable(),
-    p50: z.number().nullable(),
-    p95: z.number().nullable(),
+    usage: z.object({
+      prompt_tokens: z.number(),
+      completion_tokens: z.number(),
+      calls: z.number(),
+    }),
+    retrieval: RetrievalSummarySchema,
+    cost: RunCostSchema,
   }),
-  usage: z.object({
-    prompt_tokens: z.number(),
-    completion_tokens: z.number(),
-    calls: z.number(),
-  }),
-  retrieval: RetrievalSummarySchema,
-  cost: RunCostSchema,
-});
+);
 
 export const BotSourceSchema = z.looseObject({
   node_id: z.string(),
@@ -614,142 +703,166 @@ export const BotSourceSchema = z.looseObject({
 });
 
 /** One question's result in a run (an evaluation_results row without owner and job). */
-export const EvaluationResultSchema = z.object({
-  id: Id,
-  evaluation_id: Id,
-  question_id: z.string(),
-  position: z.number().int(),
-  question_type: z.string(),
-  question_text: z.string(),
-  ground_truth: z.string(),
-  reference_context: z.string().nullable(),
-  relevant_ids: RelevantIdsSchema,
-  reference_contexts: ReferenceContextsSchema,
-  status: z.enum(RESULT_STATUS_VALUES),
-  attempts: z.number().int(),
-  latency_ms: z.number().nullable(),
-  usage: z.record(z.string(), z.unknown()).nullable(),
-  cost: CostTotalSchema.nullable().describe(
-    "what the question's LLM calls (bot and judges) cost; null when none were recorded",
-  ),
-  rag_answer: z.string().nullable(),
-  rag_answer_sources: z.array(BotSourceSchema).nullable().describe("the sources the bot used"),
-  rag_citations: z.array(z.string()).nullable().describe("node_ids the answer cites"),
-  rag_tool_calls: z.array(z.unknown()).nullable().describe("the built-in bot's loop trace"),
-  gate_status: z.string().nullable(),
-  gate: z
-    .looseObject({
-      status: GateStatusSchema.optional(),
-      action: GateActionSchema.optional(),
-      checks: z.array(EvaluationCheckSchema).optional(),
-      scores: z.record(z.string(), z.number()).optional(),
-      error: z.unknown().optional(),
-    })
-    .nullable()
-    .describe("the gate's verdict, or {error} when the answer could not be gated"),
-  judges: z.partialRecord(z.enum(JUDGE_KINDS), JudgeResultSchema).nullable(),
-  retrieval: ItemRetrievalSchema.nullable().describe(
-    "retrieval metrics against the question's relevant items; null when it names none",
-  ),
-  llm_judge_score: z.number().int().nullable(),
-  llm_judge_reasoning: z.string().nullable(),
-  score: z.number().nullable().describe("the primary score on [0, 1]"),
-  passed: z.boolean().nullable(),
-  error: z.string().nullable(),
-  gmt_created: Time,
-  gmt_updated: Time,
-  diagrams: z
-    .object({ quality_loop: z.string(), answer_loop: z.string() })
-    .optional()
-    .describe(
-      "the built-in bot's two loops as Mermaid diagrams, with the path this answer took highlighted (built-in bot results only)",
+export const EvaluationResultSchema = responseSchema(
+  "EvaluationResult",
+  z.object({
+    id: Id,
+    evaluation_id: Id,
+    question_id: z.string(),
+    position: z.number().int(),
+    question_type: z.string(),
+    question_text: z.string(),
+    ground_truth: z.string(),
+    reference_context: z.string().nullable(),
+    relevant_ids: RelevantIdsSchema,
+    reference_contexts: ReferenceContextsSchema,
+    status: z.enum(RESULT_STATUS_VALUES),
+    attempts: z.number().int(),
+    latency_ms: z.number().nullable(),
+    usage: z.record(z.string(), z.unknown()).nullable(),
+    cost: CostTotalSchema.nullable().describe(
+      "what the question's LLM calls (bot and judges) cost; null when none were recorded",
     ),
-});
+    rag_answer: z.string().nullable(),
+    rag_answer_sources: z.array(BotSourceSchema).nullable().describe("the sources the bot used"),
+    rag_citations: z.array(z.string()).nullable().describe("node_ids the answer cites"),
+    rag_tool_calls: z.array(z.unknown()).nullable().describe("the built-in bot's loop trace"),
+    gate_status: z.string().nullable(),
+    gate: z
+      .looseObject({
+        status: GateStatusSchema.optional(),
+        action: GateActionSchema.optional(),
+        checks: z.array(EvaluationCheckSchema).optional(),
+        scores: z.record(z.string(), z.number()).optional(),
+        error: z.unknown().optional(),
+      })
+      .nullable()
+      .describe("the gate's verdict, or {error} when the answer could not be gated"),
+    judges: z.partialRecord(z.enum(JUDGE_KINDS), JudgeResultSchema).nullable(),
+    retrieval: ItemRetrievalSchema.nullable().describe(
+      "retrieval metrics against the question's relevant items; null when it names none",
+    ),
+    llm_judge_score: z.number().int().nullable(),
+    llm_judge_reasoning: z.string().nullable(),
+    score: z.number().nullable().describe("the primary score on [0, 1]"),
+    passed: z.boolean().nullable(),
+    error: z.string().nullable(),
+    gmt_created: Time,
+    gmt_updated: Time,
+    diagrams: z
+      .object({ quality_loop: z.string(), answer_loop: z.string() })
+      .optional()
+      .describe(
+        "the built-in bot's two loops as Mermaid diagrams, with the path this answer took highlighted (built-in bot results only)",
+      ),
+  }),
+);
 
 /**
  * One row of a run's results list: what a collapsed ResultComparisonCard shows. The answer's
  * sources, the trace, the gate's checks and the judges' outputs come with the result itself
  * (`GET /evaluations/{id}/results/{resultId}`).
  */
-export const EvaluationResultListItemSchema = EvaluationResultSchema.pick({
-  id: true,
-  evaluation_id: true,
-  question_id: true,
-  position: true,
-  question_type: true,
-  question_text: true,
-  status: true,
-  attempts: true,
-  latency_ms: true,
-  gate_status: true,
-  score: true,
-  passed: true,
-  error: true,
-  retrieval: true,
-  gmt_updated: true,
-}).extend({
-  answer_excerpt: z
-    .string()
-    .nullable()
-    .describe("the answer's first 240 characters; null when there is no answer"),
-  answer_length: z
-    .number()
-    .int()
-    .nullable()
-    .describe("the answer's length in characters; null when there is no answer"),
-  cost_usd: z
-    .number()
-    .nullable()
-    .describe("USD of the question's priced LLM calls; null when none were recorded"),
-  cost_price_unknown: z.boolean().describe("some of the question's tokens have no price"),
-});
+export const EvaluationResultListItemSchema = responseSchema(
+  "EvaluationResultListItem",
+  EvaluationResultSchema.pick({
+    id: true,
+    evaluation_id: true,
+    question_id: true,
+    position: true,
+    question_type: true,
+    question_text: true,
+    status: true,
+    attempts: true,
+    latency_ms: true,
+    gate_status: true,
+    score: true,
+    passed: true,
+    error: true,
+    retrieval: true,
+    gmt_updated: true,
+  }).extend({
+    answer_excerpt: z
+      .string()
+      .nullable()
+      .describe("the answer's first 240 characters; null when there is no answer"),
+    answer_length: z
+      .number()
+      .int()
+      .nullable()
+      .describe("the answer's length in characters; null when there is no answer"),
+    cost_usd: z
+      .number()
+      .nullable()
+      .describe("USD of the question's priced LLM calls; null when none were recorded"),
+    cost_price_unknown: z.boolean().describe("some of the question's tokens have no price"),
+  }),
+);
 
-export const EvaluationListItemSchema = EvaluationSchema.extend({
-  progress: ProgressSchema,
-  pass_rate: z.number().nullable().describe("share of SCORED results that passed"),
-  arena: z
-    .object({ id: z.string(), name: z.string(), contestant: z.string() })
-    .nullable()
-    .describe(
-      "the arena that started this run for one of its contestants (answers, a bot run for it); null for a run of its own",
-    ),
-});
+export const EvaluationListItemSchema = responseSchema(
+  "EvaluationListItem",
+  EvaluationSchema.extend({
+    progress: ProgressSchema,
+    pass_rate: z.number().nullable().describe("share of SCORED results that passed"),
+    arena: z
+      .object({ id: z.string(), name: z.string(), contestant: z.string() })
+      .nullable()
+      .describe(
+        "the arena that started this run for one of its contestants (answers, a bot run for it); null for a run of its own",
+      ),
+  }),
+);
 
-export const EvaluationListSchema = z.object({ items: z.array(EvaluationListItemSchema) });
+export const EvaluationListSchema = responseSchema(
+  "EvaluationList",
+  z.object({ items: z.array(EvaluationListItemSchema) }),
+);
 
-export const EvaluationDetailSchema = EvaluationSchema.extend({
-  progress: ProgressSchema,
-  summary: EvaluationSummarySchema,
-  results: z
-    .array(EvaluationResultListItemSchema)
-    .describe("the first page of the results list, in question order"),
-});
+export const EvaluationDetailSchema = responseSchema(
+  "EvaluationDetail",
+  EvaluationSchema.extend({
+    progress: ProgressSchema,
+    summary: EvaluationSummarySchema,
+    results: z
+      .array(EvaluationResultListItemSchema)
+      .describe("the first page of the results list, in question order"),
+  }),
+);
 
-export const ResultsPageSchema = z.object({
-  items: z.array(EvaluationResultListItemSchema),
-  offset: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int().describe("results matching the filters, in all pages"),
-});
+export const ResultsPageSchema = responseSchema(
+  "ResultsPage",
+  z.object({
+    items: z.array(EvaluationResultListItemSchema),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int().describe("results matching the filters, in all pages"),
+  }),
+);
 
-export const SessionSchema = z.object({
-  user: z.object({ id: Id, name: z.string() }),
-  via: z.enum(["bearer", "cookie"]),
-  expires_at: Time.nullable().describe("when the cookie's session ends; null for a bearer token"),
-  workspace: z
-    .object({
-      id: Id,
-      name: z.string(),
-      personal: z.boolean(),
-      role: z.enum(["owner", "editor", "annotator", "viewer"]),
-    })
-    .describe("the workspace this request acts in, and the caller's role there"),
-});
+export const SessionSchema = responseSchema(
+  "Session",
+  z.object({
+    user: z.object({ id: Id, name: z.string() }),
+    via: z.enum(["bearer", "cookie"]),
+    expires_at: Time.nullable().describe("when the cookie's session ends; null for a bearer token"),
+    workspace: z
+      .object({
+        id: Id,
+        name: z.string(),
+        personal: z.boolean(),
+        role: z.enum(["owner", "editor", "annotator", "viewer"]),
+      })
+      .describe("the workspace this request acts in, and the caller's role there"),
+  }),
+);
 
-export const SessionCreatedSchema = z.object({
-  user: z.object({ id: Id, name: z.string() }),
-  expires_at: Time,
-});
+export const SessionCreatedSchema = responseSchema(
+  "SessionCreated",
+  z.object({
+    user: z.object({ id: Id, name: z.string() }),
+    expires_at: Time,
+  }),
+);
 
 /** `GET /evaluations/{id}/events`: Server-Sent Events, each `data:` one of these. */
 export const EvaluationEventSchema = z
@@ -771,30 +884,33 @@ const RadarDimensionSchema = z.object({
   value: z.number().describe("the mean mapped onto [0, 1]"),
 });
 
-export const EvaluationChartsSchema = z.object({
-  radar: z.array(RadarDimensionSchema).describe("rubric dimension averages, where present"),
-  histogram: z.object({
-    binned: CodedMessageSchema.describe("what is binned, in words"),
-    bins: z.array(
+export const EvaluationChartsSchema = responseSchema(
+  "EvaluationCharts",
+  z.object({
+    radar: z.array(RadarDimensionSchema).describe("rubric dimension averages, where present"),
+    histogram: z.object({
+      binned: CodedMessageSchema.describe("what is binned, in words"),
+      bins: z.array(
+        z.object({
+          from: z.number().describe("inclusive"),
+          to: z.number().describe("exclusive, except the last bin's 1"),
+          count: z.number().int(),
+        }),
+      ),
+      count: z.number().int().describe("results binned"),
+      not_scored: z.number().int().describe("pending, running and failed results, not binned"),
+    }),
+    by_question_type: z.array(
       z.object({
-        from: z.number().describe("inclusive"),
-        to: z.number().describe("exclusive, except the last bin's 1"),
-        count: z.number().int(),
+        question_type: z.string(),
+        total: z.number().int(),
+        scored: z.number().int(),
+        average_score: z.number().nullable(),
+        pass_rate: z.number().nullable(),
       }),
     ),
-    count: z.number().int().describe("results binned"),
-    not_scored: z.number().int().describe("pending, running and failed results, not binned"),
   }),
-  by_question_type: z.array(
-    z.object({
-      question_type: z.string(),
-      total: z.number().int(),
-      scored: z.number().int(),
-      average_score: z.number().nullable(),
-      pass_rate: z.number().nullable(),
-    }),
-  ),
-});
+);
 
 const CompareSideSchema = z.object({
   result_id: z
@@ -847,76 +963,85 @@ const ComparedRunSchema = z.object({
   radar: z.array(RadarDimensionSchema),
 });
 
-export const EvaluationComparisonSchema = z.object({
-  base: ComparedRunSchema,
-  head: ComparedRunSchema,
-  matched_by: z
-    .enum(["question_id", "question_text"])
-    .describe("question ids on one question set; normalized question text across sets"),
-  incomparable: z
-    .array(IncomparabilitySchema)
-    .describe("why the runs' scores are not comparable (base first); empty when they are"),
-  counts: z.object({
-    shared: z.number().int(),
-    changed_questions: z
-      .number()
-      .int()
-      .describe("questions both runs have, edited between them: left out of the comparison"),
-    only_base: z.number().int(),
-    only_head: z.number().int(),
-    regressions: z.number().int(),
-    improvements: z.number().int(),
-    unchanged: z.number().int(),
-    passed_to_failed: z.number().int(),
-    failed_to_passed: z.number().int(),
-    mean_score_delta: z.number().nullable(),
-  }),
-  items: z
-    .array(
-      z.object({
-        question_text: z.string(),
-        question_type: z.string(),
-        base: CompareSideSchema,
-        head: CompareSideSchema,
-        score_delta: z.number().nullable().describe("head − base, when both were scored"),
-        change: z.enum(["regression", "improvement", "unchanged"]),
-      }),
-    )
-    .describe("the shared questions, regressions first (largest drop first), then improvements"),
-});
-
-export const QuestionSetTrendSchema = z.object({
-  items: z.array(
-    z.object({
-      evaluation_id: Id,
-      name: z.string(),
-      status: z.enum(EVALUATION_STATUSES),
-      question_set_version: z
+export const EvaluationComparisonSchema = responseSchema(
+  "EvaluationComparison",
+  z.object({
+    base: ComparedRunSchema,
+    head: ComparedRunSchema,
+    matched_by: z
+      .enum(["question_id", "question_text"])
+      .describe("question ids on one question set; normalized question text across sets"),
+    incomparable: z
+      .array(IncomparabilitySchema)
+      .describe("why the runs' scores are not comparable (base first); empty when they are"),
+    counts: z.object({
+      shared: z.number().int(),
+      changed_questions: z
         .number()
         .int()
-        .nullable()
-        .describe("the version of the set the run used (null: a run made before versions)"),
-      gmt_created: Time,
-      finished_at: Time.nullable(),
-      total_questions: z.number().int(),
-      scored: z.number().int(),
-      average_score: z.number().nullable(),
-      pass_rate: z.number().nullable(),
+        .describe("questions both runs have, edited between them: left out of the comparison"),
+      only_base: z.number().int(),
+      only_head: z.number().int(),
+      regressions: z.number().int(),
+      improvements: z.number().int(),
+      unchanged: z.number().int(),
+      passed_to_failed: z.number().int(),
+      failed_to_passed: z.number().int(),
+      mean_score_delta: z.number().nullable(),
     }),
-  ),
-});
+    items: z
+      .array(
+        z.object({
+          question_text: z.string(),
+          question_type: z.string(),
+          base: CompareSideSchema,
+          head: CompareSideSchema,
+          score_delta: z.number().nullable().describe("head − base, when both were scored"),
+          change: z.enum(["regression", "improvement", "unchanged"]),
+        }),
+      )
+      .describe("the shared questions, regressions first (largest drop first), then improvements"),
+  }),
+);
+
+export const QuestionSetTrendSchema = responseSchema(
+  "QuestionSetTrend",
+  z.object({
+    items: z.array(
+      z.object({
+        evaluation_id: Id,
+        name: z.string(),
+        status: z.enum(EVALUATION_STATUSES),
+        question_set_version: z
+          .number()
+          .int()
+          .nullable()
+          .describe("the version of the set the run used (null: a run made before versions)"),
+        gmt_created: Time,
+        finished_at: Time.nullable(),
+        total_questions: z.number().int(),
+        scored: z.number().int(),
+        average_score: z.number().nullable(),
+        pass_rate: z.number().nullable(),
+      }),
+    ),
+  }),
+);
 
 /** A registered HTTP bot as its owner reads it (store/bots.ts BotRow): never the secret. */
-export const BotSchema = z.object({
-  id: Id,
-  name: z.string(),
-  url: z.string(),
-  secret_header: z.string(),
-  has_secret: z.boolean(),
-  gmt_created: Time,
-});
+export const BotSchema = responseSchema(
+  "Bot",
+  z.object({
+    id: Id,
+    name: z.string(),
+    url: z.string(),
+    secret_header: z.string(),
+    has_secret: z.boolean(),
+    gmt_created: Time,
+  }),
+);
 
-export const BotListSchema = z.object({ items: z.array(BotSchema) });
+export const BotListSchema = responseSchema("BotList", z.object({ items: z.array(BotSchema) }));
 
 const Interval = z.tuple([z.number(), z.number()]);
 const TallySchema = z.object({ wins: z.number(), ties: z.number(), losses: z.number() });
@@ -1016,41 +1141,47 @@ export const ArenaResultsSchema = z.looseObject({
 });
 
 /** Seed 002 section 3.2's Auto-Arena: the request snapshot in `config`, the results once done. */
-export const ArenaSchema = z.object({
-  id: Id,
-  name: z.string(),
-  question_set_id: Id,
-  ...PinnedVersionFields,
-  status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
-  status_reason: Nullable(z.string()),
-  status_message: Nullable(CodedMessageSchema).describe("why it FAILED, as a coded message"),
-  config: z
-    .looseObject({
-      question_set_id: z.string(),
-      contestants: z.array(
-        z.looseObject({
-          name: z.string(),
-          evaluation_id: z.string(),
-          source: z.enum(["evaluation", "answers", "builtin", "http"]),
-          bot_id: z.string(),
-        }),
+export const ArenaSchema = responseSchema(
+  "Arena",
+  z.object({
+    id: Id,
+    name: z.string(),
+    question_set_id: Id,
+    ...PinnedVersionFields,
+    status: z.enum(["PENDING", "RUNNING", "COMPLETED", "FAILED"]),
+    status_reason: Nullable(z.string()),
+    status_message: Nullable(CodedMessageSchema).describe("why it FAILED, as a coded message"),
+    config: z
+      .looseObject({
+        question_set_id: z.string(),
+        contestants: z.array(
+          z.looseObject({
+            name: z.string(),
+            evaluation_id: z.string(),
+            source: z.enum(["evaluation", "answers", "builtin", "http"]),
+            bot_id: z.string(),
+          }),
+        ),
+        judge: z.string(),
+        judge_model: z.string().nullable().optional(),
+        rounds: z.number().optional(),
+        seed: z.number().optional(),
+      })
+      .describe("The request as run: contestants as evaluation ids (never a key or the answers)"),
+    results: Nullable(
+      ArenaResultsSchema.describe(
+        "Ratings with intervals, the win matrix and the charts' data, once COMPLETED",
       ),
-      judge: z.string(),
-      judge_model: z.string().nullable().optional(),
-      rounds: z.number().optional(),
-      seed: z.number().optional(),
-    })
-    .describe("The request as run: contestants as evaluation ids (never a key or the answers)"),
-  results: Nullable(
-    ArenaResultsSchema.describe(
-      "Ratings with intervals, the win matrix and the charts' data, once COMPLETED",
     ),
-  ),
-  gmt_created: Time,
-  gmt_updated: Time,
-});
+    gmt_created: Time,
+    gmt_updated: Time,
+  }),
+);
 
-export const ArenaListSchema = z.object({ items: z.array(ArenaSchema) });
+export const ArenaListSchema = responseSchema(
+  "ArenaList",
+  z.object({ items: z.array(ArenaSchema) }),
+);
 
 const QUESTION_OUTCOMES = ["a", "b", "tie", "not_compared", "judge_error", "not_stored"] as const;
 

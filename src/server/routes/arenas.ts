@@ -21,6 +21,7 @@ import {
   FileDownloadSchema,
 } from "../schemas.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
+import { requestSchema } from "../components.js";
 
 // Seed 002 section 3.2's Auto-Arena over HTTP. Thin: parse, call one evals/arena function, answer;
 // typed errors (no such arena, a contestant that does not fit) are mapped in errors.ts.
@@ -56,7 +57,7 @@ export const arenaApi = {
     tags: ["arenas"],
     summary:
       "Start an arena: contestants (runs reused, answers or bots run now) on one question set",
-    body: ArenaRequestSchema,
+    body: requestSchema("ArenaRequest", ArenaRequestSchema),
     needsJobs: true,
     responses: {
       201: {

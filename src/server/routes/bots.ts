@@ -4,6 +4,7 @@ import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { BotListSchema, BotSchema, ErrorSchema } from "../schemas.js";
 import { IdParams } from "./params.js";
+import { requestSchema } from "../components.js";
 
 const BASE = "/api/v1/bots";
 const error = (description: string) => ({ description, schema: ErrorSchema });
@@ -22,7 +23,7 @@ export const botApi = {
     path: BASE,
     tags: ["bots"],
     summary: "Register an HTTP bot with the secret sent to its URL only",
-    body: RegisterBotSchema,
+    body: requestSchema("RegisterBot", RegisterBotSchema),
     responses: {
       201: { description: "The bot, with `has_secret` instead of the secret", schema: BotSchema },
       400: error(

@@ -51,6 +51,7 @@ import {
   ResultsPageSchema,
 } from "../schemas.js";
 import { IdParams, PAGE_LIMITS, pageLimit, pageOffset, ResultIdParams } from "./params.js";
+import { requestSchema } from "../components.js";
 
 const BASE = "/api/v1/evaluations";
 const SSE_KEEPALIVE_MS = 15_000;
@@ -207,7 +208,7 @@ export const evaluationApi = {
     path: BASE,
     tags: ["evaluations"],
     summary: "Create and start an evaluation (it runs on the workers)",
-    body: EvaluationRequestSchema,
+    body: requestSchema("EvaluationRequest", EvaluationRequestSchema),
     needsJobs: true,
     responses: {
       201: { description: "The evaluation, PENDING", schema: EvaluationSchema },
@@ -309,7 +310,7 @@ export const evaluationApi = {
     summary: "Run a finished evaluation's failed items (or all) again",
     params: IdParams,
     resource: "evaluation",
-    body: RetryRequestSchema,
+    body: requestSchema("RetryRequest", RetryRequestSchema),
     bodyOptional: true,
     needsJobs: true,
     responses: {

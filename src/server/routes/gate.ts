@@ -21,6 +21,7 @@ import {
   GuardResponseSchema,
 } from "../schemas.js";
 import { IdParams, PAGE_LIMITS, pageLimit } from "./params.js";
+import { requestSchema } from "../components.js";
 
 /** What the API returns for a stored record: everything but the owner and bookkeeping. */
 function recordJson(row: EvaluationRecordRow) {
@@ -44,7 +45,7 @@ export const gateApi = {
     path: "/api/v1/gate",
     tags: ["gate"],
     summary: "Gate one answer on its evidence and store the record",
-    body: EvaluatorInputSchema,
+    body: requestSchema("EvaluatorInput", EvaluatorInputSchema),
     responses: {
       201: { description: "The verdict and the stored record's id", schema: GateResponseSchema },
       400: error("Invalid JSON, or a field that fails validation (named in issues[].path)"),
@@ -56,7 +57,7 @@ export const gateApi = {
     path: "/api/v1/guard",
     tags: ["gate"],
     summary: "Guard one answer before a user sees it: allow, block or repair, with the reasons",
-    body: EvaluatorInputSchema,
+    body: requestSchema("EvaluatorInput", EvaluatorInputSchema),
     query: z.object({
       repair: flag("false: block or allow only, never change the answer (default true)"),
       record: flag("true: also store the gate's record of the answer as given (default false)"),

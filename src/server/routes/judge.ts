@@ -8,6 +8,7 @@ import {
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema, JudgeRequestSchema, JudgeResponseSchema } from "../schemas.js";
+import { requestSchema } from "../components.js";
 
 export const judgeApi = {
   judge: defineRoute({
@@ -15,7 +16,7 @@ export const judgeApi = {
     path: "/api/v1/judge",
     tags: ["judges"],
     summary: "Judge one answer with LLM judges (review, rubric, reference) or the offline judge",
-    body: JudgeRequestSchema,
+    body: requestSchema("JudgeRequest", JudgeRequestSchema),
     responses: {
       200: {
         description: "One result per judge, keyed by judge name, in the common JudgeResult shape",

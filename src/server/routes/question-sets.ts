@@ -52,6 +52,7 @@ import {
   QuestionSetWithQuestionsSchema,
 } from "../schemas.js";
 import { IdParams } from "./params.js";
+import { requestSchema } from "../components.js";
 
 const BASE = "/api/v1/question-sets";
 
@@ -86,7 +87,7 @@ export const questionSetApi = {
     path: BASE,
     tags: ["question-sets"],
     summary: "Create a question set with its whole question list, in one transaction",
-    body: CreateQuestionSetSchema,
+    body: requestSchema("CreateQuestionSet", CreateQuestionSetSchema),
     bodyBytes: listBodyBytes,
     responses: {
       201: { description: "The set with its questions", schema: QuestionSetWithQuestionsSchema },
@@ -100,7 +101,7 @@ export const questionSetApi = {
     path: `${BASE}/import`,
     tags: ["question-sets"],
     summary: "Create a question set from a CSV, JSON or JSONL file's text; all or nothing",
-    body: ImportQuestionSetSchema,
+    body: requestSchema("ImportQuestionSet", ImportQuestionSetSchema),
     bodyBytes: () => IMPORT_BODY_BYTES,
     responses: {
       201: { description: "The set with its questions", schema: QuestionSetWithQuestionsSchema },
@@ -114,7 +115,7 @@ export const questionSetApi = {
     path: `${BASE}/generate`,
     tags: ["question-sets"],
     summary: "Start generating questions from a collection (a job); poll the generation",
-    body: GenerateQuestionsRequestSchema,
+    body: requestSchema("GenerateQuestionsRequest", GenerateQuestionsRequestSchema),
     needsJobs: true,
     responses: {
       202: {
@@ -146,7 +147,7 @@ export const questionSetApi = {
     summary: "Edit one question",
     params: IdParams,
     resource: "question",
-    body: UpdateQuestionSchema,
+    body: requestSchema("UpdateQuestion", UpdateQuestionSchema),
     responses: {
       200: { description: "The question", schema: QuestionSchema },
       400: error("Invalid body"),
@@ -211,7 +212,7 @@ export const questionSetApi = {
     summary: "Update a question set's metadata",
     params: IdParams,
     resource: "question set",
-    body: UpdateQuestionSetSchema,
+    body: requestSchema("UpdateQuestionSet", UpdateQuestionSetSchema),
     responses: {
       200: { description: "The set", schema: QuestionSetSchema },
       400: error("Invalid body"),
@@ -234,7 +235,7 @@ export const questionSetApi = {
     summary: "Append questions to a set; all or nothing",
     params: IdParams,
     resource: "question set",
-    body: AddQuestionsSchema,
+    body: requestSchema("AddQuestions", AddQuestionsSchema),
     bodyBytes: listBodyBytes,
     responses: {
       201: { description: "{items}: the new questions", schema: QuestionListSchema },

@@ -26,6 +26,7 @@ import {
   IngestResultSchema,
 } from "../schemas.js";
 import { IdParams } from "./params.js";
+import { requestSchema } from "../components.js";
 
 export const CreateCollectionSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -59,7 +60,7 @@ export const ragApi = {
     path: "/api/v1/collections",
     tags: ["collections"],
     summary: "Create a collection (its name is unique per user)",
-    body: CreateCollectionSchema,
+    body: requestSchema("CreateCollection", CreateCollectionSchema),
     responses: {
       201: { description: "The collection", schema: CollectionSchema },
       400: error("Invalid body"),
@@ -92,7 +93,7 @@ export const ragApi = {
     summary: "Ingest documents (Markdown, text, HTML, PDF as base64, JSONL); all or nothing",
     params: IdParams,
     resource: "collection",
-    body: UploadsSchema,
+    body: requestSchema("Uploads", UploadsSchema),
     bodyBytes: (max) => max * UPLOAD_BODY_FACTOR,
     responses: {
       201: {
@@ -110,7 +111,7 @@ export const ragApi = {
     path: "/api/v1/ask",
     tags: ["collections"],
     summary: "Answer with the built-in agentic RAG bot, gated on its evidence",
-    body: AskRequestSchema,
+    body: requestSchema("AskRequest", AskRequestSchema),
     responses: {
       200: {
         description:

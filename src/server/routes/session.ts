@@ -10,6 +10,7 @@ import { type App, requireJsonBody, type RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
 import { defineRoute, mountRoute } from "../route.js";
 import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas.js";
+import { requestSchema } from "../components.js";
 
 export const SessionLoginSchema = z.object({
   token: z.string().trim().min(1).max(1_000).describe("an API token (see `ragjudge token`)"),
@@ -24,7 +25,7 @@ export const sessionApi = {
     tags: ["session"],
     summary: "Log the browser in with an API token: sets the HttpOnly session cookie",
     public: true,
-    body: SessionLoginSchema,
+    body: requestSchema("SessionLogin", SessionLoginSchema),
     responses: {
       201: { description: "Logged in; the cookie is set", schema: SessionCreatedSchema },
       400: error("Invalid body"),
