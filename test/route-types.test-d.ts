@@ -5,7 +5,7 @@ import { z } from "zod";
 import { errorJson } from "../src/server/http.js";
 import { declaredBody, defineRoute, type HandlerOf } from "../src/server/route.js";
 import { IdParams } from "../src/server/routes/params.js";
-import { ErrorSchema } from "../src/server/schemas.js";
+import { ErrorSchema } from "../src/server/schemas/index.js";
 
 const ThingSchema = z.object({
   id: z.string(),

@@ -3,7 +3,7 @@ import { accessOf } from "./access.js";
 import { requestComponents, responseComponents } from "./components.js";
 import { type AnyRouteSpec, openApiPath } from "./route.js";
 import { API_ROUTES } from "./routes/index.js";
-import { ErrorSchema } from "./schemas.js";
+import { ErrorSchema } from "./schemas/index.js";
 
 // The OpenAPI document, generated from the route table (routes/index.ts): each operation comes
 // from the same declaration that mounts and validates the route. Named schemas (components.ts:

@@ -24,7 +24,7 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams, pageLimit } from "./params.js";
 
 // Alert rules (issue 24 §4): a metric over a window of production answers, a threshold, a

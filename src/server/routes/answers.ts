@@ -23,7 +23,7 @@ import {
 import { errorLogSummary } from "../error-log.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams, pageLimit } from "./params.js";
 import { requestSchema, responseSchema } from "../components.js";
 

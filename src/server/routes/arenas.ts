@@ -19,7 +19,7 @@ import {
   ArenaSchema,
   ErrorSchema,
   FileDownloadSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
 import { requestSchema } from "../components.js";
 

@@ -2,7 +2,7 @@ import { RegisterBotSchema, registerBot } from "../../evals/bots/index.js";
 import { deleteBot, getBot, listBots } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { BotListSchema, BotSchema, ErrorSchema } from "../schemas.js";
+import { BotListSchema, BotSchema, ErrorSchema } from "../schemas/index.js";
 import { IdParams } from "./params.js";
 import { requestSchema } from "../components.js";
 

@@ -49,7 +49,7 @@ import {
   EvaluationResultSchema,
   EvaluationSchema,
   ResultsPageSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams, PAGE_LIMITS, pageLimit, pageOffset, ResultIdParams } from "./params.js";
 import { requestSchema } from "../components.js";
 

@@ -19,7 +19,7 @@ import {
   EvaluationRecordSchema,
   GateResponseSchema,
   GuardResponseSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams, PAGE_LIMITS, pageLimit } from "./params.js";
 import { requestSchema } from "../components.js";
 

@@ -8,7 +8,7 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams } from "./params.js";
 import { requestSchema, responseSchema } from "../components.js";
 

@@ -7,7 +7,7 @@ import {
 } from "../../judges/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema, JudgeRequestSchema, JudgeResponseSchema } from "../schemas.js";
+import { ErrorSchema, JudgeRequestSchema, JudgeResponseSchema } from "../schemas/index.js";
 import { requestSchema } from "../components.js";
 
 export const judgeApi = {

@@ -22,7 +22,7 @@ import {
   ErrorSchema,
   JudgeResultSchema,
   RESULT_STATUS_VALUES,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams } from "./params.js";
 import { requestSchema, responseSchema } from "../components.js";
 

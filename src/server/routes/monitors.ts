@@ -21,7 +21,7 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams } from "./params.js";
 
 // Monitors (issue 24 §2) and the monitor's charts (§3): which production answers to judge after

@@ -50,7 +50,7 @@ import {
   QuestionSetVersionSchema,
   QuestionSetVersionSummarySchema,
   QuestionSetWithQuestionsSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams } from "./params.js";
 import { requestSchema } from "../components.js";
 

@@ -19,7 +19,7 @@ import { listMembers, recordAudit } from "../../store/index.js";
 import { actorOf } from "../auth.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
 
 // Annotation queues over HTTP (issue 28 §2). Thin: parse, call one evals/queues function, answer.

@@ -24,7 +24,7 @@ import {
   CollectionSchema,
   ErrorSchema,
   IngestResultSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams } from "./params.js";
 import { requestSchema } from "../components.js";
 

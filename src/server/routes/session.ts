@@ -9,7 +9,7 @@ import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
 import { type App, requireJsonBody, type RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas.js";
+import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas/index.js";
 import { requestSchema } from "../components.js";
 
 export const SessionLoginSchema = z.object({

@@ -21,7 +21,7 @@ import {
 import { actorOf, ownOrigin } from "../auth.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams, uuid } from "./params.js";
 
 // Workspaces, their members and invitations, API tokens per workspace, and the audit trail

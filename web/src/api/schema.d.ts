@@ -2086,6 +2086,10 @@ export interface components {
         message: string;
       }[];
     };
+    Ok: {
+      /** @enum {string} */
+      status: "ok";
+    };
     EvaluationRecord: {
       /** Format: uuid */
       id: string;
@@ -2411,194 +2415,9 @@ export interface components {
       /** Format: uuid */
       record_id: string;
     };
-    QuestionGeneration: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      collection_id: string;
-      /** @enum {string} */
-      status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
-      progress: number;
-      config: {
-        collection_id: string;
-        n: number;
-        types?: ("FACTUAL" | "INFERENTIAL")[];
-        prompt?: string;
-        /** @enum {string} */
-        language?: "en" | "zh" | "auto";
-      };
-      questions?: ({
-        /** @enum {string} */
-        question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-        question_text: string;
-        ground_truth: string;
-        reference_context?: string | null;
-      } & {
-        [key: string]: unknown;
-      })[];
-      heuristic?: boolean;
-      warnings: components["schemas"]["CodedMessage"][];
-      /** @description The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; null before, after a failure, and for the heuristic generator (no LLM) */
-      usage: {
-        calls: number;
-        attempts: number;
-        prompt_tokens: number;
-        completion_tokens: number;
-        /** @default 0 */
-        cached_tokens: number;
-        latency_ms: number;
-        /** @description the generator's tokens by model with their cost; cost_usd null: price unknown */
-        models?: {
-          role: string;
-          model: string;
-          calls: number;
-          prompt_tokens: number;
-          cached_tokens: number;
-          completion_tokens: number;
-          cost_usd: number | null;
-        }[];
-        /** @description USD of the priced tokens */
-        cost_usd?: number;
-        unpriced_models?: string[];
-      } | null;
-      error: string | null;
-      /** @description why it FAILED, as a coded message */
-      error_message: components["schemas"]["CodedMessage"] | null;
-      gmt_created: string;
-      gmt_updated: string;
-    };
-    Ok: {
-      /** @enum {string} */
-      status: "ok";
-    };
     EvaluationRecordList: {
       items: components["schemas"]["EvaluationRecord"][];
       next_before_seq: number | null;
-    };
-    JudgeResult:
-      | ({
-          name: string;
-          language?: string;
-          model?: string;
-          calls?: ({
-            model?: string;
-            latency_ms?: number;
-            attempts?: number;
-          } & {
-            [key: string]: unknown;
-          })[];
-          agreement?: {
-            [key: string]: unknown;
-          };
-          trials?: {
-            [key: string]: unknown;
-          }[];
-          /** @enum {string} */
-          outcome: "ok";
-          /** @description on [0, 1] */
-          score: number;
-          /** @description the judge's own scale: review 1/0, rubric 1-10, reference 1-5 */
-          raw_score: number;
-          passed: boolean;
-          /** @description the judge's reply: reasoning, suggestions, per-dimension scores, metrics */
-          verdict: {
-            [key: string]: unknown;
-          };
-        } & {
-          [key: string]: unknown;
-        })
-      | ({
-          name: string;
-          language?: string;
-          model?: string;
-          calls?: ({
-            model?: string;
-            latency_ms?: number;
-            attempts?: number;
-          } & {
-            [key: string]: unknown;
-          })[];
-          agreement?: {
-            [key: string]: unknown;
-          };
-          trials?: {
-            [key: string]: unknown;
-          }[];
-          /** @enum {string} */
-          outcome: "judge_error";
-          /** @description null: a failed judge has no score */
-          score: number | null;
-          raw_score: number | null;
-          passed: boolean | null;
-          verdict: unknown;
-          error: {
-            message: string;
-            /** @description reply, error, or the LLM error's name */
-            cause?: string;
-            retryable?: boolean;
-            raw?: string[];
-          } & {
-            [key: string]: unknown;
-          };
-        } & {
-          [key: string]: unknown;
-        });
-    JudgeResponse: {
-      results: {
-        [key: string]: components["schemas"]["JudgeResult"];
-      };
-    };
-    Collection: {
-      /** Format: uuid */
-      id: string;
-      name: string;
-      config: {
-        [key: string]: unknown;
-      };
-      version: number;
-      observation_count: number;
-      /** @description an ISO 8601 time */
-      created_at: string;
-      /** @description an ISO 8601 time */
-      deleted_at: string | null;
-    };
-    CollectionSummary: {
-      /** Format: uuid */
-      id: string;
-      name: string;
-      config: {
-        [key: string]: unknown;
-      };
-      version: number;
-      observation_count: number;
-      /** @description an ISO 8601 time */
-      created_at: string;
-      /** @description an ISO 8601 time */
-      deleted_at: string | null;
-      document_count: number;
-      chunk_count: number;
-    };
-    CollectionList: {
-      items: components["schemas"]["CollectionSummary"][];
-    };
-    IngestResult: {
-      collection_id: string;
-      collection_created: boolean;
-      documents: {
-        added: number;
-        unchanged: number;
-        replaced: number;
-      };
-      chunks: {
-        added: number;
-        removed: number;
-        embedded: number;
-      };
-      problems: ({
-        message?: string;
-      } & {
-        [key: string]: unknown;
-      })[];
     };
     GuardResponse: {
       /** @enum {string} */
@@ -2684,97 +2503,134 @@ export interface components {
        */
       record_id?: string;
     };
-    AskResponse: {
-      question: string;
-      collection_id: string;
-      conversation_id: string;
-      message_id: string;
-      hits: ({
-        node_id: string;
-        content: string;
-        score: number;
-        source: string;
-        sources: string[];
-        scores: {
-          [key: string]: number;
-        };
-        document_id: string;
-        title?: string;
-        position: number;
-        metadata: {
-          [key: string]: unknown;
-        };
-      } & {
-        [key: string]: unknown;
-      })[];
-      /** @description the quality loop's state (retrieval graded and rewritten) */
-      quality: {
-        [key: string]: unknown;
-      };
-      /** @enum {string} */
-      quality_exit: "quality" | "retry_limit" | "timeout";
-      /** @description the answer loop's state (answer reviewed and regenerated) */
-      answer: {
-        [key: string]: unknown;
-      };
-      /** @enum {string} */
-      answer_exit: "passed" | "epoch_limit" | "timeout";
-      final_answer: string;
-      citations: string[];
-      gate: {
-        /** @enum {string} */
-        status: "pass" | "partial" | "fail" | "skipped";
-        /** @enum {string} */
-        action: "show" | "show_with_warning" | "refuse";
-        rule_version: string;
-        checks: {
+    JudgeResult:
+      | ({
           name: string;
-          /** @enum {string} */
-          status: "pass" | "fail" | "warn" | "skipped";
-          detail: {
+          language?: string;
+          model?: string;
+          calls?: ({
+            model?: string;
+            latency_ms?: number;
+            attempts?: number;
+          } & {
+            [key: string]: unknown;
+          })[];
+          agreement?: {
             [key: string]: unknown;
           };
-        }[];
-        scores: {
-          [key: string]: number;
-        };
-        config: {
+          trials?: {
+            [key: string]: unknown;
+          }[];
+          /** @enum {string} */
+          outcome: "ok";
+          /** @description on [0, 1] */
+          score: number;
+          /** @description the judge's own scale: review 1/0, rubric 1-10, reference 1-5 */
+          raw_score: number;
+          passed: boolean;
+          /** @description the judge's reply: reasoning, suggestions, per-dimension scores, metrics */
+          verdict: {
+            [key: string]: unknown;
+          };
+        } & {
           [key: string]: unknown;
-        };
-      } & {
-        [key: string]: unknown;
+        })
+      | ({
+          name: string;
+          language?: string;
+          model?: string;
+          calls?: ({
+            model?: string;
+            latency_ms?: number;
+            attempts?: number;
+          } & {
+            [key: string]: unknown;
+          })[];
+          agreement?: {
+            [key: string]: unknown;
+          };
+          trials?: {
+            [key: string]: unknown;
+          }[];
+          /** @enum {string} */
+          outcome: "judge_error";
+          /** @description null: a failed judge has no score */
+          score: number | null;
+          raw_score: number | null;
+          passed: boolean | null;
+          verdict: unknown;
+          error: {
+            message: string;
+            /** @description reply, error, or the LLM error's name */
+            cause?: string;
+            retryable?: boolean;
+            raw?: string[];
+          } & {
+            [key: string]: unknown;
+          };
+        } & {
+          [key: string]: unknown;
+        });
+    JudgeResponse: {
+      results: {
+        [key: string]: components["schemas"]["JudgeResult"];
       };
+    };
+    QuestionGeneration: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      collection_id: string;
       /** @enum {string} */
-      action: "show" | "show_with_warning" | "refuse";
-      response: {
+      status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
+      progress: number;
+      config: {
+        collection_id: string;
+        n: number;
+        types?: ("FACTUAL" | "INFERENTIAL")[];
+        prompt?: string;
         /** @enum {string} */
-        action: "show" | "show_with_warning" | "refuse";
-        answer: string | null;
-        notice: string | null;
+        language?: "en" | "zh" | "auto";
       };
-      observations: {
-        [key: string]: unknown;
-      } | null;
-      warnings: string[];
-      trace: ({
-        machine: string;
-        node: string;
-        started_ms: number;
-        duration_ms: number;
-        /** @description what changed, for developers */
-        summary: string;
-        /** @description what the step did in plain words, as a code; absent in traces stored before it existed */
-        summary_message?: components["schemas"]["CodedMessage"];
-        next: string;
-        router?: string;
+      questions?: ({
+        /** @enum {string} */
+        question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        question_text: string;
+        ground_truth: string;
+        reference_context?: string | null;
       } & {
         [key: string]: unknown;
       })[];
-      duration_ms: number;
-      diagrams: {
-        quality_loop: string;
-        answer_loop: string;
-      };
+      heuristic?: boolean;
+      warnings: components["schemas"]["CodedMessage"][];
+      /** @description The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; null before, after a failure, and for the heuristic generator (no LLM) */
+      usage: {
+        calls: number;
+        attempts: number;
+        prompt_tokens: number;
+        completion_tokens: number;
+        /** @default 0 */
+        cached_tokens: number;
+        latency_ms: number;
+        /** @description the generator's tokens by model with their cost; cost_usd null: price unknown */
+        models?: {
+          role: string;
+          model: string;
+          calls: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          cost_usd: number | null;
+        }[];
+        /** @description USD of the priced tokens */
+        cost_usd?: number;
+        unpriced_models?: string[];
+      } | null;
+      error: string | null;
+      /** @description why it FAILED, as a coded message */
+      error_message: components["schemas"]["CodedMessage"] | null;
+      gmt_created: string;
+      gmt_updated: string;
     };
     QuestionSet: {
       /** Format: uuid */
@@ -2945,6 +2801,150 @@ export interface components {
       id: string;
       /** @enum {string} */
       status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
+    };
+    Collection: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      config: {
+        [key: string]: unknown;
+      };
+      version: number;
+      observation_count: number;
+      /** @description an ISO 8601 time */
+      created_at: string;
+      /** @description an ISO 8601 time */
+      deleted_at: string | null;
+    };
+    CollectionSummary: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      config: {
+        [key: string]: unknown;
+      };
+      version: number;
+      observation_count: number;
+      /** @description an ISO 8601 time */
+      created_at: string;
+      /** @description an ISO 8601 time */
+      deleted_at: string | null;
+      document_count: number;
+      chunk_count: number;
+    };
+    CollectionList: {
+      items: components["schemas"]["CollectionSummary"][];
+    };
+    IngestResult: {
+      collection_id: string;
+      collection_created: boolean;
+      documents: {
+        added: number;
+        unchanged: number;
+        replaced: number;
+      };
+      chunks: {
+        added: number;
+        removed: number;
+        embedded: number;
+      };
+      problems: ({
+        message?: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+    };
+    AskResponse: {
+      question: string;
+      collection_id: string;
+      conversation_id: string;
+      message_id: string;
+      hits: ({
+        node_id: string;
+        content: string;
+        score: number;
+        source: string;
+        sources: string[];
+        scores: {
+          [key: string]: number;
+        };
+        document_id: string;
+        title?: string;
+        position: number;
+        metadata: {
+          [key: string]: unknown;
+        };
+      } & {
+        [key: string]: unknown;
+      })[];
+      /** @description the quality loop's state (retrieval graded and rewritten) */
+      quality: {
+        [key: string]: unknown;
+      };
+      /** @enum {string} */
+      quality_exit: "quality" | "retry_limit" | "timeout";
+      /** @description the answer loop's state (answer reviewed and regenerated) */
+      answer: {
+        [key: string]: unknown;
+      };
+      /** @enum {string} */
+      answer_exit: "passed" | "epoch_limit" | "timeout";
+      final_answer: string;
+      citations: string[];
+      gate: {
+        /** @enum {string} */
+        status: "pass" | "partial" | "fail" | "skipped";
+        /** @enum {string} */
+        action: "show" | "show_with_warning" | "refuse";
+        rule_version: string;
+        checks: {
+          name: string;
+          /** @enum {string} */
+          status: "pass" | "fail" | "warn" | "skipped";
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        scores: {
+          [key: string]: number;
+        };
+        config: {
+          [key: string]: unknown;
+        };
+      } & {
+        [key: string]: unknown;
+      };
+      /** @enum {string} */
+      action: "show" | "show_with_warning" | "refuse";
+      response: {
+        /** @enum {string} */
+        action: "show" | "show_with_warning" | "refuse";
+        answer: string | null;
+        notice: string | null;
+      };
+      observations: {
+        [key: string]: unknown;
+      } | null;
+      warnings: string[];
+      trace: ({
+        machine: string;
+        node: string;
+        started_ms: number;
+        duration_ms: number;
+        /** @description what changed, for developers */
+        summary: string;
+        /** @description what the step did in plain words, as a code; absent in traces stored before it existed */
+        summary_message?: components["schemas"]["CodedMessage"];
+        next: string;
+        router?: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      duration_ms: number;
+      diagrams: {
+        quality_loop: string;
+        answer_loop: string;
+      };
     };
     Evaluation: {
       /** Format: uuid */
@@ -3415,35 +3415,6 @@ export interface components {
       /** @description results matching the filters, in all pages */
       total: number;
     };
-    Session: {
-      user: {
-        /** Format: uuid */
-        id: string;
-        name: string;
-      };
-      /** @enum {string} */
-      via: "bearer" | "cookie";
-      /** @description when the cookie's session ends; null for a bearer token */
-      expires_at: string | null;
-      /** @description the workspace this request acts in, and the caller's role there */
-      workspace: {
-        /** Format: uuid */
-        id: string;
-        name: string;
-        personal: boolean;
-        /** @enum {string} */
-        role: "owner" | "editor" | "annotator" | "viewer";
-      };
-    };
-    SessionCreated: {
-      user: {
-        /** Format: uuid */
-        id: string;
-        name: string;
-      };
-      /** @description an ISO 8601 time */
-      expires_at: string;
-    };
     EvaluationCharts: {
       /** @description rubric dimension averages, where present */
       radar: {
@@ -3674,6 +3645,35 @@ export interface components {
         average_score: number | null;
         pass_rate: number | null;
       }[];
+    };
+    Session: {
+      user: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      /** @enum {string} */
+      via: "bearer" | "cookie";
+      /** @description when the cookie's session ends; null for a bearer token */
+      expires_at: string | null;
+      /** @description the workspace this request acts in, and the caller's role there */
+      workspace: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        personal: boolean;
+        /** @enum {string} */
+        role: "owner" | "editor" | "annotator" | "viewer";
+      };
+    };
+    SessionCreated: {
+      user: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      /** @description an ISO 8601 time */
+      expires_at: string;
     };
     Bot: {
       /** Format: uuid */
