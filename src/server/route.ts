@@ -21,7 +21,9 @@ import {
 // Handlers are typed from the declaration: a handler must return one of the answers its route
 // declares (`Answer<R>`), each a Hono `TypedResponse` carrying its status and body type, so a
 // wrong status or a body that is not the declared schema's `z.input` is a compile error
-// (route.test-d.ts). This is what `@hono/zod-openapi` offers too (its `RouteConfigToTypedResponse`,
+// (test/route-types.test-d.ts). The body is compared as Hono sends it (a Date as its string); a
+// field the schema does not name is not caught (types are structural), and RAGJUDGE_VALIDATE_
+// RESPONSES=1 still checks every answer at run time in tests. This is what `@hono/zod-openapi` offers too (its `RouteConfigToTypedResponse`,
 // with `c.json(body, status)` naming the status); we keep our own table rather than adopt it
 // because the document it generates (through @asteasolutions/zod-to-openapi) differs from ours in
 // components, `x-ragjudge-access`, operation ids and the implied 401/403/429 answers, and its

@@ -13,7 +13,7 @@ import {
   resultLabels,
   runLabels,
 } from "../../evals/calibration/index.js";
-import { isUuid, recordAudit } from "../../store/index.js";
+import { recordAudit } from "../../store/index.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import {
@@ -23,7 +23,7 @@ import {
   JudgeResultSchema,
   RESULT_STATUS_VALUES,
 } from "../schemas/index.js";
-import { IdParams } from "./params.js";
+import { IdParams, ResultIdParams as ResultParams, uuid } from "./params.js";
 import { requestSchema, responseSchema } from "../components.js";
 
 // Human labels of evaluation results and a run's calibration report (seed 002 sections 4 and 5.3).
@@ -34,8 +34,6 @@ const BASE = "/api/v1/evaluations/:id";
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const notFound = error("No such evaluation or result for this user (another user's id too)");
 
-const uuid = z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" });
-const ResultParams = z.object({ id: uuid, resultId: uuid });
 /** A scale that is not one of the three reads as not found, like a malformed id. */
 const LabelParams = z.object({ id: uuid, resultId: uuid, scale: LabelScaleSchema });
 

@@ -19,7 +19,7 @@ import { listMembers, recordAudit } from "../../store/index.js";
 import { actorOf } from "../auth.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas/index.js";
+import { ErrorSchema, Time } from "../schemas/index.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
 
 // Annotation queues over HTTP (issue 28 §2). Thin: parse, call one evals/queues function, answer.
@@ -30,7 +30,6 @@ const BASE = "/api/v1/queues";
 const TAGS = ["queues"] as const;
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const notFound = error("No such queue or item in this workspace (another workspace's id too)");
-const Time = z.string().describe("an ISO 8601 time");
 
 const ItemParams = IdParams.extend({ itemId: IdParams.shape.id });
 
