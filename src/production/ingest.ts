@@ -1,7 +1,7 @@
 // Every production answer is gated as it arrives (deterministic and cheap), then stored with its
 // verdict: one statement per batch, each answer once however often it is sent.
 
-import { evaluateGate, type GateConfig } from "../gate/index.js";
+import { evaluateGate, type GateAction, type GateConfig, type GateStatus } from "../gate/index.js";
 import { type Db, insertAnswerRecords, type NewAnswerRecordRow } from "../store/index.js";
 import type { AnswerInput } from "./answer-input.js";
 import { type MonitorDispatch, takeUpNewAnswers } from "./monitors/take-up.js";
@@ -12,7 +12,7 @@ export interface IngestedAnswer {
   id: string;
   /** Stored before under the same (conversation_id, message_id): nothing new was written. */
   duplicate: boolean;
-  gate: { status: string; action: string };
+  gate: { status: GateStatus; action: GateAction };
 }
 
 export interface IngestOptions {

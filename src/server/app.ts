@@ -171,8 +171,8 @@ export function createApp(options: AppOptions) {
   );
 
   // Public: reached without a login.
-  mountRoute(app, deps, metaApi.health, (c) => c.json({ status: "ok" as const }));
-  mountRoute(app, deps, metaApi.openapi, (c) => c.json(buildOpenApiDocument()));
+  mountRoute(app, deps, metaApi.health, (c) => c.json({ status: "ok" as const }, 200));
+  mountRoute(app, deps, metaApi.openapi, (c) => c.json(buildOpenApiDocument(), 200));
   sessionLoginRoute(app, deps, loginLimiter);
 
   app.use("/api/v1/*", authenticate(db, loginLimiter, options.origin));
@@ -181,7 +181,7 @@ export function createApp(options: AppOptions) {
   // Every endpoint takes JSON: another media type is refused before any route reads it.
   app.use("/api/v1/*", requireJsonBody);
 
-  mountRoute(app, deps, metaApi.llm, (c) => c.json(llmStatusOf(deps.llm)));
+  mountRoute(app, deps, metaApi.llm, (c) => c.json(llmStatusOf(deps.llm), 200));
   sessionRoutes(app, deps);
   gateRoutes(app, deps);
   answerRoutes(app, deps);

@@ -52,9 +52,9 @@ export interface RouteDeps {
   streams: { feeds: RunFeeds; cap: StreamCap };
 }
 
-export function errorJson(
+export function errorJson<S extends 400 | 404 | 409 | 413 | 415 | 503>(
   c: Context,
-  status: 400 | 404 | 409 | 413 | 415 | 503,
+  status: S,
   error: string,
   message: string,
 ) {

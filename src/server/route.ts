@@ -1,4 +1,5 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, TypedResponse } from "hono";
+import type { StatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { fieldIssues } from "../formats/index.js";
 import { type Access, accessOf, requireAccess } from "./access.js";
@@ -16,6 +17,18 @@ import {
 // The route table: every endpoint is declared once, with its request and response schemas. The
 // same declaration mounts the route (validation as middleware) and writes its OpenAPI operation
 // (openapi.ts), so the document cannot drift from what the server accepts and answers.
+//
+// Handlers are typed from the declaration: a handler must return one of the answers its route
+// declares (`Answer<R>`), each a Hono `TypedResponse` carrying its status and body type, so a
+// wrong status or a body that is not the declared schema's `z.input` is a compile error
+// (test/route-types.test-d.ts). The body is compared as Hono sends it (a Date as its string); a
+// field the schema does not name is not caught (types are structural), and RAGJUDGE_VALIDATE_
+// RESPONSES=1 still checks every answer at run time in tests. This is what `@hono/zod-openapi` offers too (its `RouteConfigToTypedResponse`,
+// with `c.json(body, status)` naming the status); we keep our own table rather than adopt it
+// because the document it generates (through @asteasolutions/zod-to-openapi) differs from ours in
+// components, `x-ragjudge-access`, operation ids and the implied 401/403/429 answers, and its
+// validation hooks would have to be rebuilt around readBody's strict JSON rules and 404-for-bad-
+// params anyway: the migration would move ~110 routes for the same guarantee.
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -27,10 +40,13 @@ export interface ResponseSpec {
   content?: { type: string; schema: z.ZodType };
 }
 
+export type ResponseSpecs = Record<number, ResponseSpec>;
+
 export interface RouteSpec<
   P extends AnyObject | undefined = undefined,
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
+  R extends ResponseSpecs = ResponseSpecs,
 > {
   method: "get" | "post" | "put" | "patch" | "delete";
   /** Hono's syntax (`:id`); the document shows `{id}`. */
@@ -56,7 +72,7 @@ export interface RouteSpec<
   public?: boolean;
   /** What the caller's role must allow (server/access.ts); by default read for GET, else write. */
   access?: Access;
-  responses: Record<number, ResponseSpec>;
+  responses: R;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -67,17 +83,60 @@ export interface RouteInput<P, Q, B> {
   body: Out<B>;
 }
 
-export type RouteHandler<P, Q, B> = (
+/** What a handler may pass for a body of type T: arrays may be readonly (JSON has no such mark). */
+type Readable<T> = T extends readonly (infer E)[]
+  ? readonly Readable<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Readable<T[K]> }
+    : T;
+
+/**
+ * One declared answer as a handler must produce it: a JSON body of the declared schema's input
+ * type (`c.json(body, status)`), a body-less answer (`c.body(null, 204)`), or a declared non-JSON
+ * body (a CSV through `c.body(text, status, headers)`, a stream through `declaredBody`).
+ */
+type AnswerOf<Status extends StatusCode, Spec> = Spec extends { content: object }
+  ? Response & TypedResponse<unknown, Status, "body" | "text">
+  : Spec extends { schema: infer S extends z.ZodType }
+    ? Response & TypedResponse<Readable<z.input<S>>, Status, "json">
+    : Response & TypedResponse<null, Status, "body">;
+
+/** Every answer a route declares; a handler returning anything else does not compile. */
+export type Answer<R extends ResponseSpecs> = R extends unknown
+  ? { [K in keyof R & StatusCode]: AnswerOf<K, R[K]> }[keyof R & StatusCode]
+  : never;
+
+export type RouteHandler<P, Q, B, R extends ResponseSpecs> = (
   c: Context<Env>,
   input: RouteInput<P, Q, B>,
-) => Response | Promise<Response>;
+) => Answer<R> | Promise<Answer<R>>;
+
+/** The handler type a declared route takes. */
+export type HandlerOf<S> =
+  S extends RouteSpec<
+    infer P extends AnyObject | undefined,
+    infer Q extends AnyObject | undefined,
+    infer B extends z.ZodType | undefined,
+    infer R extends ResponseSpecs
+  >
+    ? RouteHandler<P, Q, B, R>
+    : never;
+
+/** A response built outside `c.body` (an event stream), typed as the declared non-JSON answer. */
+export function declaredBody<S extends StatusCode>(
+  response: Response,
+  _status: S,
+): Response & TypedResponse<unknown, S, "body"> {
+  return response as Response & TypedResponse<unknown, S, "body">;
+}
 
 /** Declares a route; the generic parameters are inferred from the schemas it names. */
 export function defineRoute<
   P extends AnyObject | undefined = undefined,
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<P, Q, B>): RouteSpec<P, Q, B> {
+  const R extends ResponseSpecs = ResponseSpecs,
+>(spec: RouteSpec<P, Q, B, R>): RouteSpec<P, Q, B, R> {
   return spec;
 }
 
@@ -85,7 +144,8 @@ export function defineRoute<
 export type AnyRouteSpec = RouteSpec<
   AnyObject | undefined,
   AnyObject | undefined,
-  z.ZodType | undefined
+  z.ZodType | undefined,
+  ResponseSpecs
 >;
 
 /** `/api/v1/evaluations/:id` → `/api/v1/evaluations/{id}`. */
@@ -171,7 +231,8 @@ export function mountRoute<
   P extends AnyObject | undefined,
   Q extends AnyObject | undefined,
   B extends z.ZodType | undefined,
->(app: App, deps: RouteDeps, spec: RouteSpec<P, Q, B>, handler: RouteHandler<P, Q, B>): void {
+  R extends ResponseSpecs,
+>(app: App, deps: RouteDeps, spec: RouteSpec<P, Q, B, R>, handler: RouteHandler<P, Q, B, R>): void {
   const handlers: MiddlewareHandler<Env>[] = [
     ...validators(spec as AnyRouteSpec, deps),
     async (c) => {

@@ -1,3 +1,5 @@
+import type { BotSource } from "../evals/bots/index.js";
+import type { GeneratedQuestion } from "../evals/questions/index.js";
 import { publicSnapshot, storedUsageLines } from "../evals/runs/index.js";
 import { costTotalOf } from "../llm/index.js";
 import { asCodedMessage } from "../text/index.js";
@@ -49,7 +51,8 @@ export function publicEvaluation({
   const nextItem = _itemMax === null ? 0 : _itemMax * ITEM_COST_MARGIN;
   return {
     ...evaluation,
-    config: publicSnapshot(evaluation.config),
+    // The stored snapshot is an object (evals/runs/config.ts).
+    config: publicSnapshot(evaluation.config) as Record<string, unknown>,
     max_cost_usd: limit,
     cost_limit_reached:
       evaluation.status === "PAUSED" && limit !== null && _spent + nextItem > limit,
@@ -58,7 +61,12 @@ export function publicEvaluation({
 
 export function publicResult({ workspace_id: _w, job_id: _j, ...result }: EvaluationResultRow) {
   const lines = storedUsageLines(result.usage);
-  return { ...result, cost: lines.length === 0 ? null : costTotalOf(lines) };
+  return {
+    ...result,
+    // Stored by the run from the bot's answer (evals/bots/types.ts BotAnswer.sources).
+    rag_answer_sources: result.rag_answer_sources as BotSource[] | null,
+    cost: lines.length === 0 ? null : costTotalOf(lines),
+  };
 }
 
 /** The shape is QuestionGenerationSchema (server/schemas.ts), which the OpenAPI document shows. */
@@ -70,7 +78,13 @@ export function publicGeneration({ workspace_id: _w, ...row }: QuestionGeneratio
     status: row.status,
     progress: row.progress,
     config: row.config,
-    ...(done ? { questions: row.questions ?? [], heuristic: row.heuristic ?? false } : {}),
+    // Stored by the generation job (evals/questions/generate.ts).
+    ...(done
+      ? {
+          questions: (row.questions ?? []) as GeneratedQuestion[],
+          heuristic: row.heuristic ?? false,
+        }
+      : {}),
     warnings: (row.warnings ?? []).flatMap((w) => asCodedMessage(w) ?? []),
     usage: row.usage ?? null,
     error: row.error,

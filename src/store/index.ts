@@ -96,7 +96,7 @@ export {
   sealStoredAlertSecrets,
   updateAlertRule,
 } from "./alerts.js";
-export { ALERT_METRICS } from "./schema.js";
+export { ALERT_METRICS, RESULT_ERROR_KINDS } from "./schema.js";
 export {
   type AnswerFeedbackRow,
   type FeedbackSummary,

@@ -405,6 +405,17 @@ export const questions = pgTable(
 );
 
 /** Why a question set got a new version (issue 28 §3). */
+/** What a bot's failure was, as a result stores it: a BotError's kind, or `error` for any other. */
+export const RESULT_ERROR_KINDS = [
+  "unreachable",
+  "timeout",
+  "http_status",
+  "invalid_response",
+  "model",
+  "database",
+  "error",
+] as const;
+
 export const QUESTION_SET_CHANGES = [
   "created",
   "imported",
@@ -581,11 +592,11 @@ export const evaluation_results = pgTable(
     passed: boolean("passed"),
     error: text("error"),
     /**
-     * A BOT_ERROR's kind (evals/bots BotErrorKind: unreachable, timeout, http_status,
-     * invalid_response, model, database; `error` when the bot threw something else), so a reader
-     * is told what went wrong in their language; `error` keeps the detail. Null otherwise.
+     * A BOT_ERROR's kind (RESULT_ERROR_KINDS; evals/bots' BotError kinds, or `error` when the bot
+     * threw something else), so a reader is told what went wrong in their language; `error`
+     * keeps the detail. Null otherwise.
      */
-    error_kind: text("error_kind"),
+    error_kind: text("error_kind", { enum: RESULT_ERROR_KINDS }),
     gmt_created: timestamp("gmt_created", { withTimezone: true }).notNull().defaultNow(),
     gmt_updated: timestamp("gmt_updated", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -2,6 +2,7 @@ import { type ModelUsage, redactSecrets } from "../../llm/index.js";
 import type { GateAction, GateVerdict } from "../../gate/index.js";
 import type { AnswerExitReason, QualityExitReason } from "../../rag/index.js";
 import type { TraceStep } from "../../rag/index.js";
+import { RESULT_ERROR_KINDS } from "../../store/index.js";
 
 /** One retrieved source an answer stands on, as the evaluation stores and shows it. */
 export interface BotSource {
@@ -70,15 +71,11 @@ export interface Bot {
  * `model`: a model the built-in bot was configured with failed (after the client's retries);
  * `database`: the built-in bot lost its database connection (retryable: it may come back).
  */
-export const BOT_ERROR_KINDS = [
-  "unreachable",
-  "timeout",
-  "http_status",
-  "invalid_response",
-  "model",
-  "database",
-] as const;
-export type BotErrorKind = (typeof BOT_ERROR_KINDS)[number];
+export type BotErrorKind = Exclude<(typeof RESULT_ERROR_KINDS)[number], "error">;
+/** The kinds a result stores for a BotError (the store's list, which adds `error` for the rest). */
+export const BOT_ERROR_KINDS = RESULT_ERROR_KINDS.filter(
+  (kind): kind is BotErrorKind => kind !== "error",
+);
 
 /**
  * A bot's failure, typed: `kind` says what went wrong, `retryable` whether asking again may help

@@ -17,6 +17,8 @@ import {
   upsertHumanLabels,
 } from "../../store/index.js";
 import { CalibrationNotFoundError, CalibrationRequestError, LabelImportError } from "./errors.js";
+import type { JudgeName, JudgeResult } from "../../judges/index.js";
+import type { BotSource } from "../bots/index.js";
 import { readLabelFile } from "./label-file.js";
 import { runJudges, scoreScaleOf } from "./run-judges.js";
 import { type LabelInput, labelIssue, scaleOfJudge } from "./scales.js";
@@ -153,7 +155,8 @@ function blindResult(row: ResultRow) {
     status: row.status,
     answer: row.rag_answer,
     citations: row.rag_citations,
-    sources: row.rag_answer_sources,
+    // Stored by the run from the bot's answer (evals/bots/types.ts BotAnswer.sources).
+    sources: row.rag_answer_sources as BotSource[] | null,
   };
 }
 
@@ -208,9 +211,16 @@ export async function labelItem(
     listResultLabels(db, workspaceId, evaluation.id, row.id),
   ]);
   const label = labels.find((l) => l.scale === on) ?? null;
-  const judges = Object.entries((row.judges ?? {}) as Record<string, unknown>).map(
-    ([name, result]) => ({ name, scale: scaleOfJudge(name), result }),
-  );
+  // Stored by the run as each judge's result (judges/result.ts), a verdict being an object.
+  const stored = (row.judges ?? {}) as Record<
+    string,
+    JudgeResult<JudgeName, Record<string, unknown>>
+  >;
+  const judges = Object.entries(stored).map(([name, result]) => ({
+    name,
+    scale: scaleOfJudge(name),
+    result,
+  }));
   return {
     evaluation: runOf(evaluation),
     scale: on,

@@ -29,7 +29,13 @@ import {
   topDisagreements,
 } from "./agreement.js";
 import { QueueNotFoundError, QueueRequestError } from "./errors.js";
-import { PAIRWISE_RUBRIC, type Rubric, type RubricInput, RubricInputSchema } from "./rubric.js";
+import {
+  type StoredValue,
+  PAIRWISE_RUBRIC,
+  type Rubric,
+  type RubricInput,
+  RubricInputSchema,
+} from "./rubric.js";
 
 // Annotation queues (issue 28 §2): made from a run's results, an arena's pairs or production
 // answers; read with their progress, people's agreement and the items they disagree on.
@@ -566,7 +572,7 @@ export async function queueItems(
           passed,
           choice: shownChoice(item, choice),
         })),
-      final: (item.final ?? null) as { labels: unknown[]; note: string | null } | null,
+      final: (item.final ?? null) as { labels: StoredValue[]; note: string | null } | null,
       final_at: item.final_at,
     })),
   };

@@ -24,7 +24,7 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams, pageLimit } from "./params.js";
 
 // Alert rules (issue 24 §4): a metric over a window of production answers, a threshold, a
@@ -216,7 +216,7 @@ export function alertRoutes(app: App, deps: RouteDeps) {
     errorJson(c, 404, "not_found", "No such alert rule.");
 
   mountRoute(app, deps, alertApi.list, async (c) =>
-    c.json({ items: (await listAlertRules(db, c.get("workspace").id)).map(ruleJson) }),
+    c.json({ items: (await listAlertRules(db, c.get("workspace").id)).map(ruleJson) }, 200),
   );
   mountRoute(app, deps, alertApi.create, async (c, { body }) => {
     const { rule, secret } = await createRule(db, c.get("workspace").id, body, ruleDeps);
@@ -224,11 +224,11 @@ export function alertRoutes(app: App, deps: RouteDeps) {
   });
   mountRoute(app, deps, alertApi.get, async (c, { params }) => {
     const rule = await getAlertRule(db, c.get("workspace").id, params.id);
-    return rule ? c.json(ruleJson(rule)) : notFound(c);
+    return rule ? c.json(ruleJson(rule), 200) : notFound(c);
   });
   mountRoute(app, deps, alertApi.update, async (c, { params, body }) => {
     const rule = await changeRule(db, c.get("workspace").id, params.id, body, ruleDeps);
-    return rule ? c.json(ruleJson(rule)) : notFound(c);
+    return rule ? c.json(ruleJson(rule), 200) : notFound(c);
   });
   mountRoute(app, deps, alertApi.delete, async (c, { params }) => {
     if (!(await deleteAlertRule(db, c.get("workspace").id, params.id))) return notFound(c);
@@ -243,6 +243,6 @@ export function alertRoutes(app: App, deps: RouteDeps) {
       params.id,
       query.limit ?? EVENTS_PAGE.default,
     );
-    return c.json({ items: events.map(eventJson) });
+    return c.json({ items: events.map(eventJson) }, 200);
   });
 }

@@ -23,8 +23,9 @@ import {
 import { errorLogSummary } from "../error-log.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams, pageLimit } from "./params.js";
+import { requestSchema, responseSchema } from "../components.js";
 
 // Production answers (issue 24 §1.2): apps without OpenTelemetry send their answers here, one or
 // a batch; every answer is gated as it arrives. A bad item is named and skipped, the rest kept.
@@ -58,50 +59,58 @@ const ItemErrorSchema = z.object({
   message: z.string(),
 });
 
-export const AnswerBatchResultSchema = z.object({
-  accepted: z.number().int().describe("answers stored now"),
-  duplicates: z
-    .number()
-    .int()
-    .describe("answers already stored under their conversation and message ids"),
-  rejected: z.number().int(),
-  answers: z.array(
-    z.object({
-      item: z.number().int(),
-      id: z.uuid(),
-      duplicate: z.boolean(),
-      gate: z.object({ status: GateStatusSchema, action: GateActionSchema }),
-    }),
-  ),
-  errors: z.array(ItemErrorSchema).describe("every item that was not stored, by item and field"),
-});
-
-export const AnswerRecordSchema = z.object({
-  id: z.uuid(),
-  received_at: z.string(),
-  source: z.enum(["api", "client", "otlp", "guard"]),
-  conversation_id: z.string(),
-  message_id: z.string(),
-  session_id: z.string().nullable(),
-  trace_id: z.string().nullable(),
-  service: z.string().nullable(),
-  collection: z.string().nullable(),
-  model: z.string().nullable(),
-  query: z.string().nullable(),
-  answer: z.string(),
-  input: z.record(z.string(), z.unknown()).describe("the retrieval hits and citations, for replay"),
-  latency_ms: z.number().nullable(),
-  prompt_tokens: z.number().nullable(),
-  completion_tokens: z.number().nullable(),
-  metadata: z.record(z.string(), z.unknown()),
-  gate: z.object({
-    status: GateStatusSchema,
-    action: GateActionSchema,
-    rule_version: z.string(),
-    checks: z.array(EvaluationCheckSchema),
-    scores: z.record(z.string(), z.number()),
+export const AnswerBatchResultSchema = responseSchema(
+  "AnswerBatchResult",
+  z.object({
+    accepted: z.number().int().describe("answers stored now"),
+    duplicates: z
+      .number()
+      .int()
+      .describe("answers already stored under their conversation and message ids"),
+    rejected: z.number().int(),
+    answers: z.array(
+      z.object({
+        item: z.number().int(),
+        id: z.uuid(),
+        duplicate: z.boolean(),
+        gate: z.object({ status: GateStatusSchema, action: GateActionSchema }),
+      }),
+    ),
+    errors: z.array(ItemErrorSchema).describe("every item that was not stored, by item and field"),
   }),
-});
+);
+
+export const AnswerRecordSchema = responseSchema(
+  "AnswerRecord",
+  z.object({
+    id: z.uuid(),
+    received_at: z.string(),
+    source: z.enum(["api", "client", "otlp", "guard"]),
+    conversation_id: z.string(),
+    message_id: z.string(),
+    session_id: z.string().nullable(),
+    trace_id: z.string().nullable(),
+    service: z.string().nullable(),
+    collection: z.string().nullable(),
+    model: z.string().nullable(),
+    query: z.string().nullable(),
+    answer: z.string(),
+    input: z
+      .record(z.string(), z.unknown())
+      .describe("the retrieval hits and citations, for replay"),
+    latency_ms: z.number().nullable(),
+    prompt_tokens: z.number().nullable(),
+    completion_tokens: z.number().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    gate: z.object({
+      status: GateStatusSchema,
+      action: GateActionSchema,
+      rule_version: z.string(),
+      checks: z.array(EvaluationCheckSchema),
+      scores: z.record(z.string(), z.number()),
+    }),
+  }),
+);
 
 const feedbackFields = {
   thumb: z.enum(["up", "down"]).optional().describe("a thumbs up or down"),
@@ -182,10 +191,13 @@ export const AnswerWithFeedbackSchema = AnswerRecordSchema.extend({
     .describe("the trace's spans in short (OpenTelemetry answers only)"),
 });
 
-export const AnswerRecordListSchema = z.object({
-  items: z.array(AnswerRecordSchema.extend({ feedback: FeedbackSummarySchema })),
-  next_before: z.string().nullable().describe("pass as `before` for the next page"),
-});
+export const AnswerRecordListSchema = responseSchema(
+  "AnswerRecordList",
+  z.object({
+    items: z.array(AnswerRecordSchema.extend({ feedback: FeedbackSummarySchema })),
+    next_before: z.string().nullable().describe("pass as `before` for the next page"),
+  }),
+);
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 
@@ -195,7 +207,7 @@ export const answerApi = {
     path: "/api/v1/answers",
     tags: ["production"],
     summary: "Record production answers (one or a batch); each is gated as it arrives",
-    body: AnswerBatchSchema,
+    body: requestSchema("AnswerBatch", AnswerBatchSchema),
     responses: {
       200: {
         description: "What was stored, and every item that was not",
@@ -437,13 +449,16 @@ export function answerRoutes(app: App, deps: RouteDeps) {
       },
     );
     const answers = stored.map((result, i) => ({ item: valid[i]?.item ?? 0, ...result }));
-    return c.json({
-      accepted: answers.filter((a) => !a.duplicate).length,
-      duplicates: answers.filter((a) => a.duplicate).length,
-      rejected: new Set(errors.map((e) => e.item)).size,
-      answers,
-      errors,
-    });
+    return c.json(
+      {
+        accepted: answers.filter((a) => !a.duplicate).length,
+        duplicates: answers.filter((a) => a.duplicate).length,
+        rejected: new Set(errors.map((e) => e.item)).size,
+        answers,
+        errors,
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, answerApi.list, async (c, { query }) => {
@@ -469,13 +484,16 @@ export function answerRoutes(app: App, deps: RouteDeps) {
       rows.map((row) => row.id),
     );
     const last = rows.at(-1);
-    return c.json({
-      items: rows.map((row) => ({
-        ...answerJson(row),
-        feedback: summaries.get(row.id) ?? { count: 0, up: 0, down: 0 },
-      })),
-      next_before: rows.length === limit && last ? cursorOf(last) : null,
-    });
+    return c.json(
+      {
+        items: rows.map((row) => ({
+          ...answerJson(row),
+          feedback: summaries.get(row.id) ?? { count: 0, up: 0, down: 0 },
+        })),
+        next_before: rows.length === limit && last ? cursorOf(last) : null,
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, answerApi.get, async (c, { params }) => {
@@ -486,12 +504,15 @@ export function answerRoutes(app: App, deps: RouteDeps) {
       listAnswerFeedback(db, workspaceId, row.id),
       listAnswerJudgments(db, workspaceId, row.id),
     ]);
-    return c.json({
-      ...answerJson(row),
-      feedback: feedback.map(feedbackJson),
-      judgments: judgments.map(judgmentJson),
-      spans: (row.spans as z.infer<typeof SpanSummarySchema>[] | null) ?? null,
-    });
+    return c.json(
+      {
+        ...answerJson(row),
+        feedback: feedback.map(feedbackJson),
+        judgments: judgments.map(judgmentJson),
+        spans: (row.spans as z.infer<typeof SpanSummarySchema>[] | null) ?? null,
+      },
+      200,
+    );
   });
 
   const storeFeedback = (

@@ -19,8 +19,9 @@ import {
   ArenaSchema,
   ErrorSchema,
   FileDownloadSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
+import { requestSchema } from "../components.js";
 
 // Seed 002 section 3.2's Auto-Arena over HTTP. Thin: parse, call one evals/arena function, answer;
 // typed errors (no such arena, a contestant that does not fit) are mapped in errors.ts.
@@ -56,7 +57,7 @@ export const arenaApi = {
     tags: ["arenas"],
     summary:
       "Start an arena: contestants (runs reused, answers or bots run now) on one question set",
-    body: ArenaRequestSchema,
+    body: requestSchema("ArenaRequest", ArenaRequestSchema),
     needsJobs: true,
     responses: {
       201: {
@@ -134,7 +135,7 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, arenaApi.list, async (c, { query }) => {
     const rows = await listArenaRows(db, c.get("workspace").id, query);
-    return c.json({ items: rows.map(publicArena) });
+    return c.json({ items: rows.map(publicArena) }, 200);
   });
 
   mountRoute(app, deps, arenaApi.start, async (c, { body }) => {
@@ -154,7 +155,7 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, arenaApi.get, async (c, { params }) => {
-    return c.json(publicArena(await getArenaRow(db, c.get("workspace").id, params.id)));
+    return c.json(publicArena(await getArenaRow(db, c.get("workspace").id, params.id)), 200);
   });
 
   mountRoute(app, deps, arenaApi.questions, async (c, { params, query }) => {
@@ -163,6 +164,7 @@ export function arenaRoutes(app: App, deps: RouteDeps) {
         offset: query.offset ?? 0,
         limit: query.limit ?? 100,
       }),
+      200,
     );
   });
 

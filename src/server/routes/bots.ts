@@ -2,8 +2,9 @@ import { RegisterBotSchema, registerBot } from "../../evals/bots/index.js";
 import { deleteBot, getBot, listBots } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { BotListSchema, BotSchema, ErrorSchema } from "../schemas.js";
+import { BotListSchema, BotSchema, ErrorSchema } from "../schemas/index.js";
 import { IdParams } from "./params.js";
+import { requestSchema } from "../components.js";
 
 const BASE = "/api/v1/bots";
 const error = (description: string) => ({ description, schema: ErrorSchema });
@@ -22,7 +23,7 @@ export const botApi = {
     path: BASE,
     tags: ["bots"],
     summary: "Register an HTTP bot with the secret sent to its URL only",
-    body: RegisterBotSchema,
+    body: requestSchema("RegisterBot", RegisterBotSchema),
     responses: {
       201: { description: "The bot, with `has_secret` instead of the secret", schema: BotSchema },
       400: error(
@@ -59,7 +60,7 @@ export function botRoutes(app: App, deps: RouteDeps) {
     errorJson(c, 404, "not_found", `No such bot: ${id}.`);
 
   mountRoute(app, deps, botApi.list, async (c) =>
-    c.json({ items: await listBots(db, c.get("workspace").id) }),
+    c.json({ items: await listBots(db, c.get("workspace").id) }, 200),
   );
 
   mountRoute(app, deps, botApi.register, async (c, { body }) =>
@@ -71,7 +72,7 @@ export function botRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, botApi.get, async (c, { params }) => {
     const bot = await getBot(db, c.get("workspace").id, params.id);
-    return bot ? c.json(bot) : notFound(c, params.id);
+    return bot ? c.json(bot, 200) : notFound(c, params.id);
   });
 
   mountRoute(app, deps, botApi.delete, async (c, { params }) => {

@@ -35,7 +35,7 @@ import {
 import { deleteEvaluation, recordAudit, type ResultFilter } from "../../store/index.js";
 import { errorLogSummary } from "../error-log.js";
 import type { App, Env, RouteDeps } from "../http.js";
-import { defineRoute, mountRoute, type ResponseSpec } from "../route.js";
+import { declaredBody, defineRoute, mountRoute } from "../route.js";
 import { publicEvaluation, publicResult } from "../rows.js";
 import {
   ErrorSchema,
@@ -49,8 +49,9 @@ import {
   EvaluationResultSchema,
   EvaluationSchema,
   ResultsPageSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams, PAGE_LIMITS, pageLimit, pageOffset, ResultIdParams } from "./params.js";
+import { requestSchema } from "../components.js";
 
 const BASE = "/api/v1/evaluations";
 const SSE_KEEPALIVE_MS = 15_000;
@@ -168,7 +169,7 @@ const noEvaluation = error("No such evaluation for this user (another user's id 
 const noJobs = error("The server runs without a job queue");
 
 function controlRoute(operation: "pause" | "cancel", summary: string) {
-  const responses: Record<number, ResponseSpec> = {
+  const responses = {
     200: { description: "The evaluation", schema: EvaluationSchema },
     404: noEvaluation,
     409: error("The evaluation's status does not allow this; the message says the status"),
@@ -219,7 +220,7 @@ export const evaluationApi = {
     path: BASE,
     tags: ["evaluations"],
     summary: "Create and start an evaluation (it runs on the workers)",
-    body: EvaluationRequestSchema,
+    body: requestSchema("EvaluationRequest", EvaluationRequestSchema),
     needsJobs: true,
     responses: {
       201: { description: "The evaluation, PENDING", schema: EvaluationSchema },
@@ -319,7 +320,7 @@ export const evaluationApi = {
     summary: "Resume a PAUSED evaluation, optionally under a new cost limit",
     params: IdParams,
     resource: "evaluation",
-    body: ResumeRequestSchema,
+    body: requestSchema("ResumeRequest", ResumeRequestSchema),
     bodyOptional: true,
     // Resume sends jobs.
     needsJobs: true,
@@ -339,7 +340,7 @@ export const evaluationApi = {
     summary: "Run a finished evaluation's failed items (or all) again",
     params: IdParams,
     resource: "evaluation",
-    body: RetryRequestSchema,
+    body: requestSchema("RetryRequest", RetryRequestSchema),
     bodyOptional: true,
     needsJobs: true,
     responses: {
@@ -416,7 +417,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       evaluation: publicEvaluation(evaluation),
       ...rest,
     });
-    return c.json({ ...comparison, base: run(comparison.base), head: run(comparison.head) });
+    return c.json({ ...comparison, base: run(comparison.base), head: run(comparison.head) }, 200);
   });
 
   mountRoute(app, deps, api.list, async (c, { query }) => {
@@ -428,14 +429,17 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       }),
       arenaOwnRuns(db, c.get("workspace").id),
     ]);
-    return c.json({
-      items: items.map(({ evaluation, progress, pass_rate }) => ({
-        ...publicEvaluation(evaluation),
-        progress,
-        pass_rate,
-        arena: arenaRuns.get(evaluation.id) ?? null,
-      })),
-    });
+    return c.json(
+      {
+        items: items.map(({ evaluation, progress, pass_rate }) => ({
+          ...publicEvaluation(evaluation),
+          progress,
+          pass_rate,
+          arena: arenaRuns.get(evaluation.id) ?? null,
+        })),
+      },
+      200,
+    );
   });
 
   /** Who did what to which run, for its page's history (issue 28). */
@@ -458,12 +462,15 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.get, async (c, { params }) => {
     const detail = await evaluationDetail(db, c.get("workspace").id, params.id);
-    return c.json({
-      ...publicEvaluation(detail.evaluation),
-      progress: detail.progress,
-      summary: detail.summary,
-      results: detail.results,
-    });
+    return c.json(
+      {
+        ...publicEvaluation(detail.evaluation),
+        progress: detail.progress,
+        summary: detail.summary,
+        results: detail.results,
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, api.results, async (c, { params, query }) => {
@@ -473,7 +480,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       offset,
       limit,
     });
-    return c.json({ items: page.rows, offset, limit, total: page.total });
+    return c.json({ items: page.rows, offset, limit, total: page.total }, 200);
   });
 
   mountRoute(app, deps, api.result, async (c, { params }) => {
@@ -481,7 +488,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       await evaluationResult(db, c.get("workspace").id, params.id, params.resultId),
     );
     const diagrams = loopDiagrams(result.rag_tool_calls, deps.config.rag.loops);
-    return c.json(diagrams ? { ...result, diagrams } : result);
+    return c.json(diagrams ? { ...result, diagrams } : result, 200);
   });
 
   mountRoute(app, deps, api.export, async (c, { params, query }) => {
@@ -499,7 +506,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.charts, async (c, { params }) =>
-    c.json(await evaluationCharts(db, c.get("workspace").id, params.id)),
+    c.json(await evaluationCharts(db, c.get("workspace").id, params.id), 200),
   );
 
   mountRoute(app, deps, api.delete, async (c, { params }) => {
@@ -511,15 +518,18 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
   });
 
   const moves = { pause: pauseEvaluation, cancel: cancelEvaluation };
-  for (const operation of ["pause", "cancel"] as const) {
-    mountRoute(app, deps, api[operation], async (c, { params }) => {
+  const move =
+    (operation: keyof typeof moves) =>
+    async (c: Context<Env>, { params }: { params: { id: string } }) => {
       const moved = await moves[operation]({ db, jobs: queue() }, c.get("workspace").id, params.id);
       await audit(c, `evaluation.${operation}`, moved.id);
       // Streams on the run hear of it now, not at their poller's next (slow, if paused) read.
       feeds.poke(c.get("workspace").id, moved.id);
-      return c.json(publicEvaluation(moved));
-    });
-  }
+      return c.json(publicEvaluation(moved), 200);
+    };
+  // One by one, so each handler is checked against its own route's answers.
+  mountRoute(app, deps, api.pause, move("pause"));
+  mountRoute(app, deps, api.cancel, move("cancel"));
 
   mountRoute(app, deps, api.resume, async (c, { params, body }) => {
     const workspaceId = c.get("workspace").id;
@@ -538,7 +548,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
       limit !== undefined ? { max_cost_usd: limit } : undefined,
     );
     feeds.poke(workspaceId, moved.id);
-    return c.json(publicEvaluation(moved));
+    return c.json(publicEvaluation(moved), 200);
   });
 
   mountRoute(app, deps, api.retry, async (c, { params, body }) => {
@@ -546,7 +556,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
     const moved = await retryEvaluation({ db, jobs: queue() }, workspaceId, params.id, body.scope);
     await audit(c, "evaluation.retry", moved.id, { scope: body.scope });
     feeds.poke(workspaceId, moved.id);
-    return c.json(publicEvaluation(moved));
+    return c.json(publicEvaluation(moved), 200);
   });
 
   mountRoute(app, deps, api.events, async (c, { params }) => {
@@ -577,7 +587,7 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
     }
     // Hono's own error hook would send the error's message (a failed query's SQL and
     // parameters) to the client: failures are caught here instead.
-    return streamSSE(c, async (stream) => {
+    const stream = streamSSE(c, async (stream) => {
       stream.onAbort(() => controller.abort());
       // A comment now and then keeps proxies from closing a quiet stream (a long item).
       const keepAlive = setInterval(() => {
@@ -603,5 +613,6 @@ export function evaluationRoutes(app: App, deps: RouteDeps) {
         release();
       }
     });
+    return declaredBody(stream, 200);
   });
 }

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { EvaluatorInputSchema, guard, runEvaluatorPipeline } from "../../gate/index.js";
+import {
+  type EvaluationCheck,
+  EvaluatorInputSchema,
+  guard,
+  runEvaluatorPipeline,
+} from "../../gate/index.js";
 import {
   type EvaluationRecordRow,
   evaluationRecordRepo,
@@ -14,13 +19,15 @@ import {
   EvaluationRecordSchema,
   GateResponseSchema,
   GuardResponseSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams, PAGE_LIMITS, pageLimit } from "./params.js";
+import { requestSchema } from "../components.js";
 
 /** What the API returns for a stored record: everything but the owner and bookkeeping. */
 function recordJson(row: EvaluationRecordRow) {
   const { workspace_id: _owner, seq: _seq, check_count: _count, ...record } = row;
-  return record;
+  // Stored by the gate from its verdict (gate/schema.ts EvaluationCheck).
+  return { ...record, checks: record.checks as EvaluationCheck[] };
 }
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
@@ -38,7 +45,7 @@ export const gateApi = {
     path: "/api/v1/gate",
     tags: ["gate"],
     summary: "Gate one answer on its evidence and store the record",
-    body: EvaluatorInputSchema,
+    body: requestSchema("EvaluatorInput", EvaluatorInputSchema),
     responses: {
       201: { description: "The verdict and the stored record's id", schema: GateResponseSchema },
       400: error("Invalid JSON, or a field that fails validation (named in issues[].path)"),
@@ -50,7 +57,7 @@ export const gateApi = {
     path: "/api/v1/guard",
     tags: ["gate"],
     summary: "Guard one answer before a user sees it: allow, block or repair, with the reasons",
-    body: EvaluatorInputSchema,
+    body: requestSchema("EvaluatorInput", EvaluatorInputSchema),
     query: z.object({
       repair: flag("false: block or allow only, never change the answer (default true)"),
       record: flag("true: also store the gate's record of the answer as given (default false)"),
@@ -112,14 +119,14 @@ export function gateRoutes(app: App, deps: RouteDeps) {
       repair: query.repair ?? true,
       lang: query.lang ?? "en",
     });
-    if (!query.record) return c.json(result);
+    if (!query.record) return c.json(result, 200);
     // The record is of the answer as given: the audit trail keeps what the system produced.
     const stored = await runEvaluatorPipeline({
       evaluator_repo: evaluationRecordRepo(db),
       input: body,
       ctx: { workspace_id: c.get("workspace").id, ...(config.gate ? { config: config.gate } : {}) },
     });
-    return c.json({ ...result, record_id: stored.id });
+    return c.json({ ...result, record_id: stored.id }, 200);
   });
 
   mountRoute(app, deps, gateApi.listRecords, async (c, { query }) => {
@@ -129,15 +136,18 @@ export function gateRoutes(app: App, deps: RouteDeps) {
       ...(query.before_seq !== undefined ? { beforeSeq: query.before_seq } : {}),
     });
     const last = rows.at(-1);
-    return c.json({
-      items: rows.map(recordJson),
-      next_before_seq: rows.length === limit && last ? last.seq : null,
-    });
+    return c.json(
+      {
+        items: rows.map(recordJson),
+        next_before_seq: rows.length === limit && last ? last.seq : null,
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, gateApi.getRecord, async (c, { params }) => {
     const row = await getEvaluationRecord(db, c.get("workspace").id, params.id);
     if (!row) return errorJson(c, 404, "not_found", "No such evaluation record.");
-    return c.json(recordJson(row));
+    return c.json(recordJson(row), 200);
   });
 }

@@ -8,8 +8,9 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams } from "./params.js";
+import { requestSchema, responseSchema } from "../components.js";
 
 // Ingest keys (issue 24): write-only keys a production app sends its answers with. A key can
 // ingest and read nothing; it is shown once, at creation, and can be revoked.
@@ -20,18 +21,27 @@ export const CreateIngestKeySchema = z
   })
   .strict();
 
-export const IngestKeySchema = z.object({
-  id: z.uuid(),
-  label: z.string(),
-  created_at: z.string(),
-  revoked_at: z.string().nullable(),
-});
+export const IngestKeySchema = responseSchema(
+  "IngestKey",
+  z.object({
+    id: z.uuid(),
+    label: z.string(),
+    created_at: z.string(),
+    revoked_at: z.string().nullable(),
+  }),
+);
 
-export const CreatedIngestKeySchema = IngestKeySchema.extend({
-  key: z.string().describe("the key itself: shown this once, only its hash is stored"),
-});
+export const CreatedIngestKeySchema = responseSchema(
+  "CreatedIngestKey",
+  IngestKeySchema.extend({
+    key: z.string().describe("the key itself: shown this once, only its hash is stored"),
+  }),
+);
 
-export const IngestKeyListSchema = z.object({ items: z.array(IngestKeySchema) });
+export const IngestKeyListSchema = responseSchema(
+  "IngestKeyList",
+  z.object({ items: z.array(IngestKeySchema) }),
+);
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 
@@ -41,7 +51,7 @@ export const ingestKeyApi = {
     path: "/api/v1/ingest-keys",
     tags: ["production"],
     summary: "Create a write-only ingest key (shown once)",
-    body: CreateIngestKeySchema,
+    body: requestSchema("CreateIngestKey", CreateIngestKeySchema),
     bodyOptional: true,
     responses: {
       201: { description: "The key, shown this once", schema: CreatedIngestKeySchema },
@@ -86,11 +96,11 @@ export function ingestKeyRoutes(app: App, deps: RouteDeps) {
   });
   mountRoute(app, deps, ingestKeyApi.list, async (c) => {
     const keys = await listIngestKeys(db, c.get("workspace").id);
-    return c.json({ items: keys.map(keyJson) });
+    return c.json({ items: keys.map(keyJson) }, 200);
   });
   mountRoute(app, deps, ingestKeyApi.revoke, async (c, { params }) => {
     const revoked = await revokeIngestKey(db, c.get("workspace").id, params.id);
     if (!revoked) return errorJson(c, 404, "not_found", "No such ingest key.");
-    return c.json(keyJson(revoked));
+    return c.json(keyJson(revoked), 200);
   });
 }

@@ -1,7 +1,14 @@
-import { judgeLine, LLM_JUDGES } from "../../judges/index.js";
+import {
+  type JudgeKind,
+  judgeLine,
+  type JudgeName,
+  type JudgeResult,
+  LLM_JUDGES,
+} from "../../judges/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema, JudgeRequestSchema, JudgeResponseSchema } from "../schemas.js";
+import { ErrorSchema, JudgeRequestSchema, JudgeResponseSchema } from "../schemas/index.js";
+import { requestSchema } from "../components.js";
 
 export const judgeApi = {
   judge: defineRoute({
@@ -9,7 +16,7 @@ export const judgeApi = {
     path: "/api/v1/judge",
     tags: ["judges"],
     summary: "Judge one answer with LLM judges (review, rubric, reference) or the offline judge",
-    body: JudgeRequestSchema,
+    body: requestSchema("JudgeRequest", JudgeRequestSchema),
     responses: {
       200: {
         description: "One result per judge, keyed by judge name, in the common JudgeResult shape",
@@ -44,6 +51,10 @@ export function judgeRoutes(app: App, deps: RouteDeps) {
       signal: c.req.raw.signal,
       ...(client ? { client } : {}),
     });
-    return c.json({ results });
+    // A judge's verdict is its reply as an object (judges/result.ts); the type leaves it open.
+    const shown = results as Partial<
+      Record<JudgeKind, JudgeResult<JudgeName, Record<string, unknown>>>
+    >;
+    return c.json({ results: shown }, 200);
   });
 }

@@ -13,7 +13,7 @@ import {
   resultLabels,
   runLabels,
 } from "../../evals/calibration/index.js";
-import { isUuid, recordAudit } from "../../store/index.js";
+import { recordAudit } from "../../store/index.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import {
@@ -22,8 +22,9 @@ import {
   ErrorSchema,
   JudgeResultSchema,
   RESULT_STATUS_VALUES,
-} from "../schemas.js";
-import { IdParams } from "./params.js";
+} from "../schemas/index.js";
+import { IdParams, ResultIdParams as ResultParams, uuid } from "./params.js";
+import { requestSchema, responseSchema } from "../components.js";
 
 // Human labels of evaluation results and a run's calibration report (seed 002 sections 4 and 5.3).
 // Thin: the route table validates, one function of evals/calibration answers, and its typed
@@ -33,8 +34,6 @@ const BASE = "/api/v1/evaluations/:id";
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const notFound = error("No such evaluation or result for this user (another user's id too)");
 
-const uuid = z.string().refine(isUuid, "not a UUID").meta({ format: "uuid" });
-const ResultParams = z.object({ id: uuid, resultId: uuid });
 /** A scale that is not one of the three reads as not found, like a malformed id. */
 const LabelParams = z.object({ id: uuid, resultId: uuid, scale: LabelScaleSchema });
 
@@ -62,23 +61,34 @@ export const NextLabelQuerySchema = z.object({
 
 const ScaleQuerySchema = z.object({ scale: LabelScaleSchema.optional() });
 
-export const HumanLabelSchema = z.object({
-  id: z.uuid(),
-  evaluation_id: z.uuid(),
-  evaluation_result_id: z.uuid(),
-  scale: LabelScaleSchema,
-  score: z.number().int().nullable(),
-  passed: z.boolean().nullable(),
-  note: z.string().nullable(),
-  labelled_by: z.string(),
-  labelled_at: z.string(),
-});
+export const HumanLabelSchema = responseSchema(
+  "HumanLabel",
+  z.object({
+    id: z.uuid(),
+    evaluation_id: z.uuid(),
+    evaluation_result_id: z.uuid(),
+    scale: LabelScaleSchema,
+    score: z.number().int().nullable(),
+    passed: z.boolean().nullable(),
+    note: z.string().nullable(),
+    labelled_by: z.string(),
+    labelled_at: z.string(),
+  }),
+);
 
-export const RunLabelListSchema = z.object({
-  items: z.array(HumanLabelSchema.extend({ position: z.number().int(), question_id: z.string() })),
-});
+export const RunLabelListSchema = responseSchema(
+  "RunLabelList",
+  z.object({
+    items: z.array(
+      HumanLabelSchema.extend({ position: z.number().int(), question_id: z.string() }),
+    ),
+  }),
+);
 
-export const ResultLabelListSchema = z.object({ items: z.array(HumanLabelSchema) });
+export const ResultLabelListSchema = responseSchema(
+  "ResultLabelList",
+  z.object({ items: z.array(HumanLabelSchema) }),
+);
 
 /** A result as the labelling view shows it: without the judges' verdicts, so they cannot anchor the person. */
 const BlindResultSchema = z.object({
@@ -103,30 +113,36 @@ const labelCounts = {
   unlabelled: z.number().int(),
 };
 
-export const NextToLabelSchema = z.object({
-  ...labelCounts,
-  result: BlindResultSchema.nullable(),
-});
+export const NextToLabelSchema = responseSchema(
+  "NextToLabel",
+  z.object({
+    ...labelCounts,
+    result: BlindResultSchema.nullable(),
+  }),
+);
 
-export const LabelItemSchema = z.object({
-  ...labelCounts,
-  index: z.number().int().describe("the result's 1-based place among the run's SCORED results"),
-  total: z.number().int().describe("SCORED results"),
-  previous_id: z.uuid().nullable().describe("the SCORED result before it"),
-  next_id: z.uuid().nullable().describe("the SCORED result after it"),
-  result: BlindResultSchema,
-  label: HumanLabelSchema.nullable().describe("the person's label on the scale"),
-  judges: z
-    .array(
-      z.object({
-        name: z.string(),
-        scale: LabelScaleSchema.exclude(["pass_fail"]).nullable(),
-        result: JudgeResultSchema,
-      }),
-    )
-    .nullable()
-    .describe("the judges' verdicts: null until the person has labelled the result on the scale"),
-});
+export const LabelItemSchema = responseSchema(
+  "LabelItem",
+  z.object({
+    ...labelCounts,
+    index: z.number().int().describe("the result's 1-based place among the run's SCORED results"),
+    total: z.number().int().describe("SCORED results"),
+    previous_id: z.uuid().nullable().describe("the SCORED result before it"),
+    next_id: z.uuid().nullable().describe("the SCORED result after it"),
+    result: BlindResultSchema,
+    label: HumanLabelSchema.nullable().describe("the person's label on the scale"),
+    judges: z
+      .array(
+        z.object({
+          name: z.string(),
+          scale: LabelScaleSchema.exclude(["pass_fail"]).nullable(),
+          result: JudgeResultSchema,
+        }),
+      )
+      .nullable()
+      .describe("the judges' verdicts: null until the person has labelled the result on the scale"),
+  }),
+);
 
 const ScoreFiguresSchema = z.object({
   n: z.number().int(),
@@ -155,85 +171,91 @@ const IntervalSchema = z.object({
   ci: z.tuple([z.number(), z.number()]).describe("95% interval"),
 });
 
-export const LabelImportResultSchema = z.object({
-  lines: z.number().int(),
-  written: z.number().int(),
-  scale: LabelScaleSchema.nullable(),
-});
+export const LabelImportResultSchema = responseSchema(
+  "LabelImportResult",
+  z.object({
+    lines: z.number().int(),
+    written: z.number().int(),
+    scale: LabelScaleSchema.nullable(),
+  }),
+);
 
 /** The calibration report (docs/calibration.md says what each figure means). */
-export const CalibrationReportSchema = z.object({
-  evaluation: z.object({ id: z.uuid(), name: z.string() }),
-  judge: z.string(),
-  scale: LabelScaleSchema.exclude(["pass_fail"]).nullable(),
-  items: z.object({
-    judged: z.number().int(),
-    labelled_scores: z.number().int(),
-    labelled_pass: z.number().int(),
-    skipped_judge_errors: z.number().int(),
-  }),
-  agreement: ScoreFiguresSchema.nullable(),
-  baseline: ScoreFiguresSchema.extend({ constant: z.number() }).nullable(),
-  pass_fail: PassFailFiguresSchema.extend({
-    human_pass_source: z.object({
-      labels: z.number().int(),
-      scores: z.number().int(),
-      threshold: z.number().nullable(),
+export const CalibrationReportSchema = responseSchema(
+  "CalibrationReport",
+  z.object({
+    evaluation: z.object({ id: z.uuid(), name: z.string() }),
+    judge: z.string(),
+    scale: LabelScaleSchema.exclude(["pass_fail"]).nullable(),
+    items: z.object({
+      judged: z.number().int(),
+      labelled_scores: z.number().int(),
+      labelled_pass: z.number().int(),
+      skipped_judge_errors: z.number().int(),
     }),
-    baseline: PassFailFiguresSchema.extend({ constant: z.boolean() }).nullable(),
-  }).nullable(),
-  pass_rate: z.object({
-    judge: IntervalSchema.extend({ n: z.number().int(), method: z.literal("wilson") }).nullable(),
-    human: IntervalSchema.extend({ n: z.number().int(), method: z.literal("wilson") }).nullable(),
-    ppi: IntervalSchema.extend({
-      n: z.number().int(),
-      N: z.number().int(),
-      lambda: z.number(),
-      method: z.literal("ppi++ clt"),
-    }).nullable(),
-  }),
-  options: z.object({ target: z.number(), kappaMin: z.number(), tolerance: z.number() }),
-  verdict: z.object({
-    passed: z.boolean(),
-    basis: z.enum(["scores", "pass_fail", "none"]),
-    conditions: z.array(
-      z.object({
-        name: z.enum(["labels", "within_1", "accuracy", "kappa", "beats_baseline"]),
-        ok: z.boolean(),
-        value: z.number().nullable(),
+    agreement: ScoreFiguresSchema.nullable(),
+    baseline: ScoreFiguresSchema.extend({ constant: z.number() }).nullable(),
+    pass_fail: PassFailFiguresSchema.extend({
+      human_pass_source: z.object({
+        labels: z.number().int(),
+        scores: z.number().int(),
         threshold: z.number().nullable(),
-        message: z.string(),
       }),
-    ),
-    failed: z.array(z.string()),
-  }),
-  disagreements: z.array(
-    z.object({
-      result_id: z.string(),
-      position: z.number().int(),
-      question: z.string(),
-      answer: z.string().nullable(),
-      judge_score: z.number().nullable(),
-      human_score: z.number().nullable(),
-      difference: z.number().nullable(),
-      judge_passed: z.boolean().nullable(),
-      human_passed: z.boolean().nullable(),
-      note: z.string().nullable(),
+      baseline: PassFailFiguresSchema.extend({ constant: z.boolean() }).nullable(),
+    }).nullable(),
+    pass_rate: z.object({
+      judge: IntervalSchema.extend({ n: z.number().int(), method: z.literal("wilson") }).nullable(),
+      human: IntervalSchema.extend({ n: z.number().int(), method: z.literal("wilson") }).nullable(),
+      ppi: IntervalSchema.extend({
+        n: z.number().int(),
+        N: z.number().int(),
+        lambda: z.number(),
+        method: z.literal("ppi++ clt"),
+      }).nullable(),
     }),
-  ),
-  reviewers: z
-    .array(
+    options: z.object({ target: z.number(), kappaMin: z.number(), tolerance: z.number() }),
+    verdict: z.object({
+      passed: z.boolean(),
+      basis: z.enum(["scores", "pass_fail", "none"]),
+      conditions: z.array(
+        z.object({
+          name: z.enum(["labels", "within_1", "accuracy", "kappa", "beats_baseline"]),
+          ok: z.boolean(),
+          value: z.number().nullable(),
+          threshold: z.number().nullable(),
+          message: z.string(),
+        }),
+      ),
+      failed: z.array(z.string()),
+    }),
+    disagreements: z.array(
       z.object({
-        reviewer: z.string(),
-        scores: ScoreFiguresSchema.nullable(),
-        pass_fail: PassFailFiguresSchema.nullable(),
+        result_id: z.string(),
+        position: z.number().int(),
+        question: z.string(),
+        answer: z.string().nullable(),
+        judge_score: z.number().nullable(),
+        human_score: z.number().nullable(),
+        difference: z.number().nullable(),
+        judge_passed: z.boolean().nullable(),
+        human_passed: z.boolean().nullable(),
+        note: z.string().nullable(),
       }),
-    )
-    .describe(
-      "the judge against each reviewer of the run's annotation queues, beside the figures against the run's (adjudicated) human labels",
     ),
-  warnings: z.array(CodedMessageSchema),
-});
+    reviewers: z
+      .array(
+        z.object({
+          reviewer: z.string(),
+          scores: ScoreFiguresSchema.nullable(),
+          pass_fail: PassFailFiguresSchema.nullable(),
+        }),
+      )
+      .describe(
+        "the judge against each reviewer of the run's annotation queues, beside the figures against the run's (adjudicated) human labels",
+      ),
+    warnings: z.array(CodedMessageSchema),
+  }),
+);
 
 const TAGS = ["calibration"] as const;
 
@@ -293,7 +315,7 @@ export const labelApi = {
       "Import a label file's lines ({question, human_score | human_passed, note?}); all or nothing",
     params: IdParams,
     resource: "evaluation",
-    body: ImportLabelsSchema,
+    body: requestSchema("ImportLabels", ImportLabelsSchema),
     responses: {
       201: { description: "Lines read and labels written", schema: LabelImportResultSchema },
       400: error(
@@ -324,7 +346,7 @@ export const labelApi = {
       "Set (or replace) a result's label on a scale: score on 1-10 or 1-5, passed on pass_fail",
     params: LabelParams,
     resource: "result or scale",
-    body: LabelInputSchema,
+    body: requestSchema("LabelInput", LabelInputSchema),
     responses: {
       200: { description: "The label", schema: HumanLabelSchema },
       400: error("A score off the scale, or the wrong field for it"),
@@ -368,15 +390,18 @@ export function labelRoutes(app: App, deps: RouteDeps) {
   const labeller = (c: Context<Env>) => ({ ...actorOf(c), name: c.get("user").name });
 
   mountRoute(app, deps, labelApi.runLabels, async (c, { params, query }) =>
-    c.json({ items: await runLabels(db, c.get("workspace").id, params.id, query.scale) }),
+    c.json({ items: await runLabels(db, c.get("workspace").id, params.id, query.scale) }, 200),
   );
 
   mountRoute(app, deps, labelApi.next, async (c, { params, query }) =>
-    c.json(await nextToLabel(db, c.get("workspace").id, params.id, query.scale, query.after)),
+    c.json(await nextToLabel(db, c.get("workspace").id, params.id, query.scale, query.after), 200),
   );
 
   mountRoute(app, deps, labelApi.item, async (c, { params, query }) =>
-    c.json(await labelItem(db, c.get("workspace").id, params.id, params.resultId, query.scale)),
+    c.json(
+      await labelItem(db, c.get("workspace").id, params.id, params.resultId, query.scale),
+      200,
+    ),
   );
 
   /** Labels changed on a run, in its history (issue 28): who relabelled what. */
@@ -391,13 +416,16 @@ export function labelRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, labelApi.resultLabels, async (c, { params }) =>
-    c.json({ items: await resultLabels(db, c.get("workspace").id, params.id, params.resultId) }),
+    c.json(
+      { items: await resultLabels(db, c.get("workspace").id, params.id, params.resultId) },
+      200,
+    ),
   );
 
   mountRoute(app, deps, labelApi.put, async (c, { params, body }) => {
     const saved = await putLabel(db, labeller(c), params.id, params.resultId, params.scale, body);
     await audit(c, "label.change", params.id, { result_id: params.resultId, scale: params.scale });
-    return c.json(saved);
+    return c.json(saved, 200);
   });
 
   mountRoute(app, deps, labelApi.delete, async (c, { params }) => {
@@ -415,6 +443,7 @@ export function labelRoutes(app: App, deps: RouteDeps) {
         ...(kappa !== undefined ? { kappaMin: kappa } : {}),
         ...(disagreements !== undefined ? { disagreements } : {}),
       }),
+      200,
     );
   });
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isLlmConfigured } from "../../config/index.js";
 import { LLM_ROLES, type LlmConfig, resolveModelConfig } from "../../llm/index.js";
 import { defineRoute } from "../route.js";
-import { OkSchema } from "../schemas.js";
+import { OkSchema } from "../schemas/index.js";
 
 const LlmRoleStatusSchema = z.object({
   configured: z.boolean(),

@@ -21,7 +21,7 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams } from "./params.js";
 
 // Monitors (issue 24 §2) and the monitor's charts (§3): which production answers to judge after
@@ -238,7 +238,7 @@ export function monitorRoutes(app: App, deps: RouteDeps) {
       rows.map((row) => row.id),
       since(),
     );
-    return c.json({ items: rows.map((row) => monitorJson(row, counts.get(row.id))) });
+    return c.json({ items: rows.map((row) => monitorJson(row, counts.get(row.id))) }, 200);
   });
   mountRoute(app, deps, monitorApi.create, async (c, { body }) => {
     const row = await insertMonitor(db, c.get("workspace").id, body);
@@ -247,17 +247,17 @@ export function monitorRoutes(app: App, deps: RouteDeps) {
   mountRoute(app, deps, monitorApi.get, async (c, { params }) => {
     const row = await getMonitor(db, c.get("workspace").id, params.id);
     if (!row) return errorJson(c, 404, "not_found", "No such monitor.");
-    return c.json(await withCounts(row));
+    return c.json(await withCounts(row), 200);
   });
   mountRoute(app, deps, monitorApi.update, async (c, { params, body }) => {
     const row = await updateMonitor(db, c.get("workspace").id, params.id, body);
     if (!row) return errorJson(c, 404, "not_found", "No such monitor.");
-    return c.json(await withCounts(row));
+    return c.json(await withCounts(row), 200);
   });
   mountRoute(app, deps, monitorApi.remove, async (c, { params }) => {
     const deleted = await deleteMonitor(db, c.get("workspace").id, params.id);
     if (!deleted) return errorJson(c, 404, "not_found", "No such monitor.");
-    return c.json({ deleted: true as const });
+    return c.json({ deleted: true as const }, 200);
   });
   mountRoute(app, deps, monitorApi.series, async (c, { query }) => {
     const range = seriesRange({
@@ -289,7 +289,7 @@ export function monitorRoutes(app: App, deps: RouteDeps) {
       to: range.to,
       breakdown,
     });
-    return c.json(series);
+    return c.json(series, 200);
   });
   mountRoute(app, deps, monitorApi.scopes, async (c) => {
     const scopes = await listRollupScopes(
@@ -297,6 +297,6 @@ export function monitorRoutes(app: App, deps: RouteDeps) {
       c.get("workspace").id,
       new Date(Date.now() - 30 * DAY_MS),
     );
-    return c.json({ ...scopes, breakdown_keys: [...deps.production.breakdownKeys] });
+    return c.json({ ...scopes, breakdown_keys: [...deps.production.breakdownKeys] }, 200);
   });
 }

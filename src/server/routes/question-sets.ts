@@ -50,8 +50,9 @@ import {
   QuestionSetVersionSchema,
   QuestionSetVersionSummarySchema,
   QuestionSetWithQuestionsSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams } from "./params.js";
+import { requestSchema } from "../components.js";
 
 const BASE = "/api/v1/question-sets";
 
@@ -86,7 +87,7 @@ export const questionSetApi = {
     path: BASE,
     tags: ["question-sets"],
     summary: "Create a question set with its whole question list, in one transaction",
-    body: CreateQuestionSetSchema,
+    body: requestSchema("CreateQuestionSet", CreateQuestionSetSchema),
     bodyBytes: listBodyBytes,
     responses: {
       201: { description: "The set with its questions", schema: QuestionSetWithQuestionsSchema },
@@ -100,7 +101,7 @@ export const questionSetApi = {
     path: `${BASE}/import`,
     tags: ["question-sets"],
     summary: "Create a question set from a CSV, JSON or JSONL file's text; all or nothing",
-    body: ImportQuestionSetSchema,
+    body: requestSchema("ImportQuestionSet", ImportQuestionSetSchema),
     bodyBytes: () => IMPORT_BODY_BYTES,
     responses: {
       201: { description: "The set with its questions", schema: QuestionSetWithQuestionsSchema },
@@ -114,7 +115,7 @@ export const questionSetApi = {
     path: `${BASE}/generate`,
     tags: ["question-sets"],
     summary: "Start generating questions from a collection (a job); poll the generation",
-    body: GenerateQuestionsRequestSchema,
+    body: requestSchema("GenerateQuestionsRequest", GenerateQuestionsRequestSchema),
     needsJobs: true,
     responses: {
       202: {
@@ -146,7 +147,7 @@ export const questionSetApi = {
     summary: "Edit one question",
     params: IdParams,
     resource: "question",
-    body: UpdateQuestionSchema,
+    body: requestSchema("UpdateQuestion", UpdateQuestionSchema),
     responses: {
       200: { description: "The question", schema: QuestionSchema },
       400: error("Invalid body"),
@@ -211,7 +212,7 @@ export const questionSetApi = {
     summary: "Update a question set's metadata",
     params: IdParams,
     resource: "question set",
-    body: UpdateQuestionSetSchema,
+    body: requestSchema("UpdateQuestionSet", UpdateQuestionSetSchema),
     responses: {
       200: { description: "The set", schema: QuestionSetSchema },
       400: error("Invalid body"),
@@ -234,7 +235,7 @@ export const questionSetApi = {
     summary: "Append questions to a set; all or nothing",
     params: IdParams,
     resource: "question set",
-    body: AddQuestionsSchema,
+    body: requestSchema("AddQuestions", AddQuestionsSchema),
     bodyBytes: listBodyBytes,
     responses: {
       201: { description: "{items}: the new questions", schema: QuestionListSchema },
@@ -327,7 +328,7 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.list, async (c) => {
     const rows = await listQuestionSets(db, c.get("workspace").id);
-    return c.json({ items: rows.map(publicQuestionSet) });
+    return c.json({ items: rows.map(publicQuestionSet) }, 200);
   });
 
   mountRoute(app, deps, api.create, async (c, { body }) =>
@@ -346,11 +347,11 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.generation, async (c, { params }) =>
-    c.json(publicGeneration(await getGeneration(db, c.get("workspace").id, params.id))),
+    c.json(publicGeneration(await getGeneration(db, c.get("workspace").id, params.id)), 200),
   );
 
   mountRoute(app, deps, api.editQuestion, async (c, { params, body }) =>
-    c.json(publicQuestion(await editQuestion(db, actorOf(c), params.id, body))),
+    c.json(publicQuestion(await editQuestion(db, actorOf(c), params.id, body)), 200),
   );
 
   mountRoute(app, deps, api.deleteQuestion, async (c, { params }) => {
@@ -359,7 +360,10 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.get, async (c, { params }) =>
-    c.json(withQuestions(await getQuestionSetWithQuestions(db, c.get("workspace").id, params.id))),
+    c.json(
+      withQuestions(await getQuestionSetWithQuestions(db, c.get("workspace").id, params.id)),
+      200,
+    ),
   );
 
   mountRoute(app, deps, api.export, async (c, { params, query }) => {
@@ -379,25 +383,29 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, api.trend, async (c, { params }) => {
     const points = await questionSetTrend(db, c.get("workspace").id, params.id);
-    return c.json({
-      items: points.map(({ evaluation: run, pass_rate, scored }) => ({
-        evaluation_id: run.id,
-        name: run.name,
-        status: run.status,
-        question_set_version: run.question_set_version,
-        gmt_created: run.gmt_created,
-        finished_at: run.finished_at,
-        total_questions: run.total_questions,
-        scored,
-        average_score: run.average_score,
-        pass_rate,
-      })),
-    });
+    return c.json(
+      {
+        items: points.map(({ evaluation: run, pass_rate, scored }) => ({
+          evaluation_id: run.id,
+          name: run.name,
+          status: run.status,
+          question_set_version: run.question_set_version,
+          gmt_created: run.gmt_created,
+          finished_at: run.finished_at,
+          total_questions: run.total_questions,
+          scored,
+          average_score: run.average_score,
+          pass_rate,
+        })),
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, api.update, async (c, { params, body }) =>
     c.json(
       publicQuestionSet(await updateQuestionSetMeta(db, c.get("workspace").id, params.id, body)),
+      200,
     ),
   );
 
@@ -418,17 +426,18 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, api.changes, async (c, { params, body }) =>
-    c.json(withQuestions(await changeSetQuestions(db, actorOf(c), params.id, body))),
+    c.json(withQuestions(await changeSetQuestions(db, actorOf(c), params.id, body)), 200),
   );
 
   mountRoute(app, deps, api.versions, async (c, { params }) => {
     const rows = await questionSetVersions(db, c.get("workspace").id, params.id);
-    return c.json({ items: rows.map(publicVersion) });
+    return c.json({ items: rows.map(publicVersion) }, 200);
   });
 
   mountRoute(app, deps, api.version, async (c, { params }) =>
     c.json(
       publicVersion(await questionSetVersion(db, c.get("workspace").id, params.id, params.number)),
+      200,
     ),
   );
 
@@ -440,7 +449,7 @@ export function questionSetRoutes(app: App, deps: RouteDeps) {
       query.from,
       query.to,
     );
-    return c.json({ ...diff, from: publicVersion(diff.from), to: publicVersion(diff.to) });
+    return c.json({ ...diff, from: publicVersion(diff.from), to: publicVersion(diff.to) }, 200);
   });
 
   mountRoute(app, deps, api.restore, async (c, { params }) => {

@@ -19,7 +19,7 @@ import { listMembers, recordAudit } from "../../store/index.js";
 import { actorOf } from "../auth.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema, Time } from "../schemas/index.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
 
 // Annotation queues over HTTP (issue 28 §2). Thin: parse, call one evals/queues function, answer.
@@ -30,7 +30,6 @@ const BASE = "/api/v1/queues";
 const TAGS = ["queues"] as const;
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const notFound = error("No such queue or item in this workspace (another workspace's id too)");
-const Time = z.string().describe("an ISO 8601 time");
 
 const ItemParams = IdParams.extend({ itemId: IdParams.shape.id });
 
@@ -368,16 +367,19 @@ export function queueRoutes(app: App, deps: RouteDeps) {
   const { db } = deps;
 
   mountRoute(app, deps, queueApi.list, async (c) =>
-    c.json({ items: await listQueues(db, callerOf(c)) }),
+    c.json({ items: await listQueues(db, callerOf(c)) }, 200),
   );
 
   mountRoute(app, deps, queueApi.reviewers, async (c) => {
     const members = await listMembers(db, c.get("workspace").id);
-    return c.json({
-      items: members
-        .filter((m) => m.role !== "viewer")
-        .map((m) => ({ user_id: m.user_id, name: m.name, role: m.role })),
-    });
+    return c.json(
+      {
+        items: members
+          .filter((m) => m.role !== "viewer")
+          .map((m) => ({ user_id: m.user_id, name: m.name, role: m.role })),
+      },
+      200,
+    );
   });
 
   mountRoute(app, deps, queueApi.create, async (c, { body }) =>
@@ -385,7 +387,7 @@ export function queueRoutes(app: App, deps: RouteDeps) {
   );
 
   mountRoute(app, deps, queueApi.get, async (c, { params }) =>
-    c.json(await getQueue(db, callerOf(c), params.id)),
+    c.json(await getQueue(db, callerOf(c), params.id), 200),
   );
 
   mountRoute(app, deps, queueApi.delete, async (c, { params }) => {
@@ -400,11 +402,11 @@ export function queueRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, queueApi.next, async (c, { params }) =>
-    c.json(await nextItem(db, callerOf(c), params.id)),
+    c.json(await nextItem(db, callerOf(c), params.id), 200),
   );
 
   mountRoute(app, deps, queueApi.label, async (c, { params, body }) =>
-    c.json(await saveLabels(db, callerOf(c), params.id, params.itemId, body)),
+    c.json(await saveLabels(db, callerOf(c), params.id, params.itemId, body), 200),
   );
 
   mountRoute(app, deps, queueApi.items, async (c, { params, query }) =>
@@ -414,6 +416,7 @@ export function queueRoutes(app: App, deps: RouteDeps) {
         limit: query.limit ?? 100,
         disagreed: query.order === "disagreement",
       }),
+      200,
     ),
   );
 
@@ -422,6 +425,7 @@ export function queueRoutes(app: App, deps: RouteDeps) {
       await queueAgreement(db, callerOf(c), params.id, {
         ...(query.disagreements !== undefined ? { disagreements: query.disagreements } : {}),
       }),
+      200,
     ),
   );
 
@@ -441,6 +445,6 @@ export function queueRoutes(app: App, deps: RouteDeps) {
       subjectId: params.id,
       detail: { item_id: params.itemId },
     });
-    return c.json(settled);
+    return c.json(settled, 200);
   });
 }

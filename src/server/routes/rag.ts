@@ -24,8 +24,9 @@ import {
   CollectionSchema,
   ErrorSchema,
   IngestResultSchema,
-} from "../schemas.js";
+} from "../schemas/index.js";
 import { IdParams } from "./params.js";
+import { requestSchema } from "../components.js";
 
 export const CreateCollectionSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -59,7 +60,7 @@ export const ragApi = {
     path: "/api/v1/collections",
     tags: ["collections"],
     summary: "Create a collection (its name is unique per user)",
-    body: CreateCollectionSchema,
+    body: requestSchema("CreateCollection", CreateCollectionSchema),
     responses: {
       201: { description: "The collection", schema: CollectionSchema },
       400: error("Invalid body"),
@@ -92,7 +93,7 @@ export const ragApi = {
     summary: "Ingest documents (Markdown, text, HTML, PDF as base64, JSONL); all or nothing",
     params: IdParams,
     resource: "collection",
-    body: UploadsSchema,
+    body: requestSchema("Uploads", UploadsSchema),
     bodyBytes: (max) => max * UPLOAD_BODY_FACTOR,
     responses: {
       201: {
@@ -110,7 +111,7 @@ export const ragApi = {
     path: "/api/v1/ask",
     tags: ["collections"],
     summary: "Answer with the built-in agentic RAG bot, gated on its evidence",
-    body: AskRequestSchema,
+    body: requestSchema("AskRequest", AskRequestSchema),
     responses: {
       200: {
         description:
@@ -152,13 +153,13 @@ export function ragRoutes(app: App, deps: RouteDeps) {
 
   mountRoute(app, deps, ragApi.listCollections, async (c) => {
     const rows = await listCollections(db, c.get("workspace").id);
-    return c.json({ items: rows.map(publicCollection) });
+    return c.json({ items: rows.map(publicCollection) }, 200);
   });
 
   mountRoute(app, deps, ragApi.getCollection, async (c, { params }) => {
     const row = await getCollection(db, c.get("workspace").id, params.id);
     if (!row) throw new CollectionNotFoundError(params.id);
-    return c.json(publicCollection(row));
+    return c.json(publicCollection(row), 200);
   });
 
   mountRoute(app, deps, ragApi.uploadDocuments, async (c, { params, body }) => {
@@ -187,12 +188,15 @@ export function ragRoutes(app: App, deps: RouteDeps) {
       collection: collection_id,
       signal: c.req.raw.signal,
     });
-    return c.json({
-      ...result,
-      diagrams: {
-        quality_loop: qualityLoopMermaid(result.trace, config.rag.loops),
-        answer_loop: answerLoopMermaid(result.trace, config.rag.loops),
+    return c.json(
+      {
+        ...result,
+        diagrams: {
+          quality_loop: qualityLoopMermaid(result.trace, config.rag.loops),
+          answer_loop: answerLoopMermaid(result.trace, config.rag.loops),
+        },
       },
-    });
+      200,
+    );
   });
 }

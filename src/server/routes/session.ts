@@ -9,7 +9,8 @@ import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
 import { type App, requireJsonBody, type RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas.js";
+import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas/index.js";
+import { requestSchema } from "../components.js";
 
 export const SessionLoginSchema = z.object({
   token: z.string().trim().min(1).max(1_000).describe("an API token (see `ragjudge token`)"),
@@ -24,7 +25,7 @@ export const sessionApi = {
     tags: ["session"],
     summary: "Log the browser in with an API token: sets the HttpOnly session cookie",
     public: true,
-    body: SessionLoginSchema,
+    body: requestSchema("SessionLogin", SessionLoginSchema),
     responses: {
       201: { description: "Logged in; the cookie is set", schema: SessionCreatedSchema },
       400: error("Invalid body"),
@@ -94,17 +95,20 @@ export function sessionRoutes(app: App, deps: RouteDeps) {
     const auth = c.get("auth");
     const { role } = c.get("workspace");
     const workspace = await findWorkspace(deps.db, c.get("workspace").id);
-    return c.json({
-      user: { id, name },
-      via: auth.via,
-      expires_at: auth.via === "cookie" ? auth.expiresAt.toISOString() : null,
-      workspace: {
-        id: c.get("workspace").id,
-        name: workspace?.name ?? "",
-        personal: workspace?.personal ?? false,
-        role,
+    return c.json(
+      {
+        user: { id, name },
+        via: auth.via,
+        expires_at: auth.via === "cookie" ? auth.expiresAt.toISOString() : null,
+        workspace: {
+          id: c.get("workspace").id,
+          name: workspace?.name ?? "",
+          personal: workspace?.personal ?? false,
+          role,
+        },
       },
-    });
+      200,
+    );
   });
 
   mountRoute(app, deps, sessionApi.logout, async (c) => {

@@ -199,15 +199,18 @@ export function traceRoutes(app: App, deps: RouteDeps, traces: TraceAssembler) {
       countRejectedTraces(db, workspaceId),
       listRejectedTraces(db, workspaceId, query.limit ?? REJECTED_PAGE.default),
     ]);
-    return c.json({
-      total,
-      items: rows.map((row) => ({
-        trace_id: row.trace_id,
-        service: row.service,
-        reason: row.reason,
-        span_count: row.span_count,
-        received_at: row.received_at.toISOString(),
-      })),
-    });
+    return c.json(
+      {
+        total,
+        items: rows.map((row) => ({
+          trace_id: row.trace_id,
+          service: row.service,
+          reason: row.reason,
+          span_count: row.span_count,
+          received_at: row.received_at.toISOString(),
+        })),
+      },
+      200,
+    );
   });
 }

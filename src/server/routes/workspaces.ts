@@ -22,7 +22,7 @@ import {
 import { actorOf, ownOrigin } from "../auth.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas.js";
+import { ErrorSchema } from "../schemas/index.js";
 import { IdParams, uuid } from "./params.js";
 
 // Workspaces, their members and invitations, API tokens per workspace, and the audit trail
@@ -274,7 +274,7 @@ export function workspaceRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, workspaceApi.list, async (c) =>
-    c.json({ items: await listWorkspacesOf(db, c.get("user").id) }),
+    c.json({ items: await listWorkspacesOf(db, c.get("user").id) }, 200),
   );
 
   mountRoute(app, deps, workspaceApi.create, async (c, { body }) => {
@@ -283,12 +283,12 @@ export function workspaceRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, workspaceApi.current, async (c) =>
-    c.json(await summaryOf(c.get("user").id, c.get("workspace").id)),
+    c.json(await summaryOf(c.get("user").id, c.get("workspace").id), 200),
   );
 
   mountRoute(app, deps, workspaceApi.rename, async (c, { body }) => {
     await renameWorkspace(db, c.get("workspace").id, body.name);
-    return c.json(await summaryOf(c.get("user").id, c.get("workspace").id));
+    return c.json(await summaryOf(c.get("user").id, c.get("workspace").id), 200);
   });
 
   mountRoute(app, deps, workspaceApi.delete, async (c) => {
@@ -301,7 +301,7 @@ export function workspaceRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, workspaceApi.members, async (c) =>
-    c.json(await membersJson(c.get("workspace").id)),
+    c.json(await membersJson(c.get("workspace").id), 200),
   );
 
   mountRoute(app, deps, workspaceApi.setRole, async (c, { params, body }) => {
@@ -318,7 +318,7 @@ export function workspaceRoutes(app: App, deps: RouteDeps) {
       subjectId: params.userId,
       detail: { role: body.role },
     });
-    return c.json(await membersJson(workspaceId));
+    return c.json(await membersJson(workspaceId), 200);
   });
 
   mountRoute(app, deps, workspaceApi.removeMember, async (c, { params }) => {
@@ -337,7 +337,7 @@ export function workspaceRoutes(app: App, deps: RouteDeps) {
   });
 
   mountRoute(app, deps, workspaceApi.invitations, async (c) =>
-    c.json({ items: (await listInvitations(db, c.get("workspace").id)).map(invitationJson) }),
+    c.json({ items: (await listInvitations(db, c.get("workspace").id)).map(invitationJson) }, 200),
   );
 
   mountRoute(app, deps, workspaceApi.invite, async (c, { body }) => {
@@ -378,8 +378,11 @@ export function workspaceRoutes(app: App, deps: RouteDeps) {
       ...(query.before ? { before: query.before } : {}),
       limit: query.limit ?? 100,
     });
-    return c.json({
-      items: rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() })),
-    });
+    return c.json(
+      {
+        items: rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() })),
+      },
+      200,
+    );
   });
 }

@@ -1431,435 +1431,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    EvaluatorInput: {
-      conversation_id: string;
-      message_id: string;
-      retrieval_record: {
-        id: string;
-        query?: string;
-        top_k?: number;
-      } & {
-        [key: string]: unknown;
-      };
-      retrieval_hits: ({
-        node_id: string;
-        content: string;
-        score?: number;
-        source?: string;
-      } & {
-        [key: string]: unknown;
-      })[];
-      generation_record: {
-        id: string;
-        model?: string;
-      } & {
-        [key: string]: unknown;
-      };
-      generation_output: {
-        answer: string;
-        /** @default [] */
-        citations?: ({
-          node_id: string;
-        } & {
-          [key: string]: unknown;
-        })[];
-      };
-      config?: {
-        checks?: {
-          no_empty_answer?: {
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity?: "fail" | "warn";
-            /**
-             * @default [
-             *       "^\\{\\{?\\s*\\w*\\s*\\}?\\}$",
-             *       "^<\\w+>$",
-             *       "^\\[(insert|todo|placeholder)[^\\]]*\\]$",
-             *       "^(todo|tbd|n/?a|null|undefined|none|lorem ipsum.*)$"
-             *     ]
-             */
-            template_patterns?: string[];
-          };
-          require_citations?: {
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity?: "fail" | "warn";
-          };
-          citation_coverage?: {
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity?: "fail" | "warn";
-            /** @default 1 */
-            threshold?: number;
-          };
-          min_answer_length?: {
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default warn
-             * @enum {string}
-             */
-            severity?: "fail" | "warn";
-            /** @default 20 */
-            min_chars?: number;
-          };
-          citation_markers?: {
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity?: "fail" | "warn";
-          };
-          sentence_support?: {
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity?: "fail" | "warn";
-            /** @default 0.5 */
-            min_token_support?: number;
-            /** @default 3 */
-            min_sentence_tokens?: number;
-            /** @default 0.5 */
-            max_unsupported_ratio?: number;
-          };
-          numeric_consistency?: {
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity?: "fail" | "warn";
-          };
-          honest_abstention?: {
-            /** @default true */
-            enabled?: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity?: "fail" | "warn";
-            /**
-             * @default [
-             *       "\\b(not|no|isn't|is not|aren't) (available|provided|mentioned|stated|specified|given|found|covered|addressed)\\b",
-             *       "\\b(do|does|did) not (say|mention|state|specify|contain|provide|include|cover)\\b",
-             *       "\\b(don't|doesn't|didn't) (say|mention|state|specify|contain|provide|include|cover|know)\\b",
-             *       "\\b(i|we) (do not|don't|cannot|can't|could not|couldn't|am unable to|are unable to|was unable to|were unable to) (know|tell|find|locate|answer|determine|confirm)\\b",
-             *       "\\b(no|insufficient|not enough) (relevant |specific |reliable )?(information|evidence|data|details|sources?|mention)\\b",
-             *       "\\bunable to (answer|find|locate|determine|confirm)\\b",
-             *       "\\bcannot be (answered|determined|confirmed)\\b",
-             *       "(没有|无|未)(找到|提及|提到|说明|相关|足够|记载)",
-             *       "(无法|不能|难以|未能)(回答|确定|判断|找到|得知|确认)",
-             *       "(不知道|不清楚|资料中没有|来源中没有|文档中没有)"
-             *     ]
-             */
-            abstention_patterns?: string[];
-          };
-        };
-        actions?: {
-          /**
-           * @default show
-           * @enum {string}
-           */
-          pass?: "show" | "show_with_warning" | "refuse";
-          /**
-           * @default show_with_warning
-           * @enum {string}
-           */
-          partial?: "show" | "show_with_warning" | "refuse";
-          /**
-           * @default refuse
-           * @enum {string}
-           */
-          fail?: "show" | "show_with_warning" | "refuse";
-          /**
-           * @default show_with_warning
-           * @enum {string}
-           */
-          skipped?: "show" | "show_with_warning" | "refuse";
-        };
-      };
-    };
     AnswerBatch: {
       /** @description answers as JSON objects (each an EvaluatorInput with optional extras) */
       answers?: unknown[];
       /** @description or the same as JSON Lines, one answer a line */
       jsonl?: string;
-    };
-    CreateIngestKey: {
-      /**
-       * @description what the key is for, e.g. the service
-       * @default
-       */
-      label?: string;
-    };
-    JudgeRequest: {
-      id?: string;
-      question: string;
-      answer: string;
-      /** @default [] */
-      contexts?: (
-        | string
-        | ({
-            content: string;
-            node_id?: string;
-            source?: string;
-          } & {
-            [key: string]: unknown;
-          })
-      )[];
-      ground_truth?: string;
-      ground_truths?: string[];
-      /**
-       * @default [
-       *       "offline"
-       *     ]
-       */
-      judges?: (
-        | "review"
-        | "rubric"
-        | "reference"
-        | "offline"
-        | "token_precision"
-        | "contains_reference"
-        | "claims"
-        | "claims_offline"
-      )[];
-      /** @default false */
-      no_cache?: boolean;
-    };
-    CreateCollection: {
-      name: string;
-      config?: {
-        /** @default 1000 */
-        chunk_size?: number;
-        /** @default 150 */
-        chunk_overlap?: number;
-      };
-    };
-    Uploads: {
-      documents: {
-        name: string;
-        /** @enum {string} */
-        kind?: "markdown" | "text" | "html" | "pdf" | "jsonl";
-        content?: string;
-        content_base64?: string;
-      }[];
-    };
-    AskRequest: {
-      collection_id: string;
-      question: string;
-      sources?: ("lexical" | "vector" | "memory")[];
-      conversation_id?: string;
-      message_id?: string;
-    };
-    CreateQuestionSet: {
-      name: string;
-      description?: string | null;
-      collection_id?: string | null;
-      /** @default [] */
-      questions?: {
-        /**
-         * @default USER_DEFINED
-         * @enum {string}
-         */
-        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-        question_text: string;
-        /** @default  */
-        ground_truth?: string;
-        ground_truths?: string[];
-        reference_context?: string | null;
-        relevant_ids?: string[];
-        reference_contexts?: string[];
-      }[];
-      /**
-       * @description `generation` when the questions come from a generation's preview
-       * @enum {string}
-       */
-      origin?: "generation";
-    };
-    ImportQuestionSet: {
-      name: string;
-      description?: string | null;
-      collection_id?: string | null;
-      /** @enum {string} */
-      format: "csv" | "json" | "jsonl";
-      content: string;
-    };
-    UpdateQuestionSet: {
-      name?: string;
-      description?: string | null;
-      collection_id?: string | null;
-    };
-    AddQuestions: {
-      questions: {
-        /**
-         * @default USER_DEFINED
-         * @enum {string}
-         */
-        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-        question_text: string;
-        /** @default  */
-        ground_truth?: string;
-        ground_truths?: string[];
-        reference_context?: string | null;
-        relevant_ids?: string[];
-        reference_contexts?: string[];
-      }[];
-      /**
-       * @description `generation` when the questions come from a generation's preview
-       * @enum {string}
-       */
-      origin?: "generation";
-    };
-    UpdateQuestion: {
-      /** @enum {string} */
-      question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-      question_text?: string;
-      ground_truth?: string;
-      ground_truths?: string[];
-      reference_context?: string | null;
-      relevant_ids?: string[];
-      reference_contexts?: string[];
-    };
-    GenerateQuestionsRequest: {
-      collection_id: string;
-      n: number;
-      types?: ("FACTUAL" | "INFERENTIAL")[];
-      prompt?: string;
-      /** @enum {string} */
-      language?: "en" | "zh" | "auto";
-    };
-    EvaluationRequest: {
-      name?: string;
-      collection_id?: string | null;
-      /** Format: uuid */
-      question_set_id?: string;
-      answers?: {
-        question: string;
-        answer: string;
-        ground_truth?: string;
-        ground_truths?: string[];
-        /** @default [] */
-        contexts?: (
-          | string
-          | {
-              node_id?: string;
-              content: string;
-              title?: string;
-              source?: string;
-              document_id?: string;
-              score?: number;
-            }
-        )[];
-        /** @default [] */
-        citations?: string[];
-        /** @enum {string} */
-        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-        relevant_ids?: string[];
-        reference_contexts?: string[];
-      }[];
-      /**
-       * @default {
-       *       "kind": "builtin"
-       *     }
-       */
-      bot?:
-        | {
-            /** @enum {string} */
-            kind: "builtin";
-          }
-        | {
-            /** @enum {string} */
-            kind: "http";
-            /** @default 60000 */
-            timeout_ms?: number;
-            /** @default 2 */
-            retries?: number;
-            /** Format: uri */
-            url?: string;
-            /** Format: uuid */
-            bot_id?: string;
-          }
-        | {
-            /** @enum {string} */
-            kind: "answers";
-          };
-      /**
-       * @default [
-       *       "offline"
-       *     ]
-       */
-      judges?: (
-        | "review"
-        | "rubric"
-        | "reference"
-        | "offline"
-        | "token_precision"
-        | "contains_reference"
-        | "claims"
-        | "claims_offline"
-      )[];
-      /** @default false */
-      no_cache?: boolean;
-      /**
-       * @default {
-       *       "attempts": 3,
-       *       "base_ms": 500,
-       *       "max_ms": 10000
-       *     }
-       */
-      retry?: {
-        /** @default 3 */
-        attempts?: number;
-        /** @default 500 */
-        base_ms?: number;
-        /** @default 10000 */
-        max_ms?: number;
-      };
-      /** @default 5 */
-      retrieval_k?: number;
-      max_cost_usd?: number;
-    };
-    ResumeRequest: {
-      /** @description a new cost limit in USD for the run from now on (null: no limit); left out, the run keeps its limit */
-      max_cost_usd?: number | null;
-    };
-    RetryRequest: {
-      /**
-       * @default failed
-       * @enum {string}
-       */
-      scope?: "failed" | "all";
-    };
-    SessionLogin: {
-      /** @description an API token (see `ragjudge token`) */
-      token: string;
-    };
-    RegisterBot: {
-      name: string;
-      /** Format: uri */
-      url: string;
-      secret?: string;
-      /** @default authorization */
-      secret_header?: string;
     };
     ArenaRequest: {
       name?: string;
@@ -2027,17 +1603,469 @@ export interface components {
       /** @default false */
       no_cache?: boolean;
     };
-    LabelInput: {
-      score?: number;
-      passed?: boolean;
-      note?: string;
-      labelled_by?: string;
+    RegisterBot: {
+      name: string;
+      /** Format: uri */
+      url: string;
+      secret?: string;
+      /** @default authorization */
+      secret_header?: string;
+    };
+    EvaluationRequest: {
+      name?: string;
+      collection_id?: string | null;
+      /** Format: uuid */
+      question_set_id?: string;
+      answers?: {
+        question: string;
+        answer: string;
+        ground_truth?: string;
+        ground_truths?: string[];
+        /** @default [] */
+        contexts?: (
+          | string
+          | {
+              node_id?: string;
+              content: string;
+              title?: string;
+              source?: string;
+              document_id?: string;
+              score?: number;
+            }
+        )[];
+        /** @default [] */
+        citations?: string[];
+        /** @enum {string} */
+        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        relevant_ids?: string[];
+        reference_contexts?: string[];
+      }[];
+      /**
+       * @default {
+       *       "kind": "builtin"
+       *     }
+       */
+      bot?:
+        | {
+            /** @enum {string} */
+            kind: "builtin";
+          }
+        | {
+            /** @enum {string} */
+            kind: "http";
+            /** @default 60000 */
+            timeout_ms?: number;
+            /** @default 2 */
+            retries?: number;
+            /** Format: uri */
+            url?: string;
+            /** Format: uuid */
+            bot_id?: string;
+          }
+        | {
+            /** @enum {string} */
+            kind: "answers";
+          };
+      /**
+       * @default [
+       *       "offline"
+       *     ]
+       */
+      judges?: (
+        | "review"
+        | "rubric"
+        | "reference"
+        | "offline"
+        | "token_precision"
+        | "contains_reference"
+        | "claims"
+        | "claims_offline"
+      )[];
+      /** @default false */
+      no_cache?: boolean;
+      /**
+       * @default {
+       *       "attempts": 3,
+       *       "base_ms": 500,
+       *       "max_ms": 10000
+       *     }
+       */
+      retry?: {
+        /** @default 3 */
+        attempts?: number;
+        /** @default 500 */
+        base_ms?: number;
+        /** @default 10000 */
+        max_ms?: number;
+      };
+      /** @default 5 */
+      retrieval_k?: number;
+      max_cost_usd?: number;
+    };
+    ResumeRequest: {
+      /** @description a new cost limit in USD for the run from now on (null: no limit); left out, the run keeps its limit */
+      max_cost_usd?: number | null;
+    };
+    RetryRequest: {
+      /**
+       * @default failed
+       * @enum {string}
+       */
+      scope?: "failed" | "all";
+    };
+    EvaluatorInput: {
+      conversation_id: string;
+      message_id: string;
+      retrieval_record: {
+        id: string;
+        query?: string;
+        top_k?: number;
+      } & {
+        [key: string]: unknown;
+      };
+      retrieval_hits: ({
+        node_id: string;
+        content: string;
+        score?: number;
+        source?: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      generation_record: {
+        id: string;
+        model?: string;
+      } & {
+        [key: string]: unknown;
+      };
+      generation_output: {
+        answer: string;
+        /** @default [] */
+        citations?: ({
+          node_id: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+      };
+      config?: {
+        checks?: {
+          no_empty_answer?: {
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity?: "fail" | "warn";
+            /**
+             * @default [
+             *       "^\\{\\{?\\s*\\w*\\s*\\}?\\}$",
+             *       "^<\\w+>$",
+             *       "^\\[(insert|todo|placeholder)[^\\]]*\\]$",
+             *       "^(todo|tbd|n/?a|null|undefined|none|lorem ipsum.*)$"
+             *     ]
+             */
+            template_patterns?: string[];
+          };
+          require_citations?: {
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity?: "fail" | "warn";
+          };
+          citation_coverage?: {
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity?: "fail" | "warn";
+            /** @default 1 */
+            threshold?: number;
+          };
+          min_answer_length?: {
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default warn
+             * @enum {string}
+             */
+            severity?: "fail" | "warn";
+            /** @default 20 */
+            min_chars?: number;
+          };
+          citation_markers?: {
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity?: "fail" | "warn";
+          };
+          sentence_support?: {
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity?: "fail" | "warn";
+            /** @default 0.5 */
+            min_token_support?: number;
+            /** @default 3 */
+            min_sentence_tokens?: number;
+            /** @default 0.5 */
+            max_unsupported_ratio?: number;
+          };
+          numeric_consistency?: {
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity?: "fail" | "warn";
+          };
+          honest_abstention?: {
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity?: "fail" | "warn";
+            /**
+             * @default [
+             *       "\\b(not|no|isn't|is not|aren't) (available|provided|mentioned|stated|specified|given|found|covered|addressed)\\b",
+             *       "\\b(do|does|did) not (say|mention|state|specify|contain|provide|include|cover)\\b",
+             *       "\\b(don't|doesn't|didn't) (say|mention|state|specify|contain|provide|include|cover|know)\\b",
+             *       "\\b(i|we) (do not|don't|cannot|can't|could not|couldn't|am unable to|are unable to|was unable to|were unable to) (know|tell|find|locate|answer|determine|confirm)\\b",
+             *       "\\b(no|insufficient|not enough) (relevant |specific |reliable )?(information|evidence|data|details|sources?|mention)\\b",
+             *       "\\bunable to (answer|find|locate|determine|confirm)\\b",
+             *       "\\bcannot be (answered|determined|confirmed)\\b",
+             *       "(没有|无|未)(找到|提及|提到|说明|相关|足够|记载)",
+             *       "(无法|不能|难以|未能)(回答|确定|判断|找到|得知|确认)",
+             *       "(不知道|不清楚|资料中没有|来源中没有|文档中没有)"
+             *     ]
+             */
+            abstention_patterns?: string[];
+          };
+        };
+        actions?: {
+          /**
+           * @default show
+           * @enum {string}
+           */
+          pass?: "show" | "show_with_warning" | "refuse";
+          /**
+           * @default show_with_warning
+           * @enum {string}
+           */
+          partial?: "show" | "show_with_warning" | "refuse";
+          /**
+           * @default refuse
+           * @enum {string}
+           */
+          fail?: "show" | "show_with_warning" | "refuse";
+          /**
+           * @default show_with_warning
+           * @enum {string}
+           */
+          skipped?: "show" | "show_with_warning" | "refuse";
+        };
+      };
+    };
+    CreateIngestKey: {
+      /**
+       * @description what the key is for, e.g. the service
+       * @default
+       */
+      label?: string;
+    };
+    JudgeRequest: {
+      id?: string;
+      question: string;
+      answer: string;
+      /** @default [] */
+      contexts?: (
+        | string
+        | ({
+            content: string;
+            node_id?: string;
+            source?: string;
+          } & {
+            [key: string]: unknown;
+          })
+      )[];
+      ground_truth?: string;
+      ground_truths?: string[];
+      /**
+       * @default [
+       *       "offline"
+       *     ]
+       */
+      judges?: (
+        | "review"
+        | "rubric"
+        | "reference"
+        | "offline"
+        | "token_precision"
+        | "contains_reference"
+        | "claims"
+        | "claims_offline"
+      )[];
+      /** @default false */
+      no_cache?: boolean;
     };
     ImportLabels: {
       content: string;
       judge?: string;
       /** @enum {string} */
       scale?: "1-10" | "1-5";
+    };
+    LabelInput: {
+      score?: number;
+      passed?: boolean;
+      note?: string;
+      labelled_by?: string;
+    };
+    CreateQuestionSet: {
+      name: string;
+      description?: string | null;
+      collection_id?: string | null;
+      /** @default [] */
+      questions?: {
+        /**
+         * @default USER_DEFINED
+         * @enum {string}
+         */
+        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        question_text: string;
+        /** @default  */
+        ground_truth?: string;
+        ground_truths?: string[];
+        reference_context?: string | null;
+        relevant_ids?: string[];
+        reference_contexts?: string[];
+      }[];
+      /**
+       * @description `generation` when the questions come from a generation's preview
+       * @enum {string}
+       */
+      origin?: "generation";
+    };
+    ImportQuestionSet: {
+      name: string;
+      description?: string | null;
+      collection_id?: string | null;
+      /** @enum {string} */
+      format: "csv" | "json" | "jsonl";
+      content: string;
+    };
+    GenerateQuestionsRequest: {
+      collection_id: string;
+      n: number;
+      types?: ("FACTUAL" | "INFERENTIAL")[];
+      prompt?: string;
+      /** @enum {string} */
+      language?: "en" | "zh" | "auto";
+    };
+    UpdateQuestion: {
+      /** @enum {string} */
+      question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+      question_text?: string;
+      ground_truth?: string;
+      ground_truths?: string[];
+      reference_context?: string | null;
+      relevant_ids?: string[];
+      reference_contexts?: string[];
+    };
+    UpdateQuestionSet: {
+      name?: string;
+      description?: string | null;
+      collection_id?: string | null;
+    };
+    AddQuestions: {
+      questions: {
+        /**
+         * @default USER_DEFINED
+         * @enum {string}
+         */
+        question_type?: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        question_text: string;
+        /** @default  */
+        ground_truth?: string;
+        ground_truths?: string[];
+        reference_context?: string | null;
+        relevant_ids?: string[];
+        reference_contexts?: string[];
+      }[];
+      /**
+       * @description `generation` when the questions come from a generation's preview
+       * @enum {string}
+       */
+      origin?: "generation";
+    };
+    CreateCollection: {
+      name: string;
+      config?: {
+        /** @default 1000 */
+        chunk_size?: number;
+        /** @default 150 */
+        chunk_overlap?: number;
+      };
+    };
+    Uploads: {
+      documents: {
+        name: string;
+        /** @enum {string} */
+        kind?: "markdown" | "text" | "html" | "pdf" | "jsonl";
+        content?: string;
+        content_base64?: string;
+      }[];
+    };
+    AskRequest: {
+      collection_id: string;
+      question: string;
+      sources?: ("lexical" | "vector" | "memory")[];
+      conversation_id?: string;
+      message_id?: string;
+    };
+    SessionLogin: {
+      /** @description an API token (see `ragjudge token`) */
+      token: string;
+    };
+    CodedMessage: {
+      /** @description what happened, e.g. "calibration.few_labels" */
+      code: string;
+      /** @description what fills the sentence; a list of names; model failures as groups by kind with a count; clauses worded by their own codes */
+      params: {
+        [key: string]:
+          | string
+          | number
+          | string[]
+          | {
+              kind: string;
+              count: number;
+              example: string;
+            }[]
+          | {
+              code: string;
+              /** @description what fills the clause, as a message's params */
+              params: unknown;
+            }
+          | {
+              code: string;
+              /** @description what fills the clause, as a message's params */
+              params: unknown;
+            }[];
+      };
+      /** @description the sentence in English */
+      message: string;
     };
     Error: {
       error: string;
@@ -2062,414 +2090,9 @@ export interface components {
         message: string;
       }[];
     };
-    CodedMessage: {
-      /** @description what happened, e.g. "calibration.few_labels" */
-      code: string;
-      /** @description what fills the sentence; a list of names; model failures as groups by kind with a count */
-      params: {
-        [key: string]:
-          | string
-          | number
-          | string[]
-          | {
-              kind: string;
-              count: number;
-              example: string;
-            }[];
-      };
-      /** @description the sentence in English */
-      message: string;
-    };
     Ok: {
       /** @enum {string} */
       status: "ok";
-    };
-    GateResponse: {
-      /** Format: uuid */
-      id: string;
-      conversation_id: string;
-      message_id: string;
-      retrieval_record_id: string;
-      generation_record_id: string;
-      /** @enum {string} */
-      status: "pass" | "partial" | "fail" | "skipped";
-      /** @enum {string} */
-      action: "show" | "show_with_warning" | "refuse";
-      rule_version: string;
-      config: {
-        checks: {
-          no_empty_answer: {
-            /** @default true */
-            enabled: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity: "fail" | "warn";
-            /**
-             * @default [
-             *       "^\\{\\{?\\s*\\w*\\s*\\}?\\}$",
-             *       "^<\\w+>$",
-             *       "^\\[(insert|todo|placeholder)[^\\]]*\\]$",
-             *       "^(todo|tbd|n/?a|null|undefined|none|lorem ipsum.*)$"
-             *     ]
-             */
-            template_patterns: string[];
-          };
-          require_citations: {
-            /** @default true */
-            enabled: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity: "fail" | "warn";
-          };
-          citation_coverage: {
-            /** @default true */
-            enabled: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity: "fail" | "warn";
-            /** @default 1 */
-            threshold: number;
-          };
-          min_answer_length: {
-            /** @default true */
-            enabled: boolean;
-            /**
-             * @default warn
-             * @enum {string}
-             */
-            severity: "fail" | "warn";
-            /** @default 20 */
-            min_chars: number;
-          };
-          citation_markers: {
-            /** @default true */
-            enabled: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity: "fail" | "warn";
-          };
-          sentence_support: {
-            /** @default true */
-            enabled: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity: "fail" | "warn";
-            /** @default 0.5 */
-            min_token_support: number;
-            /** @default 3 */
-            min_sentence_tokens: number;
-            /** @default 0.5 */
-            max_unsupported_ratio: number;
-          };
-          numeric_consistency: {
-            /** @default true */
-            enabled: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity: "fail" | "warn";
-          };
-          honest_abstention: {
-            /** @default true */
-            enabled: boolean;
-            /**
-             * @default fail
-             * @enum {string}
-             */
-            severity: "fail" | "warn";
-            /**
-             * @default [
-             *       "\\b(not|no|isn't|is not|aren't) (available|provided|mentioned|stated|specified|given|found|covered|addressed)\\b",
-             *       "\\b(do|does|did) not (say|mention|state|specify|contain|provide|include|cover)\\b",
-             *       "\\b(don't|doesn't|didn't) (say|mention|state|specify|contain|provide|include|cover|know)\\b",
-             *       "\\b(i|we) (do not|don't|cannot|can't|could not|couldn't|am unable to|are unable to|was unable to|were unable to) (know|tell|find|locate|answer|determine|confirm)\\b",
-             *       "\\b(no|insufficient|not enough) (relevant |specific |reliable )?(information|evidence|data|details|sources?|mention)\\b",
-             *       "\\bunable to (answer|find|locate|determine|confirm)\\b",
-             *       "\\bcannot be (answered|determined|confirmed)\\b",
-             *       "(没有|无|未)(找到|提及|提到|说明|相关|足够|记载)",
-             *       "(无法|不能|难以|未能)(回答|确定|判断|找到|得知|确认)",
-             *       "(不知道|不清楚|资料中没有|来源中没有|文档中没有)"
-             *     ]
-             */
-            abstention_patterns: string[];
-          };
-        };
-        actions: {
-          /**
-           * @default show
-           * @enum {string}
-           */
-          pass: "show" | "show_with_warning" | "refuse";
-          /**
-           * @default show_with_warning
-           * @enum {string}
-           */
-          partial: "show" | "show_with_warning" | "refuse";
-          /**
-           * @default refuse
-           * @enum {string}
-           */
-          fail: "show" | "show_with_warning" | "refuse";
-          /**
-           * @default show_with_warning
-           * @enum {string}
-           */
-          skipped: "show" | "show_with_warning" | "refuse";
-        };
-      };
-      checks: {
-        name: string;
-        /** @enum {string} */
-        status: "pass" | "fail" | "warn" | "skipped";
-        detail: {
-          [key: string]: unknown;
-        };
-      }[];
-      scores: {
-        [key: string]: number;
-      };
-      meta: {
-        [key: string]: unknown;
-      };
-      created_at: string;
-      /** Format: uuid */
-      record_id: string;
-    };
-    GuardResponse: {
-      /** @enum {string} */
-      decision: "allow" | "block" | "repair";
-      /** @description what to show: as given, repaired, or empty when blocked */
-      answer: string;
-      citations: ({
-        node_id: string;
-      } & {
-        [key: string]: unknown;
-      })[];
-      reasons: {
-        check: string;
-        /** @enum {string} */
-        status: "fail" | "warn";
-        /** @description why, in one sentence of the requested language */
-        message: string;
-      }[];
-      /** @description what the repair changed, when the decision is repair */
-      repair?: {
-        removed: {
-          sentence: string;
-          /** @enum {string} */
-          reason: "unsupported" | "unsupported_figure";
-          figures?: string[];
-        }[];
-        removed_markers: string[];
-        repointed_markers: {
-          from: string;
-          to: string;
-        }[];
-        removed_citations: string[];
-      };
-      verdict: {
-        /** @enum {string} */
-        status: "pass" | "partial" | "fail" | "skipped";
-        /** @enum {string} */
-        action: "show" | "show_with_warning" | "refuse";
-        rule_version: string;
-        checks: {
-          name: string;
-          /** @enum {string} */
-          status: "pass" | "fail" | "warn" | "skipped";
-          detail: {
-            [key: string]: unknown;
-          };
-        }[];
-        scores: {
-          [key: string]: number;
-        };
-        config: {
-          [key: string]: unknown;
-        };
-      } & {
-        [key: string]: unknown;
-      };
-      repaired_verdict?: {
-        /** @enum {string} */
-        status: "pass" | "partial" | "fail" | "skipped";
-        /** @enum {string} */
-        action: "show" | "show_with_warning" | "refuse";
-        rule_version: string;
-        checks: {
-          name: string;
-          /** @enum {string} */
-          status: "pass" | "fail" | "warn" | "skipped";
-          detail: {
-            [key: string]: unknown;
-          };
-        }[];
-        scores: {
-          [key: string]: number;
-        };
-        config: {
-          [key: string]: unknown;
-        };
-      } & {
-        [key: string]: unknown;
-      };
-      /**
-       * Format: uuid
-       * @description the stored record, when record=true
-       */
-      record_id?: string;
-    };
-    AnswerBatchResult: {
-      /** @description answers stored now */
-      accepted: number;
-      /** @description answers already stored under their conversation and message ids */
-      duplicates: number;
-      rejected: number;
-      answers: {
-        item: number;
-        /** Format: uuid */
-        id: string;
-        duplicate: boolean;
-        gate: {
-          /** @enum {string} */
-          status: "pass" | "partial" | "fail" | "skipped";
-          /** @enum {string} */
-          action: "show" | "show_with_warning" | "refuse";
-        };
-      }[];
-      /** @description every item that was not stored, by item and field */
-      errors: {
-        item: number;
-        path: string;
-        message: string;
-      }[];
-    };
-    AnswerRecord: {
-      /** Format: uuid */
-      id: string;
-      received_at: string;
-      /** @enum {string} */
-      source: "api" | "client" | "otlp" | "guard";
-      conversation_id: string;
-      message_id: string;
-      session_id: string | null;
-      trace_id: string | null;
-      service: string | null;
-      collection: string | null;
-      model: string | null;
-      query: string | null;
-      answer: string;
-      /** @description the retrieval hits and citations, for replay */
-      input: {
-        [key: string]: unknown;
-      };
-      latency_ms: number | null;
-      prompt_tokens: number | null;
-      completion_tokens: number | null;
-      metadata: {
-        [key: string]: unknown;
-      };
-      gate: {
-        /** @enum {string} */
-        status: "pass" | "partial" | "fail" | "skipped";
-        /** @enum {string} */
-        action: "show" | "show_with_warning" | "refuse";
-        rule_version: string;
-        checks: {
-          name: string;
-          /** @enum {string} */
-          status: "pass" | "fail" | "warn" | "skipped";
-          detail: {
-            [key: string]: unknown;
-          };
-        }[];
-        scores: {
-          [key: string]: number;
-        };
-      };
-    };
-    AnswerRecordList: {
-      items: {
-        /** Format: uuid */
-        id: string;
-        received_at: string;
-        /** @enum {string} */
-        source: "api" | "client" | "otlp" | "guard";
-        conversation_id: string;
-        message_id: string;
-        session_id: string | null;
-        trace_id: string | null;
-        service: string | null;
-        collection: string | null;
-        model: string | null;
-        query: string | null;
-        answer: string;
-        /** @description the retrieval hits and citations, for replay */
-        input: {
-          [key: string]: unknown;
-        };
-        latency_ms: number | null;
-        prompt_tokens: number | null;
-        completion_tokens: number | null;
-        metadata: {
-          [key: string]: unknown;
-        };
-        gate: {
-          /** @enum {string} */
-          status: "pass" | "partial" | "fail" | "skipped";
-          /** @enum {string} */
-          action: "show" | "show_with_warning" | "refuse";
-          rule_version: string;
-          checks: {
-            name: string;
-            /** @enum {string} */
-            status: "pass" | "fail" | "warn" | "skipped";
-            detail: {
-              [key: string]: unknown;
-            };
-          }[];
-          scores: {
-            [key: string]: number;
-          };
-        };
-        feedback: {
-          count: number;
-          up: number;
-          down: number;
-        };
-      }[];
-      /** @description pass as `before` for the next page */
-      next_before: string | null;
-    };
-    IngestKey: {
-      /** Format: uuid */
-      id: string;
-      label: string;
-      created_at: string;
-      revoked_at: string | null;
-    };
-    CreatedIngestKey: {
-      /** Format: uuid */
-      id: string;
-      label: string;
-      created_at: string;
-      revoked_at: string | null;
-      /** @description the key itself: shown this once, only its hash is stored */
-      key: string;
-    };
-    IngestKeyList: {
-      items: components["schemas"]["IngestKey"][];
     };
     EvaluationRecord: {
       /** Format: uuid */
@@ -2634,9 +2257,255 @@ export interface components {
       };
       created_at: string;
     };
+    GateResponse: {
+      /** Format: uuid */
+      id: string;
+      conversation_id: string;
+      message_id: string;
+      retrieval_record_id: string;
+      generation_record_id: string;
+      /** @enum {string} */
+      status: "pass" | "partial" | "fail" | "skipped";
+      /** @enum {string} */
+      action: "show" | "show_with_warning" | "refuse";
+      rule_version: string;
+      config: {
+        checks: {
+          no_empty_answer: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity: "fail" | "warn";
+            /**
+             * @default [
+             *       "^\\{\\{?\\s*\\w*\\s*\\}?\\}$",
+             *       "^<\\w+>$",
+             *       "^\\[(insert|todo|placeholder)[^\\]]*\\]$",
+             *       "^(todo|tbd|n/?a|null|undefined|none|lorem ipsum.*)$"
+             *     ]
+             */
+            template_patterns: string[];
+          };
+          require_citations: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity: "fail" | "warn";
+          };
+          citation_coverage: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity: "fail" | "warn";
+            /** @default 1 */
+            threshold: number;
+          };
+          min_answer_length: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @default warn
+             * @enum {string}
+             */
+            severity: "fail" | "warn";
+            /** @default 20 */
+            min_chars: number;
+          };
+          citation_markers: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity: "fail" | "warn";
+          };
+          sentence_support: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity: "fail" | "warn";
+            /** @default 0.5 */
+            min_token_support: number;
+            /** @default 3 */
+            min_sentence_tokens: number;
+            /** @default 0.5 */
+            max_unsupported_ratio: number;
+          };
+          numeric_consistency: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity: "fail" | "warn";
+          };
+          honest_abstention: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @default fail
+             * @enum {string}
+             */
+            severity: "fail" | "warn";
+            /**
+             * @default [
+             *       "\\b(not|no|isn't|is not|aren't) (available|provided|mentioned|stated|specified|given|found|covered|addressed)\\b",
+             *       "\\b(do|does|did) not (say|mention|state|specify|contain|provide|include|cover)\\b",
+             *       "\\b(don't|doesn't|didn't) (say|mention|state|specify|contain|provide|include|cover|know)\\b",
+             *       "\\b(i|we) (do not|don't|cannot|can't|could not|couldn't|am unable to|are unable to|was unable to|were unable to) (know|tell|find|locate|answer|determine|confirm)\\b",
+             *       "\\b(no|insufficient|not enough) (relevant |specific |reliable )?(information|evidence|data|details|sources?|mention)\\b",
+             *       "\\bunable to (answer|find|locate|determine|confirm)\\b",
+             *       "\\bcannot be (answered|determined|confirmed)\\b",
+             *       "(没有|无|未)(找到|提及|提到|说明|相关|足够|记载)",
+             *       "(无法|不能|难以|未能)(回答|确定|判断|找到|得知|确认)",
+             *       "(不知道|不清楚|资料中没有|来源中没有|文档中没有)"
+             *     ]
+             */
+            abstention_patterns: string[];
+          };
+        };
+        actions: {
+          /**
+           * @default show
+           * @enum {string}
+           */
+          pass: "show" | "show_with_warning" | "refuse";
+          /**
+           * @default show_with_warning
+           * @enum {string}
+           */
+          partial: "show" | "show_with_warning" | "refuse";
+          /**
+           * @default refuse
+           * @enum {string}
+           */
+          fail: "show" | "show_with_warning" | "refuse";
+          /**
+           * @default show_with_warning
+           * @enum {string}
+           */
+          skipped: "show" | "show_with_warning" | "refuse";
+        };
+      };
+      checks: {
+        name: string;
+        /** @enum {string} */
+        status: "pass" | "fail" | "warn" | "skipped";
+        detail: {
+          [key: string]: unknown;
+        };
+      }[];
+      scores: {
+        [key: string]: number;
+      };
+      meta: {
+        [key: string]: unknown;
+      };
+      created_at: string;
+      /** Format: uuid */
+      record_id: string;
+    };
     EvaluationRecordList: {
       items: components["schemas"]["EvaluationRecord"][];
       next_before_seq: number | null;
+    };
+    GuardResponse: {
+      /** @enum {string} */
+      decision: "allow" | "block" | "repair";
+      /** @description what to show: as given, repaired, or empty when blocked */
+      answer: string;
+      citations: ({
+        node_id: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      reasons: {
+        check: string;
+        /** @enum {string} */
+        status: "fail" | "warn";
+        /** @description why, in one sentence of the requested language */
+        message: string;
+      }[];
+      /** @description what the repair changed, when the decision is repair */
+      repair?: {
+        removed: {
+          sentence: string;
+          /** @enum {string} */
+          reason: "unsupported" | "unsupported_figure";
+          figures?: string[];
+        }[];
+        removed_markers: string[];
+        repointed_markers: {
+          from: string;
+          to: string;
+        }[];
+        removed_citations: string[];
+      };
+      verdict: {
+        /** @enum {string} */
+        status: "pass" | "partial" | "fail" | "skipped";
+        /** @enum {string} */
+        action: "show" | "show_with_warning" | "refuse";
+        rule_version: string;
+        checks: {
+          name: string;
+          /** @enum {string} */
+          status: "pass" | "fail" | "warn" | "skipped";
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        scores: {
+          [key: string]: number;
+        };
+        config: {
+          [key: string]: unknown;
+        };
+      } & {
+        [key: string]: unknown;
+      };
+      repaired_verdict?: {
+        /** @enum {string} */
+        status: "pass" | "partial" | "fail" | "skipped";
+        /** @enum {string} */
+        action: "show" | "show_with_warning" | "refuse";
+        rule_version: string;
+        checks: {
+          name: string;
+          /** @enum {string} */
+          status: "pass" | "fail" | "warn" | "skipped";
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        scores: {
+          [key: string]: number;
+        };
+        config: {
+          [key: string]: unknown;
+        };
+      } & {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: uuid
+       * @description the stored record, when record=true
+       */
+      record_id?: string;
     };
     JudgeResult:
       | ({
@@ -2710,6 +2579,234 @@ export interface components {
       results: {
         [key: string]: components["schemas"]["JudgeResult"];
       };
+    };
+    QuestionGeneration: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      collection_id: string;
+      /** @enum {string} */
+      status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
+      progress: number;
+      config: {
+        collection_id: string;
+        n: number;
+        types?: ("FACTUAL" | "INFERENTIAL")[];
+        prompt?: string;
+        /** @enum {string} */
+        language?: "en" | "zh" | "auto";
+      };
+      questions?: ({
+        /** @enum {string} */
+        question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+        question_text: string;
+        ground_truth: string;
+        reference_context?: string | null;
+      } & {
+        [key: string]: unknown;
+      })[];
+      heuristic?: boolean;
+      warnings: components["schemas"]["CodedMessage"][];
+      /** @description The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; null before, after a failure, and for the heuristic generator (no LLM) */
+      usage: {
+        calls: number;
+        attempts: number;
+        prompt_tokens: number;
+        completion_tokens: number;
+        /** @default 0 */
+        cached_tokens: number;
+        latency_ms: number;
+        /** @description the generator's tokens by model with their cost; cost_usd null: price unknown */
+        models?: {
+          role: string;
+          model: string;
+          calls: number;
+          prompt_tokens: number;
+          cached_tokens: number;
+          completion_tokens: number;
+          cache_hits?: number;
+          cache_hit_tokens?: number;
+          cost_usd: number | null;
+        }[];
+        /** @description USD of the priced tokens */
+        cost_usd?: number;
+        unpriced_models?: string[];
+      } | null;
+      error: string | null;
+      /** @description why it FAILED, as a coded message */
+      error_message: components["schemas"]["CodedMessage"] | null;
+      gmt_created: string;
+      gmt_updated: string;
+    };
+    QuestionSet: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      collection_id: string | null;
+      name: string;
+      description: string | null;
+      question_count: number;
+      /** @description an ISO 8601 time */
+      gmt_created: string;
+      /** @description an ISO 8601 time */
+      gmt_updated: string;
+    };
+    QuestionSetList: {
+      items: components["schemas"]["QuestionSet"][];
+    };
+    Question: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      question_set_id: string;
+      position: number;
+      /** @enum {string} */
+      question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+      question_text: string;
+      ground_truth: string;
+      reference_context: string | null;
+      /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+      relevant_ids: string[] | null;
+      /** @description texts of the passages that answer the question, matched to retrieved chunks */
+      reference_contexts: string[] | null;
+      /** @description an ISO 8601 time */
+      gmt_created: string;
+      /** @description an ISO 8601 time */
+      gmt_updated: string;
+    };
+    QuestionList: {
+      items: components["schemas"]["Question"][];
+    };
+    QuestionSetWithQuestions: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      collection_id: string | null;
+      name: string;
+      description: string | null;
+      question_count: number;
+      /** @description an ISO 8601 time */
+      gmt_created: string;
+      /** @description an ISO 8601 time */
+      gmt_updated: string;
+      questions: components["schemas"]["Question"][];
+    };
+    QuestionSetVersionSummary: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      question_set_id: string;
+      /** @description 1, 2, 3… per set */
+      number: number;
+      /**
+       * Format: uuid
+       * @description who made the change; null once that user is gone
+       */
+      created_by: string | null;
+      /** @description an ISO 8601 time */
+      created_at: string;
+      /**
+       * @description what made this version
+       * @enum {string}
+       */
+      change: "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+      /** @description the version a `restored` one copies */
+      restored_from: number | null;
+      question_count: number;
+    };
+    QuestionSetVersionList: {
+      items: {
+        /** Format: uuid */
+        id: string;
+        /** Format: uuid */
+        question_set_id: string;
+        /** @description 1, 2, 3… per set */
+        number: number;
+        /**
+         * Format: uuid
+         * @description who made the change; null once that user is gone
+         */
+        created_by: string | null;
+        /** @description an ISO 8601 time */
+        created_at: string;
+        /**
+         * @description what made this version
+         * @enum {string}
+         */
+        change:
+          "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+        /** @description the version a `restored` one copies */
+        restored_from: number | null;
+        question_count: number;
+        /** @description the name of who made the change */
+        created_by_name: string | null;
+      }[];
+    };
+    VersionQuestion: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
+      question_text: string;
+      ground_truth: string;
+      ground_truths: string[] | null;
+      reference_context: string | null;
+      /** @description ids of the documents (as given at ingest) or chunks that answer the question */
+      relevant_ids: string[] | null;
+      /** @description texts of the passages that answer the question, matched to retrieved chunks */
+      reference_contexts: string[] | null;
+    };
+    QuestionSetVersion: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      question_set_id: string;
+      /** @description 1, 2, 3… per set */
+      number: number;
+      /**
+       * Format: uuid
+       * @description who made the change; null once that user is gone
+       */
+      created_by: string | null;
+      /** @description an ISO 8601 time */
+      created_at: string;
+      /**
+       * @description what made this version
+       * @enum {string}
+       */
+      change: "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
+      /** @description the version a `restored` one copies */
+      restored_from: number | null;
+      question_count: number;
+      questions: components["schemas"]["VersionQuestion"][];
+    };
+    QuestionSetVersionDiff: {
+      from: components["schemas"]["QuestionSetVersionSummary"];
+      to: components["schemas"]["QuestionSetVersionSummary"];
+      /** @description in `to`, not in `from` */
+      added: components["schemas"]["VersionQuestion"][];
+      /** @description in `from`, not in `to` */
+      removed: components["schemas"]["VersionQuestion"][];
+      changed: {
+        before: components["schemas"]["VersionQuestion"];
+        after: components["schemas"]["VersionQuestion"];
+        /** @description what differs; ground_truths stands for all the references */
+        fields: (
+          | "question_text"
+          | "ground_truths"
+          | "question_type"
+          | "reference_context"
+          | "relevant_ids"
+          | "reference_contexts"
+        )[];
+      }[];
+      unchanged: number;
+    };
+    GenerationStarted: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
     };
     Collection: {
       /** Format: uuid */
@@ -2854,234 +2951,6 @@ export interface components {
         quality_loop: string;
         answer_loop: string;
       };
-    };
-    QuestionSet: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      collection_id: string | null;
-      name: string;
-      description: string | null;
-      question_count: number;
-      /** @description an ISO 8601 time */
-      gmt_created: string;
-      /** @description an ISO 8601 time */
-      gmt_updated: string;
-    };
-    QuestionSetList: {
-      items: components["schemas"]["QuestionSet"][];
-    };
-    Question: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      question_set_id: string;
-      position: number;
-      /** @enum {string} */
-      question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-      question_text: string;
-      ground_truth: string;
-      reference_context: string | null;
-      /** @description ids of the documents (as given at ingest) or chunks that answer the question */
-      relevant_ids: string[] | null;
-      /** @description texts of the passages that answer the question, matched to retrieved chunks */
-      reference_contexts: string[] | null;
-      /** @description an ISO 8601 time */
-      gmt_created: string;
-      /** @description an ISO 8601 time */
-      gmt_updated: string;
-    };
-    QuestionList: {
-      items: components["schemas"]["Question"][];
-    };
-    QuestionSetWithQuestions: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      collection_id: string | null;
-      name: string;
-      description: string | null;
-      question_count: number;
-      /** @description an ISO 8601 time */
-      gmt_created: string;
-      /** @description an ISO 8601 time */
-      gmt_updated: string;
-      questions: components["schemas"]["Question"][];
-    };
-    QuestionSetVersionSummary: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      question_set_id: string;
-      /** @description 1, 2, 3… per set */
-      number: number;
-      /**
-       * Format: uuid
-       * @description who made the change; null once that user is gone
-       */
-      created_by: string | null;
-      /** @description an ISO 8601 time */
-      created_at: string;
-      /**
-       * @description what made this version
-       * @enum {string}
-       */
-      change: "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
-      /** @description the version a `restored` one copies */
-      restored_from: number | null;
-      question_count: number;
-    };
-    QuestionSetVersionList: {
-      items: {
-        /** Format: uuid */
-        id: string;
-        /** Format: uuid */
-        question_set_id: string;
-        /** @description 1, 2, 3… per set */
-        number: number;
-        /**
-         * Format: uuid
-         * @description who made the change; null once that user is gone
-         */
-        created_by: string | null;
-        /** @description an ISO 8601 time */
-        created_at: string;
-        /**
-         * @description what made this version
-         * @enum {string}
-         */
-        change:
-          "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
-        /** @description the version a `restored` one copies */
-        restored_from: number | null;
-        question_count: number;
-        /** @description the name of who made the change */
-        created_by_name: string | null;
-      }[];
-    };
-    QuestionSetVersion: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      question_set_id: string;
-      /** @description 1, 2, 3… per set */
-      number: number;
-      /**
-       * Format: uuid
-       * @description who made the change; null once that user is gone
-       */
-      created_by: string | null;
-      /** @description an ISO 8601 time */
-      created_at: string;
-      /**
-       * @description what made this version
-       * @enum {string}
-       */
-      change: "created" | "imported" | "generated" | "appended" | "edited" | "deleted" | "restored";
-      /** @description the version a `restored` one copies */
-      restored_from: number | null;
-      question_count: number;
-      questions: components["schemas"]["VersionQuestion"][];
-    };
-    QuestionSetVersionDiff: {
-      from: components["schemas"]["QuestionSetVersionSummary"];
-      to: components["schemas"]["QuestionSetVersionSummary"];
-      /** @description in `to`, not in `from` */
-      added: components["schemas"]["VersionQuestion"][];
-      /** @description in `from`, not in `to` */
-      removed: components["schemas"]["VersionQuestion"][];
-      changed: {
-        before: components["schemas"]["VersionQuestion"];
-        after: components["schemas"]["VersionQuestion"];
-        /** @description what differs; ground_truths stands for all the references */
-        fields: (
-          | "question_text"
-          | "ground_truths"
-          | "question_type"
-          | "reference_context"
-          | "relevant_ids"
-          | "reference_contexts"
-        )[];
-      }[];
-      unchanged: number;
-    };
-    VersionQuestion: {
-      /** Format: uuid */
-      id: string;
-      /** @enum {string} */
-      question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-      question_text: string;
-      ground_truth: string;
-      ground_truths: string[] | null;
-      reference_context: string | null;
-      /** @description ids of the documents (as given at ingest) or chunks that answer the question */
-      relevant_ids: string[] | null;
-      /** @description texts of the passages that answer the question, matched to retrieved chunks */
-      reference_contexts: string[] | null;
-    };
-    GenerationStarted: {
-      /** Format: uuid */
-      id: string;
-      /** @enum {string} */
-      status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
-    };
-    QuestionGeneration: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      collection_id: string;
-      /** @enum {string} */
-      status: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED";
-      progress: number;
-      config: {
-        collection_id: string;
-        n: number;
-        types?: ("FACTUAL" | "INFERENTIAL")[];
-        prompt?: string;
-        /** @enum {string} */
-        language?: "en" | "zh" | "auto";
-      };
-      questions?: ({
-        /** @enum {string} */
-        question_type: "FACTUAL" | "INFERENTIAL" | "USER_DEFINED";
-        question_text: string;
-        ground_truth: string;
-        reference_context?: string | null;
-      } & {
-        [key: string]: unknown;
-      })[];
-      heuristic?: boolean;
-      warnings: components["schemas"]["CodedMessage"][];
-      /** @description The generator LLM's calls (re-asks included), tokens and summed latency, once COMPLETED; null before, after a failure, and for the heuristic generator (no LLM) */
-      usage: {
-        calls: number;
-        attempts: number;
-        prompt_tokens: number;
-        completion_tokens: number;
-        /** @default 0 */
-        cached_tokens: number;
-        latency_ms: number;
-        /** @description the generator's tokens by model with their cost; cost_usd null: price unknown */
-        models?: {
-          role: string;
-          model: string;
-          calls: number;
-          prompt_tokens: number;
-          cached_tokens: number;
-          completion_tokens: number;
-          cache_hits?: number;
-          cache_hit_tokens?: number;
-          cost_usd: number | null;
-        }[];
-        /** @description USD of the priced tokens */
-        cost_usd?: number;
-        unpriced_models?: string[];
-      } | null;
-      error: string | null;
-      /** @description why it FAILED, as a coded message */
-      error_message: components["schemas"]["CodedMessage"] | null;
-      gmt_created: string;
-      gmt_updated: string;
     };
     Evaluation: {
       /** Format: uuid */
@@ -3580,35 +3449,6 @@ export interface components {
       /** @description results matching the filters, in all pages */
       total: number;
     };
-    Session: {
-      user: {
-        /** Format: uuid */
-        id: string;
-        name: string;
-      };
-      /** @enum {string} */
-      via: "bearer" | "cookie";
-      /** @description when the cookie's session ends; null for a bearer token */
-      expires_at: string | null;
-      /** @description the workspace this request acts in, and the caller's role there */
-      workspace: {
-        /** Format: uuid */
-        id: string;
-        name: string;
-        personal: boolean;
-        /** @enum {string} */
-        role: "owner" | "editor" | "annotator" | "viewer";
-      };
-    };
-    SessionCreated: {
-      user: {
-        /** Format: uuid */
-        id: string;
-        name: string;
-      };
-      /** @description an ISO 8601 time */
-      expires_at: string;
-    };
     EvaluationCharts: {
       /** @description rubric dimension averages, where present */
       radar: {
@@ -3840,6 +3680,35 @@ export interface components {
         pass_rate: number | null;
       }[];
     };
+    Session: {
+      user: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      /** @enum {string} */
+      via: "bearer" | "cookie";
+      /** @description when the cookie's session ends; null for a bearer token */
+      expires_at: string | null;
+      /** @description the workspace this request acts in, and the caller's role there */
+      workspace: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        personal: boolean;
+        /** @enum {string} */
+        role: "owner" | "editor" | "annotator" | "viewer";
+      };
+    };
+    SessionCreated: {
+      user: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      /** @description an ISO 8601 time */
+      expires_at: string;
+    };
     Bot: {
       /** Format: uuid */
       id: string;
@@ -4034,6 +3903,147 @@ export interface components {
     };
     ArenaList: {
       items: components["schemas"]["Arena"][];
+    };
+    AnswerBatchResult: {
+      /** @description answers stored now */
+      accepted: number;
+      /** @description answers already stored under their conversation and message ids */
+      duplicates: number;
+      rejected: number;
+      answers: {
+        item: number;
+        /** Format: uuid */
+        id: string;
+        duplicate: boolean;
+        gate: {
+          /** @enum {string} */
+          status: "pass" | "partial" | "fail" | "skipped";
+          /** @enum {string} */
+          action: "show" | "show_with_warning" | "refuse";
+        };
+      }[];
+      /** @description every item that was not stored, by item and field */
+      errors: {
+        item: number;
+        path: string;
+        message: string;
+      }[];
+    };
+    AnswerRecord: {
+      /** Format: uuid */
+      id: string;
+      received_at: string;
+      /** @enum {string} */
+      source: "api" | "client" | "otlp" | "guard";
+      conversation_id: string;
+      message_id: string;
+      session_id: string | null;
+      trace_id: string | null;
+      service: string | null;
+      collection: string | null;
+      model: string | null;
+      query: string | null;
+      answer: string;
+      /** @description the retrieval hits and citations, for replay */
+      input: {
+        [key: string]: unknown;
+      };
+      latency_ms: number | null;
+      prompt_tokens: number | null;
+      completion_tokens: number | null;
+      metadata: {
+        [key: string]: unknown;
+      };
+      gate: {
+        /** @enum {string} */
+        status: "pass" | "partial" | "fail" | "skipped";
+        /** @enum {string} */
+        action: "show" | "show_with_warning" | "refuse";
+        rule_version: string;
+        checks: {
+          name: string;
+          /** @enum {string} */
+          status: "pass" | "fail" | "warn" | "skipped";
+          detail: {
+            [key: string]: unknown;
+          };
+        }[];
+        scores: {
+          [key: string]: number;
+        };
+      };
+    };
+    AnswerRecordList: {
+      items: {
+        /** Format: uuid */
+        id: string;
+        received_at: string;
+        /** @enum {string} */
+        source: "api" | "client" | "otlp" | "guard";
+        conversation_id: string;
+        message_id: string;
+        session_id: string | null;
+        trace_id: string | null;
+        service: string | null;
+        collection: string | null;
+        model: string | null;
+        query: string | null;
+        answer: string;
+        /** @description the retrieval hits and citations, for replay */
+        input: {
+          [key: string]: unknown;
+        };
+        latency_ms: number | null;
+        prompt_tokens: number | null;
+        completion_tokens: number | null;
+        metadata: {
+          [key: string]: unknown;
+        };
+        gate: {
+          /** @enum {string} */
+          status: "pass" | "partial" | "fail" | "skipped";
+          /** @enum {string} */
+          action: "show" | "show_with_warning" | "refuse";
+          rule_version: string;
+          checks: {
+            name: string;
+            /** @enum {string} */
+            status: "pass" | "fail" | "warn" | "skipped";
+            detail: {
+              [key: string]: unknown;
+            };
+          }[];
+          scores: {
+            [key: string]: number;
+          };
+        };
+        feedback: {
+          count: number;
+          up: number;
+          down: number;
+        };
+      }[];
+      /** @description pass as `before` for the next page */
+      next_before: string | null;
+    };
+    IngestKey: {
+      /** Format: uuid */
+      id: string;
+      label: string;
+      created_at: string;
+      revoked_at: string | null;
+    };
+    CreatedIngestKey: {
+      /** Format: uuid */
+      id: string;
+      label: string;
+      created_at: string;
+      revoked_at: string | null;
+      /** @description the key itself: shown this once, only its hash is stored */
+      key: string;
+    };
+    IngestKeyList: {
+      items: components["schemas"]["IngestKey"][];
     };
     HumanLabel: {
       /** Format: uuid */

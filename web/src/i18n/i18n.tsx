@@ -8,6 +8,7 @@ import {
   useState,
 } from "react";
 import { type CodedMessage, wordMessage } from "../../../src/text/user-messages";
+import type { components } from "../api/schema";
 import { en, type MessageKey, zh } from "./strings";
 
 export type Language = "en" | "zh";
@@ -32,7 +33,10 @@ interface I18n {
   setLanguage: (language: Language) => void;
   t: (key: MessageKey, values?: Record<string, string | number>) => string;
   /** A sentence the server sent as a code (text/user-messages.ts), in this language. */
-  say: (message: Pick<CodedMessage, "code" | "params" | "message">) => string;
+  say: (
+    message:
+      Pick<CodedMessage, "code" | "params" | "message"> | components["schemas"]["CodedMessage"],
+  ) => string;
 }
 
 const I18nContext = createContext<I18n | undefined>(undefined);
@@ -53,7 +57,10 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       language,
       setLanguage,
       t: (key, values) => format(TABLES[language][key], values),
-      say: (message) => wordMessage(message, language),
+      // The document shows a clause's own params loosely (`unknown`); the server words them as
+      // text/user-messages.ts MessageParams.
+      say: (message) =>
+        wordMessage(message as Pick<CodedMessage, "code" | "params" | "message">, language),
     }),
     [language, setLanguage],
   );

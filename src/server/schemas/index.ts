@@ -1,0 +1,11 @@
+// The HTTP API's own shapes, one file per area: request bodies beyond the services' own, and
+// responses (rows as server/rows.ts shows them; times are ISO 8601 strings on the wire).
+export * from "./common.js";
+export * from "./gate.js";
+export * from "./judges.js";
+export * from "./question-sets.js";
+export * from "./rag.js";
+export * from "./evaluations.js";
+export * from "./session.js";
+export * from "./bots.js";
+export * from "./arenas.js";
