@@ -55,6 +55,8 @@ const WEB_SHARED = [
   "evals/questions/rules",
   // The question file reader (seed 003 §4.1: the browser parses a file before it is sent).
   "evals/questions/parse-file",
+  // The answers file reader (issue 14 §1), for the new-arena form.
+  "evals/answers/parse-file",
   "formats/spreadsheet-cells",
   "server/role-access",
 ];

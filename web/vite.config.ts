@@ -7,8 +7,9 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
   resolve: {
-    // The question file reader (src/evals/questions/parse-file.ts) is the server's; csv-parse's
-    // Node build uses Node's Buffer, its browser build carries its own.
+    // The question and answers file readers (src/evals/questions/parse-file.ts, which
+    // src/evals/answers/parse-file.ts reads files with) are the server's; csv-parse's Node build
+    // uses Node's Buffer, its browser build carries its own.
     alias: [{ find: /^csv-parse\/sync$/, replacement: "csv-parse/browser/esm/sync" }],
   },
   build: {

@@ -215,6 +215,62 @@ describe("the arena page", { timeout: 120_000 }, () => {
     await page.close();
   });
 
+  it("reads a CSV answers file as `eval --answers` does: a bad line named before sending, empty list cells read as none", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/arenas/new`);
+    await page.getByLabel("Question set").selectOption(setId);
+    const contestants = page.getByTestId("contestant");
+    const first = contestants.nth(0).locator('select[name="contestants.0.evaluation_id"]');
+    await expect.poll(() => first.locator("option", { hasText: "terse run" }).count()).toBe(1);
+    await first.selectOption(
+      (await first.locator("option", { hasText: "terse run" }).getAttribute("value"))!,
+    );
+    const second = contestants.nth(1);
+    await second.getByLabel("Contestant name").fill("verbose csv");
+    await second.getByLabel("Kind").selectOption("answers");
+    const cell = (text: string) => `"${text.replaceAll('"', '""')}"`;
+    const answers = answersOf("verbose.jsonl") as { question: string; answer: string }[];
+    const csv = (rows: string[][]) =>
+      Buffer.from(
+        ["question,answer,contexts,citations", ...rows.map((r) => r.join(","))].join("\n"),
+      );
+
+    // The server's reader in the browser: the row starting on line 3 (line 2's quoted answer spans
+    // two lines) has a contexts cell that is not a JSON list.
+    await second.getByLabel("Answers file").setInputFiles({
+      name: "bad.csv",
+      mimeType: "text/csv",
+      buffer: csv([
+        [cell(answers[0]!.question), cell("In 1784.\nOr so."), "", ""],
+        [cell(answers[1]!.question), cell("140 m."), cell('["open'), ""],
+      ]),
+    });
+    await page.getByRole("button", { name: "Start the arena" }).click();
+    await expect
+      .poll(() => second.getByRole("alert").textContent())
+      .toBe("row 4: contexts: Invalid input: expected array, received string");
+    expect(page.url()).toMatch(/\/arenas\/new$/);
+
+    // Every answer, with empty contexts and citations cells: read as none, and the API agrees.
+    await second.getByLabel("Answers file").setInputFiles({
+      name: "verbose.csv",
+      mimeType: "text/csv",
+      buffer: csv(answers.map((a) => [cell(a.question), cell(a.answer), "", ""])),
+    });
+    await expect
+      .poll(() => second.getByText(`${answers.length} answers read from verbose.csv.`).isVisible())
+      .toBe(true);
+    await page.getByRole("button", { name: "Start the arena" }).click();
+    await page.waitForURL(/\/arenas\/[0-9a-f-]{36}$/);
+    const arenaId = page.url().split("/").pop()!;
+    await expect
+      .poll(async () => (await server.json<StoredArena>(`/api/v1/arenas/${arenaId}`)).status, {
+        timeout: 60_000,
+      })
+      .toBe("COMPLETED");
+    await page.close();
+  });
+
   it("shows another user's arena as not found", async () => {
     const arenas = await server.json<{ items: { id: string }[] }>("/api/v1/arenas");
     const other = await server.createUser("mallory");

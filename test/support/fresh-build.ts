@@ -63,6 +63,8 @@ export function staleWebSource(root = ROOT): string | undefined {
     ...["parse-file", "schema", "duplicates", "errors"].map((name) =>
       join(root, `src/evals/questions/${name}.ts`),
     ),
+    // The answers file reader and its schema (the rest is the question reader's).
+    ...["parse-file", "schema"].map((name) => join(root, `src/evals/answers/${name}.ts`)),
     join(root, "src/text/strict-json.ts"),
     join(root, "src/formats/spreadsheet-cells.ts"),
   ];

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { QUESTION_LIMITS, QuestionInputSchema, QuestionTypeSchema } from "../questions/index.js";
+// The questions folder's schema file, not its index.ts: the web app bundles this file (parse-file.ts).
+import { QUESTION_LIMITS, QuestionInputSchema, QuestionTypeSchema } from "../questions/schema.js";
 
 export const ANSWER_LIMITS = {
   answerChars: 200_000,

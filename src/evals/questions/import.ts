@@ -1,21 +1,16 @@
 import { QuestionImportError, type RowError } from "./errors.js";
 import {
-  FileRefusal,
   type FileProblem,
   type QuestionFormat,
   questionFileOutcome,
   questionFormatByName,
-  type RawRow,
-  readFileRows,
 } from "./parse-file.js";
-import { questionTypeOf, referenceListOf } from "./rules.js";
 import type { QuestionInput } from "./schema.js";
 
 // The server's side of the question file reader (parse-file.ts, which the web app shares): its
 // problems as a QuestionImportError, rows counted as the API and the CLI name them.
 
-export { namedCells, QUESTION_FORMATS, type QuestionFormat, type RawRow } from "./parse-file.js";
-export { questionTypeOf, referenceListOf };
+export { QUESTION_FORMATS, type QuestionFormat, type RawRow } from "./parse-file.js";
 
 /** The format of an uploaded file, by its extension (case-insensitive). */
 export function questionFormatOf(filename: string): QuestionFormat {
@@ -41,27 +36,6 @@ export function parseQuestionFile(
   const outcome = questionFileOutcome(content, format);
   if (!outcome.ok) throw importErrorOf(outcome.problems);
   return outcome.questions;
-}
-
-export interface RawRows {
-  rows: RawRow[];
-  /** Rows that could not even be read (a JSONL line that is not JSON, a CSV row too long). */
-  errors: RowError[];
-}
-
-/** The rows of an import file before validation (parse-file.ts), refusals as QuestionImportError. */
-export function readImportRows(
-  content: string | Uint8Array,
-  format: QuestionFormat,
-  fieldOfHeader?: (name: string) => string | undefined,
-): RawRows {
-  try {
-    const { rows, problems } = readFileRows(content, format, fieldOfHeader);
-    return { rows, errors: problems.map(rowErrorOf) };
-  } catch (error) {
-    if (error instanceof FileRefusal) throw importErrorOf(error.problems);
-    throw error;
-  }
 }
 
 /** A whole-file problem is the error's message; row problems are its rows. */

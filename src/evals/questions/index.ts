@@ -46,16 +46,12 @@ export { referencesOf, type ReferenceFields, storedReferences } from "./referenc
 export { type RelevanceFields, storedList, storedRelevance } from "./relevance.js";
 export { parseQuestionFileOffThread, type QuestionImportJob } from "./import-thread.js";
 export {
+  importErrorOf,
   parseQuestionFile,
-  namedCells,
-  questionTypeOf,
-  referenceListOf,
   QUESTION_FORMATS,
   type QuestionFormat,
   questionFormatOf,
   type RawRow,
-  type RawRows,
-  readImportRows,
 } from "./import.js";
 export {
   QUESTION_LIMITS,

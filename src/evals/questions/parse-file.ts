@@ -53,8 +53,8 @@ export interface FileProblem {
   field: string;
   /** In the server's words (QuestionImportError's rows). */
   message: string;
-  /** Problems the web app words its own way. */
-  code?: "empty_question" | "duplicate" | "no_questions";
+  /** Problems a reader or the web app words its own way (the answers reader: "not_an_object"). */
+  code?: "empty_question" | "duplicate" | "no_questions" | "empty_file" | "not_an_object";
   /** A duplicate's earlier row. */
   earlier?: { row: number; line: number };
 }
@@ -156,7 +156,8 @@ export function readFileRows(
   const tooLarge = importSizeProblem(size);
   if (tooLarge) throw new FileRefusal([tooLarge]);
   const text = typeof content === "string" ? stripBom(content) : decodeUtf8(content, format);
-  if (text.trim() === "") throw new FileRefusal([fileProblem("the file is empty: no questions")]);
+  if (text.trim() === "")
+    throw new FileRefusal([fileProblem("the file is empty: no questions", "(file)", "empty_file")]);
 
   const raw = rawRowsOf(text, format, fieldOfHeader);
   if (raw.rows.length === 0 && raw.problems.length === 0) {

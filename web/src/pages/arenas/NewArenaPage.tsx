@@ -8,7 +8,6 @@ import { QuestionSetOptions } from "../../components/QuestionSetOptions";
 import { useLlmStatus, useQuestionSets } from "../../api/queries";
 import { useI18n } from "../../i18n/i18n";
 import type { MessageKey } from "../../i18n/strings";
-import { answersFormatOf, parseAnswersFile } from "./answers-file";
 import {
   ARENA_JUDGES,
   type ArenaErrors,
@@ -116,16 +115,24 @@ export function NewArenaPage() {
   };
   const readFile = async (i: number, file: File | undefined) => {
     if (!file) return;
-    const format = answersFormatOf(file.name);
+    // The reader (with its CSV parser and schema) loads at the first file, not with the page.
+    const reader = await import("./answers-file");
+    const format = reader.answersFormatOf(file.name);
     if (!format) {
       setContestant(i, {
         fileName: file.name,
         file: null,
-        fileIssues: [{ line: 1, message: "a .jsonl, .json or .csv file" }],
+        fileIssues: [{ line: 1, message: t("upload.unknownFormat", { file: file.name }) }],
       });
       return;
     }
-    const outcome = parseAnswersFile(await file.text(), format);
+    const oversized = reader.oversizedAnswersIssue(file.size);
+    if (oversized) {
+      setContestant(i, { fileName: file.name, file: null, fileIssues: [oversized] });
+      return;
+    }
+    // Bytes, not text: a byte that is not UTF-8 is named by its line, as the CLI names it.
+    const outcome = reader.parseAnswersFile(new Uint8Array(await file.arrayBuffer()), format);
     setContestant(
       i,
       outcome.ok

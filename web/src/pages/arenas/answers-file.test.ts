@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answersFormatOf, parseAnswersFile, rowOf } from "./answers-file";
+import { answersFormatOf, parseAnswersFile } from "./answers-file";
+import { rowOf } from "./arena-form";
 
 describe("parseAnswersFile", () => {
   it("reads JSONL with each row's line, skipping blank lines", () => {
@@ -54,7 +55,8 @@ describe("parseAnswersFile", () => {
       file: {
         rows: [
           { question: "Q1", answer: "A1", contexts: ["ctx one"] },
-          { question: "Q2", answer: "A, two", contexts: "" },
+          // An empty list cell is an empty list, as the server reads it (the API refuses "").
+          { question: "Q2", answer: "A, two", contexts: [] },
         ],
         lines: [2, 3],
       },
@@ -71,7 +73,11 @@ describe("parseAnswersFile", () => {
 
 describe("rowOf and answersFormatOf", () => {
   it("maps the server's row number back to the file's line", () => {
-    expect(rowOf({ rows: [{}, {}], lines: [1, 3] }, 2)).toBe(3);
+    const rows = [
+      { question: "Q1", answer: "A1" },
+      { question: "Q2", answer: "A2" },
+    ];
+    expect(rowOf({ rows, lines: [1, 3] }, 2)).toBe(3);
     expect(answersFormatOf("run.JSONL")).toBe("jsonl");
     expect(answersFormatOf("run.txt")).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { ApiError } from "../../api/client";
-import { type AnswersFile, type AnswersFileIssue, rowOf } from "./answers-file";
+import type { AnswersFile, AnswersFileIssue } from "./answers-file";
 
 // The new-arena form's logic: what a contestant is, what the form can tell before asking the
 // server, the request it sends (POST /api/v1/arenas), and the server's 400s placed beside the
@@ -98,7 +98,7 @@ export function validateArenaForm(form: ArenaForm, messages: ArenaMessages): Are
     if (c.kind === "answers") {
       if (c.fileIssues.length > 0) {
         own.file = c.fileIssues
-          .map((issue) => messages.fileLine(issue.line, "(row)", issue.message))
+          .map((issue) => messages.fileLine(issue.line, issue.field ?? "(row)", issue.message))
           .join("; ");
       } else if (!c.file) own.file = messages.pickFile;
     }
@@ -135,6 +135,11 @@ const FIELD_OF: Record<string, ContestantField> = {
   answers: "file",
   loops: "collection_id",
 };
+
+/** The file line of the server's row number (the 1-based index of the answers it was sent). */
+export function rowOf(file: AnswersFile, row: number): number {
+  return file.lines[row - 1] ?? row;
+}
 
 /** A server 400 (or 404 for a run or set) beside the field or contestant it names. */
 export function arenaErrorsOf(
