@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { actorOf } from "../auth.js";
 import {
   createIngestKey,
@@ -8,40 +7,18 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas/index.js";
+import {
+  CreatedIngestKeySchema,
+  CreateIngestKeySchema,
+  ErrorSchema,
+  IngestKeyListSchema,
+  IngestKeySchema,
+} from "../schemas/index.js";
 import { IdParams } from "./params.js";
-import { requestSchema, responseSchema } from "../components.js";
+import { requestSchema } from "../components.js";
 
 // Ingest keys (issue 24): write-only keys a production app sends its answers with. A key can
 // ingest and read nothing; it is shown once, at creation, and can be revoked.
-
-export const CreateIngestKeySchema = z
-  .object({
-    label: z.string().trim().max(200).default("").describe("what the key is for, e.g. the service"),
-  })
-  .strict();
-
-export const IngestKeySchema = responseSchema(
-  "IngestKey",
-  z.object({
-    id: z.uuid(),
-    label: z.string(),
-    created_at: z.string(),
-    revoked_at: z.string().nullable(),
-  }),
-);
-
-export const CreatedIngestKeySchema = responseSchema(
-  "CreatedIngestKey",
-  IngestKeySchema.extend({
-    key: z.string().describe("the key itself: shown this once, only its hash is stored"),
-  }),
-);
-
-export const IngestKeyListSchema = responseSchema(
-  "IngestKeyList",
-  z.object({ items: z.array(IngestKeySchema) }),
-);
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 

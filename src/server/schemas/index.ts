@@ -12,3 +12,4 @@ export * from "./session.js";
 export * from "./bots.js";
 export * from "./arenas.js";
 export * from "./answers.js";
+export * from "./ingest-keys.js";
