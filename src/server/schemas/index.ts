@@ -13,3 +13,4 @@ export * from "./bots.js";
 export * from "./arenas.js";
 export * from "./answers.js";
 export * from "./ingest-keys.js";
+export * from "./labels.js";
