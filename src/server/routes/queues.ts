@@ -2,7 +2,6 @@ import type { Context } from "hono";
 import { z } from "zod";
 import {
   adjudicate,
-  CRITERION_SCALES,
   createQueue,
   getQueue,
   LabelSubmissionSchema,
@@ -19,7 +18,17 @@ import { listMembers, recordAudit } from "../../store/index.js";
 import { actorOf } from "../auth.js";
 import type { App, Env, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema, Time } from "../schemas/index.js";
+import {
+  AdjudicatedItemSchema,
+  ErrorSchema,
+  QueueAgreementSchema,
+  QueueItemListSchema,
+  QueueLabelSavedSchema,
+  QueueListSchema,
+  QueueNextSchema,
+  QueueReviewerListSchema,
+  QueueSchema,
+} from "../schemas/index.js";
 import { IdParams, pageLimit, pageOffset } from "./params.js";
 
 // Annotation queues over HTTP (issue 28 §2). Thin: parse, call one evals/queues function, answer.
@@ -32,174 +41,6 @@ const error = (description: string) => ({ description, schema: ErrorSchema });
 const notFound = error("No such queue or item in this workspace (another workspace's id too)");
 
 const ItemParams = IdParams.extend({ itemId: IdParams.shape.id });
-
-const CriterionSchema = z.object({
-  name: z.string(),
-  scale: z.enum([...CRITERION_SCALES, "pairwise"]),
-  description: z.string(),
-});
-
-const RubricSchema = z.object({
-  kind: z.enum(["judge_scale", "pass_fail", "criteria", "pairwise"]),
-  judge: z.string().optional(),
-  criteria: z.array(CriterionSchema),
-});
-
-const Person = z.object({ user_id: z.string(), name: z.string() });
-
-const QueueSummarySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.enum(["run", "arena", "production"]),
-  source: z.record(z.string(), z.unknown()).describe("where the items came from, as asked"),
-  rubric: RubricSchema,
-  reviewers_per_item: z.number().int(),
-  reviewers: z.array(Person),
-  created_at: Time,
-  items: z.number().int(),
-  complete: z.number().int().describe("items labelled by as many reviewers as asked"),
-});
-
-const QueueSchema = QueueSummarySchema.extend({
-  progress: z.object({
-    slots: z.number().int().describe("items × reviewers per item"),
-    slots_filled: z.number().int(),
-    reviewers: z.array(Person.extend({ labelled: z.number().int() })),
-  }),
-});
-
-const ItemContentSchema = z.object({
-  question: z.string(),
-  answer: z.string().nullable().optional(),
-  ground_truth: z.string().nullable().optional(),
-  contexts: z.array(z.string()).optional(),
-  answers: z.tuple([z.string(), z.string()]).optional().describe("pairwise: A, then B"),
-});
-
-const BlindItemSchema = z.object({
-  id: z.string(),
-  position: z.number().int(),
-  subject: z.object({
-    kind: z.enum(["result", "pair", "answer"]),
-    result_id: z.string().nullable(),
-    answer_id: z.string().nullable(),
-  }),
-  content: ItemContentSchema,
-});
-
-const JudgeSchema = z
-  .record(z.string(), z.unknown())
-  .nullable()
-  .describe(
-    "the judge's verdict: a run's judges (raw_score, passed, reasoning), an arena pair's outcome (a, b or tie, as shown), or a production answer's gate",
-  );
-
-const NextSchema = z.object({
-  rubric: RubricSchema,
-  labelled: z.number().int().describe("items this reviewer has labelled in the queue"),
-  item: BlindItemSchema.nullable().describe("null when nothing is left for this reviewer"),
-  lock_expires_at: Time.nullable(),
-});
-
-const LabelValueOut = z.object({
-  criterion: z.string(),
-  score: z.number().int().nullable(),
-  passed: z.boolean().nullable(),
-  choice: z.enum(["a", "b", "tie"]).nullable(),
-});
-
-const SavedSchema = z.object({
-  item_id: z.string(),
-  labels: z.array(LabelValueOut),
-  reason: z.string().nullable(),
-  judge: JudgeSchema,
-});
-
-const ItemListSchema = z.object({
-  total: z.number().int(),
-  items: z.array(
-    BlindItemSchema.extend({
-      judge: JudgeSchema,
-      labels: z.array(LabelValueOut.extend({ reviewer_id: z.string(), reviewer: z.string() })),
-      final: z.object({ labels: z.array(LabelValueOut), note: z.string().nullable() }).nullable(),
-      final_at: Time.nullable(),
-    }),
-  ),
-});
-
-const AgreementSchema = z.object({
-  criteria: z.array(
-    z.object({
-      criterion: z.string(),
-      scale: CriterionSchema.shape.scale,
-      metric: z.enum(["nominal", "ordinal", "interval"]),
-      items: z.number().int().describe("items labelled by two reviewers or more"),
-      alpha: z.number().nullable().describe("Krippendorff's α"),
-      alpha_ci: z.tuple([z.number(), z.number()]).nullable().describe("95% bootstrap interval"),
-      kappas: z.array(
-        z.object({
-          a: z.string(),
-          b: z.string(),
-          n: z.number().int(),
-          agreement: z.number().nullable(),
-          kappa: z.number().nullable().describe("Cohen's κ (quadratic weights on scores)"),
-        }),
-      ),
-    }),
-  ),
-  disagreements: z.array(
-    z.object({
-      item_id: z.string(),
-      position: z.number().int(),
-      spread: z.number(),
-      criterion: z.string(),
-      question: z.string(),
-      labels: z.array(
-        LabelValueOut.omit({ criterion: true }).extend({
-          reviewer: z.string(),
-          criterion: z.string(),
-        }),
-      ),
-    }),
-  ),
-  pairs: z
-    .array(
-      z.object({
-        a: z.string(),
-        b: z.string(),
-        items: z.number().int(),
-        agree: z.number().int(),
-        share: z.number().nullable(),
-      }),
-    )
-    .nullable()
-    .describe(
-      "arena queues: per pair of contestants, how often people's majority matched the judge",
-    ),
-  people_standings: z
-    .array(
-      z.object({
-        contestant: z.string(),
-        rating: z.number(),
-        wins: z.number().int(),
-        losses: z.number().int(),
-        ties: z.number().int(),
-      }),
-    )
-    .nullable()
-    .describe(
-      "arena queues: people as a judge, their majority per item rated by Bradley-Terry as the arena rates its judge (best first)",
-    ),
-});
-
-const AdjudicatedSchema = BlindItemSchema.extend({
-  final: z.object({ labels: z.array(LabelValueOut), note: z.string().nullable() }),
-  final_at: Time.nullable(),
-  human_labels_written: z
-    .number()
-    .int()
-    .describe("a run's result: the run's human labels written from the final label"),
-});
 
 const ItemsQuerySchema = z.object({
   limit: pageLimit({ default: 100, max: 500 }),
@@ -219,7 +60,7 @@ export const queueApi = {
     access: "member",
     summary: "The workspace's annotation queues (an annotator sees those assigned to them)",
     responses: {
-      200: { description: "Queues", schema: z.object({ items: z.array(QueueSummarySchema) }) },
+      200: { description: "Queues", schema: QueueListSchema },
     },
   }),
   reviewers: defineRoute({
@@ -231,11 +72,7 @@ export const queueApi = {
     responses: {
       200: {
         description: "Members who may label",
-        schema: z.object({
-          items: z.array(
-            Person.extend({ role: z.enum(["owner", "editor", "annotator", "viewer"]) }),
-          ),
-        }),
+        schema: QueueReviewerListSchema,
       },
     },
   }),
@@ -283,7 +120,7 @@ export const queueApi = {
     params: IdParams,
     resource: "queue",
     responses: {
-      200: { description: "The item, or null when done", schema: NextSchema },
+      200: { description: "The item, or null when done", schema: QueueNextSchema },
       404: notFound,
     },
   }),
@@ -298,7 +135,7 @@ export const queueApi = {
     resource: "queue or item",
     body: LabelSubmissionSchema,
     responses: {
-      200: { description: "Saved, with the judge's verdict", schema: SavedSchema },
+      200: { description: "Saved, with the judge's verdict", schema: QueueLabelSavedSchema },
       400: error("A criterion missing, unknown or off its scale, named in issues"),
       404: notFound,
       409: error("The item's slots are taken by other reviewers"),
@@ -316,7 +153,7 @@ export const queueApi = {
     resource: "queue",
     query: ItemsQuerySchema,
     responses: {
-      200: { description: "A page of items", schema: ItemListSchema },
+      200: { description: "A page of items", schema: QueueItemListSchema },
       400: error("Bad query"),
       404: notFound,
     },
@@ -331,7 +168,7 @@ export const queueApi = {
     resource: "queue",
     query: AgreementQuerySchema,
     responses: {
-      200: { description: "Agreement", schema: AgreementSchema },
+      200: { description: "Agreement", schema: QueueAgreementSchema },
       400: error("Bad query"),
       404: notFound,
     },
@@ -346,7 +183,7 @@ export const queueApi = {
     resource: "queue or item",
     body: LabelSubmissionSchema,
     responses: {
-      200: { description: "The item with its final label", schema: AdjudicatedSchema },
+      200: { description: "The item with its final label", schema: AdjudicatedItemSchema },
       400: error("A criterion missing, unknown or off its scale, named in issues"),
       404: notFound,
       413: error("Body too large"),

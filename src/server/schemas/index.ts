@@ -14,3 +14,4 @@ export * from "./arenas.js";
 export * from "./answers.js";
 export * from "./ingest-keys.js";
 export * from "./labels.js";
+export * from "./queues.js";
