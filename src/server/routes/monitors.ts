@@ -21,78 +21,18 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas/index.js";
+import {
+  ErrorSchema,
+  MonitorDeletedSchema,
+  MonitorListSchema,
+  MonitorSchema,
+  MonitorSeriesSchema,
+  ProductionScopesSchema,
+} from "../schemas/index.js";
 import { IdParams } from "./params.js";
 
 // Monitors (issue 24 §2) and the monitor's charts (§3): which production answers to judge after
 // the gate, and a service's or collection's answers over time, read from per-minute rollups.
-
-const CountsSchema = z.object({
-  matched: z.number().int().describe("answers that matched the filter"),
-  sampled_out: z.number().int().describe("matched answers the sample left out"),
-  skipped: z.number().int().describe("sampled answers skipped because the budget was spent"),
-  llm_calls: z.number().int().describe("LLM calls reserved for the answers taken up"),
-  queued: z.number().int(),
-  running: z.number().int(),
-  done: z.number().int(),
-  failed: z.number().int().describe("answers no judge could score"),
-});
-
-export const MonitorSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  enabled: z.boolean(),
-  filter: MonitorFilterSchema,
-  sample_rate: z.number(),
-  judges: z.array(z.enum(MONITOR_JUDGES)),
-  max_calls_per_minute: z.number().int(),
-  max_calls_per_day: z.number().int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  last_24h: CountsSchema.describe("what it did with the answers of the last 24 hours"),
-});
-
-const SummarySchema = z.object({
-  count: z.number(),
-  gate_pass_rate: z.number().nullable(),
-  feedback_up: z.number(),
-  feedback_down: z.number(),
-  feedback_score: z.number().nullable(),
-  latency_mean_ms: z.number().nullable(),
-  latency_p95_ms: z.number().nullable(),
-  prompt_tokens: z.number(),
-  completion_tokens: z.number(),
-});
-const PointSchema = SummarySchema.extend({ start: z.string() });
-
-export const MonitorSeriesSchema = z.object({
-  bucket: z.enum(["minute", "hour", "day"]),
-  from: z.string(),
-  to: z.string(),
-  previous_from: z.string().describe("the previous period runs from here to `from`"),
-  current: z.array(PointSchema),
-  previous: z.array(PointSchema).describe("the same buckets one period earlier"),
-  totals: z.object({ current: SummarySchema, previous: SummarySchema }),
-  judges: z.array(
-    z.object({
-      judge: z.string(),
-      current: z.array(z.number().nullable()),
-      previous: z.array(z.number().nullable()),
-      mean: z.object({ current: z.number().nullable(), previous: z.number().nullable() }),
-      judged: z.object({ current: z.number(), previous: z.number() }),
-    }),
-  ),
-  breakdown: z.object({
-    by: z.string(),
-    rows: z.array(z.object({ value: z.string(), current: SummarySchema, previous: SummarySchema })),
-  }),
-});
-
-export const ProductionScopesSchema = z.object({
-  services: z.array(z.string()),
-  collections: z.array(z.string()),
-  breakdown_keys: z.array(z.string()).describe("metadata keys the charts can break down by"),
-});
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 
@@ -103,7 +43,7 @@ export const monitorApi = {
     tags: ["production"],
     summary: "Your monitors, with what each did in the last 24 hours",
     responses: {
-      200: { description: "The monitors", schema: z.object({ items: z.array(MonitorSchema) }) },
+      200: { description: "The monitors", schema: MonitorListSchema },
     },
   }),
   create: defineRoute({
@@ -151,7 +91,7 @@ export const monitorApi = {
     params: IdParams,
     resource: "monitor",
     responses: {
-      200: { description: "Deleted", schema: z.object({ deleted: z.literal(true) }) },
+      200: { description: "Deleted", schema: MonitorDeletedSchema },
       404: error("No such monitor for this user"),
     },
   }),

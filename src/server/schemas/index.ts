@@ -15,3 +15,4 @@ export * from "./answers.js";
 export * from "./ingest-keys.js";
 export * from "./labels.js";
 export * from "./queues.js";
+export * from "./monitors.js";
