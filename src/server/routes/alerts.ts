@@ -5,8 +5,6 @@ import {
   restrictedBotNetwork,
 } from "../../evals/bots/index.js";
 import {
-  ALERT_METRICS,
-  AlertFilterSchema,
   type AlertRuleDeps,
   AlertRuleInputSchema,
   AlertRulePatchSchema,
@@ -24,7 +22,13 @@ import {
 } from "../../store/index.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas/index.js";
+import {
+  AlertEventListSchema,
+  AlertRuleListSchema,
+  AlertRuleSchema,
+  CreatedAlertRuleSchema,
+  ErrorSchema,
+} from "../schemas/index.js";
 import { IdParams, pageLimit } from "./params.js";
 
 // Alert rules (issue 24 §4): a metric over a window of production answers, a threshold, a
@@ -35,54 +39,6 @@ const EVENTS_PAGE = { default: 50, max: 500 } as const;
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const noRule = error("No such alert rule for this user (another user's id too)");
 
-export const AlertRuleSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  metric: z.enum(ALERT_METRICS),
-  judge: z.string().nullable().describe("the judge a judge_mean rule watches; null otherwise"),
-  comparison: z.enum(["below", "above"]),
-  threshold: z.number(),
-  window_minutes: z.number().int(),
-  min_count: z.number().int(),
-  filter: AlertFilterSchema,
-  webhook_url: z.string(),
-  cooldown_minutes: z.number().int(),
-  enabled: z.boolean(),
-  created_at: z.string(),
-  state: z.enum(["firing", "ok"]).describe("firing while an episode is open"),
-  firing_since: z.string().nullable(),
-  evaluated_at: z.string().nullable().describe("when the rule was last measured"),
-  last_value: z.number().nullable(),
-  last_count: z.number().int().nullable(),
-});
-
-export const CreatedAlertRuleSchema = AlertRuleSchema.extend({
-  secret: z
-    .string()
-    .describe("the webhook signing secret: shown this once, stored encrypted, never shown again"),
-});
-
-const DeliverySchema = z.object({
-  attempts: z.number().int(),
-  outcome: z.enum(["delivered", "failed", "refused", "pending"]),
-  status: z.number().int().nullable().describe("the receiver's last HTTP status"),
-  detail: z.string().nullable().describe("why it failed, in words"),
-  at: z.string(),
-});
-
-export const AlertEventSchema = z.object({
-  id: z.uuid(),
-  rule_id: z.uuid(),
-  fired_at: z.string(),
-  value: z.number(),
-  count: z.number().int(),
-  resolved_at: z.string().nullable(),
-  resolved_value: z.number().nullable(),
-  resolved_count: z.number().int().nullable(),
-  fired_delivery: DeliverySchema.nullable(),
-  resolved_delivery: DeliverySchema.nullable(),
-});
-
 export const alertApi = {
   list: defineRoute({
     method: "get",
@@ -90,7 +46,7 @@ export const alertApi = {
     tags: ["production"],
     summary: "Your alert rules, with their state (never their secrets)",
     responses: {
-      200: { description: "The rules", schema: z.object({ items: z.array(AlertRuleSchema) }) },
+      200: { description: "The rules", schema: AlertRuleListSchema },
     },
   }),
   create: defineRoute({
@@ -149,7 +105,7 @@ export const alertApi = {
     resource: "alert rule",
     query: z.object({ limit: pageLimit(EVENTS_PAGE) }),
     responses: {
-      200: { description: "The episodes", schema: z.object({ items: z.array(AlertEventSchema) }) },
+      200: { description: "The episodes", schema: AlertEventListSchema },
       404: noRule,
     },
   }),

@@ -16,3 +16,4 @@ export * from "./ingest-keys.js";
 export * from "./labels.js";
 export * from "./queues.js";
 export * from "./monitors.js";
+export * from "./alerts.js";
