@@ -17,52 +17,29 @@ import {
   renameWorkspace,
   revokeInvitation,
   setMemberRole,
-  WORKSPACE_ROLES,
 } from "../../store/index.js";
 import { actorOf, ownOrigin } from "../auth.js";
 import { type App, errorJson, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema } from "../schemas/index.js";
+import {
+  AuditEventListSchema,
+  CreatedInvitationSchema,
+  CreatedTokenSchema,
+  ErrorSchema,
+  InvitationListSchema,
+  InvitationRequestSchema,
+  MemberListSchema,
+  MemberRoleSchema,
+  TokenRequestSchema,
+  WorkspaceListSchema,
+  WorkspaceNameSchema,
+  WorkspaceSchema,
+} from "../schemas/index.js";
 import { IdParams, uuid } from "./params.js";
 
 // Workspaces, their members and invitations, API tokens per workspace, and the audit trail
 // (issue 28 §1). The request's workspace is the one the auth middleware resolved: a token's own,
 // or the one the web app names in the `ragjudge-workspace` header.
-
-const RoleSchema = z.enum(WORKSPACE_ROLES);
-const NameSchema = z.string().trim().min(1).max(100).describe("1-100 characters");
-
-export const WorkspaceSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  personal: z.boolean(),
-  role: RoleSchema,
-  members: z.number().int(),
-});
-
-const MemberSchema = z.object({
-  user_id: z.uuid(),
-  name: z.string(),
-  role: RoleSchema,
-  joined_at: z.string(),
-});
-
-const InvitationSchema = z.object({
-  id: z.uuid(),
-  role: RoleSchema,
-  created_at: z.string(),
-  expires_at: z.string(),
-});
-
-const AuditEventSchema = z.object({
-  id: z.number().int(),
-  action: z.string(),
-  subject_type: z.string(),
-  subject_id: z.string(),
-  detail: z.record(z.string(), z.unknown()),
-  user_name: z.string().nullable(),
-  created_at: z.string(),
-});
 
 const AuditQuerySchema = z.object({
   subject_type: z.string().max(40).optional(),
@@ -83,7 +60,7 @@ export const workspaceApi = {
     tags: ["workspaces"],
     summary: "The workspaces you belong to, with your role in each",
     responses: {
-      200: { description: "Yours", schema: z.object({ items: z.array(WorkspaceSchema) }) },
+      200: { description: "Yours", schema: WorkspaceListSchema },
     },
   }),
   create: defineRoute({
@@ -92,7 +69,7 @@ export const workspaceApi = {
     access: "member",
     tags: ["workspaces"],
     summary: "Create a shared workspace; you are its owner",
-    body: z.object({ name: NameSchema }).strict(),
+    body: WorkspaceNameSchema,
     responses: {
       201: { description: "The workspace", schema: WorkspaceSchema },
       400: error("A field that fails validation (named in issues[].path)"),
@@ -112,7 +89,7 @@ export const workspaceApi = {
     access: "manage",
     tags: ["workspaces"],
     summary: "Rename the workspace",
-    body: z.object({ name: NameSchema }).strict(),
+    body: WorkspaceNameSchema,
     responses: {
       200: { description: "The workspace", schema: WorkspaceSchema },
       400: error("A field that fails validation (named in issues[].path)"),
@@ -136,7 +113,7 @@ export const workspaceApi = {
     tags: ["workspaces"],
     summary: "Who belongs to the workspace, and as what",
     responses: {
-      200: { description: "The members", schema: z.object({ items: z.array(MemberSchema) }) },
+      200: { description: "The members", schema: MemberListSchema },
     },
   }),
   setRole: defineRoute({
@@ -147,9 +124,9 @@ export const workspaceApi = {
     summary: "Change a member's role (a workspace always keeps an owner)",
     params: MemberParams,
     resource: "member",
-    body: z.object({ role: RoleSchema }).strict(),
+    body: MemberRoleSchema,
     responses: {
-      200: { description: "The members", schema: z.object({ items: z.array(MemberSchema) }) },
+      200: { description: "The members", schema: MemberListSchema },
       400: error("A field that fails validation (named in issues[].path)"),
       404: error("No such member"),
       409: error("The change would leave the workspace without an owner"),
@@ -178,7 +155,7 @@ export const workspaceApi = {
     responses: {
       200: {
         description: "The invitations",
-        schema: z.object({ items: z.array(InvitationSchema) }),
+        schema: InvitationListSchema,
       },
     },
   }),
@@ -188,21 +165,11 @@ export const workspaceApi = {
     access: "manage",
     tags: ["workspaces"],
     summary: "Invite someone: a one-time link, shown once, that expires",
-    body: z
-      .object({
-        role: RoleSchema,
-        expires_in_hours: z
-          .number()
-          .int()
-          .min(1)
-          .max(24 * 14)
-          .default(72),
-      })
-      .strict(),
+    body: InvitationRequestSchema,
     responses: {
       201: {
         description: "The invitation and its link, shown this once",
-        schema: InvitationSchema.extend({ url: z.string() }),
+        schema: CreatedInvitationSchema,
       },
       400: error("A field that fails validation (named in issues[].path)"),
     },
@@ -223,10 +190,10 @@ export const workspaceApi = {
     access: "member",
     tags: ["workspaces"],
     summary: "An API token for you in this workspace (shown once)",
-    body: z.object({ label: z.string().trim().max(200).default("") }).strict(),
+    body: TokenRequestSchema,
     bodyOptional: true,
     responses: {
-      201: { description: "The token, shown this once", schema: z.object({ token: z.string() }) },
+      201: { description: "The token, shown this once", schema: CreatedTokenSchema },
       400: error("A field that fails validation (named in issues[].path)"),
     },
   }),
@@ -239,7 +206,7 @@ export const workspaceApi = {
     responses: {
       200: {
         description: "The events",
-        schema: z.object({ items: z.array(AuditEventSchema) }),
+        schema: AuditEventListSchema,
       },
       400: error("A query parameter that fails validation"),
     },

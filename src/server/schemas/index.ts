@@ -17,3 +17,4 @@ export * from "./labels.js";
 export * from "./queues.js";
 export * from "./monitors.js";
 export * from "./alerts.js";
+export * from "./workspaces.js";
