@@ -16,6 +16,7 @@ import { countRejectedTraces, listRejectedTraces } from "../../store/index.js";
 import { errorLogSummary } from "../error-log.js";
 import { type App, limitBody, type RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
+import { RejectedTraceListSchema } from "../schemas/index.js";
 import { pageLimit } from "./params.js";
 
 // OTLP over HTTP (issue 24 §1.1): `POST /v1/traces` as the OpenTelemetry specification defines it,
@@ -25,19 +26,6 @@ import { pageLimit } from "./params.js";
 // that could not become answers are listed under /api/v1 like everything else.
 
 const REJECTED_PAGE = { default: 50, max: 500 } as const;
-
-export const RejectedTraceListSchema = z.object({
-  total: z.number().int().describe("every trace of yours that could not be gated"),
-  items: z.array(
-    z.object({
-      trace_id: z.string(),
-      service: z.string().nullable(),
-      reason: z.string().describe("why it could not become an answer record, in words"),
-      span_count: z.number().int(),
-      received_at: z.string(),
-    }),
-  ),
-});
 
 export const traceApi = {
   rejected: defineRoute({

@@ -18,3 +18,4 @@ export * from "./queues.js";
 export * from "./monitors.js";
 export * from "./alerts.js";
 export * from "./workspaces.js";
+export * from "./traces.js";
