@@ -49,6 +49,8 @@ import {
   EvaluationResultSchema,
   EvaluationSchema,
   ResultsPageSchema,
+  ResumeRequestSchema,
+  RetryRequestSchema,
 } from "../schemas/index.js";
 import { IdParams, PAGE_LIMITS, pageLimit, pageOffset, ResultIdParams } from "./params.js";
 import { requestSchema } from "../components.js";
@@ -56,22 +58,6 @@ import { requestSchema } from "../components.js";
 const BASE = "/api/v1/evaluations";
 const SSE_KEEPALIVE_MS = 15_000;
 const streamFailed = { error: "stream_failed" as const, message: STREAM_FAILED_MESSAGE };
-
-export const RetryRequestSchema = z.object({
-  scope: z.enum(["failed", "all"]).default("failed"),
-});
-
-export const ResumeRequestSchema = z.object({
-  max_cost_usd: z
-    .number()
-    .positive()
-    .max(1_000_000)
-    .nullable()
-    .optional()
-    .describe(
-      "a new cost limit in USD for the run from now on (null: no limit); left out, the run keeps its limit",
-    ),
-});
 
 /** A comma-separated list of values from `allowed` (case-insensitive), e.g. `BOT_ERROR,SCORED`. */
 function commaList<T extends string>(allowed: readonly T[], what: string, upper = true) {

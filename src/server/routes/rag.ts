@@ -1,5 +1,4 @@
 import { LRUCache } from "lru-cache";
-import { z } from "zod";
 import {
   answerLoopMermaid,
   CollectionConfigSchema,
@@ -7,7 +6,6 @@ import {
   LONG_LIVED_BOT_CACHE_MS,
   parseUploads,
   qualityLoopMermaid,
-  RetrievalSourceSchema,
   UploadsSchema,
 } from "../../rag/index.js";
 import {
@@ -19,27 +17,16 @@ import {
 import type { App, RouteDeps } from "../http.js";
 import { defineRoute, mountRoute } from "../route.js";
 import {
+  AskRequestSchema,
   AskResponseSchema,
   CollectionListSchema,
   CollectionSchema,
+  CreateCollectionSchema,
   ErrorSchema,
   IngestResultSchema,
 } from "../schemas/index.js";
 import { IdParams } from "./params.js";
 import { requestSchema } from "../components.js";
-
-export const CreateCollectionSchema = z.object({
-  name: z.string().trim().min(1).max(200),
-  config: CollectionConfigSchema.optional(),
-});
-
-export const AskRequestSchema = z.object({
-  collection_id: z.string().trim().min(1).max(256),
-  question: z.string().trim().min(1).max(10_000),
-  sources: z.array(RetrievalSourceSchema).min(1).optional(),
-  conversation_id: z.string().trim().min(1).max(256).optional(),
-  message_id: z.string().trim().min(1).max(256).optional(),
-});
 
 /** Uploads may be larger than other bodies: a PDF travels base64-encoded. */
 const UPLOAD_BODY_FACTOR = 4;

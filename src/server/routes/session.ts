@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   createWebSession,
   deleteWebSession,
@@ -9,12 +8,13 @@ import { clearSessionCookie, ownOrigin, setSessionCookie } from "../auth.js";
 import { type App, requireJsonBody, type RouteDeps } from "../http.js";
 import { clientAddress, type LoginLimiter, tooManyAttempts } from "../login-limiter.js";
 import { defineRoute, mountRoute } from "../route.js";
-import { ErrorSchema, SessionCreatedSchema, SessionSchema } from "../schemas/index.js";
+import {
+  ErrorSchema,
+  SessionCreatedSchema,
+  SessionLoginSchema,
+  SessionSchema,
+} from "../schemas/index.js";
 import { requestSchema } from "../components.js";
-
-export const SessionLoginSchema = z.object({
-  token: z.string().trim().min(1).max(1_000).describe("an API token (see `ragjudge token`)"),
-});
 
 const error = (description: string) => ({ description, schema: ErrorSchema });
 

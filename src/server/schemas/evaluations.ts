@@ -515,3 +515,21 @@ export const QuestionSetTrendSchema = responseSchema(
     ),
   }),
 );
+
+// Request bodies of a run's controls.
+
+export const RetryRequestSchema = z.object({
+  scope: z.enum(["failed", "all"]).default("failed"),
+});
+
+export const ResumeRequestSchema = z.object({
+  max_cost_usd: z
+    .number()
+    .positive()
+    .max(1_000_000)
+    .nullable()
+    .optional()
+    .describe(
+      "a new cost limit in USD for the run from now on (null: no limit); left out, the run keeps its limit",
+    ),
+});

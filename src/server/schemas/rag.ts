@@ -1,10 +1,24 @@
 import { z } from "zod";
 import { GateActionSchema } from "../../gate/index.js";
+import { CollectionConfigSchema, RetrievalSourceSchema } from "../../rag/index.js";
 import { responseSchema } from "../components.js";
 import { CodedMessageSchema, Id, Nullable, Time } from "./common.js";
 import { GateVerdictOutSchema } from "./gate.js";
 
 // The built-in RAG bot: collections, ingest, ask.
+
+export const CreateCollectionSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  config: CollectionConfigSchema.optional(),
+});
+
+export const AskRequestSchema = z.object({
+  collection_id: z.string().trim().min(1).max(256),
+  question: z.string().trim().min(1).max(10_000),
+  sources: z.array(RetrievalSourceSchema).min(1).optional(),
+  conversation_id: z.string().trim().min(1).max(256).optional(),
+  message_id: z.string().trim().min(1).max(256).optional(),
+});
 
 export const CollectionSchema = responseSchema(
   "Collection",

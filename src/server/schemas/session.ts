@@ -4,6 +4,10 @@ import { Id, Time } from "./common.js";
 
 // The session: who is logged in, in which workspace.
 
+export const SessionLoginSchema = z.object({
+  token: z.string().trim().min(1).max(1_000).describe("an API token (see `ragjudge token`)"),
+});
+
 export const SessionSchema = responseSchema(
   "Session",
   z.object({
