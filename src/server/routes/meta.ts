@@ -2,20 +2,7 @@ import { z } from "zod";
 import { isLlmConfigured } from "../../config/index.js";
 import { LLM_ROLES, type LlmConfig, resolveModelConfig } from "../../llm/index.js";
 import { defineRoute } from "../route.js";
-import { OkSchema } from "../schemas/index.js";
-
-const LlmRoleStatusSchema = z.object({
-  configured: z.boolean(),
-  model: z.string().nullable().describe("the model the role asks for; null when not configured"),
-});
-
-export const LlmStatusSchema = z.object({
-  roles: z.object(
-    Object.fromEntries(LLM_ROLES.map((role) => [role, LlmRoleStatusSchema])) as {
-      [K in (typeof LLM_ROLES)[number]]: typeof LlmRoleStatusSchema;
-    },
-  ),
-});
+import { LlmStatusSchema, OkSchema, OpenApiDocumentSchema } from "../schemas/index.js";
 
 /**
  * Which LLM roles the server has, for forms that offer LLM judges or generation (issue 23 §5):
@@ -61,7 +48,7 @@ export const metaApi = {
     summary: "This document, generated from the route table",
     public: true,
     responses: {
-      200: { description: "The OpenAPI 3.0 document", schema: z.record(z.string(), z.unknown()) },
+      200: { description: "The OpenAPI 3.0 document", schema: OpenApiDocumentSchema },
     },
   }),
 };

@@ -19,3 +19,4 @@ export * from "./monitors.js";
 export * from "./alerts.js";
 export * from "./workspaces.js";
 export * from "./traces.js";
+export * from "./meta.js";
