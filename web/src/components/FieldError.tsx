@@ -6,3 +6,8 @@ export function FieldError({ id, message }: { id: string; message: string | unde
     </span>
   ) : null;
 }
+
+/** A field's attributes while it has an error: invalid, and described by the error's `id`. */
+export function describedByError(id: string, message: string | undefined) {
+  return message ? { "aria-invalid": true, "aria-describedby": id } : {};
+}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef } from "react";
 
 /** The one option to choose for a person who has only one and has chosen nothing yet. */
 export function loneChoice(ids: readonly string[], chosen: string): string | undefined {
@@ -21,4 +21,25 @@ export function useLoneChoice(
     const only = loneChoice(ids, chosen);
     if (only !== undefined) choose(only);
   }, [ids, chosen, choose]);
+}
+
+/**
+ * `useLoneChoice` for one field of a form held in state: the id of the lone item (collection,
+ * question set) is written to `field`, which must not change between renders.
+ */
+export function useLoneFormChoice<F extends Record<K, string>, K extends keyof F>(
+  items: readonly { id: string }[] | undefined,
+  form: F,
+  field: K,
+  setForm: Dispatch<SetStateAction<F>>,
+) {
+  const choose = useCallback(
+    (id: string) => setForm((f) => ({ ...f, [field]: id })),
+    [setForm, field],
+  );
+  useLoneChoice(
+    items?.map((item) => item.id),
+    form[field],
+    choose,
+  );
 }

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { type FormEvent, useCallback, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { api, must } from "../../api/client";
 import { CollectionOptions } from "../../components/CollectionOptions";
-import { useLoneChoice } from "../../components/lone-choice";
+import { useLoneFormChoice } from "../../components/lone-choice";
 import { QuestionSetOptions } from "../../components/QuestionSetOptions";
 import { useLlmStatus, useQuestionSets } from "../../api/queries";
 import { useI18n } from "../../i18n/i18n";
@@ -23,7 +23,9 @@ import {
   validateArenaForm,
 } from "./arena-form";
 import { arenasKey, useFinishedRuns } from "./queries";
-import { FieldError } from "../../components/FieldError";
+import { describedByError as described, FieldError } from "../../components/FieldError";
+import { FormSubmit } from "../../components/FormSubmit";
+import { JudgeChoices } from "../../components/JudgeChoices";
 
 /** A label above its control, tied by id (a label wrapping a select names it with its value too). */
 const FIELD = { display: "inline-flex", flexDirection: "column", gap: "0.2rem" } as const;
@@ -51,15 +53,7 @@ export function NewArenaPage() {
   const [errors, setErrors] = useState<ArenaErrors>({ contestants: [] });
   // A lone question set is chosen for the person.
   const sets = useQuestionSets();
-  const chooseSet = useCallback(
-    (id: string) => setForm((f) => ({ ...f, question_set_id: id })),
-    [],
-  );
-  useLoneChoice(
-    sets.data?.map((s) => s.id),
-    form.question_set_id,
-    chooseSet,
-  );
+  useLoneFormChoice(sets.data, form, "question_set_id", setForm);
   const messages: ArenaMessages = {
     pickSet: t("arena.pickSet"),
     needTwo: t("arena.needTwo"),
@@ -141,8 +135,6 @@ export function NewArenaPage() {
     );
   };
   const own = (i: number, field: ContestantField) => errors.contestants[i]?.[field];
-  const described = (id: string, message: string | undefined) =>
-    message ? { "aria-invalid": true, "aria-describedby": id } : {};
   const setRuns = (runs.data ?? []).filter((r) => r.question_set_id === form.question_set_id);
 
   return (
@@ -313,40 +305,26 @@ export function NewArenaPage() {
             {t("arena.addContestant")}
           </button>
         </div>
-        <fieldset {...described("err-arena-judge", errors.judge)}>
-          <legend>{t("arena.judge")}</legend>
-          {ARENA_JUDGES.map((judge) => {
-            // Every arena judge but the offline one asks the judge model.
-            const unavailable = judgeLlm === false && judge !== "offline";
-            return (
-              <label key={judge} className="inline">
-                <input
-                  type="radio"
-                  name="judge"
-                  value={judge}
-                  disabled={unavailable}
-                  aria-describedby={unavailable ? "arena-judges-need-llm" : undefined}
-                  checked={form.judge === judge}
-                  onChange={() => {
-                    setForm({ ...form, judge });
-                    clear("judge");
-                  }}
-                />
-                {t(`arena.judge.${judge}` as MessageKey)}
-                {unavailable && <span className="muted"> {t("new.needsLlmShort")}</span>}
-              </label>
-            );
-          })}
-          {judgeLlm === false && (
-            <p id="arena-judges-need-llm" className="muted" style={{ margin: "0.25rem 0 0" }}>
-              {t("arena.needsLlm")}
-            </p>
-          )}
-          <FieldError id="err-arena-judge" message={errors.judge} />
-          <p className="muted" style={{ margin: "0.25rem 0 0" }}>
-            {t("arena.judgeHelp")}
-          </p>
-        </fieldset>
+        <JudgeChoices
+          type="radio"
+          name="judge"
+          legend={t("arena.judge")}
+          judges={ARENA_JUDGES}
+          labelOf={(judge) => t(`arena.judge.${judge}` as MessageKey)}
+          isChecked={(judge) => form.judge === judge}
+          onChange={(judge) => {
+            setForm({ ...form, judge });
+            clear("judge");
+          }}
+          // Every arena judge but the offline one asks the judge model.
+          unavailable={(judge) => judgeLlm === false && judge !== "offline"}
+          judgeLlm={judgeLlm}
+          needsLlmId="arena-judges-need-llm"
+          needsLlm={t("arena.needsLlm")}
+          errorId="err-arena-judge"
+          error={errors.judge}
+          help={t("arena.judgeHelp")}
+        />
         <div style={FIELD}>
           <label htmlFor="arena-rounds">{t("arena.rounds")}</label>
           <input
@@ -364,16 +342,7 @@ export function NewArenaPage() {
           />
           <FieldError id="err-arena-rounds" message={errors.rounds} />
         </div>
-        {errors.form && (
-          <p className="notice bad" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div>
-          <button className="primary" type="submit" disabled={start.isPending}>
-            {t("arena.submit")}
-          </button>
-        </div>
+        <FormSubmit error={errors.form} pending={start.isPending} label={t("arena.submit")} />
       </form>
     </section>
   );

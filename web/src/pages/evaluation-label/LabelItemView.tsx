@@ -1,7 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useReducer, useState } from "react";
 import { CitedAnswer } from "../../components/CitedAnswer";
+import { type ItemKeyPress, useItemKeys } from "../../components/item-keys";
+import { LabelNote } from "../../components/LabelNote";
+import { RadioChoices } from "../../components/RadioChoices";
 import { StatusBadge } from "../../components/StatusBadge";
+import { VerdictCard, YourLabelCard } from "../../components/LabelCards";
 import { useI18n } from "../../i18n/i18n";
 import { JudgesBeside } from "./JudgesBeside";
 import { enterMeans, initialLabelState, isDirty, labelReducer } from "./label-state";
@@ -33,12 +37,6 @@ export function LabelItemView({
   const [state, dispatch] = useReducer(labelReducer, item.label, initialLabelState);
   const [helpOpen, setHelpOpen] = useState(true);
   const [announcement, setAnnouncement] = useState("");
-  const heading = useRef<HTMLHeadingElement>(null);
-  const note = useRef<HTMLTextAreaElement>(null);
-
-  // A new result takes the focus to its heading, so a screen reader reads where the person is.
-  useEffect(() => heading.current?.focus(), []);
-
   const save = useCallback(async () => {
     const what = enterMeans(state, scale);
     if (what === "continue") return onSkip();
@@ -90,32 +88,14 @@ export function LabelItemView({
     [save, item.next_id, item.previous_id, onMove, onSkip],
   );
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target instanceof HTMLElement ? event.target : null;
-      if (event.key === "Escape" && target === note.current) {
-        // Out of the note, back to the keys.
-        event.preventDefault();
-        heading.current?.focus();
-        return;
-      }
-      const action = shortcutFor(
-        {
-          key: event.key,
-          ctrlKey: event.ctrlKey,
-          metaKey: event.metaKey,
-          altKey: event.altKey,
-          target,
-        },
-        scale,
-      );
-      if (!action || event.repeat) return;
-      event.preventDefault();
-      act(action);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [act, scale]);
+  const actionFor = useCallback(
+    (press: ItemKeyPress) => {
+      const action = shortcutFor(press, scale);
+      return action ? () => act(action) : null;
+    },
+    [act, scale],
+  );
+  const { heading, note } = useItemKeys(actionFor);
 
   const revealed = state.phase === "revealed" && item.judges !== null;
   const sources = result.sources ?? [];
@@ -197,25 +177,20 @@ export function LabelItemView({
       </div>
 
       <div>
-        <section className="card" aria-labelledby="your-label-title">
-          <h3 id="your-label-title">{t("label.yourLabel")}</h3>
+        <YourLabelCard>
           {scale === "pass_fail" ? (
             <fieldset className="score-choices" aria-describedby="label-hint">
               <legend>{t("label.verdictHint")}</legend>
               <p id="label-hint" className="visually-hidden">
                 {t("label.key.pass")}: p / f
               </p>
-              {[true, false].map((passed) => (
-                <label key={String(passed)}>
-                  <input
-                    type="radio"
-                    name={`passed-${result.id}`}
-                    checked={state.draft.passed === passed}
-                    onChange={() => dispatch({ type: "pass", passed })}
-                  />
-                  {passed ? t("label.pass") : t("label.fail")}
-                </label>
-              ))}
+              <RadioChoices
+                name={`passed-${result.id}`}
+                options={[true, false]}
+                isChecked={(passed) => state.draft.passed === passed}
+                onChoose={(passed) => dispatch({ type: "pass", passed })}
+                labelOf={(passed) => (passed ? t("label.pass") : t("label.fail"))}
+              />
             </fieldset>
           ) : (
             <fieldset className="score-choices" aria-describedby="label-hint">
@@ -223,30 +198,23 @@ export function LabelItemView({
               <p id="label-hint" className="muted" style={{ margin: "0 0 0.4rem", width: "100%" }}>
                 {t(`label.scoreHint.${scale}`)}
               </p>
-              {scoreRange(scale).map((score) => (
-                <label key={score}>
-                  <input
-                    type="radio"
-                    name={`score-${result.id}`}
-                    value={score}
-                    checked={state.draft.score === score}
-                    onChange={() => dispatch({ type: "score", score })}
-                  />
-                  {score}
-                </label>
-              ))}
+              <RadioChoices
+                name={`score-${result.id}`}
+                options={scoreRange(scale)}
+                withValue
+                isChecked={(score) => state.draft.score === score}
+                onChoose={(score) => dispatch({ type: "score", score })}
+                labelOf={(score) => score}
+              />
             </fieldset>
           )}
-          <label className="label-note">
-            {t("label.note")}
-            <textarea
-              ref={note}
-              rows={3}
-              maxLength={4000}
-              value={state.draft.note}
-              onChange={(e) => dispatch({ type: "note", note: e.target.value })}
-            />
-          </label>
+          <LabelNote
+            label={t("label.note")}
+            noteRef={note}
+            maxLength={4000}
+            value={state.draft.note}
+            onChange={(text) => dispatch({ type: "note", note: text })}
+          />
           {state.error && (
             <p className="error-text" role="alert">
               {state.error.kind === "incomplete"
@@ -290,18 +258,11 @@ export function LabelItemView({
               {t("label.skip")}
             </button>
           </div>
-        </section>
+        </YourLabelCard>
 
-        <section className="card" aria-labelledby="verdict-title" aria-live="polite">
-          <h3 id="verdict-title">{t("label.compare")}</h3>
-          {revealed ? (
-            <JudgesBeside item={item} mine={state.saved} />
-          ) : (
-            <p className="muted" data-testid="verdict-hidden">
-              {t("label.hidden")}
-            </p>
-          )}
-        </section>
+        <VerdictCard revealed={revealed}>
+          <JudgesBeside item={item} mine={state.saved} />
+        </VerdictCard>
 
         <ShortcutHelp scale={scale} open={helpOpen} onToggle={setHelpOpen} />
       </div>

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { api, must } from "../../api/client";
 import { useCollections, useLlmStatus, useQuestionSets } from "../../api/queries";
 import { JUDGE_KINDS } from "../../api/types";
 import { CollectionOptions } from "../../components/CollectionOptions";
-import { useLoneChoice } from "../../components/lone-choice";
+import { useLoneFormChoice } from "../../components/lone-choice";
 import { QuestionSetOptions } from "../../components/QuestionSetOptions";
 import { useI18n } from "../../i18n/i18n";
 import {
@@ -15,7 +15,9 @@ import {
   requestOf,
   validateForm,
 } from "./field-errors";
-import { FieldError } from "../../components/FieldError";
+import { describedByError, FieldError } from "../../components/FieldError";
+import { FormSubmit } from "../../components/FormSubmit";
+import { JudgeChoices } from "../../components/JudgeChoices";
 import { judgeUnavailable } from "./llm-judges";
 
 /** `/evaluations/new`: collection, question set, bot, judges; errors beside their fields. */
@@ -37,24 +39,8 @@ export function NewEvaluationPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   // A lone question set or collection is chosen for the person.
   const collections = useCollections();
-  const chooseSet = useCallback(
-    (id: string) => setForm((f) => ({ ...f, question_set_id: id })),
-    [],
-  );
-  const chooseCollection = useCallback(
-    (id: string) => setForm((f) => ({ ...f, collection_id: id })),
-    [],
-  );
-  useLoneChoice(
-    sets.data?.map((s) => s.id),
-    form.question_set_id,
-    chooseSet,
-  );
-  useLoneChoice(
-    collections.data?.map((c) => c.id),
-    form.collection_id,
-    chooseCollection,
-  );
+  useLoneFormChoice(sets.data, form, "question_set_id", setForm);
+  useLoneFormChoice(collections.data, form, "collection_id", setForm);
 
   // A set made from a collection suggests that collection.
   useEffect(() => {
@@ -85,8 +71,7 @@ export function NewEvaluationPage() {
   };
   const set = <K extends keyof EvaluationForm>(key: K, value: EvaluationForm[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
-  const described = (field: keyof FieldErrors) =>
-    errors[field] ? { "aria-invalid": true, "aria-describedby": `err-${field}` } : {};
+  const described = (field: keyof FieldErrors) => describedByError(`err-${field}`, errors[field]);
 
   return (
     <section aria-labelledby="new-title" style={{ maxWidth: 640 }}>
@@ -165,53 +150,30 @@ export function NewEvaluationPage() {
           </select>
           <FieldError id="err-collection_id" message={errors.collection_id} />
         </label>
-        <fieldset {...described("judges")}>
-          <legend>{t("new.judges")}</legend>
-          {JUDGE_KINDS.map((judge) => {
-            const unavailable = judgeUnavailable(judge, judgeLlm);
-            return (
-              <label key={judge} className="inline">
-                <input
-                  type="checkbox"
-                  name="judges"
-                  value={judge}
-                  disabled={unavailable}
-                  aria-describedby={unavailable ? "judges-need-llm" : undefined}
-                  checked={form.judges.includes(judge) && !unavailable}
-                  onChange={() =>
-                    set(
-                      "judges",
-                      form.judges.includes(judge)
-                        ? form.judges.filter((j) => j !== judge)
-                        : [...form.judges, judge],
-                    )
-                  }
-                />
-                {judge}
-                {unavailable && <span className="muted"> {t("new.needsLlmShort")}</span>}
-              </label>
-            );
-          })}
-          {judgeLlm === false && (
-            <p id="judges-need-llm" className="muted" style={{ margin: "0.25rem 0 0" }}>
-              {t("new.needsLlm")}
-            </p>
-          )}
-          <FieldError id="err-judges" message={errors.judges} />
-          <p className="muted" style={{ margin: "0.25rem 0 0" }}>
-            {t("new.judgeModel")}
-          </p>
-        </fieldset>
-        {errors.form && (
-          <p className="notice bad" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div>
-          <button className="primary" type="submit" disabled={start.isPending}>
-            {t("new.submit")}
-          </button>
-        </div>
+        <JudgeChoices
+          type="checkbox"
+          name="judges"
+          legend={t("new.judges")}
+          judges={JUDGE_KINDS}
+          labelOf={(judge) => judge}
+          isChecked={(judge) => form.judges.includes(judge) && !judgeUnavailable(judge, judgeLlm)}
+          onChange={(judge) =>
+            set(
+              "judges",
+              form.judges.includes(judge)
+                ? form.judges.filter((j) => j !== judge)
+                : [...form.judges, judge],
+            )
+          }
+          unavailable={(judge) => judgeUnavailable(judge, judgeLlm)}
+          judgeLlm={judgeLlm}
+          needsLlmId="judges-need-llm"
+          needsLlm={t("new.needsLlm")}
+          errorId="err-judges"
+          error={errors.judges}
+          help={t("new.judgeModel")}
+        />
+        <FormSubmit error={errors.form} pending={start.isPending} label={t("new.submit")} />
       </form>
     </section>
   );

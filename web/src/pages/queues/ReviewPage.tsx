@@ -1,8 +1,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import { ApiError } from "../../api/client";
 import { ErrorNote } from "../../components/ErrorNote";
+import { type ItemKeyPress, useItemKeys } from "../../components/item-keys";
+import { LabelNote } from "../../components/LabelNote";
+import { RadioChoices } from "../../components/RadioChoices";
+import { VerdictCard, YourLabelCard } from "../../components/LabelCards";
 import { useI18n } from "../../i18n/i18n";
 import {
   type BlindItem,
@@ -89,9 +93,6 @@ function ReviewItem({
   const [failure, setFailure] = useState<unknown>();
   const [missing, setMissing] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const note = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => heading.current?.focus(), []);
 
   const save = useCallback(async () => {
     if (saved) return onNext();
@@ -111,33 +112,21 @@ function ReviewItem({
     }
   }, [saved, saving, draft, criteria, queueId, item.id, reason, onNext, queryClient]);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target instanceof HTMLElement ? event.target : null;
-      if (event.key === "Escape" && target === note.current) {
-        event.preventDefault();
-        heading.current?.focus();
-        return;
-      }
+  const actionFor = useCallback(
+    (press: ItemKeyPress) => {
       const criterion = criteria[draft.active];
-      if (!criterion || event.repeat) return;
-      const press = {
-        key: event.key,
-        ctrlKey: event.ctrlKey,
-        metaKey: event.metaKey,
-        altKey: event.altKey,
-        target,
-      };
+      if (!criterion) return null;
       const action = reviewKey(press, criterion);
-      if (!action) return;
-      event.preventDefault();
-      if (action.kind === "save") void save();
-      else if (action.kind === "value" && !saved)
-        setDraft((d) => setValue(d, criteria, action.value));
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [criteria, draft.active, save, saved]);
+      if (!action) return null;
+      return () => {
+        if (action.kind === "save") void save();
+        else if (action.kind === "value" && !saved)
+          setDraft((d) => setValue(d, criteria, action.value));
+      };
+    },
+    [criteria, draft.active, save, saved],
+  );
+  const { heading, note } = useItemKeys(actionFor);
 
   const taken = ApiError.isInstance(failure) && failure.status === 409;
   const { content } = item;
@@ -191,8 +180,7 @@ function ReviewItem({
         )}
       </div>
       <div>
-        <section className="card" aria-labelledby="your-label-title">
-          <h3 id="your-label-title">{t("label.yourLabel")}</h3>
+        <YourLabelCard>
           {criteria.map((criterion, index) => (
             <fieldset
               key={criterion.name}
@@ -203,55 +191,42 @@ function ReviewItem({
                 {criterion.scale === "pairwise" ? t("queue.whichBetter") : criterion.name}
                 {criterion.description && <span className="muted"> — {criterion.description}</span>}
               </legend>
-              {criterion.scale === "pass_fail"
-                ? [true, false].map((passed) => (
-                    <label key={String(passed)}>
-                      <input
-                        type="radio"
-                        name={`${item.id}-${criterion.name}`}
-                        checked={draft.values[criterion.name]?.passed === passed}
-                        onChange={() => setDraft((d) => setValue(d, criteria, { passed }, index))}
-                      />
-                      {passed ? t("label.pass") : t("label.fail")}
-                    </label>
-                  ))
-                : criterion.scale === "pairwise"
-                  ? (["a", "b", "tie"] as const).map((choice) => (
-                      <label key={choice}>
-                        <input
-                          type="radio"
-                          name={`${item.id}-${criterion.name}`}
-                          checked={draft.values[criterion.name]?.choice === choice}
-                          onChange={() => setDraft((d) => setValue(d, criteria, { choice }, index))}
-                        />
-                        {t(`queue.choice.${choice}`)}
-                      </label>
-                    ))
-                  : Array.from({ length: range(criterion.scale) }, (_, i) => i + 1).map((score) => (
-                      <label key={score}>
-                        <input
-                          type="radio"
-                          name={`${item.id}-${criterion.name}`}
-                          value={score}
-                          checked={draft.values[criterion.name]?.score === score}
-                          onChange={() => setDraft((d) => setValue(d, criteria, { score }, index))}
-                        />
-                        {score}
-                      </label>
-                    ))}
+              {criterion.scale === "pass_fail" ? (
+                <RadioChoices
+                  name={`${item.id}-${criterion.name}`}
+                  options={[true, false]}
+                  isChecked={(passed) => draft.values[criterion.name]?.passed === passed}
+                  onChoose={(passed) => setDraft((d) => setValue(d, criteria, { passed }, index))}
+                  labelOf={(passed) => (passed ? t("label.pass") : t("label.fail"))}
+                />
+              ) : criterion.scale === "pairwise" ? (
+                <RadioChoices
+                  name={`${item.id}-${criterion.name}`}
+                  options={["a", "b", "tie"] as const}
+                  isChecked={(choice) => draft.values[criterion.name]?.choice === choice}
+                  onChoose={(choice) => setDraft((d) => setValue(d, criteria, { choice }, index))}
+                  labelOf={(choice) => t(`queue.choice.${choice}`)}
+                />
+              ) : (
+                <RadioChoices
+                  name={`${item.id}-${criterion.name}`}
+                  options={Array.from({ length: range(criterion.scale) }, (_, i) => i + 1)}
+                  withValue
+                  isChecked={(score) => draft.values[criterion.name]?.score === score}
+                  onChoose={(score) => setDraft((d) => setValue(d, criteria, { score }, index))}
+                  labelOf={(score) => score}
+                />
+              )}
             </fieldset>
           ))}
-          <label className="label-note">
-            {t("queue.reason")}
-            <textarea
-              ref={note}
-              rows={3}
-              maxLength={2000}
-              value={reason}
-              disabled={saved !== null}
-              onChange={(e) => setReason(e.target.value)}
-            />
-          </label>
+          <LabelNote
+            label={t("queue.reason")}
+            noteRef={note}
+            maxLength={2000}
+            value={reason}
+            disabled={saved !== null}
+            onChange={setReason}
+          />
           {missing && (
             <p className="error-text" role="alert">
               {t("queue.missing", { criterion: missing })}
@@ -281,19 +256,12 @@ function ReviewItem({
             )}
           </div>
           <p className="muted">{t(`queue.keys.${criteria[0]?.scale ?? "1-10"}`)}</p>
-        </section>
-        <section className="card" aria-labelledby="verdict-title" aria-live="polite">
-          <h3 id="verdict-title">{t("label.compare")}</h3>
-          {saved ? (
-            <div data-testid="queue-verdict">
-              <VerdictView judge={saved.judge} />
-            </div>
-          ) : (
-            <p className="muted" data-testid="verdict-hidden">
-              {t("label.hidden")}
-            </p>
-          )}
-        </section>
+        </YourLabelCard>
+        <VerdictCard revealed={saved !== null}>
+          <div data-testid="queue-verdict">
+            <VerdictView judge={saved?.judge ?? null} />
+          </div>
+        </VerdictCard>
       </div>
     </article>
   );
