@@ -28,6 +28,7 @@ import {
   type LabelledAnswer,
   rocAuc,
 } from "../src/judges/offline/agreement.js";
+import { seededRandom } from "../test/support/seeded-random.js";
 
 const DATA = new URL("./data/public/", import.meta.url);
 
@@ -116,18 +117,6 @@ export function readEvouna(): LabelledAnswer[] {
 
 /** Seed of the question split; fixed, so dev and held-out never change between runs. */
 export const SPLIT_SEED = 26;
-
-/** mulberry32: a small seeded PRNG, so the split is the same on every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Each question (all five of its answers) goes to dev or held-out, half each, by SPLIT_SEED. */
 export function splitByQuestion(items: readonly LabelledAnswer[]): {

@@ -9,23 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { QUEUES, startJobs, startWorkLoop } from "../src/jobs/index.js";
 import { openStore } from "../src/store/index.js";
+import { seededRandom as seeded } from "../test/support/seeded-random.js";
 
 function lognormal(medianMs: number, sigma: number, random: () => number): number {
   const u = Math.max(random(), 1e-9);
   const v = random();
   const normal = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   return medianMs * Math.exp(sigma * normal);
-}
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function once(
