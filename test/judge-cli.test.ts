@@ -72,6 +72,18 @@ beforeEach(() => {
   });
 });
 
+/** `ragjudge judge` in this process, with what it prints (no LLM or store needed by these). */
+async function judgeInProcess(args: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = "";
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      stdout += chunk.toString();
+      done();
+    },
+  });
+  const code = await judgeCommand(args, out);
+  return { code, stdout };
+}
 it("judges each line with the rubric, prints scores and a summary, and caches responses", async () => {
   const file = fixture(LINES);
   const first = await runCli(["judge", file, "--judge", "rubric"], env);
@@ -158,13 +170,6 @@ it.concurrent(
 it.concurrent(
   "runs the baseline judges by name with no LLM and no database, and refuses a line without a reference",
   async () => {
-    let stdout = "";
-    const out = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        stdout += chunk.toString();
-        done();
-      },
-    });
     const args = [
       fixture(LINES),
       "--judge",
@@ -172,7 +177,8 @@ it.concurrent(
       "--format",
       "json",
     ];
-    expect(await judgeCommand(args, out)).toBe(0);
+    const { code, stdout } = await judgeInProcess(args);
+    expect(code).toBe(0);
     const report = JSON.parse(stdout) as {
       results: Array<{
         results: {
@@ -202,20 +208,8 @@ it.concurrent(
 it.concurrent(
   "claims_offline prints RAGChecker's claim-level metrics, labelled as approximate, with no LLM",
   async () => {
-    const run = async (format: string) => {
-      let stdout = "";
-      const out = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          stdout += chunk.toString();
-          done();
-        },
-      });
-      const code = await judgeCommand(
-        [fixture(LINES), "--judge", "claims_offline", "--format", format],
-        out,
-      );
-      return { code, stdout };
-    };
+    const run = (format: string) =>
+      judgeInProcess([fixture(LINES), "--judge", "claims_offline", "--format", format]);
     const table = await run("table");
     expect(table.code).toBe(0);
     expect(table.stdout).toContain(
@@ -247,15 +241,9 @@ it.concurrent(
   "judges offline with no LLM and no database, saying the scores are heuristic",
   async () => {
     // In process: no LLM, no store; the other tests check the spawned CLI's exit codes and output.
-    let stdout = "";
-    const out = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        stdout += chunk.toString();
-        done();
-      },
-    });
     const args = [fixture(LINES), "--judge", "offline", "--format", "json"];
-    expect(await judgeCommand(args, out)).toBe(0);
+    const { code, stdout } = await judgeInProcess(args);
+    expect(code).toBe(0);
     const report = JSON.parse(stdout) as {
       usage: null;
       results: Array<{
@@ -284,15 +272,9 @@ it.concurrent(
 it.concurrent(
   "with --lang zh words the offline judge's reason, suggestion, analysis and limits in Chinese",
   async () => {
-    let stdout = "";
-    const out = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        stdout += chunk.toString();
-        done();
-      },
-    });
     const args = [fixture(LINES), "--judge", "offline", "--format", "jsonl", "--lang", "zh"];
-    expect(await judgeCommand(args, out)).toBe(0);
+    const { code, stdout } = await judgeInProcess(args);
+    expect(code).toBe(0);
     type Verdict = {
       reason: string;
       suggestion: string;

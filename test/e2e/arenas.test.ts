@@ -68,6 +68,20 @@ interface StoredArena {
   } | null;
 }
 
+/** The new-arena form on the set, "terse run" as the first contestant; the second to fill in. */
+async function newArenaAgainstTerseRun() {
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/arenas/new`);
+  await page.getByLabel("Question set").selectOption(setId);
+  const contestants = page.getByTestId("contestant");
+  const first = contestants.nth(0).locator('select[name="contestants.0.evaluation_id"]');
+  await expect.poll(() => first.locator("option", { hasText: "terse run" }).count()).toBe(1);
+  await first.selectOption(
+    (await first.locator("option", { hasText: "terse run" }).getAttribute("value"))!,
+  );
+  return { page, second: contestants.nth(1) };
+}
+
 describe("the arena page", { timeout: 120_000 }, () => {
   it("creates an arena from two existing runs, then reads its ratings and win matrix", async () => {
     const page = await browser.newPage();
@@ -178,16 +192,7 @@ describe("the arena page", { timeout: 120_000 }, () => {
   });
 
   it("names the line of an uploaded answers file that the server refuses, beside that contestant", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.origin}/arenas/new`);
-    await page.getByLabel("Question set").selectOption(setId);
-    const contestants = page.getByTestId("contestant");
-    const first = contestants.nth(0).locator('select[name="contestants.0.evaluation_id"]');
-    await expect.poll(() => first.locator("option", { hasText: "terse run" }).count()).toBe(1);
-    await first.selectOption(
-      (await first.locator("option", { hasText: "terse run" }).getAttribute("value"))!,
-    );
-    const second = contestants.nth(1);
+    const { page, second } = await newArenaAgainstTerseRun();
     await second.getByLabel("Kind").selectOption("answers");
     const [good] = answersOf("verbose.jsonl") as { question: string; answer: string }[];
     const lines = [
@@ -216,16 +221,7 @@ describe("the arena page", { timeout: 120_000 }, () => {
   });
 
   it("reads a CSV answers file as `eval --answers` does: a bad line named before sending, empty list cells read as none", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.origin}/arenas/new`);
-    await page.getByLabel("Question set").selectOption(setId);
-    const contestants = page.getByTestId("contestant");
-    const first = contestants.nth(0).locator('select[name="contestants.0.evaluation_id"]');
-    await expect.poll(() => first.locator("option", { hasText: "terse run" }).count()).toBe(1);
-    await first.selectOption(
-      (await first.locator("option", { hasText: "terse run" }).getAttribute("value"))!,
-    );
-    const second = contestants.nth(1);
+    const { page, second } = await newArenaAgainstTerseRun();
     await second.getByLabel("Contestant name").fill("verbose csv");
     await second.getByLabel("Kind").selectOption("answers");
     const cell = (text: string) => `"${text.replaceAll('"', '""')}"`;
