@@ -22,6 +22,10 @@ const shared = {
   execArgv: ["--liftoff-only"],
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // `expect.poll` gives up after 1 s by default: on a loaded 2-core CI machine a page's re-render
+  // or a server's answer can take longer than that, and the test fails though nothing is wrong.
+  // A poll still ends as soon as its condition holds, so passing tests are no slower.
+  expect: { poll: { timeout: 15_000 } },
   // Every JSON answer a test's server sends is checked against its route's declared schema.
   env: { RAGJUDGE_VALIDATE_RESPONSES: "1" },
   // Removes each file's test/support/temp-dir.ts directories when the file ends.

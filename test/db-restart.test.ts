@@ -288,7 +288,11 @@ serverTest.concurrent(
       for (let i = 0; i < 3; i++) streams.push(await openStream(url, token));
       for (const stream of streams) {
         expect(stream.status).toBe(200);
-        await expect.poll(() => stream.events[0]?.event, { timeout: 10_000 }).toBe("progress");
+        // vi.waitFor, not expect.poll: a concurrent test's global expect is unbound once another
+        // concurrent test has ended.
+        await vi.waitFor(() => expect(stream.events[0]?.event).toBe("progress"), {
+          timeout: 10_000,
+        });
       }
 
       await server.restart({ downMs: 1_500 });

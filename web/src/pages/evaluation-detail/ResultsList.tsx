@@ -1,9 +1,9 @@
-import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { useWindowVirtualizer, windowScroll } from "@tanstack/react-virtual";
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { EvaluationResultListItem } from "../../api/types";
 import { useI18n } from "../../i18n/i18n";
 import { ResultComparisonCard } from "./ResultComparisonCard";
-import { shouldKeepViewInPlace } from "./scroll-adjust";
+import { guardScrollWrites, shouldKeepViewInPlace } from "./scroll-adjust";
 
 /** A closed card's height; opened ones are measured as they render. */
 const CLOSED_CARD_PX = 150;
@@ -62,6 +62,8 @@ export const ResultsList = memo(function ResultsList({
     [],
   );
   const count = results.length + (hasMore ? 1 : 0);
+  // Its own writer per list: it remembers where its last write left the page.
+  const [guardedScroll] = useState(() => guardScrollWrites(windowScroll, () => window.scrollY));
   const virtualizer = useWindowVirtualizer({
     count,
     scrollMargin: top,
@@ -70,6 +72,7 @@ export const ResultsList = memo(function ResultsList({
     getItemKey: (index) => results[index]?.id ?? "more",
     // Rows render in React's own task, not inside each scroll event: shorter tasks while scrolling.
     useFlushSync: false,
+    scrollToFn: guardedScroll,
   });
   virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) =>
     shouldKeepViewInPlace({

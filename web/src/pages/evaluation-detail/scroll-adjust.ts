@@ -23,3 +23,34 @@ export function shouldKeepViewInPlace(row: RowResize): boolean {
   // A row spanning the view's top that grows (a card opened) grows below the reader's place.
   return row.start + row.size <= row.knownOffset && !row.scrollingUp;
 }
+
+type ScrollTo<I> = (
+  offset: number,
+  options: { adjustments?: number; behavior?: ScrollBehavior },
+  instance: I,
+) => void;
+
+/**
+ * Wraps the virtualizer's scroll writer so it never moves the page from a place the reader has
+ * left. The library remembers a correction it could not finish (the page was too short, at its
+ * end) and retries it when the page grows; if the reader jumps to the top first and the retry
+ * runs before the scroll event reaches the virtualizer, the retry throws the page back down. A
+ * write goes ahead only while the page is where the virtualizer last read it, or where this
+ * writer's own last write left it (a write the browser cut short at the page's end).
+ */
+export function guardScrollWrites<I extends { scrollOffset: number | null }>(
+  write: ScrollTo<I>,
+  pageOffset: () => number,
+): ScrollTo<I> {
+  let leftAt: number | null = null;
+  return (offset, options, instance) => {
+    const now = pageOffset();
+    const movedByOthers =
+      leftAt !== null &&
+      Math.abs(now - leftAt) > 1 &&
+      Math.abs(now - (instance.scrollOffset ?? 0)) > 1;
+    if (movedByOthers) return;
+    write(offset, options, instance);
+    leftAt = pageOffset();
+  };
+}
