@@ -221,7 +221,8 @@ export { answer, buildQualityLoopGraph, offlineJudge, startEvaluation, summarize
       .filter((p) => p.resolutionKind !== "node10" && p.resolutionKind !== "node16-cjs");
     expect(problems).toEqual([]);
     expect(attw.status).toBe(0);
-  });
+    // attw reads the whole tarball: ~10 s alone, 53 s once with the suite under a load of 11.
+  }, 120_000);
 });
 
 describe("sizes", () => {
