@@ -171,7 +171,6 @@ export const REFERENCE_COMPONENTS: Record<string, ReferenceComponents> = {
   stems: { stems: false },
   "half coverage": { halfCoverage: false },
   "comma head": { commaHead: false },
-  "yes / no": { yesNo: false },
   "plain quotes": { plainQuotes: false },
   spelling: { spelling: false },
 };

@@ -210,11 +210,21 @@ describe("matchReferences on public TriviaQA answers (issue 26)", () => {
   it("reads a copula as the end of a denial's reach", () => {
     expect(
       verdictOf(
-        "What gladiator famously led a slave revolt against Rome?",
-        "The gladiator who famously led a slave revolt against Rome was Spartacus.",
-        ["Spartacus"],
+        "Which city fought three wars against Rome?",
+        "The city that fought three wars against Rome was Carthage.",
+        ["Carthage"],
       ),
     ).toBe("correct");
+    expect(
+      verdictOf(
+        "What is the smallest prime greater than 10?",
+        "The smallest prime greater than 10 is 11.",
+        ["eleven"],
+      ),
+    ).toBe("correct");
+    expect(
+      verdictOf("Who did Rome fight?", "Rome fought against Carthage.", ["Carthage"]),
+    ).not.toBe("correct");
   });
 
   it("takes a reference's head as the reference", () => {
@@ -255,12 +265,6 @@ describe("matchReferences on public TriviaQA answers (issue 26)", () => {
     expect(verdictOf("What is the capital of Togo?", "The capital is Lomé.", ["Lome"])).toBe(
       "correct",
     );
-  });
-
-  it("reads True and False references as Yes and No", () => {
-    const question = "Thomas Edison was afraid of the dark?";
-    expect(verdictOf(question, "Yes, it is said that he was.", ["True"])).toBe("correct");
-    expect(verdictOf(question, "No, he was not.", ["True"])).not.toBe("correct");
   });
 
   it("still reads a first name alone as another person", () => {

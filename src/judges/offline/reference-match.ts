@@ -84,7 +84,8 @@ const CLAUSE_BREAK = /[;:!?，。；：！？()（）—–]|[.,](?=\s|$)|,(?!\d
 /**
  * Words that deny or displace what follows within two words: "not 1784", "defeating the Broncos",
  * "bigger than Jupiter", "followed by Neil Armstrong". Read on lower-cased text. A copula between
- * ends their reach: in "a revolt against Rome was Spartacus" nothing denies Spartacus.
+ * ends their reach: an answer restating its question ("the smallest prime greater than 10 is 11",
+ * "the city that rose against Rome was Carthage") denies nothing it then names.
  */
 const DENIAL_BEFORE =
   /(?:^|[^\p{L}\p{N}])(?:not|never|no|nor|isn'?t|wasn'?t|aren'?t|weren'?t|than|instead of|rather than|defeating|defeated|beat|beating|beats|followed by|unlike|against|except|besides|neither)(?:\s+(?!(?:was|is|were|are|be|been)(?:\s|$))[^\s]+){0,2}\s*$/u;
@@ -327,8 +328,6 @@ export interface ReferenceComponents {
   halfCoverage?: boolean;
   /** The words before a reference's first comma must be stated for its words to count. */
   commaHead?: boolean;
-  /** A reference "True" or "False" is stated by an answer opening with "Yes" or "No". */
-  yesNo?: boolean;
   /** Typographic quotes read as ASCII ones ("‘Fahrenheit 451’" states 451). */
   plainQuotes?: boolean;
   /** A word spelled one letter apart states the reference's (spelledAlike). */
@@ -405,13 +404,6 @@ function editDistance(a: string, b: string, limit: number): number {
     previous = current;
   }
   return previous[b.length] as number;
-}
-
-/** "yes" / "true" and "no" / "false", as a reference or an answer's first word says them. */
-function polarityOf(text: string): "yes" | "no" | null {
-  if (text === "yes" || text === "true") return "yes";
-  if (text === "no" || text === "false") return "no";
-  return null;
 }
 
 /** References of more tokens than this are never looked for word for word. */
@@ -566,15 +558,6 @@ function matchOne(
     conflicts: [] as ReferenceConflict[],
     missing: [] as string[],
   };
-  // A yes/no question's reference is often "True" or "False": an answer opening with "Yes" or
-  // "No" states it.
-  const polarity = polarityOf(squadTokens(reference).join(" "));
-  if (polarity !== null && input.components?.yesNo !== false) {
-    const opening = polarityOf(squadTokens(input.claims.slice(0, 12))[0] ?? "");
-    if (opening === polarity) {
-      return { ...base, verdict: "correct", matched_by: "contains", coverage: 1 };
-    }
-  }
   const contained = containment(input.claims, reference, input.components?.joinedWords !== false);
   const asked = (quantity: Quantity) => questionQuantities.some((q) => q.value === quantity.value);
   const referenceQuantities = quantitiesOf(reference)
