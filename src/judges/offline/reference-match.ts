@@ -470,8 +470,6 @@ function containment(claims: string, reference: string, joinWords = true): Conta
 /** A name: two or more words, each capitalised ("Leonardo da Vinci" has lower-case particles). */
 function nameWords(reference: string): string[] | undefined {
   const words = reference.trim().replace(/[.,]$/, "").split(/\s+/);
-  // "Harry Connick Jnr": a generation ("Jr.", "Snr", "III") is not the name's last word.
-  if (words.length > 2 && GENERATION.test(words.at(-1) as string)) words.pop();
   if (words.length < 2 || hasUnspacedScript(reference)) return undefined;
   if (!/^\p{Lu}/u.test(words[0] as string) || !/^\p{Lu}/u.test(words.at(-1) as string)) {
     return undefined;
@@ -485,14 +483,6 @@ function nameWords(reference: string): string[] | undefined {
   }
   return words;
 }
-
-/** A first name and its short or familiar form: "Jim" and "Jimmy", "Fred" and "Frederick". */
-function shortFormOf(a: string, b: string): boolean {
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 3 && long.startsWith(short);
-}
-
-const GENERATION = /^(?:jr|jnr|junior|sr|snr|senior|ii|iii|iv)\.?$/iu;
 
 /**
  * A person's or team's name stated by its last word ("Austen" for Jane Austen, "Da Vinci"), when
@@ -515,7 +505,7 @@ function statesName(claims: string, words: readonly string[], spelling = true): 
     const other =
       word !== undefined &&
       /^\p{Lu}/u.test(previous?.[1] as string) &&
-      !known.some((name) => alike(name, word) || (spelling && shortFormOf(name, word)));
+      !known.some((name) => alike(name, word));
     if (other && !sentenceStart) continue;
     const prefix = claims.slice(Math.max(0, start - 40), start).toLowerCase();
     if (isDenied(prefix) || OR_BEFORE.test(prefix)) continue;
