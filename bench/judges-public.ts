@@ -171,7 +171,6 @@ export const REFERENCE_COMPONENTS: Record<string, ReferenceComponents> = {
   stems: { stems: false },
   "half coverage": { halfCoverage: false },
   "comma head": { commaHead: false },
-  "yes / no": { yesNo: false },
   "plain quotes": { plainQuotes: false },
   spelling: { spelling: false },
 };
@@ -211,12 +210,13 @@ export interface JudgesPublicBench {
   groundedness: GroundednessRow[];
   groundedness_ablation: AblationRow[];
   reference: ReferenceRow[];
+  /** On dev only: components are kept or removed there, so held-out stays unseen. */
   reference_ablation: {
     without: string;
     dev_agreement: number;
+    /** Dev answers whose pass / fail differs from the judge as shipped. */
+    dev_changed: number;
     dev_ranked_as_people: boolean;
-    held_out_agreement: number;
-    held_out_ranked_as_people: boolean;
   }[];
   reference_systems: {
     part: string;
@@ -358,18 +358,18 @@ export function benchJudgesPublic(): JudgesPublicBench {
       { question: item.question, answer: item.answer, ground_truths: item.ground_truths },
       { reference: components },
     ).passed;
+  const shipped = parts.dev.map(passedBy({}));
   const referenceAblation = Object.entries({
     "(nothing: the judge as shipped)": {},
     ...REFERENCE_COMPONENTS,
   }).map(([name, components]) => {
-    const dev = agreementOf(parts.dev, parts.dev.map(passedBy(components)));
-    const held = agreementOf(parts.heldOut, parts.heldOut.map(passedBy(components)));
+    const passed = parts.dev.map(passedBy(components));
+    const dev = agreementOf(parts.dev, passed);
     return {
       without: name,
       dev_agreement: dev.agreement,
+      dev_changed: passed.filter((pass, index) => pass !== shipped[index]).length,
       dev_ranked_as_people: dev.ranked_as_people,
-      held_out_agreement: held.agreement,
-      held_out_ranked_as_people: held.ranked_as_people,
     };
   });
   const heldOut = reference.find((r) => r.part === "held-out" && r.judge.startsWith("offline"));

@@ -175,7 +175,7 @@ if (wanted("judges-public")) {
     pub.reference,
   );
   printRows(
-    "Offline reference verdict ablation on EVOUNA TriviaQA: agreement with each component switched off",
+    "Offline reference verdict ablation on EVOUNA TriviaQA dev (held-out is not used to choose components): agreement with each component switched off, and the answers whose verdict changes",
     pub.reference_ablation,
   );
   printRows("EVOUNA TriviaQA: pass rates per system", pub.reference_systems);

@@ -84,7 +84,8 @@ const CLAUSE_BREAK = /[;:!?，。；：！？()（）—–]|[.,](?=\s|$)|,(?!\d
 /**
  * Words that deny or displace what follows within two words: "not 1784", "defeating the Broncos",
  * "bigger than Jupiter", "followed by Neil Armstrong". Read on lower-cased text. A copula between
- * ends their reach: in "a revolt against Rome was Spartacus" nothing denies Spartacus.
+ * ends their reach: an answer restating its question ("the smallest prime greater than 10 is 11",
+ * "the city that rose against Rome was Carthage") denies nothing it then names.
  */
 const DENIAL_BEFORE =
   /(?:^|[^\p{L}\p{N}])(?:not|never|no|nor|isn'?t|wasn'?t|aren'?t|weren'?t|than|instead of|rather than|defeating|defeated|beat|beating|beats|followed by|unlike|against|except|besides|neither)(?:\s+(?!(?:was|is|were|are|be|been)(?:\s|$))[^\s]+){0,2}\s*$/u;
@@ -327,8 +328,6 @@ export interface ReferenceComponents {
   halfCoverage?: boolean;
   /** The words before a reference's first comma must be stated for its words to count. */
   commaHead?: boolean;
-  /** A reference "True" or "False" is stated by an answer opening with "Yes" or "No". */
-  yesNo?: boolean;
   /** Typographic quotes read as ASCII ones ("‘Fahrenheit 451’" states 451). */
   plainQuotes?: boolean;
   /** A word spelled one letter apart states the reference's (spelledAlike). */
@@ -407,13 +406,6 @@ function editDistance(a: string, b: string, limit: number): number {
   return previous[b.length] as number;
 }
 
-/** "yes" / "true" and "no" / "false", as a reference or an answer's first word says them. */
-function polarityOf(text: string): "yes" | "no" | null {
-  if (text === "yes" || text === "true") return "yes";
-  if (text === "no" || text === "false") return "no";
-  return null;
-}
-
 /** References of more tokens than this are never looked for word for word. */
 const MAX_CONTAINED_TOKENS = 64;
 
@@ -478,8 +470,6 @@ function containment(claims: string, reference: string, joinWords = true): Conta
 /** A name: two or more words, each capitalised ("Leonardo da Vinci" has lower-case particles). */
 function nameWords(reference: string): string[] | undefined {
   const words = reference.trim().replace(/[.,]$/, "").split(/\s+/);
-  // "Harry Connick Jnr": a generation ("Jr.", "Snr", "III") is not the name's last word.
-  if (words.length > 2 && GENERATION.test(words.at(-1) as string)) words.pop();
   if (words.length < 2 || hasUnspacedScript(reference)) return undefined;
   if (!/^\p{Lu}/u.test(words[0] as string) || !/^\p{Lu}/u.test(words.at(-1) as string)) {
     return undefined;
@@ -493,14 +483,6 @@ function nameWords(reference: string): string[] | undefined {
   }
   return words;
 }
-
-/** A first name and its short or familiar form: "Jim" and "Jimmy", "Fred" and "Frederick". */
-function shortFormOf(a: string, b: string): boolean {
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 3 && long.startsWith(short);
-}
-
-const GENERATION = /^(?:jr|jnr|junior|sr|snr|senior|ii|iii|iv)\.?$/iu;
 
 /**
  * A person's or team's name stated by its last word ("Austen" for Jane Austen, "Da Vinci"), when
@@ -523,7 +505,7 @@ function statesName(claims: string, words: readonly string[], spelling = true): 
     const other =
       word !== undefined &&
       /^\p{Lu}/u.test(previous?.[1] as string) &&
-      !known.some((name) => alike(name, word) || (spelling && shortFormOf(name, word)));
+      !known.some((name) => alike(name, word));
     if (other && !sentenceStart) continue;
     const prefix = claims.slice(Math.max(0, start - 40), start).toLowerCase();
     if (isDenied(prefix) || OR_BEFORE.test(prefix)) continue;
@@ -566,15 +548,6 @@ function matchOne(
     conflicts: [] as ReferenceConflict[],
     missing: [] as string[],
   };
-  // A yes/no question's reference is often "True" or "False": an answer opening with "Yes" or
-  // "No" states it.
-  const polarity = polarityOf(squadTokens(reference).join(" "));
-  if (polarity !== null && input.components?.yesNo !== false) {
-    const opening = polarityOf(squadTokens(input.claims.slice(0, 12))[0] ?? "");
-    if (opening === polarity) {
-      return { ...base, verdict: "correct", matched_by: "contains", coverage: 1 };
-    }
-  }
   const contained = containment(input.claims, reference, input.components?.joinedWords !== false);
   const asked = (quantity: Quantity) => questionQuantities.some((q) => q.value === quantity.value);
   const referenceQuantities = quantitiesOf(reference)
