@@ -345,6 +345,20 @@ describe("ragjudge eval", { concurrent: true }, () => {
         /FAILED: regression on #1 "When did the Lanting Metro open Line 1\?": /,
       );
 
+      // With --lang zh, the reasons on stderr and in the JUnit report are worded in Chinese.
+      const junit = join(dir, "regressions.xml");
+      const zh = await run([
+        ...["eval", "--resume", evaluationIdOf(result.stderr), "--baseline", firstId],
+        ...["--lang", "zh", "--format", "junit", "--out", junit],
+      ]);
+      expect(zh.code).toBe(1);
+      expect(zh.stderr).toMatch(/FAILED: 第 1 题“When did the Lanting Metro open Line 1\?”退步：/);
+      expect(zh.stderr).not.toContain("regression on");
+      expect(zh.stdout).toMatch(/--baseline\s+FAILED\s+3 个匹配的问题中退步 [1-3] 个/);
+      const xml = readFileSync(junit, "utf8");
+      expect(xml).toMatch(/<failure type="NOT_PASSED" message="得分 /);
+      expect(xml).not.toMatch(/message="score /);
+
       // Against itself, nothing regresses.
       const same = await run(["eval", "--resume", firstId, "--baseline", firstId]);
       expect(same.code).toBe(0);

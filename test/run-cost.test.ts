@@ -444,6 +444,19 @@ describeEachStore("what a run costs", (use, kind) => {
       expect(line.cache_hit_tokens).toBe(line.calls * 1100);
       expect(line.cost_usd).toBe(0);
     }
+    // The bot's and the judges' usage count tokens spent, as cost does: none, the hits' apart.
+    for (const row of rows) {
+      const { bot, judges } = row.usage as Record<"bot" | "judges", Record<string, number>>;
+      for (const part of [bot, judges]) {
+        expect(part).toMatchObject({ prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0 });
+        expect(part?.cache_hit_tokens).toBe((part?.calls ?? 0) * 1100);
+      }
+    }
+    expect(summarizeResults(rows).usage).toMatchObject({ prompt_tokens: 0, completion_tokens: 0 });
+    const coldUsage = summarizeResults(
+      await listEvaluationResults(use().db, workspaceId, cold.id),
+    ).usage;
+    expect(coldUsage.prompt_tokens).toBeGreaterThan(0);
     const cost = summarizeResults(rows).cost;
     expect(cost.total).toMatchObject({ cost_usd: 0, prompt_tokens: 0, unpriced_models: [] });
     const hits = cost.by_model.reduce((sum, l) => sum + (l.cache_hits ?? 0), 0);

@@ -13,6 +13,7 @@ import {
   type ReportFormat,
   renderReport,
   renderSummaryTable,
+  reportWord,
   type Thresholds,
   withLabels,
 } from "../evals/reports/index.js";
@@ -38,7 +39,7 @@ export interface ReportPlan {
   lang: MessageLanguage;
 }
 
-/** The report with its CI checks; `failures` says why the exit code is 1. */
+/** The report with its CI checks; `failures` says why the exit code is 1, in the plan's language. */
 async function reportOf(
   db: Db,
   workspaceId: string,
@@ -53,17 +54,24 @@ async function reportOf(
     ),
   );
   const failures: string[] = [];
-  const checks = checkThresholds(report.summary, plan.thresholds);
+  const checks = checkThresholds(report.summary, plan.thresholds, plan.lang);
   if (checks.length > 0) report.thresholds = checks;
   failures.push(...checks.filter((c) => !c.ok).map((c) => c.message));
   if (plan.baseline) {
     const base = await getEvaluation(db, workspaceId, plan.baseline);
     if (base) {
       const baseline = buildReport(base, await listReportRows(db, workspaceId, base.id));
-      report.baseline = compareToBaseline(report, baseline, { tolerance: plan.tolerance });
+      report.baseline = compareToBaseline(report, baseline, {
+        tolerance: plan.tolerance,
+        lang: plan.lang,
+      });
       for (const change of report.baseline.regressions) {
         failures.push(
-          `regression on #${change.current.position + 1} "${change.question.slice(0, 70)}": ${change.reason}`,
+          reportWord(plan.lang, "regressionOn", {
+            n: change.current.position + 1,
+            question: change.question.slice(0, 70),
+            reason: change.reason,
+          }),
         );
       }
     }

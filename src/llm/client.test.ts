@@ -490,6 +490,13 @@ describe("cache", () => {
     expect(first.calls[0]?.cached).toBe(false);
     expect(second.calls[0]).toMatchObject({ cached: true, attempts: 0 });
     expect(llm.usage()).toMatchObject({ calls: 2, cached_calls: 1, attempts: 1 });
+    // The cache hit spent nothing: the totals hold the first call's tokens once, the hit's apart.
+    expect(first.calls[0]?.usage.total_tokens).toBeGreaterThan(0);
+    expect(llm.usage()).toMatchObject({
+      total_tokens: first.calls[0]?.usage.total_tokens,
+      prompt_tokens: first.calls[0]?.usage.prompt_tokens,
+      cache_hit_tokens: first.calls[0]?.usage.total_tokens,
+    });
   });
 
   it("survives a new client (a re-run) and keys on model, messages and parameters", async () => {

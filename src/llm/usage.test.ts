@@ -35,7 +35,7 @@ function record(
 }
 
 describe("usageOfCalls", () => {
-  it("sums every call's tokens, requests and latency, cached calls with their original tokens", () => {
+  it("sums the tokens spent, requests and latency, a cache hit's tokens kept apart", () => {
     const usage = usageOfCalls([
       record(100, 20, 12.34),
       record(50, 5, 0.07, true, undefined, 30),
@@ -44,9 +44,10 @@ describe("usageOfCalls", () => {
     expect(usage).toEqual({
       calls: 3,
       attempts: 5,
-      prompt_tokens: 151,
-      completion_tokens: 26,
-      cached_tokens: 30,
+      prompt_tokens: 101,
+      completion_tokens: 21,
+      cached_tokens: 0,
+      cache_hit_tokens: 55,
       latency_ms: 15.4,
     });
     expect(CallUsageSchema.parse(usage)).toEqual(usage);
@@ -104,7 +105,7 @@ describe("usageByModel", () => {
 });
 
 describe("countCall", () => {
-  it("counts cached responses, failures and cached prompt tokens", () => {
+  it("counts cached responses, failures and cached prompt tokens; a cache hit spends no tokens", () => {
     const totals = emptyUsageTotals();
     countCall(totals, record(10, 2, 1.5, false, undefined, 4));
     countCall(totals, record(10, 2, 0.5, true));
@@ -114,10 +115,11 @@ describe("countCall", () => {
       cached_calls: 1,
       failed_calls: 1,
       attempts: 2,
-      prompt_tokens: 20,
-      completion_tokens: 4,
+      prompt_tokens: 10,
+      completion_tokens: 2,
       cached_tokens: 4,
-      total_tokens: 24,
+      total_tokens: 12,
+      cache_hit_tokens: 12,
       latency_ms: 3,
     });
   });

@@ -11,27 +11,32 @@ export const CallUsageSchema = z.object({
   completion_tokens: z.number().int().min(0),
   /** Of prompt_tokens, those the provider served from its prompt cache (0 before it was kept). */
   cached_tokens: z.number().int().min(0).default(0),
+  /** The prompt and completion tokens of the calls answered from ragjudge's response cache. */
+  cache_hit_tokens: z.number().int().min(0).optional(),
   /** Summed wall time of the calls, to 0.1 ms; calls run in parallel, so more than elapsed time. */
   latency_ms: z.number().min(0),
 });
 export type CallUsage = z.infer<typeof CallUsageSchema>;
 
-/**
- * Sums calls' usage. Cached calls count with their original tokens, so a warm run reports what
- * the work costs rather than what this run happened to pay.
- */
+/** Sums calls' usage: the tokens spent, a response-cache hit's kept apart as `cache_hit_tokens`. */
 export function usageOfCalls(calls: readonly CallRecord[]): CallUsage {
   let prompt_tokens = 0;
   let completion_tokens = 0;
   let cached_tokens = 0;
+  let cache_hit_tokens = 0;
   let latency_ms = 0;
   let attempts = 0;
   for (const call of calls) {
     attempts += call.attempts;
+    latency_ms += call.latency_ms;
+    // Tokens spent, as cost prices them (usageByModel): a cache hit made no request, so adds none.
+    if (call.cached) {
+      cache_hit_tokens += call.usage.prompt_tokens + call.usage.completion_tokens;
+      continue;
+    }
     prompt_tokens += call.usage.prompt_tokens;
     completion_tokens += call.usage.completion_tokens;
     cached_tokens += call.usage.cached_tokens;
-    latency_ms += call.latency_ms;
   }
   return {
     calls: calls.length,
@@ -39,6 +44,7 @@ export function usageOfCalls(calls: readonly CallRecord[]): CallUsage {
     prompt_tokens,
     completion_tokens,
     cached_tokens,
+    ...(cache_hit_tokens > 0 ? { cache_hit_tokens } : {}),
     latency_ms: Math.round(latency_ms * 10) / 10,
   };
 }
@@ -109,6 +115,8 @@ export interface UsageTotals {
   completion_tokens: number;
   cached_tokens: number;
   total_tokens: number;
+  /** The tokens of the calls answered from ragjudge's response cache, in none of the above. */
+  cache_hit_tokens: number;
   latency_ms: number;
 }
 
@@ -122,6 +130,7 @@ export function emptyUsageTotals(): UsageTotals {
     completion_tokens: 0,
     cached_tokens: 0,
     total_tokens: 0,
+    cache_hit_tokens: 0,
     latency_ms: 0,
   };
 }
@@ -129,14 +138,19 @@ export function emptyUsageTotals(): UsageTotals {
 /** Adds one call's record to running totals (every LlmClient keeps its totals this way). */
 export function countCall(totals: UsageTotals, record: CallRecord): void {
   totals.calls++;
-  if (record.cached) totals.cached_calls++;
   if (record.outcome === "error") totals.failed_calls++;
   totals.attempts += record.attempts;
+  totals.latency_ms += record.latency_ms;
+  // Tokens spent, as cost prices them (usageByModel): a cache hit made no request, so adds none.
+  if (record.cached) {
+    totals.cached_calls++;
+    totals.cache_hit_tokens += record.usage.total_tokens;
+    return;
+  }
   totals.prompt_tokens += record.usage.prompt_tokens;
   totals.completion_tokens += record.usage.completion_tokens;
   totals.cached_tokens += record.usage.cached_tokens;
   totals.total_tokens += record.usage.total_tokens;
-  totals.latency_ms += record.latency_ms;
 }
 
 /** A copy of the totals with latency to 0.01 ms. */

@@ -38,7 +38,7 @@ Options:
   --format F              table, json, junit, markdown or csv report (default: table);
                           json and csv carry people's labels (ragjudge label import)
   --out FILE              write the report to FILE instead of standard output
-  --lang en|zh            the words of the table and markdown reports (default: en)
+  --lang en|zh            the words of the reports and of why a check failed (default: en)
   --concurrency N         questions run at once by the embedded worker (default: 16)
   --k N                   cutoff of hit rate, recall, precision and nDCG for questions with
                           relevant_ids or reference_contexts (default: 5)
@@ -73,7 +73,7 @@ export interface EvalArgs {
   docs: string[];
   name?: string;
   format: ReportFormat;
-  /** The language of the human reports' words (table, Markdown). */
+  /** The language of the reports' words (table, Markdown, JUnit) and of the checks' reasons. */
   lang: MessageLanguage;
   out?: string;
   concurrency: number;

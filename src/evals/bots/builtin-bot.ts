@@ -104,9 +104,8 @@ function llmCallsOf(result: AskResult): CallRecord[] {
 }
 
 /**
- * Cached calls count with their original tokens here, in the bot contract's usage: an answer's
- * usage should not change between a cold and a warm run. Its priced lines (`usage_by_model`) keep
- * them apart, as `cache_hit_tokens`, priced at nothing. Undefined with no LLM call
+ * The tokens spent, as its priced lines (`usage_by_model`) count them: an answer from the response
+ * cache adds none, its tokens kept apart as `cache_hit_tokens`. Undefined with no LLM call
  * (offline), so "no usage" is not mistaken for "free". The calls' latency stays out: the bot
  * contract's usage is calls and tokens, and the answer has its own latency_ms.
  */

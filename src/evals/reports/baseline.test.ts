@@ -75,6 +75,28 @@ it("matches questions by normalized text and lists regressions and improvements"
   expect(comparison.regressions[0]?.baseline).toMatchObject({ position: 1, score: 0.8 });
 });
 
+it("words each change's reason in Chinese with lang zh, statuses and figures unchanged", () => {
+  const baseline = reportOf("base", [
+    result(0, "q1", 0.8, true),
+    result(1, "q2", 0.6, false),
+    result(2, "q3", 0.7, true),
+  ]);
+  const current = reportOf("now", [
+    result(0, "q1", 0.5, false),
+    result(1, "q2", 0.4, false),
+    result(2, "q3", null, null, "JUDGE_ERROR"),
+  ]);
+  const reasons = (lang?: "en" | "zh") =>
+    compareToBaseline(current, baseline, lang ? { lang } : {}).regressions.map((c) => c.reason);
+  expect(reasons("zh")).toEqual(["通过 -> 未通过", "得分 0.600 -> 0.400", "通过 -> JUDGE_ERROR"]);
+  expect(reasons()).toEqual(reasons("en"));
+  expect(reasons("en")).toEqual([
+    "passed -> not passed",
+    "score 0.600 -> 0.400",
+    "passed -> JUDGE_ERROR",
+  ]);
+});
+
 it("ignores score changes within the tolerance, which can be set", () => {
   const baseline = reportOf("b", [result(0, "q", 0.6, false)]);
   const slightlyWorse = reportOf("c", [result(0, "q", 0.55, false)]);

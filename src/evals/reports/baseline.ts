@@ -1,5 +1,7 @@
+import type { MessageLanguage } from "../../text/index.js";
 import { questionKey } from "../questions/index.js";
 import type { EvaluationReport, ReportResult } from "./report.js";
+import { reportWord } from "./report-words.js";
 
 export const DEFAULT_BASELINE_TOLERANCE = 0.05;
 
@@ -15,7 +17,7 @@ export interface QuestionChange {
   question: string;
   baseline: QuestionStanding;
   current: QuestionStanding;
-  /** e.g. "passed -> not passed", "score 0.812 -> 0.640". */
+  /** e.g. "passed -> not passed", "score 0.812 -> 0.640", in the comparison's language. */
   reason: string;
 }
 
@@ -39,8 +41,8 @@ const standingOf = (r: ReportResult): QuestionStanding => ({
   passed: r.passed,
 });
 
-const passLabel = (r: ReportResult) =>
-  r.status === "SCORED" ? (r.passed ? "passed" : "not passed") : r.status;
+const passLabel = (r: ReportResult, lang: MessageLanguage) =>
+  r.status === "SCORED" ? reportWord(lang, r.passed ? "passedState" : "notPassedState") : r.status;
 
 const isError = (r: ReportResult) => r.status === "BOT_ERROR" || r.status === "JUDGE_ERROR";
 
@@ -58,8 +60,9 @@ function classify(
   baseline: ReportResult,
   current: ReportResult,
   tolerance: number,
+  lang: MessageLanguage,
 ): { kind: "regression" | "improvement"; reason: string } | undefined {
-  const moved = `${passLabel(baseline)} -> ${passLabel(current)}`;
+  const moved = `${passLabel(baseline, lang)} -> ${passLabel(current, lang)}`;
   if (baseline.passed === true && current.passed !== true)
     return { kind: "regression", reason: moved };
   if (baseline.status === "SCORED" && isError(current))
@@ -68,7 +71,10 @@ function classify(
     return { kind: "improvement", reason: moved };
   if (baseline.score !== null && current.score !== null) {
     const delta = current.score - baseline.score;
-    const reason = `score ${baseline.score.toFixed(3)} -> ${current.score.toFixed(3)}`;
+    const reason = reportWord(lang, "scoreChange", {
+      from: baseline.score.toFixed(3),
+      to: current.score.toFixed(3),
+    });
     // A hair's margin, so a drop of exactly the tolerance is not one by float error.
     if (delta < -tolerance - 1e-9) return { kind: "regression", reason };
     if (delta > tolerance + 1e-9) return { kind: "improvement", reason };
@@ -89,14 +95,15 @@ function byKey(results: readonly ReportResult[]): Map<string, ReportResult> {
  * Compares a run to a baseline run question by question. Questions are matched by their normalized
  * text (question ids differ between question sets). A regression is a question that passed and no
  * longer does (or errors now), or whose score dropped by more than `tolerance`; an improvement the
- * reverse.
+ * reverse. Each change's reason is worded in `lang` (`--lang zh`).
  */
 export function compareToBaseline(
   current: EvaluationReport,
   baseline: EvaluationReport,
-  options: { tolerance?: number } = {},
+  options: { tolerance?: number; lang?: MessageLanguage } = {},
 ): BaselineComparison {
   const tolerance = options.tolerance ?? DEFAULT_BASELINE_TOLERANCE;
+  const lang = options.lang ?? "en";
   const before = byKey(baseline.results);
   const after = byKey(current.results);
   const regressions: QuestionChange[] = [];
@@ -106,7 +113,7 @@ export function compareToBaseline(
     const then = before.get(key);
     if (!then) continue;
     matched++;
-    const verdict = classify(then, now, tolerance);
+    const verdict = classify(then, now, tolerance, lang);
     if (verdict?.kind === "regression")
       regressions.push(change(now.question, then, now, verdict.reason));
     if (verdict?.kind === "improvement")

@@ -1,4 +1,6 @@
+import type { MessageLanguage } from "../../text/index.js";
 import type { EvaluationReport, ReportResult } from "./report.js";
+import { reportWord as word } from "./report-words.js";
 
 // XML 1.0 forbids these control characters even escaped; matching them is the point.
 // eslint-disable-next-line no-control-regex
@@ -22,31 +24,37 @@ function xmlText(text: string): string {
   return xmlEscape(text).replace(/&#10;/g, "\n");
 }
 
-function why(result: ReportResult): string {
+function why(result: ReportResult, lang: MessageLanguage): string {
   const failing = Object.entries(result.judges)
     .filter(([, judge]) => judge.passed === false)
     .map(([kind, judge]) => `${kind} ${judge.raw_score ?? "-"}`);
-  const parts = [`score ${result.score === null ? "-" : result.score.toFixed(3)}`];
-  if (result.gate === "fail") parts.push("gate fail");
-  if (failing.length > 0) parts.push(`failed: ${failing.join(", ")}`);
+  const score = result.score === null ? "-" : result.score.toFixed(3);
+  const parts = [word(lang, "caseScore", { score })];
+  if (result.gate === "fail") parts.push(word(lang, "caseGateFail"));
+  if (failing.length > 0)
+    parts.push(word(lang, "caseFailedJudges", { judges: failing.join(", ") }));
   return parts.join("; ");
 }
 
-function detail(result: ReportResult): string {
+function detail(result: ReportResult, lang: MessageLanguage): string {
   return [
-    `question: ${result.question}`,
-    `ground truth: ${result.ground_truth || "-"}`,
-    `answer: ${result.answer ?? "-"}`,
-    `gate: ${result.gate ?? "-"}`,
+    word(lang, "caseQuestion", { text: result.question }),
+    word(lang, "caseGroundTruth", { text: result.ground_truth || "-" }),
+    word(lang, "caseAnswer", { text: result.answer ?? "-" }),
+    word(lang, "caseGate", { verdict: result.gate ?? "-" }),
     ...Object.entries(result.judges).map(
       ([kind, judge]) =>
-        `${kind}: score ${judge.score ?? "-"}, raw ${judge.raw_score ?? "-"}, ${judge.passed ? "passed" : "not passed"}` +
-        (judge.reason ? ` (${judge.reason})` : ""),
+        word(lang, "caseJudge", {
+          kind,
+          score: judge.score ?? "-",
+          raw: judge.raw_score ?? "-",
+          passed: word(lang, judge.passed ? "passedState" : "notPassedState"),
+        }) + (judge.reason ? ` (${judge.reason})` : ""),
     ),
   ].join("\n");
 }
 
-function testcase(result: ReportResult): string {
+function testcase(result: ReportResult, lang: MessageLanguage): string {
   const name = xmlEscape(`#${result.position + 1} ${result.question}`);
   const classname = xmlEscape(`ragjudge.eval.${result.question_type}`);
   const time = ((result.latency_ms ?? 0) / 1000).toFixed(3);
@@ -55,19 +63,21 @@ function testcase(result: ReportResult): string {
     return `${open}><error type="${result.status}" message="${xmlEscape(result.error ?? result.status)}"/></testcase>`;
   }
   if (result.status !== "SCORED") {
-    return `${open}><skipped message="${xmlEscape(`not finished: ${result.status}`)}"/></testcase>`;
+    const unfinished = word(lang, "caseNotFinished", { status: result.status });
+    return `${open}><skipped message="${xmlEscape(unfinished)}"/></testcase>`;
   }
   if (result.passed !== true) {
-    return `${open}><failure type="NOT_PASSED" message="${xmlEscape(why(result))}">${xmlText(detail(result))}</failure></testcase>`;
+    return `${open}><failure type="NOT_PASSED" message="${xmlEscape(why(result, lang))}">${xmlText(detail(result, lang))}</failure></testcase>`;
   }
   return `${open}/>`;
 }
 
 /**
  * JUnit XML for CI: one test case per question. A scored question that did not pass is a failure,
- * a bot or judge error an error, an unfinished one skipped.
+ * a bot or judge error an error, an unfinished one skipped. The cases' messages are worded in
+ * `lang` (`--lang zh`); a bot's or judge's own error text stays as it came.
  */
-export function renderJunitReport(report: EvaluationReport): string {
+export function renderJunitReport(report: EvaluationReport, lang: MessageLanguage = "en"): string {
   const { evaluation, results } = report;
   const count = (test: (r: ReportResult) => boolean) => results.filter(test).length;
   const errors = count((r) => r.status === "BOT_ERROR" || r.status === "JUDGE_ERROR");
@@ -92,7 +102,7 @@ export function renderJunitReport(report: EvaluationReport): string {
     "  <properties>",
     properties,
     "  </properties>",
-    ...results.map(testcase),
+    ...results.map((result) => testcase(result, lang)),
     "</testsuite>",
     "</testsuites>",
     "",

@@ -9,7 +9,7 @@ import { renderTableReport } from "./table.js";
 export const REPORT_FORMATS = ["table", "json", "junit", "markdown", "csv"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** The report in one of the formats; the human ones (table, Markdown) in `lang`. */
+/** The report in one of the formats; the human ones (table, Markdown) and JUnit's messages in `lang`. */
 export function renderReport(
   report: EvaluationReport,
   format: ReportFormat,
@@ -21,7 +21,7 @@ export function renderReport(
     case "json":
       return renderJsonReport(report);
     case "junit":
-      return renderJunitReport(report);
+      return renderJunitReport(report, lang);
     case "markdown":
       return renderMarkdownReport(report, lang);
     case "csv":

@@ -1,7 +1,8 @@
 import type { MessageLanguage } from "../../text/index.js";
 
-// The words of the human reports (table and Markdown) and of `ragjudge judge`'s table: English by
-// default, Chinese with `--lang zh`. Figures, ids, statuses and the checks' own detail stay as they are.
+// The words of the human reports (table and Markdown), of the CI outputs' reasons (thresholds, the
+// baseline, JUnit) and of `ragjudge judge`'s table: English by default, Chinese with `--lang zh`.
+// Figures, ids, statuses, flags and the judges' own reasons stay as they are.
 
 const EN = {
   summary: "Summary",
@@ -67,6 +68,32 @@ const EN = {
   heading: "Evaluation: {name}",
   footer:
     "Averages and pass rates count scored questions only; bot and judge errors are listed, never scored as zero.",
+  // The CI outputs: the reasons a run fails its checks (thresholds, a baseline) and JUnit's messages.
+  passedState: "passed",
+  notPassedState: "not passed",
+  scoreChange: "score {from} -> {to}",
+  regressionOn: 'regression on #{n} "{question}": {reason}',
+  baselineCheck:
+    "{regressions} regression(s), {improvements} improvement(s) in {matched} matched question(s); average {averageFrom} -> {averageTo}, pass rate {passFrom} -> {passTo}",
+  minScoreMissing:
+    "no question was scored, so there is no average score to meet --min-score {limit}",
+  minScoreMet: "average score {actual} meets --min-score {limit}",
+  minScoreMissed: "average score {actual} is below --min-score {limit}",
+  passRateMissing:
+    "no question was scored, so there is no pass rate to meet --min-pass-rate {limit}",
+  passRateMet: "pass rate {actual} ({scored} scored) meets --min-pass-rate {limit}",
+  passRateMissed: "pass rate {actual} ({scored} scored) is below --min-pass-rate {limit}",
+  errorsWithin: "{actual} error(s) ({bot} bot, {judge} judge) within --max-errors {limit}",
+  errorsExceed: "{actual} error(s) ({bot} bot, {judge} judge) exceed --max-errors {limit}",
+  caseScore: "score {score}",
+  caseGateFail: "gate fail",
+  caseFailedJudges: "failed: {judges}",
+  caseNotFinished: "not finished: {status}",
+  caseQuestion: "question: {text}",
+  caseGroundTruth: "ground truth: {text}",
+  caseAnswer: "answer: {text}",
+  caseGate: "gate: {verdict}",
+  caseJudge: "{kind}: score {score}, raw {raw}, {passed}",
 } as const;
 
 export type ReportWord = keyof typeof EN;
@@ -134,6 +161,29 @@ const ZH: Record<ReportWord, string> = {
     "LLM 调用：{calls} 次（缓存 {cached} 次，失败 {failed} 次）；HTTP 请求：{attempts} 个；{tokens} 个词元",
   heading: "评估：{name}",
   footer: "平均得分和通过率只计入已评分的问题；机器人和评判的错误单独列出，从不按零分计。",
+  passedState: "通过",
+  notPassedState: "未通过",
+  scoreChange: "得分 {from} -> {to}",
+  regressionOn: "第 {n} 题“{question}”退步：{reason}",
+  baselineCheck:
+    "{matched} 个匹配的问题中退步 {regressions} 个、进步 {improvements} 个；平均得分 {averageFrom} -> {averageTo}，通过率 {passFrom} -> {passTo}",
+  minScoreMissing: "没有问题得到评分，没有平均得分可与 --min-score {limit} 比较",
+  minScoreMet: "平均得分 {actual} 达到 --min-score {limit}",
+  minScoreMissed: "平均得分 {actual} 低于 --min-score {limit}",
+  passRateMissing: "没有问题得到评分，没有通过率可与 --min-pass-rate {limit} 比较",
+  passRateMet: "通过率 {actual}（已评分 {scored} 个）达到 --min-pass-rate {limit}",
+  passRateMissed: "通过率 {actual}（已评分 {scored} 个）低于 --min-pass-rate {limit}",
+  errorsWithin: "{actual} 个错误（机器人 {bot} 个，评判 {judge} 个），未超过 --max-errors {limit}",
+  errorsExceed: "{actual} 个错误（机器人 {bot} 个，评判 {judge} 个），超过 --max-errors {limit}",
+  caseScore: "得分 {score}",
+  caseGateFail: "门控未通过",
+  caseFailedJudges: "未通过的评判：{judges}",
+  caseNotFinished: "未完成：{status}",
+  caseQuestion: "问题：{text}",
+  caseGroundTruth: "参考答案：{text}",
+  caseAnswer: "回答：{text}",
+  caseGate: "门控：{verdict}",
+  caseJudge: "{kind}：得分 {score}，原始分 {raw}，{passed}",
 };
 
 const WORDS: Record<MessageLanguage, Record<ReportWord, string>> = { en: EN, zh: ZH };

@@ -274,6 +274,30 @@ describe("junit", () => {
     );
   });
 
+  it("words its failure and skip messages in Chinese with lang zh, errors as they came", () => {
+    const unfinished = report();
+    unfinished.results = [
+      ...unfinished.results,
+      { ...unfinished.results[0]!, position: 9, status: "PENDING", passed: null, score: null },
+    ];
+    const xml = renderJunitReport(unfinished, "zh");
+    expect(xml).toMatch(
+      /<failure type="NOT_PASSED" message="得分 0\.200; 门控未通过; 未通过的评判：offline/,
+    );
+    expect(xml).toContain("问题：Why &quot;quotes&quot;");
+    expect(xml).toMatch(/offline：得分 [^\n]*，未通过/);
+    expect(xml).toContain('<skipped message="未完成：PENDING"/>');
+    expect(xml).toContain(
+      '<error type="BOT_ERROR" message="bot unreachable: connect ECONNREFUSED"/>',
+    );
+    expect(xml).not.toMatch(/score |not passed|question: |not finished/);
+    // The same through renderReport, which the CLI calls with --lang.
+    expect(renderReport(unfinished, "junit", "zh")).toBe(xml);
+    expect(renderReport(unfinished, "junit")).toContain(
+      '<skipped message="not finished: PENDING"/>',
+    );
+  });
+
   it("escapes attribute text completely", () => {
     expect(xmlEscape(`a<b>&"c'\n\u0007`)).toBe("a&lt;b&gt;&amp;&quot;c&apos;&#10;");
   });
@@ -321,6 +345,26 @@ describe("markdown", () => {
     expect(md).toContain("## Regressions against the baseline");
     expect(md).toContain("| 1 | Question 0? | passed -> not passed |");
     expect(md).toMatch(/\| --baseline \| FAILED \| 1 regression\(s\)/);
+  });
+
+  it("words the checks and the regressions' reasons in Chinese with lang zh", () => {
+    const baseline = buildReport({ ...EVALUATION, id: "base" }, ROWS);
+    const worse = buildReport(
+      EVALUATION,
+      ROWS.map((r) => (r.position === 0 ? { ...r, passed: false, score: 0.5 } : r)),
+    );
+    const comparison = compareToBaseline(worse, baseline, { lang: "zh" });
+    const thresholds = checkThresholds(worse.summary, { max_errors: 0 }, "zh");
+    const md = renderMarkdownReport({ ...worse, baseline: comparison, thresholds }, "zh");
+    expect(md).toContain("## 相对基线的退步");
+    expect(md).toContain("| 1 | Question 0? | 通过 -> 未通过 |");
+    expect(md).toMatch(
+      /\| --baseline \| FAILED \| 4 个匹配的问题中退步 1 个、进步 0 个；平均得分 /,
+    );
+    expect(md).toMatch(
+      /\| --max-errors \| FAILED \| 1 个错误（机器人 1 个，评判 0 个），超过 --max-errors 0 \|/,
+    );
+    expect(md).not.toMatch(/regression\(s\)|passed ->|error\(s\)/);
   });
 });
 

@@ -312,10 +312,15 @@ function checks(report: EvaluationReport, lang: MessageLanguage): ReportSection 
     rows.push([
       "--baseline",
       baseline.regressions.length === 0 ? "ok" : "FAILED",
-      `${baseline.regressions.length} regression(s), ${baseline.improvements.length} improvement(s) ` +
-        `in ${baseline.matched} matched question(s); average ${scoreCell(baseline.average_score.baseline)} -> ` +
-        `${scoreCell(baseline.average_score.current)}, pass rate ${percentCell(baseline.pass_rate.baseline)} -> ` +
-        `${percentCell(baseline.pass_rate.current)}`,
+      word(lang, "baselineCheck", {
+        regressions: baseline.regressions.length,
+        improvements: baseline.improvements.length,
+        matched: baseline.matched,
+        averageFrom: scoreCell(baseline.average_score.baseline),
+        averageTo: scoreCell(baseline.average_score.current),
+        passFrom: percentCell(baseline.pass_rate.baseline),
+        passTo: percentCell(baseline.pass_rate.current),
+      }),
     ]);
   }
   if (rows.length === 0) return undefined;

@@ -27,6 +27,26 @@ it("passes and fails each threshold with a message naming the flag and both numb
   expect(checks[2]?.message).toBe("3 error(s) (1 bot, 2 judge) exceed --max-errors 2");
 });
 
+it("words each message in Chinese with lang zh, flags and figures unchanged", () => {
+  const thresholds = { min_score: 0.7, min_pass_rate: 0.5, max_errors: 3 };
+  const messages = (lang: "en" | "zh", patch: Partial<EvaluationSummary> = {}) =>
+    checkThresholds(summary(patch), thresholds, lang).map((c) => c.message);
+  expect(messages("zh")).toEqual([
+    "平均得分 0.620 低于 --min-score 0.7",
+    "通过率 0.700（已评分 10 个）达到 --min-pass-rate 0.5",
+    "3 个错误（机器人 1 个，评判 2 个），未超过 --max-errors 3",
+  ]);
+  expect(messages("en")).toEqual([
+    "average score 0.620 is below --min-score 0.7",
+    "pass rate 0.700 (10 scored) meets --min-pass-rate 0.5",
+    "3 error(s) (1 bot, 2 judge) within --max-errors 3",
+  ]);
+  expect(messages("zh", { average_score: null, pass_rate: null, scored: 0 }).slice(0, 2)).toEqual([
+    "没有问题得到评分，没有平均得分可与 --min-score 0.7 比较",
+    "没有问题得到评分，没有通过率可与 --min-pass-rate 0.5 比较",
+  ]);
+});
+
 it("checks only the thresholds set, and fails a measure that does not exist", () => {
   expect(checkThresholds(summary({}), {})).toEqual([]);
   const [check] = checkThresholds(summary({ average_score: null, scored: 0 }), { min_score: 0 });

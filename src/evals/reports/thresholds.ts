@@ -1,5 +1,7 @@
 import { z } from "zod";
+import type { MessageLanguage } from "../../text/index.js";
 import type { EvaluationSummary } from "../runs/index.js";
+import { reportWord } from "./report-words.js";
 
 /** CI gates on a run's summary; each is checked only when set. */
 export const ThresholdsSchema = z.object({
@@ -23,49 +25,69 @@ export interface ThresholdCheck {
 
 const fixed = (value: number) => value.toFixed(3);
 
-/** Checks a summary against the thresholds set; a missing measure (nothing scored) fails. */
+/**
+ * Checks a summary against the thresholds set; a missing measure (nothing scored) fails. Each
+ * check's message is worded in `lang` (`--lang zh`).
+ */
 export function checkThresholds(
   summary: EvaluationSummary,
   thresholds: Thresholds,
+  lang: MessageLanguage = "en",
 ): ThresholdCheck[] {
   const checks: ThresholdCheck[] = [];
   if (thresholds.min_score !== undefined) {
     const limit = thresholds.min_score;
     const actual = summary.average_score;
+    const ok = actual !== null && actual >= limit;
     checks.push({
       flag: "--min-score",
-      ok: actual !== null && actual >= limit,
+      ok,
       actual,
       limit,
       message:
         actual === null
-          ? `no question was scored, so there is no average score to meet --min-score ${limit}`
-          : `average score ${fixed(actual)} ${actual >= limit ? "meets" : "is below"} --min-score ${limit}`,
+          ? reportWord(lang, "minScoreMissing", { limit })
+          : reportWord(lang, ok ? "minScoreMet" : "minScoreMissed", {
+              actual: fixed(actual),
+              limit,
+            }),
     });
   }
   if (thresholds.min_pass_rate !== undefined) {
     const limit = thresholds.min_pass_rate;
     const actual = summary.pass_rate;
+    const ok = actual !== null && actual >= limit;
     checks.push({
       flag: "--min-pass-rate",
-      ok: actual !== null && actual >= limit,
+      ok,
       actual,
       limit,
       message:
         actual === null
-          ? `no question was scored, so there is no pass rate to meet --min-pass-rate ${limit}`
-          : `pass rate ${fixed(actual)} (${summary.scored} scored) ${actual >= limit ? "meets" : "is below"} --min-pass-rate ${limit}`,
+          ? reportWord(lang, "passRateMissing", { limit })
+          : reportWord(lang, ok ? "passRateMet" : "passRateMissed", {
+              actual: fixed(actual),
+              scored: summary.scored,
+              limit,
+            }),
     });
   }
   if (thresholds.max_errors !== undefined) {
     const limit = thresholds.max_errors;
-    const actual = summary.errors.bot + summary.errors.judge;
+    const { bot, judge } = summary.errors;
+    const actual = bot + judge;
+    const ok = actual <= limit;
     checks.push({
       flag: "--max-errors",
-      ok: actual <= limit,
+      ok,
       actual,
       limit,
-      message: `${actual} error(s) (${summary.errors.bot} bot, ${summary.errors.judge} judge) ${actual <= limit ? "within" : "exceed"} --max-errors ${limit}`,
+      message: reportWord(lang, ok ? "errorsWithin" : "errorsExceed", {
+        actual,
+        bot,
+        judge,
+        limit,
+      }),
     });
   }
   return checks;

@@ -35,7 +35,13 @@ import {
 import { deleteEvaluation, recordAudit, type ResultFilter } from "../../store/index.js";
 import { errorLogSummary } from "../error-log.js";
 import type { App, Env, RouteDeps } from "../http.js";
-import { declaredBody, defineRoute, mountRoute } from "../route.js";
+import {
+  type AnyRouteSpec,
+  declaredBody,
+  defineRoute,
+  mountRoute,
+  type RouteSpec,
+} from "../route.js";
 import { publicEvaluation, publicResult } from "../rows.js";
 import {
   ErrorSchema,
@@ -154,23 +160,38 @@ const error = (description: string) => ({ description, schema: ErrorSchema });
 const noEvaluation = error("No such evaluation for this user (another user's id too)");
 const noJobs = error("The server runs without a job queue");
 
-function controlRoute(operation: "pause" | "cancel", summary: string) {
-  const responses = {
-    200: { description: "The evaluation", schema: EvaluationSchema },
-    404: noEvaluation,
-    409: error("The evaluation's status does not allow this; the message says the status"),
-  };
-  return defineRoute({
+const movedAnswers = {
+  200: { description: "The evaluation", schema: EvaluationSchema },
+  404: noEvaluation,
+  409: error("The evaluation's status does not allow this; the message says the status"),
+};
+const queuedAnswers = { ...movedAnswers, 400: error("Invalid body"), 503: noJobs };
+
+/**
+ * A route that moves one evaluation and answers with it. Pause and cancel are rows in the
+ * database: they need no queue. Resume and retry send jobs, and take an optional body.
+ */
+function controlRoute(
+  operation: "pause" | "cancel",
+  summary: string,
+): RouteSpec<typeof IdParams, undefined, undefined, typeof movedAnswers>;
+function controlRoute<B extends z.ZodType>(
+  operation: "resume" | "retry",
+  summary: string,
+  body: B,
+): RouteSpec<typeof IdParams, undefined, B, typeof queuedAnswers>;
+function controlRoute(operation: string, summary: string, body?: z.ZodType): AnyRouteSpec {
+  const route = {
     method: "post",
     path: `${BASE}/:id/${operation}`,
     tags: ["evaluations"],
     summary,
     params: IdParams,
     resource: "evaluation",
-    // Pause and cancel are rows in the database: they need no queue.
-    needsJobs: false,
-    responses,
-  });
+  } as const;
+  return body
+    ? { ...route, body, bodyOptional: true, needsJobs: true, responses: queuedAnswers }
+    : { ...route, needsJobs: false, responses: movedAnswers };
 }
 
 export const evaluationApi = {
@@ -299,44 +320,17 @@ export const evaluationApi = {
     },
   }),
   pause: controlRoute("pause", "Pause a PENDING or RUNNING evaluation"),
-  resume: defineRoute({
-    method: "post",
-    path: `${BASE}/:id/resume`,
-    tags: ["evaluations"],
-    summary: "Resume a PAUSED evaluation, optionally under a new cost limit",
-    params: IdParams,
-    resource: "evaluation",
-    body: requestSchema("ResumeRequest", ResumeRequestSchema),
-    bodyOptional: true,
-    // Resume sends jobs.
-    needsJobs: true,
-    responses: {
-      200: { description: "The evaluation", schema: EvaluationSchema },
-      400: error("Invalid body"),
-      404: noEvaluation,
-      409: error("The evaluation's status does not allow this; the message says the status"),
-      503: noJobs,
-    },
-  }),
+  resume: controlRoute(
+    "resume",
+    "Resume a PAUSED evaluation, optionally under a new cost limit",
+    requestSchema("ResumeRequest", ResumeRequestSchema),
+  ),
   cancel: controlRoute("cancel", "Cancel a live evaluation"),
-  retry: defineRoute({
-    method: "post",
-    path: `${BASE}/:id/retry`,
-    tags: ["evaluations"],
-    summary: "Run a finished evaluation's failed items (or all) again",
-    params: IdParams,
-    resource: "evaluation",
-    body: requestSchema("RetryRequest", RetryRequestSchema),
-    bodyOptional: true,
-    needsJobs: true,
-    responses: {
-      200: { description: "The evaluation", schema: EvaluationSchema },
-      400: error("Invalid body"),
-      404: noEvaluation,
-      409: error("The evaluation's status does not allow this; the message says the status"),
-      503: noJobs,
-    },
-  }),
+  retry: controlRoute(
+    "retry",
+    "Run a finished evaluation's failed items (or all) again",
+    requestSchema("RetryRequest", RetryRequestSchema),
+  ),
   events: defineRoute({
     method: "get",
     path: `${BASE}/:id/events`,

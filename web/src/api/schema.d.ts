@@ -2615,6 +2615,7 @@ export interface components {
         completion_tokens: number;
         /** @default 0 */
         cached_tokens: number;
+        cache_hit_tokens?: number;
         latency_ms: number;
         /** @description the generator's tokens by model with their cost; cost_usd null: price unknown */
         models?: {
