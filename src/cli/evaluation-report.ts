@@ -107,7 +107,7 @@ export async function finishEvaluation(
     await pipeline(Readable.from(chunks), process.stdout, { end: false });
   }
   for (const failure of failures) process.stderr.write(`FAILED: ${failure}\n`);
-  const incomplete = incompleteReason(report);
+  const incomplete = incompleteReason(report, plan.lang);
   if (incomplete) {
     process.stderr.write(`INCOMPLETE: ${incomplete}\n`);
     return EXIT.incomplete;

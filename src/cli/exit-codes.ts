@@ -1,4 +1,5 @@
-import type { EvaluationReport } from "../evals/reports/index.js";
+import { type EvaluationReport, reportWord } from "../evals/reports/index.js";
+import type { MessageLanguage } from "../text/index.js";
 
 /**
  * One table of exit codes for every command (docs/security.md, "Exit codes"), so CI can tell a
@@ -21,13 +22,22 @@ export const EXIT = {
  * Why a run could not be completed (exit code 3), if it could not: it did not end COMPLETED, or
  * not one question was scored because every one ended in an error (an outage, a broken judge).
  */
-export function incompleteReason(report: EvaluationReport): string | undefined {
+export function incompleteReason(
+  report: {
+    evaluation: Pick<EvaluationReport["evaluation"], "status" | "status_reason">;
+    summary: Pick<EvaluationReport["summary"], "total" | "scored" | "errors">;
+  },
+  lang: MessageLanguage = "en",
+): string | undefined {
   const { evaluation: e, summary: s } = report;
-  if (e.status === "FAILED")
-    return `the evaluation FAILED: ${e.status_reason ?? "no reason recorded"}`;
-  if (e.status !== "COMPLETED") return `the evaluation is ${e.status}, not COMPLETED`;
+  if (e.status === "FAILED") {
+    const reason = e.status_reason ?? reportWord(lang, "incompleteNoReason");
+    return reportWord(lang, "incompleteFailed", { reason });
+  }
+  if (e.status !== "COMPLETED") return reportWord(lang, "incompleteStatus", { status: e.status });
   if (s.total > 0 && s.scored === 0) {
-    return `no question was scored: ${s.errors.bot} bot error(s), ${s.errors.judge} judge error(s)`;
+    const { bot, judge } = s.errors;
+    return reportWord(lang, "incompleteNothingScored", { bot, judge });
   }
   return undefined;
 }

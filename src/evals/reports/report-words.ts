@@ -94,6 +94,11 @@ const EN = {
   caseAnswer: "answer: {text}",
   caseGate: "gate: {verdict}",
   caseJudge: "{kind}: score {score}, raw {raw}, {passed}",
+  // Why a run could not be completed (exit code 3), after `INCOMPLETE:`.
+  incompleteFailed: "the evaluation FAILED: {reason}",
+  incompleteNoReason: "no reason recorded",
+  incompleteStatus: "the evaluation is {status}, not COMPLETED",
+  incompleteNothingScored: "no question was scored: {bot} bot error(s), {judge} judge error(s)",
 } as const;
 
 export type ReportWord = keyof typeof EN;
@@ -184,6 +189,10 @@ const ZH: Record<ReportWord, string> = {
   caseAnswer: "回答：{text}",
   caseGate: "门控：{verdict}",
   caseJudge: "{kind}：得分 {score}，原始分 {raw}，{passed}",
+  incompleteFailed: "评测失败（FAILED）：{reason}",
+  incompleteNoReason: "没有记录原因",
+  incompleteStatus: "评测状态为 {status}，没有完成（COMPLETED）",
+  incompleteNothingScored: "没有一道题得到分数：机器人出错 {bot} 次，评审出错 {judge} 次",
 };
 
 const WORDS: Record<MessageLanguage, Record<ReportWord, string>> = { en: EN, zh: ZH };
