@@ -1,4 +1,4 @@
-// `npm run bench [gate|guard|judges|offline|judges-public|retrieval|retrieval-quality|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams|monitor ...]`:
+// `npm run bench [gate|guard|judges|offline|judges-public|retrieval|retrieval-quality|rag|evals|pglite|limiter|cli|arena|web|calibration|promptfoo|streams|monitor|uploads ...]`:
 // runs the benchmarks, prints one table per
 // measurement, writes bench/results/latest.json. Goals are reported here, never asserted in tests.
 
@@ -26,6 +26,7 @@ import { benchRetrieval } from "./retrieval.js";
 import { benchRetrievalQuality } from "./retrieval-quality.js";
 import { benchRewriteQuality } from "./rewrite-quality.js";
 import { benchStreams } from "./streams.js";
+import { benchUploads } from "./uploads.js";
 import { benchWeb } from "./web.js";
 
 const FAMILIES = [
@@ -48,6 +49,7 @@ const FAMILIES = [
   "streams",
   "ingest",
   "monitor",
+  "uploads",
 ] as const;
 // Options (`--name value`) go to the benchmarks that read them; the rest name families.
 const argv = process.argv.slice(2);
@@ -319,6 +321,15 @@ if (wanted("streams")) {
   printRows(
     "Live progress streams on one running run (embedded store on its thread, server in its own process): API read latency (GET /evaluations/:id, 40 reads over 10 s) and the server's CPU in % of one core",
     streams,
+  );
+}
+
+if (wanted("uploads")) {
+  const uploads = await benchUploads();
+  results.uploads = uploads;
+  printRows(
+    `/api/v1/health's latency while \`ragjudge serve\` reads hostile uploads (asked every 10 ms; goal: max < 100 ms; load average ${uploads.load.map((value) => value.toFixed(2)).join(" -> ")})`,
+    uploads.rows,
   );
 }
 

