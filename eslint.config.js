@@ -61,8 +61,9 @@ const WEB_SHARED = [
   "server/role-access",
 ];
 // Pure leaf files another folder may import past its index.ts: parse-file.ts does, so the web
-// bundle does not load text/index.ts (node:buffer) or formats/index.ts.
-const PURE_LEAVES = ["text/strict-json", "formats/spreadsheet-cells"];
+// bundle does not load text/index.ts (node:buffer) or formats/index.ts; its problems are coded
+// messages of text/user-messages.ts.
+const PURE_LEAVES = ["text/strict-json", "formats/spreadsheet-cells", "text/user-messages"];
 // Folders that reach rag/ only through its loops' face, so they never load the database bot.
 const LOOPS_ONLY = new Set(["integrations"]);
 

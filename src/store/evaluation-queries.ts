@@ -135,6 +135,8 @@ export type ResultListRow = Pick<
   cost_usd: number | null;
   /** Some of the question's tokens are of a model without a price. */
   cost_price_unknown: boolean;
+  /** Some LLM call was recorded for the question; false: its cost of 0 is no call, not a price. */
+  llm_called: boolean;
 };
 
 /**
@@ -182,6 +184,7 @@ export async function queryResultList(
       answer_length: sql<number | null>`char_length(${r.rag_answer})`,
       cost_usd: sql<number | null>`(${r.usage}->>'cost_usd')::float8`,
       cost_price_unknown: sql<boolean>`coalesce(jsonb_array_length(${r.usage}->'unpriced_models') > 0, false)`,
+      llm_called: sql<boolean>`coalesce(jsonb_array_length(${r.usage}->'models') > 0, false)`,
       total,
     })
     .from(r)

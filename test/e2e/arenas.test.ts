@@ -247,6 +247,17 @@ describe("the arena page", { timeout: 120_000 }, () => {
       .toBe("row 4: contexts: Invalid input: expected array, received string");
     expect(page.url()).toMatch(/\/arenas\/new$/);
 
+    // A header and no row: a problem of the file as a whole, with no row or field to name.
+    await second.getByLabel("Answers file").setInputFiles({
+      name: "empty.csv",
+      mimeType: "text/csv",
+      buffer: csv([]),
+    });
+    await page.getByRole("button", { name: "Start the arena" }).click();
+    await expect
+      .poll(() => second.getByRole("alert").textContent())
+      .toBe("the file: no answers in the file");
+
     // Every answer, with empty contexts and citations cells: read as none, and the API agrees.
     await second.getByLabel("Answers file").setInputFiles({
       name: "verbose.csv",

@@ -96,6 +96,18 @@ beforeAll(async () => {
     expect(await waitForRun(server, run.id)).toBe("COMPLETED");
     runs[name] = run.id;
   }
+  // A bot that answers with cited contexts, so the evidence gate gives each answer a verdict.
+  const echo = await server.json<{ id: string }>("/api/v1/evaluations", {
+    method: "POST",
+    json: {
+      name: "echo bot",
+      question_set_id: setId,
+      judges: ["offline"],
+      bot: { kind: "http", url: bot.url, retries: 0 },
+    },
+  });
+  expect(await waitForRun(server, echo.id)).toBe("COMPLETED");
+  runs.echo = echo.id;
 }, 180_000);
 
 afterAll(async () => {
@@ -194,6 +206,55 @@ describe("the web app in Chinese", { timeout: 120_000 }, () => {
     await error.getByText("详细信息").click();
     await expect.poll(() => detail.isVisible()).toBe(true);
     expect(await detail.textContent()).toMatch(/^bot http_status: .*500/);
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("words a result card's gate verdict, question type and cost in Chinese", async () => {
+    const list = await server.json<{
+      items: Array<{ gate_status: string | null; question_type: string; llm_called: boolean }>;
+    }>(`/api/v1/evaluations/${runs.echo}/results?limit=1`);
+    const first = list.items[0]!;
+    expect(first.gate_status).toMatch(/^(pass|partial|fail)$/);
+    // An offline judge and an HTTP bot: no LLM call for the question.
+    expect(first.llm_called).toBe(false);
+    const page = await chinesePage(`/evaluations/${runs.echo}`);
+    const card = page.getByTestId("result-card").first();
+    const verdict = { pass: "通过", partial: "部分通过", fail: "不通过" }[first.gate_status!];
+    await expect.poll(() => card.getByTestId("card-gate").textContent()).toBe(`门控: ${verdict}`);
+    const type = { FACTUAL: "事实型", INFERENTIAL: "推理型", USER_DEFINED: "自定义" }[
+      first.question_type as "FACTUAL"
+    ];
+    expect(await card.getByTestId("card-question-type").textContent()).toBe(type);
+    expect(await card.getByTestId("card-cost").textContent()).toBe("没有大模型调用");
+    expect(browser.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("words a question file's problems in Chinese", async () => {
+    const page = await chinesePage("/evaluations/question-sets/new");
+    const csv =
+      "question,answer,type\nWhen did Line 1 open?,2009,FACTUAL\n,no question here,FACTUAL\nHow long is the quay?,140 m,SOMETIMES\n";
+    await page
+      .getByTestId("question-file")
+      .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    const issues = page.getByTestId("upload-issues");
+    await expect
+      .poll(() => issues.getByRole("listitem").allTextContents())
+      .toEqual([
+        "第 3 行: question_text 问题为空",
+        "第 4 行: question_type “SOMETIMES”不是 FACTUAL, INFERENTIAL, USER_DEFINED 之一",
+      ]);
+    // A problem of the whole file names no line and no field.
+    await page.getByTestId("question-file").setInputFiles({
+      name: "empty.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("question\n"),
+    });
+    await expect
+      .poll(() => issues.getByRole("listitem").allTextContents())
+      .toEqual(["文件：文件中没有问题"]);
+    await expectNoEnglishFromServer(page);
     expect(browser.errors).toEqual([]);
     await page.close();
   });

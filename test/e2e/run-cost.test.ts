@@ -180,7 +180,7 @@ it("raises a paused run's cost limit from its page, and the run goes on to the e
   await page.close();
 });
 
-it("says a run that made no LLM call made none in compare, rather than pricing it at $0.00", async () => {
+it("says a run or a part of one that made no LLM call made none, rather than pricing it at $0.00", async () => {
   // An offline judge on supplied answers: nothing asks a model.
   const run = await startRun("offline", { judges: ["token_precision"] });
   expect(run.status).toBe("COMPLETED");
@@ -196,6 +196,21 @@ it("says a run that made no LLM call made none in compare, rather than pricing i
   expect(priced[1]).toBe("no LLM calls");
   expect(priced[0]).toMatch(/^\$0\.\d+$/);
   expect(await page.getByTestId("compare-cost").textContent()).not.toMatch(/\$0\.00(?!\d)/);
+
+  // On the run's own page, each result card says so too, as its cost panel does.
+  await page.goto(`${server.origin}/evaluations/${run.id}`);
+  const cardCosts = page.getByTestId("card-cost");
+  await expect.poll(() => cardCosts.first().textContent()).toBe("no LLM calls");
+  const shown = await cardCosts.allTextContents();
+  expect(shown.length).toBeGreaterThan(0);
+  expect(new Set(shown)).toEqual(new Set(["no LLM calls"]));
+  expect(await page.getByTestId("cost-panel").textContent()).toContain(
+    "No LLM calls were recorded for this run.",
+  );
+  // The priced run's panel: its judge's dollars, and a bot that made no call.
+  await page.goto(`${server.origin}/evaluations/${runIds.priced}`);
+  await expect.poll(() => page.getByTestId("cost-bot").textContent()).toBe("no LLM calls");
+  expect(await page.getByTestId("cost-total").textContent()).toMatch(/^\$0\.\d+$/);
   await page.close();
 });
 

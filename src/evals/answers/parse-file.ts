@@ -5,9 +5,12 @@ import {
   type FileProblem,
   FileRefusal,
   namedCells,
+  problemWords,
   type QuestionFormat,
   type RawRow,
+  type RowProblem,
   readFileRows,
+  schemaProblem,
 } from "../questions/parse-file.js";
 import { questionTypeOf, referenceListOf } from "../questions/rules.js";
 import { type AnswerLine, type AnswerLineInput, AnswerLineSchema } from "./schema.js";
@@ -72,18 +75,10 @@ function listOf(field: "contexts" | "citations", cell: unknown): unknown {
   return field === "contexts" ? [cell] : text.split(/[\s,]+/).filter(Boolean);
 }
 
-type RowProblem = Omit<FileProblem, "row" | "line">;
-
 /** One row's fields under the schema's names, lists read, and the line they make; or its problems. */
 function answerOf(value: unknown): { input: AnswerLineInput; answer: AnswerLine } | RowProblem[] {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return [
-      {
-        field: "(row)",
-        message: "expected an object with question and answer fields",
-        code: "not_an_object",
-      },
-    ];
+    return [{ field: "(row)", ...problemWords("file.answer_not_object") }];
   }
   const problems: RowProblem[] = [];
   const input: Record<string, unknown> = {};
@@ -92,7 +87,7 @@ function answerOf(value: unknown): { input: AnswerLineInput; answer: AnswerLine 
   for (const [field, cell] of named.cells) {
     if (Object.hasOwn(QUESTION_LISTS, field)) {
       const items = referenceListOf(cell, QUESTION_LISTS[field as keyof typeof QUESTION_LISTS]);
-      if (typeof items === "string") problems.push({ field, message: items });
+      if (!Array.isArray(items)) problems.push({ field, ...items });
       else input[field] = items;
     } else if (field === "contexts" || field === "citations") {
       input[field] = listOf(field, cell);
@@ -110,7 +105,7 @@ function answerOf(value: unknown): { input: AnswerLineInput; answer: AnswerLine 
   return parsed.error.issues.map((issue) => {
     const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
     const missing = issue.path.length === 1 && input[String(issue.path[0])] === undefined;
-    return { field, message: missing ? `missing: ${issue.message}` : issue.message };
+    return { field, ...schemaProblem(issue as Parameters<typeof schemaProblem>[0], missing) };
   });
 }
 
@@ -157,8 +152,7 @@ export function answerRowsOutcome(
       row,
       line: lineOf(row),
       field: "question",
-      message: `the same question as row ${earlier}`,
-      code: "duplicate",
+      ...problemWords("file.same_question", { earlier }),
       earlier: { row: earlier, line: lineOf(earlier) },
     });
   }
@@ -168,9 +162,8 @@ export function answerRowsOutcome(
 
 /** A file with no rows, in an answers file's words. */
 function answersWording(problem: FileProblem): FileProblem {
-  return problem.code === "empty_file" || problem.code === "no_questions"
-    ? { ...problem, message: "no answers in the file" }
-    : problem;
+  const empty = ["file.empty", "file.header_only", "file.no_questions"].includes(problem.code);
+  return empty ? { ...problem, ...problemWords("file.no_answers") } : problem;
 }
 
 /**

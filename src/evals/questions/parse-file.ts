@@ -3,6 +3,13 @@ import { CsvError, parse } from "csv-parse/sync";
 // loads node:buffer (eslint.config.js, WEB_SHARED's imports).
 import { fromSpreadsheetSafe } from "../../formats/spreadsheet-cells.js";
 import { parseStrictJson } from "../../text/strict-json.js";
+import {
+  type CodedMessage,
+  codedMessage,
+  type MessageCode,
+  type MessageParams,
+  messagePart,
+} from "../../text/user-messages.js";
 import { findDuplicates } from "./duplicates.js";
 import {
   isQuestionListField,
@@ -12,7 +19,7 @@ import {
   type QuestionListField,
   questionTypeOf,
   referenceListOf,
-  unknownTypeMessage,
+  unknownTypeProblem,
 } from "./rules.js";
 import { QUESTION_LIMITS, type QuestionInput, QuestionInputSchema } from "./schema.js";
 
@@ -43,20 +50,26 @@ export function questionFormatByName(filename: string): QuestionFormat | undefin
  * One problem of a file. Each surface counts in its own unit: the server names `row` (a CSV data
  * row, header excluded; a JSONL line; a JSON array position), the browser `line` (the file's line
  * where a CSV row starts, so a quoted line break counts; a JSONL line; a JSON array position).
+ * What is wrong is a coded message (text/user-messages.ts, `file.*`): `message` holds its English
+ * words, the server's (QuestionImportError's rows); the web app words the code in its language.
  */
-export interface FileProblem {
+export interface FileProblem extends CodedMessage {
   /** From 1; 0 when the file as a whole is at fault. */
   row: number;
   /** From 1; 1 when the file as a whole is at fault. */
   line: number;
   /** A field in QuestionInput's names, "(row)" for the row as a whole, "(file)" or "(header)". */
   field: string;
-  /** In the server's words (QuestionImportError's rows). */
-  message: string;
-  /** Problems a reader or the web app words its own way (the answers reader: "not_an_object"). */
-  code?: "empty_question" | "duplicate" | "no_questions" | "empty_file" | "not_an_object";
   /** A duplicate's earlier row. */
   earlier?: { row: number; line: number };
+}
+
+/** A problem's words: its code, what fills it, and its English message. */
+export type ProblemWords = Pick<FileProblem, "code" | "params" | "message">;
+
+/** The words of a problem by its code (text/user-messages.ts, `file.*`). */
+export function problemWords(code: MessageCode, params: MessageParams = {}): ProblemWords {
+  return codedMessage(code, params);
 }
 
 export type QuestionFileOutcome =
@@ -70,16 +83,14 @@ export class FileRefusal extends Error {
   }
 }
 
-function fileProblem(message: string, field = "(file)", code?: FileProblem["code"]): FileProblem {
-  return { row: 0, line: 1, field, message, ...(code ? { code } : {}) };
+function fileProblem(words: ProblemWords, field = "(file)"): FileProblem {
+  return { row: 0, line: 1, field, ...words };
 }
 
 /** The refusal of a file over the byte limit, before it is read; none within it. */
 export function importSizeProblem(bytes: number): FileProblem | undefined {
   if (bytes <= QUESTION_LIMITS.importBytes) return undefined;
-  return fileProblem(
-    `the file is ${bytes} bytes; an import may be at most ${QUESTION_LIMITS.importBytes} bytes`,
-  );
+  return fileProblem(problemWords("file.too_large", { bytes, max: QUESTION_LIMITS.importBytes }));
 }
 
 /** One data row before validation: its number as the server counts it, and its fields. */
@@ -128,8 +139,7 @@ export function questionFileOutcome(
       row,
       line: raw.lineOf(row),
       field: "question_text",
-      message: `duplicate of row ${earlier}`,
-      code: "duplicate",
+      ...problemWords("file.duplicate", { earlier }),
       earlier: { row: earlier, line: raw.lineOf(earlier) },
     });
   }
@@ -156,20 +166,18 @@ export function readFileRows(
   const tooLarge = importSizeProblem(size);
   if (tooLarge) throw new FileRefusal([tooLarge]);
   const text = typeof content === "string" ? stripBom(content) : decodeUtf8(content, format);
-  if (text.trim() === "")
-    throw new FileRefusal([fileProblem("the file is empty: no questions", "(file)", "empty_file")]);
+  if (text.trim() === "") throw new FileRefusal([fileProblem(problemWords("file.empty"))]);
 
   const raw = rawRowsOf(text, format, fieldOfHeader);
   if (raw.rows.length === 0 && raw.problems.length === 0) {
-    const message =
-      format === "csv" ? "the file has a header but no questions" : "the file holds no questions";
-    throw new FileRefusal([fileProblem(message, "(file)", "no_questions")]);
+    const code = format === "csv" ? "file.header_only" : "file.no_questions";
+    throw new FileRefusal([fileProblem(problemWords(code))]);
   }
   const count = raw.rows.length + raw.problems.length;
   if (count > QUESTION_LIMITS.questionsPerSet) {
     throw new FileRefusal([
       fileProblem(
-        `the file holds ${count} rows; an import may hold at most ${QUESTION_LIMITS.questionsPerSet}`,
+        problemWords("file.too_many_rows", { count, max: QUESTION_LIMITS.questionsPerSet }),
       ),
     ]);
   }
@@ -216,7 +224,7 @@ function decodeUtf8(bytes: Uint8Array, format: QuestionFormat): string {
         row,
         line,
         field: "(row)",
-        message: "not valid UTF-8 (save the file as UTF-8)",
+        ...problemWords("file.not_utf8"),
       });
     }
     throw new FileRefusal(problems);
@@ -338,9 +346,9 @@ function csvRows(text: string, fieldOfHeader: (name: string) => string | undefin
     if (!(error instanceof CsvError)) throw error;
     // `records` counts the header, so it is the number of the data row that failed.
     const { records: row = 0, line = 1 } = error as CsvError & { records?: number; line?: number };
-    const message = `not valid CSV: ${error.message}`;
-    if (row === 0) throw new FileRefusal([fileProblem(message, "(header)")]);
-    throw new FileRefusal([{ row, line, field: "(row)", message }]);
+    const words = problemWords("file.not_csv", { detail: error.message });
+    if (row === 0) throw new FileRefusal([fileProblem(words, "(header)")]);
+    throw new FileRefusal([{ row, line, field: "(row)", ...words }]);
   }
   const [header = [], ...data] = records;
   const columns = csvColumns(header, fieldOfHeader);
@@ -356,7 +364,7 @@ function csvRows(text: string, fieldOfHeader: (name: string) => string | undefin
         row,
         line: lineOf(row),
         field: "(row)",
-        message: `${cells.length} fields but the header has ${header.length} (quote a value that holds a comma)`,
+        ...problemWords("file.extra_fields", { fields: cells.length, header: header.length }),
       });
       return;
     }
@@ -381,10 +389,7 @@ function csvColumns(
     const earlier = named.get(field);
     if (earlier !== undefined) {
       throw new FileRefusal([
-        fileProblem(
-          `the header has two columns for ${field}: "${earlier}" and "${name}"`,
-          "(header)",
-        ),
+        fileProblem(problemWords("file.header_twice", { field, earlier, name }), "(header)"),
       ]);
     }
     named.set(field, name);
@@ -394,7 +399,11 @@ function csvColumns(
     const found = header.map((h) => JSON.stringify(h)).join(", ");
     throw new FileRefusal([
       fileProblem(
-        `the first row must be a header with a question_text (or question) column; found: ${found}`,
+        problemWords("file.header_no_question", {
+          column: "question_text",
+          alias: "question",
+          found,
+        }),
         "(header)",
       ),
     ]);
@@ -411,8 +420,18 @@ function jsonlRows(text: string): FileRows {
     const json = parseStrictJson(source);
     if (json.ok) rows.push({ row: at.row, value: json.value });
     else if (json.kind === "malformed") {
-      problems.push({ ...at, field: "(row)", message: `not JSON: ${json.message}` });
-    } else problems.push({ ...at, field: json.path, message: json.message });
+      problems.push({
+        ...at,
+        field: "(row)",
+        ...problemWords("file.not_json_line", { detail: json.message }),
+      });
+    } else {
+      problems.push({
+        ...at,
+        field: json.path,
+        ...problemWords("file.json_value", { detail: json.message }),
+      });
+    }
   });
   return { rows, problems, lineOf: (row) => row };
 }
@@ -420,47 +439,89 @@ function jsonlRows(text: string): FileRows {
 function jsonRows(text: string): FileRows {
   const json = parseStrictJson(text);
   if (!json.ok && json.kind === "malformed") {
+    const line = lineOfError(text, json.message);
     throw new FileRefusal([
-      fileProblem(`not valid JSON: ${json.message}${lineOfError(text, json.message)}`),
+      fileProblem(
+        line === undefined
+          ? problemWords("file.not_json", { detail: json.message })
+          : problemWords("file.not_json_at", { detail: json.message, line }),
+      ),
     ]);
   }
-  if (!json.ok) throw new FileRefusal([fileProblem(`${json.path}: ${json.message}`)]);
+  if (!json.ok) {
+    throw new FileRefusal([
+      fileProblem(problemWords("file.json_value_at", { path: json.path, detail: json.message })),
+    ]);
+  }
   const value = json.value;
   const list =
     typeof value === "object" && value !== null && !Array.isArray(value) && "questions" in value
       ? value.questions
       : value;
   if (!Array.isArray(list)) {
-    throw new FileRefusal([
-      fileProblem('expected a JSON array of questions, or an object {"questions": [...]}'),
-    ]);
+    throw new FileRefusal([fileProblem(problemWords("file.not_a_list"))]);
   }
   const rows = list.map((item, index) => ({ row: index + 1, value: item }));
   return { rows, problems: [], lineOf: (item) => item };
 }
 
-/** " (line N)" from a JSON.parse error's character position, when it gives one. */
-function lineOfError(text: string, message: string): string {
+/** The line of a JSON.parse error's character position, when it gives one and no line. */
+function lineOfError(text: string, message: string): number | undefined {
   const position = /position (\d+)/.exec(message)?.[1];
-  if (position === undefined || /line \d+/.test(message)) return "";
+  if (position === undefined || /line \d+/.test(message)) return undefined;
   let line = 1;
   const end = Math.min(Number(position), text.length);
   for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) line++;
-  return ` (line ${line})`;
+  return line;
 }
 
-function kindOf(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "an object";
-  return `a ${typeof value} (${JSON.stringify(value)})`;
+/** What a value is, as "expected text, got …" names it. */
+function kindOf(value: unknown) {
+  if (Array.isArray(value)) return messagePart("file.kind.list");
+  if (typeof value === "object") return messagePart("file.kind.object");
+  const shown = JSON.stringify(value) ?? String(value);
+  if (typeof value === "number") return messagePart("file.kind.number", { value: shown });
+  if (typeof value === "boolean") return messagePart("file.kind.boolean", { value: shown });
+  return messagePart("file.kind.value", { type: typeof value, value: shown });
 }
 
-type RowProblem = Omit<FileProblem, "row" | "line">;
+export type RowProblem = Omit<FileProblem, "row" | "line">;
+
+/**
+ * A value the schema refused, by what the schema says of it (`detail`: its English words). A field
+ * absent from the row is `missing`.
+ */
+export function schemaProblem(
+  issue: { code: string; message: string; maximum?: unknown; minimum?: unknown; origin?: unknown },
+  missing: boolean,
+): ProblemWords {
+  const detail = issue.message;
+  if (missing) return problemWords("file.missing", { detail });
+  if (detail === NUL_MESSAGE) return problemWords("file.nul");
+  const { maximum: max, minimum: min, origin } = issue;
+  if (issue.code === "too_big" && typeof max === "number") {
+    if (origin === "string") return problemWords("file.too_long", { max });
+    if (origin === "array") return problemWords("file.too_many", { max });
+  }
+  if (issue.code === "too_small" && origin === "string" && typeof min === "number") {
+    // A schema's own words for an empty value ("a non-empty reference") say it best.
+    return min === 1
+      ? problemWords("file.empty_value", { detail })
+      : problemWords("file.too_short", { min });
+  }
+  if (issue.code === "invalid_type") return problemWords("file.wrong_type", { detail });
+  return problemWords("file.invalid", { detail });
+}
+
+/** The schemas' refusal of a NUL character (answers/schema.ts), worded by its own code. */
+const NUL_MESSAGE = "contains a NUL character (\\u0000), which cannot be stored";
 
 /** A validated question, or the problems of its row (the row and line are added later). */
 function questionOf(value: unknown): QuestionInput | RowProblem[] {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return [{ field: "(row)", message: "expected an object with a question_text field" }];
+    return [
+      { field: "(row)", ...problemWords("file.question_not_object", { field: "question_text" }) },
+    ];
   }
   const problems: RowProblem[] = [];
   const input: Partial<Record<Exclude<QuestionField, QuestionListField>, string>> &
@@ -470,21 +531,18 @@ function questionOf(value: unknown): QuestionInput | RowProblem[] {
   for (const [field, cell] of named.cells) {
     if (isQuestionListField(field)) {
       const items = referenceListOf(cell, QUESTION_LIST_FIELDS[field]);
-      if (typeof items === "string") problems.push({ field, message: items });
+      if (!Array.isArray(items)) problems.push({ field, ...items });
       else if (items.length > 0) input[field] = items;
       continue;
     }
     if (typeof cell !== "string") {
       // Types are strict on every surface: 123 or true is not a question (issue 12 §3.10).
-      problems.push({ field, message: `expected text, got ${kindOf(cell)}` });
+      problems.push({ field, ...problemWords("file.expected_text", { kind: kindOf(cell) }) });
       continue;
     }
     if (cell.includes("\u0000")) {
       // PostgreSQL text cannot hold NUL (a CSV cell can).
-      problems.push({
-        field,
-        message: "contains a NUL character (\\u0000), which cannot be stored",
-      });
+      problems.push({ field, ...problemWords("file.nul") });
       continue;
     }
     input[field] = cell;
@@ -509,14 +567,12 @@ function questionOf(value: unknown): QuestionInput | RowProblem[] {
     const given = isQuestionListField(top)
       ? input[top]
       : input[field as Exclude<QuestionField, QuestionListField>];
-    if (given === undefined) {
-      return { field, message: "missing: expected a non-empty question", code: "empty_question" };
-    }
-    if (field === "question_type") return { field, message: unknownTypeMessage(writtenType) };
+    if (given === undefined) return { field, ...problemWords("file.missing_question") };
+    if (field === "question_type") return { field, ...unknownTypeProblem(writtenType) };
     if (field === "question_text" && issue.code === "too_small") {
-      return { field, message: issue.message, code: "empty_question" };
+      return { field, ...problemWords("file.empty_question") };
     }
-    return { field, message: issue.message };
+    return { field, ...schemaProblem(issue as Parameters<typeof schemaProblem>[0], false) };
   });
 }
 
@@ -527,16 +583,16 @@ function questionOf(value: unknown): QuestionInput | RowProblem[] {
 export function namedCells<F extends string>(
   row: object,
   fieldOf: (key: string) => F | undefined,
-): { cells: [F, unknown][]; problems: { field: string; message: string }[] } {
+): { cells: [F, unknown][]; problems: RowProblem[] } {
   const cells: [F, unknown][] = [];
-  const problems: { field: string; message: string }[] = [];
+  const problems: RowProblem[] = [];
   const source = new Map<F, string>();
   for (const [key, cell] of Object.entries(row)) {
     const field = fieldOf(key);
     if (field === undefined || cell === null || cell === undefined) continue;
     const earlier = source.get(field);
     if (earlier !== undefined) {
-      problems.push({ field, message: `given twice, as "${earlier}" and "${key}"` });
+      problems.push({ field, ...problemWords("file.given_twice", { earlier, key }) });
       continue;
     }
     source.set(field, key);

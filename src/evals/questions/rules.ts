@@ -1,6 +1,8 @@
 // The question import's rules, used by schema.ts, duplicates.ts and the one reader of question
 // files (parse-file.ts), which the server's import and the web app's FileUploadParser share, so
-// what parses in the browser is what the server saves. Pure and import-free.
+// what parses in the browser is what the server saves. Pure; its problems are coded messages
+// (text/user-messages.ts, a leaf the web app bundles too).
+import { type CodedMessage, codedMessage, messagePart } from "../../text/user-messages.js";
 
 /** Seed 003 questions.question_type. */
 export const QUESTION_TYPES = ["FACTUAL", "INFERENTIAL", "USER_DEFINED"] as const;
@@ -50,7 +52,7 @@ export type QuestionField =
 export type QuestionListField = "ground_truths" | "relevant_ids" | "reference_contexts";
 
 /** What one item of each list field is, as its messages name it. */
-export const QUESTION_LIST_FIELDS: Record<QuestionListField, string> = {
+export const QUESTION_LIST_FIELDS: Record<QuestionListField, "reference" | "id" | "passage"> = {
   ground_truths: "reference",
   relevant_ids: "id",
   reference_contexts: "passage",
@@ -95,16 +97,30 @@ export function questionTypeOf(text: string): string | undefined {
 }
 
 /** Why a question type is refused, naming the accepted ones. */
-export function unknownTypeMessage(written: unknown): string {
-  return `"${String(written)}" is not one of ${QUESTION_TYPES.join(", ")}`;
+export function unknownTypeProblem(written: unknown): CodedMessage {
+  return codedMessage("file.unknown_type", {
+    type: String(written),
+    types: QUESTION_TYPES.join(", "),
+  });
 }
+
+/** What one item of a list is called, by the noun the reader gives. */
+const ITEM_WORDS = {
+  reference: ["file.item.reference", "file.items.reference"],
+  id: ["file.item.id", "file.items.id"],
+  passage: ["file.item.passage", "file.items.passage"],
+} as const;
 
 /**
  * A list field's value (`ground_truths`, `relevant_ids`, `reference_contexts`): a JSON list of
  * strings, or (a CSV cell) its JSON text; any other text is one item. Returns the problem as a
- * string, naming what an item is (`noun`).
+ * coded message, naming what an item is (`noun`).
  */
-export function referenceListOf(cell: unknown, noun = "reference"): string[] | string {
+export function referenceListOf(
+  cell: unknown,
+  noun: keyof typeof ITEM_WORDS = "reference",
+): string[] | CodedMessage {
+  const [item, items] = ITEM_WORDS[noun];
   let value = cell;
   if (typeof value === "string") {
     const text = value.trim();
@@ -113,14 +129,17 @@ export function referenceListOf(cell: unknown, noun = "reference"): string[] | s
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return `not a JSON list of ${noun}s: ${error instanceof Error ? error.message : String(error)}`;
+      return codedMessage("file.list_not_json", {
+        items: messagePart(items),
+        detail: error instanceof Error ? error.message : String(error),
+      });
     }
   }
-  if (!Array.isArray(value)) return `expected a list of ${noun} strings`;
-  const bad = value.findIndex((item) => typeof item !== "string");
-  if (bad >= 0) return `item ${bad + 1}: expected a string`;
-  if ((value as string[]).some((item) => item.includes("\u0000"))) {
-    return "contains a NUL character (\\u0000), which cannot be stored";
+  if (!Array.isArray(value)) return codedMessage("file.list_expected", { item: messagePart(item) });
+  const bad = value.findIndex((entry) => typeof entry !== "string");
+  if (bad >= 0) return codedMessage("file.list_item_not_text", { index: bad + 1 });
+  if ((value as string[]).some((entry) => entry.includes("\u0000"))) {
+    return codedMessage("file.nul");
   }
-  return (value as string[]).map((item) => item.trim()).filter((item) => item !== "");
+  return (value as string[]).map((entry) => entry.trim()).filter((entry) => entry !== "");
 }

@@ -311,6 +311,11 @@ export const EvaluationResultListItemSchema = responseSchema(
       .nullable()
       .describe("USD of the question's priced LLM calls; null when none were recorded"),
     cost_price_unknown: z.boolean().describe("some of the question's tokens have no price"),
+    llm_called: z
+      .boolean()
+      .describe(
+        "some LLM call was recorded for the question; false: a cost_usd of 0 means no call was made, not a price",
+      ),
   }),
 );
 

@@ -3336,6 +3336,8 @@ export interface components {
       cost_usd: number | null;
       /** @description some of the question's tokens have no price */
       cost_price_unknown: boolean;
+      /** @description some LLM call was recorded for the question; false: a cost_usd of 0 means no call was made, not a price */
+      llm_called: boolean;
     };
     EvaluationListItem: {
       /** Format: uuid */

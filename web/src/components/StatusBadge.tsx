@@ -21,7 +21,7 @@ const TONE: Record<string, string> = {
 export function StatusBadge({ status }: { status: string }) {
   const { t } = useI18n();
   const key = `status.${status}` as MessageKey;
-  // A gate verdict (pass, warn, fail) is shown as the server names it.
+  // Every status and gate verdict has its words; a newer server's unknown one shows as named.
   const label = Object.hasOwn(en, key) ? t(key) : status;
   return <span className={`badge ${TONE[status] ?? ""}`}>{label}</span>;
 }

@@ -27,7 +27,7 @@ export const costEn = {
   "cost.compareTitle": "Cost",
   "cost.compareRun": "Run",
   "cost.meanPerQuestion": "Mean per question",
-  "cost.card": "cost {cost}",
+  "cost.card": "cost",
   "cost.priceUnknownShort": "price unknown",
 } as const;
 
@@ -59,6 +59,6 @@ export const costZh: Record<keyof typeof costEn, string> = {
   "cost.compareTitle": "费用",
   "cost.compareRun": "评估",
   "cost.meanPerQuestion": "每个问题平均",
-  "cost.card": "费用 {cost}",
+  "cost.card": "费用",
   "cost.priceUnknownShort": "价格未知",
 };

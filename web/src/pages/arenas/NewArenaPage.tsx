@@ -38,7 +38,7 @@ function judgesOf(config: Record<string, unknown>): string[] {
 
 /** `/arenas/new`: a question set, two or more contestants, the judge; errors beside their field. */
 export function NewArenaPage() {
-  const { t } = useI18n();
+  const { t, say } = useI18n();
   const judgeLlm = useLlmStatus().data?.roles.judge.configured;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -63,6 +63,8 @@ export function NewArenaPage() {
     badUrl: t("arena.badUrl"),
     pickFile: t("arena.pickFile"),
     fileLine: (line, field, message) => t("arena.fileLine", { line, field, message }),
+    fileWhole: (message) => t("arena.fileWhole", { message }),
+    say,
   };
 
   const start = useMutation({
@@ -116,7 +118,7 @@ export function NewArenaPage() {
       setContestant(i, {
         fileName: file.name,
         file: null,
-        fileIssues: [{ line: 1, message: t("upload.unknownFormat", { file: file.name }) }],
+        fileIssues: [reader.unknownFormatIssue(file.name)],
       });
       return;
     }

@@ -63,10 +63,12 @@ describe("parseAnswersFile", () => {
     });
   });
 
-  it("refuses an empty file", () => {
+  it("refuses an empty file as a whole: no line, and its words coded for the reader's language", () => {
     expect(parseAnswersFile("\n", "jsonl")).toEqual({
       ok: false,
-      issues: [{ line: 1, message: "no answers in the file" }],
+      issues: [
+        { line: null, code: "file.no_answers", params: {}, message: "no answers in the file" },
+      ],
     });
   });
 });

@@ -5,6 +5,8 @@ import {
 } from "../../../../src/evals/answers/parse-file";
 import {
   importSizeProblem,
+  type ProblemWords,
+  problemWords,
   type QuestionFormat,
   questionFormatByName,
 } from "../../../../src/evals/questions/parse-file";
@@ -25,18 +27,23 @@ export interface AnswersFile {
   lines: number[];
 }
 
-export interface AnswersFileIssue {
-  line: number;
-  /** The field at fault, or "(row)"; none when the file as a whole is. */
-  field?: string;
-  message: string;
-}
+/**
+ * A bad line, or the file as a whole (`line` null: no line, no field). What is wrong is a coded
+ * message (`message`: its English words), which the form words in its language.
+ */
+export type AnswersFileIssue = ProblemWords &
+  ({ line: number; /** The field at fault, or "(row)". */ field: string } | { line: null });
 
 export type AnswersFileOutcome =
   { ok: true; file: AnswersFile } | { ok: false; issues: AnswersFileIssue[] };
 
 export function answersFormatOf(name: string): AnswersFileFormat | undefined {
   return questionFormatByName(name);
+}
+
+/** A file whose name says no format the reader reads. */
+export function unknownFormatIssue(name: string): AnswersFileIssue {
+  return { line: null, ...problemWords("file.unknown_format", { file: name }) };
 }
 
 /** A file over the import's byte limit, refused before it is read. */
@@ -61,14 +68,19 @@ export function parseAnswersFile(
   };
 }
 
-/** The server's words, by the file's lines (the form names a line "row N"). */
+/**
+ * The server's words, by the file's lines (the form names a line "row N"); a problem of the file
+ * as a whole (its size, encoding, header, or no rows at all) names no line. A CSV header's
+ * problem is one of the whole file too: the form counts data rows.
+ */
 function issueOf(problem: FileProblem): AnswersFileIssue {
-  if (problem.row === 0) return { line: problem.line, message: problem.message };
-  const message =
-    problem.code === "not_an_object"
-      ? "not a JSON object"
-      : problem.code === "duplicate"
-        ? `the same question as row ${problem.earlier?.line ?? "?"}`
-        : problem.message;
-  return { line: problem.line, field: problem.field, message };
+  const { code, params, message } = problem;
+  if (problem.row === 0) return { line: null, code, params, message };
+  const words =
+    code === "file.answer_not_object"
+      ? problemWords("file.form.not_object")
+      : code === "file.same_question"
+        ? problemWords("file.form.same_question", { line: problem.earlier?.line ?? "?" })
+        : { code, params, message };
+  return { line: problem.line, field: problem.field, ...words };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { wordMessage } from "../../../../src/text/user-messages";
 import { ApiError } from "../../api/client";
+import { parseAnswersFile } from "./answers-file";
 import {
   type ArenaForm,
   type ArenaMessages,
@@ -19,6 +21,8 @@ const messages: ArenaMessages = {
   badUrl: "bad url",
   pickFile: "pick a file",
   fileLine: (line, field, message) => `row ${line}: ${field}: ${message}`,
+  fileWhole: (message) => `the file: ${message}`,
+  say: (words) => wordMessage(words, "en"),
 };
 
 function form(): ArenaForm {
@@ -87,6 +91,32 @@ describe("validateArenaForm", () => {
     expect(
       validateArenaForm({ ...form(), contestants: [form().contestants[0]!] }, messages).form,
     ).toBe("two");
+  });
+
+  it("names a file's problems by line, and a problem of the whole file by no row or field", () => {
+    const f = form();
+    const issuesOf = (text: string) => {
+      const outcome = parseAnswersFile(text, "jsonl");
+      if (outcome.ok) throw new Error("the file was read");
+      return outcome.issues;
+    };
+    f.contestants[1] = { ...f.contestants[1]!, file: null, fileIssues: issuesOf("\n") };
+    expect(validateArenaForm(f, messages).contestants[1]).toEqual({
+      file: "the file: no answers in the file",
+    });
+    f.contestants[1]!.fileIssues = issuesOf('{"question":"Q1","answer":"A"}\n[1]\n');
+    expect(validateArenaForm(f, messages).contestants[1]).toEqual({
+      file: "row 2: (row): not a JSON object",
+    });
+    // In Chinese, the reader's problems are the catalogue's Chinese words.
+    const zh = {
+      ...messages,
+      say: (words: Parameters<ArenaMessages["say"]>[0]) => wordMessage(words, "zh"),
+    };
+    f.contestants[1]!.fileIssues = issuesOf("\n");
+    expect(validateArenaForm(f, zh).contestants[1]).toEqual({
+      file: "the file: 文件中没有回答",
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { ApiError } from "../../api/client";
+import type { ProblemWords } from "../../../../src/evals/questions/parse-file";
 import type { AnswersFile, AnswersFileIssue } from "./answers-file";
 
 // The new-arena form's logic: what a contestant is, what the form can tell before asking the
@@ -63,6 +64,10 @@ export interface ArenaMessages {
   pickFile: string;
   /** A bad row of an answers file, as a person reads it. */
   fileLine: (line: number, field: string, message: string) => string;
+  /** A problem of an answers file as a whole (no row, no field), as a person reads it. */
+  fileWhole: (message: string) => string;
+  /** A file's problem (a code and what fills it) in the reader's language. */
+  say: (words: ProblemWords) => string;
 }
 
 export function hasErrors(errors: ArenaErrors): boolean {
@@ -98,7 +103,11 @@ export function validateArenaForm(form: ArenaForm, messages: ArenaMessages): Are
     if (c.kind === "answers") {
       if (c.fileIssues.length > 0) {
         own.file = c.fileIssues
-          .map((issue) => messages.fileLine(issue.line, issue.field ?? "(row)", issue.message))
+          .map((issue) =>
+            issue.line === null
+              ? messages.fileWhole(messages.say(issue))
+              : messages.fileLine(issue.line, issue.field, messages.say(issue)),
+          )
           .join("; ");
       } else if (!c.file) own.file = messages.pickFile;
     }

@@ -46,7 +46,9 @@ export function AskPanel({ collectionId }: { collectionId: string }) {
           <div className="row" style={{ alignItems: "center" }}>
             <h3>{t("col.answer")}</h3>
             <StatusBadge status={answer.gate.status} />
-            <span className="muted">{t("col.action", { action: answer.action })}</span>
+            <span className="muted">
+              {t("col.action", { action: t(`col.gateAction.${answer.action}`) })}
+            </span>
           </div>
           {answer.response.notice && <p className="notice">{answer.response.notice}</p>}
           {/* A new answer starts with no passage open. */}

@@ -1,5 +1,5 @@
 import type { RunCost } from "../../api/types";
-import { CostText } from "../../components/CostText";
+import { botCostOf, CostText } from "../../components/CostText";
 import { formatUsd } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 
@@ -55,13 +55,12 @@ export function CompareCost({ base, head }: { base: ComparedCost; head: Compared
                 return (
                   <tr key={label} data-no-llm-calls="true">
                     {name}
-                    <td colSpan={judges.length + 3} className="muted">
-                      {t("cost.noCalls")}
+                    <td colSpan={judges.length + 3}>
+                      <CostText cost={null} />
                     </td>
                   </tr>
                 );
               }
-              const botCalled = cost.by_model.some((line) => line.part === "bot");
               return (
                 <tr key={label}>
                   {name}
@@ -69,11 +68,7 @@ export function CompareCost({ base, head }: { base: ComparedCost; head: Compared
                     <CostText cost={cost.total} />
                   </td>
                   <td>
-                    {botCalled ? (
-                      <CostText cost={cost.bot} />
-                    ) : (
-                      <span className="muted">{t("cost.noCalls")}</span>
-                    )}
+                    <CostText cost={botCostOf(cost)} />
                   </td>
                   {judges.map((name) => {
                     const total = judge(name);

@@ -99,7 +99,7 @@ export function ComparePage() {
               <option value="">{t("new.choose")}</option>
               {(runs.data ?? []).map((r) => (
                 <option key={r.id} value={r.id}>
-                  {r.name} · {r.status}
+                  {r.name} · {t(`status.${r.status}`)}
                 </option>
               ))}
             </select>

@@ -1,5 +1,5 @@
 import type { RunCost } from "../../api/types";
-import { CostText } from "../../components/CostText";
+import { botCostOf, CostText } from "../../components/CostText";
 import { formatUsd } from "../../components/format";
 import { useI18n } from "../../i18n/i18n";
 
@@ -29,7 +29,7 @@ export function CostPanel({ cost, limit }: { cost: RunCost; limit: number | null
             <div className="stat">
               <div className="label">{t("cost.bot")}</div>
               <div className="value" data-testid="cost-bot">
-                <CostText cost={cost.bot} />
+                <CostText cost={botCostOf(cost)} />
               </div>
             </div>
             {judges.map(([judge, total]) => (

@@ -1,9 +1,11 @@
 import { memo } from "react";
 import type { EvaluationResultListItem } from "../../api/types";
 import { ErrorNote } from "../../components/ErrorNote";
-import { formatMs, formatScore, formatUsd } from "../../components/format";
+import { CostText } from "../../components/CostText";
+import { formatMs, formatScore } from "../../components/format";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useI18n } from "../../i18n/i18n";
+import { questionTypeName } from "../../i18n/name-strings";
 import { useResult } from "./queries";
 import { ResultDetail } from "./ResultDetail";
 
@@ -36,9 +38,11 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
         <div className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
           <strong>#{item.position + 1}</strong>
           <StatusBadge status={item.status} />
-          <span className="muted">{item.question_type}</span>
+          <span className="muted" data-testid="card-question-type">
+            {questionTypeName(item.question_type, t)}
+          </span>
           {item.gate_status && (
-            <span>
+            <span data-testid="card-gate">
               {t("card.gate")}: <StatusBadge status={item.gate_status} />
             </span>
           )}
@@ -61,11 +65,16 @@ export const ResultComparisonCard = memo(function ResultComparisonCard({
           )}
           {item.cost_usd !== null && (
             <span className="muted" data-testid="card-cost">
-              {t("cost.card", {
-                cost: item.cost_price_unknown
-                  ? `${formatUsd(item.cost_usd)} + ${t("cost.priceUnknownShort")}`
-                  : formatUsd(item.cost_usd),
-              })}
+              {item.llm_called ? (
+                <>
+                  {t("cost.card")}{" "}
+                  <CostText
+                    cost={{ cost_usd: item.cost_usd, price_unknown: item.cost_price_unknown }}
+                  />
+                </>
+              ) : (
+                <CostText cost={null} />
+              )}
             </span>
           )}
           <button

@@ -7,6 +7,7 @@ import { RadioChoices } from "../../components/RadioChoices";
 import { StatusBadge } from "../../components/StatusBadge";
 import { VerdictCard, YourLabelCard } from "../../components/LabelCards";
 import { useI18n } from "../../i18n/i18n";
+import { questionTypeName } from "../../i18n/name-strings";
 import { JudgesBeside } from "./JudgesBeside";
 import { enterMeans, initialLabelState, isDirty, labelReducer } from "./label-state";
 import { type LabelItem, labelItemKey, putLabel } from "./queries";
@@ -119,7 +120,7 @@ export function LabelItemView({
           })}
         </h2>
         <div className="row" style={{ alignItems: "center" }}>
-          <span className="muted">{result.question_type}</span>
+          <span className="muted">{questionTypeName(result.question_type, t)}</span>
           {result.status !== "SCORED" && <StatusBadge status={result.status} />}
         </div>
         {result.status !== "SCORED" && (

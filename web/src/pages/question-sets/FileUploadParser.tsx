@@ -13,7 +13,7 @@ export function FileUploadParser({
 }: {
   onParsed: (questions: ParsedQuestion[]) => void;
 }) {
-  const { t } = useI18n();
+  const { t, say } = useI18n();
   const id = useId();
   const [over, setOver] = useState(false);
   const [outcome, setOutcome] = useState<{
@@ -99,11 +99,18 @@ export function FileUploadParser({
             <ul className="issues">
               {outcome.issues.map((issue, i) => (
                 <li key={i}>
-                  {t("upload.line", {
-                    unit: t(`upload.unit.${issue.unit}` as MessageKey),
-                    line: issue.line,
-                  })}
-                  : <code>{issue.field}</code> {issue.message}
+                  {issue.unit === "file" ? (
+                    // The file as a whole: no line to name, nor a field.
+                    t("upload.wholeFile", { message: say(issue) })
+                  ) : (
+                    <>
+                      {t("upload.line", {
+                        unit: t(`upload.unit.${issue.unit}` as MessageKey),
+                        line: issue.line,
+                      })}
+                      : <code>{issue.field}</code> {say(issue)}
+                    </>
+                  )}
                 </li>
               ))}
             </ul>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { wordMessage } from "../../../../src/text/user-messages";
 import { formatOfFile, parseQuestionFile } from "./parse-questions";
 import {
   parseQuestionFile as serverParse,
@@ -45,7 +46,14 @@ describe("parseQuestionFile", () => {
     expect(bad).toEqual({
       ok: false,
       issues: [
-        { line: 1, unit: "line", field: "relevant_ids", message: "item 1: expected a string" },
+        {
+          line: 1,
+          unit: "line",
+          field: "relevant_ids",
+          code: "file.list_item_not_text",
+          params: { index: 1 },
+          message: "item 1: expected a string",
+        },
       ],
     });
   });
@@ -92,6 +100,31 @@ describe("parseQuestionFile", () => {
       [7, "question_text"],
     ]);
     expect(outcome.issues[3]?.message).toBe("repeats the question on line 2");
+    // Each problem is a code with its params, which the form words in its language.
+    expect(outcome.issues.map((i) => wordMessage(i, "zh"))).toEqual([
+      "问题为空",
+      "“SOMETIMES”不是 FACTUAL, INFERENTIAL, USER_DEFINED 之一",
+      "与第 2 行的问题重复",
+      "与第 2 行的问题重复",
+    ]);
+    expect(outcome.issues.map((i) => wordMessage(i, "en"))).toEqual(
+      outcome.issues.map((i) => i.message),
+    );
+  });
+
+  it("words a problem of the whole file, and of a list's items, in Chinese", () => {
+    const empty = parseQuestionFile("question\n", "csv");
+    expect(empty.ok ? [] : empty.issues.map((i) => [i.unit, wordMessage(i, "zh")])).toEqual([
+      ["file", "文件中没有问题"],
+    ]);
+    const list = parseQuestionFile('{"question":"a?","relevant_ids":{"a":1}}\n', "jsonl");
+    expect(list.ok ? [] : list.issues.map((i) => [i.message, wordMessage(i, "zh")])).toEqual([
+      ["expected a list of id strings", "应为编号文本的列表"],
+    ]);
+    const typed = parseQuestionFile('{"question":"a?","ground_truth":12}\n', "jsonl");
+    expect(typed.ok ? [] : typed.issues.map((i) => [i.message, wordMessage(i, "zh")])).toEqual([
+      ["expected text, got a number (12)", "应为文本，实际是数字（12）"],
+    ]);
   });
 
   it("asks for a question column when the header has none", () => {

@@ -1,6 +1,8 @@
 import {
   type FileProblem,
   importSizeProblem,
+  type ProblemWords,
+  problemWords,
   type QuestionFormat,
   questionFileOutcome,
   questionFormatByName,
@@ -25,12 +27,15 @@ export interface ParsedQuestion {
   reference_contexts?: string[];
 }
 
-/** A bad row: `line` is the file's line (CSV, JSONL) or the array item (JSON), from 1. */
-export interface RowIssue {
+/**
+ * A bad row: `line` is the file's line (CSV, JSONL) or the array item (JSON), from 1; unit `file`
+ * when the file as a whole is at fault (no line, no field). What is wrong is a coded message
+ * (`message`: its English words), which the form words in its language.
+ */
+export interface RowIssue extends ProblemWords {
   line: number;
   unit: "line" | "item" | "file";
   field: string;
-  message: string;
 }
 
 export type ParseOutcome =
@@ -70,7 +75,7 @@ export function parseQuestionFile(
 function issueOf(problem: FileProblem, format: QuestionFileFormat): RowIssue {
   const unit =
     problem.row === 0 ? (problem.field === "(header)" ? "line" : "file") : unitOf(format);
-  return { line: problem.line, unit, field: problem.field, message: messageOf(problem, unit) };
+  return { line: problem.line, unit, field: problem.field, ...wordsOf(problem, unit) };
 }
 
 function unitOf(format: QuestionFileFormat): "line" | "item" {
@@ -78,15 +83,19 @@ function unitOf(format: QuestionFileFormat): "line" | "item" {
 }
 
 /** The server's words, but in the form's own where it counts rows differently or says less. */
-function messageOf(problem: FileProblem, unit: RowIssue["unit"]): string {
-  switch (problem.code) {
-    case "empty_question":
-      return "the question is empty";
-    case "duplicate":
-      return `repeats the question on ${unit} ${problem.earlier?.line ?? "?"}`;
-    case "no_questions":
-      return "the file holds no questions";
+function wordsOf(problem: FileProblem, unit: RowIssue["unit"]): ProblemWords {
+  const { code, params, message } = problem;
+  switch (code) {
+    case "file.missing_question":
+    case "file.empty_question":
+      return problemWords("file.form.empty_question");
+    case "file.duplicate":
+      return problemWords(unit === "item" ? "file.form.repeats_item" : "file.form.repeats_line", {
+        line: problem.earlier?.line ?? "?",
+      });
+    case "file.header_only":
+      return problemWords("file.no_questions");
     default:
-      return problem.message;
+      return { code, params, message };
   }
 }
