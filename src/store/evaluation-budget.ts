@@ -19,15 +19,22 @@ export type Reservation =
   /** The run is not RUNNING (paused or cancelled by someone else): the item must not start. */
   | { admitted: false; outcome: "stopped" };
 
+/**
+ * The run's limit as its row holds it now. Read in each statement, not from a worker's snapshot:
+ * a limit raised or removed at resume would otherwise be checked at its old value by an item that
+ * read it before, and that item would pause the resumed run again.
+ */
+const limitOfRow = sql`(${evaluations.config}->>'max_cost_usd')::float8`;
+
 /** The estimate of one more item's cost, and whether it fits, from the run's row as it is. */
-function estimateOf(limitUsd: number) {
+function estimateOf() {
   const e = evaluations;
-  const limit = sql`${limitUsd}::float8`;
-  const estimate = sql`(case when ${e.cost_item_max_usd} is null
-    then greatest(${limit} - ${e.cost_spent_usd}, 0)
+  const limit = limitOfRow;
+  const estimate = sql`(case when ${limit} is null then 0::float8
+    when ${e.cost_item_max_usd} is null then greatest(${limit} - ${e.cost_spent_usd}, 0)
     else ${e.cost_item_max_usd} * ${ITEM_COST_MARGIN}::float8 end)`;
   // Before any item finished the estimate is all that is left: it fits only with nothing in flight.
-  const fits = sql`(case when ${e.cost_item_max_usd} is null
+  const fits = sql`(${limit} is null or case when ${e.cost_item_max_usd} is null
     then ${e.cost_reserved_usd} <= 1e-12 and ${e.cost_spent_usd} < ${limit}
     else ${e.cost_spent_usd} + ${e.cost_reserved_usd} + ${estimate} <= ${limit} end)`;
   return { estimate, fits };
@@ -37,20 +44,20 @@ function estimateOf(limitUsd: number) {
  * Reserves a conservative estimate of one item's cost against the run's limit, or says why not.
  * The estimate is ITEM_COST_MARGIN times the dearest finished item; before any item finished it
  * is all that is left of the budget, so the first item runs alone and prices the rest. When the
- * item does not fit and nothing is in flight, the run is paused with `reason`. Each step is one
- * statement on the run's row: concurrent workers queue on its lock and each checks the row as the
- * previous one left it, so what is spent and reserved stays within the limit, and a run is never
- * paused while an item that fits is only waiting for another to settle.
+ * item does not fit and nothing is in flight, the run is paused with `reason` (worded from the
+ * limit that was checked). Each step is one statement on the run's row: concurrent workers queue
+ * on its lock and each checks the row as the previous one left it, so what is spent and reserved
+ * stays within the limit, and a run is never paused while an item that fits is only waiting for
+ * another to settle.
  */
 export async function reserveItemCost(
   db: Db,
   evaluationId: string,
-  limitUsd: number,
-  reason: string,
+  reason: (limitUsd: number) => string,
 ): Promise<Reservation> {
   const e = evaluations;
   const id = idParam(evaluationId);
-  const { estimate, fits } = estimateOf(limitUsd);
+  const { estimate, fits } = estimateOf();
   for (;;) {
     const [row] = await db
       .update(e)
@@ -59,26 +66,36 @@ export async function reserveItemCost(
       // The update leaves spent and the dearest item as they were: the same estimate.
       .returning({ reserved: sql<number>`${estimate}` });
     if (row) return { admitted: true, reservedUsd: Number(row.reserved) };
+    const [now] = await db
+      .select({
+        status: e.status,
+        reserved: e.cost_reserved_usd,
+        limit: sql<number | null>`${limitOfRow}`,
+        fits: sql<boolean>`${fits}`,
+      })
+      .from(e)
+      .where(eq(e.id, id));
+    if (now?.status !== "RUNNING") return { admitted: false, outcome: "stopped" };
+    // Something is in flight: wait for it, the limit may still allow this item.
+    if (now.reserved > 1e-12) return { admitted: false, outcome: "wait" };
+    // Settled since the first statement, or the limit was raised: try again at once.
+    if (now.fits || now.limit === null) continue;
+    const limit = Number(now.limit);
     const [paused] = await db
       .update(e)
-      .set({ status: "PAUSED", status_reason: reason, gmt_updated: new Date() })
+      .set({ status: "PAUSED", status_reason: reason(limit), gmt_updated: new Date() })
       .where(
         and(
           eq(e.id, id),
           eq(e.status, "RUNNING"),
           sql`${e.cost_reserved_usd} <= 1e-12`,
           sql`not ${fits}`,
+          // The limit the reason names is still the run's.
+          sql`${limitOfRow} = ${limit}::float8`,
         ),
       )
       .returning({ id: e.id });
     if (paused) return { admitted: false, outcome: "paused" };
-    const [now] = await db
-      .select({ status: e.status, reserved: e.cost_reserved_usd })
-      .from(e)
-      .where(eq(e.id, id));
-    if (now?.status !== "RUNNING") return { admitted: false, outcome: "stopped" };
-    // Something is in flight (or settled since the first statement: then try again at once).
-    if (now.reserved > 1e-12) return { admitted: false, outcome: "wait" };
   }
 }
 

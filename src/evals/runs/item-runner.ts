@@ -100,7 +100,7 @@ export function itemRunner(options: ItemRunnerOptions): ItemRunner {
     let settled = false;
     try {
       if (limit !== null) {
-        const reserved = await reserveWithin(row.id, limit, controller.signal);
+        const reserved = await reserveWithin(row.id, controller.signal);
         if (reserved === null) {
           // The run left RUNNING: a resume may bring a new limit, so its snapshot is read again.
           contexts.drop(row.id);
@@ -160,19 +160,17 @@ export function itemRunner(options: ItemRunnerOptions): ItemRunner {
 
   /**
    * Holds a conservative estimate of the item's cost against the run's limit before it starts
-   * (store/evaluation-budget.ts). While items in flight hold the budget this one waits for them;
+   * (store/evaluation-budget.ts), the limit as the run's row holds it now, not as this item's
+   * snapshot read it. While items in flight hold the budget this one waits for them;
    * when nothing is in flight and the estimate still passes the limit, the run is paused, saying
    * so. Returns the USD reserved, or null when the item must not start.
    */
-  async function reserveWithin(
-    evaluationId: string,
-    limitUsd: number,
-    signal: AbortSignal,
-  ): Promise<number | null> {
-    const reason = `cost limit ${formatUsd(limitUsd)} reached: the next question could pass it`;
+  async function reserveWithin(evaluationId: string, signal: AbortSignal): Promise<number | null> {
+    const reason = (limitUsd: number) =>
+      `cost limit ${formatUsd(limitUsd)} reached: the next question could pass it`;
     for (;;) {
       if (signal.aborted) throw new ItemAbortedError("the run was paused or cancelled");
-      const reservation = await reserveItemCost(db, evaluationId, limitUsd, reason);
+      const reservation = await reserveItemCost(db, evaluationId, reason);
       if (reservation.admitted) return reservation.reservedUsd;
       if (reservation.outcome !== "wait") return null;
       await sleep(options.waitMs, signal).catch(() => {});
