@@ -8,7 +8,12 @@ import { startTestBot, type TestBot } from "../support/test-bot.js";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
 import { e2eDatabase } from "./support/database.js";
-import { lantingCollection, lantingQuestionSet, waitForRun } from "./support/fixtures.js";
+import {
+  chooseQuestionFile,
+  lantingCollection,
+  lantingQuestionSet,
+  waitForRun,
+} from "./support/fixtures.js";
 
 // Issue 23 §4: with the interface in Chinese, what the server writes (chart notes, axis names,
 // calibration warnings, why an arena or a generation failed, the offline judge's reason and
@@ -233,11 +238,7 @@ describe("the web app in Chinese", { timeout: 120_000 }, () => {
 
   it("words a question file's problems in Chinese", async () => {
     const page = await chinesePage("/evaluations/question-sets/new");
-    const csv =
-      "question,answer,type\nWhen did Line 1 open?,2009,FACTUAL\n,no question here,FACTUAL\nHow long is the quay?,140 m,SOMETIMES\n";
-    await page
-      .getByTestId("question-file")
-      .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await chooseQuestionFile(page);
     const issues = page.getByTestId("upload-issues");
     await expect
       .poll(() => issues.getByRole("listitem").allTextContents())

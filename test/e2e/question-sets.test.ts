@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "./support/app-server.js";
 import { type Browser, launchBrowser } from "./support/browser.js";
 import { e2eDatabase } from "./support/database.js";
-import { lantingCollection } from "./support/fixtures.js";
+import { BAD_QUESTION_CSV, chooseQuestionFile, lantingCollection } from "./support/fixtures.js";
 
 // Seed 003's QuestionSetEditor in the browser: typing, a CSV parsed in the page, generation.
 
@@ -82,11 +82,7 @@ describe("question sets in the browser", { timeout: 60_000 }, () => {
     const page = await browser.newPage();
     await page.goto(`${server.origin}/evaluations/question-sets/new`);
     await page.getByLabel("Name", { exact: true }).fill("from csv");
-    const csv =
-      "question,answer,type\nWhen did Line 1 open?,2009,FACTUAL\n,no question here,FACTUAL\nHow long is the quay?,140 m,SOMETIMES\n";
-    await page
-      .getByTestId("question-file")
-      .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await chooseQuestionFile(page);
     const issues = page.getByTestId("upload-issues");
     await expect.poll(() => issues.textContent()).toContain("2 bad rows in bad.csv");
     expect(await issues.getByRole("listitem").allTextContents()).toEqual([
@@ -96,9 +92,10 @@ describe("question sets in the browser", { timeout: 60_000 }, () => {
     expect(await page.getByTestId("question-row").count()).toBe(0);
     expect((await sets()).length).toBe(before);
 
-    const good = csv
-      .replace(",no question here,FACTUAL", "Where is the Old Quay?,,")
-      .replace("SOMETIMES", "inferential");
+    const good = BAD_QUESTION_CSV.replace(
+      ",no question here,FACTUAL",
+      "Where is the Old Quay?,,",
+    ).replace("SOMETIMES", "inferential");
     await page
       .getByTestId("question-file")
       .setInputFiles({ name: "good.csv", mimeType: "text/csv", buffer: Buffer.from(good) });

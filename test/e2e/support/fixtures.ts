@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, vi } from "vitest";
+import type { Page } from "playwright-core";
 import type { AppServer } from "./app-server.js";
 
 const EXAMPLES = new URL("../../../examples/", import.meta.url).pathname;
@@ -46,4 +47,15 @@ export function waitForRun(server: AppServer, id: string, token?: string): Promi
     },
     { timeout: 60_000, interval: 250 },
   );
+}
+
+/** A question file with two bad rows (line 3: no question; line 4: an unknown type) among good ones. */
+export const BAD_QUESTION_CSV =
+  "question,answer,type\nWhen did Line 1 open?,2009,FACTUAL\n,no question here,FACTUAL\nHow long is the quay?,140 m,SOMETIMES\n";
+
+/** Chooses `csv` as `bad.csv` in the question-set page's file input. */
+export async function chooseQuestionFile(page: Page, csv = BAD_QUESTION_CSV): Promise<void> {
+  await page
+    .getByTestId("question-file")
+    .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
 }

@@ -3,6 +3,7 @@ import { useI18n } from "../../i18n/i18n";
 import { EditableQuestionTable } from "./EditableQuestionTable";
 import { FileUploadParser } from "./FileUploadParser";
 import { QuestionGenerationModal } from "./QuestionGenerationModal";
+import { FormSubmit } from "../../components/FormSubmit";
 import { initialTable, rowProblems, tableReducer, type TableRow } from "./table-state";
 
 export interface EditorValue {
@@ -71,16 +72,7 @@ export function QuestionSetEditor({
           </div>
         </div>
         <EditableQuestionTable state={table} dispatch={dispatch} />
-        {problem && (
-          <p className="notice bad" role="alert">
-            {problem}
-          </p>
-        )}
-        <p>
-          <button className="primary" type="submit" disabled={saving}>
-            {t("qs.save")}
-          </button>
-        </p>
+        <FormSubmit error={problem} pending={saving} label={t("qs.save")} />
       </form>
       <QuestionGenerationModal
         open={generating}
